@@ -1,0 +1,296 @@
+//! Column and expression types, with what the wire protocol needs to describe them.
+
+use crate::collation::Collation;
+use crate::value::Value;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntWidth {
+    Tiny,
+    Small,
+    Medium,
+    Int,
+    Big,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LobSize {
+    Tiny,
+    Regular,
+    Medium,
+    Long,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DataType {
+    /// The type of a bare NULL literal.
+    Null,
+    Int { width: IntWidth, unsigned: bool },
+    Decimal { precision: u8, scale: u8 },
+    Float,
+    Double,
+    Char { length: u32 },
+    VarChar { length: u32 },
+    Binary { length: u32 },
+    VarBinary { length: u32 },
+    Text { size: LobSize },
+    Blob { size: LobSize },
+    Date,
+    DateTime { fsp: u8 },
+    Timestamp { fsp: u8 },
+}
+
+/// MySQL protocol column type codes (enum_field_types).
+pub mod type_code {
+    pub const DECIMAL: u8 = 0x00;
+    pub const TINY: u8 = 0x01;
+    pub const SHORT: u8 = 0x02;
+    pub const LONG: u8 = 0x03;
+    pub const FLOAT: u8 = 0x04;
+    pub const DOUBLE: u8 = 0x05;
+    pub const NULL: u8 = 0x06;
+    pub const TIMESTAMP: u8 = 0x07;
+    pub const LONGLONG: u8 = 0x08;
+    pub const INT24: u8 = 0x09;
+    pub const DATE: u8 = 0x0a;
+    pub const TIME: u8 = 0x0b;
+    pub const DATETIME: u8 = 0x0c;
+    pub const YEAR: u8 = 0x0d;
+    pub const VARCHAR: u8 = 0x0f;
+    pub const BIT: u8 = 0x10;
+    pub const NEWDECIMAL: u8 = 0xf6;
+    pub const ENUM: u8 = 0xf7;
+    pub const SET: u8 = 0xf8;
+    pub const TINY_BLOB: u8 = 0xf9;
+    pub const MEDIUM_BLOB: u8 = 0xfa;
+    pub const LONG_BLOB: u8 = 0xfb;
+    pub const BLOB: u8 = 0xfc;
+    pub const VAR_STRING: u8 = 0xfd;
+    pub const STRING: u8 = 0xfe;
+    pub const GEOMETRY: u8 = 0xff;
+}
+
+/// Where a column's default comes from when an INSERT does not name it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ColumnDefault {
+    /// No DEFAULT clause: NULL for nullable columns, an error (1364) in strict mode otherwise.
+    None,
+    Value(Value),
+    /// DEFAULT CURRENT_TIMESTAMP / NOW().
+    CurrentTimestamp,
+}
+
+impl IntWidth {
+    /// (min signed, max signed, max unsigned)
+    pub fn bounds(self) -> (i64, i64, u64) {
+        match self {
+            IntWidth::Tiny => (i8::MIN as i64, i8::MAX as i64, u8::MAX as u64),
+            IntWidth::Small => (i16::MIN as i64, i16::MAX as i64, u16::MAX as u64),
+            IntWidth::Medium => (-(1 << 23), (1 << 23) - 1, (1 << 24) - 1),
+            IntWidth::Int => (i32::MIN as i64, i32::MAX as i64, u32::MAX as u64),
+            IntWidth::Big => (i64::MIN, i64::MAX, u64::MAX),
+        }
+    }
+
+    pub fn sql_name(self) -> &'static str {
+        match self {
+            IntWidth::Tiny => "tinyint",
+            IntWidth::Small => "smallint",
+            IntWidth::Medium => "mediumint",
+            IntWidth::Int => "int",
+            IntWidth::Big => "bigint",
+        }
+    }
+}
+
+impl LobSize {
+    pub fn max_bytes(self) -> u64 {
+        match self {
+            LobSize::Tiny => 255,
+            LobSize::Regular => 65_535,
+            LobSize::Medium => 16_777_215,
+            LobSize::Long => 4_294_967_295,
+        }
+    }
+
+    fn prefix(self) -> &'static str {
+        match self {
+            LobSize::Tiny => "tiny",
+            LobSize::Regular => "",
+            LobSize::Medium => "medium",
+            LobSize::Long => "long",
+        }
+    }
+}
+
+impl DataType {
+    pub const BIGINT: DataType = DataType::Int { width: IntWidth::Big, unsigned: false };
+
+    pub fn is_integer(&self) -> bool {
+        matches!(self, DataType::Int { .. })
+    }
+
+    pub fn is_unsigned(&self) -> bool {
+        matches!(self, DataType::Int { unsigned: true, .. })
+    }
+
+    pub fn is_numeric(&self) -> bool {
+        matches!(
+            self,
+            DataType::Int { .. } | DataType::Decimal { .. } | DataType::Float | DataType::Double
+        )
+    }
+
+    pub fn is_string(&self) -> bool {
+        matches!(
+            self,
+            DataType::Char { .. }
+                | DataType::VarChar { .. }
+                | DataType::Binary { .. }
+                | DataType::VarBinary { .. }
+                | DataType::Text { .. }
+                | DataType::Blob { .. }
+        )
+    }
+
+    pub fn is_temporal(&self) -> bool {
+        matches!(self, DataType::Date | DataType::DateTime { .. } | DataType::Timestamp { .. })
+    }
+
+    /// The collation that compares values of this type; binary for non-strings.
+    pub fn collation(&self) -> Collation {
+        match self {
+            DataType::Char { .. } | DataType::VarChar { .. } | DataType::Text { .. } => {
+                Collation::Utf8mb4GeneralCi
+            }
+            _ => Collation::Binary,
+        }
+    }
+
+    /// Maximum length in characters (strings) or bytes (binary), if bounded per value.
+    pub fn max_length(&self) -> Option<u64> {
+        match self {
+            DataType::Char { length }
+            | DataType::VarChar { length }
+            | DataType::Binary { length }
+            | DataType::VarBinary { length } => Some(*length as u64),
+            DataType::Text { size } | DataType::Blob { size } => Some(size.max_bytes()),
+            _ => None,
+        }
+    }
+
+    /// Protocol type code for column definitions and the binary row format.
+    pub fn type_code(&self) -> u8 {
+        use type_code::*;
+        match self {
+            DataType::Null => NULL,
+            DataType::Int { width, .. } => match width {
+                IntWidth::Tiny => TINY,
+                IntWidth::Small => SHORT,
+                IntWidth::Medium => INT24,
+                IntWidth::Int => LONG,
+                IntWidth::Big => LONGLONG,
+            },
+            DataType::Decimal { .. } => NEWDECIMAL,
+            DataType::Float => FLOAT,
+            DataType::Double => DOUBLE,
+            DataType::Char { .. } | DataType::Binary { .. } => STRING,
+            DataType::VarChar { .. } | DataType::VarBinary { .. } => VAR_STRING,
+            DataType::Text { .. } | DataType::Blob { .. } => BLOB,
+            DataType::Date => DATE,
+            DataType::DateTime { .. } => DATETIME,
+            DataType::Timestamp { .. } => TIMESTAMP,
+        }
+    }
+
+    /// Column display length as sent in column definitions (characters x 4 for utf8mb4).
+    pub fn display_length(&self) -> u32 {
+        match self {
+            DataType::Null => 0,
+            DataType::Int { width, unsigned } => {
+                let digits = match width {
+                    IntWidth::Tiny => 3,
+                    IntWidth::Small => 5,
+                    IntWidth::Medium => 8,
+                    IntWidth::Int => 10,
+                    IntWidth::Big => if *unsigned { 20 } else { 19 },
+                };
+                digits + if *unsigned { 0 } else { 1 }
+            }
+            DataType::Decimal { precision, scale } => {
+                *precision as u32 + if *scale > 0 { 2 } else { 1 }
+            }
+            DataType::Float => 12,
+            DataType::Double => 22,
+            DataType::Char { length } | DataType::VarChar { length } => length.saturating_mul(4),
+            DataType::Binary { length } | DataType::VarBinary { length } => *length,
+            DataType::Text { size } | DataType::Blob { size } => {
+                size.max_bytes().min(u32::MAX as u64) as u32
+            }
+            DataType::Date => 10,
+            DataType::DateTime { fsp } | DataType::Timestamp { fsp } => {
+                19 + if *fsp > 0 { *fsp as u32 + 1 } else { 0 }
+            }
+        }
+    }
+
+    /// Number of decimals sent in column definitions.
+    pub fn decimals(&self) -> u8 {
+        match self {
+            DataType::Decimal { scale, .. } => *scale,
+            DataType::Float | DataType::Double => 31,
+            DataType::DateTime { fsp } | DataType::Timestamp { fsp } => *fsp,
+            DataType::Char { .. }
+            | DataType::VarChar { .. }
+            | DataType::Text { .. }
+            | DataType::Binary { .. }
+            | DataType::VarBinary { .. }
+            | DataType::Blob { .. } => 0x27,
+            _ => 0,
+        }
+    }
+
+    /// Character set id sent in column definitions: utf8mb4_general_ci (45) for
+    /// character strings, binary (63) for everything else.
+    pub fn charset_id(&self) -> u16 {
+        match self.collation() {
+            Collation::Utf8mb4GeneralCi => 45,
+            Collation::Binary => 63,
+        }
+    }
+
+    /// The type as SHOW CREATE TABLE / SHOW COLUMNS print it.
+    pub fn sql_name(&self) -> String {
+        match self {
+            DataType::Null => "null".to_string(),
+            DataType::Int { width, unsigned } => {
+                let display = match (width, unsigned) {
+                    (IntWidth::Tiny, false) => 4,
+                    (IntWidth::Tiny, true) => 3,
+                    (IntWidth::Small, false) => 6,
+                    (IntWidth::Small, true) => 5,
+                    (IntWidth::Medium, false) => 9,
+                    (IntWidth::Medium, true) => 8,
+                    (IntWidth::Int, false) => 11,
+                    (IntWidth::Int, true) => 10,
+                    (IntWidth::Big, _) => 20,
+                };
+                let sign = if *unsigned { " unsigned" } else { "" };
+                format!("{}({display}){sign}", width.sql_name())
+            }
+            DataType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
+            DataType::Float => "float".to_string(),
+            DataType::Double => "double".to_string(),
+            DataType::Char { length } => format!("char({length})"),
+            DataType::VarChar { length } => format!("varchar({length})"),
+            DataType::Binary { length } => format!("binary({length})"),
+            DataType::VarBinary { length } => format!("varbinary({length})"),
+            DataType::Text { size } => format!("{}text", size.prefix()),
+            DataType::Blob { size } => format!("{}blob", size.prefix()),
+            DataType::Date => "date".to_string(),
+            DataType::DateTime { fsp: 0 } => "datetime".to_string(),
+            DataType::DateTime { fsp } => format!("datetime({fsp})"),
+            DataType::Timestamp { fsp: 0 } => "timestamp".to_string(),
+            DataType::Timestamp { fsp } => format!("timestamp({fsp})"),
+        }
+    }
+}
