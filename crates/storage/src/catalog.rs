@@ -1,0 +1,715 @@
+//! The catalog: databases, tables and their schemas, swapped whole on DDL.
+//!
+//! Invariants:
+//! (1) Readers get the catalog with one `arc_swap` load and never block; DDL builds a new
+//!     `Catalog` and swaps it in under `Storage::ddl`, so DDL statements are serialized.
+//! (2) A `TableSchema` never changes; DDL that changes a table makes a new `Table` that
+//!     shares the old one's rows (`TableData`) and retires the old one.
+//! (3) Write statements hold `TableData::structure` shared; DDL holds it exclusive while it
+//!     rebuilds a table, so no write slips past a new index.
+
+use crate::gc::{Horizon, ReaderSlot};
+use crate::index::{IndexNo, KeyRange};
+use crate::slot::{RowSlot, DEAD, FREE, UNCOMMITTED};
+use crate::transaction::{ReadView, Transaction};
+use crate::StorageError;
+use arc_swap::ArcSwap;
+use crossbeam_utils::CachePadded;
+use manycore_types::{key, ColumnDefault, DataType, Value};
+use parking_lot::{Mutex, RwLock};
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TableId(pub u32);
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColumnSchema {
+    pub name: String,
+    pub data_type: DataType,
+    pub nullable: bool,
+    pub default: ColumnDefault,
+    pub auto_increment: bool,
+    pub on_update_current_timestamp: bool,
+    pub comment: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexSchema {
+    pub name: String,
+    /// Column positions, in index order.
+    pub columns: Vec<usize>,
+    pub unique: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableSchema {
+    pub name: String,
+    pub columns: Vec<ColumnSchema>,
+    /// Column positions of the primary key. None: rows are keyed by a hidden row id.
+    pub primary_key: Option<Vec<usize>>,
+    /// Secondary indexes.
+    pub indexes: Vec<IndexSchema>,
+    pub comment: String,
+}
+
+impl TableSchema {
+    pub fn column_index(&self, name: &str) -> Option<usize> {
+        self.columns
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(name))
+    }
+
+    pub fn auto_increment_column(&self) -> Option<usize> {
+        self.columns.iter().position(|c| c.auto_increment)
+    }
+
+    /// Column positions of an index, in index order (empty for a hidden primary key).
+    pub fn index_columns(&self, index: IndexNo) -> &[usize] {
+        match index {
+            IndexNo::Primary => self.primary_key.as_deref().unwrap_or(&[]),
+            IndexNo::Secondary(i) => &self.indexes[i].columns,
+        }
+    }
+
+    pub fn index_name(&self, index: IndexNo) -> &str {
+        match index {
+            IndexNo::Primary => "PRIMARY",
+            IndexNo::Secondary(i) => &self.indexes[i].name,
+        }
+    }
+
+    pub fn is_unique(&self, index: IndexNo) -> bool {
+        match index {
+            IndexNo::Primary => true,
+            IndexNo::Secondary(i) => self.indexes[i].unique,
+        }
+    }
+
+    fn index_types(&self, index: IndexNo) -> Vec<&DataType> {
+        self.index_columns(index)
+            .iter()
+            .map(|&c| &self.columns[c].data_type)
+            .collect()
+    }
+}
+
+type Tree = scc::TreeIndex<Box<[u8]>, Arc<RowSlot>>;
+
+/// Rows of a table, shared by every `Table` object that DDL makes for it.
+pub(crate) struct TableData {
+    pub(crate) primary: Tree,
+    pub(crate) auto_increment: CachePadded<AtomicU64>,
+    pub(crate) next_row_id: CachePadded<AtomicU64>,
+    /// Serializes uniqueness checks on secondary unique indexes.
+    pub(crate) unique_latch: Mutex<()>,
+    pub(crate) structure: RwLock<()>,
+    /// Work for the collector; written once per committed delete or key change.
+    garbage: Mutex<Vec<Garbage>>,
+}
+
+/// `RowSlot::writer` while the collector examines a slot.
+pub(crate) const GC_TXN: u64 = u64::MAX - 1;
+
+/// Something that may be removed once no snapshot older than `ts` is active.
+struct Garbage {
+    table: Arc<Table>,
+    slot: Arc<RowSlot>,
+    ts: u64,
+    /// None: the slot itself (deleted row or rolled-back insert); Some: one secondary entry.
+    entry: Option<(usize, Box<[u8]>)>,
+}
+
+pub struct Table {
+    pub id: TableId,
+    pub schema: Arc<TableSchema>,
+    pub(crate) data: Arc<TableData>,
+    pub(crate) secondary: Vec<Arc<Tree>>,
+    /// Set when DDL replaced this object; writers holding it must retry.
+    pub(crate) retired: AtomicBool,
+}
+
+pub struct Database {
+    pub name: String,
+    pub tables: BTreeMap<String, Arc<Table>>,
+}
+
+#[derive(Default)]
+pub struct Catalog {
+    pub databases: BTreeMap<String, Arc<Database>>,
+}
+
+impl Catalog {
+    pub fn table(&self, db: &str, table: &str) -> Option<&Arc<Table>> {
+        self.databases.get(db)?.tables.get(table)
+    }
+}
+
+pub struct Storage {
+    catalog: ArcSwap<Catalog>,
+    ddl: Mutex<()>,
+    pub(crate) clock: CachePadded<AtomicU64>,
+    pub(crate) commit_order: Mutex<()>,
+    pub(crate) next_txn: CachePadded<AtomicU64>,
+    next_table_id: AtomicU32,
+    pub(crate) horizon: Horizon,
+}
+
+impl Storage {
+    pub fn new() -> Arc<Storage> {
+        Arc::new(Storage {
+            catalog: ArcSwap::from_pointee(Catalog::default()),
+            ddl: Mutex::new(()),
+            clock: CachePadded::new(AtomicU64::new(1)),
+            commit_order: Mutex::new(()),
+            next_txn: CachePadded::new(AtomicU64::new(1)),
+            next_table_id: AtomicU32::new(1),
+            horizon: Horizon::default(),
+        })
+    }
+
+    /// The current catalog; lock-free (invariant (1)).
+    pub fn catalog(&self) -> arc_swap::Guard<Arc<Catalog>> {
+        self.catalog.load()
+    }
+
+    /// A registration slot for one session's snapshots.
+    pub fn register_reader(&self) -> ReaderSlot {
+        self.horizon.register()
+    }
+
+    /// Starts a transaction whose snapshot is the current clock.
+    pub fn begin(self: &Arc<Self>, reader: &ReaderSlot) -> Transaction {
+        let snapshot = reader.pin(&self.clock, &self.horizon);
+        Transaction::new(self.clone(), reader.clone(), snapshot)
+    }
+
+    /// The timestamp of the newest commit.
+    pub fn clock(&self) -> u64 {
+        self.clock.load(Ordering::Acquire)
+    }
+
+    fn update_catalog<R>(
+        &self,
+        change: impl FnOnce(&mut BTreeMap<String, Arc<Database>>) -> Result<R, StorageError>,
+    ) -> Result<R, StorageError> {
+        let current = self.catalog.load_full();
+        let mut databases = current.databases.clone();
+        let result = change(&mut databases)?;
+        self.catalog.store(Arc::new(Catalog { databases }));
+        Ok(result)
+    }
+
+    /// Ok(false) if it existed and `if_not_exists`.
+    pub fn create_database(&self, name: &str, if_not_exists: bool) -> Result<bool, StorageError> {
+        let _ddl = self.ddl.lock();
+        self.update_catalog(|dbs| {
+            if dbs.contains_key(name) {
+                return if if_not_exists {
+                    Ok(false)
+                } else {
+                    Err(StorageError::DatabaseExists(name.to_string()))
+                };
+            }
+            let db = Database {
+                name: name.to_string(),
+                tables: BTreeMap::new(),
+            };
+            dbs.insert(name.to_string(), Arc::new(db));
+            Ok(true)
+        })
+    }
+
+    /// Returns the number of tables dropped, or None if absent and `if_exists`.
+    pub fn drop_database(
+        &self,
+        name: &str,
+        if_exists: bool,
+    ) -> Result<Option<usize>, StorageError> {
+        let _ddl = self.ddl.lock();
+        self.update_catalog(|dbs| match dbs.remove(name) {
+            Some(db) => Ok(Some(db.tables.len())),
+            None if if_exists => Ok(None),
+            None => Err(StorageError::NoSuchDatabase(name.to_string())),
+        })
+    }
+
+    /// Ok(false) if it existed and `if_not_exists`.
+    pub fn create_table(
+        &self,
+        db: &str,
+        schema: TableSchema,
+        if_not_exists: bool,
+    ) -> Result<bool, StorageError> {
+        let in_range = |columns: &[usize]| columns.iter().all(|&c| c < schema.columns.len());
+        assert!(
+            schema.indexes.iter().all(|i| in_range(&i.columns))
+                && schema.primary_key.as_deref().is_none_or(in_range),
+            "index on a column that does not exist"
+        );
+        let _ddl = self.ddl.lock();
+        let id = TableId(self.next_table_id.fetch_add(1, Ordering::Relaxed));
+        self.update_catalog(|dbs| {
+            let database = dbs
+                .get(db)
+                .ok_or_else(|| StorageError::NoSuchDatabase(db.into()))?;
+            if database.tables.contains_key(&schema.name) {
+                return if if_not_exists {
+                    Ok(false)
+                } else {
+                    Err(StorageError::TableExists(schema.name.clone()))
+                };
+            }
+            let table = Table::new(id, schema, Arc::new(TableData::new()), Vec::new());
+            let mut database = clone_database(database);
+            database
+                .tables
+                .insert(table.schema.name.clone(), Arc::new(table));
+            dbs.insert(db.to_string(), Arc::new(database));
+            Ok(true)
+        })
+    }
+
+    /// Ok(false) if absent and `if_exists`.
+    pub fn drop_table(&self, db: &str, name: &str, if_exists: bool) -> Result<bool, StorageError> {
+        let _ddl = self.ddl.lock();
+        self.update_catalog(|dbs| {
+            let database = dbs
+                .get(db)
+                .ok_or_else(|| StorageError::NoSuchDatabase(db.into()))?;
+            let mut database = clone_database(database);
+            match database.tables.remove(name) {
+                Some(table) => table.retired.store(true, Ordering::Release),
+                None if if_exists => return Ok(false),
+                None => return Err(StorageError::NoSuchTable(name.to_string())),
+            }
+            dbs.insert(db.to_string(), Arc::new(database));
+            Ok(true)
+        })
+    }
+
+    /// Replaces the table's rows with nothing; AUTO_INCREMENT restarts at 1.
+    pub fn truncate_table(&self, db: &str, name: &str) -> Result<(), StorageError> {
+        self.replace_table(db, name, |table| {
+            let schema = (*table.schema).clone();
+            Ok(Table::new(
+                table.id,
+                schema,
+                Arc::new(TableData::new()),
+                Vec::new(),
+            ))
+        })
+    }
+
+    pub fn create_index(
+        &self,
+        db: &str,
+        table: &str,
+        index: IndexSchema,
+    ) -> Result<(), StorageError> {
+        self.replace_table(db, table, |old| {
+            let duplicate = old
+                .schema
+                .indexes
+                .iter()
+                .any(|i| i.name.eq_ignore_ascii_case(&index.name));
+            if duplicate || index.name.eq_ignore_ascii_case("PRIMARY") {
+                return Err(StorageError::DuplicateIndexName(index.name.clone()));
+            }
+            let mut schema = (*old.schema).clone();
+            schema.indexes.push(index);
+            let mut secondary = old.secondary.clone();
+            secondary.push(Arc::new(Tree::new()));
+            let table = Table::new(old.id, schema, old.data.clone(), secondary);
+            table.build_secondary(table.secondary.len() - 1)?;
+            Ok(table)
+        })
+    }
+
+    pub fn drop_index(&self, db: &str, table: &str, name: &str) -> Result<(), StorageError> {
+        self.replace_table(db, table, |old| {
+            let position = old
+                .schema
+                .indexes
+                .iter()
+                .position(|i| i.name.eq_ignore_ascii_case(name));
+            let position = position.ok_or_else(|| StorageError::NoSuchIndex(name.to_string()))?;
+            let mut schema = (*old.schema).clone();
+            schema.indexes.remove(position);
+            let mut secondary = old.secondary.clone();
+            secondary.remove(position);
+            Ok(Table::new(old.id, schema, old.data.clone(), secondary))
+        })
+    }
+
+    fn replace_table(
+        &self,
+        db: &str,
+        name: &str,
+        rebuild: impl FnOnce(&Table) -> Result<Table, StorageError>,
+    ) -> Result<(), StorageError> {
+        let _ddl = self.ddl.lock();
+        let catalog = self.catalog.load_full();
+        let old = catalog
+            .table(db, name)
+            .ok_or_else(|| StorageError::NoSuchTable(name.to_string()))?
+            .clone();
+        // Invariant (3): no write statement is between its table lookup and its last write.
+        let _structure = old.data.structure.write();
+        let new = Arc::new(rebuild(&old)?);
+        self.update_catalog(|dbs| {
+            let database = dbs
+                .get(db)
+                .ok_or_else(|| StorageError::NoSuchDatabase(db.into()))?;
+            let mut database = clone_database(database);
+            database.tables.insert(name.to_string(), new);
+            dbs.insert(db.to_string(), Arc::new(database));
+            Ok(())
+        })?;
+        old.retired.store(true, Ordering::Release);
+        Ok(())
+    }
+
+    /// Drops versions and index entries no snapshot can see any more. Call periodically
+    /// from a background thread.
+    pub fn collect_garbage(&self) {
+        self.horizon.advance(&self.clock);
+        let horizon = self.horizon.get();
+        let catalog = self.catalog.load_full();
+        for database in catalog.databases.values() {
+            for table in database.tables.values() {
+                table.collect_garbage(horizon);
+            }
+        }
+    }
+}
+
+fn clone_database(db: &Database) -> Database {
+    Database {
+        name: db.name.clone(),
+        tables: db.tables.clone(),
+    }
+}
+
+impl TableData {
+    fn new() -> TableData {
+        TableData {
+            primary: Tree::new(),
+            auto_increment: CachePadded::new(AtomicU64::new(1)),
+            next_row_id: CachePadded::new(AtomicU64::new(1)),
+            unique_latch: Mutex::new(()),
+            structure: RwLock::new(()),
+            garbage: Mutex::new(Vec::new()),
+        }
+    }
+}
+
+impl Table {
+    fn new(
+        id: TableId,
+        schema: TableSchema,
+        data: Arc<TableData>,
+        mut secondary: Vec<Arc<Tree>>,
+    ) -> Table {
+        while secondary.len() < schema.indexes.len() {
+            secondary.push(Arc::new(Tree::new()));
+        }
+        Table {
+            id,
+            schema: Arc::new(schema),
+            data,
+            secondary,
+            retired: AtomicBool::new(false),
+        }
+    }
+
+    /// The next AUTO_INCREMENT value that would be generated.
+    pub fn auto_increment(&self) -> u64 {
+        self.data.auto_increment.load(Ordering::Relaxed)
+    }
+
+    /// Reserves `count` consecutive AUTO_INCREMENT values and returns the first.
+    pub fn reserve_auto_increment(&self, count: u64) -> u64 {
+        self.data.auto_increment.fetch_add(count, Ordering::Relaxed)
+    }
+
+    /// Makes sure later generated values exceed `used` (after an explicit value).
+    pub fn observe_auto_increment(&self, used: u64) {
+        self.data
+            .auto_increment
+            .fetch_max(used.saturating_add(1), Ordering::Relaxed);
+    }
+
+    /// Sets the next value (ALTER TABLE ... AUTO_INCREMENT = n, recovery).
+    pub fn set_auto_increment(&self, next: u64) {
+        self.data.auto_increment.store(next, Ordering::Relaxed);
+    }
+
+    /// Number of keys in the primary index (including rows not yet collected).
+    pub fn approximate_row_count(&self) -> usize {
+        self.data.primary.len()
+    }
+
+    /// Encodes a full primary key from its column values (in primary key order).
+    pub fn primary_key(&self, values: &[Value]) -> Vec<u8> {
+        let types = self.schema.index_types(IndexNo::Primary);
+        assert_eq!(
+            values.len(),
+            types.len(),
+            "primary key lookup needs every key column"
+        );
+        crate::index::encode_prefix(values, &types)
+    }
+
+    pub(crate) fn primary_key_of_row(&self, row: &[Value]) -> Option<Box<[u8]>> {
+        let columns = self.schema.primary_key.as_deref()?;
+        let types: Vec<DataType> = self
+            .schema
+            .columns
+            .iter()
+            .map(|c| c.data_type.clone())
+            .collect();
+        let mut out = Vec::new();
+        key::encode_key(row, columns, &types, &mut out);
+        Some(out.into_boxed_slice())
+    }
+
+    /// Key of `row` in secondary index `i`: index columns then the primary key.
+    pub(crate) fn secondary_key(&self, i: usize, row: &[Value], primary: &[u8]) -> Box<[u8]> {
+        let mut out = self.secondary_prefix(i, row);
+        out.extend_from_slice(primary);
+        out.into_boxed_slice()
+    }
+
+    pub(crate) fn secondary_prefix(&self, i: usize, row: &[Value]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for &c in &self.schema.indexes[i].columns {
+            key::encode_field(&row[c], &self.schema.columns[c].data_type, &mut out);
+        }
+        out
+    }
+
+    pub(crate) fn has_unique_secondary(&self) -> bool {
+        self.schema.indexes.iter().any(|i| i.unique)
+    }
+
+    /// Whether a version of `slot` that some snapshot may still read (all of them, with
+    /// `horizon` None) has `key` in secondary index `i`.
+    pub(crate) fn chain_has_secondary_key(
+        &self,
+        slot: &RowSlot,
+        i: usize,
+        key: &[u8],
+        horizon: Option<u64>,
+    ) -> bool {
+        let mut current = slot.head.load_full();
+        while let Some(version) = current {
+            if let Some(row) = &version.row {
+                if &self.secondary_key(i, row, &slot.key)[..] == key {
+                    return true;
+                }
+            }
+            let ts = version.commit_ts.load(Ordering::Acquire);
+            if horizon.is_some_and(|h| ts != UNCOMMITTED && ts <= h) {
+                return false;
+            }
+            current = version.prev.load_full();
+        }
+        false
+    }
+
+    pub(crate) fn queue_garbage_slot(self: &Arc<Self>, slot: Arc<RowSlot>, ts: u64) {
+        let item = Garbage {
+            table: self.clone(),
+            slot,
+            ts,
+            entry: None,
+        };
+        self.data.garbage.lock().push(item);
+    }
+
+    pub(crate) fn queue_garbage_entry(
+        self: &Arc<Self>,
+        i: usize,
+        key: Box<[u8]>,
+        slot: Arc<RowSlot>,
+        ts: u64,
+    ) {
+        let item = Garbage {
+            table: self.clone(),
+            slot,
+            ts,
+            entry: Some((i, key)),
+        };
+        self.data.garbage.lock().push(item);
+    }
+
+    fn collect_garbage(&self, horizon: u64) {
+        let items = std::mem::take(&mut *self.data.garbage.lock());
+        let mut keep = Vec::new();
+        for item in items {
+            let done = item.ts <= horizon
+                && match &item.entry {
+                    None => item.table.collect_slot(&item.slot, horizon),
+                    Some((i, key)) => item.table.collect_entry(&item.slot, *i, key, horizon),
+                };
+            if !done {
+                keep.push(item);
+            }
+        }
+        self.data.garbage.lock().extend(keep);
+    }
+
+    /// Removes a slot whose newest version is a delete no snapshot needs, or that has no
+    /// versions. Returns false to be retried later (the slot was busy).
+    fn collect_slot(&self, slot: &Arc<RowSlot>, horizon: u64) -> bool {
+        match slot
+            .writer
+            .compare_exchange(FREE, GC_TXN, Ordering::Acquire, Ordering::Acquire)
+        {
+            Ok(_) => {}
+            Err(DEAD) => return true,
+            Err(_) => return false,
+        }
+        let removable = match &*slot.head.load() {
+            None => true,
+            Some(v) => {
+                let ts = v.commit_ts.load(Ordering::Acquire);
+                v.row.is_none() && ts != UNCOMMITTED && ts <= horizon
+            }
+        };
+        if !removable {
+            slot.writer.store(FREE, Ordering::Release);
+            return true; // Re-inserted since; nothing to collect.
+        }
+        slot.writer.store(DEAD, Ordering::Release);
+        self.data
+            .primary
+            .remove_if_sync(&slot.key[..], |s| Arc::ptr_eq(s, slot));
+        true
+    }
+
+    /// Removes a secondary entry no readable version of its row has any more.
+    fn collect_entry(&self, slot: &Arc<RowSlot>, i: usize, key: &[u8], horizon: u64) -> bool {
+        match slot
+            .writer
+            .compare_exchange(FREE, GC_TXN, Ordering::Acquire, Ordering::Acquire)
+        {
+            Ok(_) => {
+                if !self.chain_has_secondary_key(slot, i, key, Some(horizon)) {
+                    self.secondary[i].remove_if_sync(key, |s| Arc::ptr_eq(s, slot));
+                }
+                slot.writer.store(FREE, Ordering::Release);
+                true
+            }
+            Err(DEAD) => {
+                self.secondary[i].remove_if_sync(key, |s| Arc::ptr_eq(s, slot));
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Calls `f` with the row whose primary key is `key` (encoded), if visible.
+    pub fn get<R>(
+        &self,
+        view: &ReadView,
+        key: &[u8],
+        f: impl FnOnce(&Arc<RowSlot>, &[Value]) -> R,
+    ) -> Option<R> {
+        let guard = scc::Guard::new();
+        let slot = self.data.primary.peek(key, &guard)?;
+        slot.read(view, |row| f(slot, row))
+    }
+
+    /// Visits visible rows of `range` over `index` in index order until `f` breaks.
+    pub fn scan(
+        &self,
+        view: &ReadView,
+        index: IndexNo,
+        range: &KeyRange,
+        mut f: impl FnMut(&Arc<RowSlot>, &[Value]) -> ControlFlow<()>,
+    ) {
+        let types = self.schema.index_types(index);
+        let (lower, upper) = range.encode(&types);
+        let bounds = (as_slice_bound(&lower), as_slice_bound(&upper));
+        let guard = scc::Guard::new();
+        match index {
+            IndexNo::Primary => {
+                for (_, slot) in self.data.primary.range::<[u8], _>(bounds, &guard) {
+                    if let Some(ControlFlow::Break(())) = slot.read(view, |row| f(slot, row)) {
+                        return;
+                    }
+                }
+            }
+            IndexNo::Secondary(i) => {
+                for (entry, slot) in self.secondary[i].range::<[u8], _>(bounds, &guard) {
+                    let flow = slot.read(view, |row| {
+                        // Stale entries: the visible row must still have this key.
+                        let current = self.secondary_key(i, row, &slot.key);
+                        if current[..] == entry[..] {
+                            f(slot, row)
+                        } else {
+                            ControlFlow::Continue(())
+                        }
+                    });
+                    if let Some(ControlFlow::Break(())) = flow {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Indexes every version of every row in secondary index `i` (CREATE INDEX).
+    fn build_secondary(&self, i: usize) -> Result<(), StorageError> {
+        let guard = scc::Guard::new();
+        for (_, slot) in self.data.primary.iter(&guard) {
+            let mut version = slot.head.load_full();
+            while let Some(v) = version {
+                if let Some(row) = &v.row {
+                    let key = self.secondary_key(i, row, &slot.key);
+                    let _ = self.secondary[i].insert_sync(key, slot.clone());
+                }
+                version = v.prev.load_full();
+            }
+        }
+        if self.schema.indexes[i].unique {
+            self.check_unique_after_build(i)?;
+        }
+        Ok(())
+    }
+
+    fn check_unique_after_build(&self, i: usize) -> Result<(), StorageError> {
+        let columns = &self.schema.indexes[i].columns;
+        let guard = scc::Guard::new();
+        let mut keys: Vec<(Vec<u8>, Arc<RowSlot>)> = Vec::new();
+        for (_, slot) in self.data.primary.iter(&guard) {
+            let prefix = slot.newest_committed_row(|row| {
+                row.filter(|r| columns.iter().all(|&c| !r[c].is_null()))
+                    .map(|r| self.secondary_prefix(i, r))
+            });
+            if let Some(prefix) = prefix {
+                keys.push((prefix, slot.clone()));
+            }
+        }
+        keys.sort_by(|a, b| a.0.cmp(&b.0));
+        match keys.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+            Some(pair) => Err(StorageError::DuplicateKey {
+                index: IndexNo::Secondary(i),
+                existing: pair[1].1.clone(),
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
+fn as_slice_bound(bound: &std::ops::Bound<Vec<u8>>) -> std::ops::Bound<&[u8]> {
+    match bound {
+        std::ops::Bound::Included(k) => std::ops::Bound::Included(k.as_slice()),
+        std::ops::Bound::Excluded(k) => std::ops::Bound::Excluded(k.as_slice()),
+        std::ops::Bound::Unbounded => std::ops::Bound::Unbounded,
+    }
+}

@@ -1,0 +1,76 @@
+//! In-memory tables with multi-version concurrency control.
+//!
+//! Owns: the catalog (databases, table schemas), rows and their versions, primary and
+//! secondary indexes, transactions, the commit clock and garbage collection of old
+//! versions. Knows no SQL text, no sockets and no files (durability is the `wal` crate's,
+//! which will observe commits through a hook).
+//!
+//! Definitions:
+//! - The *clock* is the timestamp of the newest committed transaction.
+//! - A *snapshot* is a clock value; a version is visible to it if the version committed at
+//!   or before it, or belongs to the reading transaction itself.
+//! - A *slot* holds the versions of one primary key, newest first.
+//!
+//! Invariants:
+//! (1) Taking a snapshot is one atomic load of the clock (plus a store to the reader's own
+//!     registration slot, which no other thread writes).
+//! (2) A transaction's versions become visible atomically: they are stamped with the commit
+//!     timestamp before the clock is advanced to it, and commits advance the clock in order.
+//! (3) At most one transaction has uncommitted versions in a slot (the slot's write lock);
+//!     a second writer gets `StorageError::WriteConflict` at once, never waits (no deadlocks).
+//! (4) A version that no active snapshot can see is unreachable after the next write to its
+//!     slot (chains are cut below the newest version visible to the oldest snapshot).
+//! (5) Index reads take no lock: `scc::TreeIndex` readers and `arc_swap` loads only.
+
+mod catalog;
+mod gc;
+mod index;
+mod slot;
+mod transaction;
+
+pub use catalog::{Catalog, ColumnSchema, Database, IndexSchema, Table, TableId, TableSchema};
+pub use index::{IndexNo, KeyRange};
+pub use slot::RowSlot;
+pub use transaction::{ReadView, Savepoint, Transaction};
+
+use std::fmt;
+
+/// What can go wrong inside storage; the SQL layer maps these to MySQL errors.
+#[derive(Debug, Clone)]
+pub enum StorageError {
+    /// A unique index already holds this key. `index` is the index that rejected it
+    /// (`IndexNo::PRIMARY` for the primary key) and `existing` the row that owns the key,
+    /// so INSERT ... ON DUPLICATE KEY UPDATE and REPLACE can act on it.
+    DuplicateKey {
+        index: IndexNo,
+        existing: std::sync::Arc<RowSlot>,
+    },
+    /// Another transaction holds the row, or committed a newer version of it after this
+    /// transaction's snapshot (first updater wins).
+    WriteConflict,
+    DatabaseExists(String),
+    NoSuchDatabase(String),
+    TableExists(String),
+    NoSuchTable(String),
+    DuplicateIndexName(String),
+    NoSuchIndex(String),
+}
+
+impl fmt::Display for StorageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StorageError::DuplicateKey { index, .. } => write!(f, "duplicate key in {index:?}"),
+            StorageError::WriteConflict => write!(f, "write conflict"),
+            StorageError::DatabaseExists(d) => write!(f, "database {d} exists"),
+            StorageError::NoSuchDatabase(d) => write!(f, "no database {d}"),
+            StorageError::TableExists(t) => write!(f, "table {t} exists"),
+            StorageError::NoSuchTable(t) => write!(f, "no table {t}"),
+            StorageError::DuplicateIndexName(i) => write!(f, "index {i} exists"),
+            StorageError::NoSuchIndex(i) => write!(f, "no index {i}"),
+        }
+    }
+}
+
+impl std::error::Error for StorageError {}
+
+pub use catalog::Storage;
