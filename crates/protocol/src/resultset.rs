@@ -1,1 +1,835 @@
-//! TODO
+//! Result sets: column definitions, text rows, binary rows, and MySQL's text formatting
+//! of numbers and dates.
+//!
+//! A result set is this packet sequence:
+//!
+//!   column count (lenenc) | N x ColumnDefinition41 | [EOF unless DEPRECATE_EOF]
+//!   rows ... | EOF, or OK with the 0xFE header under DEPRECATE_EOF
+//!
+//! ColumnDefinition41 payload:
+//!
+//!   lenenc "def" | lenenc schema | lenenc table | lenenc org_table | lenenc name
+//!   lenenc org_name | lenenc 0x0C | u16 charset | u32 column length | u8 type
+//!   u16 flags | u8 decimals | u16 0      [| lenenc default: COM_FIELD_LIST only]
+//!
+//! Text row: one lenenc string per column, 0xFB for NULL.
+//! Binary row: u8 0x00 | NULL bitmap of (N + 9) / 8 bytes, column i at bit i + 2 |
+//! the non-NULL values in their binary form (see `write_binary_value`).
+//!
+//! Number text follows MariaDB, the differential oracle (checked against 10.11):
+//! DOUBLE prints the shortest digits that round-trip, in fixed notation when the
+//! decimal exponent is in -15..=14 and as `<digits>e<exp>` otherwise ("1e20",
+//! "1.5e-16", "0.00000015", "100000000000000"); FLOAT rounds to 6 significant digits
+//! first ("123457000", "1.1"); DECIMAL prints exactly `scale` fraction digits.
+//!
+//! Invariants:
+//! (1) Every value a row writer appends has the wire form of its column's type code as
+//!     sent in the column definition (clients decode binary rows by that code alone).
+//! (2) Formatting writes straight into the output buffer; no String is built.
+//! (3) `format_double` / `format_float` are the only number-to-text rules: the SQL layer
+//!     reuses them for CAST(... AS CHAR) and CONCAT, so the two always agree.
+
+use crate::codec::{
+    write_lenenc_bytes, write_lenenc_int, write_short_lenenc_with, write_u16, write_u32,
+    NULL_MARKER,
+};
+use crate::error::{ProtocolError, Result};
+use crate::packet::PacketWriter;
+use crate::response::{write_eof, write_result_set_end_ok, OkPacket};
+use manycore_types::datatype::type_code;
+use manycore_types::{DataType, Date, DateTime, Decimal, IntWidth, Value};
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+/// Column definition flags.
+pub mod column_flag {
+    pub const NOT_NULL: u16 = 1;
+    pub const PRI_KEY: u16 = 2;
+    pub const UNIQUE_KEY: u16 = 4;
+    pub const MULTIPLE_KEY: u16 = 8;
+    pub const BLOB: u16 = 16;
+    pub const UNSIGNED: u16 = 32;
+    pub const ZEROFILL: u16 = 64;
+    pub const BINARY: u16 = 128;
+    pub const ENUM: u16 = 256;
+    pub const AUTO_INCREMENT: u16 = 512;
+    pub const TIMESTAMP: u16 = 1024;
+    pub const SET: u16 = 2048;
+    pub const NO_DEFAULT_VALUE: u16 = 4096;
+    pub const ON_UPDATE_NOW: u16 = 8192;
+    pub const PART_KEY: u16 = 16384;
+    pub const NUM: u16 = 32768;
+}
+
+/// One column's metadata, borrowing its names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ColumnDefinition<'a> {
+    pub schema: &'a [u8],
+    pub table: &'a [u8],
+    pub org_table: &'a [u8],
+    pub name: &'a [u8],
+    pub org_name: &'a [u8],
+    pub charset: u16,
+    pub column_length: u32,
+    pub type_code: u8,
+    pub flags: u16,
+    pub decimals: u8,
+}
+
+impl<'a> ColumnDefinition<'a> {
+    /// A column of an expression (no table) named `name`, described by `data_type`.
+    /// The server adds table names and NOT_NULL / key flags where it knows them.
+    pub fn new(name: &'a [u8], data_type: &DataType) -> Self {
+        let mut flags = 0;
+        if data_type.is_numeric() {
+            flags |= column_flag::NUM;
+        }
+        if data_type.is_unsigned() {
+            flags |= column_flag::UNSIGNED;
+        }
+        if matches!(data_type, DataType::Text { .. } | DataType::Blob { .. }) {
+            flags |= column_flag::BLOB;
+        }
+        if data_type.charset_id() == 63 && !data_type.is_numeric() {
+            flags |= column_flag::BINARY;
+        }
+        ColumnDefinition {
+            schema: b"",
+            table: b"",
+            org_table: b"",
+            name,
+            org_name: b"",
+            charset: data_type.charset_id(),
+            column_length: data_type.display_length(),
+            type_code: data_type.type_code(),
+            flags,
+            decimals: data_type.decimals(),
+        }
+    }
+
+    /// Sets schema, table alias and real table names and the real column name.
+    pub fn with_table(
+        mut self,
+        schema: &'a [u8],
+        table: &'a [u8],
+        org_table: &'a [u8],
+        org_name: &'a [u8],
+    ) -> Self {
+        self.schema = schema;
+        self.table = table;
+        self.org_table = org_table;
+        self.org_name = org_name;
+        self
+    }
+}
+
+pub fn write_column_count(out: &mut Vec<u8>, count: u64) {
+    write_lenenc_int(out, count);
+}
+
+pub fn write_column_definition(out: &mut Vec<u8>, c: &ColumnDefinition<'_>) {
+    write_lenenc_bytes(out, b"def");
+    write_lenenc_bytes(out, c.schema);
+    write_lenenc_bytes(out, c.table);
+    write_lenenc_bytes(out, c.org_table);
+    write_lenenc_bytes(out, c.name);
+    write_lenenc_bytes(out, c.org_name);
+    out.push(0x0C);
+    write_u16(out, c.charset);
+    write_u32(out, c.column_length);
+    out.push(c.type_code);
+    write_u16(out, c.flags);
+    out.push(c.decimals);
+    write_u16(out, 0);
+}
+
+/// COM_FIELD_LIST's column definition: the normal one plus the default value.
+pub fn write_field_list_definition(
+    out: &mut Vec<u8>,
+    c: &ColumnDefinition<'_>,
+    default: Option<&[u8]>,
+) {
+    write_column_definition(out, c);
+    match default {
+        Some(d) => write_lenenc_bytes(out, d),
+        None => out.push(NULL_MARKER),
+    }
+}
+
+/// Writes a result set packet by packet; knows whether EOF packets are deprecated.
+#[derive(Clone, Copy, Debug)]
+pub struct ResultSetEncoder {
+    pub deprecate_eof: bool,
+}
+
+impl ResultSetEncoder {
+    /// `client_capabilities` are the negotiated ones.
+    pub fn new(client_capabilities: u32) -> Self {
+        ResultSetEncoder {
+            deprecate_eof: client_capabilities & crate::handshake::capability::DEPRECATE_EOF != 0,
+        }
+    }
+
+    /// Column count, the definitions, and the EOF that ends them (if not deprecated).
+    pub fn write_metadata<'c>(
+        &self,
+        out: &mut Vec<u8>,
+        writer: &mut PacketWriter,
+        columns: impl ExactSizeIterator<Item = ColumnDefinition<'c>>,
+        status_flags: u16,
+    ) {
+        writer.write_with(out, |o| write_column_count(o, columns.len() as u64));
+        for c in columns {
+            writer.write_with(out, |o| write_column_definition(o, &c));
+        }
+        self.write_metadata_end(out, writer, status_flags);
+    }
+
+    /// The EOF after column (or parameter) definitions; nothing under DEPRECATE_EOF.
+    pub fn write_metadata_end(
+        &self,
+        out: &mut Vec<u8>,
+        writer: &mut PacketWriter,
+        status_flags: u16,
+    ) {
+        if !self.deprecate_eof {
+            writer.write_with(out, |o| write_eof(o, 0, status_flags));
+        }
+    }
+
+    pub fn write_text_row(
+        &self,
+        out: &mut Vec<u8>,
+        writer: &mut PacketWriter,
+        values: &[Value],
+        types: &[DataType],
+    ) {
+        writer.write_with(out, |o| write_text_row(o, values, types));
+    }
+
+    pub fn write_binary_row(
+        &self,
+        out: &mut Vec<u8>,
+        writer: &mut PacketWriter,
+        values: &[Value],
+        types: &[DataType],
+    ) -> Result<()> {
+        let start = writer.begin(out);
+        let at = out.len();
+        let result = write_binary_row(out, values, types);
+        if result.is_err() {
+            // Drop the half-written packet so the buffer holds only whole packets.
+            out.truncate(at);
+        }
+        writer.finish(out, start);
+        result
+    }
+
+    /// The packet that ends the rows: EOF, or OK with the 0xFE header.
+    pub fn write_end(
+        &self,
+        out: &mut Vec<u8>,
+        writer: &mut PacketWriter,
+        warnings: u16,
+        status_flags: u16,
+    ) {
+        if self.deprecate_eof {
+            let ok = OkPacket {
+                status_flags,
+                warnings,
+                ..OkPacket::default()
+            };
+            writer.write_with(out, |o| write_result_set_end_ok(o, &ok));
+        } else {
+            writer.write_with(out, |o| write_eof(o, warnings, status_flags));
+        }
+    }
+}
+
+/// Appends one text-protocol row payload.
+pub fn write_text_row(out: &mut Vec<u8>, values: &[Value], types: &[DataType]) {
+    assert_eq!(
+        values.len(),
+        types.len(),
+        "row width differs from column count"
+    );
+    for (v, t) in values.iter().zip(types) {
+        write_text_value(out, v, t);
+    }
+}
+
+/// Appends one value of a text row: a lenenc string in MySQL's text form, or 0xFB.
+pub fn write_text_value(out: &mut Vec<u8>, value: &Value, data_type: &DataType) {
+    match value {
+        Value::Null => out.push(NULL_MARKER),
+        Value::Bytes(b) => write_lenenc_bytes(out, b),
+        _ => write_short_lenenc_with(out, |o| format_value(o, value, data_type)),
+    }
+}
+
+/// Appends the text form of a non-NULL, non-string value (no length prefix).
+/// Strings are appended as they are; NULL appends nothing.
+pub fn format_value(out: &mut Vec<u8>, value: &Value, data_type: &DataType) {
+    match value {
+        Value::Null => {}
+        Value::Int(i) => write!(out, "{i}").expect("writing to a Vec cannot fail"),
+        Value::UInt(u) => write!(out, "{u}").expect("writing to a Vec cannot fail"),
+        Value::Double(d) if *data_type == DataType::Float => format_float(*d as f32, out),
+        Value::Double(d) => format_double(*d, out),
+        Value::Decimal(d) => format_decimal(d, data_type, out),
+        Value::Bytes(b) => out.extend_from_slice(b),
+        Value::Date(d) => format_date(d, out),
+        Value::DateTime(dt) => match data_type {
+            DataType::Date => format_date(&dt.date, out),
+            DataType::DateTime { fsp } | DataType::Timestamp { fsp } => {
+                format_datetime(dt, *fsp, out)
+            }
+            _ => format_datetime(dt, if dt.microsecond == 0 { 0 } else { 6 }, out),
+        },
+    }
+}
+
+/// DECIMAL(p, s) prints exactly s fraction digits; other types print the value's own scale.
+fn format_decimal(d: &Decimal, data_type: &DataType, out: &mut Vec<u8>) {
+    match data_type {
+        DataType::Decimal { scale, .. } => {
+            write!(out, "{:.*}", *scale as usize, d).expect("writing to a Vec cannot fail")
+        }
+        _ => write!(out, "{d}").expect("writing to a Vec cannot fail"),
+    }
+}
+
+pub fn format_date(d: &Date, out: &mut Vec<u8>) {
+    write!(out, "{:04}-{:02}-{:02}", d.year, d.month, d.day).expect("writing to a Vec cannot fail");
+}
+
+/// "YYYY-MM-DD hh:mm:ss" plus `fsp` (0..=6) fraction digits.
+pub fn format_datetime(dt: &DateTime, fsp: u8, out: &mut Vec<u8>) {
+    format_date(&dt.date, out);
+    write!(out, " {:02}:{:02}:{:02}", dt.hour, dt.minute, dt.second)
+        .expect("writing to a Vec cannot fail");
+    let fsp = fsp.min(6) as u32;
+    if fsp > 0 {
+        let frac = dt.microsecond / 10u32.pow(6 - fsp);
+        write!(out, ".{:0width$}", frac, width = fsp as usize)
+            .expect("writing to a Vec cannot fail");
+    }
+}
+
+/// A fixed buffer for formatting a float without allocating.
+struct StackText {
+    buf: [u8; 48],
+    len: usize,
+}
+
+impl std::fmt::Write for StackText {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        self.buf
+            .get_mut(self.len..end)
+            .ok_or(std::fmt::Error)?
+            .copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// Appends a DOUBLE as MariaDB prints it (see the module notes).
+pub fn format_double(value: f64, out: &mut Vec<u8>) {
+    if !value.is_finite() {
+        return format_non_finite(value, out);
+    }
+    let mut text = StackText {
+        buf: [0; 48],
+        len: 0,
+    };
+    // `{:e}` gives the shortest digits that round-trip, as d.ddde-x.
+    write!(text, "{:e}", value).expect("a double's scientific text fits 48 bytes");
+    layout_scientific(&text.buf[..text.len], out);
+}
+
+/// Appends a FLOAT as MariaDB prints it: 6 significant digits, then the DOUBLE layout.
+pub fn format_float(value: f32, out: &mut Vec<u8>) {
+    if !value.is_finite() {
+        return format_non_finite(value as f64, out);
+    }
+    let mut text = StackText {
+        buf: [0; 48],
+        len: 0,
+    };
+    write!(text, "{:.5e}", value).expect("a float's scientific text fits 48 bytes");
+    layout_scientific(&text.buf[..text.len], out);
+}
+
+/// MySQL never stores these; print them the way C's printf does.
+fn format_non_finite(value: f64, out: &mut Vec<u8>) {
+    out.extend_from_slice(if value.is_nan() {
+        b"nan"
+    } else if value > 0.0 {
+        b"inf"
+    } else {
+        b"-inf"
+    });
+}
+
+/// Rewrites Rust's scientific text ("-1.2300e-7") in MariaDB's layout.
+fn layout_scientific(text: &[u8], out: &mut Vec<u8>) {
+    let (negative, text) = match text.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, text),
+    };
+    let e_at = text
+        .iter()
+        .position(|&c| c == b'e')
+        .expect("scientific text has an exponent");
+    let exponent: i32 = std::str::from_utf8(&text[e_at + 1..])
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .expect("scientific text has an integer exponent");
+    let mut digits = [0u8; 40];
+    let mut n = 0;
+    for &c in text[..e_at].iter().filter(|c| c.is_ascii_digit()) {
+        digits[n] = c;
+        n += 1;
+    }
+    while n > 1 && digits[n - 1] == b'0' {
+        n -= 1;
+    }
+    let digits = &digits[..n];
+    if digits == b"0" {
+        out.push(b'0'); // also for -0.0, as MariaDB prints it
+        return;
+    }
+    if negative {
+        out.push(b'-');
+    }
+    if (-15..=14).contains(&exponent) {
+        if exponent < 0 {
+            out.extend_from_slice(b"0.");
+            out.extend(std::iter::repeat_n(b'0', (-exponent - 1) as usize));
+            out.extend_from_slice(digits);
+        } else {
+            let int_len = exponent as usize + 1;
+            if digits.len() <= int_len {
+                out.extend_from_slice(digits);
+                out.extend(std::iter::repeat_n(b'0', int_len - digits.len()));
+            } else {
+                out.extend_from_slice(&digits[..int_len]);
+                out.push(b'.');
+                out.extend_from_slice(&digits[int_len..]);
+            }
+        }
+    } else {
+        out.push(digits[0]);
+        if digits.len() > 1 {
+            out.push(b'.');
+            out.extend_from_slice(&digits[1..]);
+        }
+        write!(out, "e{exponent}").expect("writing to a Vec cannot fail");
+    }
+}
+
+/// Appends one binary-protocol row payload (invariant (1)).
+pub fn write_binary_row(out: &mut Vec<u8>, values: &[Value], types: &[DataType]) -> Result<()> {
+    assert_eq!(
+        values.len(),
+        types.len(),
+        "row width differs from column count"
+    );
+    out.push(0x00);
+    let bitmap_at = out.len();
+    out.resize(bitmap_at + (values.len() + 9) / 8, 0);
+    for (i, (v, t)) in values.iter().zip(types).enumerate() {
+        if v.is_null() {
+            let bit = i + 2;
+            out[bitmap_at + bit / 8] |= 1 << (bit % 8);
+        } else {
+            write_binary_value(out, v, t)
+                .map_err(|()| ProtocolError::ValueTypeMismatch { column: i })?;
+        }
+    }
+    Ok(())
+}
+
+/// Appends a non-NULL value in the binary form of `data_type.type_code()`:
+/// TINY 1 byte, SHORT 2, INT24/LONG 4, LONGLONG 8, FLOAT f32, DOUBLE f64 (all LE),
+/// DATE/DATETIME/TIMESTAMP u8 length (0, 4, 7 or 11) + y u16, m, d, h, mi, s, us u32,
+/// DECIMAL and strings as lenenc text. Numbers convert between integer and float kinds
+/// as Rust's `as` does; a string in a numeric or temporal column is an error.
+pub fn write_binary_value(
+    out: &mut Vec<u8>,
+    value: &Value,
+    data_type: &DataType,
+) -> std::result::Result<(), ()> {
+    match data_type {
+        DataType::Int { width, .. } => {
+            let v = as_i64(value)?;
+            match width {
+                IntWidth::Tiny => out.push(v as u8),
+                IntWidth::Small => out.extend_from_slice(&(v as u16).to_le_bytes()),
+                IntWidth::Medium | IntWidth::Int => {
+                    out.extend_from_slice(&(v as u32).to_le_bytes())
+                }
+                IntWidth::Big => out.extend_from_slice(&v.to_le_bytes()),
+            }
+        }
+        DataType::Float => out.extend_from_slice(&(as_f64(value)? as f32).to_le_bytes()),
+        DataType::Double => out.extend_from_slice(&as_f64(value)?.to_le_bytes()),
+        DataType::Date => match value {
+            Value::Date(d) => write_binary_datetime(out, &DateTime::from_date(*d), false),
+            Value::DateTime(dt) => write_binary_datetime(out, &DateTime::from_date(dt.date), false),
+            _ => return Err(()),
+        },
+        DataType::DateTime { .. } | DataType::Timestamp { .. } => match value {
+            Value::Date(d) => write_binary_datetime(out, &DateTime::from_date(*d), true),
+            Value::DateTime(dt) => write_binary_datetime(out, dt, true),
+            _ => return Err(()),
+        },
+        // DECIMAL, strings, and the NULL type (which has no binary form of its own)
+        // travel as lenenc text.
+        _ => write_text_value(out, value, data_type),
+    }
+    Ok(())
+}
+
+fn as_i64(value: &Value) -> std::result::Result<i64, ()> {
+    match value {
+        Value::Int(i) => Ok(*i),
+        Value::UInt(u) => Ok(*u as i64),
+        Value::Double(d) => Ok(*d as i64),
+        Value::Decimal(d) => i64::try_from(d.trunc()).map_err(|_| ()),
+        _ => Err(()),
+    }
+}
+
+fn as_f64(value: &Value) -> std::result::Result<f64, ()> {
+    match value {
+        Value::Int(i) => Ok(*i as f64),
+        Value::UInt(u) => Ok(*u as f64),
+        Value::Double(d) => Ok(*d),
+        Value::Decimal(d) => f64::try_from(*d).map_err(|_| ()),
+        _ => Err(()),
+    }
+}
+
+/// The shortest of the 0/4/7/11-byte forms that holds the value. A DATE column always
+/// gets 0 or 4 bytes.
+fn write_binary_datetime(out: &mut Vec<u8>, dt: &DateTime, with_time: bool) {
+    let has_time = with_time && (dt.hour | dt.minute | dt.second) != 0;
+    let has_micros = with_time && dt.microsecond != 0;
+    let len: u8 = if has_micros {
+        11
+    } else if has_time {
+        7
+    } else if !dt.date.is_zero() {
+        4
+    } else {
+        0
+    };
+    out.push(len);
+    if len >= 4 {
+        write_u16(out, dt.date.year);
+        out.push(dt.date.month);
+        out.push(dt.date.day);
+    }
+    if len >= 7 {
+        out.extend_from_slice(&[dt.hour, dt.minute, dt.second]);
+    }
+    if len == 11 {
+        write_u32(out, dt.microsecond);
+    }
+}
+
+/// True when `code` is a type whose binary form is a lenenc string.
+pub fn is_lenenc_type(code: u8) -> bool {
+    use type_code::*;
+    matches!(
+        code,
+        DECIMAL
+            | NEWDECIMAL
+            | VARCHAR
+            | BIT
+            | ENUM
+            | SET
+            | TINY_BLOB
+            | MEDIUM_BLOB
+            | LONG_BLOB
+            | BLOB
+            | VAR_STRING
+            | STRING
+            | GEOMETRY
+            | 0xF5
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::Reader;
+
+    fn double(v: f64) -> String {
+        let mut out = Vec::new();
+        format_double(v, &mut out);
+        String::from_utf8(out).expect("ascii")
+    }
+
+    fn float(v: f32) -> String {
+        let mut out = Vec::new();
+        format_float(v, &mut out);
+        String::from_utf8(out).expect("ascii")
+    }
+
+    #[test]
+    fn double_text_matches_mariadb() {
+        // (value, what MariaDB 10.11 prints for it in a DOUBLE column or e-literal)
+        let cases: &[(f64, &str)] = &[
+            (1e20, "1e20"),
+            (1e15, "1e15"),
+            (1e14, "100000000000000"),
+            (123456789012345.0, "123456789012345"),
+            (1234567890123456.0, "1.234567890123456e15"),
+            (12345678901234567.0, "1.2345678901234568e16"),
+            (123456789012345.6, "123456789012345.6"),
+            (0.1, "0.1"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (1.5e-7, "0.00000015"),
+            (1e-4, "0.0001"),
+            (1e-10, "0.0000000001"),
+            (1e-15, "0.000000000000001"),
+            (1.2345e-15, "0.0000000000000012345"),
+            (1e-16, "1e-16"),
+            (1.5e-16, "1.5e-16"),
+            (-1.5e-15, "-0.0000000000000015"),
+            (1.23456789e-20, "1.23456789e-20"),
+            (100.0, "100"),
+            (1.0, "1"),
+            (0.0, "0"),
+            (-0.0, "0"),
+            (-1.5, "-1.5"),
+            (f64::MAX, "1.7976931348623157e308"),
+            (2.2250738585072014e-308, "2.2250738585072014e-308"),
+            (5e-324, "5e-324"),
+            (123.456, "123.456"),
+            (1e21, "1e21"),
+            (1e301, "1e301"),
+            (1.0 / 3.0, "0.3333333333333333"),
+            (100.0 / 3.0, "33.333333333333336"),
+            (1e0 / 7.0, "0.14285714285714285"),
+            (12345678901234567890.0, "1.2345678901234567e19"),
+        ];
+        for (v, want) in cases {
+            assert_eq!(double(*v), *want, "{v:e}");
+        }
+    }
+
+    #[test]
+    fn float_text_matches_mariadb() {
+        let cases: &[(f32, &str)] = &[
+            (1.1, "1.1"),
+            (123456789.0, "123457000"),
+            (16777217.0, "16777200"),
+            (1234567.8, "1234570"),
+            (9999999.0, "10000000"),
+            (1e20, "1e20"),
+            (1.5e-7, "0.00000015"),
+            (1e-15, "0.000000000000001"),
+            (1e-16, "1e-16"),
+            (1e14, "100000000000000"),
+            (1e15, "1e15"),
+            (123456789012345.0, "123457000000000"),
+            (-3.4e38, "-3.4e38"),
+            (1.17549435e-38, "1.17549e-38"),
+            (0.000015, "0.000015"),
+            (3.14159, "3.14159"),
+            (0.0, "0"),
+        ];
+        for (v, want) in cases {
+            assert_eq!(float(*v), *want, "{v:e}");
+        }
+    }
+
+    #[test]
+    fn text_values() {
+        let dec = |s: &str| Value::Decimal(s.parse().expect("decimal"));
+        let dt = DateTime {
+            date: Date {
+                year: 2024,
+                month: 1,
+                day: 2,
+            },
+            hour: 3,
+            minute: 4,
+            second: 5,
+            microsecond: 500_000,
+        };
+        let cases: Vec<(Value, DataType, &[u8])> = vec![
+            (Value::Null, DataType::BIGINT, b"\xFB"),
+            (Value::Int(-42), DataType::BIGINT, b"\x03-42"),
+            (
+                Value::UInt(u64::MAX),
+                DataType::BIGINT,
+                b"\x1418446744073709551615",
+            ),
+            (
+                dec("1.5"),
+                DataType::Decimal {
+                    precision: 10,
+                    scale: 3,
+                },
+                b"\x051.500",
+            ),
+            (
+                dec("-0.5"),
+                DataType::Decimal {
+                    precision: 5,
+                    scale: 2,
+                },
+                b"\x05-0.50",
+            ),
+            (
+                dec("7"),
+                DataType::Decimal {
+                    precision: 5,
+                    scale: 0,
+                },
+                b"\x017",
+            ),
+            (Value::Double(1.1f32 as f64), DataType::Float, b"\x031.1"),
+            (Value::Double(1e20), DataType::Double, b"\x041e20"),
+            (Value::Date(dt.date), DataType::Date, b"\x0a2024-01-02"),
+            (
+                Value::DateTime(dt),
+                DataType::DateTime { fsp: 3 },
+                b"\x172024-01-02 03:04:05.500",
+            ),
+            (
+                Value::DateTime(dt),
+                DataType::Timestamp { fsp: 0 },
+                b"\x132024-01-02 03:04:05",
+            ),
+            (
+                Value::from_str("héllo"),
+                DataType::VarChar { length: 5 },
+                b"\x06h\xc3\xa9llo",
+            ),
+        ];
+        for (v, t, want) in cases {
+            let mut out = Vec::new();
+            write_text_value(&mut out, &v, &t);
+            assert_eq!(out, want, "{v:?} as {t:?}");
+        }
+    }
+
+    #[test]
+    fn column_definition_layout() {
+        let t = DataType::Int {
+            width: IntWidth::Int,
+            unsigned: true,
+        };
+        let c = ColumnDefinition::new(b"id", &t).with_table(b"db", b"t", b"t", b"id");
+        let mut out = Vec::new();
+        write_column_definition(&mut out, &c);
+        let mut r = Reader::new(&out);
+        for want in [&b"def"[..], b"db", b"t", b"t", b"id", b"id"] {
+            assert_eq!(r.lenenc_bytes("s"), Ok(want));
+        }
+        assert_eq!(r.lenenc_int("fixed"), Ok(0x0C));
+        assert_eq!(r.u16("charset"), Ok(63));
+        assert_eq!(r.u32("length"), Ok(10));
+        assert_eq!(r.u8("type"), Ok(type_code::LONG));
+        assert_eq!(r.u16("flags"), Ok(column_flag::NUM | column_flag::UNSIGNED));
+        assert_eq!(r.u8("decimals"), Ok(0));
+        assert_eq!(r.u16("filler"), Ok(0));
+        assert!(r.is_empty());
+    }
+
+    #[test]
+    fn binary_row_layout() {
+        let dt = DateTime {
+            date: Date {
+                year: 2024,
+                month: 1,
+                day: 2,
+            },
+            hour: 3,
+            minute: 4,
+            second: 5,
+            microsecond: 0,
+        };
+        let types = [
+            DataType::Int {
+                width: IntWidth::Tiny,
+                unsigned: false,
+            },
+            DataType::Null,
+            DataType::Int {
+                width: IntWidth::Small,
+                unsigned: false,
+            },
+            DataType::Int {
+                width: IntWidth::Medium,
+                unsigned: false,
+            },
+            DataType::BIGINT,
+            DataType::Double,
+            DataType::Float,
+            DataType::VarChar { length: 3 },
+            DataType::DateTime { fsp: 0 },
+            DataType::Date,
+            DataType::DateTime { fsp: 0 },
+        ];
+        let values = [
+            Value::Int(-1),
+            Value::Null,
+            Value::Int(258),
+            Value::Int(-2),
+            Value::UInt(u64::MAX),
+            Value::Double(0.5),
+            Value::Double(0.25),
+            Value::from_str("abc"),
+            Value::DateTime(dt),
+            Value::Date(Date::default()),
+            Value::DateTime(DateTime::from_date(dt.date)),
+        ];
+        let mut out = Vec::new();
+        write_binary_row(&mut out, &values, &types).expect("encodable");
+        let mut want = vec![0x00, 0b0000_1000, 0];
+        want.push(0xFF);
+        want.extend_from_slice(&258u16.to_le_bytes());
+        want.extend_from_slice(&(-2i32).to_le_bytes());
+        want.extend_from_slice(&u64::MAX.to_le_bytes());
+        want.extend_from_slice(&0.5f64.to_le_bytes());
+        want.extend_from_slice(&0.25f32.to_le_bytes());
+        want.extend_from_slice(b"\x03abc");
+        want.extend_from_slice(&[7, 0xE8, 0x07, 1, 2, 3, 4, 5]);
+        want.push(0);
+        want.extend_from_slice(&[4, 0xE8, 0x07, 1, 2]);
+        assert_eq!(out, want);
+        let mut out = Vec::new();
+        let err = write_binary_row(&mut out, &[Value::from_str("x")], &[DataType::BIGINT]);
+        assert_eq!(err, Err(ProtocolError::ValueTypeMismatch { column: 0 }));
+    }
+
+    #[test]
+    fn encoder_uses_eof_or_ok_end() {
+        let types = [DataType::BIGINT];
+        for (caps, end) in [
+            (0, &[0xFE, 0, 0, 2, 0][..]),
+            (
+                crate::handshake::capability::DEPRECATE_EOF,
+                &[0xFE, 0, 0, 2, 0, 0, 0],
+            ),
+        ] {
+            let enc = ResultSetEncoder::new(caps);
+            let mut out = Vec::new();
+            let mut w = PacketWriter::new(1);
+            let cols = [ColumnDefinition::new(b"a", &types[0])];
+            enc.write_metadata(&mut out, &mut w, cols.into_iter(), 2);
+            enc.write_text_row(&mut out, &mut w, &[Value::Int(1)], &types);
+            enc.write_end(&mut out, &mut w, 0, 2);
+            let packets = if caps == 0 { 5 } else { 4 };
+            assert_eq!(w.sequence_id(), 1 + packets);
+            assert!(out.ends_with(end));
+        }
+    }
+}
