@@ -4,8 +4,9 @@
 //!
 //! OK:   u8 header (0x00, or 0xFE when it ends a result set under CLIENT_DEPRECATE_EOF)
 //!       lenenc affected_rows, lenenc last_insert_id, u16 status_flags, u16 warnings,
-//!       info: rest of the payload (we never advertise CLIENT_SESSION_TRACK, so no
-//!       lenenc info and no session-state block)
+//!       [lenenc info, only when non-empty]. The protocol docs call info string<EOF>,
+//!       but MySQL and MariaDB servers write it lenenc (net_store_data) and clients
+//!       read it so. We never advertise CLIENT_SESSION_TRACK: no session-state block.
 //! ERR:  u8 0xFF, u16 error code, u8 '#', 5 bytes SQLSTATE, message: rest of payload
 //! EOF:  u8 0xFE, u16 warnings, u16 status_flags (exactly 5 bytes)
 //!
@@ -17,7 +18,7 @@
 //! (3) SQLSTATE is always exactly 5 bytes on the wire; a wrong-length state is a
 //!     programmer error (asserted) since all states come from constants.
 
-use crate::codec::{write_lenenc_int, write_u16};
+use crate::codec::{write_lenenc_bytes, write_lenenc_int, write_u16};
 
 /// Server status flags, sent in OK and EOF packets and in the handshake.
 pub mod status {
@@ -71,7 +72,9 @@ fn write_ok_with_header(out: &mut Vec<u8>, header: u8, ok: &OkPacket<'_>) {
     write_lenenc_int(out, ok.last_insert_id);
     write_u16(out, ok.status_flags);
     write_u16(out, ok.warnings);
-    out.extend_from_slice(ok.info);
+    if !ok.info.is_empty() {
+        write_lenenc_bytes(out, ok.info);
+    }
 }
 
 /// Appends an ERR payload.
@@ -125,7 +128,7 @@ mod tests {
         write_ok(&mut out, &ok);
         assert_eq!(
             out,
-            [0x00, 0xFC, 0x2C, 0x01, 0x07, 0x02, 0x00, 0x01, 0x00, b'h', b'i']
+            [0x00, 0xFC, 0x2C, 0x01, 0x07, 0x02, 0x00, 0x01, 0x00, 2, b'h', b'i']
         );
         out.clear();
         write_result_set_end_ok(&mut out, &OkPacket::default());
