@@ -83,6 +83,12 @@ impl<T: ?Sized> SpinParkMutex<T> {
     }
 }
 
+impl<T: Default> Default for SpinParkMutex<T> {
+    fn default() -> Self {
+        Self::new(T::default())
+    }
+}
+
 impl<T: ?Sized + fmt::Debug> fmt::Debug for SpinParkMutex<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.try_lock() {

@@ -305,7 +305,7 @@ mod loom_tests {
 
     #[test]
     fn loom_two_threads_mutual_exclusion_no_lost_wakeup() {
-        run(2, 3);
+        run(2, 4);
     }
 
     #[test]

@@ -30,7 +30,7 @@
 //!     priority); it is dropped, restoring priority, when admission is released.
 //! (5) Nothing here writes shared memory on an uncontended path: a `SpinWait` that
 //!     never calls `spin` touches no global.
-//! (6) Under `cfg(loom)` the budget is two probes and admission always succeeds,
+//! (6) Under `cfg(loom)` the budget is one probe and admission always succeeds,
 //!     keeping the model's state space small.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -161,7 +161,7 @@ impl SpinWait {
             Admission::Admitted(_) => true,
             Admission::Refused => false,
             Admission::NotAsked => {
-                let budget = if cfg!(loom) { Some(2) } else { budget_hints() };
+                let budget = if cfg!(loom) { Some(1) } else { budget_hints() };
                 let Some(budget) = budget.filter(|_| try_admit()) else {
                     self.admission = Admission::Refused;
                     return false;
