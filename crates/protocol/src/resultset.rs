@@ -445,11 +445,15 @@ pub fn write_binary_row(out: &mut Vec<u8>, values: &[Value], types: &[DataType])
             out[bitmap_at + bit / 8] |= 1 << (bit % 8);
         } else {
             write_binary_value(out, v, t)
-                .map_err(|()| ProtocolError::ValueTypeMismatch { column: i })?;
+                .map_err(|ValueTypeMismatch| ProtocolError::ValueTypeMismatch { column: i })?;
         }
     }
     Ok(())
 }
+
+/// A value that has no binary form in its column's type (a string in an INT column).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValueTypeMismatch;
 
 /// Appends a non-NULL value in the binary form of `data_type.type_code()`:
 /// TINY 1 byte, SHORT 2, INT24/LONG 4, LONGLONG 8, FLOAT f32, DOUBLE f64 (all LE),
@@ -460,7 +464,7 @@ pub fn write_binary_value(
     out: &mut Vec<u8>,
     value: &Value,
     data_type: &DataType,
-) -> std::result::Result<(), ()> {
+) -> std::result::Result<(), ValueTypeMismatch> {
     match data_type {
         DataType::Int { width, .. } => {
             let v = as_i64(value)?;
@@ -478,12 +482,12 @@ pub fn write_binary_value(
         DataType::Date => match value {
             Value::Date(d) => write_binary_datetime(out, &DateTime::from_date(*d), false),
             Value::DateTime(dt) => write_binary_datetime(out, &DateTime::from_date(dt.date), false),
-            _ => return Err(()),
+            _ => return Err(ValueTypeMismatch),
         },
         DataType::DateTime { .. } | DataType::Timestamp { .. } => match value {
             Value::Date(d) => write_binary_datetime(out, &DateTime::from_date(*d), true),
             Value::DateTime(dt) => write_binary_datetime(out, dt, true),
-            _ => return Err(()),
+            _ => return Err(ValueTypeMismatch),
         },
         // DECIMAL, strings, and the NULL type (which has no binary form of its own)
         // travel as lenenc text.
@@ -492,23 +496,23 @@ pub fn write_binary_value(
     Ok(())
 }
 
-fn as_i64(value: &Value) -> std::result::Result<i64, ()> {
+fn as_i64(value: &Value) -> std::result::Result<i64, ValueTypeMismatch> {
     match value {
         Value::Int(i) => Ok(*i),
         Value::UInt(u) => Ok(*u as i64),
         Value::Double(d) => Ok(*d as i64),
-        Value::Decimal(d) => i64::try_from(d.trunc()).map_err(|_| ()),
-        _ => Err(()),
+        Value::Decimal(d) => i64::try_from(d.trunc()).map_err(|_| ValueTypeMismatch),
+        _ => Err(ValueTypeMismatch),
     }
 }
 
-fn as_f64(value: &Value) -> std::result::Result<f64, ()> {
+fn as_f64(value: &Value) -> std::result::Result<f64, ValueTypeMismatch> {
     match value {
         Value::Int(i) => Ok(*i as f64),
         Value::UInt(u) => Ok(*u as f64),
         Value::Double(d) => Ok(*d),
-        Value::Decimal(d) => f64::try_from(*d).map_err(|_| ()),
-        _ => Err(()),
+        Value::Decimal(d) => f64::try_from(*d).map_err(|_| ValueTypeMismatch),
+        _ => Err(ValueTypeMismatch),
     }
 }
 
@@ -638,9 +642,9 @@ mod tests {
             (1e15, "1e15"),
             (123456789012345.0, "123457000000000"),
             (-3.4e38, "-3.4e38"),
-            (1.17549435e-38, "1.17549e-38"),
+            (f32::MIN_POSITIVE, "1.17549e-38"),
             (0.000015, "0.000015"),
-            (3.14159, "3.14159"),
+            (4.56789, "4.56789"),
             (0.0, "0"),
         ];
         for (v, want) in cases {
