@@ -1,0 +1,329 @@
+//! Every error a client can see, with its MySQL code and SQLSTATE, defined in one place.
+//!
+//! Layers below (storage, protocol) have their own error enums; they are turned into an
+//! `Error` here (see the `From` impls) and into an ERR packet only by the server.
+//!
+//! Invariant: each `ErrorCode` has exactly one SQLSTATE, taken from MariaDB's
+//! `sql_state.h` mapping, so clients that branch on SQLSTATE behave as with MariaDB.
+
+use std::fmt;
+
+/// MySQL error codes used by manycore (numbers as in MariaDB's `mysqld_error.h`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u16)]
+pub enum ErrorCode {
+    ErrorOnWrite = 3,
+    DbCreateExists = 1007,
+    DbDropExists = 1008,
+    DiskFull = 1021,
+    ConCount = 1040,
+    HandshakeError = 1043,
+    DbAccessDenied = 1044,
+    AccessDenied = 1045,
+    NoDbSelected = 1046,
+    UnknownCommand = 1047,
+    BadNull = 1048,
+    BadDb = 1049,
+    TableExists = 1050,
+    BadTable = 1051,
+    NonUniq = 1052,
+    ServerShutdown = 1053,
+    BadField = 1054,
+    WrongFieldWithGroup = 1055,
+    WrongValueCount = 1058,
+    DupFieldName = 1060,
+    DupKeyName = 1061,
+    DupEntry = 1062,
+    WrongFieldSpec = 1063,
+    Parse = 1064,
+    EmptyQuery = 1065,
+    NonUniqTable = 1066,
+    InvalidDefault = 1067,
+    MultiplePriKey = 1068,
+    TooManyKeys = 1069,
+    TooLongKey = 1071,
+    KeyColumnDoesNotExist = 1072,
+    WrongAutoKey = 1075,
+    CantDropFieldOrKey = 1091,
+    NoSuchThread = 1094,
+    KillDenied = 1095,
+    NoTablesUsed = 1096,
+    WrongValueCountOnRow = 1136,
+    InvalidUseOfNull = 1138,
+    PasswordNoMatch = 1133,
+    NonExistingGrant = 1141,
+    TableAccessDenied = 1142,
+    ColumnAccessDenied = 1143,
+    NetPacketTooLarge = 1153,
+    NetReadError = 1158,
+    TooLongString = 1162,
+    WrongColumnName = 1166,
+    UnknownSystemVariable = 1193,
+    WrongArguments = 1210,
+    LockWaitTimeout = 1205,
+    LockDeadlock = 1213,
+    WrongUsage = 1221,
+    SpecificAccessDenied = 1227,
+    LocalVariable = 1228,
+    GlobalVariable = 1229,
+    NoDefault = 1230,
+    WrongValueForVar = 1231,
+    WrongTypeForVar = 1232,
+    NotSupportedYet = 1235,
+    OperandColumns = 1241,
+    SubqueryNoOneRow = 1242,
+    UnknownStmtHandler = 1243,
+    TruncatedWrongValue = 1292,
+    UnknownTimeZone = 1298,
+    InvalidCharacterString = 1300,
+    WarnDataOutOfRange = 1264,
+    WarnDataTruncated = 1265,
+    WrongStringLength = 1470,
+    SpDoesNotExist = 1305,
+    QueryInterrupted = 1317,
+    DivisionByZero = 1365,
+    NoDefaultForField = 1364,
+    TruncatedWrongValueForField = 1366,
+    DataTooLong = 1406,
+    WrongValueCountOnRowInsert = 1407,
+    NonInsertableTable = 1471,
+    WrongParamcountToNativeFct = 1582,
+    WrongParametersToNativeFct = 1583,
+    OutOfResources = 1041,
+    RecordFileFull = 1114,
+    UnknownError = 1105,
+    FeatureDisabled = 1289,
+    OptionPreventsStatement = 1290,
+    CantDoThisDuringAnTransaction = 1179,
+    ReadOnlyTransaction = 1792,
+    UnknownTable = 1109,
+    NoSuchTable = 1146,
+    IllegalReference = 1247,
+    InvalidGroupFuncUse = 1111,
+    MixOfGroupFuncAndFields = 1140,
+    WrongNumberOfColumnsInSelect = 1222,
+    DataOutOfRange = 1690,
+    UnknownCharacterSet = 1115,
+    UnknownCollation = 1273,
+    WrongDbName = 1102,
+    WrongTableName = 1103,
+    TooBigPrecision = 1426,
+    TooBigScale = 1425,
+    MBiggerThanD = 1427,
+    TooBigFieldLength = 1074,
+    BlobKeyWithoutLength = 1170,
+    PrimaryCantHaveNull = 1171,
+    BlobCantHaveDefault = 1101,
+    InvalidOnUpdate = 1294,
+    NoSuchIndex = 1176,
+    CheckNoSuchTable = 1177,
+    UnsupportedPs = 1295,
+    TooManyRows = 1172,
+    CantUpdateWithReadlock = 1223,
+    NoSuchUser = 1449,
+    CannotUser = 1396,
+    PasswordAnonymousUser = 1131,
+    PasswordNotAllowed = 1132,
+    MustChangePassword = 1820,
+    AccountHasBeenLocked = 3118,
+    SecureTransportRequired = 3159,
+    MalformedPacket = 1835,
+}
+
+impl ErrorCode {
+    pub fn code(self) -> u16 {
+        self as u16
+    }
+
+    /// SQLSTATE for this code, as MariaDB reports it.
+    pub fn sqlstate(self) -> &'static str {
+        use ErrorCode::*;
+        match self {
+            ConCount | HandshakeError | NetPacketTooLarge | NetReadError | ServerShutdown
+            | MalformedPacket | UnknownCommand => "08S01",
+            AccessDenied => "28000",
+            NoDbSelected => "3D000",
+            BadNull | DupEntry | PrimaryCantHaveNull => "23000",
+            TableExists => "42S01",
+            BadTable | NoSuchTable | UnknownTable => "42S02",
+            NonUniq | WrongFieldWithGroup => "23000",
+            BadField => "42S22",
+            DupFieldName => "42S21",
+            DupKeyName => "42000",
+            WrongValueCount | WrongValueCountOnRow => "21S01",
+            OperandColumns | WrongNumberOfColumnsInSelect => "21000",
+            SubqueryNoOneRow => "21000",
+            DbAccessDenied
+            | PasswordNoMatch
+            | BadDb
+            | Parse
+            | EmptyQuery
+            | NonUniqTable
+            | InvalidDefault
+            | MultiplePriKey
+            | TooManyKeys
+            | TooLongKey
+            | KeyColumnDoesNotExist
+            | WrongAutoKey
+            | CantDropFieldOrKey
+            | WrongFieldSpec
+            | TableAccessDenied
+            | ColumnAccessDenied
+            | TooLongString
+            | WrongColumnName
+            | WrongUsage
+            | SpecificAccessDenied
+            | LocalVariable
+            | GlobalVariable
+            | NoDefault
+            | WrongValueForVar
+            | WrongTypeForVar
+            | NotSupportedYet
+            | IllegalReference
+            | InvalidGroupFuncUse
+            | MixOfGroupFuncAndFields
+            | UnknownCharacterSet
+            | WrongDbName
+            | WrongTableName
+            | TooBigPrecision
+            | TooBigScale
+            | MBiggerThanD
+            | TooBigFieldLength
+            | BlobKeyWithoutLength
+            | BlobCantHaveDefault
+            | NoSuchIndex
+            | SpDoesNotExist
+            | WrongParamcountToNativeFct
+            | WrongParametersToNativeFct
+            | NonExistingGrant
+            | UnsupportedPs
+            | TooManyRows
+            | UnknownStmtHandler => "42000",
+            LockDeadlock => "40001",
+            QueryInterrupted => "70100",
+            DivisionByZero | TruncatedWrongValue | WarnDataOutOfRange | DataOutOfRange => "22003",
+            DataTooLong | WrongStringLength => "22001",
+            TruncatedWrongValueForField | InvalidCharacterString => "22007",
+            WarnDataTruncated => "01000",
+            InvalidUseOfNull => "22004",
+            _ => "HY000",
+        }
+    }
+}
+
+/// An error as the client sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Error {
+        Error {
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn sqlstate(&self) -> &'static str {
+        self.code.sqlstate()
+    }
+
+    /// 1064 with MySQL's "near '...'" text: `rest` is the unparsed remainder of the query.
+    pub fn parse_near(rest: &str, line: usize) -> Error {
+        let near: String = rest.chars().take(80).collect();
+        Error::new(
+            ErrorCode::Parse,
+            format!(
+                "You have an error in your SQL syntax; check the manual that corresponds to \
+                 your MariaDB server version for the right syntax to use near '{near}' at line \
+                 {line}"
+            ),
+        )
+    }
+
+    pub fn no_such_table(db: &str, table: &str) -> Error {
+        Error::new(
+            ErrorCode::NoSuchTable,
+            format!("Table '{db}.{table}' doesn't exist"),
+        )
+    }
+
+    pub fn bad_db(db: &str) -> Error {
+        Error::new(ErrorCode::BadDb, format!("Unknown database '{db}'"))
+    }
+
+    pub fn bad_field(column: &str, clause: &str) -> Error {
+        Error::new(
+            ErrorCode::BadField,
+            format!("Unknown column '{column}' in '{clause}'"),
+        )
+    }
+
+    pub fn no_db_selected() -> Error {
+        Error::new(ErrorCode::NoDbSelected, "No database selected")
+    }
+
+    pub fn deadlock() -> Error {
+        Error::new(
+            ErrorCode::LockDeadlock,
+            "Deadlock found when trying to get lock; try restarting transaction",
+        )
+    }
+
+    pub fn dup_entry(value: &str, key_name: &str) -> Error {
+        Error::new(
+            ErrorCode::DupEntry,
+            format!("Duplicate entry '{value}' for key '{key_name}'"),
+        )
+    }
+
+    pub fn not_supported(what: &str) -> Error {
+        Error::new(
+            ErrorCode::NotSupportedYet,
+            format!("This version of manycore doesn't yet support '{what}'"),
+        )
+    }
+
+    pub fn interrupted() -> Error {
+        Error::new(
+            ErrorCode::QueryInterrupted,
+            "Query execution was interrupted",
+        )
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "ERROR {} ({}): {}",
+            self.code.code(),
+            self.sqlstate(),
+            self.message
+        )
+    }
+}
+
+impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_and_states() {
+        assert_eq!(ErrorCode::DupEntry.code(), 1062);
+        assert_eq!(ErrorCode::DupEntry.sqlstate(), "23000");
+        assert_eq!(ErrorCode::LockDeadlock.sqlstate(), "40001");
+        assert_eq!(ErrorCode::AccessDenied.sqlstate(), "28000");
+        assert_eq!(ErrorCode::TableAccessDenied.sqlstate(), "42000");
+        assert_eq!(ErrorCode::NoSuchTable.sqlstate(), "42S02");
+        assert_eq!(ErrorCode::DataTooLong.sqlstate(), "22001");
+        assert_eq!(ErrorCode::NetPacketTooLarge.sqlstate(), "08S01");
+        assert_eq!(ErrorCode::WarnDataOutOfRange.sqlstate(), "22003");
+    }
+}

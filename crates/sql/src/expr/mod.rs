@@ -1,0 +1,124 @@
+//! Bound expressions: the tree the binder produces from sqlparser's AST, with every
+//! column resolved to a position in the input row and every node typed.
+//!
+//! This file is the contract between the binder/planner (statements) and expression
+//! semantics (evaluation, types, conversions, functions). Invariants:
+//! (1) `eval` returns values of the node's `data_type()` representation: integer types
+//!     give Value::Int / Value::UInt, DECIMAL gives Value::Decimal, FLOAT/DOUBLE give
+//!     Value::Double, strings give Value::Bytes, DATE gives Value::Date, DATETIME and
+//!     TIMESTAMP give Value::DateTime; or Value::Null.
+//! (2) Evaluation never panics on any input; bad input is an `Error` (or a warning and a
+//!     MySQL-compatible value where MySQL only warns).
+
+use crate::error::Result;
+use manycore_types::{DataType, Value};
+
+/// Scope of a `@@variable` reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VarScope {
+    /// `@@x`: session value if the variable has one, else global.
+    Default,
+    Session,
+    Global,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    Neg,
+    /// NOT / !
+    Not,
+    /// ~
+    BitNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    /// `/`: DECIMAL result for exact operands (scale + div_precision_increment).
+    Div,
+    /// DIV: integer division.
+    IntDiv,
+    /// % / MOD
+    Mod,
+    Eq,
+    /// <=>
+    NullSafeEq,
+    NotEq,
+    Lt,
+    LtEq,
+    Gt,
+    GtEq,
+    And,
+    Or,
+    Xor,
+    BitAnd,
+    BitOr,
+    BitXor,
+    ShiftLeft,
+    ShiftRight,
+}
+
+/// A resolved column reference: position in the input row and its type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColumnRef {
+    pub index: usize,
+    pub data_type: DataType,
+    pub nullable: bool,
+}
+
+/// A bound, typed expression. The planner matches on `Column`, `Literal`, `Parameter`,
+/// comparisons, `And`, `InList`, `Between` and `IsNull` to choose index ranges; all other
+/// semantics live behind `eval`, `data_type` and `nullable`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Literal { value: Value, data_type: DataType },
+    Column(ColumnRef),
+    /// A `?` of a prepared statement; its value comes from `EvalContext::params`.
+    Parameter { index: usize },
+    SystemVariable { name: String, scope: VarScope },
+    UserVariable { name: String },
+    Unary { op: UnaryOp, operand: Box<Expr>, data_type: DataType },
+    Binary { op: BinaryOp, left: Box<Expr>, right: Box<Expr>, data_type: DataType },
+    IsNull { operand: Box<Expr>, negated: bool },
+    InList { operand: Box<Expr>, list: Vec<Expr>, negated: bool },
+    Between { operand: Box<Expr>, low: Box<Expr>, high: Box<Expr>, negated: bool },
+    Like { operand: Box<Expr>, pattern: Box<Expr>, escape: Option<Box<Expr>>, negated: bool },
+    Case {
+        operand: Option<Box<Expr>>,
+        branches: Vec<(Expr, Expr)>,
+        otherwise: Option<Box<Expr>>,
+        data_type: DataType,
+    },
+    Cast { operand: Box<Expr>, data_type: DataType },
+    Call { function: Function, args: Vec<Expr>, data_type: DataType },
+}
+
+/// Placeholder until expression semantics land: the set of scalar functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Function {}
+
+/// Everything evaluation needs from outside the row.
+pub struct EvalContext<'a> {
+    /// Values of `?` parameters, by position.
+    pub params: &'a [Value],
+    pub session: &'a dyn SessionContext,
+}
+
+/// What expressions may ask of the session (implemented by the session).
+pub trait SessionContext {
+    fn system_variable(&self, name: &str, scope: VarScope) -> Result<Value>;
+    fn user_variable(&self, name: &str) -> Value;
+    fn current_database(&self) -> Option<&str>;
+    fn connection_id(&self) -> u32;
+    fn last_insert_id(&self) -> u64;
+    /// `user@host` as CURRENT_USER() shows it.
+    fn current_user(&self) -> &str;
+    /// The statement's start time (NOW() is constant within a statement).
+    fn statement_time(&self) -> manycore_types::DateTime;
+    /// Records a warning for SHOW WARNINGS (code, message).
+    fn warn(&self, code: crate::error::ErrorCode, message: String);
+    /// Strict sql_mode (STRICT_TRANS_TABLES or STRICT_ALL_TABLES).
+    fn strict(&self) -> bool;
+}
