@@ -179,6 +179,12 @@ impl PacketWriter {
         }
     }
 
+    /// Drops a begun packet and everything appended since `begin` (e.g. after an
+    /// encoding error), leaving the sequence id untouched.
+    pub fn abandon(&mut self, out: &mut Vec<u8>, start: PacketStart) {
+        out.truncate(start.header_at);
+    }
+
     /// Appends `payload` as one logical packet.
     pub fn write_packet(&mut self, out: &mut Vec<u8>, payload: &[u8]) {
         let start = self.begin(out);

@@ -215,14 +215,17 @@ impl ResultSetEncoder {
         types: &[DataType],
     ) -> Result<()> {
         let start = writer.begin(out);
-        let at = out.len();
-        let result = write_binary_row(out, values, types);
-        if result.is_err() {
-            // Drop the half-written packet so the buffer holds only whole packets.
-            out.truncate(at);
+        match write_binary_row(out, values, types) {
+            Ok(()) => {
+                writer.finish(out, start);
+                Ok(())
+            }
+            Err(e) => {
+                // Drop the half-written packet so the buffer holds only whole packets.
+                writer.abandon(out, start);
+                Err(e)
+            }
         }
-        writer.finish(out, start);
-        result
     }
 
     /// The packet that ends the rows: EOF, or OK with the 0xFE header.
@@ -489,8 +492,9 @@ pub fn write_binary_value(
             Value::DateTime(dt) => write_binary_datetime(out, dt, true),
             _ => return Err(ValueTypeMismatch),
         },
-        // DECIMAL, strings, and the NULL type (which has no binary form of its own)
-        // travel as lenenc text.
+        // The NULL type has no bytes at all: only NULL values (in the bitmap) fit it.
+        DataType::Null => return Err(ValueTypeMismatch),
+        // DECIMAL and strings travel as lenenc text.
         _ => write_text_value(out, value, data_type),
     }
     Ok(())
@@ -812,6 +816,15 @@ mod tests {
         let mut out = Vec::new();
         let err = write_binary_row(&mut out, &[Value::from_str("x")], &[DataType::BIGINT]);
         assert_eq!(err, Err(ProtocolError::ValueTypeMismatch { column: 0 }));
+        // Through the encoder a failed row leaves no partial packet behind.
+        let enc = ResultSetEncoder {
+            deprecate_eof: true,
+        };
+        let mut w = PacketWriter::new(3);
+        let mut out = b"kept".to_vec();
+        let err = enc.write_binary_row(&mut out, &mut w, &[Value::Int(1)], &[DataType::Null]);
+        assert!(err.is_err());
+        assert_eq!((out.as_slice(), w.sequence_id()), (&b"kept"[..], 3));
     }
 
     #[test]
