@@ -8,8 +8,9 @@
 //! (1) The critical section updates shared data with Relaxed load + store only, so
 //!     lost updates reveal a broken lock: a run whose final total differs from the
 //!     number of acquisitions is an error, not a number.
-//! (2) Threads start together (a barrier) and only acquisitions that completed
-//!     before the stop flag count toward throughput.
+//! (2) Threads start together (a barrier, then a `go` flag set right after main
+//!     takes its start timestamp) and only acquisitions that completed before the
+//!     stop flag count toward throughput.
 //! (3) Threads use small stacks ([`THREAD_STACK_BYTES`]) so 512 of them fit easily.
 
 use std::hint::black_box;
@@ -133,20 +134,27 @@ fn measure_lock<L: BenchLock>(
         lines: std::array::from_fn(|_| CachePadded::new(AtomicU64::new(0))),
     });
     let stop = Arc::new(AtomicBool::new(false));
+    let go = Arc::new(AtomicBool::new(false));
     let start = Arc::new(Barrier::new(threads + 1));
     let mut handles = Vec::with_capacity(threads);
     for index in 0..threads {
-        let (lock, data, stop, start) = (
+        let (lock, data, stop, start, go) = (
             Arc::clone(&lock),
             Arc::clone(&data),
             Arc::clone(&stop),
             Arc::clone(&start),
+            Arc::clone(&go),
         );
         let handle = std::thread::Builder::new()
             .name(format!("lockbench-{index}"))
             .stack_size(THREAD_STACK_BYTES)
             .spawn(move || {
                 start.wait();
+                // The window opens when main has taken its timestamp: with 512
+                // runnable threads main may be scheduled long after the barrier.
+                while !go.load(Ordering::Relaxed) {
+                    std::thread::yield_now();
+                }
                 let mut counted = 0u64;
                 let mut total = 0u64;
                 let mut seed = index as u64;
@@ -167,6 +175,7 @@ fn measure_lock<L: BenchLock>(
     }
     start.wait();
     let started = Instant::now();
+    go.store(true, Ordering::Relaxed);
     std::thread::sleep(duration);
     stop.store(true, Ordering::Relaxed);
     let elapsed = started.elapsed();

@@ -101,8 +101,30 @@ pub fn spin_hint_yield() {
 
 /// A delay that only stops the compiler from deleting the loop around it: no
 /// instruction at all reaches the core. The "empty loop" baseline of lockbench.
+/// An empty `asm!` is used where inline asm is stable because LLVM may delete a
+/// `compiler_fence` inside a loop that touches no memory (lockbench saw exactly
+/// that); elsewhere `compiler_fence` is the best stable Rust offers.
 #[inline]
 pub fn compiler_barrier() {
+    #[cfg(any(
+        target_arch = "x86_64",
+        target_arch = "x86",
+        target_arch = "aarch64",
+        target_arch = "riscv64",
+        target_arch = "riscv32"
+    ))]
+    // SAFETY: an empty template executes nothing; without `nomem` the compiler
+    // must assume it reads and writes memory, which is the barrier we want.
+    unsafe {
+        core::arch::asm!("", options(nostack, preserves_flags));
+    }
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        target_arch = "x86",
+        target_arch = "aarch64",
+        target_arch = "riscv64",
+        target_arch = "riscv32"
+    )))]
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }
 
