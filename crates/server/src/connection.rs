@@ -1,0 +1,654 @@
+//! One client connection: handshake, authentication, then the command loop.
+//!
+//! A connection's life is `Handshake -> Authenticating -> Ready -> Closed`; the first two
+//! happen in `establish`, `Ready` is `command_loop`. Reads go into one growing buffer
+//! from which every complete payload is decoded in place (pipelined commands are served
+//! in order); replies are appended to one output buffer written with a single `write`
+//! per batch of commands.
+//!
+//! Invariants:
+//! (1) Every reply's sequence id follows the request's (`Frame::reply_sequence_id`).
+//! (2) A payload larger than `max_allowed_packet` gets error 1153 and the connection is
+//!     closed (its remaining bytes cannot be framed reliably).
+//! (3) Malformed commands get an error; only framing errors close the connection.
+//! (4) Dropping a connection ends its session, which rolls back an open transaction.
+
+use crate::accounts;
+use crate::sink::{ColumnTypes, WireSink};
+use manycore_protocol::auth::{AuthExchange, AuthStep, Credential};
+use manycore_protocol::command::{parse_command, Command};
+use manycore_protocol::handshake::{
+    capability, parse_handshake_response, write_initial_handshake, ClientHandshake,
+    InitialHandshake, Scramble, CHARSET_UTF8MB4_GENERAL_CI,
+};
+use manycore_protocol::packet::{next_payload, Frame, PacketWriter, HEADER_LEN};
+use manycore_protocol::prepared::{parse_execute, ParamType};
+use manycore_protocol::response::{status, write_eof, write_err, write_ok, OkPacket};
+use manycore_protocol::ProtocolError;
+use manycore_sql::{ConnectionInfo, Counter, Engine, Error, ErrorCode, KillKind, Session};
+use manycore_types::Value;
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::{watch, Notify};
+
+/// Sent in the handshake. The "5.5.5-" prefix is MariaDB's convention for clients that
+/// parse the version as MySQL 5.x; MariaDB clients strip it.
+pub const HANDSHAKE_VERSION: &str = "5.5.5-10.11.99-MariaDB-manycore";
+/// What `SELECT VERSION()` returns.
+pub const SERVER_VERSION: &str = "10.11.99-MariaDB-manycore";
+/// Initial size of a connection's read buffer; it grows for large packets.
+const READ_BUFFER_INITIAL: usize = 16 * 1024;
+/// A connection whose output buffer grew past this returns it to this size when idle.
+const WRITE_BUFFER_RETAINED_MAX: usize = 1024 * 1024;
+
+pub struct ConnectionContext {
+    pub engine: Arc<Engine>,
+    pub worker: usize,
+    pub next_connection_id: Arc<AtomicU32>,
+    pub max_allowed_packet: u64,
+    pub max_connections: u32,
+    pub connect_timeout: Duration,
+}
+
+/// Set by KILL from another session; read by this connection's loop.
+struct KillSignal {
+    kind: AtomicU8,
+    notify: Notify,
+}
+
+const NOT_KILLED: u8 = 0;
+const KILLED_CONNECTION: u8 = 2;
+
+/// Per-statement state the protocol needs beyond the session's: parameter types sent
+/// by the client (reused when later executes omit them) and long data.
+struct PreparedState {
+    param_types: Vec<Option<ParamType>>,
+    long_data: Vec<Option<Vec<u8>>>,
+}
+
+struct Connection {
+    stream: TcpStream,
+    context: Arc<ConnectionContext>,
+    id: u32,
+    capabilities: u32,
+    scramble: Scramble,
+    input: Vec<u8>,
+    /// Bytes of `input` holding data; `input[consumed..filled]` is not yet decoded.
+    filled: usize,
+    consumed: usize,
+    output: Vec<u8>,
+    writer: PacketWriter,
+    column_types: ColumnTypes,
+    prepared: HashMap<u32, PreparedState>,
+    params: Vec<Value>,
+}
+
+enum Flow {
+    Continue,
+    Close,
+}
+
+pub async fn run(
+    stream: TcpStream,
+    peer: SocketAddr,
+    context: Arc<ConnectionContext>,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let _ = stream.set_nodelay(true);
+    let id = crate::listener::allocate_connection_id(&context.next_connection_id);
+    let engine = context.engine.clone();
+    let worker = context.worker;
+    engine.status().add(worker, Counter::Connections, 1);
+    let mut connection = Connection {
+        stream,
+        context,
+        id,
+        capabilities: 0,
+        scramble: Scramble::random(),
+        input: vec![0; READ_BUFFER_INITIAL],
+        filled: 0,
+        consumed: 0,
+        output: Vec::with_capacity(READ_BUFFER_INITIAL),
+        writer: PacketWriter::new(0),
+        column_types: ColumnTypes::default(),
+        prepared: HashMap::new(),
+        params: Vec::new(),
+    };
+    let kill = Arc::new(KillSignal { kind: AtomicU8::new(NOT_KILLED), notify: Notify::new() });
+    let timeout = connection.context.connect_timeout;
+    let session = match tokio::time::timeout(timeout, connection.establish(peer, &kill)).await {
+        Ok(Some(session)) => session,
+        Ok(None) => {
+            engine.status().add(worker, Counter::AbortedConnects, 1);
+            return;
+        }
+        Err(_) => {
+            tracing::debug!(connection = id, "handshake timed out");
+            engine.status().add(worker, Counter::AbortedConnects, 1);
+            return;
+        }
+    };
+    engine.status().add(worker, Counter::ThreadsConnected, 1);
+    let mut session = session;
+    tokio::select! {
+        _ = connection.command_loop(&mut session) => {}
+        _ = kill.notify.notified() => {}
+        _ = shutdown.changed() => {}
+    }
+    session.end();
+    engine.status().sub(worker, Counter::ThreadsConnected, 1);
+}
+
+impl Connection {
+    /// Handshake and authentication; on success the session, ready for commands.
+    async fn establish(&mut self, peer: SocketAddr, kill: &Arc<KillSignal>) -> Option<Session> {
+        let engine = self.context.engine.clone();
+        if engine.status().get(Counter::ThreadsConnected) >= self.context.max_connections as u64 {
+            let error = Error::new(ErrorCode::ConCount, "Too many connections");
+            self.send_error(&error);
+            let _ = self.flush().await;
+            return None;
+        }
+        let capabilities = capability::server(false);
+        let handshake = InitialHandshake {
+            server_version: HANDSHAKE_VERSION,
+            connection_id: self.id,
+            scramble: &self.scramble,
+            capabilities,
+            charset: CHARSET_UTF8MB4_GENERAL_CI,
+            status_flags: status::AUTOCOMMIT,
+            auth_plugin: accounts::DEFAULT_PLUGIN.name(),
+        };
+        self.writer.set_sequence_id(0);
+        self.writer.write_with(&mut self.output, |o| write_initial_handshake(o, &handshake));
+        self.flush().await.ok()?;
+
+        let frame = self.read_frame().await?;
+        let payload = self.input[self.consumed..][frame.payload.clone()].to_vec();
+        self.consumed += frame.consumed;
+        self.writer.set_sequence_id(frame.reply_sequence_id());
+        let response = match parse_handshake_response(&payload) {
+            Ok(ClientHandshake::Response(response)) => response,
+            Ok(ClientHandshake::SslRequest(_)) | Err(_) => {
+                let error = Error::new(ErrorCode::HandshakeError, "Bad handshake");
+                self.send_error(&error);
+                let _ = self.flush().await;
+                return None;
+            }
+        };
+        self.capabilities = response.capabilities & capabilities;
+        let user = String::from_utf8_lossy(response.username).into_owned();
+        let database = response
+            .database
+            .filter(|d| !d.is_empty())
+            .map(|d| String::from_utf8_lossy(d).into_owned());
+        let credential = accounts::credential_for(&user, peer.ip());
+        let known = credential.is_some();
+        if !self.authenticate(credential, response.auth_plugin, response.auth_response).await
+            || !known
+        {
+            self.deny_access(&user, peer).await;
+            return None;
+        }
+        let info = ConnectionInfo {
+            id: self.id,
+            user,
+            host: format!("{}:{}", accounts::host_name(peer.ip()), peer.port()),
+            worker: self.context.worker,
+            database,
+        };
+        let kill_target = kill.clone();
+        let on_kill = Box::new(move |kind: KillKind| {
+            if matches!(kind, KillKind::Connection) {
+                kill_target.kind.store(KILLED_CONNECTION, Ordering::Release);
+                kill_target.notify.notify_one();
+            }
+        });
+        match Session::new(engine, info, on_kill) {
+            Ok(mut session) => {
+                session.set_multi_statements(
+                    self.capabilities & capability::MULTI_STATEMENTS != 0,
+                );
+                let ok = OkPacket { status_flags: session.status_flags(), ..OkPacket::default() };
+                self.writer.write_with(&mut self.output, |o| write_ok(o, &ok));
+                self.flush().await.ok()?;
+                Some(session)
+            }
+            Err(error) => {
+                self.send_error(&error);
+                let _ = self.flush().await;
+                None
+            }
+        }
+    }
+
+    /// Runs one authentication exchange. An unknown account runs a decoy exchange so the
+    /// client sees the same packets as for a wrong password.
+    async fn authenticate(
+        &mut self,
+        credential: Option<Credential>,
+        plugin: Option<&[u8]>,
+        auth_response: &[u8],
+    ) -> bool {
+        let credential =
+            credential.unwrap_or_else(|| Credential::decoy(accounts::DEFAULT_PLUGIN, true));
+        let mut exchange =
+            AuthExchange::new(self.scramble.clone(), credential, false, self.capabilities);
+        let mut step = exchange.start(plugin, auth_response, &mut self.output, &mut self.writer);
+        loop {
+            match step {
+                AuthStep::Accepted => return true,
+                AuthStep::Rejected(reason) => {
+                    tracing::debug!(connection = self.id, ?reason, "authentication failed");
+                    return false;
+                }
+                AuthStep::PublicKeyRequested => step = exchange.reject_public_key_request(),
+                AuthStep::DecryptPassword => return false,
+                AuthStep::Continue => {
+                    if self.flush().await.is_err() {
+                        return false;
+                    }
+                    let Some(frame) = self.read_frame().await else { return false };
+                    let start = self.consumed;
+                    self.consumed += frame.consumed;
+                    self.writer.set_sequence_id(frame.reply_sequence_id());
+                    let payload = &self.input[start..][frame.payload.clone()];
+                    step = exchange.receive(payload, &mut self.output, &mut self.writer);
+                }
+            }
+        }
+    }
+
+    async fn deny_access(&mut self, user: &str, peer: SocketAddr) {
+        let host = accounts::host_name(peer.ip());
+        let error = Error::new(
+            ErrorCode::AccessDenied,
+            format!("Access denied for user '{user}'@'{host}' (using password: NO)"),
+        );
+        self.send_error(&error);
+        let _ = self.flush().await;
+    }
+
+    async fn command_loop(&mut self, session: &mut Session) {
+        loop {
+            // Serve every complete command already buffered before writing replies.
+            loop {
+                let frame = match self.next_buffered_frame() {
+                    Ok(Some(frame)) => frame,
+                    Ok(None) => break,
+                    Err(error) => {
+                        self.send_protocol_error(&error);
+                        let _ = self.flush().await;
+                        return;
+                    }
+                };
+                let start = self.consumed;
+                self.consumed += frame.consumed;
+                self.writer.set_sequence_id(frame.reply_sequence_id());
+                let payload = start + frame.payload.start..start + frame.payload.end;
+                let flow = self.dispatch(session, payload);
+                if let Flow::Close = flow {
+                    let _ = self.flush().await;
+                    return;
+                }
+            }
+            if !self.output.is_empty() && self.flush().await.is_err() {
+                return;
+            }
+            if self.read_more().await.is_err() {
+                return;
+            }
+        }
+    }
+
+    /// Handles one command whose payload is `self.input[payload]`.
+    fn dispatch(&mut self, session: &mut Session, payload: std::ops::Range<usize>) -> Flow {
+        // The command borrows the input buffer while replies go to the output buffer.
+        let input = std::mem::take(&mut self.input);
+        let flow = match parse_command(&input[payload.clone()], self.capabilities) {
+            Ok(command) => self.execute(session, command, &input[payload]),
+            Err(error) => {
+                self.send_protocol_error(&error);
+                if error.is_fatal() {
+                    Flow::Close
+                } else {
+                    Flow::Continue
+                }
+            }
+        };
+        self.input = input;
+        flow
+    }
+
+    fn execute(&mut self, session: &mut Session, command: Command<'_>, payload: &[u8]) -> Flow {
+        let engine = self.context.engine.clone();
+        let worker = self.context.worker;
+        match command {
+            Command::Quit => return Flow::Close,
+            Command::Query { query } => {
+                engine.status().add(worker, Counter::Questions, 1);
+                session.set_command("Query");
+                let text = String::from_utf8_lossy(query);
+                let result = {
+                    let mut sink = self.sink(session.status_flags(), false);
+                    session.run_query(&text, &mut sink)
+                };
+                if let Err(error) = result {
+                    self.send_error(&error);
+                }
+                session.set_command("Sleep");
+            }
+            Command::InitDb { schema } => {
+                let name = String::from_utf8_lossy(schema);
+                match session.init_db(&name) {
+                    Ok(()) => self.send_ok(session),
+                    Err(error) => self.send_error(&error),
+                }
+            }
+            Command::Ping => self.send_ok(session),
+            Command::Debug => {
+                let flags = session.status_flags();
+                self.writer.write_with(&mut self.output, |o| write_eof(o, 0, flags));
+            }
+            Command::Statistics => {
+                let text = statistics_line(&engine);
+                self.writer.write_packet(&mut self.output, text.as_bytes());
+            }
+            Command::ProcessKill { connection_id } => {
+                let mut sink = self.sink(session.status_flags(), false);
+                let result = session.run_query(&format!("KILL {connection_id}"), &mut sink);
+                if let Err(error) = result {
+                    self.send_error(&error);
+                }
+            }
+            Command::FieldList { table, wildcard } => {
+                let table = String::from_utf8_lossy(table).into_owned();
+                let wildcard = String::from_utf8_lossy(wildcard).into_owned();
+                let result = {
+                    let mut sink = self.sink(session.status_flags(), false);
+                    session.field_list(&table, &wildcard, &mut sink)
+                };
+                if let Err(error) = result {
+                    self.send_error(&error);
+                }
+            }
+            Command::SetOption { multi_statements } => {
+                session.set_multi_statements(multi_statements);
+                let flags = session.status_flags();
+                self.writer.write_with(&mut self.output, |o| write_eof(o, 0, flags));
+            }
+            Command::ResetConnection => {
+                session.reset();
+                self.prepared.clear();
+                self.send_ok(session);
+            }
+            Command::ChangeUser(change) => return self.change_user(session, change),
+            Command::StmtPrepare { query } => {
+                engine.status().add(worker, Counter::ComStmtPrepare, 1);
+                let text = String::from_utf8_lossy(query);
+                match session.prepare(&text) {
+                    Ok(info) => {
+                        let state = PreparedState {
+                            param_types: vec![None; info.params.len()],
+                            long_data: vec![None; info.params.len()],
+                        };
+                        self.prepared.insert(info.id, state);
+                        let flags = session.status_flags();
+                        let mut sink = self.sink(flags, true);
+                        sink.prepare_ok(info.id, info.params.len(), &info.columns, flags);
+                    }
+                    Err(error) => self.send_error(&error),
+                }
+            }
+            Command::StmtExecute { statement_id } => {
+                engine.status().add(worker, Counter::Questions, 1);
+                engine.status().add(worker, Counter::ComStmtExecute, 1);
+                self.execute_prepared(session, statement_id, payload);
+            }
+            Command::StmtSendLongData { statement_id, param_id, data } => {
+                // No reply, by protocol.
+                if let Some(state) = self.prepared.get_mut(&statement_id) {
+                    if let Some(slot) = state.long_data.get_mut(param_id as usize) {
+                        slot.get_or_insert_with(Vec::new).extend_from_slice(data);
+                    }
+                }
+            }
+            Command::StmtClose { statement_id } => {
+                // No reply, by protocol.
+                self.prepared.remove(&statement_id);
+                session.close_prepared(statement_id);
+            }
+            Command::StmtReset { statement_id } => {
+                if let Some(state) = self.prepared.get_mut(&statement_id) {
+                    state.long_data.iter_mut().for_each(|d| *d = None);
+                }
+                match session.reset_prepared(statement_id) {
+                    Ok(()) => self.send_ok(session),
+                    Err(error) => self.send_error(&error),
+                }
+            }
+            Command::StmtFetch { .. } => {
+                self.send_error(&Error::not_supported("cursors (COM_STMT_FETCH)"));
+            }
+            Command::Unknown(code) => {
+                tracing::debug!(connection = self.id, code, "unknown command");
+                self.send_error(&Error::new(ErrorCode::UnknownCommand, "Unknown command"));
+            }
+        }
+        Flow::Continue
+    }
+
+    fn execute_prepared(&mut self, session: &mut Session, statement_id: u32, payload: &[u8]) {
+        let Some(state) = self.prepared.get_mut(&statement_id) else {
+            let error = Error::new(
+                ErrorCode::UnknownStmtHandler,
+                format!(
+                    "Unknown prepared statement handler ({statement_id}) given to \
+                     mysqld_stmt_execute"
+                ),
+            );
+            self.send_error(&error);
+            return;
+        };
+        let has_long_data = state.long_data.iter().any(Option::is_some);
+        let long_data = has_long_data.then_some(&state.long_data[..]);
+        let execute = match parse_execute(payload, &mut state.param_types, long_data) {
+            Ok(execute) => execute,
+            Err(error) => {
+                let error = protocol_error(&error);
+                self.send_error(&error);
+                return;
+            }
+        };
+        if execute.cursor_requested() {
+            // Clients asking for a read-only cursor accept a plain result set: MySQL
+            // answers this way when the statement returns no rows through a cursor.
+            tracing::trace!(connection = self.id, "cursor requested; streaming instead");
+        }
+        self.params.clear();
+        self.params.extend(execute.params().map(|p| p.to_value()));
+        if let Some(state) = self.prepared.get_mut(&statement_id) {
+            state.long_data.iter_mut().for_each(|d| *d = None);
+        }
+        let params = std::mem::take(&mut self.params);
+        let result = {
+            let mut sink = self.sink(session.status_flags(), true);
+            session.set_command("Execute");
+            session.execute_prepared(statement_id, &params, &mut sink)
+        };
+        self.params = params;
+        session.set_command("Sleep");
+        if let Err(error) = result {
+            self.send_error(&error);
+        }
+    }
+
+    fn change_user(
+        &mut self,
+        session: &mut Session,
+        change: manycore_protocol::command::ChangeUser<'_>,
+    ) -> Flow {
+        // Re-authentication needs async reads; COM_CHANGE_USER with an exchange longer
+        // than one round trip is answered by the initial credential check only: accounts
+        // without passwords (the only ones so far) complete in one step.
+        let user = String::from_utf8_lossy(change.username).into_owned();
+        let peer_ip = self
+            .stream
+            .peer_addr()
+            .map(|a| a.ip())
+            .unwrap_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED));
+        let credential = accounts::credential_for(&user, peer_ip);
+        let accepted = match credential {
+            Some(credential) => {
+                let mut exchange =
+                    AuthExchange::new(self.scramble.clone(), credential, false, self.capabilities);
+                matches!(
+                    exchange.start(
+                        change.auth_plugin,
+                        change.auth_response,
+                        &mut self.output,
+                        &mut self.writer
+                    ),
+                    AuthStep::Accepted
+                )
+            }
+            None => false,
+        };
+        if !accepted {
+            let host = accounts::host_name(peer_ip);
+            let error = Error::new(
+                ErrorCode::AccessDenied,
+                format!("Access denied for user '{user}'@'{host}' (using password: NO)"),
+            );
+            self.send_error(&error);
+            return Flow::Close;
+        }
+        let database = (!change.schema.is_empty())
+            .then(|| String::from_utf8_lossy(change.schema).into_owned());
+        let host = format!("{}", accounts::host_name(peer_ip));
+        self.prepared.clear();
+        match session.change_user(user, host, database) {
+            Ok(()) => {
+                self.send_ok(session);
+                Flow::Continue
+            }
+            Err(error) => {
+                self.send_error(&error);
+                Flow::Close
+            }
+        }
+    }
+
+    fn sink(&mut self, status_flags: u16, binary: bool) -> WireSink<'_> {
+        WireSink::new(
+            &mut self.output,
+            &mut self.writer,
+            &mut self.column_types,
+            self.capabilities,
+            status_flags,
+            binary,
+        )
+    }
+
+    fn send_ok(&mut self, session: &Session) {
+        let ok = OkPacket {
+            status_flags: session.status_flags(),
+            warnings: session.warning_count(),
+            ..OkPacket::default()
+        };
+        self.writer.write_with(&mut self.output, |o| write_ok(o, &ok));
+    }
+
+    fn send_error(&mut self, error: &Error) {
+        let (code, state) = (error.code.code(), error.sqlstate());
+        let message = error.message.as_bytes();
+        self.writer.write_with(&mut self.output, |o| write_err(o, code, state, message));
+    }
+
+    fn send_protocol_error(&mut self, error: &ProtocolError) {
+        self.send_error(&protocol_error(error));
+    }
+
+    /// The next complete payload already in the buffer, if any.
+    fn next_buffered_frame(&mut self) -> Result<Option<Frame>, ProtocolError> {
+        let max = usize::try_from(self.context.max_allowed_packet).unwrap_or(usize::MAX);
+        next_payload(&mut self.input[self.consumed..self.filled], max)
+    }
+
+    /// Reads until a complete payload is buffered (handshake phase).
+    async fn read_frame(&mut self) -> Option<Frame> {
+        loop {
+            match self.next_buffered_frame() {
+                Ok(Some(frame)) => return Some(frame),
+                Ok(None) => self.read_more().await.ok()?,
+                Err(error) => {
+                    self.send_protocol_error(&error);
+                    let _ = self.flush().await;
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// Reads more bytes, first moving undecoded bytes to the front and growing the buffer
+    /// when it is full (a large packet). Err on EOF or error.
+    async fn read_more(&mut self) -> std::io::Result<()> {
+        if self.consumed > 0 {
+            self.input.copy_within(self.consumed..self.filled, 0);
+            self.filled -= self.consumed;
+            self.consumed = 0;
+        }
+        if self.filled == self.input.len() {
+            let limit = self.context.max_allowed_packet as usize + 2 * HEADER_LEN;
+            let grown = (self.input.len() * 2).min(limit.max(self.input.len() + HEADER_LEN));
+            self.input.resize(grown.max(self.input.len() + 1), 0);
+        }
+        let n = self.stream.read(&mut self.input[self.filled..]).await?;
+        if n == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        self.filled += n;
+        self.context.engine.status().add(self.context.worker, Counter::BytesReceived, n as u64);
+        Ok(())
+    }
+
+    async fn flush(&mut self) -> std::io::Result<()> {
+        let result = self.stream.write_all(&self.output).await;
+        let sent = self.output.len() as u64;
+        self.context.engine.status().add(self.context.worker, Counter::BytesSent, sent);
+        self.output.clear();
+        if self.output.capacity() > WRITE_BUFFER_RETAINED_MAX {
+            self.output.shrink_to(WRITE_BUFFER_RETAINED_MAX);
+        }
+        result
+    }
+}
+
+fn protocol_error(error: &ProtocolError) -> Error {
+    let code = match error.code() {
+        1153 => ErrorCode::NetPacketTooLarge,
+        1047 => ErrorCode::UnknownCommand,
+        1210 => ErrorCode::WrongArguments,
+        1043 => ErrorCode::HandshakeError,
+        1156 | 1158 => ErrorCode::NetReadError,
+        _ => ErrorCode::MalformedPacket,
+    };
+    Error::new(code, error.to_string())
+}
+
+/// COM_STATISTICS's reply, in the format `mariadb-admin status` prints.
+fn statistics_line(engine: &Engine) -> String {
+    let uptime = engine.uptime_seconds().max(1);
+    let questions = engine.status().get(Counter::Questions);
+    format!(
+        "Uptime: {uptime}  Threads: {}  Questions: {questions}  Slow queries: 0  Opens: 0  \
+         Open tables: 0  Queries per second avg: {:.3}",
+        engine.status().get(Counter::ThreadsConnected),
+        questions as f64 / uptime as f64
+    )
+}

@@ -1,0 +1,201 @@
+//! Workers and listeners: one thread per worker, each running its own single-threaded
+//! tokio runtime with its own `SO_REUSEPORT` listener, so the kernel spreads connections
+//! across workers and a connection lives and dies on one worker.
+//!
+//! Invariants:
+//! (1) Nothing on a connection's path is shared with other workers except the storage
+//!     engine's lock-free structures; counters are per worker.
+//! (2) Shutdown (SIGINT/SIGTERM) stops every listener, drops every connection (sessions
+//!     roll back open transactions) and returns once all workers have stopped.
+
+use crate::config::ServeArgs;
+use crate::connection::{self, ConnectionContext};
+use crate::data_dir::DataDir;
+use manycore_sql::{Engine, EngineConfig};
+use manycore_storage::Storage;
+use socket2::{Domain, Protocol, Socket, Type};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// How often old row versions and dead index entries are collected.
+const GARBAGE_COLLECTION_INTERVAL: Duration = Duration::from_millis(100);
+/// Pending connections the kernel queues per listener.
+const LISTEN_BACKLOG: i32 = 1024;
+
+pub fn serve(args: ServeArgs) -> Result<(), String> {
+    let data_dir = DataDir::open(&args.data_dir)?;
+    let workers = args.worker_count();
+    let storage = Storage::new();
+    let engine = Engine::new(
+        storage.clone(),
+        EngineConfig {
+            workers,
+            server_version: crate::connection::SERVER_VERSION.to_string(),
+            data_dir: data_dir.path.clone(),
+            max_connections: args.max_connections,
+            max_allowed_packet: args.max_allowed_packet,
+        },
+    );
+    crate::accounts::warn_about_passwordless_root(&args.listen, data_dir.freshly_created);
+    if !args.listen.ip().is_loopback() {
+        return Err(format!(
+            "refusing to listen on {}: root has no password and may only be reached from \
+             this machine. Listen on 127.0.0.1 (the default) until accounts with passwords \
+             are supported",
+            args.listen
+        ));
+    }
+
+    let (shutdown_tx, shutdown_rx) = watch::channel(false);
+    let listeners = (0..workers)
+        .map(|_| bind_listener(&args))
+        .collect::<Result<Vec<_>, String>>()?;
+    tracing::info!(
+        listen = %args.listen, workers, data_dir = %data_dir.path.display(),
+        "manycore ready for connections"
+    );
+    let next_connection_id = Arc::new(AtomicU32::new(1));
+    let cores = core_affinity::get_core_ids().unwrap_or_default();
+    let mut threads = Vec::new();
+    for (worker, listener) in listeners.into_iter().enumerate() {
+        let context = ConnectionContext {
+            engine: engine.clone(),
+            worker,
+            next_connection_id: next_connection_id.clone(),
+            max_allowed_packet: args.max_allowed_packet,
+            max_connections: args.max_connections,
+            connect_timeout: Duration::from_secs(args.connect_timeout),
+        };
+        let shutdown = shutdown_rx.clone();
+        let core = (!cores.is_empty()).then(|| cores[worker % cores.len()]);
+        let thread = std::thread::Builder::new()
+            .name(format!("worker-{worker}"))
+            .spawn(move || {
+                if let Some(core) = core {
+                    core_affinity::set_for_current(core);
+                }
+                run_worker(listener, context, shutdown)
+            })
+            .map_err(|e| format!("cannot start worker thread: {e}"))?;
+        threads.push(thread);
+    }
+    let collector = spawn_garbage_collector(storage.clone(), shutdown_rx.clone())?;
+
+    wait_for_shutdown_signal()?;
+    tracing::info!("shutting down");
+    let _ = shutdown_tx.send(true);
+    for thread in threads {
+        let _ = thread.join();
+    }
+    let _ = collector.join();
+    tracing::info!("stopped");
+    Ok(())
+}
+
+fn bind_listener(args: &ServeArgs) -> Result<std::net::TcpListener, String> {
+    let address = args.listen;
+    let socket = Socket::new(Domain::for_address(address), Type::STREAM, Some(Protocol::TCP))
+        .map_err(|e| format!("cannot create socket: {e}"))?;
+    socket.set_reuse_address(true).map_err(|e| format!("SO_REUSEADDR: {e}"))?;
+    socket.set_reuse_port(true).map_err(|e| format!("SO_REUSEPORT: {e}"))?;
+    socket.set_nonblocking(true).map_err(|e| format!("O_NONBLOCK: {e}"))?;
+    socket
+        .bind(&address.into())
+        .map_err(|e| format!("cannot listen on {address}: {e}"))?;
+    socket.listen(LISTEN_BACKLOG).map_err(|e| format!("cannot listen on {address}: {e}"))?;
+    Ok(socket.into())
+}
+
+fn run_worker(
+    listener: std::net::TcpListener,
+    context: ConnectionContext,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            tracing::error!("worker {}: cannot start runtime: {e}", context.worker);
+            return;
+        }
+    };
+    let context = Arc::new(context);
+    runtime.block_on(async move {
+        let listener = match tokio::net::TcpListener::from_std(listener) {
+            Ok(listener) => listener,
+            Err(e) => {
+                tracing::error!("worker {}: listener: {e}", context.worker);
+                return;
+            }
+        };
+        let tasks = tokio::task::LocalSet::new();
+        tasks
+            .run_until(async {
+                loop {
+                    tokio::select! {
+                        accepted = listener.accept() => match accepted {
+                            Ok((stream, peer)) => {
+                                let context = context.clone();
+                                let shutdown = shutdown.clone();
+                                tokio::task::spawn_local(async move {
+                                    connection::run(stream, peer, context, shutdown).await;
+                                });
+                            }
+                            // Out of descriptors or a connection reset before accept:
+                            // back off briefly instead of spinning.
+                            Err(e) => {
+                                tracing::warn!("accept: {e}");
+                                tokio::time::sleep(Duration::from_millis(10)).await;
+                            }
+                        },
+                        _ = shutdown.changed() => break,
+                    }
+                }
+            })
+            .await;
+        // Dropping `tasks` drops every connection: sessions roll back (invariant (2)).
+    });
+}
+
+fn spawn_garbage_collector(
+    storage: Arc<Storage>,
+    shutdown: watch::Receiver<bool>,
+) -> Result<std::thread::JoinHandle<()>, String> {
+    std::thread::Builder::new()
+        .name("garbage-collector".into())
+        .spawn(move || {
+            while !*shutdown.borrow() {
+                storage.collect_garbage();
+                std::thread::sleep(GARBAGE_COLLECTION_INTERVAL);
+            }
+        })
+        .map_err(|e| format!("cannot start garbage collector: {e}"))
+}
+
+fn wait_for_shutdown_signal() -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start signal runtime: {e}"))?;
+    runtime.block_on(async {
+        let mut terminate =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+                .map_err(|e| format!("cannot install SIGTERM handler: {e}"))?;
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate.recv() => {}
+        }
+        Ok(())
+    })
+}
+
+/// Connection ids are unique for the life of the process; 0 is never used.
+pub fn allocate_connection_id(counter: &AtomicU32) -> u32 {
+    loop {
+        let id = counter.fetch_add(1, Ordering::Relaxed);
+        if id != 0 {
+            return id;
+        }
+    }
+}

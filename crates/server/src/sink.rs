@@ -1,0 +1,153 @@
+//! Encodes statement results as protocol packets: the server side of `ResultSink`.
+//!
+//! Invariant: a result set is column count, definitions, [EOF], rows, then EOF or OK;
+//! `more_results` sets SERVER_MORE_RESULTS_EXISTS on its last packet and nothing else.
+
+use manycore_protocol::packet::PacketWriter;
+use manycore_protocol::prepared::write_prepare_response;
+use manycore_protocol::response::{status, write_eof, write_ok, OkPacket};
+use manycore_protocol::resultset::{
+    column_flag, write_field_list_definition, ColumnDefinition, ResultSetEncoder,
+};
+use manycore_sql::{ColumnInfo, Error, ErrorCode, OkInfo, ResultSink};
+use manycore_types::{DataType, Value};
+
+/// The column types of the result set being written, reused across statements so
+/// encoding rows allocates nothing.
+#[derive(Default)]
+pub struct ColumnTypes(Vec<DataType>);
+
+pub struct WireSink<'a> {
+    out: &'a mut Vec<u8>,
+    writer: &'a mut PacketWriter,
+    types: &'a mut ColumnTypes,
+    encoder: ResultSetEncoder,
+    status_flags: u16,
+    binary: bool,
+}
+
+impl<'a> WireSink<'a> {
+    pub fn new(
+        out: &'a mut Vec<u8>,
+        writer: &'a mut PacketWriter,
+        types: &'a mut ColumnTypes,
+        capabilities: u32,
+        status_flags: u16,
+        binary: bool,
+    ) -> WireSink<'a> {
+        let encoder = ResultSetEncoder::new(capabilities);
+        WireSink { out, writer, types, encoder, status_flags, binary }
+    }
+
+    /// COM_STMT_PREPARE's reply.
+    pub fn prepare_ok(
+        &mut self,
+        statement_id: u32,
+        param_count: usize,
+        columns: &[ColumnInfo],
+        status_flags: u16,
+    ) {
+        let param_count = u16::try_from(param_count).expect("parameter count fits the wire");
+        write_prepare_response(
+            self.out,
+            self.writer,
+            &self.encoder,
+            statement_id,
+            param_count,
+            columns.iter().map(definition),
+            status_flags,
+        );
+    }
+}
+
+/// The wire description of one result column.
+fn definition(column: &ColumnInfo) -> ColumnDefinition<'_> {
+    let mut definition = ColumnDefinition::new(column.name.as_bytes(), &column.data_type)
+        .with_table(
+            column.schema.as_bytes(),
+            column.table.as_bytes(),
+            column.org_table.as_bytes(),
+            column.org_name.as_bytes(),
+        );
+    let flags = [
+        (column.not_null, column_flag::NOT_NULL),
+        (column.primary_key, column_flag::PRI_KEY),
+        (column.unique_key, column_flag::UNIQUE_KEY),
+        (column.multiple_key, column_flag::MULTIPLE_KEY),
+        (column.auto_increment, column_flag::AUTO_INCREMENT),
+    ];
+    for (set, flag) in flags {
+        if set {
+            definition.flags |= flag;
+        }
+    }
+    definition
+}
+
+fn with_more(flags: u16, more_results: bool) -> u16 {
+    if more_results {
+        flags | status::MORE_RESULTS_EXISTS
+    } else {
+        flags
+    }
+}
+
+impl ResultSink for WireSink<'_> {
+    fn result_set_start(&mut self, columns: &[ColumnInfo]) -> manycore_sql::Result<()> {
+        self.types.0.clear();
+        self.types.0.extend(columns.iter().map(|c| c.data_type.clone()));
+        self.encoder.write_metadata(
+            self.out,
+            self.writer,
+            columns.iter().map(definition),
+            self.status_flags,
+        );
+        Ok(())
+    }
+
+    fn row(&mut self, values: &[Value]) -> manycore_sql::Result<()> {
+        if self.binary {
+            self.encoder
+                .write_binary_row(self.out, self.writer, values, &self.types.0)
+                .map_err(|e| Error::new(ErrorCode::UnknownError, e.to_string()))
+        } else {
+            self.encoder.write_text_row(self.out, self.writer, values, &self.types.0);
+            Ok(())
+        }
+    }
+
+    fn result_set_end(
+        &mut self,
+        status_flags: u16,
+        warnings: u16,
+        more_results: bool,
+    ) -> manycore_sql::Result<()> {
+        let flags = with_more(status_flags, more_results);
+        self.encoder.write_end(self.out, self.writer, warnings, flags);
+        Ok(())
+    }
+
+    fn ok(&mut self, ok: &OkInfo, more_results: bool) -> manycore_sql::Result<()> {
+        let packet = OkPacket {
+            affected_rows: ok.affected_rows,
+            last_insert_id: ok.last_insert_id,
+            status_flags: with_more(ok.status_flags, more_results),
+            warnings: ok.warnings,
+            info: ok.info.as_bytes(),
+        };
+        self.writer.write_with(self.out, |o| write_ok(o, &packet));
+        Ok(())
+    }
+
+    fn field_list(&mut self, columns: &[ColumnInfo]) -> manycore_sql::Result<()> {
+        for column in columns {
+            let default = column.default.as_deref().map(str::as_bytes);
+            let definition = definition(column);
+            self.writer
+                .write_with(self.out, |o| write_field_list_definition(o, &definition, default));
+        }
+        let flags = self.status_flags;
+        self.writer.write_with(self.out, |o| write_eof(o, 0, flags));
+        Ok(())
+    }
+}
