@@ -242,15 +242,14 @@ mod tests {
                 })
             })
             .collect();
-        let mut parks = 0;
+        // Whether anyone parks depends on scheduling (under qemu often nobody
+        // does); parking itself is checked deterministically in mutex.rs tests.
         for handle in handles {
-            parks += handle.join().expect("worker panicked").parks;
+            handle.join().expect("worker panicked");
         }
         assert!(!shared.lock.is_locked());
         // SAFETY: all workers joined.
         assert_eq!(unsafe { *shared.counter.get() }, threads * rounds);
-        // 8 threads on a few cores with a 1-spinner cap must have parked.
-        assert!(parks > 0);
     }
 }
 
