@@ -13,6 +13,7 @@
 
 pub mod collation;
 pub mod datatype;
+pub mod format;
 pub mod key;
 pub mod temporal;
 pub mod value;
