@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Every test suite of the repository, in the order a failure is cheapest to read:
+# dependencies, release build of the server, unit + integration tests (which start
+# throwaway manycore and MariaDB servers on 127.0.0.1), the cross-architecture
+# script if present, and the sqllogictest report (informational, never a gate).
+#
+# Runs every step even after a failure, then exits non-zero if any step failed.
+# Env: MANYCORE_TEST_TARGET (manycore|mariadb, default manycore),
+#      SLT_DIR (default ../shared/slt), SLT_MAX_FILES (default 8 in CI),
+#      SKIP_SLT=1 to leave the sqllogictest report out.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+failed_steps=()
+passed_count=0
+section() { printf '\n==== %s ====\n' "$*"; }
+step() {
+    local name=$1
+    shift
+    section "$name"
+    local start=$SECONDS
+    if "$@"; then
+        passed_count=$((passed_count + 1))
+        printf -- '---- %s: ok (%ds)\n' "$name" $((SECONDS - start))
+    else
+        failed_steps+=("$name")
+        printf -- '---- %s: FAILED (%ds)\n' "$name" $((SECONDS - start))
+    fi
+}
+
+install_dependencies() {
+    local missing=()
+    command -v mariadb >/dev/null || missing+=(mariadb-client)
+    command -v mariadb-admin >/dev/null || missing+=(mariadb-client)
+    { command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ]; } || missing+=(mariadb-server)
+    command -v mariadb-install-db >/dev/null || missing+=(mariadb-server)
+    command -v sysbench >/dev/null || missing+=(sysbench)
+    command -v cargo >/dev/null || { echo "cargo not found: install a Rust toolchain" >&2; return 1; }
+    if ((${#missing[@]} == 0)); then
+        echo "mariadb, mariadb-admin, mariadbd, sysbench: present"
+        return 0
+    fi
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    echo "installing: ${missing[*]}"
+    # Debian starts services from package scripts; our tests start their own
+    # throwaway servers, so keep the packaged one from taking port 3306.
+    local policy=/usr/sbin/policy-rc.d created_policy=0
+    if [ ! -e "$policy" ]; then
+        printf '#!/bin/sh\nexit 101\n' | "${sudo[@]}" tee "$policy" >/dev/null
+        "${sudo[@]}" chmod +x "$policy"
+        created_policy=1
+    fi
+    local rc=0
+    "${sudo[@]}" apt-get update -qq >/dev/null || rc=$?
+    if ((rc == 0)); then
+        DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
+            mariadb-client mariadb-server sysbench >/dev/null || rc=$?
+    fi
+    ((created_policy)) && "${sudo[@]}" rm -f "$policy"
+    return $rc
+}
+
+build_server() {
+    cargo build --release -p manycore-server
+}
+
+workspace_tests() {
+    cargo test --workspace
+}
+
+cross_arch() {
+    bash scripts/cross-arch-test.sh
+}
+
+# sqllogictest is a report, not a gate: it prints pass counts and always succeeds
+# unless the runner itself cannot run.
+slt_report() {
+    local dir=${SLT_DIR:-../shared/slt}
+    if [ ! -d "$dir" ]; then
+        echo "no sqllogictest corpus at $dir (set SLT_DIR); skipped"
+        return 0
+    fi
+    local max=${SLT_MAX_FILES:-}
+    if [ -z "$max" ] && [ "${CI:-}" = true ]; then max=8; fi
+    local args=(--server "${MANYCORE_TEST_TARGET:-manycore}" --file-timeout 300)
+    [ -n "$max" ] && args+=(--max-files "$max")
+    cargo run -q -p manycore-testkit --bin slt -- "${args[@]}" "$dir" || {
+        echo "sqllogictest runner failed to run (not counted as a test failure)"
+    }
+    return 0
+}
+
+total_start=$SECONDS
+step "dependencies" install_dependencies
+step "build: cargo build --release -p manycore-server" build_server
+step "tests: cargo test --workspace" workspace_tests
+if [ -e scripts/cross-arch-test.sh ]; then
+    step "cross-architecture: scripts/cross-arch-test.sh" cross_arch
+fi
+if [ "${SKIP_SLT:-0}" != 1 ]; then
+    step "sqllogictest report (informational)" slt_report
+fi
+
+section "summary ($((SECONDS - total_start))s)"
+if ((${#failed_steps[@]})); then
+    printf 'failed step: %s\n' "${failed_steps[@]}"
+fi
+echo "steps: ${passed_count} passed, ${#failed_steps[@]} failed"
+((${#failed_steps[@]} == 0))
