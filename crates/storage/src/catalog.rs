@@ -5,8 +5,19 @@
 //!     `Catalog` and swaps it in under `Storage::ddl`, so DDL statements are serialized.
 //! (2) A `TableSchema` never changes; DDL that changes a table makes a new `Table` that
 //!     shares the old one's rows (`TableData`) and retires the old one.
-//! (3) Write statements hold `TableData::structure` shared; DDL holds it exclusive while it
-//!     rebuilds a table, so no write slips past a new index.
+//! (3) Write calls hold `TableData::structure` shared and fail with `WriteConflict` if
+//!     their `Table` is retired; DDL holds it exclusive while it rebuilds a table and
+//!     retires the old object before releasing it, so no write slips past a new index.
+//!     Dropped tables (also by DROP DATABASE) are retired too. Commits and rollbacks do
+//!     not take `structure`: a transaction that wrote through a table later replaced
+//!     finishes on the rows it wrote (TRUNCATE and DROP do not wait for it; CREATE INDEX
+//!     indexes its uncommitted versions, and entries of those that roll back stay behind
+//!     as stale entries, which readers skip).
+//! (4) Queued garbage refers to rows, schemas and index trees, never to `Table` or
+//!     `TableData`, so a dropped table's memory is freed with its last `Table` (no cycle).
+//! (5) A unique index is created only if no two rows can end up with the same non-NULL
+//!     key however the transactions now writing them end: DuplicateKey if two rows have
+//!     it for certain, WriteConflict if it depends on an uncommitted write.
 
 use crate::gc::{Horizon, ReaderSlot};
 use crate::index::{IndexNo, KeyRange};
@@ -88,6 +99,46 @@ impl TableSchema {
         }
     }
 
+    /// Key of `row` in secondary index `i`: index columns then the primary key.
+    pub(crate) fn secondary_key(&self, i: usize, row: &[Value], primary: &[u8]) -> Box<[u8]> {
+        let mut out = self.secondary_prefix(i, row);
+        out.extend_from_slice(primary);
+        out.into_boxed_slice()
+    }
+
+    pub(crate) fn secondary_prefix(&self, i: usize, row: &[Value]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for &c in &self.indexes[i].columns {
+            key::encode_field(&row[c], &self.columns[c].data_type, &mut out);
+        }
+        out
+    }
+
+    /// Whether a version of `slot` that some snapshot may still read (all of them, with
+    /// `horizon` None) has `key` in secondary index `i`.
+    pub(crate) fn chain_has_secondary_key(
+        &self,
+        slot: &RowSlot,
+        i: usize,
+        key: &[u8],
+        horizon: Option<u64>,
+    ) -> bool {
+        let mut current = slot.head.load_full();
+        while let Some(version) = current {
+            if let Some(row) = &version.row {
+                if &self.secondary_key(i, row, &slot.key)[..] == key {
+                    return true;
+                }
+            }
+            let ts = version.commit_ts.load(Ordering::Acquire);
+            if horizon.is_some_and(|h| ts != UNCOMMITTED && ts <= h) {
+                return false;
+            }
+            current = version.prev.load_full();
+        }
+        false
+    }
+
     fn index_types(&self, index: IndexNo) -> Vec<&DataType> {
         self.index_columns(index)
             .iter()
@@ -115,11 +166,19 @@ pub(crate) const GC_TXN: u64 = u64::MAX - 1;
 
 /// Something that may be removed once no snapshot older than `ts` is active.
 struct Garbage {
-    table: Arc<Table>,
     slot: Arc<RowSlot>,
     ts: u64,
     /// None: the slot itself (deleted row or rolled-back insert); Some: one secondary entry.
-    entry: Option<(usize, Box<[u8]>)>,
+    entry: Option<StaleEntry>,
+}
+
+/// A secondary entry that a committed write superseded. It names the schema and tree it
+/// was made for (invariant (4)): DDL may since have renumbered or dropped the index.
+struct StaleEntry {
+    schema: Arc<TableSchema>,
+    index: usize,
+    tree: Arc<Tree>,
+    key: Box<[u8]>,
 }
 
 pub struct Table {
@@ -230,7 +289,12 @@ impl Storage {
     ) -> Result<Option<usize>, StorageError> {
         let _ddl = self.ddl.lock();
         self.update_catalog(|dbs| match dbs.remove(name) {
-            Some(db) => Ok(Some(db.tables.len())),
+            Some(db) => {
+                for table in db.tables.values() {
+                    table.retired.store(true, Ordering::Release); // Invariant (3).
+                }
+                Ok(Some(db.tables.len()))
+            }
             None if if_exists => Ok(None),
             None => Err(StorageError::NoSuchDatabase(name.to_string())),
         })
@@ -372,6 +436,22 @@ impl Storage {
         Ok(())
     }
 
+    /// Number of garbage items queued for the tables in the current catalog (a diagnostic).
+    pub fn garbage_len(&self) -> usize {
+        let catalog = self.catalog.load();
+        catalog
+            .databases
+            .values()
+            .flat_map(|db| db.tables.values())
+            .map(|t| t.data.garbage_len())
+            .sum()
+    }
+
+    /// The garbage-collection horizon: no active snapshot is older (a diagnostic).
+    pub fn horizon(&self) -> u64 {
+        self.horizon.get()
+    }
+
     /// Drops versions and index entries no snapshot can see any more. Call periodically
     /// from a background thread.
     pub fn collect_garbage(&self) {
@@ -402,6 +482,95 @@ impl TableData {
             unique_latch: Mutex::new(()),
             structure: RwLock::new(()),
             garbage: Mutex::new(Vec::new()),
+        }
+    }
+
+    pub(crate) fn queue_garbage_slot(&self, slot: Arc<RowSlot>, ts: u64) {
+        let item = Garbage {
+            slot,
+            ts,
+            entry: None,
+        };
+        self.garbage.lock().push(item);
+    }
+
+    fn collect_garbage(&self, horizon: u64) {
+        let items = std::mem::take(&mut *self.garbage.lock());
+        let mut keep = Vec::new();
+        for item in items {
+            let done = item.ts <= horizon
+                && match &item.entry {
+                    None => self.collect_slot(&item.slot, horizon),
+                    Some(entry) => entry.collect(&item.slot, horizon),
+                };
+            if !done {
+                keep.push(item);
+            }
+        }
+        self.garbage.lock().extend(keep);
+    }
+
+    /// Removes a slot whose newest version is a delete no snapshot needs, or that has no
+    /// versions. Returns false to be retried later (the slot was busy).
+    fn collect_slot(&self, slot: &Arc<RowSlot>, horizon: u64) -> bool {
+        match slot
+            .writer
+            .compare_exchange(FREE, GC_TXN, Ordering::Acquire, Ordering::Acquire)
+        {
+            Ok(_) => {}
+            Err(DEAD) => return true,
+            Err(_) => return false,
+        }
+        let removable = match &*slot.head.load() {
+            None => true,
+            Some(v) => {
+                let ts = v.commit_ts.load(Ordering::Acquire);
+                v.row.is_none() && ts != UNCOMMITTED && ts <= horizon
+            }
+        };
+        if !removable {
+            // Re-inserted since (a later delete queues the slot again).
+            slot.writer.store(FREE, Ordering::Release);
+            return true;
+        }
+        // Slot invariant (3): from here on writers look the key up again.
+        slot.writer.store(DEAD, Ordering::Release);
+        self.primary
+            .remove_if_sync(&slot.key[..], |s| Arc::ptr_eq(s, slot));
+        true
+    }
+
+    /// Number of queued garbage items (a diagnostic).
+    fn garbage_len(&self) -> usize {
+        self.garbage.lock().len()
+    }
+}
+
+impl StaleEntry {
+    /// Removes the entry if no version a snapshot may read has its key. Returns false to be
+    /// retried later (the row was locked).
+    fn collect(&self, slot: &Arc<RowSlot>, horizon: u64) -> bool {
+        match slot
+            .writer
+            .compare_exchange(FREE, GC_TXN, Ordering::Acquire, Ordering::Acquire)
+        {
+            Ok(_) => {
+                let needed =
+                    self.schema
+                        .chain_has_secondary_key(slot, self.index, &self.key, Some(horizon));
+                if !needed {
+                    self.tree
+                        .remove_if_sync(&self.key[..], |s| Arc::ptr_eq(s, slot));
+                }
+                slot.writer.store(FREE, Ordering::Release);
+                true
+            }
+            Err(DEAD) => {
+                self.tree
+                    .remove_if_sync(&self.key[..], |s| Arc::ptr_eq(s, slot));
+                true
+            }
+            Err(_) => false,
         }
     }
 }
@@ -465,30 +634,28 @@ impl Table {
 
     pub(crate) fn primary_key_of_row(&self, row: &[Value]) -> Option<Box<[u8]>> {
         let columns = self.schema.primary_key.as_deref()?;
-        let types: Vec<DataType> = self
-            .schema
-            .columns
-            .iter()
-            .map(|c| c.data_type.clone())
-            .collect();
-        let mut out = Vec::new();
-        key::encode_key(row, columns, &types, &mut out);
+        let mut out = Vec::with_capacity(16 * columns.len());
+        for &c in columns {
+            key::encode_field(&row[c], &self.schema.columns[c].data_type, &mut out);
+        }
         Some(out.into_boxed_slice())
     }
 
     /// Key of `row` in secondary index `i`: index columns then the primary key.
     pub(crate) fn secondary_key(&self, i: usize, row: &[Value], primary: &[u8]) -> Box<[u8]> {
-        let mut out = self.secondary_prefix(i, row);
-        out.extend_from_slice(primary);
-        out.into_boxed_slice()
+        self.schema.secondary_key(i, row, primary)
     }
 
     pub(crate) fn secondary_prefix(&self, i: usize, row: &[Value]) -> Vec<u8> {
-        let mut out = Vec::new();
-        for &c in &self.schema.indexes[i].columns {
-            key::encode_field(&row[c], &self.schema.columns[c].data_type, &mut out);
+        self.schema.secondary_prefix(i, row)
+    }
+
+    /// Number of entries in an index, stale ones included (a diagnostic).
+    pub fn index_entry_count(&self, index: IndexNo) -> usize {
+        match index {
+            IndexNo::Primary => self.data.primary.len(),
+            IndexNo::Secondary(i) => self.secondary[i].len(),
         }
-        out
     }
 
     pub(crate) fn has_unique_secondary(&self) -> bool {
@@ -504,112 +671,32 @@ impl Table {
         key: &[u8],
         horizon: Option<u64>,
     ) -> bool {
-        let mut current = slot.head.load_full();
-        while let Some(version) = current {
-            if let Some(row) = &version.row {
-                if &self.secondary_key(i, row, &slot.key)[..] == key {
-                    return true;
-                }
-            }
-            let ts = version.commit_ts.load(Ordering::Acquire);
-            if horizon.is_some_and(|h| ts != UNCOMMITTED && ts <= h) {
-                return false;
-            }
-            current = version.prev.load_full();
-        }
-        false
-    }
-
-    pub(crate) fn queue_garbage_slot(self: &Arc<Self>, slot: Arc<RowSlot>, ts: u64) {
-        let item = Garbage {
-            table: self.clone(),
-            slot,
-            ts,
-            entry: None,
-        };
-        self.data.garbage.lock().push(item);
+        self.schema.chain_has_secondary_key(slot, i, key, horizon)
     }
 
     pub(crate) fn queue_garbage_entry(
-        self: &Arc<Self>,
+        &self,
         i: usize,
         key: Box<[u8]>,
         slot: Arc<RowSlot>,
         ts: u64,
     ) {
+        let entry = StaleEntry {
+            schema: self.schema.clone(),
+            index: i,
+            tree: self.secondary[i].clone(),
+            key,
+        };
         let item = Garbage {
-            table: self.clone(),
             slot,
             ts,
-            entry: Some((i, key)),
+            entry: Some(entry),
         };
         self.data.garbage.lock().push(item);
     }
 
     fn collect_garbage(&self, horizon: u64) {
-        let items = std::mem::take(&mut *self.data.garbage.lock());
-        let mut keep = Vec::new();
-        for item in items {
-            let done = item.ts <= horizon
-                && match &item.entry {
-                    None => item.table.collect_slot(&item.slot, horizon),
-                    Some((i, key)) => item.table.collect_entry(&item.slot, *i, key, horizon),
-                };
-            if !done {
-                keep.push(item);
-            }
-        }
-        self.data.garbage.lock().extend(keep);
-    }
-
-    /// Removes a slot whose newest version is a delete no snapshot needs, or that has no
-    /// versions. Returns false to be retried later (the slot was busy).
-    fn collect_slot(&self, slot: &Arc<RowSlot>, horizon: u64) -> bool {
-        match slot
-            .writer
-            .compare_exchange(FREE, GC_TXN, Ordering::Acquire, Ordering::Acquire)
-        {
-            Ok(_) => {}
-            Err(DEAD) => return true,
-            Err(_) => return false,
-        }
-        let removable = match &*slot.head.load() {
-            None => true,
-            Some(v) => {
-                let ts = v.commit_ts.load(Ordering::Acquire);
-                v.row.is_none() && ts != UNCOMMITTED && ts <= horizon
-            }
-        };
-        if !removable {
-            slot.writer.store(FREE, Ordering::Release);
-            return true; // Re-inserted since; nothing to collect.
-        }
-        slot.writer.store(DEAD, Ordering::Release);
-        self.data
-            .primary
-            .remove_if_sync(&slot.key[..], |s| Arc::ptr_eq(s, slot));
-        true
-    }
-
-    /// Removes a secondary entry no readable version of its row has any more.
-    fn collect_entry(&self, slot: &Arc<RowSlot>, i: usize, key: &[u8], horizon: u64) -> bool {
-        match slot
-            .writer
-            .compare_exchange(FREE, GC_TXN, Ordering::Acquire, Ordering::Acquire)
-        {
-            Ok(_) => {
-                if !self.chain_has_secondary_key(slot, i, key, Some(horizon)) {
-                    self.secondary[i].remove_if_sync(key, |s| Arc::ptr_eq(s, slot));
-                }
-                slot.writer.store(FREE, Ordering::Release);
-                true
-            }
-            Err(DEAD) => {
-                self.secondary[i].remove_if_sync(key, |s| Arc::ptr_eq(s, slot));
-                true
-            }
-            Err(_) => false,
-        }
+        self.data.collect_garbage(horizon);
     }
 
     /// Calls `f` with the row whose primary key is `key` (encoded), if visible.
@@ -682,27 +769,42 @@ impl Table {
         Ok(())
     }
 
+    /// Invariant (5): every key each row may end with, across every row.
     fn check_unique_after_build(&self, i: usize) -> Result<(), StorageError> {
         let columns = &self.schema.indexes[i].columns;
         let guard = scc::Guard::new();
-        let mut keys: Vec<(Vec<u8>, Arc<RowSlot>)> = Vec::new();
+        // (key, row, whether the row has this key however its writer ends)
+        let mut keys: Vec<(Vec<u8>, Arc<RowSlot>, bool)> = Vec::new();
         for (_, slot) in self.data.primary.iter(&guard) {
-            let prefix = slot.newest_committed_row(|row| {
+            let outcomes = slot.possible_rows(|row| {
                 row.filter(|r| columns.iter().all(|&c| !r[c].is_null()))
                     .map(|r| self.secondary_prefix(i, r))
             });
-            if let Some(prefix) = prefix {
-                keys.push((prefix, slot.clone()));
+            let certain = outcomes.windows(2).all(|pair| pair[0] == pair[1]);
+            let mut distinct: Vec<Vec<u8>> = outcomes.into_iter().flatten().collect();
+            distinct.sort();
+            distinct.dedup();
+            for key in distinct {
+                keys.push((key, slot.clone(), certain));
             }
         }
         keys.sort_by(|a, b| a.0.cmp(&b.0));
-        match keys.windows(2).find(|pair| pair[0].0 == pair[1].0) {
-            Some(pair) => Err(StorageError::DuplicateKey {
-                index: IndexNo::Secondary(i),
-                existing: pair[1].1.clone(),
-            }),
-            None => Ok(()),
+        let mut conflict = false;
+        for pair in keys.windows(2) {
+            if pair[0].0 == pair[1].0 {
+                if pair[0].2 && pair[1].2 {
+                    return Err(StorageError::DuplicateKey {
+                        index: IndexNo::Secondary(i),
+                        existing: pair[1].1.clone(),
+                    });
+                }
+                conflict = true;
+            }
         }
+        if conflict {
+            return Err(StorageError::WriteConflict);
+        }
+        Ok(())
     }
 }
 

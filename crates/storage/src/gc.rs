@@ -11,6 +11,9 @@
 //!     collector's, and its snapshot is at or above the horizon being computed.
 //! (2) The horizon never decreases.
 //! (3) Only the pinning session writes its slot; the collector only reads it.
+//! (4) A slot pins at most one snapshot at a time: one live `Transaction` per `ReaderSlot`
+//!     (a second `begin` on a pinned slot panics, since the first transaction's unpin
+//!     would let the collector cut versions the second still reads).
 
 use crossbeam_utils::CachePadded;
 use parking_lot::Mutex;
@@ -19,17 +22,28 @@ use std::sync::{Arc, Weak};
 
 const IDLE: u64 = u64::MAX;
 
+/// One session's snapshot registration (see the module docs). Cheap to clone; every clone
+/// is the same slot.
 #[derive(Clone)]
 pub struct ReaderSlot(Arc<CachePadded<AtomicU64>>);
 
 impl ReaderSlot {
     /// Takes a snapshot: the current clock, registered so the collector keeps it readable.
     pub(crate) fn pin(&self, clock: &AtomicU64, horizon: &Horizon) -> u64 {
-        self.0.store(0, Ordering::SeqCst);
+        let previous = self.0.swap(0, Ordering::SeqCst);
+        assert_eq!(
+            previous, IDLE,
+            "a reader slot pinned twice: one live transaction per session (invariant (4))"
+        );
         let snapshot = clock.load(Ordering::SeqCst);
         self.0.store(snapshot, Ordering::SeqCst);
         debug_assert!(snapshot >= horizon.get());
         snapshot
+    }
+
+    /// Whether a transaction on this slot is live (for sessions' own sanity checks).
+    pub fn is_pinned(&self) -> bool {
+        self.0.load(Ordering::Acquire) != IDLE
     }
 
     pub(crate) fn unpin(&self) {

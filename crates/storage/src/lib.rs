@@ -29,6 +29,7 @@ mod slot;
 mod transaction;
 
 pub use catalog::{Catalog, ColumnSchema, Database, IndexSchema, Table, TableId, TableSchema};
+pub use gc::ReaderSlot;
 pub use index::{IndexNo, KeyRange};
 pub use slot::RowSlot;
 pub use transaction::{ReadView, Savepoint, Transaction};

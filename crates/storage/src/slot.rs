@@ -6,6 +6,11 @@
 //! (2) `head` is newest first; each version's `prev` is older.
 //! (3) Once `writer` is `DEAD` the slot is out of the primary index (or about to be) and
 //!     never changes again; a writer that finds it dead looks the key up again.
+//! (4) A transaction's uncommitted versions are contiguous at the top of the chain (it holds
+//!     the lock from its first push until it commits or undoes them all), so `stamp` and
+//!     `pop` only ever look at the top.
+//! (5) Chains are cut only below a committed version at or below the horizon, never
+//!     between uncommitted versions, so undo always finds the version it pushed.
 
 use crate::transaction::ReadView;
 use arc_swap::ArcSwapOption;
@@ -136,7 +141,11 @@ impl RowSlot {
     /// Pushes a version by `txn` (which must hold the lock), cutting the chain below the
     /// newest version visible to every active snapshot (`horizon`): invariant (4).
     pub(crate) fn push(&self, txn: u64, row: Option<Row>, horizon: u64) {
-        debug_assert_eq!(self.writer.load(Ordering::Relaxed), txn);
+        assert_eq!(
+            self.writer.load(Ordering::Relaxed),
+            txn,
+            "push by a transaction that does not hold the row lock"
+        );
         let previous = self.head.load_full();
         if let Some(previous) = &previous {
             cut_below_horizon(previous, horizon);
@@ -176,16 +185,34 @@ impl RowSlot {
         }
     }
 
-    /// The newest committed row (for garbage collection and uniqueness checks).
-    pub(crate) fn newest_committed_row<R>(&self, f: impl FnOnce(Option<&[Value]>) -> R) -> R {
+    /// Number of versions reachable from the head (a diagnostic: tests use it to check
+    /// that chains are cut, invariant (4) of the crate).
+    pub fn version_count(&self) -> usize {
+        let mut count = 0;
         let mut current = self.head.load_full();
         while let Some(version) = current {
+            count += 1;
+            current = version.prev.load_full();
+        }
+        count
+    }
+
+    /// Every row this slot may hold once its current writer (if any) finishes: the row of
+    /// each uncommitted version (a savepoint rollback may return to any of them) and the
+    /// newest committed row. Entries are None for a deleted or absent row. Used by
+    /// uniqueness checks against slots other transactions may be writing.
+    pub(crate) fn possible_rows<R>(&self, mut f: impl FnMut(Option<&[Value]>) -> R) -> Vec<R> {
+        let mut out = Vec::new();
+        let mut current = self.head.load_full();
+        while let Some(version) = current {
+            out.push(f(version.row.as_deref()));
             if version.commit_ts.load(Ordering::Acquire) != UNCOMMITTED {
-                return f(version.row.as_deref());
+                return out;
             }
             current = version.prev.load_full();
         }
-        f(None)
+        out.push(f(None));
+        out
     }
 }
 

@@ -2,12 +2,21 @@
 //! for statement atomicity, commit and rollback.
 //!
 //! Invariants:
-//! (1) Every slot in `locked` has `writer == txn` until `finish`, which unlocks them all.
+//! (1) Every slot in `locked` has `writer == txn` until `release`, which unlocks them all.
 //! (2) `writes` is in execution order; undo walks it backwards, so each pop removes the
 //!     version the matching write pushed.
 //! (3) A dropped, unfinished transaction rolls back.
+//! (4) Every slot in `locked` holds at least one version this transaction pushed: a write
+//!     call that locks a slot either pushes a version or fails, and a failed call rolls back
+//!     to the savepoint taken on entry, which releases the locks it took. So each public
+//!     write (`insert`, `update`, `delete`) changes everything it should or nothing, and a
+//!     failed statement holds no locks it did not need.
+//! (5) A unique secondary index never has two committed rows with the same non-NULL key:
+//!     inserts and updates check and add entries and push their version under the table's
+//!     `unique_latch`, and a row another transaction may still change counts as a
+//!     duplicate only if every way it can end has the key (else `WriteConflict`).
 
-use crate::catalog::{Table, TableData};
+use crate::catalog::{Table, TableData, GC_TXN};
 use crate::gc::ReaderSlot;
 use crate::index::IndexNo;
 use crate::slot::{LatestOwned, RowSlot, DEAD};
@@ -27,7 +36,10 @@ pub struct ReadView {
 
 /// A position in a transaction's writes, to undo one failed statement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Savepoint(usize);
+pub struct Savepoint {
+    writes: usize,
+    locks: usize,
+}
 
 struct Write {
     table: Arc<Table>,
@@ -48,8 +60,23 @@ pub struct Transaction {
     finished: bool,
 }
 
-/// How often a writer retries a slot briefly held by the garbage collector.
-const GC_HOLD_RETRIES_MAX: usize = 64;
+/// How often a writer retries a slot briefly held by the garbage collector (which holds it
+/// for a few index operations, but may be descheduled meanwhile on a loaded machine).
+const GC_HOLD_RETRIES_MAX: usize = 4096;
+
+/// Why `Transaction::lock` failed.
+enum LockFailure {
+    /// Another transaction holds the row.
+    Held,
+    /// The slot was removed by the collector; only an insert can continue (with a new slot).
+    Dead,
+}
+
+impl From<LockFailure> for StorageError {
+    fn from(_: LockFailure) -> StorageError {
+        StorageError::WriteConflict
+    }
+}
 
 impl Transaction {
     pub(crate) fn new(storage: Arc<Storage>, reader: ReaderSlot, snapshot: u64) -> Transaction {
@@ -73,7 +100,10 @@ impl Transaction {
     }
 
     pub fn savepoint(&self) -> Savepoint {
-        Savepoint(self.writes.len())
+        Savepoint {
+            writes: self.writes.len(),
+            locks: self.locked.len(),
+        }
     }
 
     fn txn_id(&mut self) -> u64 {
@@ -86,20 +116,24 @@ impl Transaction {
         self.view.txn
     }
 
-    fn lock(&mut self, slot: &Arc<RowSlot>) -> Result<(), StorageError> {
+    fn lock(&mut self, slot: &Arc<RowSlot>) -> Result<(), LockFailure> {
         let txn = self.txn_id();
-        for _ in 0..GC_HOLD_RETRIES_MAX {
+        let mut gc_waits = 0;
+        loop {
             match slot.lock(txn) {
                 Ok(true) => {
                     self.locked.push(slot.clone());
                     return Ok(());
                 }
                 Ok(false) => return Ok(()),
-                Err(holder) if holder == crate::catalog::GC_TXN => std::thread::yield_now(),
-                Err(_) => return Err(StorageError::WriteConflict),
+                Err(DEAD) => return Err(LockFailure::Dead),
+                Err(GC_TXN) if gc_waits < GC_HOLD_RETRIES_MAX => {
+                    gc_waits += 1;
+                    std::thread::yield_now();
+                }
+                Err(_) => return Err(LockFailure::Held),
             }
         }
-        Err(StorageError::WriteConflict)
     }
 
     fn writable(table: &Table) -> Result<parking_lot::RwLockReadGuard<'_, ()>, StorageError> {
@@ -111,8 +145,25 @@ impl Transaction {
         Ok(guard)
     }
 
+    /// Runs one write call; on error undoes whatever it did (invariant (4)).
+    fn atomically<R>(
+        &mut self,
+        call: impl FnOnce(&mut Self) -> Result<R, StorageError>,
+    ) -> Result<R, StorageError> {
+        let savepoint = self.savepoint();
+        let result = call(self);
+        if result.is_err() {
+            self.rollback_to(savepoint);
+        }
+        result
+    }
+
     /// Inserts `row` (already coerced to the column types). Returns its slot.
     pub fn insert(&mut self, table: &Arc<Table>, row: Row) -> Result<Arc<RowSlot>, StorageError> {
+        self.atomically(|txn| txn.insert_row(table, row))
+    }
+
+    fn insert_row(&mut self, table: &Arc<Table>, row: Row) -> Result<Arc<RowSlot>, StorageError> {
         let _structure = Self::writable(table)?;
         let key = match table.primary_key_of_row(&row) {
             Some(key) => key,
@@ -122,34 +173,44 @@ impl Transaction {
             }
         };
         let slot = self.lock_slot_for_insert(&table.data, key)?;
+        let result = self.insert_into(table, &slot, row);
+        if result.is_err() && slot.head.load().is_none() {
+            // A slot this call created (or an empty one it found): the collector removes
+            // it once the lock is released.
+            table.data.queue_garbage_slot(slot.clone(), 0);
+        }
+        result.map(|()| slot)
+    }
+
+    fn insert_into(
+        &mut self,
+        table: &Arc<Table>,
+        slot: &Arc<RowSlot>,
+        row: Row,
+    ) -> Result<(), StorageError> {
         let head = slot.head.load_full();
         if let LatestOwned::Row { .. } = slot.latest(&self.view, &head) {
             return Err(StorageError::DuplicateKey {
                 index: IndexNo::Primary,
-                existing: slot,
+                existing: slot.clone(),
             });
         }
         let unique_latch = table
             .has_unique_secondary()
             .then(|| table.data.unique_latch.lock());
         let changed: Vec<usize> = (0..table.secondary.len()).collect();
-        if let Err(e) = self.check_unique(table, &row, &slot, &changed) {
-            if head.is_none() {
-                table.queue_garbage_slot(slot, 0);
-            }
-            return Err(e);
-        }
-        let added = self.add_entries(table, &slot, &row, &changed);
-        drop(unique_latch);
+        self.check_unique(table, &row, slot, &changed)?;
+        let added = self.add_entries(table, slot, &row, &changed);
         slot.push(self.view.txn, Some(row), self.storage.horizon.get());
+        drop(unique_latch); // Invariant (5): the version is in place before others check.
         self.writes.push(Write {
             table: table.clone(),
-            slot,
+            slot: slot.clone(),
             added,
             superseded: Vec::new(),
             deleted: false,
         });
-        Ok(self.writes.last().expect("just pushed").slot.clone())
+        Ok(())
     }
 
     fn lock_slot_for_insert(
@@ -171,32 +232,41 @@ impl Transaction {
                     return Ok(slot);
                 }
             };
-            match slot.writer.load(Ordering::Acquire) {
-                DEAD => std::thread::yield_now(), // Being removed; look it up again.
-                _ => {
-                    self.lock(&slot)?;
-                    return Ok(slot);
-                }
+            match self.lock(&slot) {
+                Ok(()) => return Ok(slot),
+                // Being removed from the index (slot invariant (3)): look the key up again.
+                Err(LockFailure::Dead) => std::thread::yield_now(),
+                Err(LockFailure::Held) => return Err(StorageError::WriteConflict),
             }
         }
     }
 
-    /// Replaces the row in `slot` (which this transaction read) with `row`.
+    /// Replaces the row in `slot` (which this transaction read) with `row`. If the primary
+    /// key changes, this is a delete of `slot` and an insert of `row` under its new key;
+    /// either both happen or neither.
     pub fn update(
         &mut self,
         table: &Arc<Table>,
         slot: &Arc<RowSlot>,
         row: Row,
     ) -> Result<(), StorageError> {
-        let _structure = Self::writable(table)?;
+        self.atomically(|txn| txn.update_row(table, slot, row))
+    }
+
+    fn update_row(
+        &mut self,
+        table: &Arc<Table>,
+        slot: &Arc<RowSlot>,
+        row: Row,
+    ) -> Result<(), StorageError> {
         if let Some(new_key) = table.primary_key_of_row(&row) {
             if new_key != slot.key {
-                drop(_structure);
-                self.delete(table, slot)?;
-                self.insert(table, row)?;
+                self.delete_row(table, slot)?;
+                self.insert_row(table, row)?;
                 return Ok(());
             }
         }
+        let _structure = Self::writable(table)?;
         self.lock(slot)?;
         let head = slot.head.load_full();
         let latest = slot.latest(&self.view, &head);
@@ -216,8 +286,8 @@ impl Transaction {
             .then(|| table.data.unique_latch.lock());
         self.check_unique(table, &row, slot, &changed)?;
         let added = self.add_entries(table, slot, &row, &changed);
-        drop(unique_latch);
         slot.push(self.view.txn, Some(row), self.storage.horizon.get());
+        drop(unique_latch); // Invariant (5).
         self.writes.push(Write {
             table: table.clone(),
             slot: slot.clone(),
@@ -230,6 +300,10 @@ impl Transaction {
 
     /// Deletes the row in `slot` (which this transaction read).
     pub fn delete(&mut self, table: &Arc<Table>, slot: &Arc<RowSlot>) -> Result<(), StorageError> {
+        self.atomically(|txn| txn.delete_row(table, slot))
+    }
+
+    fn delete_row(&mut self, table: &Arc<Table>, slot: &Arc<RowSlot>) -> Result<(), StorageError> {
         let _structure = Self::writable(table)?;
         self.lock(slot)?;
         let head = slot.head.load_full();
@@ -254,6 +328,7 @@ impl Transaction {
 
     /// Duplicate check for unique secondary indexes whose key `row` changes. The caller
     /// holds the table's unique latch, so no other writer adds an entry meanwhile.
+    /// Entries may be stale: each candidate row is re-checked (invariant (5)).
     fn check_unique(
         &self,
         table: &Table,
@@ -269,6 +344,8 @@ impl Transaction {
             let prefix = table.secondary_prefix(i, row);
             let mut upper = prefix.clone();
             upper.push(0xFF);
+            let has_key =
+                |r: Option<&[Value]>| r.is_some_and(|r| table.secondary_prefix(i, r) == prefix);
             let guard = scc::Guard::new();
             let range = table.secondary[i].range::<[u8], _>(
                 (Bound::Included(&prefix[..]), Bound::Excluded(&upper[..])),
@@ -278,26 +355,22 @@ impl Transaction {
                 if Arc::ptr_eq(other, slot) {
                     continue;
                 }
-                let holder = other.writer.load(Ordering::Acquire);
-                if holder != 0 && holder != self.view.txn && holder != DEAD {
-                    return Err(StorageError::WriteConflict);
-                }
-                let duplicate = if holder == self.view.txn {
+                let outcomes = if other.writer.load(Ordering::Acquire) == self.view.txn {
+                    // Ours: any savepoint rollback that reverts it also reverts this write.
                     let head = other.head.load_full();
-                    let latest = other.latest(&self.view, &head);
-                    latest
-                        .row()
-                        .is_some_and(|r| table.secondary_prefix(i, r) == prefix)
+                    vec![has_key(other.latest(&self.view, &head).row())]
                 } else {
-                    other.newest_committed_row(|r| {
-                        r.is_some_and(|r| table.secondary_prefix(i, r) == prefix)
-                    })
+                    other.possible_rows(has_key)
                 };
-                if duplicate {
+                if outcomes.iter().all(|&has| has) {
                     return Err(StorageError::DuplicateKey {
                         index: IndexNo::Secondary(i),
                         existing: other.clone(),
                     });
+                }
+                if outcomes.iter().any(|&has| has) {
+                    // Depends on how another transaction ends.
+                    return Err(StorageError::WriteConflict);
                 }
             }
         }
@@ -314,6 +387,8 @@ impl Transaction {
         let mut added = Vec::new();
         for &i in indexes {
             let key = table.secondary_key(i, row, &slot.key);
+            // An existing entry (a stale one of an older version) serves the new version
+            // too; the collector keeps it while any readable version has its key.
             if table.secondary[i]
                 .insert_sync(key.clone(), slot.clone())
                 .is_ok()
@@ -324,11 +399,16 @@ impl Transaction {
         added
     }
 
-    /// Undoes every write after `savepoint` (a failed statement). Row locks stay held.
+    /// Undoes every write after `savepoint` (a failed statement) and releases the row locks
+    /// taken after it (invariant (4): those rows hold no versions of ours any more).
     pub fn rollback_to(&mut self, savepoint: Savepoint) {
-        while self.writes.len() > savepoint.0 {
+        while self.writes.len() > savepoint.writes {
             let write = self.writes.pop().expect("length checked");
             self.undo(write);
+        }
+        while self.locked.len() > savepoint.locks {
+            let slot = self.locked.pop().expect("length checked");
+            slot.unlock(self.view.txn);
         }
     }
 
@@ -343,7 +423,7 @@ impl Transaction {
             }
         }
         if write.slot.head.load().is_none() {
-            write.table.queue_garbage_slot(write.slot.clone(), 0);
+            write.table.data.queue_garbage_slot(write.slot.clone(), 0);
         }
     }
 
@@ -369,6 +449,7 @@ impl Transaction {
             if write.deleted {
                 write
                     .table
+                    .data
                     .queue_garbage_slot(write.slot.clone(), commit_ts);
             }
             for (i, key) in write.superseded {
@@ -387,7 +468,10 @@ impl Transaction {
 
     fn abort(&mut self) {
         self.finished = true;
-        self.rollback_to(Savepoint(0));
+        self.rollback_to(Savepoint {
+            writes: 0,
+            locks: 0,
+        });
         self.release();
     }
 
