@@ -1,0 +1,180 @@
+//! The clients tests drive servers with: the `mysql` driver, the `mariadb` and
+//! `mariadb-admin` command-line tools, and sysbench.
+//!
+//! Invariants:
+//! (1) Every client connects over TCP to 127.0.0.1 as root with no password.
+//! (2) Every command runs bounded in time: past its limit it is killed by PID and
+//!     the output so far is returned with `timed_out` set, never a hung test.
+//! (3) Driver connections carry read/write timeouts for the same reason.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use mysql::prelude::Queryable;
+use mysql::{Conn, Opts, OptsBuilder};
+
+/// How long one driver read or write may block before the connection errors.
+pub const DRIVER_IO_TIMEOUT: Duration = Duration::from_secs(60);
+/// The default limit for one command-line client run.
+pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Driver options for root@127.0.0.1:`port`, optionally with a default database.
+pub fn opts(port: u16, database: Option<&str>) -> OptsBuilder {
+    OptsBuilder::new()
+        .ip_or_hostname(Some("127.0.0.1"))
+        .tcp_port(port)
+        .user(Some("root"))
+        .pass(None::<String>)
+        .db_name(database)
+        .prefer_socket(false)
+        .tcp_connect_timeout(Some(Duration::from_secs(10)))
+        .read_timeout(Some(DRIVER_IO_TIMEOUT))
+        .write_timeout(Some(DRIVER_IO_TIMEOUT))
+}
+
+/// A driver connection to root@127.0.0.1:`port`; panics with the error if it fails.
+pub fn connect(port: u16) -> Conn {
+    Conn::new(Opts::from(opts(port, None)))
+        .unwrap_or_else(|e| panic!("connect to 127.0.0.1:{port}: {e}"))
+}
+
+/// True if a fresh connection can run `SELECT 1` and read back 1.
+pub fn select_one_works(port: u16) -> bool {
+    let builder = opts(port, None)
+        .tcp_connect_timeout(Some(Duration::from_secs(2)))
+        .read_timeout(Some(Duration::from_secs(5)))
+        .write_timeout(Some(Duration::from_secs(5)));
+    let Ok(mut conn) = Conn::new(Opts::from(builder)) else {
+        return false;
+    };
+    matches!(conn.query_first::<i64, _>("SELECT 1"), Ok(Some(1)))
+}
+
+/// What a finished (or timed-out) command printed and how it ended.
+#[derive(Debug, Clone)]
+pub struct CommandOutput {
+    pub stdout: String,
+    pub stderr: String,
+    /// None if killed by a signal (including our timeout).
+    pub code: Option<i32>,
+    pub timed_out: bool,
+}
+
+impl CommandOutput {
+    pub fn success(&self) -> bool {
+        self.code == Some(0) && !self.timed_out
+    }
+
+    /// Panics with everything the command printed unless it exited 0.
+    pub fn expect_success(self, what: &str) -> CommandOutput {
+        assert!(self.success(), "{what} failed: {self}");
+        self
+    }
+}
+
+impl std::fmt::Display for CommandOutput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "exit code {:?}{}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            self.code,
+            if self.timed_out {
+                " (killed: timed out)"
+            } else {
+                ""
+            },
+            self.stdout,
+            self.stderr
+        )
+    }
+}
+
+/// Runs `command` with `stdin` fed from a thread, output captured, bounded by
+/// `timeout` (invariant 2).
+pub fn run_bounded(mut command: Command, stdin: &[u8], timeout: Duration) -> CommandOutput {
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    crate::process::die_with_parent(&mut command);
+    let mut child = command
+        .spawn()
+        .unwrap_or_else(|e| panic!("spawn {command:?}: {e}"));
+    let mut child_stdin = child.stdin.take().expect("stdin is piped");
+    let input = stdin.to_vec();
+    let writer = thread::spawn(move || {
+        // A client that exits early closes its stdin; that is its business, not ours.
+        let _ = child_stdin.write_all(&input);
+    });
+    let stdout = drain(child.stdout.take().expect("stdout is piped"));
+    let stderr = drain(child.stderr.take().expect("stderr is piped"));
+    let deadline = Instant::now() + timeout;
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for child") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            timed_out = true;
+            let _ = child.kill();
+            break child.wait().expect("wait for killed child");
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    let _ = writer.join();
+    CommandOutput {
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+        code: status.code(),
+        timed_out,
+    }
+}
+
+fn drain(mut source: impl Read + Send + 'static) -> thread::JoinHandle<String> {
+    thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = source.read_to_end(&mut bytes);
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
+}
+
+/// The `mariadb` CLI as root over TCP to `port`, with `args` after the connection
+/// options and `stdin` as its input.
+pub fn mariadb_cli(port: u16, args: &[&str], stdin: &str) -> CommandOutput {
+    let mut command = Command::new("mariadb");
+    command
+        .args(["--no-defaults", "--protocol=TCP", "-h127.0.0.1", "-uroot"])
+        .arg(format!("-P{port}"))
+        .arg("--connect-timeout=10")
+        .args(args);
+    run_bounded(command, stdin.as_bytes(), COMMAND_TIMEOUT)
+}
+
+/// `mariadb-admin` as root over TCP to `port` with `args`.
+pub fn mariadb_admin(port: u16, args: &[&str]) -> CommandOutput {
+    let mut command = Command::new("mariadb-admin");
+    command
+        .args(["--no-defaults", "--protocol=TCP", "-h127.0.0.1", "-uroot"])
+        .arg(format!("-P{port}"))
+        .arg("--connect-timeout=10")
+        .args(args);
+    run_bounded(command, b"", COMMAND_TIMEOUT)
+}
+
+/// sysbench `test` (e.g. `oltp_read_write`) against root@127.0.0.1:`port`,
+/// with `args` (e.g. `--tables=4 ... run`) after the connection options.
+pub fn sysbench(port: u16, test: &str, args: &[&str], timeout: Duration) -> CommandOutput {
+    let mut command = Command::new("sysbench");
+    command
+        .arg(test)
+        .args([
+            "--db-driver=mysql",
+            "--mysql-host=127.0.0.1",
+            "--mysql-user=root",
+        ])
+        .arg(format!("--mysql-port={port}"))
+        .args(args);
+    run_bounded(command, b"", timeout)
+}

@@ -1,0 +1,49 @@
+-- Common functions with deterministic results.
+
+-- Strings.
+SELECT LENGTH('abc'), LENGTH('ü'), CHAR_LENGTH('ü'), CHARACTER_LENGTH('abc'), OCTET_LENGTH('ab');
+SELECT UPPER('abC'), LOWER('AbC'), UCASE('x'), LCASE('Y');
+SELECT CONCAT('a', 'b', 'c'), CONCAT_WS('-', 'a', NULL, 'c'), CONCAT(), CONCAT('x');
+SELECT SUBSTRING('hello', 2), SUBSTRING('hello', 2, 3), SUBSTRING('hello', -3), SUBSTRING('hello' FROM 2 FOR 2), SUBSTR('hello', 0);
+SELECT LEFT('hello', 2), RIGHT('hello', 3), LEFT('hi', 10), MID('hello', 2, 2);
+SELECT TRIM('  a  '), LTRIM('  a'), RTRIM('a  '), TRIM(BOTH 'x' FROM 'xxaxx'), TRIM(LEADING '0' FROM '007');
+SELECT REPLACE('banana', 'an', 'AN'), REVERSE('abc'), REPEAT('ab', 3), REPEAT('x', 0), SPACE(3);
+SELECT LOCATE('b', 'abcb'), LOCATE('b', 'abcb', 3), INSTR('abc', 'c'), POSITION('c' IN 'abc'), LOCATE('z', 'abc');
+SELECT LPAD('5', 3, '0'), RPAD('ab', 5, '.'), LPAD('hello', 2, 'x');
+SELECT ASCII('A'), ORD('a'), CHAR(65, 66), HEX('ab'), UNHEX('6162'), HEX(255);
+SELECT STRCMP('a', 'b'), STRCMP('b', 'a'), STRCMP('a', 'A');
+SELECT FIELD('b', 'a', 'b', 'c'), ELT(2, 'x', 'y', 'z'), FIND_IN_SET('b', 'a,b,c');
+SELECT LENGTH(NULL), UPPER(NULL), SUBSTRING(NULL, 1), REPLACE('a', NULL, 'b');
+SELECT MD5('abc'), SHA1('abc'), CRC32('abc');
+SELECT QUOTE('it''s'), INSERT('abcdef', 2, 3, 'XY'), FORMAT(1234567.891, 2), FORMAT(0.5, 0);
+
+-- Numbers.
+SELECT ABS(-5), ABS(5.5), SIGN(-3), SIGN(0), SIGN(2.5);
+SELECT ROUND(2.5), ROUND(-2.5), ROUND(2.45, 1), ROUND(1234.5678, -2), ROUND(1.5e0), ROUND(2.5e0);
+SELECT TRUNCATE(2.789, 2), TRUNCATE(-2.789, 1), TRUNCATE(123, -1);
+SELECT FLOOR(2.7), FLOOR(-2.7), CEIL(2.1), CEILING(-2.1), FLOOR(5), CEIL(1.0);
+SELECT MOD(10, 3), MOD(-10, 3), MOD(10.5, 3), POW(2, 10), POWER(2, -1), SQRT(16), SQRT(-1);
+SELECT EXP(0), LN(1), LOG(1), LOG10(1000), LOG2(8), PI();
+SELECT CONV('ff', 16, 10), CONV(10, 10, 2), BIN(5), OCT(8);
+SELECT GREATEST(3, 7, 5), LEAST('b', 'a', 'c');
+
+-- Dates (fixed inputs only; NOW() and friends differ per run).
+SELECT DATE('2024-03-15 10:20:30'), YEAR('2024-03-15'), MONTH('2024-03-15'), DAY('2024-03-15'), DAYOFMONTH('2024-03-15');
+SELECT HOUR('10:20:30'), MINUTE('2024-03-15 10:20:30'), SECOND('10:20:30');
+SELECT DATE_ADD('2024-01-31', INTERVAL 1 MONTH), DATE_SUB('2024-03-01', INTERVAL 1 DAY), '2024-01-01' + INTERVAL 10 DAY;
+SELECT DATEDIFF('2024-03-01', '2024-02-01'), DAYOFWEEK('2024-03-15'), DAYOFYEAR('2024-03-15'), WEEKDAY('2024-03-15');
+SELECT DATE_FORMAT('2024-03-05 07:08:09', '%Y/%m/%d %H:%i:%s'), DATE_FORMAT('2024-03-05', '%W %M %e %y');
+SELECT STR_TO_DATE('15/03/2024', '%d/%m/%Y'), LAST_DAY('2024-02-10'), MAKEDATE(2024, 60);
+SELECT UNIX_TIMESTAMP('2024-01-01 00:00:00') - UNIX_TIMESTAMP('2023-12-31 00:00:00');
+SELECT TIMESTAMPDIFF(DAY, '2024-01-01', '2024-03-01'), TIMESTAMPDIFF(MONTH, '2024-01-31', '2024-03-01');
+SELECT DATE('not a date'), YEAR(NULL);
+
+-- Session functions with stable results in a fresh session.
+SELECT DATABASE();
+SELECT CURRENT_USER(), USER();
+SELECT CONNECTION_ID() > 0, VERSION() LIKE '%';
+-- diff: skip-result
+SELECT NOW(), CURDATE(), CURTIME(), UNIX_TIMESTAMP(), UUID(), RAND(), SYSDATE();
+-- diff: skip-result
+SELECT VERSION(), CONNECTION_ID();
+SELECT LENGTH(UUID()), RAND(1) = RAND(1), NOW() = NOW();

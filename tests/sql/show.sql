@@ -1,0 +1,78 @@
+-- SHOW TABLES / COLUMNS / CREATE TABLE / WARNINGS / INDEX / DATABASES, DESCRIBE.
+
+SHOW TABLES;
+CREATE TABLE items (
+  id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT,
+  sku CHAR(8) NOT NULL,
+  title VARCHAR(100) NOT NULL DEFAULT '',
+  price DECIMAL(10,2) NOT NULL DEFAULT 0.00,
+  weight DOUBLE DEFAULT NULL,
+  qty SMALLINT NOT NULL DEFAULT 1,
+  note TEXT,
+  photo BLOB,
+  added DATE,
+  updated DATETIME,
+  seen TIMESTAMP NULL DEFAULT NULL,
+  flag TINYINT(1) NOT NULL DEFAULT 0,
+  PRIMARY KEY (id),
+  UNIQUE KEY uk_sku (sku),
+  KEY k_title_price (title, price)
+);
+CREATE TABLE logs (n INT);
+SHOW TABLES;
+SHOW TABLES LIKE 'it%';
+SHOW FULL TABLES;
+SHOW COLUMNS FROM items;
+SHOW FULL COLUMNS FROM items;
+SHOW COLUMNS FROM items LIKE 'p%';
+SHOW FIELDS FROM logs;
+DESCRIBE items;
+DESC logs;
+SHOW CREATE TABLE items;
+SHOW CREATE TABLE logs;
+INSERT INTO items (sku, title) VALUES ('A1', 'one'), ('A2', 'two');
+SHOW CREATE TABLE items;
+SHOW INDEX FROM items;
+SHOW KEYS FROM items;
+SHOW CREATE TABLE nope;
+
+-- SHOW WARNINGS after warnings, notes and errors.
+SELECT 1 / 0;
+SHOW WARNINGS;
+SHOW COUNT(*) WARNINGS;
+SELECT @@warning_count;
+SELECT CAST('12abc' AS SIGNED);
+SHOW WARNINGS;
+SELECT nope FROM logs;
+SHOW WARNINGS;
+SHOW ERRORS;
+SELECT @@error_count;
+SHOW WARNINGS LIMIT 1;
+SELECT 1;
+SHOW WARNINGS;
+DROP TABLE IF EXISTS never_was;
+SHOW WARNINGS;
+
+-- SHOW DATABASES includes the system schemas and ours.
+CREATE DATABASE show_extra;
+SHOW DATABASES LIKE 'show_extra';
+SHOW DATABASES LIKE 'diff_show';
+DROP DATABASE show_extra;
+
+-- Output that legitimately differs: only success or error is compared.
+-- diff: skip-result
+SHOW VARIABLES LIKE 'version%';
+-- diff: skip-result
+SHOW SESSION STATUS LIKE 'Questions';
+-- diff: skip-result
+SHOW GLOBAL STATUS LIKE 'Uptime';
+-- diff: skip-result
+SHOW PROCESSLIST;
+-- diff: skip-result
+SHOW ENGINES;
+SHOW VARIABLES LIKE 'autocommit';
+SHOW SESSION VARIABLES LIKE 'sql_mode';
+SHOW VARIABLES LIKE 'max_allowed_packet';
+SHOW VARIABLES LIKE 'no_such_var%';
+
+DROP TABLE items, logs;
