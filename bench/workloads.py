@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Callable
 
 import sysbench
-from servers import (Registry, Server, machine_cpu, mysql_cli, mysql_status, process_cpu,
+from servers import (Registry, Server, StatusProbe, machine_cpu, mysql_cli, process_cpu,
                      redis_commands, tool)
 
 
@@ -126,8 +126,8 @@ def _sleep_while_alive(seconds: float, procs: list[subprocess.Popen], what: str,
         time.sleep(min(left, 0.2))
 
 
-def questions(server: Server) -> Callable[[], int | None]:
-    return lambda: mysql_status(server.port, "Questions")
+def questions(probe: StatusProbe) -> Callable[[], int | None]:
+    return lambda: probe.status("Questions")
 
 
 # ---------------------------------------------------------------- sysbench
@@ -135,21 +135,31 @@ def questions(server: Server) -> Callable[[], int | None]:
 def sysbench_step(reg: Registry, server: Server, test: str, threads: int, ps_mode: str,
                   data: sysbench.Data, warmup: float, seconds: float) -> Measurement:
     argv = sysbench.run_args(test, server.port, data, threads, ps_mode, warmup, seconds)
+    probe = StatusProbe(reg, server.port)
+    count = questions(probe)
+    count()  # connect now, outside the measured interval
     proc = reg.spawn(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     out = OutputReader(proc, "Threads started!")
     tail = lambda: out.text.strip()[-300:]  # noqa: E731
     try:
         if not out.seen.wait(timeout=60):
             raise StepError(f"sysbench did not start: {tail()}")
+        # Deadlines from the start, so a slow sample (the CLI query for Questions
+        # can take a while on a loaded machine) shortens the window, not shifts it.
+        start = time.monotonic()
         _sleep_while_alive(round(warmup) + 0.3, [proc], "sysbench", tail)
-        s0 = take_sample(server, [proc.pid], questions(server))
-        _sleep_while_alive(max(round(seconds) - 0.5, 0.5), [proc], "sysbench", tail)
-        s1 = take_sample(server, [proc.pid], questions(server))
+        s0 = take_sample(server, [proc.pid], count)
+        end = start + round(warmup) + round(seconds) - 0.2
+        if end - s0.t < 0.5 * seconds:
+            raise StepError("sampling took too long; the machine is overloaded")
+        _sleep_while_alive(end - time.monotonic(), [proc], "sysbench", tail)
+        s1 = take_sample(server, [proc.pid], count)
         proc.wait(timeout=seconds + warmup + 30)
     except subprocess.TimeoutExpired as exc:
         raise StepError("sysbench did not finish in time") from exc
     finally:
         reg.kill(proc)
+        probe.close()
         out.join(timeout=5)
     if proc.returncode != 0:
         raise StepError(f"sysbench exited {proc.returncode}: {tail()}")
@@ -168,6 +178,9 @@ def yesmark_step(reg: Registry, server: Server, streams: int, workdir: Path,
     """N `yes "DO 0;" | mariadb` streams; throughput from the server's Questions counter."""
     procs: list[subprocess.Popen] = []
     errs = [workdir / f"yesmark-{server.name}-{i}.err" for i in range(streams)]
+    probe = StatusProbe(reg, server.port)
+    count = questions(probe)
+    count()  # connect now, outside the measured interval
     try:
         for err in errs:
             yes = reg.spawn([tool("yes"), "DO 0;"], stdout=subprocess.PIPE)
@@ -179,15 +192,16 @@ def yesmark_step(reg: Registry, server: Server, streams: int, workdir: Path,
                                     for e in errs)[-300:]
         pids = [p.pid for p in procs]
         _sleep_while_alive(warmup, procs, "a yesmark stream", detail)
-        s0 = take_sample(server, pids, questions(server))
+        s0 = take_sample(server, pids, count)
         _sleep_while_alive(seconds, procs, "a yesmark stream", detail)
-        s1 = take_sample(server, pids, questions(server))
+        s1 = take_sample(server, pids, count)
     finally:
         for p in procs:
             reg.kill(p)
+        probe.close()
     if s0.counter is None or s1.counter is None:
         raise StepError("server does not report SHOW GLOBAL STATUS LIKE 'Questions'")
-    queries = s1.counter - s0.counter - 1  # minus the SHOW STATUS itself
+    queries = s1.counter - s0.counter - 2  # minus the probe's SHOW STATUS and sentinel
     return summarize(s0, s1, queries=queries, qps=queries / (s1.t - s0.t), p95=None, tps=None)
 
 
