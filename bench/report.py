@@ -210,11 +210,35 @@ def _nice_max(v: float) -> float:
     return 10 * exp
 
 
+def _log_ticks(lo: float, hi: float) -> list[float]:
+    ticks = []
+    for exp in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1):
+        ticks += [m * 10 ** exp for m in (1, 2, 5) if lo <= m * 10 ** exp <= hi]
+    return ticks
+
+
+def _fmt_tick(v: float) -> str:
+    if v >= 1e6:
+        return f"{v / 1e6:g}M"
+    return f"{v / 1000:g}k" if v >= 1000 else f"{v:g}"
+
+
 def _panel(x0: float, title: str, ylabel: str, threads: list[int],
-           series: list[tuple[str, str, list[tuple[int, float]]]]) -> list[str]:
+           series: list[tuple[str, str, list[tuple[int, float]]]], log_y: bool) -> list[str]:
+    """One chart panel; a log y axis keeps equal ratios at equal distances."""
     w, h, top, left, bottom = 440.0, 300.0, 40.0, 60.0, 40.0
     pw, ph = w - left - 20, h - top - bottom
-    ymax = _nice_max(max((v for _, _, pts in series for _, v in pts), default=1.0) * 1.05)
+    values = [v for _, _, pts in series for _, v in pts if v > 0] or [1.0]
+    if log_y:
+        ylo = 10 ** math.floor(math.log10(min(values)))
+        yhi = 10 ** math.ceil(math.log10(max(values)))
+        ticks = _log_ticks(ylo, yhi)
+        scale = lambda v: (math.log10(max(v, ylo)) - math.log10(ylo)) / (  # noqa: E731
+            math.log10(yhi) - math.log10(ylo))
+    else:
+        yhi = _nice_max(max(values) * 1.05)
+        ticks = [yhi * i / 5 for i in range(6)]
+        scale = lambda v: v / yhi  # noqa: E731
     lo, hi = math.log2(min(threads)), math.log2(max(threads))
     span = hi - lo or 1.0
 
@@ -222,20 +246,18 @@ def _panel(x0: float, title: str, ylabel: str, threads: list[int],
         return x0 + left + (math.log2(t) - lo) / span * pw
 
     def py(v: float) -> float:
-        return top + ph - v / ymax * ph
+        return top + ph - scale(v) * ph
 
     out = [f'<text x="{x0 + w / 2}" y="22" text-anchor="middle" font-size="14" '
            f'font-weight="bold">{title}</text>',
            f'<rect x="{x0 + left}" y="{top}" width="{pw}" height="{ph}" fill="none" '
            f'stroke="#999"/>']
-    for i in range(6):
-        v = ymax * i / 5
+    for v in ticks:
         y = py(v)
         out.append(f'<line x1="{x0 + left}" y1="{y:.1f}" x2="{x0 + left + pw}" y2="{y:.1f}" '
                    f'stroke="#eee"/>')
-        label = f"{v / 1000:g}k" if ymax >= 10000 else f"{v:g}"
         out.append(f'<text x="{x0 + left - 6}" y="{y + 4:.1f}" text-anchor="end" '
-                   f'font-size="11">{label}</text>')
+                   f'font-size="11">{_fmt_tick(v)}</text>')
     for t in threads:
         out.append(f'<text x="{px(t):.1f}" y="{top + ph + 16}" text-anchor="middle" '
                    f'font-size="11">{t}</text>')
@@ -264,21 +286,21 @@ def write_chart(path: Path, res: Results, threads: list[int], title: str) -> Non
         style = f"{COLORS[server]}|{dash}"
         qps_series.append((style, legend, [(t, m.qps) for t, m in ok]))
         us_series.append((style, legend, [(t, m.server_us) for t, m in ok]))
-    width, height = 900, 370
+    width, height = 900, 330
     body = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 50}" '
             f'font-family="sans-serif">', f'<rect width="100%" height="100%" fill="white"/>']
-    body += _panel(0, f"{title}: QPS", "queries per second", threads, qps_series)
+    body += _panel(0, f"{title}: QPS (log scale)", "queries per second", threads, qps_series,
+                   log_y=True)
     body += _panel(450, f"{title}: server CPU per query", "server CPU µs / query", threads,
-                   us_series)
-    x = 20.0
-    for style, legend, pts in qps_series:
+                   us_series, log_y=False)
+    for i, (style, legend, pts) in enumerate(qps_series):
         color, dash = style.split("|")
+        x, y = 60.0 + 280 * (i // 2), height + 18 * (i % 2)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         muted = "" if pts else ' opacity="0.35"'
-        body.append(f'<g{muted}><line x1="{x}" y1="{height}" x2="{x + 28}" y2="{height}" '
+        body.append(f'<g{muted}><line x1="{x}" y1="{y}" x2="{x + 28}" y2="{y}" '
                     f'stroke="{color}" stroke-width="2"{dash_attr}/>'
-                    f'<text x="{x + 34}" y="{height + 4}" font-size="11">{legend}'
-                    f'{"" if pts else " (n/a)"}</text></g>')
-        x += 145
+                    f'<text x="{x + 34}" y="{y + 4}" font-size="11">{legend}'
+                    f'{"" if pts else " (not measured)"}</text></g>')
     body.append("</svg>")
     path.write_text("\n".join(body) + "\n")

@@ -150,8 +150,9 @@ def sysbench_step(reg: Registry, server: Server, test: str, threads: int, ps_mod
         _sleep_while_alive(round(warmup) + 0.3, [proc], "sysbench", tail)
         s0 = take_sample(server, [proc.pid], count)
         end = start + round(warmup) + round(seconds) - 0.2
-        if end - s0.t < 0.5 * seconds:
-            raise StepError("sampling took too long; the machine is overloaded")
+        if end - s0.t < 0.25 * seconds:
+            raise StepError(f"first sample came {s0.t - start:.1f}s after start, too late for"
+                            f" a {seconds:g}s interval; the machine is overloaded")
         _sleep_while_alive(end - time.monotonic(), [proc], "sysbench", tail)
         s1 = take_sample(server, [proc.pid], count)
         proc.wait(timeout=seconds + warmup + 30)
