@@ -178,3 +178,15 @@ pub fn sysbench(port: u16, test: &str, args: &[&str], timeout: Duration) -> Comm
         .args(args);
     run_bounded(command, b"", timeout)
 }
+
+/// The value of `name` in `mariadb-admin extended-status` output
+/// (`| Questions | 1234 |`), if present and numeric.
+pub fn status_value(extended_status: &str, name: &str) -> Option<u64> {
+    extended_status.lines().find_map(|line| {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        match cells.as_slice() {
+            ["", key, value, ""] if *key == name => value.parse().ok(),
+            _ => None,
+        }
+    })
+}

@@ -20,6 +20,7 @@ pub mod differential;
 pub mod manycore;
 pub mod mariadb;
 pub mod process;
+pub mod raw;
 pub mod slt;
 pub mod target;
 

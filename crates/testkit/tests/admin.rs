@@ -1,0 +1,76 @@
+//! `mariadb-admin` against the server under test (`MANYCORE_TEST_TARGET`).
+
+use manycore_testkit::{mariadb_admin, Server};
+
+#[test]
+fn ping_status_and_version() {
+    let server = Server::from_env();
+    let port = server.port();
+
+    let out = mariadb_admin(port, &["ping"]).expect_success("ping");
+    assert!(out.stdout.contains("mysqld is alive"), "{out}");
+
+    let out = mariadb_admin(port, &["status"]).expect_success("status");
+    for field in ["Uptime:", "Threads:", "Questions:"] {
+        assert!(out.stdout.contains(field), "status lacks {field}: {out}");
+    }
+
+    let out = mariadb_admin(port, &["version"]).expect_success("version");
+    for field in [
+        "Server version",
+        "Protocol version",
+        "Connection",
+        "TCP port",
+        "Uptime:",
+    ] {
+        assert!(out.stdout.contains(field), "version lacks {field}: {out}");
+    }
+}
+
+#[test]
+fn extended_status_processlist_and_variables() {
+    let server = Server::from_env();
+    let port = server.port();
+
+    let out = mariadb_admin(port, &["extended-status"]).expect_success("extended-status");
+    for name in ["| Questions ", "| Uptime ", "| Threads_connected "] {
+        assert!(
+            out.stdout.contains(name),
+            "extended-status lacks {name}: {out}"
+        );
+    }
+    let questions = manycore_testkit::client::status_value(&out.stdout, "Questions");
+    assert!(questions.is_some(), "Questions is a number: {out}");
+
+    let out = mariadb_admin(port, &["processlist"]).expect_success("processlist");
+    assert!(out.stdout.contains("| Id "), "processlist header: {out}");
+    assert!(
+        out.stdout.contains("root"),
+        "processlist shows our session: {out}"
+    );
+    assert!(
+        out.stdout.contains("show processlist") || out.stdout.contains("SHOW PROCESSLIST"),
+        "{out}"
+    );
+
+    let out = mariadb_admin(port, &["variables"]).expect_success("variables");
+    for name in [
+        "| max_allowed_packet ",
+        "| version ",
+        "| autocommit ",
+        "| port ",
+    ] {
+        assert!(out.stdout.contains(name), "variables lacks {name}: {out}");
+    }
+    assert!(
+        out.stdout.contains(&format!("| {port} ")) || out.stdout.contains(&format!(" {port} ")),
+        "{out}"
+    );
+
+    // Several commands in one run, and an unknown command failing cleanly.
+    let out = mariadb_admin(port, &["ping", "ping"]).expect_success("ping ping");
+    assert_eq!(out.stdout.matches("mysqld is alive").count(), 2, "{out}");
+    let out = mariadb_admin(port, &["no-such-command"]);
+    assert!(!out.success(), "{out}");
+    assert!(server.is_alive());
+}
