@@ -65,6 +65,9 @@ struct State {
     syncs: u64,
     fail_sync_at: Option<u64>,
     space_limit: Option<u64>,
+    /// After `crash`, until `power_on`: every call fails, so a process that was "killed"
+    /// cannot touch the disk the restarted one recovers from.
+    powered_off: bool,
 }
 
 /// What a simulated power loss does with unsynced state.
@@ -117,6 +120,13 @@ impl SimDisk {
         self.state.lock().space_limit = limit;
     }
 
+    /// Removes any injected sync failure and space limit.
+    pub fn clear_faults(&self) {
+        let mut s = self.state.lock();
+        s.fail_sync_at = None;
+        s.space_limit = None;
+    }
+
     pub fn sync_count(&self) -> u64 {
         self.state.lock().syncs
     }
@@ -139,9 +149,11 @@ impl SimDisk {
         file.durable[offset as usize] ^= 0x5A;
     }
 
-    /// Simulates a power loss. Afterwards the disk holds only what survived.
+    /// Simulates a power loss. Afterwards the disk holds only what survived, and every
+    /// call fails until `power_on`.
     pub fn crash(&self, how: Crash) {
         let mut s = self.state.lock();
+        s.powered_off = true;
         let mut rng = Rng::new(match how {
             Crash::Random(seed) => seed,
             _ => 0,
@@ -186,18 +198,36 @@ impl SimDisk {
         }
     }
 
+    /// Ends the simulated outage: the restarted process may use the disk.
+    pub fn power_on(&self) {
+        self.state.lock().powered_off = false;
+    }
+
     fn file(&self, s: &mut State, name: &str) -> io::Result<u64> {
+        s.powered()?;
         s.names.get(name).copied().ok_or_else(|| not_found(name))
+    }
+}
+
+impl State {
+    fn powered(&self) -> io::Result<()> {
+        if self.powered_off {
+            return Err(io::Error::other("simulated power loss"));
+        }
+        Ok(())
     }
 }
 
 impl Disk for SimDisk {
     fn list(&self) -> io::Result<Vec<String>> {
-        Ok(self.state.lock().names.keys().cloned().collect())
+        let s = self.state.lock();
+        s.powered()?;
+        Ok(s.names.keys().cloned().collect())
     }
 
     fn create(&self, name: &str) -> io::Result<()> {
         let mut s = self.state.lock();
+        s.powered()?;
         let id = s.next_id;
         s.next_id += 1;
         s.files.insert(id, SimFile::default());
@@ -278,6 +308,7 @@ impl Disk for SimDisk {
 
     fn rename(&self, from: &str, to: &str) -> io::Result<()> {
         let mut s = self.state.lock();
+        s.powered()?;
         let id = s.names.remove(from).ok_or_else(|| not_found(from))?;
         s.names.insert(to.to_string(), id);
         Ok(())
@@ -285,12 +316,14 @@ impl Disk for SimDisk {
 
     fn remove(&self, name: &str) -> io::Result<()> {
         let mut s = self.state.lock();
+        s.powered()?;
         s.names.remove(name).ok_or_else(|| not_found(name))?;
         Ok(())
     }
 
     fn sync_dir(&self) -> io::Result<()> {
         let mut s = self.state.lock();
+        s.powered()?;
         s.durable_names = s.names.clone();
         Ok(())
     }
