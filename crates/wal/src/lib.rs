@@ -41,6 +41,7 @@
 //!   - `Storage::apply_recovered_rows(db, table, &[(key, row)])` for checkpoint
 //!     `TableRows` (same as a commit at ts 1; set the clock to 1 at least).
 //!   - `AutoIncrement { next }` -> `Table::set_auto_increment(next)`.
+//!
 //!   Recovery is single-threaded; a multi-million-row checkpoint applies at memory speed.
 //!
 //! Commit (storage, `Transaction::commit`): the transaction keeps, per write, the final
@@ -66,16 +67,19 @@
 //!   free meanwhile. Before starting a write statement call `wal.check_writable()` so a
 //!   poisoned log refuses writes early while reads keep working.
 //! Checkpoints (server background thread, not a worker): every second or so, if
-//!   `wal.should_checkpoint()`: take `ddl` then `commit_order` briefly and read
-//!   (catalog Arc, clock, `wal.last_lsn()`) together, and begin a read-only snapshot at that
-//!   clock; release the mutexes. Every commit with lsn <= C has ts <= clock and vice versa,
-//!   because both are assigned under `commit_order`. Then `let mut w =
-//!   wal.begin_checkpoint(C)?`, write `CreateDatabase` for each database, `CreateTable`
-//!   (schema incl. indexes, `auto_increment()`) for each table, then for each table scan
-//!   the primary index at the snapshot and `w.write_row(db, table, &slot.key, row)`;
-//!   `w.finish()?` installs it and drops old segments. Needs `RowSlot::key` readable
-//!   (it is `pub`?) and a `Storage::begin_read_at(snapshot)` or the existing `begin`
-//!   taken while holding `commit_order`.
+//!   `wal.should_checkpoint()`, call a new `Storage::checkpoint_snapshot(|| wal.last_lsn())`
+//!   that takes `ddl` then `commit_order`, and while holding both: `begin(&reader)` (its
+//!   snapshot = the clock), loads the catalog, and calls the closure for C; then releases
+//!   both and returns (transaction, catalog, C). Every commit with lsn <= C has ts <= that
+//!   clock and vice versa, because both are assigned under `commit_order`; DDL <= C is in
+//!   that catalog because DDL appends under `ddl`. Then `let mut w =
+//!   wal.begin_checkpoint(C)?`; write `CreateDatabase` per database, `CreateTable` (schema
+//!   incl. indexes, `table.auto_increment()`) per table, then per table scan the primary
+//!   index at the snapshot (`Table::scan(&view, IndexNo::Primary, &KeyRange::all(), ..)`)
+//!   and `w.write_row(db, table, slot.key(), row)`; `w.finish()?` installs it, flushing the
+//!   log through C first, and deletes segments wholly <= C. The read-only transaction pins
+//!   GC for the duration, as any long reader does. Hidden-primary-key tables also need
+//!   `next_row_id` restored: recovery derives it from the largest key (see Startup).
 //! Shutdown (server): stop accepting, let sessions finish, checkpoint as above (so the next
 //!   start replays nothing), then `wal.close()?` (flushes and joins the writer).
 

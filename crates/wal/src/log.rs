@@ -374,7 +374,10 @@ impl Writer {
             let durable = Lsn(shared.durable.load(Ordering::Relaxed));
             if self.cursor.len >= shared.options.segment_size_max {
                 match self.rotate(self.pending_first) {
-                    Err(WalError::DiskFull(message)) => return Ok(self.disk_full(message)),
+                    Err(WalError::DiskFull(message)) => {
+                        self.disk_full(message);
+                        return Ok(());
+                    }
                     other => other?,
                 }
             }

@@ -38,7 +38,7 @@ fn records_come_back_in_order_after_restart() {
     let records: Vec<LogRecord> = (0..50).map(|i| commit("t", i % 7, i as i64)).collect();
     let lsns: Vec<Lsn> = records
         .iter()
-        .flat_map(|r| append_all(&wal, &[r.clone()]))
+        .flat_map(|r| append_all(&wal, std::slice::from_ref(r)))
         .collect();
     assert_eq!(lsns, (1..=50).map(Lsn).collect::<Vec<_>>());
     drop(wal);

@@ -44,11 +44,13 @@ pub fn commit(table: &str, key: u64, n: i64) -> LogRecord {
     }
 }
 
+pub type Opened = (Wal, manycore_wal::RecoveryReport, Vec<(Lsn, LogRecord)>);
+
 /// Opens `disk`, collecting every replayed record.
 pub fn open(
     disk: Arc<dyn manycore_wal::Disk>,
     options: WalOptions,
-) -> Result<(Wal, manycore_wal::RecoveryReport, Vec<(Lsn, LogRecord)>), manycore_wal::WalError> {
+) -> Result<Opened, manycore_wal::WalError> {
     let mut records = Vec::new();
     let (wal, report) = Wal::open(disk, options, |lsn, r| records.push((lsn, r)))?;
     Ok((wal, report, records))
