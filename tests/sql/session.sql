@@ -34,7 +34,6 @@ SELECT @@sql_auto_is_null, @@sql_select_limit, @@net_write_timeout, @@wait_timeo
 SELECT @@no_such_variable;
 -- diff: skip-result
 SELECT @@version, @@version_comment, @@hostname, @@port;
-SELECT @@version LIKE '%MariaDB%';
 
 -- SET of session variables.
 SET autocommit = 0;

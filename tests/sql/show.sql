@@ -30,10 +30,13 @@ DESCRIBE items;
 DESC logs;
 SHOW CREATE TABLE items;
 SHOW CREATE TABLE logs;
-INSERT INTO items (sku, title) VALUES ('A1', 'one'), ('A2', 'two');
-SHOW CREATE TABLE items;
+-- Index cardinality is InnoDB's estimate once rows exist: compare it on an empty table.
 SHOW INDEX FROM items;
 SHOW KEYS FROM items;
+INSERT INTO items (sku, title) VALUES ('A1', 'one'), ('A2', 'two');
+SHOW CREATE TABLE items;
+-- diff: skip-result
+SHOW INDEX FROM items;
 SHOW CREATE TABLE nope;
 
 -- SHOW WARNINGS after warnings, notes and errors.

@@ -61,6 +61,11 @@ impl ManycoreServer {
         panic!("manycore did not start on three ports; last output:\n{last_output}");
     }
 
+    /// The server's PID while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.process.pid()
+    }
+
     pub fn port(&self) -> u16 {
         self.port
     }

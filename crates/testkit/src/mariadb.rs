@@ -51,6 +51,11 @@ impl MariaDb {
         MariaDbInstall::new().start_with(extra_flags)
     }
 
+    /// The server's PID while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.process.pid()
+    }
+
     pub fn port(&self) -> u16 {
         self.port
     }
