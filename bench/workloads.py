@@ -89,7 +89,9 @@ def summarize(s0: Sample, s1: Sample, queries: float, qps: float, p95: float | N
         qps=qps, p95_ms=p95, tps=tps,
         server_us=(user + system) / queries * 1e6,
         server_user_us=user / queries * 1e6, server_sys_us=system / queries * 1e6,
-        server_cores=(user + system) / wall, client_cores=(s1.clients - s0.clients) / wall,
+        server_cores=(user + system) / wall,
+        # A client that exited before the second sample no longer shows its CPU.
+        client_cores=max(0.0, s1.clients - s0.clients) / wall,
         idle_pct=100.0 * (s1.idle - s0.idle) / total if total > 0 else 0.0,
         counted_qps=counted, window_s=wall, errors=errors, note=note)
 
@@ -229,7 +231,7 @@ def redis_step(reg: Registry, server: Server, clients: int, pipeline: int, keys:
             "-c", str(clients), "-P", str(pipeline), "-r", str(keys), "-d", str(value_size),
             "--csv"]
     rate = _redis_rate(reg, server, argv, warmup)
-    requests = int(rate * (seconds + 1.5) * 1.25)
+    requests = int(rate * (seconds + 1.5) * 1.6)  # rates swing on a busy VM; finish late, not early
     proc = reg.spawn(argv + ["-n", str(requests)], stdout=subprocess.PIPE,
                      stderr=subprocess.STDOUT, text=True)
     out = OutputReader(proc, '"GET"')
