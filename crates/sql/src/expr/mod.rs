@@ -9,9 +9,35 @@
 //!     TIMESTAMP give Value::DateTime; or Value::Null.
 //! (2) Evaluation never panics on any input; bad input is an `Error` (or a warning and a
 //!     MySQL-compatible value where MySQL only warns).
+//! (3) Nodes whose type is only known at run time (`Parameter`, `UserVariable`) report a
+//!     nominal type (a character string) and evaluate to the value as supplied; every
+//!     operator dispatches on the values it receives, so this is safe.
+//!
+//! Code map: `bind` (sqlparser AST -> Expr, with MySQL's type inference), `eval`
+//! (evaluation), `function` (scalar functions), `aggregate` (COUNT/SUM/... and their
+//! accumulators), `convert` (store assignment, index keys, sort keys), `coerce` (value
+//! conversions and the comparison rule), `temporal` (date parsing, arithmetic, formats).
 
 use crate::error::Result;
 use manycore_types::{DataType, Value};
+
+pub mod aggregate;
+mod bind;
+pub mod coerce;
+pub mod convert;
+mod digest;
+mod display;
+mod eval;
+pub mod function;
+mod like;
+mod temporal;
+#[cfg(test)]
+mod tests;
+
+pub use aggregate::{bind_aggregate, Accumulator, AggregateCall, AggregateFunction};
+pub use bind::{bind, is_aggregate, Scope};
+pub use convert::{compare_values, exact_key_value, sort_key, store_value};
+pub use function::{Function, IntervalUnit, TrimSide};
 
 /// Scope of a `@@variable` reference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -73,31 +99,76 @@ pub struct ColumnRef {
 /// semantics live behind `eval`, `data_type` and `nullable`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
-    Literal { value: Value, data_type: DataType },
+    Literal {
+        value: Value,
+        data_type: DataType,
+    },
     Column(ColumnRef),
     /// A `?` of a prepared statement; its value comes from `EvalContext::params`.
-    Parameter { index: usize },
-    SystemVariable { name: String, scope: VarScope },
-    UserVariable { name: String },
-    Unary { op: UnaryOp, operand: Box<Expr>, data_type: DataType },
-    Binary { op: BinaryOp, left: Box<Expr>, right: Box<Expr>, data_type: DataType },
-    IsNull { operand: Box<Expr>, negated: bool },
-    InList { operand: Box<Expr>, list: Vec<Expr>, negated: bool },
-    Between { operand: Box<Expr>, low: Box<Expr>, high: Box<Expr>, negated: bool },
-    Like { operand: Box<Expr>, pattern: Box<Expr>, escape: Option<Box<Expr>>, negated: bool },
+    Parameter {
+        index: usize,
+    },
+    SystemVariable {
+        name: String,
+        scope: VarScope,
+    },
+    UserVariable {
+        name: String,
+    },
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+        data_type: DataType,
+    },
+    Binary {
+        op: BinaryOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+        data_type: DataType,
+    },
+    IsNull {
+        operand: Box<Expr>,
+        negated: bool,
+    },
+    InList {
+        operand: Box<Expr>,
+        list: Vec<Expr>,
+        negated: bool,
+    },
+    Between {
+        operand: Box<Expr>,
+        low: Box<Expr>,
+        high: Box<Expr>,
+        negated: bool,
+    },
+    Like {
+        operand: Box<Expr>,
+        pattern: Box<Expr>,
+        escape: Option<Box<Expr>>,
+        negated: bool,
+    },
     Case {
         operand: Option<Box<Expr>>,
         branches: Vec<(Expr, Expr)>,
         otherwise: Option<Box<Expr>>,
         data_type: DataType,
     },
-    Cast { operand: Box<Expr>, data_type: DataType },
-    Call { function: Function, args: Vec<Expr>, data_type: DataType },
+    Cast {
+        operand: Box<Expr>,
+        data_type: DataType,
+    },
+    Call {
+        function: Function,
+        args: Vec<Expr>,
+        data_type: DataType,
+    },
+    /// `x IS [NOT] TRUE` / `x IS [NOT] FALSE`: never NULL.
+    IsBool {
+        operand: Box<Expr>,
+        value: bool,
+        negated: bool,
+    },
 }
-
-/// Placeholder until expression semantics land: the set of scalar functions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Function {}
 
 /// Everything evaluation needs from outside the row.
 pub struct EvalContext<'a> {
@@ -121,4 +192,12 @@ pub trait SessionContext {
     fn warn(&self, code: crate::error::ErrorCode, message: String);
     /// Strict sql_mode (STRICT_TRANS_TABLES or STRICT_ALL_TABLES).
     fn strict(&self) -> bool;
+    /// FOUND_ROWS(): rows the previous SELECT returned (or would have without LIMIT).
+    fn found_rows(&self) -> u64 {
+        0
+    }
+    /// ROW_COUNT(): rows affected by the previous statement, -1 after a result set.
+    fn row_count(&self) -> i64 {
+        -1
+    }
 }

@@ -1,0 +1,350 @@
+//! Aggregate functions: binding, result types and accumulators.
+//!
+//! Result types (MariaDB 10.11): COUNT -> BIGINT; SUM of integers/DECIMAL(p,s) ->
+//! DECIMAL(p+22, s); AVG of exact -> DECIMAL(p+4, s+4); SUM/AVG of anything else -> DOUBLE;
+//! MIN/MAX -> the argument's type; BIT_AND/OR/XOR -> BIGINT UNSIGNED; STD/VARIANCE ->
+//! DOUBLE; GROUP_CONCAT -> TEXT.
+//!
+//! Invariants:
+//! (1) NULL inputs are skipped; over no rows COUNT is 0, BIT_AND is all ones, BIT_OR/XOR
+//!     are 0 and everything else is NULL.
+//! (2) DISTINCT compares values by `convert::sort_key` of the argument's type, the same
+//!     rule GROUP BY uses, so 1.0 and 1.00 (or 'a' and 'A') are one value.
+
+use super::bind::{function_name, Scope};
+use super::coerce::{to_bytes, to_decimal, to_f64, to_u64_bits};
+use super::convert::{compare_values, sort_key};
+use super::function::{decimal_type, exact_shape, UBIGINT};
+use super::{bind, EvalContext, Expr};
+use crate::error::{Error, ErrorCode, Result};
+use manycore_types::{DataType, Decimal, LobSize, Value};
+use rust_decimal::RoundingStrategy;
+use sqlparser::ast;
+use std::cmp::Ordering;
+use std::collections::HashSet;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AggregateFunction {
+    Count,
+    Sum,
+    Avg,
+    Min,
+    Max,
+    GroupConcat,
+    BitAnd,
+    BitOr,
+    BitXor,
+    /// STD / STDDEV / STDDEV_POP
+    StdPop,
+    StdSamp,
+    /// VARIANCE / VAR_POP
+    VarPop,
+    VarSamp,
+}
+
+impl AggregateFunction {
+    pub fn lookup(upper_name: &str) -> Option<AggregateFunction> {
+        use AggregateFunction::*;
+        Some(match upper_name {
+            "COUNT" => Count,
+            "SUM" => Sum,
+            "AVG" => Avg,
+            "MIN" => Min,
+            "MAX" => Max,
+            "GROUP_CONCAT" => GroupConcat,
+            "BIT_AND" => BitAnd,
+            "BIT_OR" => BitOr,
+            "BIT_XOR" => BitXor,
+            "STD" | "STDDEV" | "STDDEV_POP" => StdPop,
+            "STDDEV_SAMP" => StdSamp,
+            "VARIANCE" | "VAR_POP" => VarPop,
+            "VAR_SAMP" => VarSamp,
+            _ => return None,
+        })
+    }
+}
+
+/// A bound aggregate call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AggregateCall {
+    pub function: AggregateFunction,
+    /// None for COUNT(*).
+    pub arg: Option<Expr>,
+    pub distinct: bool,
+    /// GROUP_CONCAT's SEPARATOR (default ",").
+    pub separator: Vec<u8>,
+}
+
+/// Binds `COUNT(*)`, `SUM(DISTINCT x)`, `GROUP_CONCAT(x SEPARATOR ';')`, ...
+/// (GROUP_CONCAT's ORDER BY and multiple arguments are not supported.)
+pub fn bind_aggregate(call: &ast::Function, scope: &dyn Scope) -> Result<AggregateCall> {
+    let name = function_name(call);
+    let function = AggregateFunction::lookup(&name).ok_or_else(|| {
+        Error::new(
+            ErrorCode::UnknownError,
+            format!("{name} is not an aggregate"),
+        )
+    })?;
+    let ast::FunctionArguments::List(list) = &call.args else {
+        return Err(Error::parse_near(&call.to_string(), 1));
+    };
+    let distinct = matches!(
+        list.duplicate_treatment,
+        Some(ast::DuplicateTreatment::Distinct)
+    );
+    let mut separator = b",".to_vec();
+    for clause in &list.clauses {
+        match clause {
+            ast::FunctionArgumentClause::Separator(v) => {
+                separator = v.clone().into_string().unwrap_or_default().into_bytes();
+            }
+            other => return Err(Error::not_supported(&format!("{name}(... {other})"))),
+        }
+    }
+    let arg = match list.args.as_slice() {
+        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard)]
+            if function == AggregateFunction::Count && !distinct =>
+        {
+            None
+        }
+        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e))] => Some(bind(e, scope)?),
+        _ if function == AggregateFunction::GroupConcat && list.args.len() > 1 => {
+            return Err(Error::not_supported("GROUP_CONCAT with several arguments"))
+        }
+        _ => return Err(Error::parse_near(&call.to_string(), 1)),
+    };
+    Ok(AggregateCall {
+        function,
+        arg,
+        distinct,
+        separator,
+    })
+}
+
+impl AggregateCall {
+    pub fn result_type(&self) -> DataType {
+        use AggregateFunction::*;
+        let arg = self
+            .arg
+            .as_ref()
+            .map(Expr::data_type)
+            .unwrap_or(DataType::Null);
+        let exact = matches!(arg, DataType::Int { .. } | DataType::Decimal { .. });
+        match self.function {
+            Count => DataType::BIGINT,
+            Sum if exact => {
+                let (i, s) = exact_shape(&arg);
+                decimal_type(i + 22, s)
+            }
+            Avg if exact => {
+                let (i, s) = exact_shape(&arg);
+                decimal_type(i, s + 4)
+            }
+            Sum | Avg | StdPop | StdSamp | VarPop | VarSamp => DataType::Double,
+            Min | Max => arg,
+            BitAnd | BitOr | BitXor => UBIGINT,
+            GroupConcat => DataType::Text {
+                size: LobSize::Regular,
+            },
+        }
+    }
+
+    pub fn nullable(&self) -> bool {
+        !matches!(
+            self.function,
+            AggregateFunction::Count
+                | AggregateFunction::BitAnd
+                | AggregateFunction::BitOr
+                | AggregateFunction::BitXor
+        )
+    }
+}
+
+/// Running state of one aggregate over one group.
+#[derive(Clone, Debug)]
+pub struct Accumulator {
+    call: AggregateCall,
+    arg_type: DataType,
+    result_type: DataType,
+    count: u64,
+    int_sum: i128,
+    decimal_sum: Option<Decimal>,
+    double_sum: f64,
+    /// Welford's running mean and sum of squared deviations (STD/VARIANCE).
+    mean: f64,
+    m2: f64,
+    bits: u64,
+    best: Option<Value>,
+    concat: Option<Vec<u8>>,
+    seen: HashSet<Vec<u8>>,
+    overflow: bool,
+}
+
+impl Accumulator {
+    pub fn new(call: &AggregateCall) -> Accumulator {
+        let arg_type = call
+            .arg
+            .as_ref()
+            .map(Expr::data_type)
+            .unwrap_or(DataType::Null);
+        Accumulator {
+            result_type: call.result_type(),
+            call: call.clone(),
+            arg_type,
+            count: 0,
+            int_sum: 0,
+            decimal_sum: None,
+            double_sum: 0.0,
+            mean: 0.0,
+            m2: 0.0,
+            bits: if call.function == AggregateFunction::BitAnd {
+                u64::MAX
+            } else {
+                0
+            },
+            best: None,
+            concat: None,
+            seen: HashSet::new(),
+            overflow: false,
+        }
+    }
+
+    /// Feeds one input row.
+    pub fn update(&mut self, row: &[Value], ctx: &EvalContext) -> Result<()> {
+        let value = match &self.call.arg {
+            None => {
+                self.count += 1;
+                return Ok(());
+            }
+            Some(e) => e.eval(row, ctx)?,
+        };
+        self.update_value(value, ctx)
+    }
+
+    /// Feeds one already evaluated argument value.
+    pub fn update_value(&mut self, value: Value, ctx: &EvalContext) -> Result<()> {
+        use AggregateFunction::*;
+        if value.is_null() {
+            return Ok(());
+        }
+        if self.call.distinct {
+            let mut key = Vec::new();
+            sort_key(&value, &self.arg_type, &mut key);
+            if !self.seen.insert(key) {
+                return Ok(());
+            }
+        }
+        self.count += 1;
+        let session = ctx.session;
+        match self.call.function {
+            Count => {}
+            Sum | Avg => match (&self.result_type, &value) {
+                (DataType::Decimal { .. }, Value::Int(i)) => self.int_sum += *i as i128,
+                (DataType::Decimal { .. }, Value::UInt(u)) => self.int_sum += *u as i128,
+                (DataType::Decimal { .. }, v) => {
+                    let d = to_decimal(v, session).unwrap_or_default();
+                    let sum = self.decimal_sum.unwrap_or_default();
+                    match sum.checked_add(d) {
+                        Some(s) => self.decimal_sum = Some(s),
+                        None => self.overflow = true,
+                    }
+                }
+                (_, v) => self.double_sum += to_f64(v, session).unwrap_or(0.0),
+            },
+            StdPop | StdSamp | VarPop | VarSamp => {
+                let x = to_f64(&value, session).unwrap_or(0.0);
+                let delta = x - self.mean;
+                self.mean += delta / self.count as f64;
+                self.m2 += delta * (x - self.mean);
+            }
+            Min | Max => {
+                let replace = match &self.best {
+                    None => true,
+                    Some(best) => {
+                        let ord = compare_values(&value, best, self.arg_type.collation());
+                        if self.call.function == Min {
+                            ord == Ordering::Less
+                        } else {
+                            ord == Ordering::Greater
+                        }
+                    }
+                };
+                if replace {
+                    self.best = Some(value);
+                }
+            }
+            BitAnd | BitOr | BitXor => {
+                let b = to_u64_bits(&value, session).unwrap_or(0);
+                match self.call.function {
+                    BitAnd => self.bits &= b,
+                    BitOr => self.bits |= b,
+                    _ => self.bits ^= b,
+                }
+            }
+            GroupConcat => {
+                let bytes = to_bytes(&value, &self.arg_type).unwrap_or_default();
+                let out = self.concat.get_or_insert_with(Vec::new);
+                if self.count > 1 {
+                    out.extend_from_slice(&self.call.separator);
+                }
+                out.extend_from_slice(&bytes);
+                if out.len() > GROUP_CONCAT_MAX_LEN {
+                    out.truncate(GROUP_CONCAT_MAX_LEN);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The aggregate's value for the rows fed so far. A DECIMAL sum beyond rust_decimal's
+    /// 28 digits is error 1690.
+    pub fn finish(&self, _ctx: &EvalContext) -> Result<Value> {
+        use AggregateFunction::*;
+        if self.overflow {
+            return Err(super::coerce::decimal_out_of_range("sum"));
+        }
+        if self.count == 0 {
+            return Ok(match self.call.function {
+                Count => Value::Int(0),
+                BitAnd | BitOr | BitXor => Value::UInt(self.bits),
+                _ => Value::Null,
+            });
+        }
+        Ok(match self.call.function {
+            Count => Value::Int(self.count as i64),
+            Sum | Avg => match self.result_type {
+                DataType::Decimal { scale, .. } => {
+                    let int = Decimal::try_from_i128_with_scale(self.int_sum, 0)
+                        .map_err(|_| super::coerce::decimal_out_of_range("sum"))?;
+                    let sum = self
+                        .decimal_sum
+                        .unwrap_or_default()
+                        .checked_add(int)
+                        .ok_or_else(|| super::coerce::decimal_out_of_range("sum"))?;
+                    if self.call.function == Sum {
+                        Value::Decimal(sum)
+                    } else {
+                        let avg = sum / Decimal::from(self.count);
+                        Value::Decimal(avg.round_dp_with_strategy(
+                            scale as u32,
+                            RoundingStrategy::MidpointAwayFromZero,
+                        ))
+                    }
+                }
+                _ if self.call.function == Sum => Value::Double(self.double_sum),
+                _ => Value::Double(self.double_sum / self.count as f64),
+            },
+            StdPop => Value::Double((self.m2 / self.count as f64).sqrt()),
+            VarPop => Value::Double(self.m2 / self.count as f64),
+            StdSamp | VarSamp if self.count < 2 => Value::Null,
+            StdSamp => Value::Double((self.m2 / (self.count - 1) as f64).sqrt()),
+            VarSamp => Value::Double(self.m2 / (self.count - 1) as f64),
+            Min | Max => self.best.clone().unwrap_or(Value::Null),
+            BitAnd | BitOr | BitXor => Value::UInt(self.bits),
+            GroupConcat => self.concat.clone().map(Value::Bytes).unwrap_or(Value::Null),
+        })
+    }
+}
+
+/// group_concat_max_len's default in MariaDB (1 MiB).
+pub const GROUP_CONCAT_MAX_LEN: usize = 1024 * 1024;

@@ -1,0 +1,947 @@
+//! Binding: sqlparser's AST to a typed `Expr`, with MySQL's type inference.
+//!
+//! Type rules (MariaDB 10.11):
+//!   literals   integer -> INT if it fits 32 bits, BIGINT, BIGINT UNSIGNED above i64::MAX,
+//!              DECIMAL beyond; 1.50 -> DECIMAL(3,2); 1e3 -> DOUBLE; 'x' -> VARCHAR
+//!   + - *      any DOUBLE/FLOAT/string operand -> DOUBLE; any DECIMAL -> DECIMAL
+//!              (+/-: scale max, one more integer digit; *: scales add); integers ->
+//!              BIGINT (UNSIGNED if either is); DATE/DATETIME count as integers YYYYMMDD...
+//!   /          exact operands -> DECIMAL with scale + div_precision_increment (4)
+//!   DIV        BIGINT; MOD like +, keeping the larger scale
+//!   comparisons, logic, IS, IN, BETWEEN, LIKE -> INT (0/1/NULL); bit operators -> BIGINT
+//!              UNSIGNED
+//!   CASE/IF/IFNULL/COALESCE -> `function::aggregate_types` of the branches
+//!
+//! Invariant: every `?` gets the next number from `Scope::next_parameter`, left to right
+//! in the text, because bind walks the AST in source order.
+
+use super::function::{
+    aggregate_types, char_length, decimal_type, exact_shape, is_binary_string, result_type,
+    string_type, varchar, BOOL_TYPE, UBIGINT,
+};
+use super::{BinaryOp, ColumnRef, Expr, Function, IntervalUnit, TrimSide, UnaryOp, VarScope};
+use crate::error::{Error, ErrorCode, Result};
+use manycore_types::{DataType, IntWidth, Value};
+use sqlparser::ast;
+
+/// What bind needs from the statement being planned.
+pub trait Scope {
+    /// Resolves `qualifier.name` (qualifier = [] or [table] or [db, table]); Ok(None) if
+    /// unknown (bind then reports 1054 "Unknown column 'x' in '<clause>'"), Err for an
+    /// ambiguous name (1052).
+    fn resolve_column(&self, qualifier: &[String], name: &str) -> Result<Option<ColumnRef>>;
+
+    /// Aggregate calls (COUNT/SUM/...) already planned by the caller map to a column of the
+    /// aggregated row; None makes bind report 1111 "Invalid use of group function".
+    fn resolve_aggregate(&self, _call: &ast::Function) -> Result<Option<Expr>> {
+        Ok(None)
+    }
+
+    /// Name of the clause for error messages: "field list", "where clause", ...
+    fn clause(&self) -> &str;
+
+    /// Next parameter number for `?` placeholders (the caller keeps a Cell counter).
+    fn next_parameter(&self) -> usize;
+
+    /// The session's current database, for "FUNCTION db.f does not exist" (1305).
+    fn database(&self) -> Option<String> {
+        None
+    }
+}
+
+/// True if `call` is an aggregate (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, BIT_*,
+/// STD/VARIANCE...) rather than a scalar function or a window function.
+pub fn is_aggregate(call: &ast::Function) -> bool {
+    call.over.is_none()
+        && super::aggregate::AggregateFunction::lookup(&function_name(call)).is_some()
+}
+
+pub(super) fn function_name(call: &ast::Function) -> String {
+    call.name
+        .0
+        .last()
+        .and_then(|p| p.as_ident())
+        .map(|i| i.value.to_ascii_uppercase())
+        .unwrap_or_default()
+}
+
+/// Binds one expression.
+pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
+    use ast::Expr as A;
+    Ok(match e {
+        A::Value(v) => bind_value(&v.value, scope)?,
+        A::Identifier(ident) => bind_identifier(ident, scope)?,
+        A::CompoundIdentifier(parts) => bind_compound(parts, scope)?,
+        A::Nested(inner) => bind(inner, scope)?,
+        A::UnaryOp { op, expr } => bind_unary(*op, expr, scope)?,
+        A::BinaryOp { left, op, right } => bind_binary(left, op, right, scope)?,
+        A::IsNull(x) => Expr::IsNull {
+            operand: Box::new(bind(x, scope)?),
+            negated: false,
+        },
+        A::IsNotNull(x) => Expr::IsNull {
+            operand: Box::new(bind(x, scope)?),
+            negated: true,
+        },
+        A::IsTrue(x) => is_bool(x, true, false, scope)?,
+        A::IsNotTrue(x) => is_bool(x, true, true, scope)?,
+        A::IsFalse(x) => is_bool(x, false, false, scope)?,
+        A::IsNotFalse(x) => is_bool(x, false, true, scope)?,
+        A::IsUnknown(x) => Expr::IsNull {
+            operand: Box::new(bind(x, scope)?),
+            negated: false,
+        },
+        A::IsNotUnknown(x) => Expr::IsNull {
+            operand: Box::new(bind(x, scope)?),
+            negated: true,
+        },
+        A::IsNotDistinctFrom(a, b) => {
+            binary_node(BinaryOp::NullSafeEq, bind(a, scope)?, bind(b, scope)?)
+        }
+        A::IsDistinctFrom(a, b) => {
+            let eq = binary_node(BinaryOp::NullSafeEq, bind(a, scope)?, bind(b, scope)?);
+            Expr::Unary {
+                op: UnaryOp::Not,
+                operand: Box::new(eq),
+                data_type: BOOL_TYPE,
+            }
+        }
+        A::InList {
+            expr,
+            list,
+            negated,
+        } => Expr::InList {
+            operand: Box::new(bind(expr, scope)?),
+            list: list.iter().map(|x| bind(x, scope)).collect::<Result<_>>()?,
+            negated: *negated,
+        },
+        A::Between {
+            expr,
+            negated,
+            low,
+            high,
+        } => Expr::Between {
+            operand: Box::new(bind(expr, scope)?),
+            low: Box::new(bind(low, scope)?),
+            high: Box::new(bind(high, scope)?),
+            negated: *negated,
+        },
+        A::Like {
+            negated,
+            any: false,
+            expr,
+            pattern,
+            escape_char,
+        } => Expr::Like {
+            operand: Box::new(bind(expr, scope)?),
+            pattern: Box::new(bind(pattern, scope)?),
+            escape: match escape_char {
+                Some(x) => Some(Box::new(bind(x, scope)?)),
+                None => None,
+            },
+            negated: *negated,
+        },
+        A::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => {
+            let operand = match operand {
+                Some(o) => Some(Box::new(bind(o, scope)?)),
+                None => None,
+            };
+            let mut branches = Vec::with_capacity(conditions.len());
+            for c in conditions {
+                branches.push((bind(&c.condition, scope)?, bind(&c.result, scope)?));
+            }
+            let otherwise = match else_result {
+                Some(x) => Some(Box::new(bind(x, scope)?)),
+                None => None,
+            };
+            let mut types: Vec<DataType> = branches.iter().map(|(_, t)| t.data_type()).collect();
+            if let Some(o) = &otherwise {
+                types.push(o.data_type());
+            }
+            let data_type = aggregate_types(types.iter());
+            Expr::Case {
+                operand,
+                branches,
+                otherwise,
+                data_type,
+            }
+        }
+        A::Cast {
+            expr, data_type, ..
+        } => {
+            let operand = bind(expr, scope)?;
+            let data_type = cast_type(data_type, &operand.data_type())?;
+            Expr::Cast {
+                operand: Box::new(operand),
+                data_type,
+            }
+        }
+        A::Convert {
+            expr,
+            data_type,
+            charset,
+            ..
+        } => {
+            let operand = bind(expr, scope)?;
+            match data_type {
+                Some(t) => {
+                    let data_type = cast_type(t, &operand.data_type())?;
+                    Expr::Cast {
+                        operand: Box::new(operand),
+                        data_type,
+                    }
+                }
+                None => {
+                    let binary = charset
+                        .as_ref()
+                        .is_some_and(|c| c.to_string().eq_ignore_ascii_case("binary"));
+                    let length = char_length(&operand.data_type());
+                    let data_type = string_type(length, binary);
+                    Expr::Cast {
+                        operand: Box::new(operand),
+                        data_type,
+                    }
+                }
+            }
+        }
+        A::Ceil { expr, .. } => call(Function::Ceil, vec![bind(expr, scope)?]),
+        A::Floor { expr, .. } => call(Function::Floor, vec![bind(expr, scope)?]),
+        A::Position { expr, r#in } => call(
+            Function::Locate,
+            vec![bind(expr, scope)?, bind(r#in, scope)?],
+        ),
+        A::Substring {
+            expr,
+            substring_from,
+            substring_for,
+            ..
+        } => {
+            let mut args = vec![bind(expr, scope)?];
+            match substring_from {
+                Some(f) => args.push(bind(f, scope)?),
+                None => args.push(int_literal(1)),
+            }
+            if let Some(f) = substring_for {
+                args.push(bind(f, scope)?);
+            }
+            call(Function::Substring, args)
+        }
+        A::Trim {
+            trim_where,
+            trim_what,
+            expr,
+            trim_characters,
+        } => {
+            let side = match trim_where {
+                Some(ast::TrimWhereField::Leading) => TrimSide::Leading,
+                Some(ast::TrimWhereField::Trailing) => TrimSide::Trailing,
+                _ => TrimSide::Both,
+            };
+            let mut args = vec![bind(expr, scope)?];
+            if let Some(w) = trim_what {
+                args.push(bind(w, scope)?);
+            } else if let Some(chars) = trim_characters.as_ref().and_then(|c| c.first()) {
+                args.push(bind(chars, scope)?);
+            }
+            call(Function::Trim(side), args)
+        }
+        A::Extract { field, expr, .. } => {
+            let f = match field {
+                ast::DateTimeField::Year | ast::DateTimeField::Years => Function::Year,
+                ast::DateTimeField::Month | ast::DateTimeField::Months => Function::Month,
+                ast::DateTimeField::Day | ast::DateTimeField::Days => Function::Day,
+                ast::DateTimeField::Hour | ast::DateTimeField::Hours => Function::Hour,
+                ast::DateTimeField::Minute | ast::DateTimeField::Minutes => Function::Minute,
+                ast::DateTimeField::Second | ast::DateTimeField::Seconds => Function::Second,
+                ast::DateTimeField::Microsecond | ast::DateTimeField::Microseconds => {
+                    Function::Microsecond
+                }
+                ast::DateTimeField::Quarter => Function::Quarter,
+                ast::DateTimeField::Week(_) => Function::Week,
+                other => return Err(Error::not_supported(&format!("EXTRACT({other})"))),
+            };
+            call(f, vec![bind(expr, scope)?])
+        }
+        A::Collate { expr, .. } => bind(expr, scope)?,
+        A::Prefixed { prefix, value } => {
+            let inner = bind(value, scope)?;
+            if prefix.value.eq_ignore_ascii_case("_binary") {
+                if let Expr::Literal {
+                    value: v @ Value::Bytes(b),
+                    ..
+                } = &inner
+                {
+                    let length = b.len() as u32;
+                    return Ok(Expr::Literal {
+                        value: v.clone(),
+                        data_type: DataType::VarBinary { length },
+                    });
+                }
+            }
+            inner
+        }
+        A::TypedString(ts) => bind_typed_string(ts)?,
+        A::Function(f) => bind_function(f, scope)?,
+        A::Interval(_) => {
+            return Err(Error::parse_near(&e.to_string(), 1));
+        }
+        A::Tuple(_) => {
+            return Err(Error::new(
+                ErrorCode::OperandColumns,
+                "Operand should contain 1 column(s)",
+            ))
+        }
+        other => return Err(Error::not_supported(&other.to_string())),
+    })
+}
+
+fn call(function: Function, args: Vec<Expr>) -> Expr {
+    let data_type = result_type(function, &args);
+    Expr::Call {
+        function,
+        args,
+        data_type,
+    }
+}
+
+fn int_literal(i: i64) -> Expr {
+    Expr::Literal {
+        value: Value::Int(i),
+        data_type: int_literal_type(i),
+    }
+}
+
+fn int_literal_type(i: i64) -> DataType {
+    if i32::try_from(i).is_ok() {
+        DataType::Int {
+            width: IntWidth::Int,
+            unsigned: false,
+        }
+    } else {
+        DataType::BIGINT
+    }
+}
+
+fn is_bool(x: &ast::Expr, value: bool, negated: bool, scope: &dyn Scope) -> Result<Expr> {
+    Ok(Expr::IsBool {
+        operand: Box::new(bind(x, scope)?),
+        value,
+        negated,
+    })
+}
+
+fn string_literal(s: &str) -> Expr {
+    Expr::Literal {
+        value: Value::from_str(s),
+        data_type: varchar(s.chars().count() as u64),
+    }
+}
+
+fn bind_value(v: &ast::Value, scope: &dyn Scope) -> Result<Expr> {
+    use ast::Value as V;
+    Ok(match v {
+        V::Number(text, _) => number_literal(text)?,
+        V::SingleQuotedString(s)
+        | V::DoubleQuotedString(s)
+        | V::NationalStringLiteral(s)
+        | V::EscapedStringLiteral(s)
+        | V::TripleSingleQuotedString(s)
+        | V::TripleDoubleQuotedString(s) => string_literal(s),
+        V::HexStringLiteral(h) => {
+            let bytes = hex_literal(h).ok_or_else(|| Error::parse_near(&format!("x'{h}'"), 1))?;
+            let length = bytes.len() as u32;
+            Expr::Literal {
+                value: Value::Bytes(bytes),
+                data_type: DataType::VarBinary { length },
+            }
+        }
+        V::SingleQuotedByteStringLiteral(bits) | V::DoubleQuotedByteStringLiteral(bits) => {
+            let bytes =
+                bit_literal(bits).ok_or_else(|| Error::parse_near(&format!("b'{bits}'"), 1))?;
+            let length = bytes.len() as u32;
+            Expr::Literal {
+                value: Value::Bytes(bytes),
+                data_type: DataType::VarBinary { length },
+            }
+        }
+        V::Boolean(b) => int_literal(*b as i64),
+        V::Null => Expr::Literal {
+            value: Value::Null,
+            data_type: DataType::Null,
+        },
+        V::Placeholder(p) if p == "?" => Expr::Parameter {
+            index: scope.next_parameter(),
+        },
+        other => return Err(Error::not_supported(&other.to_string())),
+    })
+}
+
+fn hex_literal(h: &str) -> Option<Vec<u8>> {
+    let padded = if h.len() % 2 == 1 {
+        format!("0{h}")
+    } else {
+        h.to_string()
+    };
+    (0..padded.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&padded[i..i + 2], 16).ok())
+        .collect()
+}
+
+fn bit_literal(bits: &str) -> Option<Vec<u8>> {
+    if !bits.bytes().all(|b| b == b'0' || b == b'1') {
+        return None;
+    }
+    let mut value: Vec<u8> = Vec::new();
+    let pad = (8 - bits.len() % 8) % 8;
+    let padded = format!("{}{bits}", "0".repeat(pad));
+    for chunk in padded.as_bytes().chunks(8) {
+        value.push(chunk.iter().fold(0u8, |acc, b| acc << 1 | (b - b'0')));
+    }
+    Some(value)
+}
+
+/// Numeric literal text to a typed literal (see the module notes).
+pub(super) fn number_literal(text: &str) -> Result<Expr> {
+    if text.contains(['e', 'E']) {
+        let d: f64 = text.parse().map_err(|_| Error::parse_near(text, 1))?;
+        return Ok(Expr::Literal {
+            value: Value::Double(d),
+            data_type: DataType::Double,
+        });
+    }
+    if !text.contains('.') {
+        if let Ok(i) = text.parse::<i64>() {
+            return Ok(int_literal(i));
+        }
+        if let Ok(u) = text.parse::<u64>() {
+            return Ok(Expr::Literal {
+                value: Value::UInt(u),
+                data_type: UBIGINT,
+            });
+        }
+    }
+    decimal_literal(text)
+}
+
+fn decimal_literal(text: &str) -> Result<Expr> {
+    let (int_part, frac) = text.split_once('.').unwrap_or((text, ""));
+    let int_digits = int_part.trim_start_matches('0').len() as u32;
+    let scale = frac.len() as u32;
+    match super::coerce::parse_decimal_text(text) {
+        Some(d) if int_digits + scale <= 65 => {
+            let mut d = d;
+            d.rescale(scale.min(28));
+            Ok(Expr::Literal {
+                value: Value::Decimal(d),
+                data_type: decimal_type(int_digits.max(1), scale),
+            })
+        }
+        _ => {
+            // Beyond rust_decimal's 28 digits: MariaDB keeps it exact; we fall back to DOUBLE.
+            let d: f64 = text.parse().map_err(|_| Error::parse_near(text, 1))?;
+            Ok(Expr::Literal {
+                value: Value::Double(d),
+                data_type: DataType::Double,
+            })
+        }
+    }
+}
+
+fn bind_typed_string(ts: &ast::TypedString) -> Result<Expr> {
+    let text = match &ts.value.value {
+        ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let (kind, date_only) = match &ts.data_type {
+        ast::DataType::Date => ("DATE", true),
+        ast::DataType::Timestamp(..) | ast::DataType::Datetime(_) => ("DATETIME", false),
+        ast::DataType::Time(..) => {
+            return Ok(string_literal(&text));
+        }
+        _ => return Ok(string_literal(&text)),
+    };
+    let Some(parsed) = super::coerce::parse_datetime(text.as_bytes()) else {
+        return Err(Error::new(
+            ErrorCode::TruncatedWrongValue,
+            format!("Incorrect {kind} value: '{text}'"),
+        ));
+    };
+    Ok(if date_only {
+        Expr::Literal {
+            value: Value::Date(parsed.datetime.date),
+            data_type: DataType::Date,
+        }
+    } else {
+        Expr::Literal {
+            value: Value::DateTime(parsed.datetime),
+            data_type: DataType::DateTime {
+                fsp: parsed.fraction_digits,
+            },
+        }
+    })
+}
+
+/// Names that are functions even without parentheses (reserved words in MySQL).
+fn niladic_function(name: &str) -> Option<Function> {
+    match name.to_ascii_uppercase().as_str() {
+        "CURRENT_USER" => Some(Function::CurrentUser),
+        "CURRENT_DATE" => Some(Function::CurDate),
+        "CURRENT_TIME" => Some(Function::CurTime),
+        "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" => Some(Function::Now),
+        _ => None,
+    }
+}
+
+fn bind_identifier(ident: &ast::Ident, scope: &dyn Scope) -> Result<Expr> {
+    let name = &ident.value;
+    if ident.quote_style.is_none() {
+        if let Some(rest) = name.strip_prefix("@@") {
+            return Ok(system_variable(rest, VarScope::Default));
+        }
+        if let Some(rest) = name.strip_prefix('@') {
+            return Ok(Expr::UserVariable {
+                name: unquote(rest).to_lowercase(),
+            });
+        }
+        if let Some(f) = niladic_function(name) {
+            return Ok(call(f, Vec::new()));
+        }
+    }
+    match scope.resolve_column(&[], name)? {
+        Some(c) => Ok(Expr::Column(c)),
+        None => Err(Error::bad_field(name, scope.clause())),
+    }
+}
+
+fn unquote(s: &str) -> &str {
+    let b = s.as_bytes();
+    if b.len() >= 2 && matches!(b[0], b'`' | b'\'' | b'"') && b[b.len() - 1] == b[0] {
+        &s[1..s.len() - 1]
+    } else {
+        s
+    }
+}
+
+fn system_variable(name: &str, scope: VarScope) -> Expr {
+    Expr::SystemVariable {
+        name: unquote(name).to_ascii_lowercase(),
+        scope,
+    }
+}
+
+fn bind_compound(parts: &[ast::Ident], scope: &dyn Scope) -> Result<Expr> {
+    if let Some(first) = parts.first() {
+        let lower = first.value.to_ascii_lowercase();
+        let var_scope = match lower.as_str() {
+            "@@session" | "@@local" => Some(VarScope::Session),
+            "@@global" => Some(VarScope::Global),
+            _ => None,
+        };
+        if let (Some(s), 2) = (var_scope, parts.len()) {
+            return Ok(system_variable(&parts[1].value, s));
+        }
+        if let Some(rest) = first.value.strip_prefix("@@") {
+            let name: Vec<&str> = std::iter::once(rest)
+                .chain(parts[1..].iter().map(|p| p.value.as_str()))
+                .collect();
+            return Ok(system_variable(&name.join("."), VarScope::Default));
+        }
+    }
+    let (name, qualifier) = parts.split_last().ok_or_else(|| Error::parse_near("", 1))?;
+    let qualifier: Vec<String> = qualifier.iter().map(|p| p.value.clone()).collect();
+    match scope.resolve_column(&qualifier, &name.value)? {
+        Some(c) => Ok(Expr::Column(c)),
+        None => {
+            let full: Vec<&str> = parts.iter().map(|p| p.value.as_str()).collect();
+            Err(Error::bad_field(&full.join("."), scope.clause()))
+        }
+    }
+}
+
+fn bind_unary(op: ast::UnaryOperator, operand: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
+    use ast::UnaryOperator as U;
+    // Fold a minus into a numeric literal so -9223372036854775808 is a BIGINT.
+    if op == U::Minus {
+        if let ast::Expr::Value(v) = operand {
+            if let ast::Value::Number(text, _) = &v.value {
+                return number_literal(&format!("-{text}"));
+            }
+        }
+    }
+    let inner = bind(operand, scope)?;
+    Ok(match op {
+        U::Plus => inner,
+        U::Minus => {
+            let data_type = match inner.data_type() {
+                DataType::Int { .. } => DataType::BIGINT,
+                d @ DataType::Decimal { .. } => d,
+                DataType::Null => DataType::Null,
+                _ => DataType::Double,
+            };
+            Expr::Unary {
+                op: UnaryOp::Neg,
+                operand: Box::new(inner),
+                data_type,
+            }
+        }
+        U::Not | U::BangNot => Expr::Unary {
+            op: UnaryOp::Not,
+            operand: Box::new(inner),
+            data_type: BOOL_TYPE,
+        },
+        U::BitwiseNot => Expr::Unary {
+            op: UnaryOp::BitNot,
+            operand: Box::new(inner),
+            data_type: UBIGINT,
+        },
+        other => return Err(Error::not_supported(&other.to_string())),
+    })
+}
+
+fn interval_of(e: &ast::Expr, scope: &dyn Scope) -> Result<Option<(Expr, IntervalUnit)>> {
+    let ast::Expr::Interval(interval) = e else {
+        return Ok(None);
+    };
+    if interval.last_field.is_some() {
+        return Err(Error::not_supported("compound INTERVAL units"));
+    }
+    use ast::DateTimeField as F;
+    let unit = match &interval.leading_field {
+        Some(F::Microsecond | F::Microseconds) => IntervalUnit::Microsecond,
+        Some(F::Second | F::Seconds) => IntervalUnit::Second,
+        Some(F::Minute | F::Minutes) => IntervalUnit::Minute,
+        Some(F::Hour | F::Hours) => IntervalUnit::Hour,
+        Some(F::Day | F::Days) => IntervalUnit::Day,
+        Some(F::Week(_) | F::Weeks) => IntervalUnit::Week,
+        Some(F::Month | F::Months) => IntervalUnit::Month,
+        Some(F::Quarter) => IntervalUnit::Quarter,
+        Some(F::Year | F::Years) => IntervalUnit::Year,
+        other => {
+            let text = other.as_ref().map(|f| f.to_string()).unwrap_or_default();
+            return Err(Error::not_supported(&format!("INTERVAL unit {text}")));
+        }
+    };
+    Ok(Some((bind(&interval.value, scope)?, unit)))
+}
+
+fn bind_binary(
+    left: &ast::Expr,
+    op: &ast::BinaryOperator,
+    right: &ast::Expr,
+    scope: &dyn Scope,
+) -> Result<Expr> {
+    use ast::BinaryOperator as B;
+    if matches!(op, B::Plus | B::Minus) {
+        if let Some((amount, unit)) = interval_of(right, scope)? {
+            let date = bind(left, scope)?;
+            let f = if *op == B::Plus {
+                Function::DateAdd(unit)
+            } else {
+                Function::DateSub(unit)
+            };
+            return Ok(call(f, vec![date, amount]));
+        }
+        if *op == B::Plus {
+            if let Some((amount, unit)) = interval_of(left, scope)? {
+                let date = bind(right, scope)?;
+                return Ok(call(Function::DateAdd(unit), vec![date, amount]));
+            }
+        }
+    }
+    let op = match op {
+        B::Plus => BinaryOp::Add,
+        B::Minus => BinaryOp::Sub,
+        B::Multiply => BinaryOp::Mul,
+        B::Divide => BinaryOp::Div,
+        B::Modulo => BinaryOp::Mod,
+        B::MyIntegerDivide | B::DuckIntegerDivide => BinaryOp::IntDiv,
+        B::Eq => BinaryOp::Eq,
+        B::NotEq => BinaryOp::NotEq,
+        B::Lt => BinaryOp::Lt,
+        B::LtEq => BinaryOp::LtEq,
+        B::Gt => BinaryOp::Gt,
+        B::GtEq => BinaryOp::GtEq,
+        B::Spaceship => BinaryOp::NullSafeEq,
+        B::And => BinaryOp::And,
+        // `||` is OR in MySQL's default sql_mode (no PIPES_AS_CONCAT).
+        B::Or | B::StringConcat => BinaryOp::Or,
+        B::Xor => BinaryOp::Xor,
+        B::BitwiseAnd => BinaryOp::BitAnd,
+        B::BitwiseOr => BinaryOp::BitOr,
+        B::BitwiseXor | B::PGBitwiseXor => BinaryOp::BitXor,
+        B::PGBitwiseShiftLeft => BinaryOp::ShiftLeft,
+        B::PGBitwiseShiftRight => BinaryOp::ShiftRight,
+        other => return Err(Error::not_supported(&format!("operator {other}"))),
+    };
+    let l = bind(left, scope)?;
+    let r = bind(right, scope)?;
+    Ok(binary_node(op, l, r))
+}
+
+/// Builds a binary node with its inferred type.
+pub fn binary_node(op: BinaryOp, left: Expr, right: Expr) -> Expr {
+    let data_type = binary_type(op, &left.data_type(), &right.data_type());
+    Expr::Binary {
+        op,
+        left: Box::new(left),
+        right: Box::new(right),
+        data_type,
+    }
+}
+
+/// How a type takes part in arithmetic.
+enum NumView {
+    /// (integer digits, scale, unsigned integer, is an integer)
+    Exact(u32, u32, bool, bool),
+    Inexact,
+    Unknown,
+}
+
+fn num_view(t: &DataType) -> NumView {
+    match t {
+        DataType::Int { unsigned, .. } => {
+            let (i, s) = exact_shape(t);
+            NumView::Exact(i, s, *unsigned, true)
+        }
+        DataType::Decimal { .. } => {
+            let (i, s) = exact_shape(t);
+            NumView::Exact(i, s, false, false)
+        }
+        DataType::Date => NumView::Exact(8, 0, false, true),
+        DataType::DateTime { fsp: 0 } | DataType::Timestamp { fsp: 0 } => {
+            NumView::Exact(14, 0, false, true)
+        }
+        DataType::DateTime { fsp } | DataType::Timestamp { fsp } => {
+            NumView::Exact(14, *fsp as u32, false, false)
+        }
+        DataType::Null => NumView::Unknown,
+        _ => NumView::Inexact,
+    }
+}
+
+fn small_int(t: &DataType) -> bool {
+    matches!(
+        t,
+        DataType::Int {
+            width: IntWidth::Tiny | IntWidth::Small,
+            ..
+        }
+    )
+}
+
+/// Result type of `left op right`.
+pub fn binary_type(op: BinaryOp, left: &DataType, right: &DataType) -> DataType {
+    use BinaryOp::*;
+    match op {
+        Eq | NullSafeEq | NotEq | Lt | LtEq | Gt | GtEq | And | Or | Xor => return BOOL_TYPE,
+        BitAnd | BitOr | BitXor | ShiftLeft | ShiftRight => return UBIGINT,
+        _ => {}
+    }
+    let (a, b) = (num_view(left), num_view(right));
+    let (NumView::Exact(ia, sa, ua, inta), NumView::Exact(ib, sb, ub, intb)) = (&a, &b) else {
+        if matches!(a, NumView::Inexact) || matches!(b, NumView::Inexact) {
+            return if op == IntDiv {
+                DataType::BIGINT
+            } else {
+                DataType::Double
+            };
+        }
+        return if op == IntDiv {
+            DataType::BIGINT
+        } else {
+            DataType::Null
+        };
+    };
+    let unsigned = *ua || *ub;
+    match op {
+        IntDiv => DataType::Int {
+            width: IntWidth::Big,
+            unsigned,
+        },
+        Div => decimal_type(ia + sb, sa + super::eval::DIV_PRECISION_INCREMENT),
+        _ if *inta && *intb => {
+            let width = if small_int(left) && small_int(right) && op != Mod {
+                IntWidth::Int
+            } else {
+                IntWidth::Big
+            };
+            DataType::Int {
+                width,
+                unsigned: if op == Mod { *ua } else { unsigned },
+            }
+        }
+        Add | Sub => decimal_type((*ia).max(*ib) + 1, (*sa).max(*sb)),
+        Mul => decimal_type(ia + ib, sa + sb),
+        _ => decimal_type((*ia).max(*ib), (*sa).max(*sb)),
+    }
+}
+
+fn function_args(f: &ast::Function) -> Result<Vec<&ast::Expr>> {
+    match &f.args {
+        ast::FunctionArguments::None => Ok(Vec::new()),
+        ast::FunctionArguments::Subquery(_) => Err(Error::not_supported("subquery arguments")),
+        ast::FunctionArguments::List(list) => list
+            .args
+            .iter()
+            .map(|a| match a {
+                ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => Ok(e),
+                other => Err(Error::parse_near(&other.to_string(), 1)),
+            })
+            .collect(),
+    }
+}
+
+fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
+    let upper = function_name(f);
+    let written = f
+        .name
+        .0
+        .last()
+        .and_then(|p| p.as_ident())
+        .map(|i| i.value.clone())
+        .unwrap_or_default();
+    if super::aggregate::AggregateFunction::lookup(&upper).is_some() && f.over.is_none() {
+        return match scope.resolve_aggregate(f)? {
+            Some(e) => Ok(e),
+            None => Err(Error::new(
+                ErrorCode::InvalidGroupFuncUse,
+                "Invalid use of group function",
+            )),
+        };
+    }
+    if f.over.is_some() {
+        return Err(Error::not_supported("window functions"));
+    }
+    let raw = function_args(f)?;
+    // DATE_ADD family: the second argument is an INTERVAL (or a day count for ADDDATE).
+    if matches!(
+        upper.as_str(),
+        "DATE_ADD" | "DATE_SUB" | "ADDDATE" | "SUBDATE"
+    ) {
+        if raw.len() != 2 {
+            return Err(param_count(&written));
+        }
+        let date = bind(raw[0], scope)?;
+        let (amount, unit) = match interval_of(raw[1], scope)? {
+            Some(x) => x,
+            None if upper == "ADDDATE" || upper == "SUBDATE" => {
+                (bind(raw[1], scope)?, IntervalUnit::Day)
+            }
+            None => return Err(Error::parse_near(&raw[1].to_string(), 1)),
+        };
+        let function = if upper.ends_with("ADD") || upper == "ADDDATE" {
+            Function::DateAdd(unit)
+        } else {
+            Function::DateSub(unit)
+        };
+        return Ok(call(function, vec![date, amount]));
+    }
+    let Some(function) = Function::lookup(&upper) else {
+        let name = match scope.database() {
+            Some(db) => format!("{db}.{written}"),
+            None => written.clone(),
+        };
+        return Err(Error::new(
+            ErrorCode::SpDoesNotExist,
+            format!("FUNCTION {name} does not exist"),
+        ));
+    };
+    function.check_arity(&written, raw.len())?;
+    let mut args = raw
+        .iter()
+        .map(|a| bind(a, scope))
+        .collect::<Result<Vec<_>>>()?;
+    if upper == "INSTR" {
+        args.swap(0, 1);
+    }
+    if function == Function::Week && args.len() == 2 {
+        // Only the default mode 0 is implemented.
+        args.truncate(1);
+    }
+    Ok(call(function, args))
+}
+
+fn param_count(name: &str) -> Error {
+    Error::new(
+        ErrorCode::WrongParamcountToNativeFct,
+        format!("Incorrect parameter count in the call to native function '{name}'"),
+    )
+}
+
+fn length_of(len: &Option<ast::CharacterLength>) -> Option<u32> {
+    match len {
+        Some(ast::CharacterLength::IntegerLength { length, .. }) => {
+            Some((*length).min(u32::MAX as u64) as u32)
+        }
+        _ => None,
+    }
+}
+
+fn decimal_cast_type(info: &ast::ExactNumberInfo) -> Result<DataType> {
+    let (precision, scale) = match info {
+        ast::ExactNumberInfo::None => (10, 0),
+        ast::ExactNumberInfo::Precision(p) => (*p, 0),
+        ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
+    };
+    if precision > 65 {
+        return Err(Error::new(
+            ErrorCode::TooBigPrecision,
+            format!("Too big precision {precision} specified for 'CAST'. Maximum is 65"),
+        ));
+    }
+    if scale > 38 {
+        return Err(Error::new(
+            ErrorCode::TooBigScale,
+            format!("Too big scale {scale} specified for 'CAST'. Maximum is 38"),
+        ));
+    }
+    if scale > precision {
+        return Err(Error::new(
+            ErrorCode::MBiggerThanD,
+            "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column 'CAST')",
+        ));
+    }
+    Ok(DataType::Decimal {
+        precision: precision.max(1) as u8,
+        scale: scale as u8,
+    })
+}
+
+/// The target type of CAST(x AS t) / CONVERT(x, t).
+fn cast_type(t: &ast::DataType, from: &DataType) -> Result<DataType> {
+    use ast::DataType as T;
+    Ok(match t {
+        T::Signed | T::SignedInteger | T::Integer(_) | T::Int(_) | T::BigInt(_) => DataType::BIGINT,
+        T::Unsigned | T::UnsignedInteger | T::IntUnsigned(_) | T::BigIntUnsigned(_) => UBIGINT,
+        T::Decimal(info) | T::Numeric(info) | T::Dec(info) => decimal_cast_type(info)?,
+        T::Double(_) | T::DoublePrecision | T::Real | T::Float8 => DataType::Double,
+        T::Float(_) | T::Float4 => DataType::Float,
+        T::Char(len) | T::Character(len) | T::Varchar(len) | T::Nvarchar(len) => {
+            match length_of(len) {
+                Some(n) => DataType::Char { length: n },
+                None => string_type(char_length(from).max(1), false),
+            }
+        }
+        T::Binary(len) => match len {
+            Some(n) => DataType::Binary {
+                length: (*n).min(u32::MAX as u64) as u32,
+            },
+            None => string_type(char_length(from).max(1), true),
+        },
+        T::Date => DataType::Date,
+        T::Datetime(fsp) | T::Timestamp(fsp, _) => DataType::DateTime {
+            fsp: fsp.unwrap_or(0).min(6) as u8,
+        },
+        T::Time(..) => varchar(17),
+        T::Text | T::LongText | T::MediumText | T::TinyText => {
+            string_type(char_length(from).max(1), is_binary_string(from))
+        }
+        other => return Err(Error::not_supported(&format!("CAST AS {other}"))),
+    })
+}

@@ -1,0 +1,681 @@
+//! Conversions for writes and planning: store assignment (INSERT/UPDATE), exact index
+//! keys for constants, and the ORDER BY / GROUP BY orderings of expression values.
+//!
+//! Invariants:
+//! (1) `store_value` returns a value that fits its column (types crate invariant (2)) or
+//!     an error; in non-strict mode it never errors on data, it adjusts and warns.
+//! (2) `exact_key_value` returns Some only if the converted value compares equal to the
+//!     original under SQL comparison with the column, and has the representation
+//!     `key::encode_field` expects for the column; otherwise the planner must not use the
+//!     value as an index key.
+//! (3) `sort_key(a) == sort_key(b)` iff `compare_values(a, b) == Equal`, and byte order of
+//!     sort keys is `compare_values` order, for values of one expression type.
+
+use super::coerce::{
+    self, compare_exact, double_to_i128, number_to_datetime, parse_datetime, string_collation,
+    to_bytes, warning_text,
+};
+use super::SessionContext;
+use crate::error::{Error, ErrorCode, Result};
+use manycore_types::{Collation, DataType, Date, DateTime, Decimal, Value};
+use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
+use rust_decimal::RoundingStrategy;
+use std::cmp::Ordering;
+
+/// Names a column in messages: `column_name` may be "c" or "db.t.c"; 1264/1406/1265 print
+/// the last part ('c'), 1366/1292 print every part in backticks (`db`.`t`.`c`), as MariaDB.
+fn short_name(column_name: &str) -> &str {
+    column_name.rsplit('.').next().unwrap_or(column_name)
+}
+
+fn quoted_name(column_name: &str) -> String {
+    column_name
+        .split('.')
+        .map(|p| format!("`{p}`"))
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+fn out_of_range(column_name: &str, row: u64) -> (ErrorCode, String) {
+    (
+        ErrorCode::WarnDataOutOfRange,
+        format!(
+            "Out of range value for column '{}' at row {row}",
+            short_name(column_name)
+        ),
+    )
+}
+
+/// Strict: the error; non-strict: the warning, and the adjusted value.
+fn complain(
+    strict: bool,
+    session: &dyn SessionContext,
+    (code, message): (ErrorCode, String),
+    adjusted: Value,
+) -> Result<Value> {
+    if strict {
+        return Err(Error::new(code, message));
+    }
+    session.warn(code, message);
+    Ok(adjusted)
+}
+
+fn incorrect_value(kind: &str, value: &Value, column_name: &str, row: u64) -> (ErrorCode, String) {
+    (
+        ErrorCode::TruncatedWrongValueForField,
+        format!(
+            "Incorrect {kind} value: '{}' for column {} at row {row}",
+            warning_text(value),
+            quoted_name(column_name)
+        ),
+    )
+}
+
+/// How a string reads as a number for store: the value, and whether it was clean.
+fn parse_number_text(b: &[u8]) -> (Decimal, bool) {
+    let text = String::from_utf8_lossy(b);
+    let trimmed = text.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\n' || c == '\r');
+    if let Some(d) = coerce::parse_decimal_text(trimmed) {
+        if !trimmed.is_empty() && trimmed.bytes().any(|c| c.is_ascii_digit()) {
+            return (d, true);
+        }
+    }
+    let silent = crate::expr::coerce::str_to_decimal_quiet(b);
+    (silent, false)
+}
+
+/// Store assignment of `value` into a column of type `column` (see module invariant (1)).
+/// `row_number` is 1-based, as in MySQL's messages.
+pub fn store_value(
+    value: Value,
+    column: &DataType,
+    column_name: &str,
+    row_number: u64,
+    strict: bool,
+    session: &dyn SessionContext,
+) -> Result<Value> {
+    if value.is_null() {
+        return Ok(Value::Null);
+    }
+    let row = row_number;
+    match column {
+        DataType::Null => Ok(Value::Null),
+        DataType::Int { width, unsigned } => {
+            let (min, max, umax) = width.bounds();
+            let (lo, hi) = if *unsigned {
+                (0i128, umax as i128)
+            } else {
+                (min as i128, max as i128)
+            };
+            let as_int = |i: i128| {
+                if *unsigned {
+                    Value::UInt(i as u64)
+                } else {
+                    Value::Int(i as i64)
+                }
+            };
+            let wide: i128 = match &value {
+                Value::Int(i) => *i as i128,
+                Value::UInt(u) => *u as i128,
+                Value::Double(d) => double_to_i128(*d),
+                Value::Decimal(d) => coerce::decimal_to_i128(d),
+                Value::Date(_) | Value::DateTime(_) => {
+                    coerce::to_i128(&value, session).unwrap_or(0)
+                }
+                Value::Bytes(b) => {
+                    let (d, clean) = parse_number_text(b);
+                    let i = coerce::decimal_to_i128(&d);
+                    if !clean {
+                        let adjusted = as_int(i.clamp(lo, hi));
+                        return complain(
+                            strict,
+                            session,
+                            incorrect_value("integer", &value, column_name, row),
+                            adjusted,
+                        );
+                    }
+                    i
+                }
+                Value::Null => return Ok(Value::Null),
+            };
+            if wide < lo || wide > hi {
+                return complain(
+                    strict,
+                    session,
+                    out_of_range(column_name, row),
+                    as_int(wide.clamp(lo, hi)),
+                );
+            }
+            Ok(as_int(wide))
+        }
+        DataType::Decimal { precision, scale } => {
+            let d = match &value {
+                Value::Bytes(b) => {
+                    let (d, clean) = parse_number_text(b);
+                    if !clean {
+                        let adjusted = Value::Decimal(clamp_decimal(d, *precision, *scale).0);
+                        return complain(
+                            strict,
+                            session,
+                            incorrect_value("decimal", &value, column_name, row),
+                            adjusted,
+                        );
+                    }
+                    d
+                }
+                Value::Double(f) if !f.is_finite() => Decimal::ZERO,
+                other => coerce::to_decimal(other, session).unwrap_or_default(),
+            };
+            let (fitted, clamped) = clamp_decimal(d, *precision, *scale);
+            if clamped {
+                return complain(
+                    strict,
+                    session,
+                    out_of_range(column_name, row),
+                    Value::Decimal(fitted),
+                );
+            }
+            Ok(Value::Decimal(fitted))
+        }
+        DataType::Float | DataType::Double => {
+            let d = match &value {
+                Value::Bytes(b) => {
+                    let (d, clean) = parse_number_text(b);
+                    let f = String::from_utf8_lossy(b).trim().parse::<f64>().ok();
+                    let f = f.unwrap_or_else(|| d.to_f64().unwrap_or(0.0));
+                    if !clean {
+                        return complain(
+                            strict,
+                            session,
+                            incorrect_value("double", &value, column_name, row),
+                            Value::Double(f),
+                        );
+                    }
+                    f
+                }
+                other => coerce::to_f64(other, session).unwrap_or(0.0),
+            };
+            if *column == DataType::Float {
+                let f = d as f32;
+                if !f.is_finite() && d.is_finite() {
+                    let clamped = if d > 0.0 { f32::MAX } else { f32::MIN } as f64;
+                    return complain(
+                        strict,
+                        session,
+                        out_of_range(column_name, row),
+                        Value::Double(clamped),
+                    );
+                }
+                return Ok(Value::Double(f as f64));
+            }
+            Ok(Value::Double(d))
+        }
+        DataType::Char { .. } | DataType::VarChar { .. } | DataType::Text { .. } => {
+            let bytes = to_bytes(&value, &DataType::Null).unwrap_or_default();
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            let limit = column.max_length().unwrap_or(u64::MAX);
+            let is_text = matches!(column, DataType::Text { .. });
+            let length = if is_text {
+                text.len() as u64
+            } else {
+                text.chars().count() as u64
+            };
+            let mut stored = if length > limit {
+                // Trailing spaces beyond the limit are cut silently (MySQL does too).
+                let cut: String = if is_text {
+                    truncate_utf8(&text, limit as usize)
+                } else {
+                    text.chars().take(limit as usize).collect()
+                };
+                let rest = &text[cut.len()..];
+                if !rest.bytes().all(|c| c == b' ') {
+                    let message = if strict {
+                        (
+                            ErrorCode::DataTooLong,
+                            format!(
+                                "Data too long for column '{}' at row {row}",
+                                short_name(column_name)
+                            ),
+                        )
+                    } else {
+                        (
+                            ErrorCode::WarnDataTruncated,
+                            format!(
+                                "Data truncated for column '{}' at row {row}",
+                                short_name(column_name)
+                            ),
+                        )
+                    };
+                    complain(strict, session, message, Value::Null)?;
+                }
+                cut.into_bytes()
+            } else {
+                text.into_bytes()
+            };
+            if matches!(column, DataType::Char { .. }) {
+                while stored.last() == Some(&b' ') {
+                    stored.pop();
+                }
+            }
+            Ok(Value::Bytes(stored))
+        }
+        DataType::Binary { .. } | DataType::VarBinary { .. } | DataType::Blob { .. } => {
+            let mut bytes = to_bytes(&value, &DataType::Null).unwrap_or_default();
+            let limit = column.max_length().unwrap_or(u64::MAX) as usize;
+            if bytes.len() > limit {
+                let message = if strict {
+                    (
+                        ErrorCode::DataTooLong,
+                        format!(
+                            "Data too long for column '{}' at row {row}",
+                            short_name(column_name)
+                        ),
+                    )
+                } else {
+                    (
+                        ErrorCode::WarnDataTruncated,
+                        format!(
+                            "Data truncated for column '{}' at row {row}",
+                            short_name(column_name)
+                        ),
+                    )
+                };
+                complain(strict, session, message, Value::Null)?;
+                bytes.truncate(limit);
+            }
+            if let DataType::Binary { length } = column {
+                bytes.resize(*length as usize, 0);
+            }
+            Ok(Value::Bytes(bytes))
+        }
+        DataType::Date | DataType::DateTime { .. } | DataType::Timestamp { .. } => {
+            let parsed = match &value {
+                Value::Date(d) => Some(DateTime::from_date(*d)),
+                Value::DateTime(dt) => Some(*dt),
+                Value::Bytes(b) => parse_datetime(b).map(|p| p.datetime),
+                other => coerce::to_i128(other, session)
+                    .and_then(number_to_datetime)
+                    .map(|p| p.datetime),
+            };
+            let kind = if *column == DataType::Date {
+                "date"
+            } else {
+                "datetime"
+            };
+            let Some(dt) = parsed else {
+                let zero = if *column == DataType::Date {
+                    Value::Date(Date::default())
+                } else {
+                    Value::DateTime(DateTime::default())
+                };
+                let message = (
+                    ErrorCode::TruncatedWrongValue,
+                    format!(
+                        "Incorrect {kind} value: '{}' for column {} at row {row}",
+                        warning_text(&value),
+                        quoted_name(column_name)
+                    ),
+                );
+                return complain(strict, session, message, zero);
+            };
+            Ok(match column {
+                DataType::Date => Value::Date(dt.date),
+                DataType::DateTime { fsp } | DataType::Timestamp { fsp } => {
+                    let unit = 10u32.pow(6 - (*fsp).min(6) as u32);
+                    Value::DateTime(DateTime {
+                        microsecond: dt.microsecond / unit * unit,
+                        ..dt
+                    })
+                }
+                _ => Value::DateTime(dt),
+            })
+        }
+    }
+}
+
+fn truncate_utf8(text: &str, max_bytes: usize) -> String {
+    let mut end = max_bytes.min(text.len());
+    while end > 0 && !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_string()
+}
+
+/// Rounds to `scale` (half away from zero) and clamps to DECIMAL(precision, scale);
+/// returns whether it had to clamp.
+fn clamp_decimal(d: Decimal, precision: u8, scale: u8) -> (Decimal, bool) {
+    let r = d.round_dp_with_strategy(scale.min(28) as u32, RoundingStrategy::MidpointAwayFromZero);
+    let max = super::eval::decimal_max(precision.saturating_sub(scale) as u32, scale as u32);
+    let mut r = r;
+    if r.abs() > max {
+        return (if r.is_sign_negative() { -max } else { max }, true);
+    }
+    r.rescale(scale.min(28) as u32);
+    (r, false)
+}
+
+/// The constant `value` in the column's key representation, only if the conversion is
+/// exact (module invariant (2)).
+pub fn exact_key_value(value: &Value, column: &DataType) -> Option<Value> {
+    if value.is_null() {
+        return None;
+    }
+    match column {
+        DataType::Int { width, unsigned } => {
+            let i: i128 = match value {
+                Value::Int(i) => *i as i128,
+                Value::UInt(u) => *u as i128,
+                Value::Decimal(d) if d.fract().is_zero() => d.to_i128()?,
+                Value::Double(f) if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 => {
+                    *f as i128
+                }
+                Value::Bytes(b) => {
+                    let text = std::str::from_utf8(b).ok()?.trim();
+                    let d = coerce::parse_decimal_text(text)?;
+                    if text.is_empty() || !d.fract().is_zero() || text.contains(['e', 'E']) {
+                        return None;
+                    }
+                    d.to_i128()?
+                }
+                _ => return None,
+            };
+            let (min, max, umax) = width.bounds();
+            if *unsigned {
+                (0..=umax as i128)
+                    .contains(&i)
+                    .then(|| Value::UInt(i as u64))
+            } else {
+                (min as i128..=max as i128)
+                    .contains(&i)
+                    .then(|| Value::Int(i as i64))
+            }
+        }
+        DataType::Decimal { precision, scale } => {
+            let d = match value {
+                Value::Int(i) => Decimal::from(*i),
+                Value::UInt(u) => Decimal::from(*u),
+                Value::Decimal(d) => *d,
+                Value::Double(f) => {
+                    let d = Decimal::from_f64(*f)?;
+                    if d.to_f64()? != *f {
+                        return None;
+                    }
+                    d
+                }
+                Value::Bytes(b) => {
+                    let text = std::str::from_utf8(b).ok()?.trim();
+                    if text.is_empty() || text.contains(['e', 'E']) {
+                        return None;
+                    }
+                    coerce::parse_decimal_text(text)?
+                }
+                _ => return None,
+            };
+            let mut r = d.round_dp(*scale as u32);
+            if r != d {
+                return None;
+            }
+            let max =
+                super::eval::decimal_max(precision.saturating_sub(*scale) as u32, *scale as u32);
+            if r.abs() > max {
+                return None;
+            }
+            r.rescale(*scale as u32);
+            Some(Value::Decimal(r))
+        }
+        DataType::Float | DataType::Double => {
+            let f = match value {
+                Value::Int(i) => {
+                    let f = *i as f64;
+                    (f as i128 == *i as i128).then_some(f)?
+                }
+                Value::UInt(u) => {
+                    let f = *u as f64;
+                    (f as u128 == *u as u128).then_some(f)?
+                }
+                Value::Double(f) => *f,
+                Value::Decimal(d) => {
+                    let f = d.to_f64()?;
+                    (Decimal::from_f64(f)? == *d).then_some(f)?
+                }
+                _ => return None,
+            };
+            if *column == DataType::Float && (f as f32) as f64 != f {
+                return None;
+            }
+            Some(Value::Double(f))
+        }
+        DataType::Char { .. } | DataType::VarChar { .. } | DataType::Text { .. } => match value {
+            Value::Bytes(b) => Some(Value::Bytes(b.clone())),
+            _ => None,
+        },
+        DataType::Binary { length } => match value {
+            Value::Bytes(b) if b.len() <= *length as usize => {
+                let mut b = b.clone();
+                b.resize(*length as usize, 0);
+                Some(Value::Bytes(b))
+            }
+            _ => None,
+        },
+        DataType::VarBinary { .. } | DataType::Blob { .. } => match value {
+            Value::Bytes(b) => Some(Value::Bytes(b.clone())),
+            _ => None,
+        },
+        DataType::Date => {
+            let dt = temporal_constant(value)?;
+            let midnight = dt.hour == 0 && dt.minute == 0 && dt.second == 0 && dt.microsecond == 0;
+            midnight.then_some(Value::Date(dt.date))
+        }
+        DataType::DateTime { fsp } | DataType::Timestamp { fsp } => {
+            let dt = temporal_constant(value)?;
+            let unit = 10u32.pow(6 - (*fsp).min(6) as u32);
+            (dt.microsecond % unit == 0).then_some(Value::DateTime(dt))
+        }
+        DataType::Null => None,
+    }
+}
+
+fn temporal_constant(value: &Value) -> Option<DateTime> {
+    match value {
+        Value::Date(d) => Some(DateTime::from_date(*d)),
+        Value::DateTime(dt) => Some(*dt),
+        Value::Bytes(b) => parse_datetime(b).map(|p| p.datetime),
+        _ => None,
+    }
+}
+
+/// Total order of values of one expression type for ORDER BY, MIN and MAX: NULL first,
+/// strings by `collation`, numbers by value, dates chronologically.
+pub fn compare_values(a: &Value, b: &Value, collation: Collation) -> Ordering {
+    match (a, b) {
+        (Value::Null, Value::Null) => Ordering::Equal,
+        (Value::Null, _) => Ordering::Less,
+        (_, Value::Null) => Ordering::Greater,
+        (Value::Bytes(x), Value::Bytes(y)) => collation.compare(x, y),
+        (Value::Double(x), Value::Double(y)) => x.total_cmp(y),
+        (
+            Value::Int(_) | Value::UInt(_) | Value::Decimal(_),
+            Value::Int(_) | Value::UInt(_) | Value::Decimal(_),
+        ) => compare_exact(a, b),
+        (Value::Date(x), Value::Date(y)) => x.cmp(y),
+        (Value::Date(_) | Value::DateTime(_), Value::Date(_) | Value::DateTime(_)) => {
+            as_datetime(a).cmp(&as_datetime(b))
+        }
+        _ => {
+            // Mixed representations (nominal types): numbers before strings before dates,
+            // numbers compared as doubles.
+            let (ra, rb) = (rank(a), rank(b));
+            if ra != rb {
+                return ra.cmp(&rb);
+            }
+            let fa = number_f64(a);
+            let fb = number_f64(b);
+            fa.total_cmp(&fb)
+        }
+    }
+}
+
+fn rank(v: &Value) -> u8 {
+    match v {
+        Value::Null => 0,
+        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => 1,
+        Value::Bytes(_) => 2,
+        Value::Date(_) | Value::DateTime(_) => 3,
+    }
+}
+
+fn number_f64(v: &Value) -> f64 {
+    match v {
+        Value::Int(i) => *i as f64,
+        Value::UInt(u) => *u as f64,
+        Value::Decimal(d) => d.to_f64().unwrap_or(0.0),
+        Value::Double(d) => *d,
+        _ => 0.0,
+    }
+}
+
+fn as_datetime(v: &Value) -> DateTime {
+    match v {
+        Value::Date(d) => DateTime::from_date(*d),
+        Value::DateTime(dt) => *dt,
+        _ => DateTime::default(),
+    }
+}
+
+const KEY_NULL: u8 = 0x00;
+const KEY_EXACT: u8 = 0x02;
+const KEY_DOUBLE: u8 = 0x03;
+const KEY_STRING: u8 = 0x04;
+const KEY_TEMPORAL: u8 = 0x05;
+
+/// Appends a memcomparable key of `value` (module invariant (3)). Layout, after a class
+/// byte (NULL 0x00 < exact 0x02 < double 0x03 < string 0x04 < temporal 0x05):
+///   exact numbers  normalized decimal: 0x80 for zero; positive 0x81, u16 (exponent +
+///                  0x8000), ASCII digits, 0x00; negative 0x7F and all of that inverted
+///   double         IEEE bits, flipped so byte order is numeric order (-0 == 0)
+///   string         collation weight with 0x00 escaped as 0x00 0xFF, ended by 0x00 0x00
+///   date/datetime  year u16, month, day, hour, minute, second, microsecond u32
+pub fn sort_key(value: &Value, data_type: &DataType, out: &mut Vec<u8>) {
+    match value {
+        Value::Null => out.push(KEY_NULL),
+        Value::Int(_) | Value::UInt(_) | Value::Decimal(_)
+            if matches!(data_type, DataType::Double | DataType::Float) =>
+        {
+            double_key(number_f64(value), out)
+        }
+        Value::Int(i) => decimal_key(Decimal::from(*i), out),
+        Value::UInt(u) => decimal_key(Decimal::from(*u), out),
+        Value::Decimal(d) => decimal_key(*d, out),
+        Value::Double(d) => double_key(*d, out),
+        Value::Bytes(b) => {
+            out.push(KEY_STRING);
+            let collation = if data_type.is_string() {
+                string_collation(data_type)
+            } else {
+                Collation::Binary
+            };
+            let mut weight = Vec::with_capacity(b.len());
+            collation.append_weight(b, &mut weight);
+            for byte in weight {
+                out.push(byte);
+                if byte == 0 {
+                    out.push(0xFF);
+                }
+            }
+            out.extend_from_slice(&[0, 0]);
+        }
+        Value::Date(_) | Value::DateTime(_) => {
+            let dt = as_datetime(value);
+            out.push(KEY_TEMPORAL);
+            out.extend_from_slice(&dt.date.year.to_be_bytes());
+            out.extend_from_slice(&[dt.date.month, dt.date.day, dt.hour, dt.minute, dt.second]);
+            out.extend_from_slice(&dt.microsecond.to_be_bytes());
+        }
+    }
+}
+
+fn double_key(d: f64, out: &mut Vec<u8>) {
+    out.push(KEY_DOUBLE);
+    let d = if d == 0.0 { 0.0 } else { d };
+    let bits = d.to_bits();
+    let ordered = if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | (1 << 63)
+    };
+    out.extend_from_slice(&ordered.to_be_bytes());
+}
+
+fn decimal_key(d: Decimal, out: &mut Vec<u8>) {
+    out.push(KEY_EXACT);
+    let d = d.normalize();
+    if d.is_zero() {
+        out.push(0x80);
+        return;
+    }
+    let negative = d.is_sign_negative();
+    let digits = d.mantissa().unsigned_abs().to_string();
+    let exponent = digits.len() as i32 - d.scale() as i32;
+    let e = (exponent + 0x8000) as u16;
+    let mut body = Vec::with_capacity(digits.len() + 3);
+    body.extend_from_slice(&e.to_be_bytes());
+    body.extend_from_slice(digits.as_bytes());
+    body.push(0x00);
+    if negative {
+        out.push(0x7F);
+        out.extend(body.iter().map(|b| !b));
+    } else {
+        out.push(0x81);
+        out.extend_from_slice(&body);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(v: &Value, t: &DataType) -> Vec<u8> {
+        let mut out = Vec::new();
+        sort_key(v, t, &mut out);
+        out
+    }
+
+    #[test]
+    fn sort_keys_order_and_equate() {
+        let dec = |s: &str| Value::Decimal(s.parse().expect("decimal literal"));
+        let t = DataType::Decimal {
+            precision: 20,
+            scale: 4,
+        };
+        let ordered = [
+            Value::Null,
+            dec("-100"),
+            dec("-12.5"),
+            dec("-12.25"),
+            dec("-1"),
+            dec("-0.5"),
+            dec("0"),
+            dec("0.001"),
+            dec("0.5"),
+            dec("1"),
+            dec("1.25"),
+            dec("9"),
+            dec("10"),
+            dec("123.4"),
+        ];
+        let keys: Vec<_> = ordered.iter().map(|v| key(v, &t)).collect();
+        for w in keys.windows(2) {
+            assert!(w[0] < w[1], "{w:?}");
+        }
+        assert_eq!(key(&dec("1.0"), &t), key(&dec("1.00"), &t));
+        assert_eq!(key(&Value::Int(1), &t), key(&dec("1.00"), &t));
+        let s = DataType::VarChar { length: 10 };
+        assert_eq!(
+            key(&Value::from_str("abc"), &s),
+            key(&Value::from_str("ABC "), &s)
+        );
+        let d = DataType::Double;
+        assert_eq!(key(&Value::Double(0.0), &d), key(&Value::Double(-0.0), &d));
+        assert!(key(&Value::Double(-1.0), &d) < key(&Value::Double(0.5), &d));
+    }
+}

@@ -1,0 +1,1875 @@
+//! Scalar functions: the set, their names, arity, result types and evaluation.
+//!
+//! Invariants:
+//! (1) `Function::lookup` knows every name bind accepts; an unknown name is error 1305
+//!     ("FUNCTION db.name does not exist"), a wrong argument count 1582.
+//! (2) `result_type` is computed once at bind time; `call` returns values of that type's
+//!     representation (mod.rs invariant (1)) or NULL.
+//! (3) IF, IFNULL, COALESCE and CASE evaluate only the arguments they need, so a warning
+//!     (or error) of an unused branch never surfaces.
+
+use super::coerce::{
+    self, compare, string_collation, to_bytes, to_decimal, to_f64, to_i128, to_i64, to_temporal,
+};
+use super::temporal::{self as tm};
+use super::{EvalContext, Expr};
+use crate::error::{Error, ErrorCode, Result};
+use manycore_types::{DataType, DateTime, Decimal, IntWidth, LobSize, Value};
+use rust_decimal::prelude::ToPrimitive;
+use rust_decimal::RoundingStrategy;
+use std::cmp::Ordering;
+
+/// Units of `INTERVAL n unit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntervalUnit {
+    Microsecond,
+    Second,
+    Minute,
+    Hour,
+    Day,
+    Week,
+    Month,
+    Quarter,
+    Year,
+}
+
+impl IntervalUnit {
+    /// True for units that can leave a DATE a DATE.
+    pub fn is_date_unit(self) -> bool {
+        matches!(
+            self,
+            IntervalUnit::Day
+                | IntervalUnit::Week
+                | IntervalUnit::Month
+                | IntervalUnit::Quarter
+                | IntervalUnit::Year
+        )
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            IntervalUnit::Microsecond => "MICROSECOND",
+            IntervalUnit::Second => "SECOND",
+            IntervalUnit::Minute => "MINUTE",
+            IntervalUnit::Hour => "HOUR",
+            IntervalUnit::Day => "DAY",
+            IntervalUnit::Week => "WEEK",
+            IntervalUnit::Month => "MONTH",
+            IntervalUnit::Quarter => "QUARTER",
+            IntervalUnit::Year => "YEAR",
+        }
+    }
+}
+
+/// Which end(s) TRIM works on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TrimSide {
+    Both,
+    Leading,
+    Trailing,
+}
+
+/// A scalar function. Aliases (CEILING, SUBSTR, MID, UCASE, POSITION, ...) bind to one
+/// member; POSITION(a IN b) and INSTR(b, a) bind to `Locate` with arguments reordered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Function {
+    Abs,
+    Ceil,
+    Floor,
+    Round,
+    Truncate,
+    Mod,
+    Pow,
+    Sqrt,
+    Exp,
+    Ln,
+    Log,
+    Log2,
+    Log10,
+    Sign,
+    Pi,
+    Rand,
+    Greatest,
+    Least,
+    Coalesce,
+    IfNull,
+    NullIf,
+    If,
+    IsNull,
+    Concat,
+    ConcatWs,
+    Length,
+    CharLength,
+    Upper,
+    Lower,
+    Substring,
+    Left,
+    Right,
+    Trim(TrimSide),
+    Replace,
+    Reverse,
+    Repeat,
+    Space,
+    Lpad,
+    Rpad,
+    /// LOCATE(substr, str[, pos]).
+    Locate,
+    Ascii,
+    Char,
+    Hex,
+    Unhex,
+    Md5,
+    Sha1,
+    Sha2,
+    Strcmp,
+    Format,
+    Field,
+    Elt,
+    FindInSet,
+    Now,
+    SysDate,
+    CurDate,
+    /// CURTIME(): TIME is not in the value model; returns 'hh:mm:ss' as VARCHAR.
+    CurTime,
+    UnixTimestamp,
+    FromUnixtime,
+    Date,
+    Year,
+    Month,
+    Day,
+    Hour,
+    Minute,
+    Second,
+    Microsecond,
+    DayOfWeek,
+    DayOfYear,
+    Weekday,
+    Week,
+    Quarter,
+    DayName,
+    MonthName,
+    DateFormat,
+    /// DATE_ADD(d, INTERVAL n unit), `d + INTERVAL n unit`, ADDDATE.
+    DateAdd(IntervalUnit),
+    DateSub(IntervalUnit),
+    DateDiff,
+    ToDays,
+    FromDays,
+    LastDay,
+    Database,
+    User,
+    CurrentUser,
+    ConnectionId,
+    LastInsertId,
+    Version,
+    FoundRows,
+    RowCount,
+    Charset,
+    Collation,
+    BitCount,
+    Crc32,
+    Uuid,
+    Sleep,
+}
+
+const MANY: usize = usize::MAX;
+
+impl Function {
+    /// The function for an (upper-cased) SQL name; DATE_ADD-style names need their unit
+    /// and are resolved by bind.
+    pub fn lookup(name: &str) -> Option<Function> {
+        use Function::*;
+        Some(match name {
+            "ABS" => Abs,
+            "CEIL" | "CEILING" => Ceil,
+            "FLOOR" => Floor,
+            "ROUND" => Round,
+            "TRUNCATE" => Truncate,
+            "MOD" => Mod,
+            "POW" | "POWER" => Pow,
+            "SQRT" => Sqrt,
+            "EXP" => Exp,
+            "LN" => Ln,
+            "LOG" => Log,
+            "LOG2" => Log2,
+            "LOG10" => Log10,
+            "SIGN" => Sign,
+            "PI" => Pi,
+            "RAND" => Rand,
+            "GREATEST" => Greatest,
+            "LEAST" => Least,
+            "COALESCE" => Coalesce,
+            "IFNULL" | "NVL" => IfNull,
+            "NULLIF" => NullIf,
+            "IF" => If,
+            "ISNULL" => IsNull,
+            "CONCAT" => Concat,
+            "CONCAT_WS" => ConcatWs,
+            "LENGTH" | "OCTET_LENGTH" => Length,
+            "CHAR_LENGTH" | "CHARACTER_LENGTH" => CharLength,
+            "UPPER" | "UCASE" => Upper,
+            "LOWER" | "LCASE" => Lower,
+            "SUBSTRING" | "SUBSTR" | "MID" => Substring,
+            "LEFT" => Left,
+            "RIGHT" => Right,
+            "TRIM" => Trim(TrimSide::Both),
+            "LTRIM" => Trim(TrimSide::Leading),
+            "RTRIM" => Trim(TrimSide::Trailing),
+            "REPLACE" => Replace,
+            "REVERSE" => Reverse,
+            "REPEAT" => Repeat,
+            "SPACE" => Space,
+            "LPAD" => Lpad,
+            "RPAD" => Rpad,
+            "LOCATE" | "POSITION" | "INSTR" => Locate,
+            "ASCII" => Ascii,
+            "CHAR" => Char,
+            "HEX" => Hex,
+            "UNHEX" => Unhex,
+            "MD5" => Md5,
+            "SHA1" | "SHA" => Sha1,
+            "SHA2" => Sha2,
+            "STRCMP" => Strcmp,
+            "FORMAT" => Format,
+            "FIELD" => Field,
+            "ELT" => Elt,
+            "FIND_IN_SET" => FindInSet,
+            "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" => Now,
+            "SYSDATE" => SysDate,
+            "CURDATE" | "CURRENT_DATE" => CurDate,
+            "CURTIME" | "CURRENT_TIME" => CurTime,
+            "UNIX_TIMESTAMP" => UnixTimestamp,
+            "FROM_UNIXTIME" => FromUnixtime,
+            "DATE" => Date,
+            "YEAR" => Year,
+            "MONTH" => Month,
+            "DAY" | "DAYOFMONTH" => Day,
+            "HOUR" => Hour,
+            "MINUTE" => Minute,
+            "SECOND" => Second,
+            "MICROSECOND" => Microsecond,
+            "DAYOFWEEK" => DayOfWeek,
+            "DAYOFYEAR" => DayOfYear,
+            "WEEKDAY" => Weekday,
+            "WEEK" => Week,
+            "QUARTER" => Quarter,
+            "DAYNAME" => DayName,
+            "MONTHNAME" => MonthName,
+            "DATE_FORMAT" => DateFormat,
+            "DATEDIFF" => DateDiff,
+            "TO_DAYS" => ToDays,
+            "FROM_DAYS" => FromDays,
+            "LAST_DAY" => LastDay,
+            "DATABASE" | "SCHEMA" => Database,
+            "USER" | "SESSION_USER" | "SYSTEM_USER" => User,
+            "CURRENT_USER" => CurrentUser,
+            "CONNECTION_ID" => ConnectionId,
+            "LAST_INSERT_ID" => LastInsertId,
+            "VERSION" => Version,
+            "FOUND_ROWS" => FoundRows,
+            "ROW_COUNT" => RowCount,
+            "CHARSET" => Charset,
+            "COLLATION" => Collation,
+            "BIT_COUNT" => BitCount,
+            "CRC32" => Crc32,
+            "UUID" => Uuid,
+            "SLEEP" => Sleep,
+            _ => return None,
+        })
+    }
+
+    /// The name MariaDB uses in messages and expression text.
+    pub fn name(self) -> &'static str {
+        use Function::*;
+        match self {
+            Abs => "abs",
+            Ceil => "ceiling",
+            Floor => "floor",
+            Round => "round",
+            Truncate => "truncate",
+            Mod => "MOD",
+            Pow => "pow",
+            Sqrt => "sqrt",
+            Exp => "exp",
+            Ln => "ln",
+            Log => "log",
+            Log2 => "log2",
+            Log10 => "log10",
+            Sign => "sign",
+            Pi => "pi",
+            Rand => "rand",
+            Greatest => "greatest",
+            Least => "least",
+            Coalesce => "coalesce",
+            IfNull => "ifnull",
+            NullIf => "nullif",
+            If => "if",
+            IsNull => "isnull",
+            Concat => "concat",
+            ConcatWs => "concat_ws",
+            Length => "octet_length",
+            CharLength => "char_length",
+            Upper => "ucase",
+            Lower => "lcase",
+            Substring => "substr",
+            Left => "left",
+            Right => "right",
+            Trim(TrimSide::Both) => "trim",
+            Trim(TrimSide::Leading) => "ltrim",
+            Trim(TrimSide::Trailing) => "rtrim",
+            Replace => "replace",
+            Reverse => "reverse",
+            Repeat => "repeat",
+            Space => "space",
+            Lpad => "lpad",
+            Rpad => "rpad",
+            Locate => "locate",
+            Ascii => "ascii",
+            Char => "char",
+            Hex => "hex",
+            Unhex => "unhex",
+            Md5 => "md5",
+            Sha1 => "sha",
+            Sha2 => "sha2",
+            Strcmp => "strcmp",
+            Format => "format",
+            Field => "field",
+            Elt => "elt",
+            FindInSet => "find_in_set",
+            Now => "current_timestamp",
+            SysDate => "sysdate",
+            CurDate => "curdate",
+            CurTime => "curtime",
+            UnixTimestamp => "unix_timestamp",
+            FromUnixtime => "from_unixtime",
+            Date => "cast",
+            Year => "year",
+            Month => "month",
+            Day => "dayofmonth",
+            Hour => "hour",
+            Minute => "minute",
+            Second => "second",
+            Microsecond => "microsecond",
+            DayOfWeek => "dayofweek",
+            DayOfYear => "dayofyear",
+            Weekday => "weekday",
+            Week => "week",
+            Quarter => "quarter",
+            DayName => "dayname",
+            MonthName => "monthname",
+            DateFormat => "date_format",
+            DateAdd(_) => "date_add",
+            DateSub(_) => "date_sub",
+            DateDiff => "datediff",
+            ToDays => "to_days",
+            FromDays => "from_days",
+            LastDay => "last_day",
+            Database => "database",
+            User => "user",
+            CurrentUser => "current_user",
+            ConnectionId => "connection_id",
+            LastInsertId => "last_insert_id",
+            Version => "version",
+            FoundRows => "found_rows",
+            RowCount => "row_count",
+            Charset => "charset",
+            Collation => "collation",
+            BitCount => "bit_count",
+            Crc32 => "crc32",
+            Uuid => "uuid",
+            Sleep => "sleep",
+        }
+    }
+
+    /// (minimum, maximum) argument count.
+    pub fn arity(self) -> (usize, usize) {
+        use Function::*;
+        match self {
+            Pi | CurDate | CurTime | Database | User | CurrentUser | ConnectionId | Version
+            | FoundRows | RowCount | Uuid => (0, 0),
+            Now | SysDate | Rand | UnixTimestamp | LastInsertId => (0, 1),
+            Abs | Ceil | Floor | Sqrt | Exp | Ln | Log2 | Log10 | Sign | IsNull | Length
+            | CharLength | Upper | Lower | Reverse | Space | Ascii | Hex | Unhex | Md5 | Sha1
+            | Date | Year | Month | Day | Hour | Minute | Second | Microsecond | DayOfWeek
+            | DayOfYear | Weekday | Quarter | DayName | MonthName | ToDays | FromDays | LastDay
+            | Charset | Collation | BitCount | Crc32 | Sleep => (1, 1),
+            Round | Log | FromUnixtime | Week => (1, 2),
+            Trim(_) => (1, 2),
+            Truncate | Mod | Pow | IfNull | NullIf | Left | Right | Repeat | Sha2 | Strcmp
+            | FindInSet | DateFormat | DateDiff | DateAdd(_) | DateSub(_) => (2, 2),
+            Substring | Locate | Format => (2, 3),
+            If | Replace | Lpad | Rpad => (3, 3),
+            Greatest | Least | Field | Elt | ConcatWs => (2, MANY),
+            Coalesce | Concat | Char => (1, MANY),
+        }
+    }
+
+    /// Error 1582 unless `count` arguments fit.
+    pub fn check_arity(self, display_name: &str, count: usize) -> Result<()> {
+        let (min, max) = self.arity();
+        if count < min || count > max {
+            return Err(Error::new(
+                ErrorCode::WrongParamcountToNativeFct,
+                format!(
+                    "Incorrect parameter count in the call to native function '{display_name}'"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// True if the function's value can change between calls with equal arguments.
+    pub fn is_volatile(self) -> bool {
+        matches!(
+            self,
+            Function::Rand | Function::Uuid | Function::SysDate | Function::Sleep
+        )
+    }
+
+    /// True for functions whose value depends on the session or statement, not the row.
+    pub fn is_session_dependent(self) -> bool {
+        use Function::*;
+        matches!(
+            self,
+            Now | CurDate
+                | CurTime
+                | Database
+                | User
+                | CurrentUser
+                | ConnectionId
+                | LastInsertId
+                | Version
+                | FoundRows
+                | RowCount
+                | UnixTimestamp
+        )
+    }
+}
+
+pub const BOOL_TYPE: DataType = DataType::Int {
+    width: IntWidth::Int,
+    unsigned: false,
+};
+const INT_TYPE: DataType = DataType::Int {
+    width: IntWidth::Int,
+    unsigned: false,
+};
+pub const UBIGINT: DataType = DataType::Int {
+    width: IntWidth::Big,
+    unsigned: true,
+};
+
+pub fn varchar(length: u64) -> DataType {
+    DataType::VarChar {
+        length: length.min(u32::MAX as u64) as u32,
+    }
+}
+
+/// Number of decimal digits (without sign) an integer type can hold.
+pub fn int_digits(width: IntWidth, unsigned: bool) -> u32 {
+    match width {
+        IntWidth::Tiny => 3,
+        IntWidth::Small => 5,
+        IntWidth::Medium => 8,
+        IntWidth::Int => 10,
+        IntWidth::Big => {
+            if unsigned {
+                20
+            } else {
+                19
+            }
+        }
+    }
+}
+
+/// (integer digits, scale) of an exact numeric type, as DECIMAL arithmetic sees it.
+pub fn exact_shape(t: &DataType) -> (u32, u32) {
+    match t {
+        DataType::Int { width, unsigned } => (int_digits(*width, *unsigned), 0),
+        DataType::Decimal { precision, scale } => (
+            (*precision as u32).saturating_sub(*scale as u32),
+            *scale as u32,
+        ),
+        _ => (0, 0),
+    }
+}
+
+pub fn decimal_type(int_digits: u32, scale: u32) -> DataType {
+    let scale = scale.min(38);
+    let precision = (int_digits + scale).clamp(1, 65).max(scale);
+    DataType::Decimal {
+        precision: precision as u8,
+        scale: scale as u8,
+    }
+}
+
+/// Characters needed to print any value of `t`.
+pub fn char_length(t: &DataType) -> u64 {
+    match t {
+        DataType::Null => 0,
+        DataType::Int { width, unsigned } => int_digits(*width, *unsigned) as u64 + 1,
+        DataType::Decimal { precision, scale } => *precision as u64 + 1 + (*scale > 0) as u64,
+        DataType::Float => 12,
+        DataType::Double => 22,
+        DataType::Char { length }
+        | DataType::VarChar { length }
+        | DataType::Binary { length }
+        | DataType::VarBinary { length } => *length as u64,
+        DataType::Text { size } | DataType::Blob { size } => size.max_bytes(),
+        DataType::Date => 10,
+        DataType::DateTime { fsp } | DataType::Timestamp { fsp } => {
+            19 + if *fsp > 0 { *fsp as u64 + 1 } else { 0 }
+        }
+    }
+}
+
+pub fn is_binary_string(t: &DataType) -> bool {
+    matches!(
+        t,
+        DataType::Binary { .. } | DataType::VarBinary { .. } | DataType::Blob { .. }
+    )
+}
+
+/// A string type of `length` characters: binary if `binary`, TEXT/BLOB when too long
+/// for VARCHAR.
+pub fn string_type(length: u64, binary: bool) -> DataType {
+    if length > 16_383 {
+        let size = if length <= 65_535 {
+            LobSize::Regular
+        } else if length <= 16_777_215 {
+            LobSize::Medium
+        } else {
+            LobSize::Long
+        };
+        return if binary {
+            DataType::Blob { size }
+        } else {
+            DataType::Text { size }
+        };
+    }
+    if binary {
+        DataType::VarBinary {
+            length: length as u32,
+        }
+    } else {
+        varchar(length)
+    }
+}
+
+/// The type of a value that may come from any of `types` (CASE, IF, COALESCE, UNION),
+/// following MySQL's type aggregation.
+pub fn aggregate_types<'a>(types: impl IntoIterator<Item = &'a DataType>) -> DataType {
+    let types: Vec<&DataType> = types
+        .into_iter()
+        .filter(|t| **t != DataType::Null)
+        .collect();
+    let Some(first) = types.first() else {
+        return DataType::Null;
+    };
+    if types.iter().all(|t| t == first) {
+        return (*first).clone();
+    }
+    if types.iter().any(|t| t.is_string())
+        || (types.iter().any(|t| t.is_temporal()) && types.iter().any(|t| !t.is_temporal()))
+    {
+        let length = types.iter().map(|t| char_length(t)).max().unwrap_or(0);
+        return string_type(length, types.iter().any(|t| is_binary_string(t)));
+    }
+    if types.iter().all(|t| t.is_temporal()) {
+        if types.iter().all(|t| **t == DataType::Date) {
+            return DataType::Date;
+        }
+        let fsp = types
+            .iter()
+            .map(|t| match t {
+                DataType::DateTime { fsp } | DataType::Timestamp { fsp } => *fsp,
+                _ => 0,
+            })
+            .max()
+            .unwrap_or(0);
+        return DataType::DateTime { fsp };
+    }
+    if types.iter().all(|t| **t == DataType::Float) {
+        return DataType::Float;
+    }
+    if types
+        .iter()
+        .any(|t| matches!(t, DataType::Float | DataType::Double))
+    {
+        return DataType::Double;
+    }
+    if types.iter().all(|t| t.is_integer()) {
+        let all_unsigned = types.iter().all(|t| t.is_unsigned());
+        let any_unsigned = types.iter().any(|t| t.is_unsigned());
+        let widest = types
+            .iter()
+            .filter_map(|t| match t {
+                DataType::Int { width, .. } => Some(*width),
+                _ => None,
+            })
+            .max_by_key(|w| int_digits(*w, false))
+            .unwrap_or(IntWidth::Big);
+        if any_unsigned && !all_unsigned {
+            let digits = types.iter().map(|t| exact_shape(t).0).max().unwrap_or(20) + 1;
+            return if digits > 19 {
+                decimal_type(digits, 0)
+            } else {
+                DataType::BIGINT
+            };
+        }
+        return DataType::Int {
+            width: widest,
+            unsigned: all_unsigned,
+        };
+    }
+    let int_digits = types.iter().map(|t| exact_shape(t).0).max().unwrap_or(0);
+    let scale = types.iter().map(|t| exact_shape(t).1).max().unwrap_or(0);
+    decimal_type(int_digits, scale)
+}
+
+fn literal_int(e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Literal {
+            value: Value::Int(i),
+            ..
+        } => Some(*i),
+        Expr::Literal {
+            value: Value::UInt(u),
+            ..
+        } => Some((*u).min(i64::MAX as u64) as i64),
+        _ => None,
+    }
+}
+
+/// The result type of `function(args)`.
+pub fn result_type(function: Function, args: &[Expr]) -> DataType {
+    use Function::*;
+    let t = |i: usize| args.get(i).map(Expr::data_type).unwrap_or(DataType::Null);
+    match function {
+        Abs => match t(0) {
+            DataType::Int { unsigned, .. } => DataType::Int {
+                width: IntWidth::Big,
+                unsigned,
+            },
+            d @ DataType::Decimal { .. } => d,
+            _ => DataType::Double,
+        },
+        Ceil | Floor => match t(0) {
+            DataType::Int { unsigned, .. } => DataType::Int {
+                width: IntWidth::Big,
+                unsigned,
+            },
+            DataType::Decimal { precision, scale } => {
+                let digits = (precision as u32).saturating_sub(scale as u32) + 1;
+                if digits <= 18 {
+                    DataType::BIGINT
+                } else {
+                    decimal_type(digits, 0)
+                }
+            }
+            _ => DataType::Double,
+        },
+        Round | Truncate => {
+            let places = args.get(1).map(literal_int);
+            match t(0) {
+                DataType::Int { unsigned, .. } => DataType::Int {
+                    width: IntWidth::Big,
+                    unsigned,
+                },
+                DataType::Decimal { precision, scale } => {
+                    let int = (precision as u32).saturating_sub(scale as u32);
+                    let new_scale = match places {
+                        None => 0,
+                        Some(Some(d)) => d.clamp(0, scale as i64) as u32,
+                        Some(None) => scale as u32,
+                    };
+                    decimal_type(int + (function == Round) as u32, new_scale)
+                }
+                _ => DataType::Double,
+            }
+        }
+        Mod => arithmetic_mod_type(&t(0), &t(1)),
+        Pow | Sqrt | Exp | Ln | Log | Log2 | Log10 | Pi | Rand => DataType::Double,
+        Sign | IsNull | Length | CharLength | Locate | Ascii | Strcmp | Field | FindInSet
+        | Year | Month | Day | Hour | Minute | Second | Microsecond | DayOfWeek | DayOfYear
+        | Weekday | Week | Quarter | DateDiff | ToDays | BitCount | Sleep => INT_TYPE,
+        Greatest | Least | Coalesce => aggregate_types(
+            args.iter()
+                .map(|a| a.data_type())
+                .collect::<Vec<_>>()
+                .iter(),
+        ),
+        IfNull => aggregate_types([t(0), t(1)].iter()),
+        If => aggregate_types([t(1), t(2)].iter()),
+        NullIf => t(0),
+        Concat => {
+            let length = args.iter().map(|a| char_length(&a.data_type())).sum();
+            string_type(
+                length,
+                args.iter().any(|a| is_binary_string(&a.data_type())),
+            )
+        }
+        ConcatWs => {
+            let sep = char_length(&t(0));
+            let length: u64 = args[1..]
+                .iter()
+                .map(|a| char_length(&a.data_type()) + sep)
+                .sum();
+            string_type(
+                length,
+                args.iter().any(|a| is_binary_string(&a.data_type())),
+            )
+        }
+        Upper | Lower | Reverse | Trim(_) => same_string_type(&t(0), char_length(&t(0))),
+        Substring | Left | Right => same_string_type(&t(0), char_length(&t(0))),
+        Replace => same_string_type(
+            &t(0),
+            char_length(&t(0)).saturating_mul(char_length(&t(2)).max(1)),
+        ),
+        Repeat => same_string_type(
+            &t(0),
+            char_length(&t(0))
+                .saturating_mul(args.get(1).and_then(literal_int).unwrap_or(1000).max(0) as u64),
+        ),
+        Lpad | Rpad => same_string_type(
+            &t(0),
+            args.get(1)
+                .and_then(literal_int)
+                .map(|n| n.max(0) as u64)
+                .unwrap_or(char_length(&t(0))),
+        ),
+        Space => varchar(
+            args.first()
+                .and_then(literal_int)
+                .map(|n| n.max(0) as u64)
+                .unwrap_or(1000),
+        ),
+        Char => DataType::VarBinary {
+            length: args.len() as u32 * 4,
+        },
+        Hex => varchar(char_length(&t(0)) * 2),
+        Unhex => DataType::VarBinary {
+            length: (char_length(&t(0)) / 2 + 1) as u32,
+        },
+        Md5 => varchar(32),
+        Sha1 => varchar(40),
+        Sha2 => varchar(128),
+        Format => varchar(char_length(&t(0)) + 20),
+        Elt => aggregate_types(
+            args[1..]
+                .iter()
+                .map(|a| a.data_type())
+                .collect::<Vec<_>>()
+                .iter(),
+        ),
+        Now | SysDate => DataType::DateTime {
+            fsp: args.first().and_then(literal_int).unwrap_or(0).clamp(0, 6) as u8,
+        },
+        CurDate | FromDays | LastDay | Date => DataType::Date,
+        CurTime => varchar(8),
+        UnixTimestamp => DataType::BIGINT,
+        FromUnixtime => {
+            if args.len() == 2 {
+                varchar(64)
+            } else {
+                match t(0) {
+                    DataType::Decimal { scale, .. } => DataType::DateTime { fsp: scale.min(6) },
+                    DataType::Double | DataType::Float | DataType::VarChar { .. } => {
+                        DataType::DateTime { fsp: 6 }
+                    }
+                    _ => DataType::DateTime { fsp: 0 },
+                }
+            }
+        }
+        DayName | MonthName => varchar(9),
+        DateFormat => varchar(char_length(&t(1)).saturating_mul(10).max(1)),
+        DateAdd(unit) | DateSub(unit) => {
+            let micro = unit == IntervalUnit::Microsecond
+                || !matches!(
+                    args.get(1),
+                    Some(Expr::Literal {
+                        value: Value::Int(_),
+                        ..
+                    }) | None
+                ) && unit == IntervalUnit::Second;
+            match t(0) {
+                DataType::Date if unit.is_date_unit() => DataType::Date,
+                DataType::Date => DataType::DateTime {
+                    fsp: if micro { 6 } else { 0 },
+                },
+                DataType::DateTime { fsp } | DataType::Timestamp { fsp } => DataType::DateTime {
+                    fsp: if micro { 6 } else { fsp },
+                },
+                _ => varchar(if micro { 26 } else { 19 }),
+            }
+        }
+        Database | User | CurrentUser | Version | Charset | Collation => varchar(64),
+        ConnectionId => DataType::Int {
+            width: IntWidth::Int,
+            unsigned: true,
+        },
+        LastInsertId => UBIGINT,
+        FoundRows | RowCount => DataType::BIGINT,
+        Crc32 => DataType::Int {
+            width: IntWidth::Int,
+            unsigned: true,
+        },
+        Uuid => varchar(36),
+    }
+}
+
+fn same_string_type(t: &DataType, length: u64) -> DataType {
+    string_type(length, is_binary_string(t))
+}
+
+/// Type of `a % b` / MOD(a, b).
+pub fn arithmetic_mod_type(a: &DataType, b: &DataType) -> DataType {
+    let exact =
+        |t: &DataType| t.is_integer() || matches!(t, DataType::Decimal { .. } | DataType::Null);
+    if !exact(a) || !exact(b) {
+        return DataType::Double;
+    }
+    if a.is_integer() && b.is_integer() || (a.is_integer() && *b == DataType::Null) {
+        return DataType::Int {
+            width: IntWidth::Big,
+            unsigned: a.is_unsigned(),
+        };
+    }
+    let (ia, sa) = exact_shape(a);
+    let (ib, sb) = exact_shape(b);
+    decimal_type(ia.max(ib), sa.max(sb))
+}
+
+/// Nullability of `function(args)`.
+pub fn nullable(function: Function, args: &[Expr]) -> bool {
+    use Function::*;
+    let any = || args.iter().any(Expr::nullable);
+    match function {
+        Pi | Rand | Now | SysDate | CurDate | CurTime | ConnectionId | LastInsertId | Version
+        | FoundRows | RowCount | Uuid | IsNull | CurrentUser | User => false,
+        Coalesce => args.iter().all(Expr::nullable),
+        IfNull => args.get(1).is_none_or(Expr::nullable),
+        If => args.get(1).is_none_or(Expr::nullable) || args.get(2).is_none_or(Expr::nullable),
+        Concat | ConcatWs | Length | CharLength | Upper | Lower | Reverse | Trim(_) | Hex | Md5
+        | Sha1 | Abs | Sign | Ceil | Floor | Ascii | Strcmp | Greatest | Least | BitCount
+        | Crc32 | Field | Char => any(),
+        _ => true,
+    }
+}
+
+fn eval_args(args: &[Expr], row: &[Value], ctx: &EvalContext) -> Result<Vec<Value>> {
+    args.iter().map(|a| a.eval(row, ctx)).collect()
+}
+
+fn string_arg(args: &[Expr], values: &[Value], i: usize) -> Option<Vec<u8>> {
+    let t = args.get(i).map(Expr::data_type).unwrap_or(DataType::Null);
+    values.get(i).and_then(|v| to_bytes(v, &t))
+}
+
+fn chars(b: &[u8]) -> Vec<char> {
+    String::from_utf8_lossy(b).chars().collect()
+}
+
+fn from_chars(c: &[char]) -> Value {
+    Value::Bytes(c.iter().collect::<String>().into_bytes())
+}
+
+fn is_binary_arg(args: &[Expr], i: usize) -> bool {
+    args.get(i)
+        .is_some_and(|a| is_binary_string(&a.data_type()))
+}
+
+/// Evaluates a call; `data_type` is the bound result type.
+pub fn call(
+    function: Function,
+    args: &[Expr],
+    data_type: &DataType,
+    row: &[Value],
+    ctx: &EvalContext,
+) -> Result<Value> {
+    use Function::*;
+    let session = ctx.session;
+    // Lazily evaluated functions first (invariant (3)).
+    match function {
+        If => {
+            let cond = args[0].eval_bool(row, ctx)?;
+            let chosen = if cond == Some(true) {
+                &args[1]
+            } else {
+                &args[2]
+            };
+            return conform(chosen.eval(row, ctx)?, &chosen.data_type(), data_type, ctx);
+        }
+        IfNull | Coalesce => {
+            for a in args {
+                let v = a.eval(row, ctx)?;
+                if !v.is_null() {
+                    return conform(v, &a.data_type(), data_type, ctx);
+                }
+            }
+            return Ok(Value::Null);
+        }
+        _ => {}
+    }
+    let v = eval_args(args, row, ctx)?;
+    let null = v.iter().any(Value::is_null);
+    let s = |i: usize| string_arg(args, &v, i);
+    let int = |i: usize| v.get(i).and_then(|x| to_i64(x, session));
+    let dbl = |i: usize| v.get(i).and_then(|x| to_f64(x, session));
+    let int_value = |i: i64| Value::Int(i);
+    let double = |d: Option<f64>| match d {
+        Some(d) if d.is_finite() => Value::Double(d),
+        _ => Value::Null,
+    };
+    Ok(match function {
+        If | IfNull | Coalesce => Value::Null,
+        Abs => match &v[0] {
+            Value::Null => Value::Null,
+            Value::Int(i) => match i.checked_abs() {
+                Some(a) => Value::Int(a),
+                None => {
+                    return Err(coerce::bigint_out_of_range(
+                        false,
+                        &format!("abs({})", super::display::expr_text(&args[0])),
+                    ))
+                }
+            },
+            Value::UInt(u) => Value::UInt(*u),
+            Value::Decimal(d) => Value::Decimal(d.abs()),
+            other => double(to_f64(other, session).map(f64::abs)),
+        },
+        Ceil | Floor => {
+            let up = function == Ceil;
+            match &v[0] {
+                Value::Null => Value::Null,
+                x @ (Value::Int(_) | Value::UInt(_)) => x.clone(),
+                Value::Decimal(d) => {
+                    let r = if up { d.ceil() } else { d.floor() };
+                    numeric_as(Value::Decimal(r), data_type)
+                }
+                other => {
+                    double(to_f64(other, session).map(|d| if up { d.ceil() } else { d.floor() }))
+                }
+            }
+        }
+        Round | Truncate => {
+            if null {
+                return Ok(Value::Null);
+            }
+            let places = if v.len() > 1 { int(1).unwrap_or(0) } else { 0 };
+            round_value(&v[0], places, function == Truncate, data_type, session)
+        }
+        Mod => super::eval::arith(super::BinaryOp::Mod, &v[0], &v[1], data_type, ctx, &|| {
+            super::display::call_text(function, args)
+        })?,
+        Pow => double(dbl(0).zip(dbl(1)).map(|(a, b)| a.powf(b))),
+        Sqrt => double(dbl(0).filter(|d| *d >= 0.0).map(f64::sqrt)),
+        Exp => double(dbl(0).map(f64::exp)),
+        Ln => double(dbl(0).filter(|d| *d > 0.0).map(f64::ln)),
+        Log => {
+            if v.len() == 2 {
+                double(
+                    dbl(0)
+                        .zip(dbl(1))
+                        .filter(|(b, x)| *b > 0.0 && *b != 1.0 && *x > 0.0)
+                        .map(|(b, x)| x.ln() / b.ln()),
+                )
+            } else {
+                double(dbl(0).filter(|d| *d > 0.0).map(f64::ln))
+            }
+        }
+        Log2 => double(dbl(0).filter(|d| *d > 0.0).map(f64::log2)),
+        Log10 => double(dbl(0).filter(|d| *d > 0.0).map(f64::log10)),
+        Sign => match &v[0] {
+            Value::Null => Value::Null,
+            Value::Int(i) => int_value(i.signum()),
+            Value::UInt(u) => int_value((*u > 0) as i64),
+            Value::Decimal(d) => int_value(if d.is_zero() {
+                0
+            } else if d.is_sign_negative() {
+                -1
+            } else {
+                1
+            }),
+            other => {
+                let d = to_f64(other, session).unwrap_or(0.0);
+                int_value(if d > 0.0 {
+                    1
+                } else if d < 0.0 {
+                    -1
+                } else {
+                    0
+                })
+            }
+        },
+        Pi => Value::Double(std::f64::consts::PI),
+        Rand => Value::Double(match v.first() {
+            Some(seed) if !seed.is_null() => mysql_rand_first(to_i64(seed, session).unwrap_or(0)),
+            _ => random_unit(),
+        }),
+        Greatest | Least => {
+            if null {
+                return Ok(Value::Null);
+            }
+            let mut best = 0;
+            for i in 1..v.len() {
+                let ord = compare(
+                    &v[i],
+                    &args[i].data_type(),
+                    &v[best],
+                    &args[best].data_type(),
+                    session,
+                );
+                let better = match function {
+                    Greatest => ord == Some(Ordering::Greater),
+                    _ => ord == Some(Ordering::Less),
+                };
+                if better {
+                    best = i;
+                }
+            }
+            conform(v[best].clone(), &args[best].data_type(), data_type, ctx)?
+        }
+        NullIf => {
+            if compare(
+                &v[0],
+                &args[0].data_type(),
+                &v[1],
+                &args[1].data_type(),
+                session,
+            ) == Some(Ordering::Equal)
+            {
+                Value::Null
+            } else {
+                v[0].clone()
+            }
+        }
+        IsNull => int_value(v[0].is_null() as i64),
+        Concat => {
+            if null {
+                return Ok(Value::Null);
+            }
+            let mut out = Vec::new();
+            for i in 0..v.len() {
+                out.extend(s(i).unwrap_or_default());
+            }
+            Value::Bytes(out)
+        }
+        ConcatWs => {
+            let Some(sep) = s(0) else {
+                return Ok(Value::Null);
+            };
+            let mut out = Vec::new();
+            let mut first = true;
+            for i in 1..v.len() {
+                if let Some(part) = s(i) {
+                    if !first {
+                        out.extend_from_slice(&sep);
+                    }
+                    out.extend(part);
+                    first = false;
+                }
+            }
+            Value::Bytes(out)
+        }
+        Length => match s(0) {
+            Some(b) => int_value(b.len() as i64),
+            None => Value::Null,
+        },
+        CharLength => match s(0) {
+            Some(b) if is_binary_arg(args, 0) => int_value(b.len() as i64),
+            Some(b) => int_value(String::from_utf8_lossy(&b).chars().count() as i64),
+            None => Value::Null,
+        },
+        Upper | Lower => match s(0) {
+            Some(b) if is_binary_arg(args, 0) => Value::Bytes(b),
+            Some(b) => {
+                let text = String::from_utf8_lossy(&b);
+                Value::Bytes(
+                    if function == Upper {
+                        text.to_uppercase()
+                    } else {
+                        text.to_lowercase()
+                    }
+                    .into_bytes(),
+                )
+            }
+            None => Value::Null,
+        },
+        Substring => {
+            if null {
+                return Ok(Value::Null);
+            }
+            let text = chars(&s(0).unwrap_or_default());
+            let n = text.len() as i64;
+            let pos = int(1).unwrap_or(0);
+            let len = if v.len() > 2 {
+                int(2).unwrap_or(0)
+            } else {
+                i64::MAX
+            };
+            let start = if pos > 0 {
+                pos - 1
+            } else if pos < 0 {
+                n + pos
+            } else {
+                return Ok(Value::from_str(""));
+            };
+            if start < 0 || start >= n || len <= 0 {
+                return Ok(Value::from_str(""));
+            }
+            let end = start.saturating_add(len).min(n);
+            from_chars(&text[start as usize..end as usize])
+        }
+        Left | Right => {
+            if null {
+                return Ok(Value::Null);
+            }
+            let text = chars(&s(0).unwrap_or_default());
+            let k = int(1).unwrap_or(0).clamp(0, text.len() as i64) as usize;
+            if function == Left {
+                from_chars(&text[..k])
+            } else {
+                from_chars(&text[text.len() - k..])
+            }
+        }
+        Trim(side) => {
+            if null {
+                return Ok(Value::Null);
+            }
+            let text = s(0).unwrap_or_default();
+            let pattern = if v.len() > 1 {
+                s(1).unwrap_or_default()
+            } else {
+                b" ".to_vec()
+            };
+            Value::Bytes(trim(&text, &pattern, side))
+        }
+        Replace => {
+            if null {
+                return Ok(Value::Null);
+            }
+            let (text, from, to) = (
+                s(0).unwrap_or_default(),
+                s(1).unwrap_or_default(),
+                s(2).unwrap_or_default(),
+            );
+            Value::Bytes(replace_bytes(&text, &from, &to))
+        }
+        Reverse => match s(0) {
+            Some(b) if is_binary_arg(args, 0) => Value::Bytes(b.into_iter().rev().collect()),
+            Some(b) => {
+                let mut c = chars(&b);
+                c.reverse();
+                from_chars(&c)
+            }
+            None => Value::Null,
+        },
+        Repeat => {
+            if null {
+                return Ok(Value::Null);
+            }
+            let text = s(0).unwrap_or_default();
+            let count = int(1).unwrap_or(0).max(0) as usize;
+            if text.len().saturating_mul(count) > MAX_STRING_BYTES {
+                return Ok(too_big(function, session));
+            }
+            Value::Bytes(text.repeat(count))
+        }
+        Space => match int(0) {
+            Some(n) if n as usize > MAX_STRING_BYTES => too_big(function, session),
+            Some(n) => Value::Bytes(vec![b' '; n.max(0) as usize]),
+            None => Value::Null,
+        },
+        Lpad | Rpad => {
+            if null {
+                return Ok(Value::Null);
+            }
+            let text = chars(&s(0).unwrap_or_default());
+            let len = int(1).unwrap_or(0);
+            let pad = chars(&s(2).unwrap_or_default());
+            if len < 0 {
+                return Ok(Value::Null);
+            }
+            let len = len as usize;
+            if len > MAX_STRING_BYTES {
+                return Ok(too_big(function, session));
+            }
+            if len <= text.len() {
+                return Ok(from_chars(&text[..len]));
+            }
+            if pad.is_empty() {
+                return Ok(Value::Null);
+            }
+            let fill: Vec<char> = pad.iter().copied().cycle().take(len - text.len()).collect();
+            if function == Lpad {
+                from_chars(&[fill, text].concat())
+            } else {
+                from_chars(&[text, fill].concat())
+            }
+        }
+        Locate => {
+            if null {
+                return Ok(Value::Null);
+            }
+            let needle = s(0).unwrap_or_default();
+            let hay = s(1).unwrap_or_default();
+            let start = if v.len() > 2 { int(2).unwrap_or(1) } else { 1 };
+            let binary = is_binary_arg(args, 0) || is_binary_arg(args, 1);
+            int_value(locate(&needle, &hay, start, binary))
+        }
+        Ascii => match s(0) {
+            Some(b) => int_value(b.first().copied().unwrap_or(0) as i64),
+            None => Value::Null,
+        },
+        Char => {
+            let mut out = Vec::new();
+            for x in &v {
+                if let Some(n) = to_i128(x, session) {
+                    let n = n as u64 as u32;
+                    let bytes = n.to_be_bytes();
+                    let skip = bytes.iter().take_while(|b| **b == 0).count().min(3);
+                    out.extend_from_slice(&bytes[skip..]);
+                }
+            }
+            Value::Bytes(out)
+        }
+        Hex => match &v[0] {
+            Value::Null => Value::Null,
+            Value::Bytes(b) => Value::Bytes(hex_upper(b).into_bytes()),
+            other => {
+                let n = coerce::to_u64_bits(other, session).unwrap_or(0);
+                Value::Bytes(format!("{n:X}").into_bytes())
+            }
+        },
+        Unhex => match s(0) {
+            Some(b) => unhex(&b).map(Value::Bytes).unwrap_or(Value::Null),
+            None => Value::Null,
+        },
+        Md5 => match s(0) {
+            Some(b) => Value::Bytes(hex_lower(&super::digest::md5(&b)).into_bytes()),
+            None => Value::Null,
+        },
+        Sha1 => match s(0) {
+            Some(b) => Value::Bytes(hex_lower(&super::digest::sha1(&b)).into_bytes()),
+            None => Value::Null,
+        },
+        Sha2 => match (s(0), int(1)) {
+            (Some(b), Some(bits)) => match super::digest::sha2(&b, bits) {
+                Some(d) => Value::Bytes(hex_lower(&d).into_bytes()),
+                None => Value::Null,
+            },
+            _ => Value::Null,
+        },
+        Strcmp => {
+            if null {
+                return Ok(Value::Null);
+            }
+            let collation = if is_binary_arg(args, 0) || is_binary_arg(args, 1) {
+                manycore_types::Collation::Binary
+            } else {
+                string_collation(&args[0].data_type())
+            };
+            int_value(
+                match collation.compare(&s(0).unwrap_or_default(), &s(1).unwrap_or_default()) {
+                    Ordering::Less => -1,
+                    Ordering::Equal => 0,
+                    Ordering::Greater => 1,
+                },
+            )
+        }
+        Format => {
+            if v[0].is_null() || v[1].is_null() {
+                return Ok(Value::Null);
+            }
+            let places = int(1).unwrap_or(0).clamp(0, 38) as u32;
+            let d = to_decimal(&v[0], session).unwrap_or_default();
+            Value::Bytes(format_number(&d, places).into_bytes())
+        }
+        Field => {
+            if v[0].is_null() {
+                return Ok(int_value(0));
+            }
+            let t0 = args[0].data_type();
+            let found = (1..v.len()).find(|&i| {
+                compare(&v[0], &t0, &v[i], &args[i].data_type(), session) == Some(Ordering::Equal)
+            });
+            int_value(found.unwrap_or(0) as i64)
+        }
+        Elt => match int(0) {
+            Some(n) if n >= 1 && (n as usize) < v.len() => {
+                let i = n as usize;
+                conform(v[i].clone(), &args[i].data_type(), data_type, ctx)?
+            }
+            _ => Value::Null,
+        },
+        FindInSet => {
+            if null {
+                return Ok(Value::Null);
+            }
+            let needle = s(0).unwrap_or_default();
+            let list = s(1).unwrap_or_default();
+            if needle.contains(&b',') {
+                return Ok(int_value(0));
+            }
+            let collation = string_collation(&args[1].data_type());
+            let pos = list
+                .split(|c| *c == b',')
+                .position(|item| collation.eq(item, &needle));
+            int_value(pos.map(|p| p as i64 + 1).unwrap_or(0))
+        }
+        Now | SysDate => {
+            let mut now = session.statement_time();
+            if function == SysDate {
+                now = wall_clock_utc();
+            }
+            let fsp = match data_type {
+                DataType::DateTime { fsp } => *fsp,
+                _ => 0,
+            };
+            Value::DateTime(truncate_fraction(now, fsp))
+        }
+        CurDate => Value::Date(session.statement_time().date),
+        CurTime => {
+            let now = session.statement_time();
+            Value::Bytes(
+                format!("{:02}:{:02}:{:02}", now.hour, now.minute, now.second).into_bytes(),
+            )
+        }
+        UnixTimestamp => match v.first() {
+            None => int_value(tm::unix_seconds(&session.statement_time()).unwrap_or(0)),
+            Some(Value::Null) => Value::Null,
+            Some(x) => match to_temporal(x, session) {
+                Some(p) => tm::unix_seconds(&p.datetime)
+                    .map(int_value)
+                    .unwrap_or(int_value(0)),
+                None => Value::Null,
+            },
+        },
+        FromUnixtime => {
+            if null {
+                return Ok(Value::Null);
+            }
+            let d = to_decimal(&v[0], session).unwrap_or_default();
+            if d.is_sign_negative() {
+                return Ok(Value::Null);
+            }
+            let secs = d.trunc().to_i64().unwrap_or(-1);
+            let micros = ((d - d.trunc()) * Decimal::from(1_000_000))
+                .trunc()
+                .to_u32()
+                .unwrap_or(0);
+            let Some(dt) = (secs <= 32_536_771_199)
+                .then(|| tm::from_unix_seconds(secs, micros))
+                .flatten()
+            else {
+                return Ok(Value::Null);
+            };
+            if v.len() == 2 {
+                Value::Bytes(tm::date_format(&dt, &s(1).unwrap_or_default()))
+            } else {
+                let fsp = match data_type {
+                    DataType::DateTime { fsp } => *fsp,
+                    _ => 6,
+                };
+                Value::DateTime(truncate_fraction(dt, fsp))
+            }
+        }
+        Date => temporal_part(&v[0], session, |dt| Some(Value::Date(dt.date))),
+        Year => temporal_part(&v[0], session, |dt| Some(int_value(dt.date.year as i64))),
+        Month => temporal_part(&v[0], session, |dt| Some(int_value(dt.date.month as i64))),
+        Day => temporal_part(&v[0], session, |dt| Some(int_value(dt.date.day as i64))),
+        Hour => temporal_part(&v[0], session, |dt| Some(int_value(dt.hour as i64))),
+        Minute => temporal_part(&v[0], session, |dt| Some(int_value(dt.minute as i64))),
+        Second => temporal_part(&v[0], session, |dt| Some(int_value(dt.second as i64))),
+        Microsecond => temporal_part(&v[0], session, |dt| Some(int_value(dt.microsecond as i64))),
+        Quarter => temporal_part(&v[0], session, |dt| {
+            Some(int_value((dt.date.month as i64 + 2) / 3))
+        }),
+        DayOfWeek => temporal_part(&v[0], session, |dt| {
+            tm::weekday(&dt.date).map(|w| int_value((w as i64 + 1) % 7 + 1))
+        }),
+        Weekday => temporal_part(&v[0], session, |dt| {
+            tm::weekday(&dt.date).map(|w| int_value(w as i64))
+        }),
+        DayOfYear => temporal_part(&v[0], session, |dt| {
+            tm::day_of_year(&dt.date).map(int_value)
+        }),
+        Week => temporal_part(&v[0], session, |dt| tm::week_mode0(&dt.date).map(int_value)),
+        DayName => temporal_part(&v[0], session, |dt| {
+            tm::weekday(&dt.date).map(|w| Value::from_str(tm::DAY_NAMES[w as usize]))
+        }),
+        MonthName => temporal_part(&v[0], session, |dt| {
+            tm::month_name(dt.date.month).map(Value::from_str)
+        }),
+        DateFormat => {
+            if null {
+                return Ok(Value::Null);
+            }
+            let format = s(1).unwrap_or_default();
+            temporal_part(&v[0], session, |dt| {
+                Some(Value::Bytes(tm::date_format(&dt, &format)))
+            })
+        }
+        DateAdd(unit) | DateSub(unit) => {
+            if null {
+                return Ok(Value::Null);
+            }
+            let negate = matches!(function, DateSub(_));
+            date_add(
+                &v[0],
+                &args[0].data_type(),
+                &v[1],
+                unit,
+                negate,
+                data_type,
+                session,
+            )
+        }
+        DateDiff => {
+            if null {
+                return Ok(Value::Null);
+            }
+            match (to_temporal(&v[0], session), to_temporal(&v[1], session)) {
+                (Some(a), Some(b)) => {
+                    match (a.datetime.date.to_days(), b.datetime.date.to_days()) {
+                        (Some(x), Some(y)) => int_value(x - y),
+                        _ => Value::Null,
+                    }
+                }
+                _ => Value::Null,
+            }
+        }
+        ToDays => temporal_part(&v[0], session, |dt| dt.date.to_days().map(int_value)),
+        FromDays => match int(0) {
+            Some(n) if n < 366 => Value::Date(manycore_types::Date::default()),
+            Some(n) => manycore_types::Date::from_days(n)
+                .map(Value::Date)
+                .unwrap_or(Value::Null),
+            None => Value::Null,
+        },
+        LastDay => temporal_part(&v[0], session, |dt| {
+            let d = dt.date;
+            (d.month >= 1 && d.month <= 12).then(|| {
+                Value::Date(manycore_types::Date {
+                    day: manycore_types::Date::days_in_month(d.year, d.month),
+                    ..d
+                })
+            })
+        }),
+        Database => match session.current_database() {
+            Some(db) => Value::from_str(db),
+            None => Value::Null,
+        },
+        User | CurrentUser => Value::from_str(session.current_user()),
+        ConnectionId => Value::UInt(session.connection_id() as u64),
+        LastInsertId => match v.first() {
+            Some(x) if !x.is_null() => Value::UInt(coerce::to_u64_bits(x, session).unwrap_or(0)),
+            _ => Value::UInt(session.last_insert_id()),
+        },
+        Version => {
+            let version = session.system_variable("version", super::VarScope::Default)?;
+            Value::Bytes(to_bytes(&version, &DataType::Null).unwrap_or_default())
+        }
+        FoundRows => int_value(session.found_rows() as i64),
+        RowCount => int_value(session.row_count()),
+        Charset => Value::from_str(
+            if is_binary_arg(args, 0) || !args[0].data_type().is_string() {
+                "binary"
+            } else {
+                "utf8mb4"
+            },
+        ),
+        Collation => Value::from_str(
+            if is_binary_arg(args, 0) || !args[0].data_type().is_string() {
+                "binary"
+            } else {
+                "utf8mb4_general_ci"
+            },
+        ),
+        BitCount => match coerce::to_u64_bits(&v[0], session) {
+            Some(n) => int_value(n.count_ones() as i64),
+            None => Value::Null,
+        },
+        Crc32 => match s(0) {
+            Some(b) => Value::UInt(super::digest::crc32(&b) as u64),
+            None => Value::Null,
+        },
+        Uuid => Value::Bytes(uuid_v4().into_bytes()),
+        Sleep => {
+            let seconds = dbl(0).unwrap_or(0.0).clamp(0.0, SLEEP_SECONDS_MAX);
+            std::thread::sleep(std::time::Duration::from_secs_f64(seconds));
+            int_value(0)
+        }
+    })
+}
+
+/// Longest string a function may build (max_allowed_packet's default, 16 MiB); longer
+/// results are NULL with warning 1301, as MariaDB does.
+pub const MAX_STRING_BYTES: usize = 16 * 1024 * 1024;
+
+/// SLEEP blocks the calling worker; capped so a test cannot stall a connection for long.
+pub const SLEEP_SECONDS_MAX: f64 = 5.0;
+
+fn too_big(function: Function, session: &dyn super::SessionContext) -> Value {
+    session.warn(
+        ErrorCode::UnknownError,
+        format!(
+            "Result of {}() was larger than max_allowed_packet ({MAX_STRING_BYTES}) - truncated",
+            function.name()
+        ),
+    );
+    Value::Null
+}
+
+fn truncate_fraction(mut dt: DateTime, fsp: u8) -> DateTime {
+    let unit = 10u32.pow(6 - fsp.min(6) as u32);
+    dt.microsecond = dt.microsecond / unit * unit;
+    dt
+}
+
+fn wall_clock_utc() -> DateTime {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    tm::from_unix_seconds(now.as_secs() as i64, now.subsec_micros()).unwrap_or_default()
+}
+
+fn temporal_part(
+    v: &Value,
+    session: &dyn super::SessionContext,
+    f: impl FnOnce(DateTime) -> Option<Value>,
+) -> Value {
+    if v.is_null() {
+        return Value::Null;
+    }
+    match to_temporal(v, session) {
+        Some(p) => f(p.datetime).unwrap_or(Value::Null),
+        None => Value::Null,
+    }
+}
+
+/// Converts `value` (of type `from`) to the representation of `to` without warnings,
+/// for functions that pass one argument through (IF, COALESCE, GREATEST, ...).
+pub fn conform(value: Value, from: &DataType, to: &DataType, ctx: &EvalContext) -> Result<Value> {
+    if value.is_null() || from == to {
+        return Ok(value);
+    }
+    let session = ctx.session;
+    Ok(match to {
+        DataType::Null => value,
+        t if t.is_string() => Value::Bytes(to_bytes(&value, from).unwrap_or_default()),
+        DataType::Int { unsigned, .. } => match value {
+            Value::Int(_) | Value::UInt(_) => value,
+            other => {
+                let i = to_i128(&other, session).unwrap_or(0);
+                if *unsigned && i >= 0 {
+                    Value::UInt(i as u64)
+                } else {
+                    Value::Int(i.clamp(i64::MIN as i128, i64::MAX as i128) as i64)
+                }
+            }
+        },
+        DataType::Decimal { .. } => Value::Decimal(to_decimal(&value, session).unwrap_or_default()),
+        DataType::Float | DataType::Double => Value::Double(to_f64(&value, session).unwrap_or(0.0)),
+        DataType::Date => match coerce::to_datetime(&value, session) {
+            Some(dt) => Value::Date(dt.date),
+            None => Value::Null,
+        },
+        DataType::DateTime { .. } | DataType::Timestamp { .. } => {
+            match coerce::to_datetime(&value, session) {
+                Some(dt) => Value::DateTime(dt),
+                None => Value::Null,
+            }
+        }
+        _ => value,
+    })
+}
+
+/// An exact numeric result as the integer or decimal the type asks for.
+fn numeric_as(value: Value, data_type: &DataType) -> Value {
+    match (value, data_type) {
+        (Value::Decimal(d), DataType::Int { .. }) => match d.to_i64() {
+            Some(i) => Value::Int(i),
+            None => Value::Decimal(d),
+        },
+        (v, _) => v,
+    }
+}
+
+fn round_value(
+    v: &Value,
+    places: i64,
+    truncate: bool,
+    data_type: &DataType,
+    session: &dyn super::SessionContext,
+) -> Value {
+    match v {
+        Value::Int(_) | Value::UInt(_) if places >= 0 => v.clone(),
+        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => {
+            let d = to_decimal(v, session).unwrap_or_default();
+            let r = round_decimal(d, places, truncate);
+            match data_type {
+                DataType::Int { unsigned: true, .. } => Value::UInt(r.to_u64().unwrap_or(0)),
+                DataType::Int { .. } => Value::Int(r.to_i64().unwrap_or(0)),
+                _ => Value::Decimal(r),
+            }
+        }
+        other => {
+            let d = to_f64(other, session).unwrap_or(0.0);
+            let factor = 10f64.powi(places.clamp(-308, 308) as i32);
+            let scaled = d * factor;
+            let r = if truncate {
+                scaled.trunc()
+            } else {
+                scaled.round()
+            };
+            let out = if places >= 0 { r / factor } else { r / factor };
+            if out.is_finite() {
+                Value::Double(if (r / factor).is_finite() { out } else { d })
+            } else {
+                Value::Double(d)
+            }
+        }
+    }
+}
+
+fn round_decimal(d: Decimal, places: i64, truncate: bool) -> Decimal {
+    let strategy = if truncate {
+        RoundingStrategy::ToZero
+    } else {
+        RoundingStrategy::MidpointAwayFromZero
+    };
+    if places >= 0 {
+        return d.round_dp_with_strategy(places.min(28) as u32, strategy);
+    }
+    let shift = (-places).min(28) as u32;
+    let factor = Decimal::from_i128_with_scale(10i128.pow(shift), 0);
+    match d.checked_div(factor) {
+        Some(q) => q
+            .round_dp_with_strategy(0, strategy)
+            .checked_mul(factor)
+            .unwrap_or(Decimal::ZERO),
+        None => Decimal::ZERO,
+    }
+}
+
+fn trim(text: &[u8], pattern: &[u8], side: TrimSide) -> Vec<u8> {
+    if pattern.is_empty() {
+        return text.to_vec();
+    }
+    let mut start = 0;
+    let mut end = text.len();
+    if side != TrimSide::Trailing {
+        while text[start..end].starts_with(pattern) {
+            start += pattern.len();
+        }
+    }
+    if side != TrimSide::Leading {
+        while end - start >= pattern.len() && text[start..end].ends_with(pattern) {
+            end -= pattern.len();
+        }
+    }
+    text[start..end].to_vec()
+}
+
+fn replace_bytes(text: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    if from.is_empty() {
+        return text.to_vec();
+    }
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        if text[i..].starts_with(from) {
+            out.extend_from_slice(to);
+            i += from.len();
+        } else {
+            out.push(text[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// LOCATE: 1-based character position of `needle` in `hay` at or after `start`, 0 if absent.
+/// Case-insensitive unless either side is binary.
+fn locate(needle: &[u8], hay: &[u8], start: i64, binary: bool) -> i64 {
+    let fold = |b: &[u8]| -> Vec<char> {
+        let s = String::from_utf8_lossy(b);
+        if binary {
+            b.iter().map(|c| *c as char).collect()
+        } else {
+            s.chars()
+                .map(|c| c.to_uppercase().next().unwrap_or(c))
+                .collect()
+        }
+    };
+    let (n, h) = (fold(needle), fold(hay));
+    if start < 1 || start as usize > h.len() + 1 {
+        return 0;
+    }
+    let from = start as usize - 1;
+    if n.is_empty() {
+        return start;
+    }
+    (from..h.len())
+        .find(|&i| h[i..].starts_with(&n))
+        .map(|i| i as i64 + 1)
+        .unwrap_or(0)
+}
+
+fn hex_upper(b: &[u8]) -> String {
+    b.iter().map(|c| format!("{c:02X}")).collect()
+}
+
+fn hex_lower(b: &[u8]) -> String {
+    b.iter().map(|c| format!("{c:02x}")).collect()
+}
+
+fn unhex(b: &[u8]) -> Option<Vec<u8>> {
+    let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
+    let padded: Vec<u8> = if b.len() % 2 == 1 {
+        [b"0".as_slice(), b].concat()
+    } else {
+        b.to_vec()
+    };
+    padded
+        .chunks(2)
+        .map(|p| Some(digit(p[0])? * 16 + digit(p[1])?))
+        .collect()
+}
+
+/// FORMAT(x, d): rounded to d places, thousands separated by ',' (locale en_US).
+fn format_number(d: &Decimal, places: u32) -> String {
+    let r = d.round_dp_with_strategy(places.min(28), RoundingStrategy::MidpointAwayFromZero);
+    let mut bytes = Vec::new();
+    manycore_types::format::write_decimal(&r, Some(places.min(28) as u8), &mut bytes);
+    let text = String::from_utf8(bytes).unwrap_or_default();
+    let (negative, body) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest.to_string()),
+        None => (false, text.clone()),
+    };
+    let (int_part, frac) = match body.split_once('.') {
+        Some((i, f)) => (i.to_string(), Some(f.to_string())),
+        None => (body, None),
+    };
+    let mut grouped = String::new();
+    for (i, c) in int_part.chars().enumerate() {
+        if i > 0 && (int_part.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    let mut out = String::new();
+    if negative {
+        out.push('-');
+    }
+    out.push_str(&grouped);
+    if let Some(f) = frac {
+        out.push('.');
+        out.push_str(&f);
+    }
+    out
+}
+
+/// `date + INTERVAL amount unit` with MySQL's result typing (see `result_type`).
+fn date_add(
+    date: &Value,
+    date_type: &DataType,
+    amount: &Value,
+    unit: IntervalUnit,
+    negate: bool,
+    data_type: &DataType,
+    session: &dyn super::SessionContext,
+) -> Value {
+    let Some(parsed) = to_temporal(date, session) else {
+        return Value::Null;
+    };
+    // Fractional amounts round to whole units, except SECOND keeps microseconds.
+    let (amount, unit) = if unit == IntervalUnit::Second {
+        let d = to_decimal(amount, session).unwrap_or_default();
+        let micros = (d * Decimal::from(1_000_000))
+            .round()
+            .to_i128()
+            .unwrap_or(0);
+        (micros, IntervalUnit::Microsecond)
+    } else {
+        (to_i128(amount, session).unwrap_or(0), unit)
+    };
+    let amount = if negate { -amount } else { amount };
+    let Some(result) = tm::add_interval(&parsed.datetime, amount, unit) else {
+        session.warn(
+            ErrorCode::DataOutOfRange,
+            "Datetime function: datetime field overflow".to_string(),
+        );
+        return Value::Null;
+    };
+    match data_type {
+        DataType::Date => Value::Date(result.date),
+        DataType::DateTime { .. } | DataType::Timestamp { .. } => Value::DateTime(result),
+        _ => {
+            let date_only = !parsed.has_time && unit.is_date_unit() && !date_type.is_temporal()
+                || (*date_type == DataType::Date && unit.is_date_unit());
+            let mut out = Vec::new();
+            if date_only {
+                manycore_types::format::write_date(&result.date, &mut out);
+            } else {
+                let fsp = if result.microsecond != 0 { 6 } else { 0 };
+                manycore_types::format::write_datetime(&result, fsp, &mut out);
+            }
+            Value::Bytes(out)
+        }
+    }
+}
+
+/// MySQL's RAND(seed) first value (the generator of `my_rnd_init` / `my_rnd`).
+fn mysql_rand_first(seed: i64) -> f64 {
+    const MAX: u64 = 0x3FFF_FFFF;
+    let seed = seed as u32 as u64;
+    let mut seed1 = (seed.wrapping_mul(0x10001).wrapping_add(55_555_555)) % MAX;
+    let seed2 = (seed.wrapping_mul(0x1000_0001)) % MAX;
+    seed1 = (seed1 * 3 + seed2) % MAX;
+    seed1 as f64 / MAX as f64
+}
+
+thread_local! {
+    static RNG: std::cell::Cell<u64> = std::cell::Cell::new(seed_from_time());
+}
+
+fn seed_from_time() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0x9E37_79B9_7F4A_7C15);
+    nanos | 1
+}
+
+/// xorshift64*: fast, good enough for RAND() and UUID().
+fn next_random() -> u64 {
+    RNG.with(|state| {
+        let mut x = state.get();
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        state.set(x);
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    })
+}
+
+fn random_unit() -> f64 {
+    (next_random() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+fn uuid_v4() -> String {
+    let (a, b) = (next_random(), next_random());
+    let b = (b & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000;
+    let a = (a & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000;
+    format!(
+        "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
+        a >> 32,
+        (a >> 16) & 0xFFFF,
+        a & 0xFFFF,
+        b >> 48,
+        b & 0xFFFF_FFFF_FFFF
+    )
+}
