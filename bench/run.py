@@ -345,7 +345,7 @@ def fs_type(path: Path) -> str:
 # ---------------------------------------------------------------- output
 
 def write_outputs(out: Path, res: Results, names: list[str], args: argparse.Namespace,
-                  cfg: Config, meta: dict, progress: Progress) -> str:
+                  cfg: Config, meta: dict, progress: Progress, interrupted: bool) -> str:
     out.mkdir(parents=True, exist_ok=True)
     if args.suite == "durable":
         rows = [(w, t) for w in ("write_only", "update_index") for t in DURABLE_THREADS]
@@ -358,6 +358,7 @@ def write_outputs(out: Path, res: Results, names: list[str], args: argparse.Name
           f"{meta['machine']['memory_gib']} GiB · {cfg.data.tables} tables x "
           f"{cfg.data.table_size} rows · {cfg.seconds:g} s per measurement after "
           f"{cfg.warmup:g} s warm-up · medians of {cfg.repeat}", "",
+          *(["**Interrupted: partial results.**", ""] if interrupted else []),
           report.availability(res, names), "", table, "",
           "QPS: sysbench's queries/s (yesmark and Redis: the server's own counter). "
           "µs/q: server CPU (user+system, all threads) per query over the same interval. "
@@ -467,7 +468,8 @@ def main(argv: list[str]) -> int:
         reg.stop_all()
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)
-    table = write_outputs(out, res, names, args, cfg, meta, progress)
+    meta["interrupted"] = interrupted
+    table = write_outputs(out, res, names, args, cfg, meta, progress, interrupted)
     print()
     print(report.availability(res, names))
     print()

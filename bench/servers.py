@@ -206,19 +206,6 @@ def mysql_query(port: int, sql: str, timeout: float = 60.0) -> str:
     return done.stdout
 
 
-def mysql_status(port: int, variable: str) -> int | None:
-    """A counter from SHOW GLOBAL STATUS, or None if the server cannot say."""
-    try:
-        out = mysql_query(port, f"SHOW GLOBAL STATUS LIKE '{variable}'", timeout=20)
-    except RuntimeError:
-        return None
-    for line in out.splitlines():
-        parts = line.split("\t")
-        if len(parts) == 2 and parts[0].lower() == variable.lower() and parts[1].isdigit():
-            return int(parts[1])
-    return None
-
-
 class StatusProbe:
     """One long-lived `mariadb` CLI session for reading status counters.
 
