@@ -603,7 +603,7 @@ pub fn compare(
         CompareKind::String(collation) => {
             collation.compare(a.as_bytes().unwrap_or(b""), b.as_bytes().unwrap_or(b""))
         }
-        CompareKind::Exact => compare_exact(a, b),
+        CompareKind::Exact => compare_exact(&at_scale(a, at), &at_scale(b, bt)),
         CompareKind::Temporal => {
             let da = to_datetime(a, session);
             let db = to_datetime(b, session);
@@ -623,6 +623,19 @@ pub fn compare(
             x.partial_cmp(&y).unwrap_or(Ordering::Equal)
         }
     })
+}
+
+/// A DECIMAL value rounded to its type's scale: MariaDB keeps a quotient's extra digits
+/// for arithmetic but compares it at the declared scale (1/3 = 0.3333 is true).
+fn at_scale(v: &Value, t: &DataType) -> Value {
+    match (v, t) {
+        (Value::Decimal(d), DataType::Decimal { scale, .. }) if d.scale() > *scale as u32 => {
+            Value::Decimal(
+                d.round_dp_with_strategy(*scale as u32, RoundingStrategy::MidpointAwayFromZero),
+            )
+        }
+        _ => v.clone(),
+    }
 }
 
 /// Exact comparison of integers and decimals.

@@ -1002,7 +1002,9 @@ pub fn call(
                 })
             }
         },
-        Pi => Value::Double(std::f64::consts::PI),
+        // MariaDB types PI() as DOUBLE with 6 decimals and prints 3.141593; our DOUBLE
+        // carries no decimals, so the value itself is rounded.
+        Pi => Value::Double((std::f64::consts::PI * 1e6).round() / 1e6),
         Rand => Value::Double(match v.first() {
             Some(seed) if !seed.is_null() => mysql_rand_first(to_i64(seed, session).unwrap_or(0)),
             _ => random_unit(),
@@ -1619,17 +1621,14 @@ fn round_value(
             let d = to_f64(other, session).unwrap_or(0.0);
             let factor = 10f64.powi(places.clamp(-308, 308) as i32);
             let scaled = d * factor;
+            // MariaDB rounds doubles with rint(): halves to even (ROUND(2.5e0) = 2).
             let r = if truncate {
                 scaled.trunc()
             } else {
-                scaled.round()
+                scaled.round_ties_even()
             };
-            let out = if places >= 0 { r / factor } else { r / factor };
-            if out.is_finite() {
-                Value::Double(if (r / factor).is_finite() { out } else { d })
-            } else {
-                Value::Double(d)
-            }
+            let out = r / factor;
+            Value::Double(if out.is_finite() { out } else { d })
         }
     }
 }
