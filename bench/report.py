@@ -231,7 +231,7 @@ def _panel(x0: float, title: str, ylabel: str, threads: list[int],
     values = [v for _, _, pts in series for _, v in pts if v > 0] or [1.0]
     if log_y:
         ylo = 10 ** math.floor(math.log10(min(values)))
-        yhi = 10 ** math.ceil(math.log10(max(values)))
+        yhi = max(10 ** math.ceil(math.log10(max(values))), ylo * 10)
         ticks = _log_ticks(ylo, yhi)
         scale = lambda v: (math.log10(max(v, ylo)) - math.log10(ylo)) / (  # noqa: E731
             math.log10(yhi) - math.log10(ylo))

@@ -368,12 +368,15 @@ def write_outputs(out: Path, res: Results, names: list[str], args: argparse.Name
     (out / "results.md").write_text(text)
     report.write_json(out / "results.json", res, meta)
     if args.suite == "read":
-        report.write_chart(out / "chart.svg", res, POINT_SELECT_THREADS,
-                           "oltp_point_select / Redis GET")
-        rsvg = shutil.which("rsvg-convert")
-        if rsvg:
-            subprocess.run([rsvg, "-o", str(out / "chart.png"), str(out / "chart.svg")],
-                           timeout=60)
+        try:
+            report.write_chart(out / "chart.svg", res, POINT_SELECT_THREADS,
+                               "oltp_point_select / Redis GET")
+            rsvg = shutil.which("rsvg-convert")
+            if rsvg:
+                subprocess.run([rsvg, "-o", str(out / "chart.png"), str(out / "chart.svg")],
+                               timeout=60)
+        except (ValueError, ArithmeticError, OSError, subprocess.SubprocessError) as exc:
+            progress.log(f"chart not written: {exc!r}")  # the tables above are the result
     progress.log(f"wrote {out}/results.md, results.json"
                  + (", chart.svg" if args.suite == "read" else ""))
     return table
