@@ -128,6 +128,12 @@ pub enum ErrorCode {
     AccountHasBeenLocked = 3118,
     SecureTransportRequired = 3159,
     MalformedPacket = 1835,
+    IncorrectGlobalLocalVar = 1238,
+    VariableIsReadonly = 1621,
+    TooBigDisplaywidth = 1439,
+    WrongGroupField = 1056,
+    TableMustHaveColumns = 1113,
+    WrongKeyColumn = 1167,
 }
 
 impl ErrorCode {
@@ -198,12 +204,17 @@ impl ErrorCode {
             | NonExistingGrant
             | UnsupportedPs
             | TooManyRows
-            | UnknownStmtHandler => "42000",
+            | UnknownStmtHandler
+            | TooBigDisplaywidth
+            | WrongGroupField
+            | TableMustHaveColumns
+            | WrongKeyColumn => "42000",
             LockDeadlock => "40001",
             QueryInterrupted => "70100",
-            DivisionByZero | TruncatedWrongValue | WarnDataOutOfRange | DataOutOfRange => "22003",
+            DivisionByZero => "22012",
+            WarnDataOutOfRange | DataOutOfRange => "22003",
             DataTooLong | WrongStringLength => "22001",
-            TruncatedWrongValueForField | InvalidCharacterString => "22007",
+            TruncatedWrongValue | TruncatedWrongValueForField | InvalidCharacterString => "22007",
             WarnDataTruncated => "01000",
             InvalidUseOfNull => "22004",
             _ => "HY000",
