@@ -260,6 +260,21 @@ impl Shared {
         Ok(())
     }
 
+    /// No waiter may outlive the writer: whatever is appended and not durable now never
+    /// will be (shutdown with a full disk), so fail it.
+    fn writer_exited(&self) {
+        let appended = {
+            let mut st = self.append.lock();
+            st.shutdown = true;
+            st.next_lsn.0 - 1
+        };
+        if self.durable.load(Ordering::Acquire) < appended {
+            self.last_error.lock().get_or_insert(WalError::Closed);
+            self.failed_upto.fetch_max(appended, Ordering::AcqRel);
+        }
+        self.wake_waiters();
+    }
+
     fn poison(&self, error: WalError) {
         tracing::error!("write-ahead log poisoned, refusing commits until restart: {error}");
         self.append.lock().poison = Some(error.clone());
@@ -301,15 +316,13 @@ pub(crate) fn spawn_writer(
 
 impl Writer {
     fn run(mut self) {
-        loop {
-            let Some(sync_upto) = self.take_batch() else {
-                return;
-            };
+        while let Some(sync_upto) = self.take_batch() {
             if let Err(error) = self.write_and_sync(sync_upto) {
                 self.shared.poison(error);
-                return;
+                break;
             }
         }
+        self.shared.writer_exited();
     }
 
     /// Waits for work and moves the current batch into `pending`. Returns the LSN up to
