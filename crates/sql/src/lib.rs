@@ -9,8 +9,14 @@
 //! Code map:
 //! - `error`: every client-visible error, code and SQLSTATE in one place.
 //! - `expr`: bound expressions, evaluation, conversions, functions, aggregates.
-//! - `session`: a connection's SQL state and the entry points the server calls.
 //! - `engine`: what sessions share (storage, global variables, status, process list).
+//! - `session`: a connection's SQL state and the entry points the server calls.
+//! - `sink`: `ResultSink`, column metadata and OK packets: what statements produce.
+//! - `split`, `parse`: statement splitting (quotes, comments, executable comments) and
+//!   sqlparser plus our pre-dispatch for the MySQL statements it lacks.
+//! - `scope`, `select`, `dml`, `ddl`: binding statements against the catalog.
+//! - `plan`, `access`, `exec`: the operator tree, access-path choice, the executor.
+//! - `show`, `variables`: SHOW output and system variables.
 //!
 //! Invariants:
 //! (1) Statements are never recognised by pattern-matching their text; everything goes
@@ -19,7 +25,30 @@
 //!     statement inside a transaction does not end the transaction, except a deadlock
 //!     (1213), which rolls the whole transaction back as InnoDB does.
 
+mod access;
+mod ddl;
+mod dml;
+pub mod engine;
 pub mod error;
+mod exec;
 pub mod expr;
+mod parse;
+mod plan;
+mod scope;
+mod select;
+pub mod session;
+mod show;
+pub mod sink;
+pub mod split;
+#[cfg(test)]
+mod tests;
+pub mod variables;
 
+pub use engine::{
+    ConnectionInfo, Counter, Engine, EngineConfig, KillKind, ProcessHandle, ProcessList, Status,
+};
 pub use error::{Error, ErrorCode, Result};
+pub use session::{Session, Warning};
+pub use sink::{
+    ColumnInfo, OkInfo, PreparedInfo, ResultSink, SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS,
+};

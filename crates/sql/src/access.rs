@@ -1,0 +1,216 @@
+//! Access-path selection: which index range (if any) a scan of one table visits, chosen
+//! from the WHERE clause's conjuncts.
+//!
+//! Recognized conjuncts: `col op v` and `v op col` for =, <, <=, >, >=; `col BETWEEN v AND
+//! w`; `col IN (v, ...)`; where `v` is a literal, a parameter, a variable or an arithmetic
+//! expression of those (evaluated once per execution). For each index the longest
+//! prefix of columns with equalities is taken, then at most one column with bounds.
+//! Preference: a primary-key point lookup, then a unique index fully bound by
+//! equalities, then the most equality columns, then a range; ties go to the primary key.
+//!
+//! Invariant: selection never changes results (plan invariant (2)): the WHERE clause is
+//! kept whole as the residual filter.
+
+use crate::expr::{BinaryOp, Expr};
+use crate::plan::{AccessPath, Bound, IndexAccess};
+use manycore_storage::{IndexNo, TableSchema};
+
+/// True for expressions whose value does not depend on the row.
+pub fn is_row_independent(expr: &Expr) -> bool {
+    match expr {
+        Expr::Literal { .. }
+        | Expr::Parameter { .. }
+        | Expr::SystemVariable { .. }
+        | Expr::UserVariable { .. } => true,
+        Expr::Unary { operand, .. } | Expr::Cast { operand, .. } => is_row_independent(operand),
+        Expr::Binary {
+            op, left, right, ..
+        } => {
+            matches!(
+                op,
+                BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div
+            ) && is_row_independent(left)
+                && is_row_independent(right)
+        }
+        _ => false,
+    }
+}
+
+/// Splits a predicate into its AND-ed conjuncts.
+pub fn conjuncts<'a>(expr: &'a Expr, out: &mut Vec<&'a Expr>) {
+    match expr {
+        Expr::Binary {
+            op: BinaryOp::And,
+            left,
+            right,
+            ..
+        } => {
+            conjuncts(left, out);
+            conjuncts(right, out);
+        }
+        other => out.push(other),
+    }
+}
+
+#[derive(Default)]
+struct ColumnConstraints {
+    eq: Option<Vec<Expr>>,
+    lower: Option<Bound>,
+    upper: Option<Bound>,
+}
+
+/// Chooses the access path of a single-table scan whose row starts at `offset`.
+pub fn choose(schema: &TableSchema, offset: usize, filter: Option<&Expr>) -> AccessPath {
+    let Some(filter) = filter else {
+        return AccessPath::Full;
+    };
+    let mut parts = Vec::new();
+    conjuncts(filter, &mut parts);
+    let mut constraints: Vec<ColumnConstraints> = (0..schema.columns.len())
+        .map(|_| ColumnConstraints::default())
+        .collect();
+    let column_of = |e: &Expr| match e {
+        Expr::Column(c) if c.index >= offset && c.index - offset < schema.columns.len() => {
+            Some(c.index - offset)
+        }
+        _ => None,
+    };
+    for part in parts {
+        match part {
+            Expr::Binary {
+                op, left, right, ..
+            } => {
+                let (column, value, op) = match (column_of(left), column_of(right)) {
+                    (Some(c), None) if is_row_independent(right) => (c, right, *op),
+                    (None, Some(c)) if is_row_independent(left) => (c, left, flip(*op)),
+                    _ => continue,
+                };
+                let slot = &mut constraints[column];
+                let bound = |inclusive| Bound {
+                    expr: (**value).clone(),
+                    inclusive,
+                };
+                match op {
+                    BinaryOp::Eq if slot.eq.is_none() => slot.eq = Some(vec![(**value).clone()]),
+                    BinaryOp::Lt | BinaryOp::LtEq if slot.upper.is_none() => {
+                        slot.upper = Some(bound(op == BinaryOp::LtEq))
+                    }
+                    BinaryOp::Gt | BinaryOp::GtEq if slot.lower.is_none() => {
+                        slot.lower = Some(bound(op == BinaryOp::GtEq))
+                    }
+                    _ => {}
+                }
+            }
+            Expr::Between {
+                operand,
+                low,
+                high,
+                negated: false,
+            } => {
+                let Some(column) = column_of(operand) else {
+                    continue;
+                };
+                if !(is_row_independent(low) && is_row_independent(high)) {
+                    continue;
+                }
+                let slot = &mut constraints[column];
+                if slot.lower.is_none() && slot.upper.is_none() {
+                    slot.lower = Some(Bound {
+                        expr: (**low).clone(),
+                        inclusive: true,
+                    });
+                    slot.upper = Some(Bound {
+                        expr: (**high).clone(),
+                        inclusive: true,
+                    });
+                }
+            }
+            Expr::InList {
+                operand,
+                list,
+                negated: false,
+            } => {
+                let Some(column) = column_of(operand) else {
+                    continue;
+                };
+                if !list.is_empty() && list.iter().all(is_row_independent) {
+                    let slot = &mut constraints[column];
+                    if slot.eq.is_none() {
+                        slot.eq = Some(list.clone());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    let mut best: Option<(u32, IndexAccess)> = None;
+    let mut candidates = Vec::new();
+    if schema.primary_key.is_some() {
+        candidates.push(IndexNo::Primary);
+    }
+    candidates.extend((0..schema.indexes.len()).map(IndexNo::Secondary));
+    for index in candidates {
+        let columns = schema.index_columns(index);
+        let mut access = IndexAccess {
+            index,
+            eq: Vec::new(),
+            lower: None,
+            upper: None,
+            types: columns
+                .iter()
+                .map(|&c| schema.columns[c].data_type.clone())
+                .collect(),
+            primary_point: false,
+        };
+        let mut alternatives = 1usize;
+        for &c in columns {
+            let slot = &constraints[c];
+            if let Some(eq) = &slot.eq {
+                if alternatives.saturating_mul(eq.len()) > MAX_POINTS {
+                    break;
+                }
+                alternatives *= eq.len();
+                access.eq.push(eq.clone());
+                continue;
+            }
+            if slot.lower.is_some() || slot.upper.is_some() {
+                access.lower = slot.lower.clone();
+                access.upper = slot.upper.clone();
+            }
+            break;
+        }
+        let full_eq = access.eq.len() == columns.len();
+        access.primary_point = full_eq && index == IndexNo::Primary && alternatives == 1;
+        let ranged = access.lower.is_some() || access.upper.is_some();
+        if access.eq.is_empty() && !ranged {
+            continue;
+        }
+        let unique_point = full_eq && schema.is_unique(index);
+        let score = (access.primary_point as u32) * 10_000
+            + (unique_point as u32) * 1_000
+            + access.eq.len() as u32 * 10
+            + ranged as u32 * 5
+            + (index == IndexNo::Primary) as u32;
+        if best.as_ref().is_none_or(|(s, _)| score > *s) {
+            best = Some((score, access));
+        }
+    }
+    match best {
+        Some((_, access)) => AccessPath::Index(access),
+        None => AccessPath::Full,
+    }
+}
+
+/// Most key combinations an IN-list access path enumerates.
+pub const MAX_POINTS: usize = 4096;
+
+fn flip(op: BinaryOp) -> BinaryOp {
+    match op {
+        BinaryOp::Lt => BinaryOp::Gt,
+        BinaryOp::LtEq => BinaryOp::GtEq,
+        BinaryOp::Gt => BinaryOp::Lt,
+        BinaryOp::GtEq => BinaryOp::LtEq,
+        other => other,
+    }
+}

@@ -1,0 +1,546 @@
+//! CREATE/DROP DATABASE, CREATE/DROP TABLE, CREATE/DROP INDEX, ALTER TABLE (indexes),
+//! TRUNCATE: from sqlparser's AST to storage schemas, with MySQL's checks and errors.
+//!
+//! MySQL rules applied here: primary-key columns become NOT NULL (an explicit NULL is
+//! 1171); an AUTO_INCREMENT column must lead some key (1075); unnamed keys take their first
+//! column's name, suffixed _2, _3 ... when taken; BOOL is TINYINT; ZEROFILL and display
+//! widths are accepted and not kept (storage has no place for them; SHOW CREATE TABLE
+//! prints the default widths); table options ENGINE/CHARSET/COLLATE are accepted and
+//! SHOW CREATE TABLE prints InnoDB/utf8mb4 (the only engine and charset manycore has).
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::expr::{self, EvalContext, SessionContext};
+use crate::scope::{BindScope, SourceTable};
+use crate::select::object_part;
+use manycore_storage::{ColumnSchema, IndexSchema, TableSchema};
+use manycore_types::{ColumnDefault, DataType, IntWidth, LobSize, Value};
+use sqlparser::ast;
+use std::cell::Cell;
+
+const CHAR_LENGTH_MAX: u64 = 255;
+/// utf8mb4 VARCHAR: 65535 bytes / 4.
+const VARCHAR_LENGTH_MAX: u64 = 16383;
+const BINARY_LENGTH_MAX: u64 = 255;
+const VARBINARY_LENGTH_MAX: u64 = 65532;
+const DISPLAY_WIDTH_MAX: u64 = 255;
+
+pub fn column_type(name: &str, t: &ast::DataType) -> Result<DataType> {
+    use ast::DataType as A;
+    let int = |width, unsigned, display: &Option<u64>| -> Result<DataType> {
+        if display.is_some_and(|d| d > DISPLAY_WIDTH_MAX) {
+            return Err(Error::new(
+                ErrorCode::TooBigDisplaywidth,
+                format!("Display width out of range for '{name}' (max = 255)"),
+            ));
+        }
+        Ok(DataType::Int { width, unsigned })
+    };
+    let char_length = |l: &Option<ast::CharacterLength>, default: Option<u64>| -> Result<u64> {
+        match l {
+            Some(ast::CharacterLength::IntegerLength { length, .. }) => Ok(*length),
+            Some(ast::CharacterLength::Max) => Err(Error::parse_near("MAX", 1)),
+            None => default.ok_or_else(|| Error::parse_near(")", 1)),
+        }
+    };
+    let too_long = |max: u64| {
+        Error::new(
+            ErrorCode::TooBigFieldLength,
+            format!(
+                "Column length too big for column '{name}' (max = {max}); use BLOB or TEXT instead"
+            ),
+        )
+    };
+    Ok(match t {
+        A::TinyInt(d) => int(IntWidth::Tiny, false, d)?,
+        A::TinyIntUnsigned(d) => int(IntWidth::Tiny, true, d)?,
+        A::SmallInt(d) => int(IntWidth::Small, false, d)?,
+        A::SmallIntUnsigned(d) => int(IntWidth::Small, true, d)?,
+        A::MediumInt(d) => int(IntWidth::Medium, false, d)?,
+        A::MediumIntUnsigned(d) => int(IntWidth::Medium, true, d)?,
+        A::Int(d) | A::Integer(d) => int(IntWidth::Int, false, d)?,
+        A::IntUnsigned(d) | A::IntegerUnsigned(d) => int(IntWidth::Int, true, d)?,
+        A::BigInt(d) => int(IntWidth::Big, false, d)?,
+        A::BigIntUnsigned(d) => int(IntWidth::Big, true, d)?,
+        A::Bool | A::Boolean => DataType::Int {
+            width: IntWidth::Tiny,
+            unsigned: false,
+        },
+        A::Decimal(info)
+        | A::Numeric(info)
+        | A::Dec(info)
+        | A::DecimalUnsigned(info)
+        | A::DecUnsigned(info) => {
+            let (precision, scale) = match info {
+                ast::ExactNumberInfo::None => (10, 0),
+                ast::ExactNumberInfo::Precision(p) => (*p, 0),
+                ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
+            };
+            if precision > 65 {
+                return Err(Error::new(
+                    ErrorCode::TooBigPrecision,
+                    format!("Too big precision {precision} specified for '{name}'. Maximum is 65"),
+                ));
+            }
+            if scale > 38 {
+                return Err(Error::new(
+                    ErrorCode::TooBigScale,
+                    format!("Too big scale {scale} specified for '{name}'. Maximum is 38"),
+                ));
+            }
+            if scale > precision {
+                return Err(Error::new(
+                    ErrorCode::MBiggerThanD,
+                    format!("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{name}')"),
+                ));
+            }
+            DataType::Decimal {
+                precision: precision.max(1) as u8,
+                scale: scale as u8,
+            }
+        }
+        A::Float(info) | A::FloatUnsigned(info) => match info {
+            ast::ExactNumberInfo::Precision(p) if *p > 24 => DataType::Double,
+            _ => DataType::Float,
+        },
+        A::Real
+        | A::RealUnsigned
+        | A::Double(_)
+        | A::DoubleUnsigned(_)
+        | A::DoublePrecision
+        | A::DoublePrecisionUnsigned
+        | A::Float8
+        | A::Float64 => DataType::Double,
+        A::Float4 | A::Float32 => DataType::Float,
+        A::Char(l) | A::Character(l) => {
+            let length = char_length(l, Some(1))?;
+            if length > CHAR_LENGTH_MAX {
+                return Err(too_long(CHAR_LENGTH_MAX));
+            }
+            DataType::Char {
+                length: length as u32,
+            }
+        }
+        A::Varchar(l) | A::CharacterVarying(l) | A::CharVarying(l) | A::Nvarchar(l) => {
+            let length = char_length(l, None)?;
+            if length > VARCHAR_LENGTH_MAX {
+                return Err(too_long(VARCHAR_LENGTH_MAX));
+            }
+            DataType::VarChar {
+                length: length as u32,
+            }
+        }
+        A::Binary(l) => {
+            let length = l.unwrap_or(1);
+            if length > BINARY_LENGTH_MAX {
+                return Err(too_long(BINARY_LENGTH_MAX));
+            }
+            DataType::Binary {
+                length: length as u32,
+            }
+        }
+        A::Varbinary(l) => {
+            let length = match l {
+                Some(ast::BinaryLength::IntegerLength { length }) => *length,
+                _ => return Err(Error::parse_near(")", 1)),
+            };
+            if length > VARBINARY_LENGTH_MAX {
+                return Err(too_long(VARBINARY_LENGTH_MAX));
+            }
+            DataType::VarBinary {
+                length: length as u32,
+            }
+        }
+        A::TinyText => DataType::Text {
+            size: LobSize::Tiny,
+        },
+        A::Text => DataType::Text {
+            size: LobSize::Regular,
+        },
+        A::MediumText => DataType::Text {
+            size: LobSize::Medium,
+        },
+        A::LongText => DataType::Text {
+            size: LobSize::Long,
+        },
+        A::TinyBlob => DataType::Blob {
+            size: LobSize::Tiny,
+        },
+        A::Blob(_) => DataType::Blob {
+            size: LobSize::Regular,
+        },
+        A::MediumBlob => DataType::Blob {
+            size: LobSize::Medium,
+        },
+        A::LongBlob => DataType::Blob {
+            size: LobSize::Long,
+        },
+        A::Date => DataType::Date,
+        A::Datetime(fsp) => DataType::DateTime {
+            fsp: fsp_of(name, *fsp)?,
+        },
+        A::Timestamp(fsp, _) => DataType::Timestamp {
+            fsp: fsp_of(name, *fsp)?,
+        },
+        other => return Err(Error::not_supported(&format!("column type {other}"))),
+    })
+}
+
+fn fsp_of(name: &str, fsp: Option<u64>) -> Result<u8> {
+    match fsp {
+        None => Ok(0),
+        Some(f) if f <= 6 => Ok(f as u8),
+        Some(f) => Err(Error::new(
+            ErrorCode::TooBigPrecision,
+            format!("Too big precision {f} specified for '{name}'. Maximum is 6"),
+        )),
+    }
+}
+
+fn is_current_timestamp(e: &ast::Expr) -> bool {
+    let name = match e {
+        ast::Expr::Function(f) => f.name.to_string(),
+        ast::Expr::Identifier(i) => i.value.clone(),
+        _ => return false,
+    };
+    matches!(
+        name.to_ascii_uppercase().as_str(),
+        "CURRENT_TIMESTAMP" | "NOW" | "LOCALTIME" | "LOCALTIMESTAMP"
+    )
+}
+
+fn invalid_default(name: &str) -> Error {
+    Error::new(
+        ErrorCode::InvalidDefault,
+        format!("Invalid default value for '{name}'"),
+    )
+}
+
+/// Evaluates a DEFAULT expression and stores it as the column type (strictly).
+fn default_value(
+    name: &str,
+    t: &DataType,
+    e: &ast::Expr,
+    session: &dyn SessionContext,
+) -> Result<ColumnDefault> {
+    if is_current_timestamp(e) {
+        return match t {
+            DataType::DateTime { .. } | DataType::Timestamp { .. } => {
+                Ok(ColumnDefault::CurrentTimestamp)
+            }
+            _ => Err(invalid_default(name)),
+        };
+    }
+    let parameters = Cell::new(0);
+    let no_tables: [SourceTable; 0] = [];
+    let bound = BindScope::new(&no_tables, "field list", &parameters).bind(e)?;
+    let value = bound.eval(
+        &[],
+        &EvalContext {
+            params: &[],
+            session,
+        },
+    )?;
+    if value.is_null() {
+        return Ok(ColumnDefault::Value(Value::Null));
+    }
+    if matches!(t, DataType::Text { .. } | DataType::Blob { .. }) {
+        return Err(Error::new(
+            ErrorCode::BlobCantHaveDefault,
+            format!("BLOB, TEXT, GEOMETRY or JSON column '{name}' can't have a default value"),
+        ));
+    }
+    let stored =
+        expr::store_value(value, t, name, 1, true, session).map_err(|_| invalid_default(name))?;
+    Ok(ColumnDefault::Value(stored))
+}
+
+/// Columns named by an index definition (prefix lengths `c(10)` are accepted and ignored).
+fn index_columns(
+    columns: &[ast::IndexColumn],
+    schema_columns: &[ColumnSchema],
+) -> Result<Vec<usize>> {
+    let mut out = Vec::new();
+    for c in columns {
+        let (name, prefixed) = match &c.column.expr {
+            ast::Expr::Identifier(i) => (i.value.clone(), false),
+            ast::Expr::Function(f) => (f.name.to_string(), true),
+            other => {
+                return Err(Error::not_supported(&format!(
+                    "index on expression {other}"
+                )))
+            }
+        };
+        let position = schema_columns
+            .iter()
+            .position(|s| s.name.eq_ignore_ascii_case(&name))
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorCode::KeyColumnDoesNotExist,
+                    format!("Key column '{name}' doesn't exist in table"),
+                )
+            })?;
+        let t = &schema_columns[position].data_type;
+        if !prefixed && matches!(t, DataType::Text { .. } | DataType::Blob { .. }) {
+            return Err(Error::new(
+                ErrorCode::BlobKeyWithoutLength,
+                format!(
+                    "BLOB/TEXT column '{}' used in key specification without a key length",
+                    schema_columns[position].name
+                ),
+            ));
+        }
+        out.push(position);
+    }
+    Ok(out)
+}
+
+/// A name for an unnamed key: its first column's, suffixed _2, _3 ... if taken.
+fn generated_index_name(first_column: &str, taken: &[IndexSchema]) -> String {
+    let free = |n: &str| {
+        !n.eq_ignore_ascii_case("PRIMARY") && !taken.iter().any(|i| i.name.eq_ignore_ascii_case(n))
+    };
+    if free(first_column) {
+        return first_column.to_string();
+    }
+    (2..)
+        .map(|k| format!("{first_column}_{k}"))
+        .find(|n| free(n))
+        .expect("some suffix is free")
+}
+
+fn add_index(
+    indexes: &mut Vec<IndexSchema>,
+    name: Option<&ast::Ident>,
+    columns: Vec<usize>,
+    unique: bool,
+    schema_columns: &[ColumnSchema],
+) -> Result<()> {
+    let name = match name {
+        Some(n) => n.value.clone(),
+        None => generated_index_name(&schema_columns[columns[0]].name, indexes),
+    };
+    if indexes.iter().any(|i| i.name.eq_ignore_ascii_case(&name))
+        || name.eq_ignore_ascii_case("PRIMARY")
+    {
+        return Err(Error::new(
+            ErrorCode::DupKeyName,
+            format!("Duplicate key name '{name}'"),
+        ));
+    }
+    indexes.push(IndexSchema {
+        name,
+        columns,
+        unique,
+    });
+    Ok(())
+}
+
+/// The result of CREATE TABLE's translation.
+pub struct TableDefinition {
+    pub schema: TableSchema,
+    pub auto_increment_start: Option<u64>,
+}
+
+pub fn table_definition(
+    create: &ast::CreateTable,
+    session: &dyn SessionContext,
+) -> Result<TableDefinition> {
+    let name = create.name.0.last().map(object_part).unwrap_or_default();
+    if create.columns.is_empty() {
+        return Err(Error::new(
+            ErrorCode::TableMustHaveColumns,
+            "A table must have at least 1 column",
+        ));
+    }
+    let mut columns: Vec<ColumnSchema> = Vec::new();
+    let mut primary_key: Option<Vec<usize>> = None;
+    let mut explicit_null = Vec::new();
+    let mut pending_indexes: Vec<(Option<ast::Ident>, Vec<usize>, bool)> = Vec::new();
+    let multiple_primary = || Error::new(ErrorCode::MultiplePriKey, "Multiple primary key defined");
+    for (position, def) in create.columns.iter().enumerate() {
+        let column_name = def.name.value.clone();
+        if columns
+            .iter()
+            .any(|c| c.name.eq_ignore_ascii_case(&column_name))
+        {
+            return Err(Error::new(
+                ErrorCode::DupFieldName,
+                format!("Duplicate column name '{column_name}'"),
+            ));
+        }
+        let data_type = column_type(&column_name, &def.data_type)?;
+        let mut column = ColumnSchema {
+            name: column_name.clone(),
+            data_type,
+            nullable: true,
+            default: ColumnDefault::None,
+            auto_increment: false,
+            on_update_current_timestamp: false,
+            comment: String::new(),
+        };
+        let mut default_expr = None;
+        for option in &def.options {
+            match &option.option {
+                ast::ColumnOption::Null => {
+                    column.nullable = true;
+                    explicit_null.push(position);
+                }
+                ast::ColumnOption::NotNull => column.nullable = false,
+                ast::ColumnOption::Default(e) => default_expr = Some(e.clone()),
+                ast::ColumnOption::PrimaryKey(_) => {
+                    if primary_key.is_some() {
+                        return Err(multiple_primary());
+                    }
+                    primary_key = Some(vec![position]);
+                }
+                ast::ColumnOption::Unique(_) => pending_indexes.push((None, vec![position], true)),
+                ast::ColumnOption::DialectSpecific(tokens) => {
+                    let text: String = tokens
+                        .iter()
+                        .map(|t| t.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    if text.eq_ignore_ascii_case("AUTO_INCREMENT") {
+                        column.auto_increment = true;
+                    } else {
+                        return Err(Error::not_supported(&format!("column option {text}")));
+                    }
+                }
+                ast::ColumnOption::Comment(c) => column.comment = c.clone(),
+                ast::ColumnOption::OnUpdate(e) if is_current_timestamp(e) => {
+                    if !matches!(
+                        column.data_type,
+                        DataType::DateTime { .. } | DataType::Timestamp { .. }
+                    ) {
+                        return Err(Error::new(
+                            ErrorCode::InvalidOnUpdate,
+                            format!("Invalid ON UPDATE clause for '{column_name}' column"),
+                        ));
+                    }
+                    column.on_update_current_timestamp = true;
+                }
+                ast::ColumnOption::CharacterSet(_) | ast::ColumnOption::Collation(_) => {}
+                other => return Err(Error::not_supported(&format!("column option {other}"))),
+            }
+        }
+        if let Some(e) = default_expr {
+            column.default = default_value(&column_name, &column.data_type, &e, session)?;
+            if column.default == ColumnDefault::Value(Value::Null) {
+                if !column.nullable {
+                    return Err(invalid_default(&column_name));
+                }
+                column.default = ColumnDefault::None;
+            }
+        }
+        columns.push(column);
+    }
+    for constraint in &create.constraints {
+        match constraint {
+            ast::TableConstraint::PrimaryKey(pk) => {
+                if primary_key.is_some() {
+                    return Err(multiple_primary());
+                }
+                primary_key = Some(index_columns(&pk.columns, &columns)?);
+            }
+            ast::TableConstraint::Unique(u) => {
+                let cols = index_columns(&u.columns, &columns)?;
+                pending_indexes.push((u.index_name.clone().or(u.name.clone()), cols, true));
+            }
+            ast::TableConstraint::Index(i) => {
+                let cols = index_columns(&i.columns, &columns)?;
+                pending_indexes.push((i.name.clone(), cols, false));
+            }
+            ast::TableConstraint::ForeignKey(_) | ast::TableConstraint::Check(_) => {
+                return Err(Error::not_supported("FOREIGN KEY and CHECK constraints"));
+            }
+            other => return Err(Error::not_supported(&format!("constraint {other}"))),
+        }
+    }
+    if let Some(pk) = &primary_key {
+        for &c in pk {
+            if explicit_null.contains(&c) {
+                return Err(Error::new(
+                    ErrorCode::PrimaryCantHaveNull,
+                    "All parts of a PRIMARY KEY must be NOT NULL; if you need NULL in a key, use UNIQUE instead",
+                ));
+            }
+            columns[c].nullable = false;
+        }
+    }
+    let mut indexes = Vec::new();
+    for (name, cols, unique) in pending_indexes {
+        add_index(&mut indexes, name.as_ref(), cols, unique, &columns)?;
+    }
+    let autos: Vec<usize> = (0..columns.len())
+        .filter(|&i| columns[i].auto_increment)
+        .collect();
+    if let Some(&a) = autos.first() {
+        let leads_key = primary_key.as_ref().is_some_and(|pk| pk[0] == a)
+            || indexes.iter().any(|i| i.columns[0] == a);
+        if autos.len() > 1 || !leads_key || !columns[a].data_type.is_numeric() {
+            return Err(Error::new(
+                ErrorCode::WrongAutoKey,
+                "Incorrect table definition; there can be only one auto column and it must be defined as a key",
+            ));
+        }
+    }
+    let mut comment = String::new();
+    let mut auto_increment_start = None;
+    let options = match &create.table_options {
+        ast::CreateTableOptions::Plain(o)
+        | ast::CreateTableOptions::With(o)
+        | ast::CreateTableOptions::Options(o)
+        | ast::CreateTableOptions::TableProperties(o) => o.as_slice(),
+        ast::CreateTableOptions::None => &[],
+    };
+    for option in options {
+        match option {
+            ast::SqlOption::Comment(ast::CommentDef::WithEq(c) | ast::CommentDef::WithoutEq(c)) => {
+                comment = c.clone()
+            }
+            ast::SqlOption::KeyValue { key, value }
+                if key.value.eq_ignore_ascii_case("AUTO_INCREMENT") =>
+            {
+                if let ast::Expr::Value(v) = value {
+                    if let ast::Value::Number(n, _) = &v.value {
+                        auto_increment_start = n.parse().ok();
+                    }
+                }
+            }
+            _ => {} // ENGINE, CHARSET, COLLATE, ROW_FORMAT ...: accepted (module doc).
+        }
+    }
+    Ok(TableDefinition {
+        schema: TableSchema {
+            name,
+            columns,
+            primary_key,
+            indexes,
+            comment,
+        },
+        auto_increment_start,
+    })
+}
+
+/// An index added by CREATE INDEX or ALTER TABLE ADD INDEX/UNIQUE.
+pub fn index_definition(
+    schema: &TableSchema,
+    name: Option<&ast::Ident>,
+    columns: &[ast::IndexColumn],
+    unique: bool,
+) -> Result<IndexSchema> {
+    let cols = index_columns(columns, &schema.columns)?;
+    let mut indexes = schema.indexes.clone();
+    add_index(&mut indexes, name, cols, unique, &schema.columns)?;
+    Ok(indexes.pop().expect("just added"))
+}
+
+/// Table name parts: (db or None, table).
+pub fn split_name(name: &ast::ObjectName) -> Result<(Option<String>, String)> {
+    let parts: Vec<String> = name.0.iter().map(object_part).collect();
+    match parts.as_slice() {
+        [t] => Ok((None, t.clone())),
+        [d, t] => Ok((Some(d.clone()), t.clone())),
+        _ => Err(Error::not_supported("multi-part names")),
+    }
+}

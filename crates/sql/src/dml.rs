@@ -1,0 +1,829 @@
+//! INSERT, REPLACE, UPDATE and DELETE: binding and execution.
+//!
+//! Writes collect their target rows first and write afterwards, so a statement never
+//! sees its own changes while choosing rows (no Halloween problem) and storage callbacks
+//! never nest writes.
+//!
+//! Affected rows follow MySQL without CLIENT_FOUND_ROWS: 1 per inserted row, 2 per row
+//! updated by ON DUPLICATE KEY UPDATE (0 if unchanged), REPLACE 1 + rows deleted, UPDATE
+//! rows actually changed.
+//!
+//! Invariant: every value handed to storage went through `store_value` (or is a column
+//! default, stored already coerced), so it has its column's type (types invariant (2)).
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::exec::{self, ExecContext};
+use crate::expr::{self, ColumnRef, EvalContext, Expr};
+use crate::plan::{Count, Scan, SortKey};
+use crate::scope::{BindScope, SourceTable, VALUES_QUALIFIER};
+use crate::select::{self, BindContext, SelectPlan};
+use crate::session::StatementOutcome;
+use manycore_storage::{RowSlot, StorageError, Table, Transaction};
+use manycore_types::{ColumnDefault, DataType, Value};
+use sqlparser::ast;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+#[derive(Clone)]
+pub enum InsertSource {
+    /// Rows of expressions; None is DEFAULT.
+    Values(Vec<Vec<Option<Expr>>>),
+    Select(Box<SelectPlan>),
+}
+
+#[derive(Clone)]
+pub struct InsertPlan {
+    pub table: Arc<Table>,
+    pub columns: Vec<usize>,
+    pub source: InsertSource,
+    pub ignore: bool,
+    pub replace: bool,
+    /// ON DUPLICATE KEY UPDATE, bound against `[existing row][new row]`.
+    pub on_duplicate: Vec<(usize, Expr)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct UpdatePlan {
+    pub scan: Scan,
+    pub assignments: Vec<(usize, Expr)>,
+    pub order: Vec<SortKey>,
+    pub limit: Option<Count>,
+    pub ignore: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct DeletePlan {
+    pub scan: Scan,
+    pub order: Vec<SortKey>,
+    pub limit: Option<Count>,
+}
+
+fn table_name(table: &ast::TableObject) -> Result<&ast::ObjectName> {
+    match table {
+        ast::TableObject::TableName(name) => Ok(name),
+        _ => Err(Error::not_supported("INSERT into a table function")),
+    }
+}
+
+fn is_default_keyword(e: &ast::Expr) -> bool {
+    matches!(e, ast::Expr::Identifier(i) if i.quote_style.is_none() && i.value.eq_ignore_ascii_case("DEFAULT"))
+}
+
+pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan> {
+    let (db, table) = cx.table(table_name(&insert.table)?)?;
+    let schema = table.schema.clone();
+    let no_tables: [SourceTable; 0] = [];
+    let value_scope = BindScope::new(&no_tables, "field list", cx.parameters);
+    let column_index = |name: &str| {
+        schema
+            .column_index(name)
+            .ok_or_else(|| Error::bad_field(name, "field list"))
+    };
+    let mut columns = Vec::new();
+    let mut source;
+    if !insert.assignments.is_empty() {
+        let mut row = Vec::new();
+        for a in &insert.assignments {
+            let name = assignment_column(&a.target)?;
+            columns.push(column_index(&name)?);
+            row.push(if is_default_keyword(&a.value) {
+                None
+            } else {
+                Some(value_scope.bind(&a.value)?)
+            });
+        }
+        source = InsertSource::Values(vec![row]);
+    } else {
+        for c in &insert.columns {
+            let name = c.0.last().map(select::object_part).unwrap_or_default();
+            columns.push(column_index(&name)?);
+        }
+        if columns.is_empty() {
+            columns = (0..schema.columns.len()).collect();
+        }
+        let query = insert
+            .source
+            .as_ref()
+            .ok_or_else(|| Error::not_supported("INSERT without VALUES"))?;
+        source = match query.body.as_ref() {
+            ast::SetExpr::Values(values) if query.order_by.is_none() => {
+                let mut rows = Vec::with_capacity(values.rows.len());
+                for (n, row) in values.rows.iter().enumerate() {
+                    let exprs = &row.content;
+                    if exprs.len() != columns.len()
+                        && !(exprs.is_empty() && insert.columns.is_empty())
+                    {
+                        return Err(Error::new(
+                            ErrorCode::WrongValueCountOnRow,
+                            format!("Column count doesn't match value count at row {}", n + 1),
+                        ));
+                    }
+                    let mut bound = Vec::with_capacity(exprs.len());
+                    for e in exprs {
+                        bound.push(if is_default_keyword(e) {
+                            None
+                        } else {
+                            Some(value_scope.bind(e)?)
+                        });
+                    }
+                    if bound.is_empty() {
+                        bound = vec![None; columns.len()];
+                    }
+                    rows.push(bound);
+                }
+                InsertSource::Values(rows)
+            }
+            _ => {
+                let plan = select::bind_select(query, cx)?;
+                if plan.columns.len() != columns.len() {
+                    return Err(Error::new(
+                        ErrorCode::WrongValueCountOnRow,
+                        "Column count doesn't match value count at row 1",
+                    ));
+                }
+                InsertSource::Select(Box::new(plan))
+            }
+        };
+    }
+    if let InsertSource::Values(rows) = &mut source {
+        if rows.is_empty() {
+            rows.push(vec![None; columns.len()]);
+        }
+    }
+    let mut on_duplicate = Vec::new();
+    if let Some(ast::OnInsert::DuplicateKeyUpdate(assignments)) = &insert.on {
+        let tables = [SourceTable {
+            db,
+            alias: schema.name.clone(),
+            table: table.clone(),
+            offset: 0,
+        }];
+        let mut scope = BindScope::new(&tables, "field list", cx.parameters);
+        scope.values_offset = Some(schema.columns.len());
+        for a in assignments {
+            let name = assignment_column(&a.target)?;
+            let column = column_index(&name)?;
+            on_duplicate.push((column, scope.bind(&rewrite_values_calls(&a.value))?));
+        }
+    } else if insert.on.is_some() {
+        return Err(Error::not_supported("ON CONFLICT"));
+    }
+    Ok(InsertPlan {
+        table,
+        columns,
+        source,
+        ignore: insert.ignore,
+        replace: insert.replace_into,
+        on_duplicate,
+    })
+}
+
+fn assignment_column(target: &ast::AssignmentTarget) -> Result<String> {
+    match target {
+        ast::AssignmentTarget::ColumnName(name) => {
+            Ok(name.0.last().map(select::object_part).unwrap_or_default())
+        }
+        ast::AssignmentTarget::Tuple(_) => Err(Error::not_supported("tuple assignment")),
+    }
+}
+
+/// VALUES(col) in ON DUPLICATE KEY UPDATE reads the row that would have been inserted;
+/// it becomes a column qualified by `VALUES_QUALIFIER`, which the scope resolves.
+fn rewrite_values_calls(e: &ast::Expr) -> ast::Expr {
+    use ast::Expr as E;
+    let r = |x: &ast::Expr| Box::new(rewrite_values_calls(x));
+    match e {
+        E::Function(f) if f.name.to_string().eq_ignore_ascii_case("VALUES") => {
+            if let ast::FunctionArguments::List(list) = &f.args {
+                if let [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(arg))] =
+                    list.args.as_slice()
+                {
+                    let column = match arg {
+                        E::Identifier(i) => Some(i.clone()),
+                        E::CompoundIdentifier(parts) => parts.last().cloned(),
+                        _ => None,
+                    };
+                    if let Some(column) = column {
+                        return E::CompoundIdentifier(vec![
+                            ast::Ident::new(VALUES_QUALIFIER),
+                            column,
+                        ]);
+                    }
+                }
+            }
+            e.clone()
+        }
+        E::Function(f) => {
+            let mut f = f.clone();
+            if let ast::FunctionArguments::List(list) = &mut f.args {
+                for arg in &mut list.args {
+                    if let ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x)) = arg {
+                        *x = rewrite_values_calls(x);
+                    }
+                }
+            }
+            E::Function(f)
+        }
+        E::BinaryOp { left, op, right } => E::BinaryOp {
+            left: r(left),
+            op: op.clone(),
+            right: r(right),
+        },
+        E::UnaryOp { op, expr } => E::UnaryOp {
+            op: *op,
+            expr: r(expr),
+        },
+        E::Nested(x) => E::Nested(r(x)),
+        E::IsNull(x) => E::IsNull(r(x)),
+        E::IsNotNull(x) => E::IsNotNull(r(x)),
+        E::Case {
+            case_token,
+            end_token,
+            operand,
+            conditions,
+            else_result,
+        } => E::Case {
+            case_token: case_token.clone(),
+            end_token: end_token.clone(),
+            operand: operand.as_ref().map(|o| r(o)),
+            conditions: conditions
+                .iter()
+                .map(|w| ast::CaseWhen {
+                    condition: rewrite_values_calls(&w.condition),
+                    result: rewrite_values_calls(&w.result),
+                })
+                .collect(),
+            else_result: else_result.as_ref().map(|x| r(x)),
+        },
+        other => other.clone(),
+    }
+}
+
+/// Calls `f` for every column reference in `expr`.
+pub fn visit_columns(expr: &Expr, f: &mut dyn FnMut(&ColumnRef)) {
+    match expr {
+        Expr::Column(c) => f(c),
+        Expr::Literal { .. }
+        | Expr::Parameter { .. }
+        | Expr::SystemVariable { .. }
+        | Expr::UserVariable { .. } => {}
+        Expr::Unary { operand, .. } | Expr::Cast { operand, .. } | Expr::IsNull { operand, .. } => {
+            visit_columns(operand, f)
+        }
+        Expr::IsBool { operand, .. } => visit_columns(operand, f),
+        Expr::Binary { left, right, .. } => {
+            visit_columns(left, f);
+            visit_columns(right, f);
+        }
+        Expr::InList { operand, list, .. } => {
+            visit_columns(operand, f);
+            list.iter().for_each(|e| visit_columns(e, f));
+        }
+        Expr::Between {
+            operand, low, high, ..
+        } => {
+            visit_columns(operand, f);
+            visit_columns(low, f);
+            visit_columns(high, f);
+        }
+        Expr::Like {
+            operand,
+            pattern,
+            escape,
+            ..
+        } => {
+            visit_columns(operand, f);
+            visit_columns(pattern, f);
+            if let Some(e) = escape {
+                visit_columns(e, f);
+            }
+        }
+        Expr::Case {
+            operand,
+            branches,
+            otherwise,
+            ..
+        } => {
+            if let Some(o) = operand {
+                visit_columns(o, f);
+            }
+            for (w, t) in branches {
+                visit_columns(w, f);
+                visit_columns(t, f);
+            }
+            if let Some(o) = otherwise {
+                visit_columns(o, f);
+            }
+        }
+        Expr::Call { args, .. } => args.iter().for_each(|e| visit_columns(e, f)),
+    }
+}
+
+fn single_table(from: &[ast::TableWithJoins], cx: &BindContext) -> Result<Vec<SourceTable>> {
+    let sources = select::bind_from(from, cx)?;
+    if sources.len() != 1 {
+        return Err(Error::not_supported("multi-table UPDATE and DELETE"));
+    }
+    Ok(sources)
+}
+
+fn bind_order_limit(
+    order_by: &[ast::OrderByExpr],
+    limit: Option<&ast::Expr>,
+    sources: &[SourceTable],
+    cx: &BindContext,
+) -> Result<(Vec<SortKey>, Option<Count>)> {
+    let scope = BindScope::new(sources, "order clause", cx.parameters);
+    let mut order = Vec::new();
+    for o in order_by {
+        let descending = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
+        order.push(SortKey {
+            expr: scope.bind(&o.expr)?,
+            descending,
+        });
+    }
+    let limit = match limit {
+        None => None,
+        Some(ast::Expr::Value(v)) => match &v.value {
+            ast::Value::Number(n, _) => Some(Count::Value(
+                n.parse().map_err(|_| Error::parse_near(n, 1))?,
+            )),
+            ast::Value::Placeholder(_) => {
+                let n = cx.parameters.get();
+                cx.parameters.set(n + 1);
+                Some(Count::Parameter(n))
+            }
+            other => return Err(Error::parse_near(&other.to_string(), 1)),
+        },
+        Some(other) => return Err(Error::parse_near(&other.to_string(), 1)),
+    };
+    Ok((order, limit))
+}
+
+pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan> {
+    if update.from.is_some() || !update.table.joins.is_empty() {
+        return Err(Error::not_supported("multi-table UPDATE"));
+    }
+    let sources = single_table(std::slice::from_ref(&update.table), cx)?;
+    let schema = sources[0].table.schema.clone();
+    let mut assignments = Vec::new();
+    {
+        let scope = BindScope::new(&sources, "field list", cx.parameters);
+        for a in &update.assignments {
+            let name = assignment_column(&a.target)?;
+            let column = schema
+                .column_index(&name)
+                .ok_or_else(|| Error::bad_field(&name, "field list"))?;
+            let value = if is_default_keyword(&a.value) {
+                default_expr(&schema.columns[column])
+            } else {
+                scope.bind(&a.value)?
+            };
+            assignments.push((column, value));
+        }
+    }
+    let filter = match &update.selection {
+        Some(e) => Some(BindScope::new(&sources, "where clause", cx.parameters).bind(e)?),
+        None => None,
+    };
+    let (order, limit) = bind_order_limit(&update.order_by, update.limit.as_ref(), &sources, cx)?;
+    let table = sources[0].table.clone();
+    let access = crate::access::choose(&schema, 0, filter.as_ref());
+    Ok(UpdatePlan {
+        scan: Scan {
+            table,
+            access,
+            filter,
+        },
+        assignments,
+        order,
+        limit,
+        ignore: matches!(update.or, Some(ast::SqliteOnConflict::Ignore)),
+    })
+}
+
+fn default_expr(column: &manycore_storage::ColumnSchema) -> Expr {
+    let value = match &column.default {
+        ColumnDefault::Value(v) => v.clone(),
+        _ => Value::Null,
+    };
+    Expr::Literal {
+        value,
+        data_type: column.data_type.clone(),
+    }
+}
+
+pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<DeletePlan> {
+    if !delete.tables.is_empty() || delete.using.is_some() {
+        return Err(Error::not_supported("multi-table DELETE"));
+    }
+    let from = match &delete.from {
+        ast::FromTable::WithFromKeyword(f) | ast::FromTable::WithoutKeyword(f) => f,
+    };
+    let sources = single_table(from, cx)?;
+    let filter = match &delete.selection {
+        Some(e) => Some(BindScope::new(&sources, "where clause", cx.parameters).bind(e)?),
+        None => None,
+    };
+    let (order, limit) = bind_order_limit(&delete.order_by, delete.limit.as_ref(), &sources, cx)?;
+    let table = sources[0].table.clone();
+    let access = crate::access::choose(&table.schema, 0, filter.as_ref());
+    Ok(DeletePlan {
+        scan: Scan {
+            table,
+            access,
+            filter,
+        },
+        order,
+        limit,
+    })
+}
+
+/// Maps a storage error of a write to the client error.
+pub fn write_error(e: StorageError, table: &Table, row: &[Value]) -> Error {
+    match e {
+        StorageError::DuplicateKey { index, .. } => duplicate_error(table, index, row),
+        StorageError::WriteConflict => Error::deadlock(),
+        other => Error::new(ErrorCode::UnknownError, other.to_string()),
+    }
+}
+
+pub fn duplicate_error(table: &Table, index: manycore_storage::IndexNo, row: &[Value]) -> Error {
+    let schema = &table.schema;
+    let text: Vec<String> = schema
+        .index_columns(index)
+        .iter()
+        .map(|&c| manycore_types::format::to_text(&row[c], &schema.columns[c].data_type))
+        .collect();
+    Error::dup_entry(&text.join("-"), schema.index_name(index))
+}
+
+/// Rows a write statement targets: (slot, row), after ORDER BY and LIMIT.
+fn collect_targets(
+    scan: &Scan,
+    order: &[SortKey],
+    limit: Option<Count>,
+    ctx: &ExecContext,
+) -> Result<Vec<(Arc<RowSlot>, Vec<Value>)>> {
+    let limit = match limit {
+        None => u64::MAX,
+        Some(Count::Value(v)) => v,
+        Some(Count::Parameter(i)) => match ctx.eval.params.get(i) {
+            Some(Value::Int(v)) if *v >= 0 => *v as u64,
+            Some(Value::UInt(v)) => *v,
+            _ => {
+                return Err(Error::new(
+                    ErrorCode::WrongArguments,
+                    "Incorrect arguments to LIMIT",
+                ))
+            }
+        },
+    };
+    if limit == 0 {
+        return Ok(Vec::new());
+    }
+    let mut rows: Vec<(Vec<Value>, (Arc<RowSlot>, Vec<Value>))> = Vec::new();
+    let _ = exec::scan_rows(scan, ctx, &mut |slot, row| {
+        let mut keys = Vec::with_capacity(order.len());
+        for k in order {
+            keys.push(k.expr.eval(row, &ctx.eval)?);
+        }
+        rows.push((keys, (slot.clone(), row.to_vec())));
+        if order.is_empty() && rows.len() as u64 >= limit {
+            return Ok(ControlFlow::Break(()));
+        }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    if !order.is_empty() {
+        exec::sort_rows(&mut rows, order, ctx);
+    }
+    rows.truncate(limit.min(usize::MAX as u64) as usize);
+    Ok(rows.into_iter().map(|(_, r)| r).collect())
+}
+
+fn exec_context<'a>(
+    txn: &Transaction,
+    eval: EvalContext<'a>,
+    interrupt: &'a crate::engine::ProcessEntry,
+) -> ExecContext<'a> {
+    ExecContext {
+        view: txn.view(),
+        eval,
+        interrupt,
+    }
+}
+
+pub fn execute_update(
+    plan: &UpdatePlan,
+    txn: &mut Transaction,
+    params: &[Value],
+    session: &dyn expr::SessionContext,
+    interrupt: &crate::engine::ProcessEntry,
+) -> Result<StatementOutcome> {
+    let table = &plan.scan.table;
+    let schema = &table.schema;
+    let targets = {
+        let ctx = exec_context(txn, EvalContext { params, session }, interrupt);
+        collect_targets(&plan.scan, &plan.order, plan.limit, &ctx)?
+    };
+    let eval = EvalContext { params, session };
+    let strict = session.strict();
+    let (mut matched, mut changed) = (0u64, 0u64);
+    for (n, (slot, old)) in targets.into_iter().enumerate() {
+        matched += 1;
+        let mut new = old.clone();
+        for (column, e) in &plan.assignments {
+            let value = e.eval(&new, &eval)?;
+            let c = &schema.columns[*column];
+            new[*column] = store(value, c, n as u64 + 1, strict, true, session)?;
+        }
+        if new == old {
+            continue;
+        }
+        for (i, c) in schema.columns.iter().enumerate() {
+            if c.on_update_current_timestamp && !plan.assignments.iter().any(|(a, _)| *a == i) {
+                new[i] = Value::DateTime(session.statement_time());
+            }
+        }
+        match txn.update(table, &slot, new.clone().into_boxed_slice()) {
+            Ok(()) => changed += 1,
+            Err(StorageError::DuplicateKey { index, .. }) if plan.ignore => {
+                let e = duplicate_error(table, index, &new);
+                session.warn(e.code, e.message);
+            }
+            Err(e) => return Err(write_error(e, table, &new)),
+        }
+    }
+    Ok(StatementOutcome::Update { matched, changed })
+}
+
+pub fn execute_delete(
+    plan: &DeletePlan,
+    txn: &mut Transaction,
+    params: &[Value],
+    session: &dyn expr::SessionContext,
+    interrupt: &crate::engine::ProcessEntry,
+) -> Result<StatementOutcome> {
+    let table = &plan.scan.table;
+    let targets = {
+        let ctx = exec_context(txn, EvalContext { params, session }, interrupt);
+        collect_targets(&plan.scan, &plan.order, plan.limit, &ctx)?
+    };
+    let mut deleted = 0;
+    for (slot, row) in targets {
+        txn.delete(table, &slot)
+            .map_err(|e| write_error(e, table, &row))?;
+        deleted += 1;
+    }
+    Ok(StatementOutcome::Affected {
+        rows: deleted,
+        last_insert_id: 0,
+    })
+}
+
+/// Coerces `value` for column `c`, with MySQL's NULL rule for NOT NULL columns: an error
+/// (1048) when `null_is_error`, else a warning and the type's implicit default.
+fn store(
+    value: Value,
+    c: &manycore_storage::ColumnSchema,
+    row_number: u64,
+    strict: bool,
+    null_is_error: bool,
+    session: &dyn expr::SessionContext,
+) -> Result<Value> {
+    if value.is_null() {
+        if c.nullable {
+            return Ok(Value::Null);
+        }
+        let e = Error::new(
+            ErrorCode::BadNull,
+            format!("Column '{}' cannot be null", c.name),
+        );
+        if null_is_error {
+            return Err(e);
+        }
+        session.warn(e.code, e.message);
+        return Ok(implicit_default(&c.data_type));
+    }
+    expr::store_value(value, &c.data_type, &c.name, row_number, strict, session)
+}
+
+/// The value MySQL stores for a NOT NULL column given nothing usable: 0, '', zero date.
+pub fn implicit_default(t: &DataType) -> Value {
+    match t {
+        DataType::Int { unsigned: true, .. } => Value::UInt(0),
+        DataType::Int { .. } => Value::Int(0),
+        DataType::Decimal { .. } => Value::Decimal(manycore_types::Decimal::ZERO),
+        DataType::Float | DataType::Double => Value::Double(0.0),
+        DataType::Date => Value::Date(manycore_types::Date::default()),
+        DataType::DateTime { .. } | DataType::Timestamp { .. } => {
+            Value::DateTime(manycore_types::DateTime::default())
+        }
+        DataType::Null => Value::Null,
+        _ => Value::Bytes(Vec::new()),
+    }
+}
+
+fn auto_value(t: &DataType, id: u64) -> Value {
+    if t.is_unsigned() {
+        Value::UInt(id)
+    } else {
+        Value::Int(id.min(i64::MAX as u64) as i64)
+    }
+}
+
+fn as_id(v: &Value) -> Option<u64> {
+    match v {
+        Value::Int(i) if *i > 0 => Some(*i as u64),
+        Value::UInt(u) if *u > 0 => Some(*u),
+        _ => None,
+    }
+}
+
+pub fn execute_insert(
+    plan: &InsertPlan,
+    txn: &mut Transaction,
+    params: &[Value],
+    session: &dyn expr::SessionContext,
+    interrupt: &crate::engine::ProcessEntry,
+) -> Result<StatementOutcome> {
+    let table = &plan.table;
+    let schema = &table.schema;
+    let eval = EvalContext { params, session };
+    let strict = session.strict();
+    let source_rows: Vec<Vec<Value>>;
+    let mut value_rows: Vec<Vec<Option<Value>>> = Vec::new();
+    match &plan.source {
+        InsertSource::Values(rows) => {
+            for row in rows {
+                let mut values = Vec::with_capacity(row.len());
+                for e in row {
+                    values.push(match e {
+                        Some(e) => Some(e.eval(&[], &eval)?),
+                        None => None,
+                    });
+                }
+                value_rows.push(values);
+            }
+        }
+        InsertSource::Select(select) => {
+            let ctx = exec_context(txn, EvalContext { params, session }, interrupt);
+            let mut rows = Vec::new();
+            let _ = exec::run(&select.plan, &ctx, &mut |row| {
+                rows.push(row.to_vec());
+                Ok(ControlFlow::Continue(()))
+            })?;
+            source_rows = rows;
+            value_rows = source_rows
+                .into_iter()
+                .map(|r| r.into_iter().map(Some).collect())
+                .collect();
+        }
+    }
+    let multi_row = value_rows.len() > 1 || matches!(plan.source, InsertSource::Select(_));
+    // MySQL: NULL into NOT NULL is an error for single-row INSERT or in strict mode, a
+    // warning otherwise (and always with IGNORE).
+    let null_is_error = !plan.ignore && (strict || !multi_row);
+    let auto_column = schema.auto_increment_column();
+    let mut affected = 0u64;
+    let mut first_generated: Option<u64> = None;
+    let mut last_auto_value = 0u64;
+    for (n, values) in value_rows.into_iter().enumerate() {
+        let row_number = n as u64 + 1;
+        let mut row: Vec<Option<Value>> = vec![None; schema.columns.len()];
+        for (i, v) in values.into_iter().enumerate() {
+            let column = plan.columns[i];
+            row[column] = match v {
+                Some(v) => {
+                    let c = &schema.columns[column];
+                    if v.is_null() && Some(column) == auto_column {
+                        None
+                    } else {
+                        Some(store(v, c, row_number, strict, null_is_error, session)?)
+                    }
+                }
+                None => None,
+            };
+        }
+        let mut full = Vec::with_capacity(schema.columns.len());
+        for (i, c) in schema.columns.iter().enumerate() {
+            let v = match row[i].take() {
+                Some(v) => v,
+                None if Some(i) == auto_column => Value::Null,
+                None => match &c.default {
+                    ColumnDefault::Value(v) => v.clone(),
+                    ColumnDefault::CurrentTimestamp => Value::DateTime(session.statement_time()),
+                    ColumnDefault::None if c.nullable => Value::Null,
+                    ColumnDefault::None => {
+                        let e = Error::new(
+                            ErrorCode::NoDefaultForField,
+                            format!("Field '{}' doesn't have a default value", c.name),
+                        );
+                        if strict && !plan.ignore {
+                            return Err(e);
+                        }
+                        session.warn(e.code, e.message);
+                        implicit_default(&c.data_type)
+                    }
+                },
+            };
+            full.push(v);
+        }
+        if let Some(a) = auto_column {
+            match as_id(&full[a]) {
+                Some(id) => {
+                    table.observe_auto_increment(id);
+                    last_auto_value = id;
+                }
+                None => {
+                    let id = table.reserve_auto_increment(1);
+                    full[a] = auto_value(&schema.columns[a].data_type, id);
+                    first_generated.get_or_insert(id);
+                    last_auto_value = id;
+                }
+            }
+        }
+        affected += insert_row(plan, txn, full, &eval, row_number, session)?;
+    }
+    let last_insert_id = first_generated.unwrap_or(if affected > 0 { last_auto_value } else { 0 });
+    if let Some(id) = first_generated {
+        return Ok(StatementOutcome::Inserted {
+            rows: affected,
+            generated: id,
+            last_insert_id,
+        });
+    }
+    Ok(StatementOutcome::Affected {
+        rows: affected,
+        last_insert_id,
+    })
+}
+
+/// Inserts one complete row, resolving duplicates per IGNORE / REPLACE / ON DUPLICATE KEY
+/// UPDATE. Returns the affected-row count for it.
+fn insert_row(
+    plan: &InsertPlan,
+    txn: &mut Transaction,
+    row: Vec<Value>,
+    eval: &EvalContext,
+    row_number: u64,
+    session: &dyn expr::SessionContext,
+) -> Result<u64> {
+    let table = &plan.table;
+    let schema = &table.schema;
+    let mut affected = 0;
+    // REPLACE may delete one conflicting row per unique index.
+    for _ in 0..=schema.indexes.len() + 1 {
+        match txn.insert(table, row.clone().into_boxed_slice()) {
+            Ok(_) => return Ok(affected + 1),
+            Err(StorageError::DuplicateKey { index, existing }) => {
+                if plan.replace {
+                    txn.delete(table, &existing)
+                        .map_err(|e| write_error(e, table, &row))?;
+                    affected += 1;
+                    continue;
+                }
+                if !plan.on_duplicate.is_empty() {
+                    let view = txn.view();
+                    let Some(old) = existing.read(&view, |r| r.to_vec()) else {
+                        return Err(Error::deadlock());
+                    };
+                    let mut both = old.clone();
+                    both.extend(row.iter().cloned());
+                    let mut new = old.clone();
+                    for (column, e) in &plan.on_duplicate {
+                        both[..new.len()].clone_from_slice(&new);
+                        let value = e.eval(&both, eval)?;
+                        let c = &schema.columns[*column];
+                        new[*column] =
+                            store(value, c, row_number, session.strict(), true, session)?;
+                    }
+                    if new == old {
+                        return Ok(0);
+                    }
+                    for (i, c) in schema.columns.iter().enumerate() {
+                        if c.on_update_current_timestamp
+                            && !plan.on_duplicate.iter().any(|(a, _)| *a == i)
+                        {
+                            new[i] = Value::DateTime(session.statement_time());
+                        }
+                    }
+                    txn.update(table, &existing, new.clone().into_boxed_slice())
+                        .map_err(|e| write_error(e, table, &new))?;
+                    return Ok(2);
+                }
+                let e = duplicate_error(table, index, &row);
+                if plan.ignore {
+                    session.warn(e.code, e.message);
+                    return Ok(0);
+                }
+                return Err(e);
+            }
+            Err(e) => return Err(write_error(e, table, &row)),
+        }
+    }
+    Err(Error::new(
+        ErrorCode::UnknownError,
+        "REPLACE did not converge",
+    ))
+}

@@ -1,0 +1,417 @@
+//! What every session shares: storage, global system variables, status counters and the
+//! process list.
+//!
+//! Invariants:
+//! (1) The per-query path writes only the session's own worker shard of the status
+//!     counters and its own process-list entry; nothing here is a shared write per query.
+//! (2) A process-list entry exists exactly as long as its `ProcessHandle`.
+//! (3) KILL never blocks on the target: it sets the target's interrupt flag and calls its
+//!     `on_kill` callback, which must itself not block.
+
+use crate::variables::{self, VarMap};
+use manycore_storage::Storage;
+use manycore_sync::WorkerCounters;
+use parking_lot::{Mutex, RwLock};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+pub struct EngineConfig {
+    pub workers: usize,
+    /// e.g. "10.11.99-MariaDB-manycore"
+    pub server_version: String,
+    pub data_dir: PathBuf,
+    pub max_connections: u32,
+    pub max_allowed_packet: u64,
+}
+
+pub struct Engine {
+    storage: Arc<Storage>,
+    config: EngineConfig,
+    pub(crate) globals: RwLock<VarMap>,
+    status: Status,
+    processlist: ProcessList,
+    started: Instant,
+}
+
+impl Engine {
+    pub fn new(storage: Arc<Storage>, config: EngineConfig) -> Arc<Engine> {
+        let mut data_dir = config.data_dir.display().to_string();
+        if !data_dir.ends_with('/') {
+            data_dir.push('/');
+        }
+        let hostname = std::fs::read_to_string("/etc/hostname")
+            .map(|h| h.trim().to_string())
+            .unwrap_or_else(|_| "localhost".to_string());
+        let globals = variables::initial_globals(&[
+            ("version", config.server_version.clone()),
+            ("datadir", data_dir),
+            ("hostname", hostname),
+            ("max_connections", config.max_connections.to_string()),
+            ("max_allowed_packet", config.max_allowed_packet.to_string()),
+        ]);
+        let workers = config.workers.max(1);
+        Arc::new(Engine {
+            storage,
+            globals: RwLock::new(globals),
+            status: Status::new(workers),
+            processlist: ProcessList::default(),
+            started: Instant::now(),
+            config,
+        })
+    }
+
+    pub fn storage(&self) -> &Arc<Storage> {
+        &self.storage
+    }
+
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+
+    pub fn processlist(&self) -> &ProcessList {
+        &self.processlist
+    }
+
+    pub fn uptime_seconds(&self) -> u64 {
+        self.started.elapsed().as_secs()
+    }
+
+    /// Sets a variable SQL cannot set (read-only ones such as `port` and `socket`), for
+    /// the server at startup. Unknown names are ignored.
+    pub fn set_server_variable(&self, name: &str, value: &str) {
+        if let Some(def) = variables::lookup(name) {
+            self.globals
+                .write()
+                .insert(def.name, def.parse_default(value));
+        }
+    }
+
+    pub(crate) fn global_variable(&self, name: &'static str) -> Option<manycore_types::Value> {
+        self.globals.read().get(name).cloned()
+    }
+}
+
+macro_rules! counters {
+    ($($variant:ident = $name:literal,)*) => {
+        /// Status counters kept per worker (`SHOW STATUS` names).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(usize)]
+        pub enum Counter { $($variant,)* }
+
+        impl Counter {
+            pub const ALL: &'static [Counter] = &[$(Counter::$variant,)*];
+            pub const COUNT: usize = Counter::ALL.len();
+
+            pub fn name(self) -> &'static str {
+                match self { $(Counter::$variant => $name,)* }
+            }
+        }
+    };
+}
+
+counters! {
+    AbortedClients = "Aborted_clients",
+    AbortedConnects = "Aborted_connects",
+    BytesReceived = "Bytes_received",
+    BytesSent = "Bytes_sent",
+    ComAlterTable = "Com_alter_table",
+    ComBegin = "Com_begin",
+    ComChangeDb = "Com_change_db",
+    ComCommit = "Com_commit",
+    ComCreateDb = "Com_create_db",
+    ComCreateIndex = "Com_create_index",
+    ComCreateTable = "Com_create_table",
+    ComDelete = "Com_delete",
+    ComDo = "Com_do",
+    ComDropDb = "Com_drop_db",
+    ComDropIndex = "Com_drop_index",
+    ComDropTable = "Com_drop_table",
+    ComFlush = "Com_flush",
+    ComInsert = "Com_insert",
+    ComInsertSelect = "Com_insert_select",
+    ComKill = "Com_kill",
+    ComLockTables = "Com_lock_tables",
+    ComReleaseSavepoint = "Com_release_savepoint",
+    ComReplace = "Com_replace",
+    ComRollback = "Com_rollback",
+    ComRollbackToSavepoint = "Com_rollback_to_savepoint",
+    ComSavepoint = "Com_savepoint",
+    ComSelect = "Com_select",
+    ComSetOption = "Com_set_option",
+    ComShowCharsets = "Com_show_charsets",
+    ComShowCollations = "Com_show_collations",
+    ComShowCreateDb = "Com_show_create_db",
+    ComShowCreateTable = "Com_show_create_table",
+    ComShowDatabases = "Com_show_databases",
+    ComShowEngineMutex = "Com_show_engine_mutex",
+    ComShowEngineStatus = "Com_show_engine_status",
+    ComShowEngines = "Com_show_storage_engines",
+    ComShowErrors = "Com_show_errors",
+    ComShowFields = "Com_show_fields",
+    ComShowKeys = "Com_show_keys",
+    ComShowProcesslist = "Com_show_processlist",
+    ComShowStatus = "Com_show_status",
+    ComShowTableStatus = "Com_show_table_status",
+    ComShowTables = "Com_show_tables",
+    ComShowVariables = "Com_show_variables",
+    ComShowWarnings = "Com_show_warnings",
+    ComStmtClose = "Com_stmt_close",
+    ComStmtExecute = "Com_stmt_execute",
+    ComStmtPrepare = "Com_stmt_prepare",
+    ComStmtReset = "Com_stmt_reset",
+    ComTruncate = "Com_truncate",
+    ComUnlockTables = "Com_unlock_tables",
+    ComUpdate = "Com_update",
+    Connections = "Connections",
+    HandlerCommit = "Handler_commit",
+    HandlerRollback = "Handler_rollback",
+    OpenedTables = "Opened_tables",
+    Queries = "Queries",
+    Questions = "Questions",
+    SelectFullJoin = "Select_full_join",
+    SelectRange = "Select_range",
+    SelectScan = "Select_scan",
+    SlowQueries = "Slow_queries",
+    SortRows = "Sort_rows",
+}
+
+/// Server status counters (invariant (1)).
+pub struct Status {
+    counters: WorkerCounters<{ Counter::COUNT }>,
+    max_used_connections: AtomicU64,
+}
+
+impl Status {
+    fn new(workers: usize) -> Status {
+        Status {
+            counters: WorkerCounters::new(workers),
+            max_used_connections: AtomicU64::new(0),
+        }
+    }
+
+    /// Adds `n` to `counter` in `worker`'s shard; only the thread running `worker` may
+    /// call this (counters invariant (2)). Out-of-range workers share shards modulo the
+    /// worker count (still sound, increments may be lost).
+    #[inline]
+    pub fn add(&self, worker: usize, counter: Counter, n: u64) {
+        let worker = worker % self.counters.workers();
+        self.counters.add(worker, counter as usize, n);
+    }
+
+    pub fn get(&self, counter: Counter) -> u64 {
+        self.counters.sum(counter as usize)
+    }
+
+    pub fn max_used_connections(&self) -> u64 {
+        self.max_used_connections.load(Ordering::Relaxed)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KillKind {
+    Query,
+    Connection,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConnectionInfo {
+    pub id: u32,
+    pub user: String,
+    /// "localhost" or "127.0.0.1:port", as SHOW PROCESSLIST shows it.
+    pub host: String,
+    pub worker: usize,
+    pub database: Option<String>,
+}
+
+/// What SHOW PROCESSLIST shows of one connection, and how to interrupt it.
+pub struct ProcessEntry {
+    pub id: u32,
+    state: Mutex<ProcessState>,
+    interrupted: AtomicBool,
+    on_kill: Box<dyn Fn(KillKind) + Send + Sync>,
+}
+
+struct ProcessState {
+    user: String,
+    host: String,
+    database: Option<String>,
+    command: &'static str,
+    /// The statement running, reusing its buffer between statements.
+    info: String,
+    has_info: bool,
+    since: Instant,
+}
+
+/// One row of SHOW PROCESSLIST.
+#[derive(Clone, Debug)]
+pub struct ProcessRow {
+    pub id: u32,
+    pub user: String,
+    pub host: String,
+    pub database: Option<String>,
+    pub command: &'static str,
+    pub time_seconds: u64,
+    pub info: Option<String>,
+}
+
+impl ProcessEntry {
+    pub(crate) fn set_command(&self, command: &'static str) {
+        let mut state = self.state.lock();
+        state.command = command;
+        state.since = Instant::now();
+        if command != "Query" && command != "Execute" {
+            state.has_info = false;
+        }
+    }
+
+    pub(crate) fn set_query(&self, text: &str) {
+        let mut state = self.state.lock();
+        state.info.clear();
+        state.info.push_str(text);
+        state.has_info = true;
+        state.command = "Query";
+        state.since = Instant::now();
+    }
+
+    pub(crate) fn set_identity(&self, user: &str, host: &str, database: Option<&str>) {
+        let mut state = self.state.lock();
+        state.user = user.to_string();
+        state.host = host.to_string();
+        state.database = database.map(str::to_string);
+    }
+
+    pub(crate) fn set_database(&self, database: Option<&str>) {
+        self.state.lock().database = database.map(str::to_string);
+    }
+
+    /// True once if a KILL QUERY/CONNECTION arrived since the last `clear_interrupt`.
+    pub(crate) fn interrupted(&self) -> bool {
+        self.interrupted.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn clear_interrupt(&self) {
+        if self.interrupted.load(Ordering::Relaxed) {
+            self.interrupted.store(false, Ordering::Relaxed);
+        }
+    }
+
+    fn row(&self) -> ProcessRow {
+        let state = self.state.lock();
+        ProcessRow {
+            id: self.id,
+            user: state.user.clone(),
+            host: state.host.clone(),
+            database: state.database.clone(),
+            command: state.command,
+            time_seconds: state.since.elapsed().as_secs(),
+            info: state.has_info.then(|| state.info.clone()),
+        }
+    }
+}
+
+/// Connections by id (cold path: connect, disconnect, SHOW PROCESSLIST, KILL).
+#[derive(Default)]
+pub struct ProcessList {
+    entries: Arc<Mutex<BTreeMap<u32, Arc<ProcessEntry>>>>,
+}
+
+/// Registration in the process list; unregisters on drop (invariant (2)).
+pub struct ProcessHandle {
+    entries: Arc<Mutex<BTreeMap<u32, Arc<ProcessEntry>>>>,
+    entry: Arc<ProcessEntry>,
+}
+
+impl ProcessHandle {
+    pub fn entry(&self) -> &Arc<ProcessEntry> {
+        &self.entry
+    }
+}
+
+impl Drop for ProcessHandle {
+    fn drop(&mut self) {
+        let mut entries = self.entries.lock();
+        if entries
+            .get(&self.entry.id)
+            .is_some_and(|e| Arc::ptr_eq(e, &self.entry))
+        {
+            entries.remove(&self.entry.id);
+        }
+    }
+}
+
+impl ProcessList {
+    pub fn register(
+        &self,
+        info: &ConnectionInfo,
+        on_kill: Box<dyn Fn(KillKind) + Send + Sync>,
+    ) -> ProcessHandle {
+        let entry = Arc::new(ProcessEntry {
+            id: info.id,
+            state: Mutex::new(ProcessState {
+                user: info.user.clone(),
+                host: info.host.clone(),
+                database: info.database.clone(),
+                command: "Sleep",
+                info: String::new(),
+                has_info: false,
+                since: Instant::now(),
+            }),
+            interrupted: AtomicBool::new(false),
+            on_kill,
+        });
+        self.entries.lock().insert(info.id, entry.clone());
+        ProcessHandle {
+            entries: self.entries.clone(),
+            entry,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Connections running a command other than Sleep.
+    pub fn running(&self) -> usize {
+        let entries: Vec<_> = self.entries.lock().values().cloned().collect();
+        entries
+            .iter()
+            .filter(|e| e.state.lock().command != "Sleep")
+            .count()
+    }
+
+    pub fn rows(&self) -> Vec<ProcessRow> {
+        let entries: Vec<_> = self.entries.lock().values().cloned().collect();
+        entries.iter().map(|e| e.row()).collect()
+    }
+
+    /// Interrupts connection `id` (invariant (3)). False if there is no such connection.
+    pub fn kill(&self, id: u32, kind: KillKind) -> bool {
+        let entry = self.entries.lock().get(&id).cloned();
+        match entry {
+            Some(entry) => {
+                entry.interrupted.store(true, Ordering::Relaxed);
+                (entry.on_kill)(kind);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl Status {
+    pub(crate) fn observe_connections(&self, connected: usize) {
+        self.max_used_connections
+            .fetch_max(connected as u64, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,490 @@
+//! Executing plans: a push model. Each operator calls its consumer once per row with a
+//! borrowed `&[Value]`, and the consumer answers `ControlFlow::Break` to stop early (LIMIT).
+//!
+//! Why push: storage exposes scans as visitors (`Table::scan` calls a closure per visible
+//! row under its epoch guard), so a pull iterator would have to buffer or re-seek; pushing
+//! lets filter and projection run inside the scan callback on borrowed rows, and LIMIT
+//! stops the scan itself. Pipeline breakers (Sort, Aggregate) buffer owned rows.
+//!
+//! Invariants:
+//! (1) Errors raised inside a storage callback are carried out of it and returned; the
+//!     scan stops at the first one.
+//! (2) Every `INTERRUPT_CHECK_ROWS` visited rows the session's KILL flag is checked (1317).
+
+use crate::engine::ProcessEntry;
+use crate::error::{Error, Result};
+use crate::expr::coerce;
+use crate::expr::{Accumulator, EvalContext, Expr};
+use crate::plan::{AccessPath, Count, IndexAccess, Plan, Scan, SortKey};
+use manycore_storage::{IndexNo, KeyRange, ReadView, RowSlot};
+use manycore_types::{key, DataType, Value};
+use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
+use std::ops::{Bound as KeyBound, ControlFlow};
+use std::sync::Arc;
+
+pub const INTERRUPT_CHECK_ROWS: u64 = 1024;
+
+pub struct ExecContext<'a> {
+    pub view: ReadView,
+    pub eval: EvalContext<'a>,
+    pub interrupt: &'a ProcessEntry,
+}
+
+pub type Flow = Result<ControlFlow<()>>;
+
+/// Runs `plan`, calling `out` for each result row.
+pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow) -> Flow {
+    match plan {
+        Plan::Empty => out(&[]),
+        Plan::Scan(scan) => scan_rows(scan, ctx, &mut |_, row| out(row)),
+        Plan::Filter { input, predicate } => run(input, ctx, &mut |row| {
+            if is_true(predicate, row, ctx)? {
+                out(row)
+            } else {
+                Ok(ControlFlow::Continue(()))
+            }
+        }),
+        Plan::Widen { input, width } => {
+            let mut buffer = Vec::with_capacity(*width);
+            run(input, ctx, &mut |row| {
+                buffer.clear();
+                buffer.extend_from_slice(row);
+                buffer.resize(*width, Value::Null);
+                out(&buffer)
+            })
+        }
+        Plan::Compute { input, exprs, at } => {
+            let mut buffer = Vec::new();
+            run(input, ctx, &mut |row| {
+                buffer.clear();
+                buffer.extend_from_slice(row);
+                for (i, e) in exprs.iter().enumerate() {
+                    buffer[at + i] = e.eval(&buffer, &ctx.eval)?;
+                }
+                out(&buffer)
+            })
+        }
+        Plan::Project { input, exprs } => {
+            let mut buffer = Vec::with_capacity(exprs.len());
+            run(input, ctx, &mut |row| {
+                buffer.clear();
+                for e in exprs {
+                    buffer.push(e.eval(row, &ctx.eval)?);
+                }
+                out(&buffer)
+            })
+        }
+        Plan::Distinct { input } => {
+            let mut seen: HashSet<Vec<u8>> = HashSet::new();
+            let mut key = Vec::new();
+            run(input, ctx, &mut |row| {
+                key.clear();
+                for v in row {
+                    group_key(v, None, &mut key);
+                }
+                if seen.insert(key.clone()) {
+                    out(row)
+                } else {
+                    Ok(ControlFlow::Continue(()))
+                }
+            })
+        }
+        Plan::Limit {
+            input,
+            offset,
+            count,
+        } => {
+            let mut skip = count_value(*offset, ctx)?;
+            let mut left = match count {
+                Some(c) => count_value(*c, ctx)?,
+                None => u64::MAX,
+            };
+            if left == 0 {
+                return Ok(ControlFlow::Continue(()));
+            }
+            run(input, ctx, &mut |row| {
+                if skip > 0 {
+                    skip -= 1;
+                    return Ok(ControlFlow::Continue(()));
+                }
+                left -= 1;
+                let flow = out(row)?;
+                if left == 0 {
+                    return Ok(ControlFlow::Break(()));
+                }
+                Ok(flow)
+            })
+            .map(|_| ControlFlow::Continue(()))
+        }
+        Plan::Sort { input, keys } => {
+            let mut rows: Vec<(Vec<Value>, Vec<Value>)> = Vec::new();
+            let _ = run(input, ctx, &mut |row| {
+                let mut k = Vec::with_capacity(keys.len());
+                for key in keys {
+                    k.push(key.expr.eval(row, &ctx.eval)?);
+                }
+                rows.push((k, row.to_vec()));
+                Ok(ControlFlow::Continue(()))
+            })?;
+            sort_rows(&mut rows, keys, ctx);
+            for (_, row) in &rows {
+                if out(row)?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            Ok(ControlFlow::Continue(()))
+        }
+        Plan::Aggregate {
+            input,
+            group_by,
+            calls,
+            width,
+            select_width,
+        } => run_aggregate(input, group_by, calls, *width, *select_width, ctx, out),
+    }
+}
+
+fn count_value(count: Count, ctx: &ExecContext) -> Result<u64> {
+    match count {
+        Count::Value(v) => Ok(v),
+        Count::Parameter(i) => match ctx.eval.params.get(i) {
+            Some(Value::Int(v)) if *v >= 0 => Ok(*v as u64),
+            Some(Value::UInt(v)) => Ok(*v),
+            Some(Value::Bytes(b)) => std::str::from_utf8(b)
+                .ok()
+                .and_then(|s| s.trim().parse().ok())
+                .ok_or_else(|| {
+                    Error::new(
+                        crate::ErrorCode::WrongArguments,
+                        "Incorrect arguments to LIMIT",
+                    )
+                }),
+            _ => Err(Error::new(
+                crate::ErrorCode::WrongArguments,
+                "Incorrect arguments to LIMIT",
+            )),
+        },
+    }
+}
+
+pub fn is_true(predicate: &Expr, row: &[Value], ctx: &ExecContext) -> Result<bool> {
+    let value = predicate.eval(row, &ctx.eval)?;
+    Ok(coerce::truth(&value, ctx.eval.session) == Some(true))
+}
+
+/// Sorts by keys: NULL first ascending (last descending), stable for equal keys.
+pub fn sort_rows<T>(rows: &mut [(Vec<Value>, T)], keys: &[SortKey], ctx: &ExecContext) {
+    rows.sort_by(|a, b| {
+        for (i, key) in keys.iter().enumerate() {
+            let t = key.expr.data_type();
+            let ord = compare_for_sort(&a.0[i], &b.0[i], &t, ctx);
+            let ord = if key.descending { ord.reverse() } else { ord };
+            if ord != Ordering::Equal {
+                return ord;
+            }
+        }
+        Ordering::Equal
+    });
+}
+
+fn compare_for_sort(a: &Value, b: &Value, t: &DataType, ctx: &ExecContext) -> Ordering {
+    match (a.is_null(), b.is_null()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
+        (false, false) => coerce::compare(a, t, b, t, ctx.eval.session).unwrap_or(Ordering::Equal),
+    }
+}
+
+/// Appends a byte key under which equal values (SQL equality, the type's collation for
+/// strings) are equal, for GROUP BY and DISTINCT. Never panics on a type mismatch.
+pub fn group_key(value: &Value, data_type: Option<&DataType>, out: &mut Vec<u8>) {
+    match value {
+        Value::Null => out.push(0),
+        Value::Int(i) => {
+            out.push(1);
+            out.extend_from_slice(&(*i as i128).to_be_bytes());
+        }
+        Value::UInt(u) => {
+            out.push(1);
+            out.extend_from_slice(&(*u as i128).to_be_bytes());
+        }
+        Value::Double(d) => {
+            out.push(2);
+            let d = if *d == 0.0 { 0.0 } else { *d };
+            out.extend_from_slice(&d.to_bits().to_be_bytes());
+        }
+        Value::Decimal(d) => {
+            out.push(3);
+            out.extend_from_slice(d.normalize().to_string().as_bytes());
+            out.push(0);
+        }
+        Value::Bytes(b) => {
+            out.push(4);
+            let collation = data_type
+                .map(coerce::string_collation)
+                .unwrap_or(manycore_types::Collation::Utf8mb4GeneralCi);
+            let mut weight = Vec::new();
+            collation.append_weight(b, &mut weight);
+            out.extend_from_slice(&(weight.len() as u32).to_be_bytes());
+            out.extend_from_slice(&weight);
+        }
+        Value::Date(d) => {
+            out.push(5);
+            out.extend_from_slice(&d.year.to_be_bytes());
+            out.extend_from_slice(&[d.month, d.day, 0, 0, 0]);
+            out.extend_from_slice(&0u32.to_be_bytes());
+        }
+        Value::DateTime(dt) => {
+            out.push(5);
+            out.extend_from_slice(&dt.date.year.to_be_bytes());
+            out.extend_from_slice(&[dt.date.month, dt.date.day, dt.hour, dt.minute, dt.second]);
+            out.extend_from_slice(&dt.microsecond.to_be_bytes());
+        }
+    }
+}
+
+struct Group {
+    first: Vec<Value>,
+    accumulators: Vec<Accumulator>,
+}
+
+fn run_aggregate(
+    input: &Plan,
+    group_by: &[Expr],
+    calls: &[crate::expr::AggregateCall],
+    width: usize,
+    select_width: usize,
+    ctx: &ExecContext,
+    out: &mut dyn FnMut(&[Value]) -> Flow,
+) -> Flow {
+    let mut groups: Vec<Group> = Vec::new();
+    let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut key = Vec::new();
+    let _ = run(input, ctx, &mut |row| {
+        key.clear();
+        for e in group_by {
+            let v = e.eval(row, &ctx.eval)?;
+            group_key(&v, Some(&e.data_type()), &mut key);
+        }
+        let g = match index.get(&key) {
+            Some(&g) => g,
+            None => {
+                groups.push(Group {
+                    first: row.to_vec(),
+                    accumulators: calls.iter().map(Accumulator::new).collect(),
+                });
+                index.insert(key.clone(), groups.len() - 1);
+                groups.len() - 1
+            }
+        };
+        for acc in &mut groups[g].accumulators {
+            acc.update(row, &ctx.eval)?;
+        }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    if groups.is_empty() && group_by.is_empty() {
+        groups.push(Group {
+            first: vec![Value::Null; width],
+            accumulators: calls.iter().map(Accumulator::new).collect(),
+        });
+    }
+    let mut row = Vec::with_capacity(width + select_width + calls.len());
+    for group in groups {
+        row.clear();
+        row.extend(group.first);
+        row.resize(width + select_width, Value::Null);
+        for acc in group.accumulators {
+            row.push(acc.finish(&ctx.eval)?);
+        }
+        if out(&row)?.is_break() {
+            return Ok(ControlFlow::Break(()));
+        }
+    }
+    Ok(ControlFlow::Continue(()))
+}
+
+/// Where a scan goes after evaluating its access path's values.
+enum Resolved {
+    Full,
+    Nothing,
+    Point(Vec<u8>),
+    Ranges(IndexNo, Vec<KeyRange>),
+}
+
+/// Visits the rows of `scan` that pass its filter, with their slots (for UPDATE/DELETE).
+pub fn scan_rows(
+    scan: &Scan,
+    ctx: &ExecContext,
+    f: &mut dyn FnMut(&Arc<RowSlot>, &[Value]) -> Flow,
+) -> Flow {
+    let resolved = match &scan.access {
+        AccessPath::Full => Resolved::Full,
+        AccessPath::Index(access) => resolve(scan, access, ctx)?,
+    };
+    let mut visited = 0u64;
+    let mut error = None;
+    let mut stopped = false;
+    {
+        let mut visit = |slot: &Arc<RowSlot>, row: &[Value]| -> ControlFlow<()> {
+            visited += 1;
+            if visited % INTERRUPT_CHECK_ROWS == 0 && ctx.interrupt.interrupted() {
+                error = Some(Error::interrupted());
+                return ControlFlow::Break(());
+            }
+            if let Some(filter) = &scan.filter {
+                match is_true(filter, row, ctx) {
+                    Ok(true) => {}
+                    Ok(false) => return ControlFlow::Continue(()),
+                    Err(e) => {
+                        error = Some(e);
+                        return ControlFlow::Break(());
+                    }
+                }
+            }
+            match f(slot, row) {
+                Ok(ControlFlow::Continue(())) => ControlFlow::Continue(()),
+                Ok(ControlFlow::Break(())) => {
+                    stopped = true;
+                    ControlFlow::Break(())
+                }
+                Err(e) => {
+                    error = Some(e);
+                    ControlFlow::Break(())
+                }
+            }
+        };
+        let table = &scan.table;
+        match resolved {
+            Resolved::Nothing => {}
+            Resolved::Full => table.scan(&ctx.view, IndexNo::Primary, &KeyRange::all(), &mut visit),
+            Resolved::Point(key) => {
+                table.get(&ctx.view, &key, |slot, row| visit(slot, row));
+            }
+            Resolved::Ranges(index, ranges) => {
+                for range in &ranges {
+                    let mut halted = false;
+                    table.scan(&ctx.view, index, range, |slot, row| {
+                        let flow = visit(slot, row);
+                        halted = flow.is_break();
+                        flow
+                    });
+                    if halted {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    if let Some(e) = error {
+        return Err(e);
+    }
+    Ok(if stopped {
+        ControlFlow::Break(())
+    } else {
+        ControlFlow::Continue(())
+    })
+}
+
+fn key_value(expr: &Expr, data_type: &DataType, ctx: &ExecContext) -> Result<Option<Value>> {
+    let value = expr.eval(&[], &ctx.eval)?;
+    if value.is_null() {
+        return Ok(Some(Value::Null));
+    }
+    Ok(crate::expr::exact_key_value(&value, data_type))
+}
+
+fn resolve(scan: &Scan, access: &IndexAccess, ctx: &ExecContext) -> Result<Resolved> {
+    // Equality alternatives per column, converted; any inexact value -> full scan.
+    let mut columns: Vec<Vec<Value>> = Vec::with_capacity(access.eq.len());
+    for (i, alternatives) in access.eq.iter().enumerate() {
+        let mut values = Vec::with_capacity(alternatives.len());
+        let mut keys: Vec<(Vec<u8>, Value)> = Vec::new();
+        for e in alternatives {
+            match key_value(e, &access.types[i], ctx)? {
+                Some(Value::Null) => {} // `= NULL` matches nothing.
+                Some(v) => {
+                    let mut k = Vec::new();
+                    key::encode_field(&v, &access.types[i], &mut k);
+                    keys.push((k, v));
+                }
+                None => return Ok(Resolved::Full),
+            }
+        }
+        keys.sort_by(|a, b| a.0.cmp(&b.0));
+        keys.dedup_by(|a, b| a.0 == b.0);
+        values.extend(keys.into_iter().map(|(_, v)| v));
+        if values.is_empty() {
+            return Ok(Resolved::Nothing);
+        }
+        columns.push(values);
+    }
+    let next_type = access.types.get(access.eq.len());
+    let bound_value = |b: &Option<crate::plan::Bound>| -> Result<Option<Option<(Value, bool)>>> {
+        match (b, next_type) {
+            (Some(b), Some(t)) => match key_value(&b.expr, t, ctx)? {
+                Some(Value::Null) => Ok(None),
+                Some(v) => Ok(Some(Some((v, b.inclusive)))),
+                None => Ok(Some(None)),
+            },
+            _ => Ok(Some(None)),
+        }
+    };
+    let lower = bound_value(&access.lower)?;
+    let upper = bound_value(&access.upper)?;
+    let (Some(lower), Some(upper)) = (lower, upper) else {
+        return Ok(Resolved::Nothing); // A NULL bound: no row compares true.
+    };
+    let bound_inexact =
+        (access.lower.is_some() && lower.is_none()) || (access.upper.is_some() && upper.is_none());
+    if bound_inexact {
+        return Ok(Resolved::Full);
+    }
+    // Cartesian product of the alternatives, in key order.
+    let mut prefixes: Vec<Vec<Value>> = vec![Vec::new()];
+    for values in &columns {
+        let mut next = Vec::with_capacity(prefixes.len() * values.len());
+        for p in &prefixes {
+            for v in values {
+                let mut q = p.clone();
+                q.push(v.clone());
+                next.push(q);
+            }
+        }
+        prefixes = next;
+    }
+    if access.primary_point && lower.is_none() && upper.is_none() {
+        let prefix = prefixes.pop().expect("one combination for a point lookup");
+        return Ok(Resolved::Point(scan.table.primary_key(&prefix)));
+    }
+    let ranges = prefixes
+        .into_iter()
+        .map(|prefix| {
+            let with = |v: &Value| {
+                let mut p = prefix.clone();
+                p.push(v.clone());
+                p
+            };
+            let lower_bound = match &lower {
+                Some((v, true)) => KeyBound::Included(with(v)),
+                Some((v, false)) => KeyBound::Excluded(with(v)),
+                // Skip NULLs of the ranged column: no comparison is true for them.
+                None if upper.is_some() => KeyBound::Excluded(with(&Value::Null)),
+                None if prefix.is_empty() => KeyBound::Unbounded,
+                None => KeyBound::Included(prefix.clone()),
+            };
+            let upper_bound = match &upper {
+                Some((v, true)) => KeyBound::Included(with(v)),
+                Some((v, false)) => KeyBound::Excluded(with(v)),
+                None if prefix.is_empty() => KeyBound::Unbounded,
+                None => KeyBound::Included(prefix.clone()),
+            };
+            KeyRange {
+                lower: lower_bound,
+                upper: upper_bound,
+            }
+        })
+        .collect();
+    Ok(Resolved::Ranges(access.index, ranges))
+}

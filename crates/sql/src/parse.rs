@@ -1,0 +1,498 @@
+//! From statement text to a `Statement`: sqlparser (MySqlDialect) for what it parses
+//! correctly, and a small pre-dispatch for the MySQL statements it lacks or misparses
+//! (SHOW WARNINGS/INDEX/TABLE STATUS/ENGINE(S)/CREATE DATABASE, DO, START TRANSACTION WITH
+//! CONSISTENT SNAPSHOT, SET CHARACTER SET). Pre-dispatch looks only at leading keywords
+//! and then parses the rest with sqlparser's own token stream, so it recognizes
+//! statement kinds, never particular statement texts.
+//!
+//! Parse errors become 1064 with MySQL's "near '<rest of the query>' at line N", where the
+//! rest starts at the token sqlparser rejected.
+
+use crate::error::{Error, ErrorCode, Result};
+use sqlparser::ast;
+use sqlparser::dialect::MySqlDialect;
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::{Token, TokenWithSpan};
+
+#[derive(Clone, Debug)]
+pub enum Statement {
+    Sql(Box<ast::Statement>),
+    ShowWarnings {
+        errors: bool,
+        count: bool,
+        limit: Option<(u64, u64)>,
+    },
+    ShowIndex {
+        table: String,
+        db: Option<String>,
+    },
+    ShowTableStatus {
+        db: Option<String>,
+        like: Option<String>,
+    },
+    ShowEngines,
+    ShowEngine {
+        engine: String,
+        what: String,
+    },
+    ShowCreateDatabase {
+        name: String,
+    },
+    Do(Vec<ast::Expr>),
+    StartTransaction {
+        read_only: bool,
+        consistent_snapshot: bool,
+    },
+    SetCharacterSet(Option<String>),
+}
+
+const DIALECT: MySqlDialect = MySqlDialect {};
+
+/// Parses one statement (the splitter already cut the query at top-level `;`).
+/// `line` is the query line on which `text` starts, for error messages.
+pub fn parse(text: &str, line: usize) -> Result<Statement> {
+    let mut parser = Parser::new(&DIALECT)
+        .try_with_sql(text)
+        .map_err(|e| parse_error(text, line, &e))?;
+    let first = word(&parser.peek_token());
+    let result = match first.as_deref() {
+        Some("SHOW") => match pre_show(&mut parser) {
+            Ok(Some(statement)) => Ok(statement),
+            Ok(None) => sql(text),
+            Err(e) => Err(e),
+        },
+        Some("DO") => {
+            parser.next_token();
+            parser
+                .parse_comma_separated(Parser::parse_expr)
+                .and_then(|exprs| end(&mut parser).map(|_| Statement::Do(exprs)))
+        }
+        Some("START") | Some("BEGIN") => match pre_start(&mut parser) {
+            Ok(Some(statement)) => Ok(statement),
+            Ok(None) => sql(text),
+            Err(e) => Err(e),
+        },
+        Some("SET") => match pre_set(&mut parser) {
+            Ok(Some(statement)) => Ok(statement),
+            Ok(None) => sql(text),
+            Err(e) => Err(e),
+        },
+        _ => sql(text),
+    };
+    result.map_err(|e| parse_error(text, line, &e))
+}
+
+fn sql(text: &str) -> Result<Statement, ParserError> {
+    let mut statements = Parser::new(&DIALECT)
+        .try_with_sql(text)?
+        .parse_statements()?;
+    match statements.len() {
+        1 => Ok(Statement::Sql(Box::new(statements.remove(0)))),
+        _ => Err(ParserError::ParserError(
+            "Expected: end of statement".into(),
+        )),
+    }
+}
+
+fn word(token: &TokenWithSpan) -> Option<String> {
+    match &token.token {
+        Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
+        _ => None,
+    }
+}
+
+fn peek_word(parser: &Parser, n: usize) -> Option<String> {
+    // peek_nth_token skips whitespace and comments.
+    word(&parser.peek_nth_token(n))
+}
+
+fn eat_word(parser: &mut Parser, expected: &str) -> bool {
+    if peek_word(parser, 0).as_deref() == Some(expected) {
+        parser.next_token();
+        true
+    } else {
+        false
+    }
+}
+
+fn expect_word(parser: &mut Parser, expected: &str) -> Result<(), ParserError> {
+    if eat_word(parser, expected) {
+        Ok(())
+    } else {
+        let found = parser.peek_token();
+        Err(ParserError::ParserError(format!(
+            "Expected: {expected}, found: {}{}",
+            found.token, found.span.start
+        )))
+    }
+}
+
+fn end(parser: &mut Parser) -> Result<(), ParserError> {
+    let next = parser.peek_token();
+    if next.token == Token::EOF {
+        Ok(())
+    } else {
+        Err(ParserError::ParserError(format!(
+            "Expected: end of statement, found: {}{}",
+            next.token, next.span.start
+        )))
+    }
+}
+
+fn identifier(parser: &mut Parser) -> Result<String, ParserError> {
+    Ok(parser.parse_identifier()?.value)
+}
+
+/// `FROM|IN name`.
+fn from_clause(parser: &mut Parser) -> Result<Option<String>, ParserError> {
+    if eat_word(parser, "FROM") || eat_word(parser, "IN") {
+        Ok(Some(identifier(parser)?))
+    } else {
+        Ok(None)
+    }
+}
+
+fn like_clause(parser: &mut Parser) -> Result<Option<String>, ParserError> {
+    if eat_word(parser, "LIKE") {
+        Ok(Some(parser.parse_literal_string()?))
+    } else {
+        Ok(None)
+    }
+}
+
+fn pre_show(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
+    let second = peek_word(parser, 1);
+    match second.as_deref() {
+        Some("WARNINGS") | Some("ERRORS") => {
+            parser.next_token();
+            let errors = peek_word(parser, 0).as_deref() == Some("ERRORS");
+            parser.next_token();
+            let limit = if parser.parse_keyword(Keyword::LIMIT) {
+                let first = parse_u64(parser)?;
+                if parser.consume_token(&Token::Comma) {
+                    Some((first, parse_u64(parser)?))
+                } else if parser.parse_keyword(Keyword::OFFSET) {
+                    Some((parse_u64(parser)?, first))
+                } else {
+                    Some((0, first))
+                }
+            } else {
+                None
+            };
+            end(parser)?;
+            Ok(Some(Statement::ShowWarnings {
+                errors,
+                count: false,
+                limit,
+            }))
+        }
+        Some("COUNT") => {
+            parser.next_token();
+            parser.next_token();
+            parser.expect_token(&Token::LParen)?;
+            parser.expect_token(&Token::Mul)?;
+            parser.expect_token(&Token::RParen)?;
+            let errors = match peek_word(parser, 0).as_deref() {
+                Some("WARNINGS") => false,
+                Some("ERRORS") => true,
+                _ => return Err(ParserError::ParserError("Expected: WARNINGS".into())),
+            };
+            parser.next_token();
+            end(parser)?;
+            Ok(Some(Statement::ShowWarnings {
+                errors,
+                count: true,
+                limit: None,
+            }))
+        }
+        Some("INDEX") | Some("INDEXES") | Some("KEYS") => {
+            parser.next_token();
+            parser.next_token();
+            if !(eat_word(parser, "FROM") || eat_word(parser, "IN")) {
+                expect_word(parser, "FROM")?;
+            }
+            let name = parser.parse_object_name(false)?;
+            let mut parts: Vec<String> = name.0.iter().map(|p| p.to_string()).collect();
+            let mut db = from_clause(parser)?;
+            let table = parts.pop().unwrap_or_default();
+            if db.is_none() {
+                db = parts.pop().map(|p| unquote(&p));
+            }
+            if parser.parse_keyword(Keyword::WHERE) {
+                parser.parse_expr()?; // Accepted and ignored, like LIKE on SHOW INDEX.
+            }
+            end(parser)?;
+            Ok(Some(Statement::ShowIndex {
+                table: unquote(&table),
+                db,
+            }))
+        }
+        Some("TABLE") if peek_word(parser, 2).as_deref() == Some("STATUS") => {
+            for _ in 0..3 {
+                parser.next_token();
+            }
+            let db = from_clause(parser)?;
+            let like = like_clause(parser)?;
+            end(parser)?;
+            Ok(Some(Statement::ShowTableStatus { db, like }))
+        }
+        Some("ENGINES") => {
+            parser.next_token();
+            parser.next_token();
+            end(parser)?;
+            Ok(Some(Statement::ShowEngines))
+        }
+        Some("STORAGE") if peek_word(parser, 2).as_deref() == Some("ENGINES") => {
+            for _ in 0..3 {
+                parser.next_token();
+            }
+            end(parser)?;
+            Ok(Some(Statement::ShowEngines))
+        }
+        Some("ENGINE") => {
+            parser.next_token();
+            parser.next_token();
+            let engine = identifier(parser)?;
+            let what = identifier(parser)?.to_ascii_uppercase();
+            end(parser)?;
+            Ok(Some(Statement::ShowEngine { engine, what }))
+        }
+        Some("CREATE")
+            if matches!(
+                peek_word(parser, 2).as_deref(),
+                Some("DATABASE") | Some("SCHEMA")
+            ) =>
+        {
+            for _ in 0..3 {
+                parser.next_token();
+            }
+            let _ = parser.parse_keywords(&[Keyword::IF, Keyword::NOT, Keyword::EXISTS]);
+            let name = identifier(parser)?;
+            end(parser)?;
+            Ok(Some(Statement::ShowCreateDatabase { name }))
+        }
+        _ => Ok(None),
+    }
+}
+
+fn unquote(part: &str) -> String {
+    part.trim_matches('`').to_string()
+}
+
+fn parse_u64(parser: &mut Parser) -> Result<u64, ParserError> {
+    let token = parser.next_token();
+    match &token.token {
+        Token::Number(n, _) => n
+            .parse()
+            .map_err(|_| ParserError::ParserError(format!("Expected: number{}", token.span.start))),
+        other => Err(ParserError::ParserError(format!(
+            "Expected: number, found: {other}{}",
+            token.span.start
+        ))),
+    }
+}
+
+/// START TRANSACTION with MySQL's characteristics (sqlparser lacks WITH CONSISTENT
+/// SNAPSHOT); BEGIN [WORK].
+fn pre_start(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
+    if eat_word(parser, "BEGIN") {
+        eat_word(parser, "WORK");
+        end(parser)?;
+        return Ok(Some(Statement::StartTransaction {
+            read_only: false,
+            consistent_snapshot: false,
+        }));
+    }
+    if peek_word(parser, 1).as_deref() != Some("TRANSACTION") {
+        return Ok(None);
+    }
+    parser.next_token();
+    parser.next_token();
+    let (mut read_only, mut consistent_snapshot) = (false, false);
+    if parser.peek_token().token != Token::EOF {
+        loop {
+            if eat_word(parser, "WITH") {
+                expect_word(parser, "CONSISTENT")?;
+                expect_word(parser, "SNAPSHOT")?;
+                consistent_snapshot = true;
+            } else if eat_word(parser, "READ") {
+                if eat_word(parser, "ONLY") {
+                    read_only = true;
+                } else {
+                    expect_word(parser, "WRITE")?;
+                    read_only = false;
+                }
+            } else {
+                expect_word(parser, "READ")?;
+            }
+            if !parser.consume_token(&Token::Comma) {
+                break;
+            }
+        }
+    }
+    end(parser)?;
+    Ok(Some(Statement::StartTransaction {
+        read_only,
+        consistent_snapshot,
+    }))
+}
+
+/// SET CHARACTER SET x / SET CHARSET x (sqlparser lacks both).
+fn pre_set(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
+    let second = peek_word(parser, 1);
+    let skip = match second.as_deref() {
+        Some("CHARACTER") if peek_word(parser, 2).as_deref() == Some("SET") => 3,
+        Some("CHARSET") => 2,
+        _ => return Ok(None),
+    };
+    for _ in 0..skip {
+        parser.next_token();
+    }
+    let name = if eat_word(parser, "DEFAULT") {
+        None
+    } else {
+        let token = parser.next_token();
+        match token.token {
+            Token::Word(w) => Some(w.value),
+            Token::SingleQuotedString(s) | Token::DoubleQuotedString(s) => Some(s),
+            other => {
+                return Err(ParserError::ParserError(format!(
+                    "Expected: character set name, found: {other}{}",
+                    token.span.start
+                )))
+            }
+        }
+    };
+    end(parser)?;
+    Ok(Some(Statement::SetCharacterSet(name)))
+}
+
+/// 1064 with the remainder of the statement from the location in sqlparser's message.
+pub fn parse_error(text: &str, line: usize, error: &ParserError) -> Error {
+    let message = match error {
+        ParserError::TokenizerError(m) | ParserError::ParserError(m) => m.as_str(),
+        ParserError::RecursionLimitExceeded => {
+            return Error::new(
+                ErrorCode::Parse,
+                "Stack overrun: query is nested too deeply",
+            )
+        }
+    };
+    match error_location(message) {
+        Some((l, c)) => {
+            let offset = offset_of(text, l, c);
+            Error::parse_near(&text[offset..], line + l - 1)
+        }
+        None if message.contains("found: EOF") || message.contains("end of statement") => {
+            let lines = text.trim_end().lines().count().max(1);
+            Error::parse_near("", line + lines - 1)
+        }
+        None => Error::parse_near(text.trim_start(), line),
+    }
+}
+
+/// "... at Line: 3, Column: 7" -> (3, 7).
+fn error_location(message: &str) -> Option<(usize, usize)> {
+    let at = message.rfind("Line: ")?;
+    let rest = &message[at + 6..];
+    let (line, rest) = rest.split_once(", Column: ")?;
+    let column: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    Some((line.trim().parse().ok()?, column.parse().ok()?))
+}
+
+/// Byte offset of 1-based (line, column in characters) in `text`.
+pub fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let mut offset = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            let within: usize = l
+                .chars()
+                .take(column.saturating_sub(1))
+                .map(char::len_utf8)
+                .sum();
+            return (offset + within).min(text.len());
+        }
+        offset += l.len();
+    }
+    text.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn near(text: &str) -> String {
+        parse(text, 1).expect_err("should fail").message
+    }
+
+    #[test]
+    fn pre_dispatch() {
+        assert!(matches!(
+            parse("SHOW WARNINGS", 1),
+            Ok(Statement::ShowWarnings {
+                errors: false,
+                count: false,
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse("show count(*) errors", 1),
+            Ok(Statement::ShowWarnings {
+                errors: true,
+                count: true,
+                ..
+            })
+        ));
+        match parse("SHOW INDEX FROM t FROM db", 1) {
+            Ok(Statement::ShowIndex { table, db }) => {
+                assert_eq!((table.as_str(), db.as_deref()), ("t", Some("db")))
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            parse("SHOW TABLE STATUS LIKE 'a%'", 1),
+            Ok(Statement::ShowTableStatus { .. })
+        ));
+        assert!(matches!(
+            parse("SHOW ENGINE manycore MUTEX", 1),
+            Ok(Statement::ShowEngine { .. })
+        ));
+        assert!(matches!(
+            parse("show create database d", 1),
+            Ok(Statement::ShowCreateDatabase { .. })
+        ));
+        assert!(matches!(parse("DO 1, 2", 1), Ok(Statement::Do(e)) if e.len() == 2));
+        assert!(matches!(
+            parse("START TRANSACTION READ ONLY, WITH CONSISTENT SNAPSHOT", 1),
+            Ok(Statement::StartTransaction {
+                read_only: true,
+                consistent_snapshot: true
+            })
+        ));
+        assert!(matches!(
+            parse("SET CHARACTER SET utf8", 1),
+            Ok(Statement::SetCharacterSet(Some(_)))
+        ));
+        assert!(matches!(parse("SHOW TABLES", 1), Ok(Statement::Sql(_))));
+        assert!(matches!(
+            parse("begin", 1),
+            Ok(Statement::StartTransaction { .. })
+        ));
+    }
+
+    #[test]
+    fn errors_point_near_the_failing_token() {
+        assert!(
+            near("selec 1").contains("near 'selec 1' at line 1"),
+            "{}",
+            near("selec 1")
+        );
+        assert!(
+            near("select 1 from").contains("near '' at line 1"),
+            "{}",
+            near("select 1 from")
+        );
+        assert!(near("select * from t where a = = 1").contains("near '= 1' at line 1"));
+    }
+}

@@ -1,0 +1,137 @@
+//! Logical plans of queries and how rows reach them from storage.
+//!
+//! A plan is a tree of operators over rows (`Vec<Value>` positions fixed at bind time):
+//!
+//! ```text
+//!   Limit -> Distinct -> Project -> Sort -> Filter(HAVING) -> Compute(select list)
+//!         -> Aggregate | Widen -> Filter(WHERE residual) -> Scan(access path) | Empty
+//! ```
+//!
+//! Row layout after the source: `[table columns W][select values K][aggregates A]`.
+//! Select values and aggregate results have fixed positions before binding starts (K is
+//! known once the select list is expanded), so HAVING and ORDER BY can name select aliases
+//! and aggregates by position without a second binding pass. Queries without ORDER BY,
+//! HAVING or aggregates skip the wide row: `Project` evaluates the select list directly on
+//! the scanned row.
+//!
+//! Joins and subqueries will be new operator variants (Join{left,right,on},
+//! Subquery) over the same row layout: a join's row is the concatenation of its inputs,
+//! which `SourceTable::offset` already models.
+//!
+//! Invariants:
+//! (1) Every `Expr` in a plan is bound against the row layout its operator receives.
+//! (2) The scan's residual filter is the complete WHERE clause: access paths only narrow
+//!     which rows are visited, they never decide which rows qualify.
+
+use crate::expr::{AggregateCall, Expr};
+use manycore_storage::{IndexNo, Table};
+use manycore_types::DataType;
+use std::sync::Arc;
+
+#[derive(Clone, Debug)]
+pub enum Plan {
+    /// One row with no columns: SELECT without FROM.
+    Empty,
+    Scan(Scan),
+    Filter {
+        input: Box<Plan>,
+        predicate: Expr,
+    },
+    /// Groups input rows (width `width`) by `group_by`; emits per group the group's first
+    /// row, `select_width` NULLs for the select values, then the aggregate results.
+    /// Without `group_by`, exactly one group (even over no rows).
+    Aggregate {
+        input: Box<Plan>,
+        group_by: Vec<Expr>,
+        calls: Vec<AggregateCall>,
+        width: usize,
+        select_width: usize,
+    },
+    /// Copies the row into `width` cells (the extra ones NULL).
+    Widen {
+        input: Box<Plan>,
+        width: usize,
+    },
+    /// row[at + i] = exprs[i](row).
+    Compute {
+        input: Box<Plan>,
+        exprs: Vec<Expr>,
+        at: usize,
+    },
+    Sort {
+        input: Box<Plan>,
+        keys: Vec<SortKey>,
+    },
+    Project {
+        input: Box<Plan>,
+        exprs: Vec<Expr>,
+    },
+    Distinct {
+        input: Box<Plan>,
+    },
+    Limit {
+        input: Box<Plan>,
+        offset: Count,
+        count: Option<Count>,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct SortKey {
+    pub expr: Expr,
+    pub descending: bool,
+}
+
+/// A LIMIT/OFFSET operand: a literal or a `?`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    Value(u64),
+    Parameter(usize),
+}
+
+#[derive(Clone)]
+pub struct Scan {
+    pub table: Arc<Table>,
+    pub access: AccessPath,
+    /// The full WHERE clause (invariant (2)).
+    pub filter: Option<Expr>,
+}
+
+impl std::fmt::Debug for Scan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scan")
+            .field("table", &self.table.schema.name)
+            .field("access", &self.access)
+            .field("filter", &self.filter)
+            .finish()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum AccessPath {
+    Full,
+    Index(IndexAccess),
+}
+
+/// Rows of one index whose leading columns equal `eq` and whose next column lies within
+/// `lower`/`upper`. Bound expressions are constants or parameters, evaluated per execution
+/// and converted exactly to the column types; a value without an exact conversion makes
+/// the execution fall back to a full scan (the residual filter decides).
+#[derive(Clone, Debug)]
+pub struct IndexAccess {
+    pub index: IndexNo,
+    /// Alternatives for each leading column (more than one only for IN lists).
+    pub eq: Vec<Vec<Expr>>,
+    pub lower: Option<Bound>,
+    pub upper: Option<Bound>,
+    /// Types of the index columns, in index order.
+    pub types: Vec<DataType>,
+    /// `eq` covers every column of the primary key: a point lookup.
+    pub primary_point: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Bound {
+    pub expr: Expr,
+    pub inclusive: bool,
+}

@@ -1,0 +1,182 @@
+//! Name resolution for the binder: which row position a column name, a select alias or
+//! an aggregate refers to, per clause.
+//!
+//! MySQL's rules, in brief: WHERE sees table columns only; GROUP BY sees table columns,
+//! then select aliases; HAVING and ORDER BY see select aliases first, then table columns;
+//! aggregates may appear in the select list, HAVING and ORDER BY, never in WHERE (1111).
+//! Column names are case-insensitive; table names and aliases are case-sensitive
+//! (lower_case_table_names=0).
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::expr::{self, AggregateCall, ColumnRef, Expr, Scope};
+use manycore_storage::Table;
+use sqlparser::ast;
+use std::cell::{Cell, RefCell};
+use std::sync::Arc;
+
+/// A table in FROM: its row occupies `offset .. offset + columns` of the input row.
+#[derive(Clone)]
+pub struct SourceTable {
+    pub db: String,
+    /// The alias, or the table name.
+    pub alias: String,
+    pub table: Arc<Table>,
+    pub offset: usize,
+}
+
+/// A select-list alias visible to GROUP BY / HAVING / ORDER BY.
+#[derive(Clone, Debug)]
+pub struct Alias {
+    pub name: String,
+    pub column: ColumnRef,
+}
+
+/// Collects the aggregates a query uses; each gets a fixed row position.
+pub struct Aggregates {
+    pub calls: RefCell<Vec<AggregateCall>>,
+    /// Row position of the first aggregate result.
+    pub base: usize,
+}
+
+/// Qualifier naming the row an ON DUPLICATE KEY UPDATE's VALUES(col) reads.
+pub const VALUES_QUALIFIER: &str = "\u{1}values";
+
+pub struct BindScope<'a> {
+    pub tables: &'a [SourceTable],
+    pub clause: &'static str,
+    pub parameters: &'a Cell<usize>,
+    pub aggregates: Option<&'a Aggregates>,
+    pub aliases: &'a [Alias],
+    pub aliases_first: bool,
+    /// Offset of the row VALUES(col) reads (INSERT ... ON DUPLICATE KEY UPDATE).
+    pub values_offset: Option<usize>,
+}
+
+impl<'a> BindScope<'a> {
+    pub fn new(
+        tables: &'a [SourceTable],
+        clause: &'static str,
+        parameters: &'a Cell<usize>,
+    ) -> Self {
+        BindScope {
+            tables,
+            clause,
+            parameters,
+            aggregates: None,
+            aliases: &[],
+            aliases_first: false,
+            values_offset: None,
+        }
+    }
+
+    pub fn bind(&self, ast: &ast::Expr) -> Result<Expr> {
+        expr::bind(ast, self)
+    }
+
+    fn table_column(&self, qualifier: &[String], name: &str) -> Result<Option<ColumnRef>> {
+        if qualifier.len() == 1 && qualifier[0] == VALUES_QUALIFIER {
+            if let (Some(offset), Some(t)) = (self.values_offset, self.tables.first()) {
+                return Ok(column_ref(t, name).map(|mut c| {
+                    c.index = c.index - t.offset + offset;
+                    c
+                }));
+            }
+            return Ok(None);
+        }
+        let mut found: Option<ColumnRef> = None;
+        for t in self.tables {
+            let matches = match qualifier {
+                [] => true,
+                [table] => *table == t.alias,
+                [db, table] => *table == t.alias && *db == t.db,
+                _ => false,
+            };
+            if !matches {
+                continue;
+            }
+            if let Some(c) = column_ref(t, name) {
+                if found.is_some() {
+                    return Err(Error::new(
+                        ErrorCode::NonUniq,
+                        format!("Column '{name}' in {} is ambiguous", self.clause),
+                    ));
+                }
+                found = Some(c);
+            }
+        }
+        Ok(found)
+    }
+
+    fn alias(&self, qualifier: &[String], name: &str) -> Option<ColumnRef> {
+        if !qualifier.is_empty() {
+            return None;
+        }
+        self.aliases
+            .iter()
+            .find(|a| a.name.eq_ignore_ascii_case(name))
+            .map(|a| a.column.clone())
+    }
+}
+
+fn column_ref(t: &SourceTable, name: &str) -> Option<ColumnRef> {
+    let i = t.table.schema.column_index(name)?;
+    let c = &t.table.schema.columns[i];
+    Some(ColumnRef {
+        index: t.offset + i,
+        data_type: c.data_type.clone(),
+        nullable: c.nullable,
+    })
+}
+
+impl Scope for BindScope<'_> {
+    fn resolve_column(&self, qualifier: &[String], name: &str) -> Result<Option<ColumnRef>> {
+        if self.aliases_first {
+            if let Some(c) = self.alias(qualifier, name) {
+                return Ok(Some(c));
+            }
+        }
+        if let Some(c) = self.table_column(qualifier, name)? {
+            return Ok(Some(c));
+        }
+        Ok(self.alias(qualifier, name))
+    }
+
+    fn resolve_aggregate(&self, function: &ast::Function) -> Result<Option<Expr>> {
+        let Some(aggregates) = self.aggregates else {
+            return Err(Error::new(
+                ErrorCode::InvalidGroupFuncUse,
+                "Invalid use of group function",
+            ));
+        };
+        // Arguments see the input row only, and may not nest aggregates.
+        let inner = BindScope {
+            tables: self.tables,
+            clause: self.clause,
+            parameters: self.parameters,
+            aggregates: None,
+            aliases: &[],
+            aliases_first: false,
+            values_offset: None,
+        };
+        let call = expr::bind_aggregate(function, &inner)?;
+        let data_type = call.result_type();
+        let mut calls = aggregates.calls.borrow_mut();
+        calls.push(call);
+        let index = aggregates.base + calls.len() - 1;
+        Ok(Some(Expr::Column(ColumnRef {
+            index,
+            data_type,
+            nullable: true,
+        })))
+    }
+
+    fn clause(&self) -> &str {
+        self.clause
+    }
+
+    fn next_parameter(&self) -> usize {
+        let n = self.parameters.get();
+        self.parameters.set(n + 1);
+        n
+    }
+}

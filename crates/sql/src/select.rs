@@ -1,0 +1,536 @@
+//! Binding a SELECT into a plan (see `plan` for the operator tree and row layout) and the
+//! result columns' metadata as MariaDB reports it.
+
+use crate::access;
+use crate::error::{Error, ErrorCode, Result};
+use crate::expr::{ColumnRef, Expr};
+use crate::plan::{AccessPath, Count, Plan, Scan, SortKey};
+use crate::scope::{Aggregates, Alias, BindScope, SourceTable};
+use crate::sink::ColumnInfo;
+use manycore_storage::{Catalog, Table};
+use sqlparser::ast;
+use std::cell::{Cell, RefCell};
+use std::sync::Arc;
+
+/// A bound SELECT.
+#[derive(Clone)]
+pub struct SelectPlan {
+    pub plan: Plan,
+    pub columns: Vec<ColumnInfo>,
+    /// Tables read, to re-bind prepared statements after DDL.
+    pub tables: Vec<Arc<Table>>,
+    /// FOR UPDATE / LOCK IN SHARE MODE was given (accepted; storage has no row locks
+    /// for reads yet, so it reads like a plain SELECT).
+    #[allow(dead_code)]
+    pub locking: bool,
+}
+
+/// What binding needs from the session.
+pub struct BindContext<'a> {
+    pub catalog: &'a Catalog,
+    pub database: Option<&'a str>,
+    /// The statement text, for naming expression columns as written.
+    pub text: &'a str,
+    pub parameters: &'a Cell<usize>,
+}
+
+impl BindContext<'_> {
+    /// Resolves `[db.]table` to (db, table).
+    pub fn table(&self, name: &ast::ObjectName) -> Result<(String, Arc<Table>)> {
+        let parts: Vec<String> = name.0.iter().map(object_part).collect();
+        let (db, table) = match parts.as_slice() {
+            [table] => (
+                self.database.ok_or_else(Error::no_db_selected)?.to_string(),
+                table.clone(),
+            ),
+            [db, table] => (db.clone(), table.clone()),
+            _ => return Err(Error::not_supported("multi-part table names")),
+        };
+        match self.catalog.table(&db, &table) {
+            Some(t) => Ok((db, t.clone())),
+            None => Err(Error::no_such_table(&db, &table)),
+        }
+    }
+
+    /// The text of `expr` as the client wrote it, for column names.
+    pub fn text_of(&self, expr: &ast::Expr) -> String {
+        use sqlparser::ast::Spanned;
+        let span = expr.span();
+        if span.start.line == 0 {
+            return expr.to_string();
+        }
+        let start = crate::parse::offset_of(
+            self.text,
+            span.start.line as usize,
+            span.start.column as usize,
+        );
+        let end =
+            crate::parse::offset_of(self.text, span.end.line as usize, span.end.column as usize);
+        match self.text.get(start..end) {
+            Some(s) if !s.is_empty() => s.to_string(),
+            _ => expr.to_string(),
+        }
+    }
+}
+
+pub fn object_part(part: &ast::ObjectNamePart) -> String {
+    match part {
+        ast::ObjectNamePart::Identifier(ident) => ident.value.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// One select-list entry after `*` expansion.
+struct Item {
+    expr: Expr,
+    info: ColumnInfo,
+}
+
+pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
+    if query.with.is_some() {
+        return Err(Error::not_supported("WITH"));
+    }
+    let select = match query.body.as_ref() {
+        ast::SetExpr::Select(select) => select,
+        ast::SetExpr::Query(inner) if query.order_by.is_none() && query.limit_clause.is_none() => {
+            return bind_select(inner, cx)
+        }
+        _ => return Err(Error::not_supported("UNION, INTERSECT, EXCEPT and VALUES")),
+    };
+    let sources = bind_from(&select.from, cx)?;
+    let width: usize = sources.iter().map(|s| s.table.schema.columns.len()).sum();
+    let parameters = cx.parameters;
+
+    // Select list: `*` expansion fixes K before anything binds.
+    let select_width = expanded_width(&select.projection, &sources)?;
+    let aggregates = Aggregates {
+        calls: RefCell::new(Vec::new()),
+        base: width + select_width,
+    };
+    let mut items: Vec<Item> = Vec::with_capacity(select_width);
+    {
+        let mut scope = BindScope::new(&sources, "field list", parameters);
+        scope.aggregates = Some(&aggregates);
+        for item in &select.projection {
+            bind_item(item, &sources, &scope, cx, &mut items)?;
+        }
+    }
+    let aliases: Vec<Alias> = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| Alias {
+            name: item.info.name.clone(),
+            column: ColumnRef {
+                index: width + i,
+                data_type: item.expr.data_type().clone(),
+                nullable: !item.info.not_null,
+            },
+        })
+        .collect();
+
+    let filter = match &select.selection {
+        Some(e) => Some(BindScope::new(&sources, "where clause", parameters).bind(e)?),
+        None => None,
+    };
+
+    let mut group_by = Vec::new();
+    if let ast::GroupByExpr::Expressions(exprs, modifiers) = &select.group_by {
+        if !modifiers.is_empty() {
+            return Err(Error::not_supported("GROUP BY modifiers"));
+        }
+        for e in exprs {
+            group_by.push(bind_group_item(e, &sources, &items, width, cx)?);
+        }
+    } else {
+        return Err(Error::not_supported("GROUP BY ALL"));
+    }
+
+    let having = match &select.having {
+        Some(e) => {
+            let mut scope = BindScope::new(&sources, "having clause", parameters);
+            scope.aggregates = Some(&aggregates);
+            scope.aliases = &aliases;
+            scope.aliases_first = true;
+            Some(scope.bind(e)?)
+        }
+        None => None,
+    };
+
+    let mut sort_keys = Vec::new();
+    if let Some(order_by) = &query.order_by {
+        let ast::OrderByKind::Expressions(exprs) = &order_by.kind else {
+            return Err(Error::not_supported("ORDER BY ALL"));
+        };
+        let mut scope = BindScope::new(&sources, "order clause", parameters);
+        scope.aggregates = Some(&aggregates);
+        scope.aliases = &aliases;
+        scope.aliases_first = true;
+        for o in exprs {
+            let expr = match position(&o.expr) {
+                Some(n) if n >= 1 && n <= items.len() => {
+                    Expr::Column(aliases[n - 1].column.clone())
+                }
+                Some(_) => return Err(Error::bad_field(&o.expr.to_string(), "order clause")),
+                None => scope.bind(&o.expr)?,
+            };
+            let descending = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
+            sort_keys.push(SortKey { expr, descending });
+        }
+    }
+
+    let (offset, count) = bind_limit(query, parameters)?;
+
+    // Assemble the operator tree (plan module doc).
+    let calls = aggregates.calls.into_inner();
+    let aggregated = !group_by.is_empty() || !calls.is_empty();
+    let mut plan = match sources.first() {
+        None => {
+            if filter.is_some() {
+                Plan::Filter {
+                    input: Box::new(Plan::Empty),
+                    predicate: filter.clone().expect("checked"),
+                }
+            } else {
+                Plan::Empty
+            }
+        }
+        Some(source) => Plan::Scan(Scan {
+            table: source.table.clone(),
+            access: access::choose(&source.table.schema, source.offset, filter.as_ref()),
+            filter,
+        }),
+    };
+    let select_exprs: Vec<Expr> = items.iter().map(|i| i.expr.clone()).collect();
+    let extended = aggregated || having.is_some() || !sort_keys.is_empty();
+    if aggregated {
+        plan = Plan::Aggregate {
+            input: Box::new(plan),
+            group_by,
+            calls,
+            width,
+            select_width,
+        };
+    } else if extended {
+        plan = Plan::Widen {
+            input: Box::new(plan),
+            width: width + select_width,
+        };
+    }
+    if extended {
+        plan = Plan::Compute {
+            input: Box::new(plan),
+            exprs: select_exprs.clone(),
+            at: width,
+        };
+    }
+    if let Some(predicate) = having {
+        plan = Plan::Filter {
+            input: Box::new(plan),
+            predicate,
+        };
+    }
+    if !sort_keys.is_empty() {
+        plan = Plan::Sort {
+            input: Box::new(plan),
+            keys: sort_keys,
+        };
+    }
+    let project = if extended {
+        aliases
+            .iter()
+            .map(|a| Expr::Column(a.column.clone()))
+            .collect()
+    } else {
+        select_exprs
+    };
+    plan = Plan::Project {
+        input: Box::new(plan),
+        exprs: project,
+    };
+    if matches!(select.distinct, Some(ast::Distinct::Distinct)) {
+        plan = Plan::Distinct {
+            input: Box::new(plan),
+        };
+    } else if matches!(select.distinct, Some(ast::Distinct::On(_))) {
+        return Err(Error::not_supported("DISTINCT ON"));
+    }
+    if offset != Count::Value(0) || count.is_some() {
+        plan = Plan::Limit {
+            input: Box::new(plan),
+            offset,
+            count,
+        };
+    }
+    Ok(SelectPlan {
+        plan,
+        columns: items.into_iter().map(|i| i.info).collect(),
+        tables: sources.iter().map(|s| s.table.clone()).collect(),
+        locking: !query.locks.is_empty(),
+    })
+}
+
+pub fn bind_from(from: &[ast::TableWithJoins], cx: &BindContext) -> Result<Vec<SourceTable>> {
+    let mut sources = Vec::new();
+    match from {
+        [] => {}
+        [one] if one.joins.is_empty() => {
+            let ast::TableFactor::Table {
+                name,
+                alias,
+                args: None,
+                ..
+            } = &one.relation
+            else {
+                return Err(Error::not_supported("derived tables and table functions"));
+            };
+            if name.0.len() == 1 && object_part(&name.0[0]).eq_ignore_ascii_case("dual") {
+                return Ok(sources);
+            }
+            let (db, table) = cx.table(name)?;
+            let alias = match alias {
+                Some(a) => a.name.value.clone(),
+                None => table.schema.name.clone(),
+            };
+            sources.push(SourceTable {
+                db,
+                alias,
+                table,
+                offset: 0,
+            });
+        }
+        _ => return Err(Error::not_supported("joins")),
+    }
+    Ok(sources)
+}
+
+fn expanded_width(projection: &[ast::SelectItem], sources: &[SourceTable]) -> Result<usize> {
+    let mut n = 0;
+    for item in projection {
+        n += match item {
+            ast::SelectItem::Wildcard(_) => {
+                if sources.is_empty() {
+                    return Err(Error::new(ErrorCode::NoTablesUsed, "No tables used"));
+                }
+                sources.iter().map(|s| s.table.schema.columns.len()).sum()
+            }
+            ast::SelectItem::QualifiedWildcard(kind, _) => {
+                let name = kind.to_string();
+                let source = find_source(sources, &name)?;
+                source.table.schema.columns.len()
+            }
+            _ => 1,
+        };
+    }
+    Ok(n)
+}
+
+fn find_source<'a>(sources: &'a [SourceTable], name: &str) -> Result<&'a SourceTable> {
+    let name = name.trim_end_matches(".*");
+    let last = name.rsplit('.').next().unwrap_or(name).trim_matches('`');
+    sources
+        .iter()
+        .find(|s| s.alias == last)
+        .ok_or_else(|| Error::new(ErrorCode::UnknownTable, format!("Unknown table '{last}'")))
+}
+
+/// Metadata of a table column in a result set (flags as MariaDB sets them).
+pub fn table_column_info(source: &SourceTable, i: usize, name: &str) -> ColumnInfo {
+    let schema = &source.table.schema;
+    let c = &schema.columns[i];
+    let in_primary = schema
+        .primary_key
+        .as_deref()
+        .is_some_and(|pk| pk.contains(&i));
+    let unique_key = schema.indexes.iter().any(|x| x.unique && x.columns == [i]);
+    let multiple_key = schema
+        .indexes
+        .iter()
+        .any(|x| x.columns.first() == Some(&i) && !(x.unique && x.columns.len() == 1))
+        && !in_primary;
+    ColumnInfo {
+        schema: source.db.clone(),
+        table: source.alias.clone(),
+        org_table: schema.name.clone(),
+        name: name.to_string(),
+        org_name: c.name.clone(),
+        data_type: c.data_type.clone(),
+        not_null: !c.nullable,
+        primary_key: in_primary,
+        unique_key,
+        multiple_key,
+        auto_increment: c.auto_increment,
+        default: None,
+    }
+}
+
+fn bind_item(
+    item: &ast::SelectItem,
+    sources: &[SourceTable],
+    scope: &BindScope,
+    cx: &BindContext,
+    items: &mut Vec<Item>,
+) -> Result<()> {
+    let mut push_table = |source: &SourceTable| {
+        for (i, c) in source.table.schema.columns.iter().enumerate() {
+            items.push(Item {
+                expr: Expr::Column(ColumnRef {
+                    index: source.offset + i,
+                    data_type: c.data_type.clone(),
+                    nullable: c.nullable,
+                }),
+                info: table_column_info(source, i, &c.name),
+            });
+        }
+    };
+    let (ast_expr, alias) = match item {
+        ast::SelectItem::Wildcard(_) => {
+            sources.iter().for_each(&mut push_table);
+            return Ok(());
+        }
+        ast::SelectItem::QualifiedWildcard(kind, _) => {
+            push_table(find_source(sources, &kind.to_string())?);
+            return Ok(());
+        }
+        ast::SelectItem::UnnamedExpr(e) => (e, None),
+        ast::SelectItem::ExprWithAlias { expr, alias } => (expr, Some(alias.value.clone())),
+        _ => return Err(Error::not_supported("multiple aliases")),
+    };
+    let expr = scope.bind(ast_expr)?;
+    let written = match ast_expr {
+        ast::Expr::Identifier(ident) => Some(ident.value.clone()),
+        ast::Expr::CompoundIdentifier(parts) => parts.last().map(|p| p.value.clone()),
+        _ => None,
+    };
+    let name = alias.unwrap_or_else(|| written.clone().unwrap_or_else(|| cx.text_of(ast_expr)));
+    let info = match (&expr, written) {
+        (Expr::Column(c), Some(_)) if c.index < scope_width(sources) => {
+            let source = sources
+                .iter()
+                .rev()
+                .find(|s| s.offset <= c.index)
+                .expect("column index inside some table");
+            table_column_info(source, c.index - source.offset, &name)
+        }
+        _ => ColumnInfo::expression(name, expr.data_type().clone(), !expr.nullable()),
+    };
+    items.push(Item { expr, info });
+    Ok(())
+}
+
+fn scope_width(sources: &[SourceTable]) -> usize {
+    sources.iter().map(|s| s.table.schema.columns.len()).sum()
+}
+
+/// `ORDER BY 2` / `GROUP BY 2`: a bare integer literal is a select-list position.
+fn position(expr: &ast::Expr) -> Option<usize> {
+    match expr {
+        ast::Expr::Value(v) => match &v.value {
+            ast::Value::Number(n, _) => n.parse().ok(),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn bind_group_item(
+    e: &ast::Expr,
+    sources: &[SourceTable],
+    items: &[Item],
+    width: usize,
+    cx: &BindContext,
+) -> Result<Expr> {
+    let from_item = |i: usize| -> Result<Expr> {
+        let expr = items[i].expr.clone();
+        if references_at_or_above(&expr, width) {
+            return Err(Error::new(
+                ErrorCode::WrongGroupField,
+                format!("Can't group on '{}'", items[i].info.name),
+            ));
+        }
+        Ok(expr)
+    };
+    if let Some(n) = position(e) {
+        if n >= 1 && n <= items.len() {
+            return from_item(n - 1);
+        }
+        return Err(Error::bad_field(&n.to_string(), "group statement"));
+    }
+    let scope = BindScope::new(sources, "group statement", cx.parameters);
+    if let ast::Expr::Identifier(ident) = e {
+        if sources
+            .iter()
+            .all(|s| s.table.schema.column_index(&ident.value).is_none())
+        {
+            if let Some(i) = items
+                .iter()
+                .position(|it| it.info.name.eq_ignore_ascii_case(&ident.value))
+            {
+                return from_item(i);
+            }
+        }
+    }
+    scope.bind(e)
+}
+
+/// Whether `expr` reads a row position >= `limit` (a select value or an aggregate).
+fn references_at_or_above(expr: &Expr, limit: usize) -> bool {
+    let mut found = false;
+    crate::dml::visit_columns(expr, &mut |c| found |= c.index >= limit);
+    found
+}
+
+fn bind_limit(query: &ast::Query, parameters: &Cell<usize>) -> Result<(Count, Option<Count>)> {
+    let count_of = |e: &ast::Expr| -> Result<Count> {
+        match e {
+            ast::Expr::Value(v) => match &v.value {
+                ast::Value::Number(n, _) => n
+                    .parse()
+                    .map(Count::Value)
+                    .map_err(|_| Error::parse_near(&n.to_string(), 1)),
+                ast::Value::Placeholder(_) => {
+                    let n = parameters.get();
+                    parameters.set(n + 1);
+                    Ok(Count::Parameter(n))
+                }
+                _ => Err(Error::parse_near(&e.to_string(), 1)),
+            },
+            _ => Err(Error::parse_near(&e.to_string(), 1)),
+        }
+    };
+    Ok(match &query.limit_clause {
+        None => (Count::Value(0), None),
+        Some(ast::LimitClause::LimitOffset {
+            limit,
+            offset,
+            limit_by,
+        }) => {
+            if !limit_by.is_empty() {
+                return Err(Error::not_supported("LIMIT BY"));
+            }
+            let count = limit.as_ref().map(count_of).transpose()?;
+            let offset = match offset {
+                Some(o) => count_of(&o.value)?,
+                None => Count::Value(0),
+            };
+            (offset, count)
+        }
+        Some(ast::LimitClause::OffsetCommaLimit { offset, limit }) => {
+            (count_of(offset)?, Some(count_of(limit)?))
+        }
+    })
+}
+
+pub fn is_full_scan(plan: &Plan) -> bool {
+    match plan {
+        Plan::Scan(s) => matches!(s.access, AccessPath::Full),
+        Plan::Empty => false,
+        Plan::Filter { input, .. }
+        | Plan::Aggregate { input, .. }
+        | Plan::Widen { input, .. }
+        | Plan::Compute { input, .. }
+        | Plan::Sort { input, .. }
+        | Plan::Project { input, .. }
+        | Plan::Distinct { input }
+        | Plan::Limit { input, .. } => is_full_scan(input),
+    }
+}

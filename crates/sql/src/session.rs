@@ -1,0 +1,2016 @@
+//! A connection's SQL state and the entry points the server calls.
+//!
+//! Transactions: in autocommit mode each statement runs in its own storage transaction
+//! (a read takes only a snapshot). BEGIN or autocommit=0 opens a session transaction whose
+//! storage transaction starts lazily at the first statement that touches data (InnoDB
+//! takes its REPEATABLE READ snapshot at the first read too), unless WITH CONSISTENT
+//! SNAPSHOT asks for it at once.
+//!
+//! Invariants:
+//! (1) Each statement inside a transaction runs under a storage savepoint; a failed
+//!     statement is rolled back to it and the transaction continues, except a write
+//!     conflict (1213), which rolls the whole transaction back (crate invariant (2)).
+//! (2) DDL, LOCK TABLES and SET autocommit=1 commit an open transaction first.
+//! (3) Warnings belong to the last statement that is not SHOW WARNINGS/ERRORS; a failed
+//!     statement leaves its error as the list's last entry.
+
+use crate::dml::{self, DeletePlan, InsertPlan, UpdatePlan};
+use crate::engine::{ConnectionInfo, Counter, Engine, KillKind, ProcessEntry, ProcessHandle};
+use crate::error::{Error, ErrorCode, Result};
+use crate::exec::{self, ExecContext};
+use crate::expr::{EvalContext, SessionContext, VarScope};
+use crate::parse::{self, Statement};
+use crate::scope::{Alias, BindScope, SourceTable};
+use crate::select::{self, BindContext, SelectPlan};
+use crate::show::{self, Rows};
+use crate::sink::{
+    ColumnInfo, OkInfo, PreparedInfo, ResultSink, SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS,
+};
+use crate::split;
+use crate::variables::{self, VarMap, VarScopeKind};
+use manycore_storage::{ReaderSlot, StorageError, Table, Transaction};
+use manycore_types::{DataType, Date, DateTime, Value};
+use sqlparser::ast;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+/// Most warnings kept per statement (max_error_count's default).
+pub const WARNINGS_MAX: usize = 64;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    pub level: &'static str,
+    pub code: u16,
+    pub message: String,
+}
+
+/// What a statement did, for its OK packet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StatementOutcome {
+    /// A result set was sent.
+    ResultSet,
+    Affected {
+        rows: u64,
+        last_insert_id: u64,
+    },
+    /// An INSERT that generated AUTO_INCREMENT values; `generated` is the first.
+    Inserted {
+        rows: u64,
+        generated: u64,
+        last_insert_id: u64,
+    },
+    Update {
+        matched: u64,
+        changed: u64,
+    },
+}
+
+impl StatementOutcome {
+    fn ok() -> StatementOutcome {
+        StatementOutcome::Affected {
+            rows: 0,
+            last_insert_id: 0,
+        }
+    }
+}
+
+/// The session state expressions may read (`SessionContext`); separate from the
+/// transaction so a statement can borrow both.
+pub(crate) struct SessionState {
+    engine: Arc<Engine>,
+    id: u32,
+    worker: usize,
+    user: String,
+    host: String,
+    current_user: String,
+    database: Option<String>,
+    vars: VarMap,
+    user_vars: HashMap<String, Value>,
+    warnings: RefCell<Vec<Warning>>,
+    /// Warnings raised, including those beyond WARNINGS_MAX.
+    warning_total: Cell<usize>,
+    last_insert_id: Cell<u64>,
+    autocommit: bool,
+    strict: bool,
+    statement_time: Cell<Option<DateTime>>,
+    found_rows: Cell<u64>,
+    row_count: Cell<i64>,
+    in_transaction: Cell<bool>,
+}
+
+impl SessionState {
+    fn push_warning(&self, level: &'static str, code: ErrorCode, message: String) {
+        self.warning_total.set(self.warning_total.get() + 1);
+        let mut warnings = self.warnings.borrow_mut();
+        if warnings.len() < WARNINGS_MAX {
+            warnings.push(Warning {
+                level,
+                code: code.code(),
+                message,
+            });
+        }
+    }
+
+    pub(crate) fn note(&self, code: ErrorCode, message: String) {
+        self.push_warning("Note", code, message);
+    }
+
+    fn clear_warnings(&self) {
+        self.warnings.borrow_mut().clear();
+        self.warning_total.set(0);
+    }
+
+    fn warning_count(&self) -> u16 {
+        self.warning_total.get().min(u16::MAX as usize) as u16
+    }
+
+    fn refresh_cached(&mut self) {
+        self.autocommit = self.vars.get("autocommit") != Some(&Value::Int(0));
+        let mode = self.vars.get("sql_mode").and_then(|v| {
+            v.as_bytes()
+                .map(|b| String::from_utf8_lossy(b).into_owned())
+        });
+        self.strict = mode
+            .is_some_and(|m| m.contains("STRICT_TRANS_TABLES") || m.contains("STRICT_ALL_TABLES"));
+    }
+
+    fn session_copy(engine: &Engine) -> VarMap {
+        let globals = engine.globals.read();
+        variables::VARIABLES
+            .iter()
+            .filter(|d| d.scope != VarScopeKind::Global)
+            .filter_map(|d| globals.get(d.name).map(|v| (d.name, v.clone())))
+            .collect()
+    }
+
+    fn computed(&self, name: &str) -> Option<Value> {
+        Some(match name {
+            "warning_count" => Value::UInt(self.warning_total.get() as u64),
+            "error_count" => Value::UInt(
+                self.warnings
+                    .borrow()
+                    .iter()
+                    .filter(|w| w.level == "Error")
+                    .count() as u64,
+            ),
+            "last_insert_id" | "identity" => Value::UInt(self.last_insert_id.get()),
+            "insert_id" => Value::UInt(0),
+            "in_transaction" => Value::Int(self.in_transaction.get() as i64),
+            "timestamp" => {
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap_or_default();
+                Value::Double(now.as_micros() as f64 / 1e6)
+            }
+            "pseudo_thread_id" => Value::UInt(self.id as u64),
+            _ => return None,
+        })
+    }
+}
+
+fn now_utc() -> DateTime {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let seconds = now.as_secs() as i64;
+    let days = seconds.div_euclid(86_400);
+    let rest = seconds.rem_euclid(86_400);
+    let date = Date::from_days(719_528 + days).unwrap_or_default();
+    DateTime {
+        date,
+        hour: (rest / 3600) as u8,
+        minute: (rest / 60 % 60) as u8,
+        second: (rest % 60) as u8,
+        microsecond: now.subsec_micros(),
+    }
+}
+
+impl SessionContext for SessionState {
+    fn system_variable(&self, name: &str, scope: VarScope) -> Result<Value> {
+        let lower = name.to_ascii_lowercase();
+        if let Some(v) = self.computed(&lower) {
+            if scope == VarScope::Global {
+                return Err(variables::wrong_scope_read(&lower, "SESSION"));
+            }
+            return Ok(v);
+        }
+        let def = variables::lookup(&lower).ok_or_else(|| variables::unknown_variable(name))?;
+        match scope {
+            VarScope::Global => {
+                if def.scope == VarScopeKind::Session {
+                    return Err(variables::wrong_scope_read(def.name, "SESSION"));
+                }
+                Ok(self.engine.global_variable(def.name).unwrap_or(Value::Null))
+            }
+            VarScope::Session | VarScope::Default => {
+                if def.scope == VarScopeKind::Global {
+                    if scope == VarScope::Session {
+                        return Err(variables::wrong_scope_read(def.name, "GLOBAL"));
+                    }
+                    return Ok(self.engine.global_variable(def.name).unwrap_or(Value::Null));
+                }
+                Ok(self.vars.get(def.name).cloned().unwrap_or(Value::Null))
+            }
+        }
+    }
+
+    fn user_variable(&self, name: &str) -> Value {
+        self.user_vars
+            .get(&name.to_ascii_lowercase())
+            .cloned()
+            .unwrap_or(Value::Null)
+    }
+
+    fn current_database(&self) -> Option<&str> {
+        self.database.as_deref()
+    }
+
+    fn connection_id(&self) -> u32 {
+        self.id
+    }
+
+    fn last_insert_id(&self) -> u64 {
+        self.last_insert_id.get()
+    }
+
+    fn current_user(&self) -> &str {
+        &self.current_user
+    }
+
+    fn statement_time(&self) -> DateTime {
+        match self.statement_time.get() {
+            Some(t) => t,
+            None => {
+                let t = now_utc();
+                self.statement_time.set(Some(t));
+                t
+            }
+        }
+    }
+
+    fn warn(&self, code: ErrorCode, message: String) {
+        self.push_warning("Warning", code, message);
+    }
+
+    fn strict(&self) -> bool {
+        self.strict
+    }
+
+    fn found_rows(&self) -> u64 {
+        self.found_rows.get()
+    }
+
+    fn row_count(&self) -> i64 {
+        self.row_count.get()
+    }
+}
+
+/// A statement bound to a plan (the parts of prepared statements kept between executions).
+#[derive(Clone)]
+pub(crate) enum Bound {
+    Select(SelectPlan),
+    Insert(InsertPlan),
+    Update(UpdatePlan),
+    Delete(DeletePlan),
+}
+
+impl Bound {
+    fn tables(&self) -> Vec<&Arc<Table>> {
+        match self {
+            Bound::Select(s) => s.tables.iter().collect(),
+            Bound::Insert(i) => {
+                let mut t = vec![&i.table];
+                if let dml::InsertSource::Select(s) = &i.source {
+                    t.extend(s.tables.iter());
+                }
+                t
+            }
+            Bound::Update(u) => vec![&u.scan.table],
+            Bound::Delete(d) => vec![&d.scan.table],
+        }
+    }
+}
+
+struct Prepared {
+    text: String,
+    statement: Statement,
+    bound: Option<Bound>,
+    params: usize,
+    database: Option<String>,
+}
+
+pub struct Session {
+    engine: Arc<Engine>,
+    state: SessionState,
+    txn: Option<Transaction>,
+    /// BEGIN (or autocommit=0 work) opened a session transaction.
+    explicit: bool,
+    read_only: bool,
+    reader: ReaderSlot,
+    process: ProcessHandle,
+    prepared: HashMap<u32, Prepared>,
+    next_prepared_id: u32,
+    multi_statements: bool,
+}
+
+fn count_placeholders(text: &str) -> usize {
+    use sqlparser::tokenizer::{Token, Tokenizer};
+    Tokenizer::new(&sqlparser::dialect::MySqlDialect {}, text)
+        .tokenize()
+        .map(|tokens| {
+            tokens
+                .iter()
+                .filter(|t| matches!(t, Token::Placeholder(p) if p == "?"))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+fn storage_error(e: StorageError) -> Error {
+    match e {
+        StorageError::WriteConflict => Error::deadlock(),
+        StorageError::DatabaseExists(d) => Error::new(
+            ErrorCode::DbCreateExists,
+            format!("Can't create database '{d}'; database exists"),
+        ),
+        StorageError::NoSuchDatabase(d) => Error::bad_db(&d),
+        StorageError::TableExists(t) => Error::new(
+            ErrorCode::TableExists,
+            format!("Table '{t}' already exists"),
+        ),
+        StorageError::DuplicateIndexName(i) => {
+            Error::new(ErrorCode::DupKeyName, format!("Duplicate key name '{i}'"))
+        }
+        StorageError::NoSuchIndex(i) => Error::new(
+            ErrorCode::CantDropFieldOrKey,
+            format!("Can't DROP INDEX `{i}`; check that it exists"),
+        ),
+        other => Error::new(ErrorCode::UnknownError, other.to_string()),
+    }
+}
+
+fn com_counter(statement: &Statement) -> Option<Counter> {
+    use ast::Statement as S;
+    Some(match statement {
+        Statement::ShowWarnings { errors: false, .. } => Counter::ComShowWarnings,
+        Statement::ShowWarnings { errors: true, .. } => Counter::ComShowErrors,
+        Statement::ShowIndex { .. } => Counter::ComShowKeys,
+        Statement::ShowTableStatus { .. } => Counter::ComShowTableStatus,
+        Statement::ShowEngines => Counter::ComShowEngines,
+        Statement::ShowEngine { what, .. } if what == "MUTEX" => Counter::ComShowEngineMutex,
+        Statement::ShowEngine { .. } => Counter::ComShowEngineStatus,
+        Statement::ShowCreateDatabase { .. } => Counter::ComShowCreateDb,
+        Statement::Do(_) => Counter::ComDo,
+        Statement::StartTransaction { .. } => Counter::ComBegin,
+        Statement::SetCharacterSet(_) => Counter::ComSetOption,
+        Statement::Sql(s) => match s.as_ref() {
+            S::Query(_) => Counter::ComSelect,
+            S::Insert(i) if i.replace_into => Counter::ComReplace,
+            S::Insert(i)
+                if matches!(
+                    i.source.as_ref().map(|q| q.body.as_ref()),
+                    Some(ast::SetExpr::Values(_)) | None
+                ) =>
+            {
+                Counter::ComInsert
+            }
+            S::Insert(_) => Counter::ComInsertSelect,
+            S::Update(_) => Counter::ComUpdate,
+            S::Delete(_) => Counter::ComDelete,
+            S::StartTransaction { .. } => Counter::ComBegin,
+            S::Commit { .. } => Counter::ComCommit,
+            S::Rollback {
+                savepoint: Some(_), ..
+            } => Counter::ComRollbackToSavepoint,
+            S::Rollback { .. } => Counter::ComRollback,
+            S::Savepoint { .. } => Counter::ComSavepoint,
+            S::ReleaseSavepoint { .. } => Counter::ComReleaseSavepoint,
+            S::Set(_) => Counter::ComSetOption,
+            S::ShowDatabases { .. } | S::ShowSchemas { .. } => Counter::ComShowDatabases,
+            S::ShowTables { .. } => Counter::ComShowTables,
+            S::ShowColumns { .. } | S::ExplainTable { .. } => Counter::ComShowFields,
+            S::ShowVariables { .. } => Counter::ComShowVariables,
+            S::ShowStatus { .. } => Counter::ComShowStatus,
+            S::ShowProcessList { .. } => Counter::ComShowProcesslist,
+            S::ShowCreate { .. } => Counter::ComShowCreateTable,
+            S::ShowCharset(_) => Counter::ComShowCharsets,
+            S::ShowCollation { .. } => Counter::ComShowCollations,
+            S::CreateDatabase { .. } | S::CreateSchema { .. } => Counter::ComCreateDb,
+            S::CreateTable(_) => Counter::ComCreateTable,
+            S::CreateIndex(_) => Counter::ComCreateIndex,
+            S::AlterTable(_) => Counter::ComAlterTable,
+            S::Drop {
+                object_type: ast::ObjectType::Table,
+                ..
+            } => Counter::ComDropTable,
+            S::Drop {
+                object_type: ast::ObjectType::Index,
+                ..
+            } => Counter::ComDropIndex,
+            S::Drop { .. } => Counter::ComDropDb,
+            S::Truncate(_) => Counter::ComTruncate,
+            S::Use(_) => Counter::ComChangeDb,
+            S::Kill { .. } => Counter::ComKill,
+            S::Flush { .. } => Counter::ComFlush,
+            S::LockTables { .. } => Counter::ComLockTables,
+            S::UnlockTables => Counter::ComUnlockTables,
+            _ => return None,
+        },
+    })
+}
+
+fn is_warning_show(statement: &Statement) -> bool {
+    matches!(statement, Statement::ShowWarnings { .. })
+}
+
+impl Session {
+    pub fn new(
+        engine: Arc<Engine>,
+        info: ConnectionInfo,
+        on_kill: Box<dyn Fn(KillKind) + Send + Sync>,
+    ) -> Result<Session> {
+        if let Some(db) = &info.database {
+            if !engine.storage().catalog().databases.contains_key(db) {
+                return Err(Error::bad_db(db));
+            }
+        }
+        let process = engine.processlist().register(&info, on_kill);
+        engine.status().add(info.worker, Counter::Connections, 1);
+        engine
+            .status()
+            .observe_connections(engine.processlist().len());
+        let host_only = info.host.split(':').next().unwrap_or("").to_string();
+        let mut state = SessionState {
+            engine: engine.clone(),
+            id: info.id,
+            worker: info.worker,
+            current_user: format!("{}@{}", info.user, host_only),
+            user: info.user,
+            host: info.host,
+            database: info.database,
+            vars: SessionState::session_copy(&engine),
+            user_vars: HashMap::new(),
+            warnings: RefCell::new(Vec::new()),
+            warning_total: Cell::new(0),
+            last_insert_id: Cell::new(0),
+            autocommit: true,
+            strict: true,
+            statement_time: Cell::new(None),
+            found_rows: Cell::new(0),
+            row_count: Cell::new(-1),
+            in_transaction: Cell::new(false),
+        };
+        state.refresh_cached();
+        let reader = engine.storage().register_reader();
+        Ok(Session {
+            engine,
+            state,
+            txn: None,
+            explicit: false,
+            read_only: false,
+            reader,
+            process,
+            prepared: HashMap::new(),
+            next_prepared_id: 1,
+            multi_statements: false,
+        })
+    }
+
+    pub fn worker(&self) -> usize {
+        self.state.worker
+    }
+
+    pub fn connection_id(&self) -> u32 {
+        self.state.id
+    }
+
+    pub fn current_database(&self) -> Option<&str> {
+        self.state.database.as_deref()
+    }
+
+    pub fn set_multi_statements(&mut self, enabled: bool) {
+        self.multi_statements = enabled;
+    }
+
+    pub fn set_command(&self, command: &'static str) {
+        self.process.entry().set_command(command);
+    }
+
+    pub fn warning_count(&self) -> u16 {
+        self.state.warning_count()
+    }
+
+    /// The warnings of the last statement (SHOW WARNINGS), for the server and tests.
+    pub fn warnings(&self) -> Vec<Warning> {
+        self.state.warnings.borrow().clone()
+    }
+
+    fn in_transaction(&self) -> bool {
+        self.explicit || self.txn.is_some()
+    }
+
+    pub fn status_flags(&self) -> u16 {
+        let mut flags = 0;
+        if self.in_transaction() {
+            flags |= SERVER_STATUS_IN_TRANS;
+        }
+        if self.state.autocommit {
+            flags |= SERVER_STATUS_AUTOCOMMIT;
+        }
+        flags
+    }
+
+    fn count(&self, counter: Counter) {
+        self.engine.status().add(self.state.worker, counter, 1);
+    }
+
+    // ---- transactions -------------------------------------------------------------
+
+    fn commit_transaction(&mut self) {
+        if let Some(txn) = self.txn.take() {
+            txn.commit();
+            self.count(Counter::HandlerCommit);
+        }
+        self.explicit = false;
+        self.read_only = false;
+        self.state.in_transaction.set(false);
+    }
+
+    fn rollback_transaction(&mut self) {
+        if let Some(txn) = self.txn.take() {
+            txn.rollback();
+            self.count(Counter::HandlerRollback);
+        }
+        self.explicit = false;
+        self.read_only = false;
+        self.state.in_transaction.set(false);
+    }
+
+    /// Runs `f` in the statement's transaction (invariant (1)).
+    fn with_transaction<R>(
+        &mut self,
+        write: bool,
+        f: impl FnOnce(&mut Transaction, &SessionState, &ProcessEntry) -> Result<R>,
+    ) -> Result<R> {
+        if write && self.read_only && self.explicit {
+            return Err(Error::new(
+                ErrorCode::ReadOnlyTransaction,
+                "Cannot execute statement in a READ ONLY transaction",
+            ));
+        }
+        let session_txn = self.explicit || !self.state.autocommit;
+        if !session_txn {
+            let mut txn = self.engine.storage().begin(&self.reader);
+            let result = f(&mut txn, &self.state, self.process.entry());
+            match &result {
+                Ok(_) => {
+                    txn.commit();
+                }
+                Err(_) => txn.rollback(),
+            }
+            return result;
+        }
+        if self.txn.is_none() {
+            self.txn = Some(self.engine.storage().begin(&self.reader));
+            self.state.in_transaction.set(true);
+        }
+        let txn = self.txn.as_mut().expect("just ensured");
+        let savepoint = txn.savepoint();
+        let result = f(txn, &self.state, self.process.entry());
+        if let Err(e) = &result {
+            if e.code == ErrorCode::LockDeadlock {
+                self.rollback_transaction();
+            } else if let Some(txn) = self.txn.as_mut() {
+                txn.rollback_to(savepoint);
+            }
+        }
+        result
+    }
+
+    /// Implicit commit before DDL and similar statements (invariant (2)).
+    fn implicit_commit(&mut self) {
+        if self.in_transaction() {
+            self.commit_transaction();
+        }
+    }
+
+    // ---- entry points ---------------------------------------------------------------
+
+    pub fn run_query(&mut self, text: &str, sink: &mut dyn ResultSink) -> Result<()> {
+        self.count(Counter::Questions);
+        self.process.entry().set_query(text);
+        let result = self.run_pieces(text, sink);
+        self.process.entry().set_command("Sleep");
+        result
+    }
+
+    fn run_pieces(&mut self, text: &str, sink: &mut dyn ResultSink) -> Result<()> {
+        let pieces = split::split(text);
+        if pieces.is_empty() {
+            let e = Error::new(ErrorCode::EmptyQuery, "Query was empty");
+            self.fail(&e);
+            return Err(e);
+        }
+        if pieces.len() > 1 && !self.multi_statements {
+            let second = &pieces[1];
+            let e = Error::parse_near(second.text.trim_start(), second.line);
+            self.fail(&e);
+            return Err(e);
+        }
+        let last = pieces.len() - 1;
+        for (i, piece) in pieces.iter().enumerate() {
+            self.count(Counter::Queries);
+            let result = parse::parse(&piece.text, piece.line)
+                .and_then(|statement| self.execute(&statement, &piece.text, &[], sink, i < last));
+            if let Err(e) = result {
+                self.fail(&e);
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// Records a failed statement's error for SHOW WARNINGS / SHOW ERRORS (invariant (3)).
+    fn fail(&mut self, e: &Error) {
+        self.state.push_warning("Error", e.code, e.message.clone());
+    }
+
+    pub fn prepare(&mut self, text: &str) -> Result<PreparedInfo> {
+        self.count(Counter::ComStmtPrepare);
+        let result = self.prepare_inner(text);
+        if let Err(e) = &result {
+            self.state.clear_warnings();
+            self.fail(e);
+        }
+        result
+    }
+
+    fn prepare_inner(&mut self, text: &str) -> Result<PreparedInfo> {
+        let pieces = split::split(text);
+        let piece = match pieces.as_slice() {
+            [] => return Err(Error::new(ErrorCode::EmptyQuery, "Query was empty")),
+            [one] => one,
+            [_, second, ..] => {
+                return Err(Error::parse_near(second.text.trim_start(), second.line))
+            }
+        };
+        let statement = parse::parse(&piece.text, piece.line)?;
+        let parameters = Cell::new(0);
+        let bound = self.bind(&statement, &piece.text, &parameters)?;
+        let params = match &bound {
+            Some(_) => parameters.get(),
+            None => count_placeholders(&piece.text),
+        };
+        let columns = match &bound {
+            Some(Bound::Select(s)) => s.columns.clone(),
+            _ => Vec::new(),
+        };
+        let id = self.next_prepared_id;
+        self.next_prepared_id = self.next_prepared_id.wrapping_add(1).max(1);
+        let param_info = ColumnInfo::expression("?", DataType::VarBinary { length: 0 }, false);
+        let info = PreparedInfo {
+            id,
+            params: vec![param_info; params],
+            columns,
+        };
+        self.prepared.insert(
+            id,
+            Prepared {
+                text: piece.text.clone(),
+                statement,
+                bound,
+                params,
+                database: self.state.database.clone(),
+            },
+        );
+        Ok(info)
+    }
+
+    pub fn prepared_param_count(&self, id: u32) -> Option<usize> {
+        self.prepared.get(&id).map(|p| p.params)
+    }
+
+    pub fn close_prepared(&mut self, id: u32) {
+        self.count(Counter::ComStmtClose);
+        self.prepared.remove(&id);
+    }
+
+    pub fn reset_prepared(&mut self, id: u32) -> Result<()> {
+        self.count(Counter::ComStmtReset);
+        if self.prepared.contains_key(&id) {
+            Ok(())
+        } else {
+            Err(unknown_handler(id, "mysqld_stmt_reset"))
+        }
+    }
+
+    pub fn execute_prepared(
+        &mut self,
+        id: u32,
+        params: &[Value],
+        sink: &mut dyn ResultSink,
+    ) -> Result<()> {
+        self.count(Counter::Questions);
+        self.count(Counter::ComStmtExecute);
+        self.count(Counter::Queries);
+        let result = self.execute_prepared_inner(id, params, sink);
+        self.process.entry().set_command("Sleep");
+        if let Err(e) = &result {
+            self.fail(e);
+        }
+        result
+    }
+
+    fn execute_prepared_inner(
+        &mut self,
+        id: u32,
+        params: &[Value],
+        sink: &mut dyn ResultSink,
+    ) -> Result<()> {
+        let Some(prepared) = self.prepared.get_mut(&id) else {
+            return Err(unknown_handler(id, "mysqld_stmt_execute"));
+        };
+        if params.len() != prepared.params {
+            return Err(Error::new(
+                ErrorCode::WrongArguments,
+                "Incorrect arguments to mysqld_stmt_execute",
+            ));
+        }
+        self.process.entry().set_query(&prepared.text);
+        // Re-bind after DDL replaced a table the plan uses.
+        let stale = prepared.bound.as_ref().is_some_and(|b| {
+            let catalog = self.engine.storage().catalog();
+            b.tables().iter().any(|t| {
+                let current = catalog
+                    .databases
+                    .values()
+                    .find_map(|d| d.tables.get(&t.schema.name).filter(|c| Arc::ptr_eq(c, t)));
+                current.is_none()
+            })
+        });
+        let statement = prepared.statement.clone();
+        let text = prepared.text.clone();
+        if stale {
+            let database = prepared.database.clone();
+            let saved = std::mem::replace(&mut self.state.database, database);
+            let parameters = Cell::new(0);
+            let rebound = self.bind(&statement, &text, &parameters);
+            self.state.database = saved;
+            let prepared = self.prepared.get_mut(&id).expect("checked above");
+            prepared.bound = rebound?;
+        }
+        let bound = self.prepared.get(&id).and_then(|p| p.bound.clone());
+        let counter = com_counter(&statement);
+        if let Some(c) = counter {
+            self.count(c);
+        }
+        self.begin_statement(&statement);
+        match bound {
+            Some(bound) => self.execute_bound(&bound, params, sink, false),
+            None => self.execute_unbound(&statement, &text, params, sink, false),
+        }
+    }
+
+    pub fn init_db(&mut self, db: &str) -> Result<()> {
+        self.count(Counter::ComChangeDb);
+        if !self.engine.storage().catalog().databases.contains_key(db) {
+            let e = Error::bad_db(db);
+            self.fail(&e);
+            return Err(e);
+        }
+        self.state.database = Some(db.to_string());
+        self.process.entry().set_database(Some(db));
+        Ok(())
+    }
+
+    pub fn field_list(
+        &mut self,
+        table: &str,
+        wildcard: &str,
+        sink: &mut dyn ResultSink,
+    ) -> Result<()> {
+        let db = self
+            .state
+            .database
+            .clone()
+            .ok_or_else(Error::no_db_selected)?;
+        let catalog = self.engine.storage().catalog();
+        let t = catalog
+            .table(&db, table)
+            .ok_or_else(|| Error::no_such_table(&db, table))?;
+        let source = SourceTable {
+            db: db.clone(),
+            alias: table.to_string(),
+            table: t.clone(),
+            offset: 0,
+        };
+        let columns: Vec<ColumnInfo> = t
+            .schema
+            .columns
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| wildcard.is_empty() || variables::like_matches(wildcard, &c.name))
+            .map(|(i, c)| {
+                let mut info = select::table_column_info(&source, i, &c.name);
+                info.default = show::default_text(c);
+                info
+            })
+            .collect();
+        sink.field_list(&columns)
+    }
+
+    pub fn reset(&mut self) {
+        self.rollback_transaction();
+        self.state.user_vars.clear();
+        self.state.vars = SessionState::session_copy(&self.engine);
+        self.state.refresh_cached();
+        self.prepared.clear();
+        self.state.clear_warnings();
+        self.state.last_insert_id.set(0);
+    }
+
+    pub fn change_user(
+        &mut self,
+        user: String,
+        host: String,
+        database: Option<String>,
+    ) -> Result<()> {
+        if let Some(db) = &database {
+            if !self.engine.storage().catalog().databases.contains_key(db) {
+                return Err(Error::bad_db(db));
+            }
+        }
+        self.reset();
+        let host_only = host.split(':').next().unwrap_or("").to_string();
+        self.state.current_user = format!("{user}@{host_only}");
+        self.process
+            .entry()
+            .set_identity(&user, &host, database.as_deref());
+        self.state.user = user;
+        self.state.host = host;
+        self.state.database = database;
+        Ok(())
+    }
+
+    pub fn end(&mut self) {
+        self.rollback_transaction();
+    }
+
+    // ---- statements -----------------------------------------------------------------
+
+    fn begin_statement(&mut self, statement: &Statement) {
+        if !is_warning_show(statement) {
+            self.state.clear_warnings();
+        }
+        self.state.statement_time.set(None);
+        self.process.entry().clear_interrupt();
+    }
+
+    fn execute(
+        &mut self,
+        statement: &Statement,
+        text: &str,
+        params: &[Value],
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<()> {
+        if let Some(c) = com_counter(statement) {
+            self.count(c);
+        }
+        self.begin_statement(statement);
+        let parameters = Cell::new(0);
+        match self.bind(statement, text, &parameters)? {
+            Some(bound) => self.execute_bound(&bound, params, sink, more),
+            None => self.execute_unbound(statement, text, params, sink, more),
+        }
+    }
+
+    fn bind_context<'a>(
+        &'a self,
+        catalog: &'a manycore_storage::Catalog,
+        text: &'a str,
+        parameters: &'a Cell<usize>,
+    ) -> BindContext<'a> {
+        BindContext {
+            catalog,
+            database: self.state.database.as_deref(),
+            text,
+            parameters,
+        }
+    }
+
+    /// Binds plannable statements (SELECT and DML); None for everything else.
+    fn bind(
+        &self,
+        statement: &Statement,
+        text: &str,
+        parameters: &Cell<usize>,
+    ) -> Result<Option<Bound>> {
+        let Statement::Sql(s) = statement else {
+            return Ok(None);
+        };
+        let catalog = self.engine.storage().catalog();
+        let cx = self.bind_context(&catalog, text, parameters);
+        Ok(Some(match s.as_ref() {
+            ast::Statement::Query(q) => Bound::Select(select::bind_select(q, &cx)?),
+            ast::Statement::Insert(i) => Bound::Insert(dml::bind_insert(i, &cx)?),
+            ast::Statement::Update(u) => Bound::Update(dml::bind_update(u, &cx)?),
+            ast::Statement::Delete(d) => Bound::Delete(dml::bind_delete(d, &cx)?),
+            _ => return Ok(None),
+        }))
+    }
+
+    fn execute_bound(
+        &mut self,
+        bound: &Bound,
+        params: &[Value],
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<()> {
+        let outcome = match bound {
+            Bound::Select(plan) => {
+                if select::is_full_scan(&plan.plan) {
+                    self.count(Counter::SelectScan);
+                }
+                let flags_after = self.status_flags_after_read();
+                let rows = self.with_transaction(false, |txn, state, interrupt| {
+                    let ctx = ExecContext {
+                        view: txn.view(),
+                        eval: EvalContext {
+                            params,
+                            session: state,
+                        },
+                        interrupt,
+                    };
+                    sink.result_set_start(&plan.columns)?;
+                    let mut count = 0u64;
+                    let _ = exec::run(&plan.plan, &ctx, &mut |row| {
+                        count += 1;
+                        sink.row(row)?;
+                        Ok(ControlFlow::Continue(()))
+                    })?;
+                    Ok(count)
+                })?;
+                self.state.found_rows.set(rows);
+                self.state.row_count.set(-1);
+                let _ = flags_after;
+                return sink.result_set_end(self.status_flags(), self.state.warning_count(), more);
+            }
+            Bound::Insert(plan) => self.with_transaction(true, |txn, state, interrupt| {
+                dml::execute_insert(plan, txn, params, state, interrupt)
+            })?,
+            Bound::Update(plan) => self.with_transaction(true, |txn, state, interrupt| {
+                dml::execute_update(plan, txn, params, state, interrupt)
+            })?,
+            Bound::Delete(plan) => self.with_transaction(true, |txn, state, interrupt| {
+                dml::execute_delete(plan, txn, params, state, interrupt)
+            })?,
+        };
+        self.finish(outcome, sink, more)
+    }
+
+    fn status_flags_after_read(&self) -> u16 {
+        self.status_flags()
+    }
+
+    /// Sends the OK packet of a statement's outcome.
+    fn finish(
+        &mut self,
+        outcome: StatementOutcome,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<()> {
+        let (affected, last_insert_id, info) = match outcome {
+            StatementOutcome::ResultSet => return Ok(()),
+            StatementOutcome::Affected {
+                rows,
+                last_insert_id,
+            } => (rows, last_insert_id, String::new()),
+            StatementOutcome::Inserted {
+                rows,
+                generated,
+                last_insert_id,
+            } => {
+                self.state.last_insert_id.set(generated);
+                (rows, last_insert_id, String::new())
+            }
+            StatementOutcome::Update { matched, changed } => (
+                changed,
+                0,
+                format!(
+                    "Rows matched: {matched}  Changed: {changed}  Warnings: {}",
+                    self.state.warning_count()
+                ),
+            ),
+        };
+        self.state.row_count.set(affected as i64);
+        let ok = OkInfo {
+            affected_rows: affected,
+            last_insert_id,
+            status_flags: self.status_flags(),
+            warnings: self.state.warning_count(),
+            info,
+        };
+        sink.ok(&ok, more)
+    }
+
+    fn send_rows(&mut self, rows: Rows, sink: &mut dyn ResultSink, more: bool) -> Result<()> {
+        sink.result_set_start(&rows.columns)?;
+        for row in &rows.rows {
+            sink.row(row)?;
+        }
+        self.state.row_count.set(-1);
+        sink.result_set_end(self.status_flags(), self.state.warning_count(), more)
+    }
+
+    fn require_db(&self, db: Option<String>) -> Result<String> {
+        db.or_else(|| self.state.database.clone())
+            .ok_or_else(Error::no_db_selected)
+    }
+
+    fn lookup_table(&self, name: &ast::ObjectName) -> Result<(String, Arc<Table>)> {
+        let (db, table) = crate::ddl::split_name(name)?;
+        let db = self.require_db(db)?;
+        let catalog = self.engine.storage().catalog();
+        let t = catalog
+            .table(&db, &table)
+            .cloned()
+            .ok_or_else(|| Error::no_such_table(&db, &table))?;
+        Ok((db, t))
+    }
+
+    /// Evaluates a row-independent expression (SET, DO, SHOW ... WHERE values).
+    fn eval_constant(
+        &self,
+        e: &ast::Expr,
+        params: &[Value],
+        parameters: &Cell<usize>,
+    ) -> Result<Value> {
+        let no_tables: [SourceTable; 0] = [];
+        let bound = BindScope::new(&no_tables, "field list", parameters).bind(e)?;
+        bound.eval(
+            &[],
+            &EvalContext {
+                params,
+                session: &self.state,
+            },
+        )
+    }
+
+    fn execute_unbound(
+        &mut self,
+        statement: &Statement,
+        text: &str,
+        params: &[Value],
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<()> {
+        let parameters = Cell::new(0);
+        let outcome = match statement {
+            Statement::Sql(s) => return self.execute_sql(s, params, &parameters, sink, more),
+            Statement::ShowWarnings {
+                errors,
+                count,
+                limit,
+            } => {
+                let warnings = self.state.warnings.borrow().clone();
+                let selected: Vec<&Warning> = warnings
+                    .iter()
+                    .filter(|w| !errors || w.level == "Error")
+                    .collect();
+                if *count {
+                    let name = if *errors {
+                        "@@session.error_count"
+                    } else {
+                        "@@session.warning_count"
+                    };
+                    let n = if *errors {
+                        selected.len()
+                    } else {
+                        self.state.warning_total.get()
+                    };
+                    let rows = Rows {
+                        columns: vec![ColumnInfo::expression(
+                            name,
+                            DataType::Int {
+                                width: manycore_types::IntWidth::Big,
+                                unsigned: true,
+                            },
+                            true,
+                        )],
+                        rows: vec![vec![Value::UInt(n as u64)]],
+                    };
+                    return self.send_rows(rows, sink, more);
+                }
+                let (offset, max) = limit.unwrap_or((0, u64::MAX));
+                let rows = Rows {
+                    columns: vec![
+                        ColumnInfo::text("Level", 7),
+                        ColumnInfo::expression(
+                            "Code",
+                            DataType::Int {
+                                width: manycore_types::IntWidth::Int,
+                                unsigned: true,
+                            },
+                            true,
+                        ),
+                        ColumnInfo::text("Message", 512),
+                    ],
+                    rows: selected
+                        .iter()
+                        .skip(offset as usize)
+                        .take(max.min(usize::MAX as u64) as usize)
+                        .map(|w| {
+                            vec![
+                                show::text(w.level),
+                                Value::UInt(w.code as u64),
+                                show::text(&w.message),
+                            ]
+                        })
+                        .collect(),
+                };
+                return self.send_rows(rows, sink, more);
+            }
+            Statement::ShowIndex { table, db } => {
+                let db = self.require_db(db.clone())?;
+                let catalog = self.engine.storage().catalog();
+                let t = catalog
+                    .table(&db, table)
+                    .ok_or_else(|| Error::no_such_table(&db, table))?;
+                let rows = show::index(t);
+                return self.send_rows(rows, sink, more);
+            }
+            Statement::ShowTableStatus { db, like } => {
+                let db = self.require_db(db.clone())?;
+                let rows = show::table_status(&self.engine, &db, like.as_deref())
+                    .ok_or_else(|| Error::bad_db(&db))?;
+                return self.send_rows(rows, sink, more);
+            }
+            Statement::ShowEngines => return self.send_rows(show::engines(), sink, more),
+            Statement::ShowEngine { engine, what } => {
+                let known = ["manycore", "innodb"]
+                    .iter()
+                    .any(|e| e.eq_ignore_ascii_case(engine));
+                if !known {
+                    return Err(Error::new(
+                        ErrorCode::UnknownError,
+                        format!("Unknown storage engine '{engine}'"),
+                    ));
+                }
+                let rows = match what.as_str() {
+                    "MUTEX" => show::engine_mutex(),
+                    "STATUS" => show::engine_status(&self.engine),
+                    _ => return Err(Error::parse_near(what, 1)),
+                };
+                return self.send_rows(rows, sink, more);
+            }
+            Statement::ShowCreateDatabase { name } => {
+                if !self.engine.storage().catalog().databases.contains_key(name) {
+                    return Err(Error::bad_db(name));
+                }
+                return self.send_rows(show::create_database(name), sink, more);
+            }
+            Statement::Do(exprs) => {
+                for e in exprs {
+                    self.eval_constant(e, params, &parameters)?;
+                }
+                StatementOutcome::ok()
+            }
+            Statement::StartTransaction {
+                read_only,
+                consistent_snapshot,
+            } => {
+                self.implicit_commit();
+                self.explicit = true;
+                self.read_only = *read_only;
+                self.state.in_transaction.set(true);
+                if *consistent_snapshot {
+                    self.txn = Some(self.engine.storage().begin(&self.reader));
+                }
+                StatementOutcome::ok()
+            }
+            Statement::SetCharacterSet(name) => {
+                let charset = match name {
+                    None => "utf8mb4".to_string(),
+                    Some(n) => show::charset_default_collation(n)
+                        .map(|(c, _)| c.to_string())
+                        .ok_or_else(|| unknown_charset(n))?,
+                };
+                let connection_collation = self.state.vars.get("collation_database").cloned();
+                self.set_session_text("character_set_client", &charset);
+                self.set_session_text("character_set_results", &charset);
+                if let Some(c) = connection_collation {
+                    self.state.vars.insert("collation_connection", c);
+                }
+                StatementOutcome::ok()
+            }
+        };
+        let _ = text;
+        self.finish(outcome, sink, more)
+    }
+
+    fn set_session_text(&mut self, name: &'static str, value: &str) {
+        self.state.vars.insert(name, Value::from_str(value));
+    }
+
+    fn execute_sql(
+        &mut self,
+        statement: &ast::Statement,
+        params: &[Value],
+        parameters: &Cell<usize>,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<()> {
+        use ast::Statement as S;
+        let outcome = match statement {
+            S::Set(set) => {
+                self.execute_set(set, params, parameters)?;
+                StatementOutcome::ok()
+            }
+            S::Use(u) => {
+                let name = match u {
+                    ast::Use::Object(n) | ast::Use::Database(n) | ast::Use::Schema(n) => {
+                        n.0.last().map(select::object_part).unwrap_or_default()
+                    }
+                    other => return Err(Error::not_supported(&other.to_string())),
+                };
+                if !self
+                    .engine
+                    .storage()
+                    .catalog()
+                    .databases
+                    .contains_key(&name)
+                {
+                    return Err(Error::bad_db(&name));
+                }
+                self.process.entry().set_database(Some(&name));
+                self.state.database = Some(name);
+                StatementOutcome::ok()
+            }
+            S::StartTransaction { modes, .. } => {
+                self.implicit_commit();
+                self.explicit = true;
+                self.read_only = modes.iter().any(|m| {
+                    matches!(
+                        m,
+                        ast::TransactionMode::AccessMode(ast::TransactionAccessMode::ReadOnly)
+                    )
+                });
+                self.state.in_transaction.set(true);
+                StatementOutcome::ok()
+            }
+            S::Commit { .. } => {
+                self.commit_transaction();
+                StatementOutcome::ok()
+            }
+            S::Rollback {
+                savepoint: None, ..
+            } => {
+                self.rollback_transaction();
+                StatementOutcome::ok()
+            }
+            S::Rollback {
+                savepoint: Some(_), ..
+            }
+            | S::Savepoint { .. }
+            | S::ReleaseSavepoint { .. } => {
+                return Err(Error::not_supported("SAVEPOINT"));
+            }
+            S::ShowDatabases { show_options, .. } | S::ShowSchemas { show_options, .. } => {
+                let like = like_filter(show_options)?;
+                let rows = show::databases(&self.engine, like.as_deref());
+                let rows =
+                    self.filter_where(rows, where_filter(show_options), params, parameters)?;
+                return self.send_rows(rows, sink, more);
+            }
+            S::ShowTables {
+                full, show_options, ..
+            } => {
+                let db = show_options
+                    .show_in
+                    .as_ref()
+                    .and_then(|i| i.parent_name.as_ref())
+                    .and_then(|n| n.0.last())
+                    .map(select::object_part);
+                let db = self.require_db(db)?;
+                let like = like_filter(show_options)?;
+                let rows = show::tables(&self.engine, &db, *full, like.as_deref())
+                    .ok_or_else(|| Error::bad_db(&db))?;
+                let rows =
+                    self.filter_where(rows, where_filter(show_options), params, parameters)?;
+                return self.send_rows(rows, sink, more);
+            }
+            S::ShowColumns {
+                full, show_options, ..
+            } => {
+                let name = show_options
+                    .show_in
+                    .as_ref()
+                    .and_then(|i| i.parent_name.clone())
+                    .ok_or_else(|| Error::parse_near("", 1))?;
+                // sqlparser puts `FROM t FROM db` as [db, t].
+                let (_, t) = self.lookup_table(&name)?;
+                let like = like_filter(show_options)?;
+                let rows = show::columns(&t, *full, like.as_deref());
+                let rows =
+                    self.filter_where(rows, where_filter(show_options), params, parameters)?;
+                return self.send_rows(rows, sink, more);
+            }
+            S::ExplainTable { table_name, .. } => {
+                let (_, t) = self.lookup_table(table_name)?;
+                return self.send_rows(show::columns(&t, false, None), sink, more);
+            }
+            S::ShowCreate {
+                obj_type: ast::ShowCreateObject::Table,
+                obj_name,
+            } => {
+                let (_, t) = self.lookup_table(obj_name)?;
+                return self.send_rows(show::create_table(&t), sink, more);
+            }
+            S::ShowVariables { filter, global, .. } => {
+                let rows = self.show_variables(*global);
+                let rows = self.filter_show(rows, filter.as_ref(), params, parameters)?;
+                return self.send_rows(rows, sink, more);
+            }
+            S::ShowStatus { filter, .. } => {
+                let like = match filter {
+                    Some(ast::ShowStatementFilter::Like(p)) => Some(p.clone()),
+                    _ => None,
+                };
+                let rows = show::status(&self.engine, like.as_deref());
+                let rows = match filter {
+                    Some(ast::ShowStatementFilter::Where(w)) => {
+                        self.filter_where(rows, Some(w), params, parameters)?
+                    }
+                    _ => rows,
+                };
+                return self.send_rows(rows, sink, more);
+            }
+            S::ShowProcessList { full } => {
+                return self.send_rows(show::processlist(&self.engine, *full), sink, more);
+            }
+            S::ShowCharset(c) => {
+                let like = match &c.filter {
+                    Some(ast::ShowStatementFilter::Like(p)) => Some(p.clone()),
+                    _ => None,
+                };
+                return self.send_rows(show::charsets(like.as_deref()), sink, more);
+            }
+            S::ShowCollation { filter } => {
+                let like = match filter {
+                    Some(ast::ShowStatementFilter::Like(p)) => Some(p.clone()),
+                    _ => None,
+                };
+                return self.send_rows(show::collations(like.as_deref()), sink, more);
+            }
+            S::Kill { modifier, id } => {
+                let kind = match modifier {
+                    Some(ast::KillType::Query) => KillKind::Query,
+                    _ => KillKind::Connection,
+                };
+                let id = u32::try_from(*id).map_err(|_| no_such_thread(*id))?;
+                if !self.engine.processlist().kill(id, kind) {
+                    return Err(no_such_thread(id as u64));
+                }
+                StatementOutcome::ok()
+            }
+            S::Flush { .. } => StatementOutcome::ok(),
+            S::LockTables { .. } | S::UnlockTables => {
+                // Accepted without locking (documented): commits like MariaDB does.
+                self.implicit_commit();
+                StatementOutcome::ok()
+            }
+            _ => {
+                self.implicit_commit();
+                self.execute_ddl(statement)?
+            }
+        };
+        self.finish(outcome, sink, more)
+    }
+
+    fn execute_ddl(&mut self, statement: &ast::Statement) -> Result<StatementOutcome> {
+        use ast::Statement as S;
+        let storage = self.engine.storage().clone();
+        match statement {
+            S::CreateDatabase {
+                db_name,
+                if_not_exists,
+                ..
+            }
+            | S::CreateSchema {
+                schema_name: ast::SchemaName::Simple(db_name),
+                if_not_exists,
+                ..
+            } => {
+                let name = db_name
+                    .0
+                    .last()
+                    .map(select::object_part)
+                    .unwrap_or_default();
+                if name.eq_ignore_ascii_case("information_schema") {
+                    return Err(Error::new(
+                        ErrorCode::DbAccessDenied,
+                        format!(
+                            "Access denied for user '{}' to database '{name}'",
+                            self.state.current_user
+                        ),
+                    ));
+                }
+                let created = storage
+                    .create_database(&name, *if_not_exists)
+                    .map_err(storage_error)?;
+                if !created {
+                    self.state.note(
+                        ErrorCode::DbCreateExists,
+                        format!("Can't create database '{name}'; database exists"),
+                    );
+                }
+                Ok(StatementOutcome::Affected {
+                    rows: created as u64,
+                    last_insert_id: 0,
+                })
+            }
+            S::Drop {
+                object_type: ast::ObjectType::Schema | ast::ObjectType::Database,
+                if_exists,
+                names,
+                ..
+            } => {
+                let name = names
+                    .first()
+                    .and_then(|n| n.0.last())
+                    .map(select::object_part)
+                    .unwrap_or_default();
+                match storage.drop_database(&name, *if_exists) {
+                    Ok(Some(tables)) => {
+                        if self.state.database.as_deref() == Some(name.as_str()) {
+                            self.state.database = None;
+                            self.process.entry().set_database(None);
+                        }
+                        Ok(StatementOutcome::Affected {
+                            rows: tables as u64,
+                            last_insert_id: 0,
+                        })
+                    }
+                    Ok(None) => {
+                        self.state.note(
+                            ErrorCode::DbDropExists,
+                            format!("Can't drop database '{name}'; database doesn't exist"),
+                        );
+                        Ok(StatementOutcome::ok())
+                    }
+                    Err(StorageError::NoSuchDatabase(_)) => Err(Error::new(
+                        ErrorCode::DbDropExists,
+                        format!("Can't drop database '{name}'; database doesn't exist"),
+                    )),
+                    Err(e) => Err(storage_error(e)),
+                }
+            }
+            S::CreateTable(create) => {
+                if create.query.is_some() || create.like.is_some() || create.clone.is_some() {
+                    return Err(Error::not_supported("CREATE TABLE ... SELECT/LIKE"));
+                }
+                let (db, name) = crate::ddl::split_name(&create.name)?;
+                let db = self.require_db(db)?;
+                if !storage.catalog().databases.contains_key(&db) {
+                    return Err(Error::bad_db(&db));
+                }
+                let definition = crate::ddl::table_definition(create, &self.state)?;
+                match storage.create_table(&db, definition.schema, create.if_not_exists) {
+                    Ok(true) => {
+                        if let Some(start) = definition.auto_increment_start {
+                            if let Some(t) = storage.catalog().table(&db, &name) {
+                                t.set_auto_increment(start.max(1));
+                            }
+                        }
+                        Ok(StatementOutcome::ok())
+                    }
+                    Ok(false) => {
+                        self.state.note(
+                            ErrorCode::TableExists,
+                            format!("Table '{name}' already exists"),
+                        );
+                        Ok(StatementOutcome::ok())
+                    }
+                    Err(e) => Err(storage_error(e)),
+                }
+            }
+            S::Drop {
+                object_type: ast::ObjectType::Table,
+                if_exists,
+                names,
+                ..
+            } => {
+                let mut missing = Vec::new();
+                for n in names {
+                    let (db, table) = crate::ddl::split_name(n)?;
+                    let db = self.require_db(db)?;
+                    match storage.drop_table(&db, &table, false) {
+                        Ok(_) => {}
+                        Err(StorageError::NoSuchTable(_) | StorageError::NoSuchDatabase(_)) => {
+                            missing.push(format!("{db}.{table}"))
+                        }
+                        Err(e) => return Err(storage_error(e)),
+                    }
+                }
+                if !missing.is_empty() {
+                    if *if_exists {
+                        for m in missing {
+                            self.state
+                                .note(ErrorCode::BadTable, format!("Unknown table '{m}'"));
+                        }
+                    } else {
+                        return Err(Error::new(
+                            ErrorCode::BadTable,
+                            format!("Unknown table '{}'", missing.join(",")),
+                        ));
+                    }
+                }
+                Ok(StatementOutcome::ok())
+            }
+            S::CreateIndex(create) => {
+                let (db, table) = self.lookup_table(&create.table_name)?;
+                let name = create
+                    .name
+                    .as_ref()
+                    .and_then(|n| n.0.last())
+                    .map(|p| ast::Ident::new(select::object_part(p)));
+                let index = crate::ddl::index_definition(
+                    &table.schema,
+                    name.as_ref(),
+                    &create.columns,
+                    create.unique,
+                )?;
+                self.create_index(&db, &table, index)?;
+                Ok(StatementOutcome::ok())
+            }
+            S::Drop {
+                object_type: ast::ObjectType::Index,
+                names,
+                table: Some(table_name),
+                ..
+            } => {
+                let (db, table) = self.lookup_table(table_name)?;
+                for n in names {
+                    let name = n.0.last().map(select::object_part).unwrap_or_default();
+                    if name.eq_ignore_ascii_case("PRIMARY") {
+                        return Err(Error::not_supported("DROP PRIMARY KEY"));
+                    }
+                    storage
+                        .drop_index(&db, &table.schema.name, &name)
+                        .map_err(storage_error)?;
+                }
+                Ok(StatementOutcome::ok())
+            }
+            S::AlterTable(alter) => {
+                let (db, table) = self.lookup_table(&alter.name)?;
+                for op in &alter.operations {
+                    let current = storage
+                        .catalog()
+                        .table(&db, &table.schema.name)
+                        .cloned()
+                        .ok_or_else(|| Error::no_such_table(&db, &table.schema.name))?;
+                    match op {
+                        ast::AlterTableOperation::AddConstraint {
+                            constraint: ast::TableConstraint::Index(i),
+                            ..
+                        } => {
+                            let index = crate::ddl::index_definition(
+                                &current.schema,
+                                i.name.as_ref(),
+                                &i.columns,
+                                false,
+                            )?;
+                            self.create_index(&db, &current, index)?;
+                        }
+                        ast::AlterTableOperation::AddConstraint {
+                            constraint: ast::TableConstraint::Unique(u),
+                            ..
+                        } => {
+                            let name = u.index_name.clone().or(u.name.clone());
+                            let index = crate::ddl::index_definition(
+                                &current.schema,
+                                name.as_ref(),
+                                &u.columns,
+                                true,
+                            )?;
+                            self.create_index(&db, &current, index)?;
+                        }
+                        ast::AlterTableOperation::DropIndex { name } => {
+                            storage
+                                .drop_index(&db, &current.schema.name, &name.value)
+                                .map_err(storage_error)?;
+                        }
+                        ast::AlterTableOperation::AutoIncrement { value, .. } => {
+                            if let ast::Value::Number(n, _) = &value.value {
+                                let next: u64 = n.parse().unwrap_or(1);
+                                current.set_auto_increment(next.max(current.auto_increment()));
+                            }
+                        }
+                        other => return Err(Error::not_supported(&format!("ALTER TABLE {other}"))),
+                    }
+                }
+                Ok(StatementOutcome::ok())
+            }
+            S::Truncate(t) => {
+                for target in &t.table_names {
+                    let (db, table) = self.lookup_table(&target.name)?;
+                    storage
+                        .truncate_table(&db, &table.schema.name)
+                        .map_err(storage_error)?;
+                }
+                Ok(StatementOutcome::ok())
+            }
+            S::CreateUser(_) | S::Grant(_) | S::Revoke(_) | S::AlterUser(_) => {
+                Err(Error::not_supported("account management"))
+            }
+            other => Err(Error::not_supported(&first_words(&other.to_string()))),
+        }
+    }
+
+    fn create_index(
+        &mut self,
+        db: &str,
+        table: &Arc<Table>,
+        index: manycore_storage::IndexSchema,
+    ) -> Result<()> {
+        let storage = self.engine.storage().clone();
+        match storage.create_index(db, &table.schema.name, index.clone()) {
+            Ok(()) => Ok(()),
+            Err(StorageError::DuplicateKey { existing, .. }) => {
+                let txn = storage.begin(&self.reader);
+                let row = existing
+                    .read(&txn.view(), |r| r.to_vec())
+                    .unwrap_or_default();
+                txn.commit();
+                let text: Vec<String> = index
+                    .columns
+                    .iter()
+                    .map(|&c| {
+                        row.get(c)
+                            .map(|v| {
+                                manycore_types::format::to_text(
+                                    v,
+                                    &table.schema.columns[c].data_type,
+                                )
+                            })
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                Err(Error::dup_entry(&text.join("-"), &index.name))
+            }
+            Err(e) => Err(storage_error(e)),
+        }
+    }
+
+    fn show_variables(&self, global: bool) -> Rows {
+        let globals = self.engine.globals.read().clone();
+        let mut rows: Vec<Vec<Value>> = Vec::new();
+        for def in variables::VARIABLES {
+            let value = if global || def.scope == VarScopeKind::Global {
+                globals.get(def.name)
+            } else {
+                self.state.vars.get(def.name)
+            };
+            let Some(value) = value else { continue };
+            rows.push(vec![show::text(def.name), show::text(&def.show(value))]);
+        }
+        if !global {
+            for name in [
+                "in_transaction",
+                "warning_count",
+                "error_count",
+                "last_insert_id",
+                "identity",
+                "insert_id",
+                "pseudo_thread_id",
+            ] {
+                if let Some(v) = self.state.computed(name) {
+                    rows.push(vec![
+                        show::text(name),
+                        show::text(&variables::value_text(&v)),
+                    ]);
+                }
+            }
+            rows.sort_by(|a, b| a[0].as_bytes().cmp(&b[0].as_bytes()));
+        }
+        Rows {
+            columns: vec![
+                ColumnInfo::text("Variable_name", 64),
+                ColumnInfo::text("Value", 2048),
+            ],
+            rows,
+        }
+    }
+
+    fn filter_show(
+        &self,
+        rows: Rows,
+        filter: Option<&ast::ShowStatementFilter>,
+        params: &[Value],
+        parameters: &Cell<usize>,
+    ) -> Result<Rows> {
+        match filter {
+            None => Ok(rows),
+            Some(ast::ShowStatementFilter::Like(p)) => Ok(Rows {
+                columns: rows.columns,
+                rows: rows
+                    .rows
+                    .into_iter()
+                    .filter(|r| {
+                        r[0].as_bytes().is_some_and(|b| {
+                            variables::like_matches(p, &String::from_utf8_lossy(b))
+                        })
+                    })
+                    .collect(),
+            }),
+            Some(ast::ShowStatementFilter::Where(w)) => {
+                self.filter_where(rows, Some(w), params, parameters)
+            }
+            Some(other) => Err(Error::not_supported(&other.to_string())),
+        }
+    }
+
+    /// SHOW ... WHERE: the predicate sees the result columns by name.
+    fn filter_where(
+        &self,
+        rows: Rows,
+        predicate: Option<&ast::Expr>,
+        params: &[Value],
+        parameters: &Cell<usize>,
+    ) -> Result<Rows> {
+        let Some(predicate) = predicate else {
+            return Ok(rows);
+        };
+        let aliases: Vec<Alias> = rows
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Alias {
+                name: c.name.clone(),
+                column: crate::expr::ColumnRef {
+                    index: i,
+                    data_type: c.data_type.clone(),
+                    nullable: !c.not_null,
+                },
+            })
+            .collect();
+        let no_tables: [SourceTable; 0] = [];
+        let mut scope = BindScope::new(&no_tables, "where clause", parameters);
+        scope.aliases = &aliases;
+        let bound = scope.bind(predicate)?;
+        let ctx = EvalContext {
+            params,
+            session: &self.state,
+        };
+        let mut kept = Vec::new();
+        for row in rows.rows {
+            let v = bound.eval(&row, &ctx)?;
+            if crate::expr::coerce::truth(&v, &self.state) == Some(true) {
+                kept.push(row);
+            }
+        }
+        Ok(Rows {
+            columns: rows.columns,
+            rows: kept,
+        })
+    }
+
+    fn execute_set(
+        &mut self,
+        set: &ast::Set,
+        params: &[Value],
+        parameters: &Cell<usize>,
+    ) -> Result<()> {
+        match set {
+            ast::Set::SingleAssignment {
+                scope,
+                variable,
+                values,
+                ..
+            } => {
+                let [value] = values.as_slice() else {
+                    return Err(Error::parse_near(&variable.to_string(), 1));
+                };
+                self.assign(scope.as_ref(), variable, value, params, parameters)
+            }
+            ast::Set::MultipleAssignments { assignments } => {
+                for a in assignments {
+                    self.assign(a.scope.as_ref(), &a.name, &a.value, params, parameters)?;
+                }
+                Ok(())
+            }
+            ast::Set::SetNames {
+                charset_name,
+                collation_name,
+            } => {
+                let (charset, default_collation) =
+                    show::charset_default_collation(&charset_name.value)
+                        .ok_or_else(|| unknown_charset(&charset_name.value))?;
+                let collation = match collation_name {
+                    Some(c) if show::collation_exists(c) => c.to_ascii_lowercase(),
+                    Some(c) => {
+                        return Err(Error::new(
+                            ErrorCode::UnknownCollation,
+                            format!("Unknown collation: '{c}'"),
+                        ))
+                    }
+                    None => default_collation.to_string(),
+                };
+                self.set_session_text("character_set_client", charset);
+                self.set_session_text("character_set_connection", charset);
+                self.set_session_text("character_set_results", charset);
+                self.set_session_text("collation_connection", &collation);
+                Ok(())
+            }
+            ast::Set::SetNamesDefault {} => {
+                for name in [
+                    "character_set_client",
+                    "character_set_connection",
+                    "character_set_results",
+                ] {
+                    self.set_session_text(name, "utf8mb4");
+                }
+                self.set_session_text("collation_connection", "utf8mb4_general_ci");
+                Ok(())
+            }
+            ast::Set::SetTransaction { modes, .. } => {
+                for m in modes {
+                    if let ast::TransactionMode::IsolationLevel(level) = m {
+                        let text = match level {
+                            ast::TransactionIsolationLevel::ReadUncommitted => "READ-UNCOMMITTED",
+                            ast::TransactionIsolationLevel::ReadCommitted => "READ-COMMITTED",
+                            ast::TransactionIsolationLevel::RepeatableRead => "REPEATABLE-READ",
+                            _ => "SERIALIZABLE",
+                        };
+                        self.set_session_text("tx_isolation", text);
+                        self.set_session_text("transaction_isolation", text);
+                    }
+                }
+                Ok(())
+            }
+            other => Err(Error::not_supported(&first_words(&other.to_string()))),
+        }
+    }
+
+    fn assign(
+        &mut self,
+        scope: Option<&ast::ContextModifier>,
+        name: &ast::ObjectName,
+        value: &ast::Expr,
+        params: &[Value],
+        parameters: &Cell<usize>,
+    ) -> Result<()> {
+        let parts: Vec<String> = name.0.iter().map(select::object_part).collect();
+        let mut global = matches!(scope, Some(ast::ContextModifier::Global));
+        let mut explicit_session = matches!(scope, Some(ast::ContextModifier::Session));
+        let var_name = match parts.as_slice() {
+            [one] if one.starts_with("@@") => one[2..].to_string(),
+            [one] if one.starts_with('@') => {
+                let v = self.eval_constant(value, params, parameters)?;
+                self.state
+                    .user_vars
+                    .insert(one[1..].to_ascii_lowercase(), v);
+                return Ok(());
+            }
+            [one] => one.clone(),
+            [prefix, var] if prefix.starts_with("@@") => {
+                match prefix[2..].to_ascii_lowercase().as_str() {
+                    "global" => global = true,
+                    "session" | "local" => explicit_session = true,
+                    _ => return Err(variables::unknown_variable(&format!("{prefix}.{var}"))),
+                }
+                var.clone()
+            }
+            _ => return Err(variables::unknown_variable(&name.to_string())),
+        };
+        let lower = var_name.to_ascii_lowercase();
+        if variables::COMPUTED_SESSION_VARIABLES.contains(&lower.as_str()) {
+            if lower == "last_insert_id"
+                || lower == "insert_id"
+                || lower == "timestamp"
+                || lower == "pseudo_thread_id"
+            {
+                let v = self.eval_constant(value, params, parameters)?;
+                if lower == "last_insert_id" {
+                    if let Value::Int(i) = v {
+                        self.state.last_insert_id.set(i.max(0) as u64);
+                    } else if let Value::UInt(u) = v {
+                        self.state.last_insert_id.set(u);
+                    }
+                }
+                return Ok(());
+            }
+            return Err(variables::read_only(&lower));
+        }
+        let def =
+            variables::lookup(&lower).ok_or_else(|| variables::unknown_variable(&var_name))?;
+        if def.read_only {
+            return Err(variables::read_only(def.name));
+        }
+        if global && def.scope == VarScopeKind::Session {
+            return Err(variables::session_only(def.name));
+        }
+        if !global && def.scope == VarScopeKind::Global {
+            return Err(variables::global_only(def.name));
+        }
+        if !global && def.name == "max_allowed_packet" {
+            let _ = explicit_session;
+            return Err(Error::new(
+                ErrorCode::VariableIsReadonly,
+                "SESSION variable 'max_allowed_packet' is read-only. Use SET GLOBAL to assign the value",
+            ));
+        }
+        let new = if is_keyword(value, "DEFAULT") {
+            if global {
+                def.parse_default(def.default)
+            } else {
+                self.engine
+                    .global_variable(def.name)
+                    .unwrap_or_else(|| def.parse_default(def.default))
+            }
+        } else {
+            let raw = match value {
+                // SET x = ON / SET sql_mode = ANSI: a bare word is its own name.
+                ast::Expr::Identifier(i)
+                    if i.quote_style.is_none() && !i.value.starts_with('@') =>
+                {
+                    Value::from_str(&i.value)
+                }
+                _ => self.eval_constant(value, params, parameters)?,
+            };
+            def.coerce(&raw)?
+        };
+        if global {
+            self.engine.globals.write().insert(def.name, new);
+            return Ok(());
+        }
+        if def.name == "autocommit" {
+            let on = new == Value::Int(1);
+            if on && !self.state.autocommit {
+                // Invariant (2): turning autocommit on commits.
+                self.commit_transaction();
+            }
+        }
+        self.state.vars.insert(def.name, new);
+        self.state.refresh_cached();
+        Ok(())
+    }
+}
+
+fn is_keyword(e: &ast::Expr, word: &str) -> bool {
+    matches!(e, ast::Expr::Identifier(i) if i.quote_style.is_none() && i.value.eq_ignore_ascii_case(word))
+}
+
+fn like_filter(options: &ast::ShowStatementOptions) -> Result<Option<String>> {
+    match &options.filter_position {
+        Some(ast::ShowStatementFilterPosition::Suffix(ast::ShowStatementFilter::Like(p)))
+        | Some(ast::ShowStatementFilterPosition::Infix(ast::ShowStatementFilter::Like(p))) => {
+            Ok(Some(p.clone()))
+        }
+        _ => Ok(None),
+    }
+}
+
+fn where_filter(options: &ast::ShowStatementOptions) -> Option<&ast::Expr> {
+    match &options.filter_position {
+        Some(ast::ShowStatementFilterPosition::Suffix(ast::ShowStatementFilter::Where(w)))
+        | Some(ast::ShowStatementFilterPosition::Infix(ast::ShowStatementFilter::Where(w))) => {
+            Some(w)
+        }
+        _ => None,
+    }
+}
+
+fn first_words(text: &str) -> String {
+    text.split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn unknown_charset(name: &str) -> Error {
+    Error::new(
+        ErrorCode::UnknownCharacterSet,
+        format!("Unknown character set: '{name}'"),
+    )
+}
+
+fn unknown_handler(id: u32, what: &str) -> Error {
+    Error::new(
+        ErrorCode::UnknownStmtHandler,
+        format!("Unknown prepared statement handler ({id}) given to {what}"),
+    )
+}
+
+fn no_such_thread(id: u64) -> Error {
+    Error::new(ErrorCode::NoSuchThread, format!("Unknown thread id: {id}"))
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.end();
+    }
+}

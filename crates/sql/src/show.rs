@@ -1,0 +1,674 @@
+//! SHOW statements and DESCRIBE: result sets built from the catalog, variables, status
+//! counters and the process list, with MariaDB 10.11's column names and layouts.
+
+use crate::engine::{Counter, Engine};
+use crate::sink::ColumnInfo;
+use crate::variables::like_matches;
+use manycore_storage::{Table, TableSchema};
+use manycore_types::{format, ColumnDefault, DataType, IntWidth, Value};
+
+/// A result set computed in full (SHOW output is small).
+pub struct Rows {
+    pub columns: Vec<ColumnInfo>,
+    pub rows: Vec<Vec<Value>>,
+}
+
+pub fn text(s: &str) -> Value {
+    Value::from_str(s)
+}
+
+fn int(n: u64) -> Value {
+    Value::UInt(n)
+}
+
+fn bigint_column(name: &str, not_null: bool) -> ColumnInfo {
+    ColumnInfo::expression(
+        name,
+        DataType::Int {
+            width: IntWidth::Big,
+            unsigned: true,
+        },
+        not_null,
+    )
+}
+
+pub fn databases(engine: &Engine, like: Option<&str>) -> Rows {
+    let name = match like {
+        Some(p) => format!("Database ({p})"),
+        None => "Database".to_string(),
+    };
+    let catalog = engine.storage().catalog();
+    let mut names: Vec<String> = vec!["information_schema".to_string()];
+    names.extend(catalog.databases.keys().cloned());
+    names.sort();
+    let rows = names
+        .into_iter()
+        .filter(|n| like.is_none_or(|p| like_matches(p, n)))
+        .map(|n| vec![text(&n)])
+        .collect();
+    Rows {
+        columns: vec![ColumnInfo::text(&name, 256)],
+        rows,
+    }
+}
+
+pub fn tables(engine: &Engine, db: &str, full: bool, like: Option<&str>) -> Option<Rows> {
+    let catalog = engine.storage().catalog();
+    let database = catalog.databases.get(db)?;
+    let mut name = format!("Tables_in_{db}");
+    if let Some(p) = like {
+        name.push_str(&format!(" ({p})"));
+    }
+    let mut columns = vec![ColumnInfo::text(&name, 256)];
+    if full {
+        columns.push(ColumnInfo::text("Table_type", 64));
+    }
+    let rows = database
+        .tables
+        .keys()
+        .filter(|n| like.is_none_or(|p| like_matches(p, n)))
+        .map(|n| {
+            let mut row = vec![text(n)];
+            if full {
+                row.push(text("BASE TABLE"));
+            }
+            row
+        })
+        .collect();
+    Some(Rows { columns, rows })
+}
+
+/// Key column of SHOW COLUMNS: PRI, UNI or MUL (as MariaDB decides it).
+fn key_kind(schema: &TableSchema, i: usize) -> &'static str {
+    if schema
+        .primary_key
+        .as_deref()
+        .is_some_and(|pk| pk.contains(&i))
+    {
+        return "PRI";
+    }
+    if schema.indexes.iter().any(|x| x.unique && x.columns == [i]) {
+        return "UNI";
+    }
+    if schema.indexes.iter().any(|x| x.columns.first() == Some(&i)) {
+        return "MUL";
+    }
+    ""
+}
+
+fn timestamp_function(t: &DataType) -> String {
+    match t {
+        DataType::DateTime { fsp } | DataType::Timestamp { fsp } if *fsp > 0 => {
+            format!("current_timestamp({fsp})")
+        }
+        _ => "current_timestamp()".to_string(),
+    }
+}
+
+/// The default as SHOW COLUMNS prints it (unquoted), or None for NULL.
+pub fn default_text(c: &manycore_storage::ColumnSchema) -> Option<String> {
+    match &c.default {
+        ColumnDefault::None => None,
+        ColumnDefault::CurrentTimestamp => Some(timestamp_function(&c.data_type)),
+        ColumnDefault::Value(Value::Null) => None,
+        ColumnDefault::Value(v) => Some(format::to_text(v, &c.data_type)),
+    }
+}
+
+fn extra(c: &manycore_storage::ColumnSchema) -> String {
+    let mut parts = Vec::new();
+    if c.auto_increment {
+        parts.push("auto_increment".to_string());
+    }
+    if c.on_update_current_timestamp {
+        parts.push(format!("on update {}", timestamp_function(&c.data_type)));
+    }
+    parts.join(" ")
+}
+
+pub fn columns(table: &Table, full: bool, like: Option<&str>) -> Rows {
+    let schema = &table.schema;
+    let mut columns = vec![ColumnInfo::text("Field", 64), ColumnInfo::text("Type", 256)];
+    if full {
+        columns.push(ColumnInfo::text_nullable("Collation", 64));
+    }
+    columns.extend([
+        ColumnInfo::text("Null", 3),
+        ColumnInfo::text("Key", 3),
+        ColumnInfo::text_nullable("Default", 256),
+        ColumnInfo::text("Extra", 80),
+    ]);
+    if full {
+        columns.push(ColumnInfo::text("Privileges", 80));
+        columns.push(ColumnInfo::text("Comment", 1024));
+    }
+    let mut rows = Vec::new();
+    for (i, c) in schema.columns.iter().enumerate() {
+        if like.is_some_and(|p| !like_matches(p, &c.name)) {
+            continue;
+        }
+        let mut row = vec![text(&c.name), text(&c.data_type.sql_name())];
+        if full {
+            row.push(match c.data_type.collation() {
+                manycore_types::Collation::Utf8mb4GeneralCi => text("utf8mb4_general_ci"),
+                _ => Value::Null,
+            });
+        }
+        row.push(text(if c.nullable { "YES" } else { "NO" }));
+        row.push(text(key_kind(schema, i)));
+        row.push(default_text(c).map_or(Value::Null, |d| text(&d)));
+        row.push(text(&extra(c)));
+        if full {
+            row.push(text("select,insert,update,references"));
+            row.push(text(&c.comment));
+        }
+        rows.push(row);
+    }
+    Rows { columns, rows }
+}
+
+fn quote_identifier(name: &str) -> String {
+    format!("`{}`", name.replace('`', "``"))
+}
+
+fn quote_string(s: &str) -> String {
+    format!("'{}'", s.replace('\\', "\\\\").replace('\'', "''"))
+}
+
+/// SHOW CREATE TABLE text, formatted as MariaDB 10.11 prints it.
+pub fn create_table_text(table: &Table) -> String {
+    let schema = &table.schema;
+    let mut lines = Vec::new();
+    for c in &schema.columns {
+        let mut line = format!("  {} {}", quote_identifier(&c.name), c.data_type.sql_name());
+        if !c.nullable {
+            line.push_str(" NOT NULL");
+        }
+        if c.auto_increment {
+            line.push_str(" AUTO_INCREMENT");
+        } else {
+            match &c.default {
+                ColumnDefault::CurrentTimestamp => {
+                    line.push_str(&format!(" DEFAULT {}", timestamp_function(&c.data_type)))
+                }
+                ColumnDefault::Value(v) if !v.is_null() => {
+                    let text = format::to_text(v, &c.data_type);
+                    if c.data_type.is_numeric() {
+                        line.push_str(&format!(" DEFAULT {text}"));
+                    } else {
+                        line.push_str(&format!(" DEFAULT {}", quote_string(&text)));
+                    }
+                }
+                _ if c.nullable => line.push_str(" DEFAULT NULL"),
+                _ => {}
+            }
+        }
+        if c.on_update_current_timestamp {
+            line.push_str(&format!(" ON UPDATE {}", timestamp_function(&c.data_type)));
+        }
+        if !c.comment.is_empty() {
+            line.push_str(&format!(" COMMENT {}", quote_string(&c.comment)));
+        }
+        lines.push(line);
+    }
+    let names = |cols: &[usize]| -> String {
+        cols.iter()
+            .map(|&i| quote_identifier(&schema.columns[i].name))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    if let Some(pk) = &schema.primary_key {
+        lines.push(format!("  PRIMARY KEY ({})", names(pk)));
+    }
+    for index in &schema.indexes {
+        let kind = if index.unique { "UNIQUE KEY" } else { "KEY" };
+        lines.push(format!(
+            "  {kind} {} ({})",
+            quote_identifier(&index.name),
+            names(&index.columns)
+        ));
+    }
+    let mut text = format!(
+        "CREATE TABLE {} (\n{}\n) ENGINE=InnoDB",
+        quote_identifier(&schema.name),
+        lines.join(",\n")
+    );
+    let next = table.auto_increment();
+    if schema.auto_increment_column().is_some() && next > 1 {
+        text.push_str(&format!(" AUTO_INCREMENT={next}"));
+    }
+    text.push_str(" DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci");
+    if !schema.comment.is_empty() {
+        text.push_str(&format!(" COMMENT={}", quote_string(&schema.comment)));
+    }
+    text
+}
+
+pub fn create_table(table: &Table) -> Rows {
+    Rows {
+        columns: vec![
+            ColumnInfo::text("Table", 256),
+            ColumnInfo::text("Create Table", 1024),
+        ],
+        rows: vec![vec![
+            text(&table.schema.name),
+            text(&create_table_text(table)),
+        ]],
+    }
+}
+
+pub fn create_database(name: &str) -> Rows {
+    let body = format!(
+        "CREATE DATABASE {} /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */",
+        quote_identifier(name)
+    );
+    Rows {
+        columns: vec![
+            ColumnInfo::text("Database", 256),
+            ColumnInfo::text("Create Database", 1024),
+        ],
+        rows: vec![vec![text(name), text(&body)]],
+    }
+}
+
+pub fn index(table: &Table) -> Rows {
+    let schema = &table.schema;
+    let columns = vec![
+        ColumnInfo::text("Table", 64),
+        ColumnInfo::expression(
+            "Non_unique",
+            DataType::Int {
+                width: IntWidth::Big,
+                unsigned: false,
+            },
+            true,
+        ),
+        ColumnInfo::text_nullable("Key_name", 64),
+        ColumnInfo::expression(
+            "Seq_in_index",
+            DataType::Int {
+                width: IntWidth::Big,
+                unsigned: true,
+            },
+            true,
+        ),
+        ColumnInfo::text_nullable("Column_name", 64),
+        ColumnInfo::text_nullable("Collation", 1),
+        bigint_column("Cardinality", false),
+        bigint_column("Sub_part", false),
+        ColumnInfo::text_nullable("Packed", 10),
+        ColumnInfo::text("Null", 3),
+        ColumnInfo::text("Index_type", 16),
+        ColumnInfo::text_nullable("Comment", 16),
+        ColumnInfo::text("Index_comment", 1024),
+        ColumnInfo::text("Ignored", 3),
+    ];
+    let rows_count = table.approximate_row_count() as u64;
+    let mut rows = Vec::new();
+    let mut add = |name: &str, unique: bool, cols: &[usize]| {
+        for (seq, &c) in cols.iter().enumerate() {
+            let column = &schema.columns[c];
+            rows.push(vec![
+                text(&schema.name),
+                Value::Int(if unique { 0 } else { 1 }),
+                text(name),
+                int(seq as u64 + 1),
+                text(&column.name),
+                text("A"),
+                int(rows_count),
+                Value::Null,
+                Value::Null,
+                text(if column.nullable { "YES" } else { "" }),
+                text("BTREE"),
+                text(""),
+                text(""),
+                text("NO"),
+            ]);
+        }
+    };
+    if let Some(pk) = &schema.primary_key {
+        add("PRIMARY", true, pk);
+    }
+    for i in &schema.indexes {
+        add(&i.name, i.unique, &i.columns);
+    }
+    Rows { columns, rows }
+}
+
+pub fn table_status(engine: &Engine, db: &str, like: Option<&str>) -> Option<Rows> {
+    let catalog = engine.storage().catalog();
+    let database = catalog.databases.get(db)?;
+    let names = [
+        "Name",
+        "Engine",
+        "Version",
+        "Row_format",
+        "Rows",
+        "Avg_row_length",
+        "Data_length",
+        "Max_data_length",
+        "Index_length",
+        "Data_free",
+        "Auto_increment",
+        "Create_time",
+        "Update_time",
+        "Check_time",
+        "Collation",
+        "Checksum",
+        "Create_options",
+        "Comment",
+        "Max_index_length",
+        "Temporary",
+    ];
+    let numeric = [2usize, 4, 5, 6, 7, 8, 9, 10, 15, 18];
+    let columns = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            if numeric.contains(&i) {
+                bigint_column(n, false)
+            } else if (11..=13).contains(&i) {
+                ColumnInfo::expression(*n, DataType::DateTime { fsp: 0 }, false)
+            } else {
+                ColumnInfo::text_nullable(n, 64)
+            }
+        })
+        .collect();
+    let mut rows = Vec::new();
+    for (name, table) in &database.tables {
+        if like.is_some_and(|p| !like_matches(p, name)) {
+            continue;
+        }
+        let count = table.approximate_row_count() as u64;
+        let auto = if table.schema.auto_increment_column().is_some() {
+            int(table.auto_increment())
+        } else {
+            Value::Null
+        };
+        rows.push(vec![
+            text(name),
+            text("InnoDB"),
+            int(10),
+            text("Dynamic"),
+            int(count),
+            int(0),
+            int(0),
+            int(0),
+            int(0),
+            int(0),
+            auto,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            text("utf8mb4_general_ci"),
+            Value::Null,
+            text(""),
+            text(&table.schema.comment),
+            int(0),
+            text("N"),
+        ]);
+    }
+    Some(Rows { columns, rows })
+}
+
+pub fn status(engine: &Engine, like: Option<&str>) -> Rows {
+    let mut pairs: Vec<(String, String)> = Counter::ALL
+        .iter()
+        .map(|c| (c.name().to_string(), engine.status().get(*c).to_string()))
+        .collect();
+    let connected = engine.processlist().len();
+    pairs.extend([
+        ("Threads_connected".to_string(), connected.to_string()),
+        (
+            "Threads_running".to_string(),
+            engine.processlist().running().to_string(),
+        ),
+        (
+            "Threads_created".to_string(),
+            engine.status().get(Counter::Connections).to_string(),
+        ),
+        ("Threads_cached".to_string(), "0".to_string()),
+        ("Uptime".to_string(), engine.uptime_seconds().to_string()),
+        (
+            "Uptime_since_flush_status".to_string(),
+            engine.uptime_seconds().to_string(),
+        ),
+        (
+            "Max_used_connections".to_string(),
+            engine.status().max_used_connections().to_string(),
+        ),
+        ("Open_tables".to_string(), table_count(engine).to_string()),
+        ("Open_files".to_string(), "0".to_string()),
+        ("Ssl_cipher".to_string(), String::new()),
+        ("Ssl_version".to_string(), String::new()),
+    ]);
+    pairs.sort_by_key(|(name, _)| name.to_ascii_lowercase());
+    let rows = pairs
+        .into_iter()
+        .filter(|(n, _)| like.is_none_or(|p| like_matches(p, n)))
+        .map(|(n, v)| vec![text(&n), text(&v)])
+        .collect();
+    Rows {
+        columns: vec![
+            ColumnInfo::text("Variable_name", 64),
+            ColumnInfo::text("Value", 2048),
+        ],
+        rows,
+    }
+}
+
+fn table_count(engine: &Engine) -> usize {
+    engine
+        .storage()
+        .catalog()
+        .databases
+        .values()
+        .map(|d| d.tables.len())
+        .sum()
+}
+
+pub fn processlist(engine: &Engine, full: bool) -> Rows {
+    let columns = vec![
+        ColumnInfo::expression(
+            "Id",
+            DataType::Int {
+                width: IntWidth::Big,
+                unsigned: true,
+            },
+            true,
+        ),
+        ColumnInfo::text("User", 128),
+        ColumnInfo::text("Host", 64),
+        ColumnInfo::text_nullable("db", 64),
+        ColumnInfo::text("Command", 16),
+        ColumnInfo::expression(
+            "Time",
+            DataType::Int {
+                width: IntWidth::Int,
+                unsigned: false,
+            },
+            true,
+        ),
+        ColumnInfo::text_nullable("State", 30),
+        ColumnInfo::text_nullable("Info", if full { 65535 } else { 100 }),
+        ColumnInfo::expression(
+            "Progress",
+            DataType::Decimal {
+                precision: 7,
+                scale: 3,
+            },
+            true,
+        ),
+    ];
+    let rows = engine
+        .processlist()
+        .rows()
+        .into_iter()
+        .map(|p| {
+            let info = p.info.map(|i| {
+                if full {
+                    i
+                } else {
+                    i.chars().take(100).collect()
+                }
+            });
+            let state = if p.command == "Sleep" {
+                ""
+            } else {
+                "executing"
+            };
+            vec![
+                int(p.id as u64),
+                text(&p.user),
+                text(&p.host),
+                p.database.map_or(Value::Null, |d| text(&d)),
+                text(p.command),
+                Value::Int(p.time_seconds.min(i32::MAX as u64) as i64),
+                text(state),
+                info.map_or(Value::Null, |i| text(&i)),
+                Value::Decimal(manycore_types::Decimal::new(0, 3)),
+            ]
+        })
+        .collect();
+    Rows { columns, rows }
+}
+
+pub fn engines() -> Rows {
+    let names = [
+        "Engine",
+        "Support",
+        "Comment",
+        "Transactions",
+        "XA",
+        "Savepoints",
+    ];
+    Rows {
+        columns: names
+            .iter()
+            .map(|n| ColumnInfo::text_nullable(n, 80))
+            .collect(),
+        rows: vec![vec![
+            text("InnoDB"),
+            text("DEFAULT"),
+            text("manycore in-memory MVCC storage (answers to InnoDB for compatibility)"),
+            text("YES"),
+            text("NO"),
+            text("YES"),
+        ]],
+    }
+}
+
+pub fn engine_mutex() -> Rows {
+    let rows = manycore_sync::mutex_status()
+        .into_iter()
+        .map(|r| {
+            vec![
+                text(manycore_sync::MutexStatusRow::ENGINE),
+                text(r.name),
+                text(&r.status()),
+            ]
+        })
+        .collect();
+    Rows {
+        columns: vec![
+            ColumnInfo::text("Type", 10),
+            ColumnInfo::text("Name", 256),
+            ColumnInfo::text("Status", 256),
+        ],
+        rows,
+    }
+}
+
+pub fn engine_status(engine: &Engine) -> Rows {
+    let body = format!(
+        "manycore storage: {} tables, commit clock {}",
+        table_count(engine),
+        engine.storage().clock()
+    );
+    Rows {
+        columns: vec![
+            ColumnInfo::text("Type", 10),
+            ColumnInfo::text("Name", 256),
+            ColumnInfo::text("Status", 256),
+        ],
+        rows: vec![vec![text("InnoDB"), text(""), text(&body)]],
+    }
+}
+
+/// (charset, description, default collation, maxlen)
+const CHARSETS: &[(&str, &str, &str, u64)] = &[
+    ("ascii", "US ASCII", "ascii_general_ci", 1),
+    ("binary", "Binary pseudo charset", "binary", 1),
+    ("latin1", "cp1252 West European", "latin1_swedish_ci", 1),
+    ("utf8mb3", "UTF-8 Unicode", "utf8mb3_general_ci", 3),
+    ("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4),
+];
+
+/// The default collation of a character set manycore accepts (utf8 is utf8mb3).
+pub fn charset_default_collation(name: &str) -> Option<(&'static str, &'static str)> {
+    let name = if name.eq_ignore_ascii_case("utf8") {
+        "utf8mb3"
+    } else {
+        name
+    };
+    CHARSETS
+        .iter()
+        .find(|c| c.0.eq_ignore_ascii_case(name))
+        .map(|c| (c.0, c.2))
+}
+
+pub fn charsets(like: Option<&str>) -> Rows {
+    Rows {
+        columns: vec![
+            ColumnInfo::text("Charset", 32),
+            ColumnInfo::text("Description", 60),
+            ColumnInfo::text("Default collation", 64),
+            bigint_column("Maxlen", true),
+        ],
+        rows: CHARSETS
+            .iter()
+            .filter(|c| like.is_none_or(|p| like_matches(p, c.0)))
+            .map(|c| vec![text(c.0), text(c.1), text(c.2), int(c.3)])
+            .collect(),
+    }
+}
+
+const COLLATIONS: &[(&str, &str, u64, bool)] = &[
+    ("ascii_general_ci", "ascii", 11, true),
+    ("binary", "binary", 63, true),
+    ("latin1_swedish_ci", "latin1", 8, true),
+    ("utf8mb3_general_ci", "utf8mb3", 33, true),
+    ("utf8mb4_bin", "utf8mb4", 46, false),
+    ("utf8mb4_general_ci", "utf8mb4", 45, true),
+];
+
+pub fn collation_exists(name: &str) -> bool {
+    COLLATIONS.iter().any(|c| c.0.eq_ignore_ascii_case(name))
+}
+
+pub fn collations(like: Option<&str>) -> Rows {
+    Rows {
+        columns: vec![
+            ColumnInfo::text("Collation", 64),
+            ColumnInfo::text("Charset", 32),
+            bigint_column("Id", true),
+            ColumnInfo::text("Default", 3),
+            ColumnInfo::text("Compiled", 3),
+            bigint_column("Sortlen", true),
+        ],
+        rows: COLLATIONS
+            .iter()
+            .filter(|c| like.is_none_or(|p| like_matches(p, c.0)))
+            .map(|c| {
+                vec![
+                    text(c.0),
+                    text(c.1),
+                    int(c.2),
+                    text(if c.3 { "Yes" } else { "" }),
+                    text("Yes"),
+                    int(1),
+                ]
+            })
+            .collect(),
+    }
+}

@@ -1,0 +1,233 @@
+//! Splitting a COM_QUERY into statements, and MySQL executable comments.
+//!
+//! A byte scanner that knows the lexical states in which `;` does not end a statement:
+//! 'single' and "double" quoted strings (backslash escapes and doubled quotes), `backtick`
+//! identifiers, and `-- `, `#` and `/* */` comments. Executable comments `/*!NNNNN ...*/`
+//! and `/*M!NNNNNN ...*/` (what mariadb-dump emits) are code when the version number is
+//! at most ours: their markers are blanked with spaces and their content kept. A blanked
+//! marker keeps every byte offset, so parser error positions still point into the text
+//! the client sent.
+//!
+//! Invariants:
+//! (1) Each piece's `text` has the same length as the slice of the query it came from.
+//! (2) Pieces that contain only whitespace and comments are dropped.
+
+/// Our version as executable comments compare it (10.11.99 -> 101199).
+pub const VERSION_NUMBER: u32 = 101199;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// The statement with executable-comment markers blanked (invariant (1)).
+    pub text: String,
+    /// Line of the query on which the statement starts (1-based).
+    pub line: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    Code,
+    Quote(u8),
+    LineComment,
+    BlockComment,
+}
+
+/// Splits `query` at top-level semicolons.
+pub fn split(query: &str) -> Vec<Piece> {
+    let bytes = query.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
+    let mut pieces = Vec::new();
+    let mut state = State::Code;
+    let mut has_code = false;
+    let mut start_line = 1;
+    let mut line = 1;
+    // Depth of open executable comments whose closing `*/` must be blanked.
+    let mut executable_open = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let next = bytes.get(i + 1).copied();
+        if c == b'\n' {
+            line += 1;
+        }
+        match state {
+            State::Code => match c {
+                b'\'' | b'"' | b'`' => {
+                    state = State::Quote(c);
+                    has_code = true;
+                    out.push(c);
+                }
+                b'#' => {
+                    state = State::LineComment;
+                    out.push(c);
+                }
+                b'-' if next == Some(b'-')
+                    && bytes
+                        .get(i + 2)
+                        .is_none_or(|b| b.is_ascii_whitespace() || *b < 32) =>
+                {
+                    state = State::LineComment;
+                    out.push(c);
+                }
+                b'/' if next == Some(b'*') => {
+                    if let Some((marker_len, version)) = executable_marker(&bytes[i..]) {
+                        if version.is_none_or(|v| v <= VERSION_NUMBER) {
+                            out.extend(std::iter::repeat_n(b' ', marker_len));
+                            executable_open += 1;
+                            i += marker_len;
+                            continue;
+                        }
+                    }
+                    state = State::BlockComment;
+                    out.extend_from_slice(b"/*");
+                    i += 2;
+                    continue;
+                }
+                b'*' if next == Some(b'/') && executable_open > 0 => {
+                    executable_open -= 1;
+                    out.extend_from_slice(b"  ");
+                    i += 2;
+                    continue;
+                }
+                b';' => {
+                    if has_code {
+                        pieces.push(piece(&out, start_line));
+                    }
+                    out.clear();
+                    has_code = false;
+                    start_line = line;
+                }
+                _ => {
+                    if !c.is_ascii_whitespace() {
+                        has_code = true;
+                    }
+                    out.push(c);
+                }
+            },
+            State::Quote(q) => {
+                out.push(c);
+                if c == b'\\' && q != b'`' {
+                    if let Some(n) = next {
+                        out.push(n);
+                        if n == b'\n' {
+                            line += 1;
+                        }
+                        i += 2;
+                        continue;
+                    }
+                } else if c == q {
+                    if next == Some(q) {
+                        out.push(q);
+                        i += 2;
+                        continue;
+                    }
+                    state = State::Code;
+                }
+            }
+            State::LineComment => {
+                out.push(c);
+                if c == b'\n' {
+                    state = State::Code;
+                }
+            }
+            State::BlockComment => {
+                out.push(c);
+                if c == b'*' && next == Some(b'/') {
+                    out.push(b'/');
+                    state = State::Code;
+                    i += 2;
+                    continue;
+                }
+            }
+        }
+        i += 1;
+    }
+    if has_code {
+        pieces.push(piece(&out, start_line));
+    }
+    pieces
+}
+
+fn piece(bytes: &[u8], line: usize) -> Piece {
+    // Splitting happens only at ASCII bytes, so each piece is valid UTF-8.
+    let text = String::from_utf8_lossy(bytes).into_owned();
+    Piece { text, line }
+}
+
+/// `/*!NNNNN` or `/*M!NNNNNN` (digits optional): marker length and version.
+fn executable_marker(bytes: &[u8]) -> Option<(usize, Option<u32>)> {
+    let prefix = if bytes.starts_with(b"/*!") {
+        3
+    } else if bytes.starts_with(b"/*M!") {
+        4
+    } else {
+        return None;
+    };
+    let digits = bytes[prefix..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let version = match digits {
+        5 | 6 => std::str::from_utf8(&bytes[prefix..prefix + digits])
+            .ok()
+            .and_then(|d| d.parse().ok()),
+        _ => None,
+    };
+    let used = if version.is_some() { digits } else { 0 };
+    Some((prefix + used, version))
+}
+
+/// True if `text` holds only whitespace and comments.
+pub fn is_blank(text: &str) -> bool {
+    split(text).is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(q: &str) -> Vec<String> {
+        split(q)
+            .into_iter()
+            .map(|p| p.text.trim().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn splits_respecting_quotes_and_comments() {
+        assert_eq!(texts("select 1; select 2;"), ["select 1", "select 2"]);
+        assert_eq!(
+            texts("select ';'; select \"a;\\\"b\""),
+            ["select ';'", "select \"a;\\\"b\""]
+        );
+        assert_eq!(
+            texts("select `a;b` from t -- x;y\n; #c;\n"),
+            ["select `a;b` from t -- x;y"]
+        );
+        assert_eq!(
+            texts("/* a; */ select 1 /* b; */"),
+            ["/* a; */ select 1 /* b; */"]
+        );
+        assert_eq!(texts("select 'it''s;'"), ["select 'it''s;'"]);
+        assert!(split("  ;  -- nothing\n").is_empty());
+        let lines: Vec<usize> = split("select 1;\nselect 2")
+            .iter()
+            .map(|p| p.line)
+            .collect();
+        assert_eq!(lines, [1, 1]);
+    }
+
+    #[test]
+    fn executable_comments_become_code() {
+        assert_eq!(
+            texts("/*!40101 SET NAMES utf8mb4 */;/*M!200000 SET x=1 */"),
+            ["SET NAMES utf8mb4"]
+        );
+        assert_eq!(
+            texts("SHOW /*!50002 GLOBAL */ STATUS"),
+            ["SHOW          GLOBAL    STATUS"]
+        );
+        assert_eq!(texts("/*M!100101 SET a=1 */"), ["SET a=1"]);
+        let q = "CREATE TABLE t (a int) /*! ENGINE = innodb */";
+        assert_eq!(split(q)[0].text.len(), q.len());
+    }
+}
