@@ -97,6 +97,7 @@ fn sql_files_agree_with_mariadb() {
         let text = fs::read_to_string(path).expect("read sql file");
         let statements = parse_sql_file(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
         for &mode in modes {
+            let mismatches_before = mismatches.len();
             let database = format!("diff_{}", file.trim_end_matches(".sql").replace('-', "_"));
             let mut reference_conn = fresh_database(reference.port(), &database)
                 .unwrap_or_else(|e| panic!("reference MariaDB: {e}"));
@@ -148,6 +149,11 @@ fn sql_files_agree_with_mariadb() {
             }
             let _ = reference_conn.query_drop(format!("DROP DATABASE IF EXISTS {database}"));
             let _ = subject_conn.query_drop(format!("DROP DATABASE IF EXISTS {database}"));
+            eprintln!(
+                "differential: {file} ({mode:?}): {} statements, {} mismatches",
+                statements.len(),
+                mismatches.len() - mismatches_before
+            );
         }
     }
 
