@@ -133,7 +133,6 @@ pub async fn run(
             return;
         }
     };
-    engine.status().add(worker, Counter::ThreadsConnected, 1);
     let mut session = session;
     tokio::select! {
         _ = connection.command_loop(&mut session) => {}
@@ -141,14 +140,13 @@ pub async fn run(
         _ = shutdown.changed() => {}
     }
     session.end();
-    engine.status().sub(worker, Counter::ThreadsConnected, 1);
 }
 
 impl Connection {
     /// Handshake and authentication; on success the session, ready for commands.
     async fn establish(&mut self, peer: SocketAddr, kill: &Arc<KillSignal>) -> Option<Session> {
         let engine = self.context.engine.clone();
-        if engine.status().get(Counter::ThreadsConnected) >= self.context.max_connections as u64 {
+        if engine.processlist().len() >= self.context.max_connections as usize {
             let error = Error::new(ErrorCode::ConCount, "Too many connections");
             self.send_error(&error);
             let _ = self.flush().await;
@@ -648,7 +646,7 @@ fn statistics_line(engine: &Engine) -> String {
     format!(
         "Uptime: {uptime}  Threads: {}  Questions: {questions}  Slow queries: 0  Opens: 0  \
          Open tables: 0  Queries per second avg: {:.3}",
-        engine.status().get(Counter::ThreadsConnected),
+        engine.processlist().len(),
         questions as f64 / uptime as f64
     )
 }
