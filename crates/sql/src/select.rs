@@ -66,11 +66,87 @@ impl BindContext<'_> {
         );
         let end =
             crate::parse::offset_of(self.text, span.end.line as usize, span.end.column as usize);
+        let (mut start, mut end) = (start, end);
+        if let ast::Expr::Nested(_) = expr {
+            // The span is the inner expression's: take the enclosing parentheses too.
+            if let Some(open) = self.text[..start].rfind('(') {
+                if self.text[open + 1..start].trim().is_empty() {
+                    start = open;
+                }
+            }
+        }
+        end = close_open_parentheses(self.text, start, end);
+        let end = extend_over_parentheses(self.text, end);
         match self.text.get(start..end) {
             Some(s) if !s.is_empty() => s.to_string(),
             _ => expr.to_string(),
         }
     }
+}
+
+/// Extends `end` until the parentheses opened in `text[start..end]` are closed.
+fn close_open_parentheses(text: &str, start: usize, end: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut depth = 0i64;
+    let mut quote: Option<u8> = None;
+    let mut i = start;
+    while i < bytes.len() && (i < end || depth > 0) {
+        let c = bytes[i];
+        match quote {
+            Some(q) => {
+                if c == b'\\' {
+                    i += 1;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                b'\'' | b'"' | b'`' => quote = Some(c),
+                b'(' => depth += 1,
+                b')' => depth -= 1,
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    i.max(end).min(text.len())
+}
+
+/// sqlparser's span of a function call ends at its name; extend `end` over an argument
+/// list that follows, balancing parentheses outside quotes.
+fn extend_over_parentheses(text: &str, end: usize) -> usize {
+    let bytes = text.as_bytes();
+    if bytes.get(end) != Some(&b'(') {
+        return end;
+    }
+    let mut depth = 0usize;
+    let mut quote: Option<u8> = None;
+    let mut i = end;
+    while i < bytes.len() {
+        let c = bytes[i];
+        match quote {
+            Some(q) => {
+                if c == b'\\' {
+                    i += 1;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                b'\'' | b'"' | b'`' => quote = Some(c),
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return extend_over_parentheses(text, i + 1);
+                    }
+                }
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    end
 }
 
 pub fn object_part(part: &ast::ObjectNamePart) -> String {

@@ -196,3 +196,594 @@ fn vertical_slice() {
     assert_eq!(rows(&mut s, "SELECT DATABASE()"), table(&[&["test"]]));
     assert_eq!(rows(&mut s, "SELECT 1"), table(&[&["1"]]));
 }
+
+fn load(s: &mut Session, n: usize) {
+    let values: Vec<String> = (1..=n)
+        .map(|i| format!("({i}, {}, 'c{:03}', 'p')", i % 5, (n - i)))
+        .collect();
+    run(
+        s,
+        &format!(
+            "INSERT INTO sbtest1 (id, k, c, pad) VALUES {}",
+            values.join(",")
+        ),
+    );
+}
+
+#[test]
+fn select_shapes() {
+    let (_engine, mut s) = setup();
+    load(&mut s, 10);
+    assert_eq!(
+        rows(&mut s, "SELECT COUNT(*) FROM sbtest1"),
+        table(&[&["10"]])
+    );
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT k, COUNT(*) AS n FROM sbtest1 GROUP BY k HAVING n > 1 ORDER BY k DESC LIMIT 2"
+        ),
+        table(&[&["4", "2"], &["3", "2"]])
+    );
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT DISTINCT k FROM sbtest1 WHERE id BETWEEN 1 AND 7 ORDER BY k"
+        ),
+        table(&[&["0"], &["1"], &["2"], &["3"], &["4"]])
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM sbtest1 ORDER BY c LIMIT 2"),
+        table(&[&["10"], &["9"]])
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM sbtest1 ORDER BY 1 DESC LIMIT 1, 2"),
+        table(&[&["9"], &["8"]])
+    );
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT id FROM sbtest1 WHERE id IN (3, 1, 3) ORDER BY id"
+        ),
+        table(&[&["1"], &["3"]])
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM sbtest1 WHERE id > 8"),
+        table(&[&["9"], &["10"]])
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM sbtest1 WHERE id < 3 AND k = 1"),
+        table(&[&["1"]])
+    );
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT MIN(id), MAX(id), AVG(k) FROM sbtest1 WHERE id > 100"
+        ),
+        table(&[&["NULL", "NULL", "NULL"]])
+    );
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT t.id FROM test.sbtest1 AS t WHERE t.id = '4'"
+        ),
+        table(&[&["4"]])
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT * FROM sbtest1 WHERE id = 2"),
+        table(&[&["2", "2", "c008", "p"]])
+    );
+    assert_eq!(rows(&mut s, "SELECT 1 + 1 FROM DUAL"), table(&[&["2"]]));
+    run(&mut s, "CREATE INDEX k_1 ON sbtest1(k)");
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM sbtest1 WHERE k = 3 ORDER BY id"),
+        table(&[&["3"], &["8"]])
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT COUNT(*) FROM sbtest1 WHERE k >= 3"),
+        table(&[&["4"]])
+    );
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT COUNT(*) FROM sbtest1 WHERE k BETWEEN 1 AND 2"
+        ),
+        table(&[&["4"]])
+    );
+}
+
+#[test]
+fn column_metadata() {
+    let (_engine, mut s) = setup();
+    let events = run(
+        &mut s,
+        "SELECT id, c AS name, k+1, COUNT(*), sum( k ) + 1, CONCAT('a(', k), (k) FROM sbtest1 t",
+    );
+    let Some(Event::Rows { columns, .. }) = events.last() else {
+        panic!("{events:?}")
+    };
+    let names: Vec<&str> = columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "id",
+            "name",
+            "k+1",
+            "COUNT(*)",
+            "sum( k ) + 1",
+            "CONCAT('a(', k)",
+            "(k)"
+        ]
+    );
+    assert_eq!(
+        (columns[0].table.as_str(), columns[0].org_table.as_str()),
+        ("t", "sbtest1")
+    );
+    assert!(columns[0].primary_key && columns[0].auto_increment && columns[0].not_null);
+    assert_eq!(columns[1].org_name, "c");
+    assert_eq!(columns[2].org_table, "");
+}
+
+#[test]
+fn errors_have_mysql_codes() {
+    let (_engine, mut s) = setup();
+    let code = |s: &mut Session, sql: &str| error(s, sql).code;
+    assert_eq!(code(&mut s, "SELECT * FROM nosuch"), ErrorCode::NoSuchTable);
+    assert_eq!(
+        error(&mut s, "SELECT * FROM nosuch").message,
+        "Table 'test.nosuch' doesn't exist"
+    );
+    assert_eq!(
+        code(&mut s, "SELECT nosuch FROM sbtest1"),
+        ErrorCode::BadField
+    );
+    assert_eq!(
+        error(&mut s, "SELECT id FROM sbtest1 WHERE x = 1").message,
+        "Unknown column 'x' in 'where clause'"
+    );
+    assert_eq!(code(&mut s, "USE nosuch"), ErrorCode::BadDb);
+    assert_eq!(code(&mut s, "selec 1"), ErrorCode::Parse);
+    assert_eq!(code(&mut s, ""), ErrorCode::EmptyQuery);
+    assert_eq!(
+        code(&mut s, "CREATE TABLE sbtest1 (a int)"),
+        ErrorCode::TableExists
+    );
+    assert_eq!(
+        code(&mut s, "CREATE TABLE t2 (a int, A int)"),
+        ErrorCode::DupFieldName
+    );
+    assert_eq!(
+        code(
+            &mut s,
+            "CREATE TABLE t2 (a int primary key, b int, primary key (b))"
+        ),
+        ErrorCode::MultiplePriKey
+    );
+    assert_eq!(
+        code(&mut s, "CREATE TABLE t2 (a int, key (b))"),
+        ErrorCode::KeyColumnDoesNotExist
+    );
+    assert_eq!(
+        code(&mut s, "CREATE TABLE t2 (a int auto_increment, b int)"),
+        ErrorCode::WrongAutoKey
+    );
+    assert_eq!(
+        code(&mut s, "CREATE TABLE t2 (a text, key (a))"),
+        ErrorCode::BlobKeyWithoutLength
+    );
+    assert_eq!(
+        code(&mut s, "CREATE TABLE t2 (a decimal(66,2))"),
+        ErrorCode::TooBigPrecision
+    );
+    assert_eq!(
+        code(&mut s, "CREATE TABLE t2 (a int, key i (a), key i (a))"),
+        ErrorCode::DupKeyName
+    );
+    assert_eq!(code(&mut s, "DROP TABLE nosuch"), ErrorCode::BadTable);
+    assert_eq!(
+        error(&mut s, "DROP TABLE nosuch").message,
+        "Unknown table 'test.nosuch'"
+    );
+    assert_eq!(
+        code(&mut s, "INSERT INTO sbtest1 (id, k) VALUES (1)"),
+        ErrorCode::WrongValueCountOnRow
+    );
+    run(&mut s, "INSERT INTO sbtest1 (id) VALUES (1)");
+    let e = error(&mut s, "INSERT INTO sbtest1 (id) VALUES (1)");
+    assert_eq!(
+        (e.code, e.message.as_str()),
+        (ErrorCode::DupEntry, "Duplicate entry '1' for key 'PRIMARY'")
+    );
+    assert_eq!(
+        code(&mut s, "INSERT INTO sbtest1 (id, k) VALUES (2, NULL)"),
+        ErrorCode::BadNull
+    );
+    run(&mut s, "CREATE TABLE t3 (a int NOT NULL, b int)");
+    assert_eq!(
+        error(&mut s, "INSERT INTO t3 (b) VALUES (1)").message,
+        "Field 'a' doesn't have a default value"
+    );
+    assert_eq!(
+        code(&mut s, "SELECT @@nosuch"),
+        ErrorCode::UnknownSystemVariable
+    );
+    assert_eq!(
+        code(&mut s, "SET nosuch = 1"),
+        ErrorCode::UnknownSystemVariable
+    );
+    assert_eq!(
+        code(&mut s, "SET version = 'x'"),
+        ErrorCode::IncorrectGlobalLocalVar
+    );
+    assert_eq!(
+        code(&mut s, "SET max_connections = 5"),
+        ErrorCode::GlobalVariable
+    );
+    assert_eq!(
+        code(&mut s, "SET autocommit = 2"),
+        ErrorCode::WrongValueForVar
+    );
+    assert_eq!(code(&mut s, "KILL 999"), ErrorCode::NoSuchThread);
+    let mut fresh = session(&engine_of(&s), 9);
+    assert_eq!(code(&mut fresh, "SELECT * FROM t"), ErrorCode::NoDbSelected);
+}
+
+fn engine_of(_s: &Session) -> Arc<Engine> {
+    engine()
+}
+
+#[test]
+fn statement_atomicity_and_transactions() {
+    let (engine, mut s) = setup();
+    run(&mut s, "INSERT INTO sbtest1 (id) VALUES (5)");
+    // A failing multi-row insert leaves nothing behind.
+    error(&mut s, "INSERT INTO sbtest1 (id) VALUES (6), (7), (5)");
+    assert_eq!(
+        rows(&mut s, "SELECT COUNT(*) FROM sbtest1"),
+        table(&[&["1"]])
+    );
+    run(&mut s, "BEGIN");
+    assert_eq!(
+        s.status_flags() & crate::SERVER_STATUS_IN_TRANS,
+        crate::SERVER_STATUS_IN_TRANS
+    );
+    run(&mut s, "INSERT INTO sbtest1 (id) VALUES (6)");
+    error(&mut s, "INSERT INTO sbtest1 (id) VALUES (7), (5)");
+    run(&mut s, "INSERT INTO sbtest1 (id) VALUES (8)");
+    let mut other = session(&engine, 2);
+    run(&mut other, "USE test");
+    assert_eq!(
+        rows(&mut other, "SELECT COUNT(*) FROM sbtest1"),
+        table(&[&["1"]])
+    );
+    run(&mut s, "ROLLBACK");
+    assert_eq!(rows(&mut s, "SELECT id FROM sbtest1"), table(&[&["5"]]));
+    run(&mut s, "START TRANSACTION");
+    run(&mut s, "INSERT INTO sbtest1 (id) VALUES (6), (8)");
+    run(&mut s, "COMMIT");
+    assert_eq!(s.status_flags() & crate::SERVER_STATUS_IN_TRANS, 0);
+    assert_eq!(
+        rows(&mut other, "SELECT COUNT(*) FROM sbtest1"),
+        table(&[&["3"]])
+    );
+    // Repeatable read inside a transaction; a write conflict rolls everything back.
+    run(&mut other, "BEGIN");
+    assert_eq!(
+        rows(&mut other, "SELECT k FROM sbtest1 WHERE id = 5"),
+        table(&[&["0"]])
+    );
+    run(&mut other, "INSERT INTO sbtest1 (id) VALUES (100)");
+    run(&mut s, "UPDATE sbtest1 SET k = 7 WHERE id = 5");
+    assert_eq!(
+        rows(&mut other, "SELECT k FROM sbtest1 WHERE id = 5"),
+        table(&[&["0"]])
+    );
+    let e = error(&mut other, "UPDATE sbtest1 SET k = 9 WHERE id = 5");
+    assert_eq!(e.code, ErrorCode::LockDeadlock);
+    assert_eq!(other.status_flags() & crate::SERVER_STATUS_IN_TRANS, 0);
+    assert_eq!(
+        rows(&mut other, "SELECT COUNT(*) FROM sbtest1 WHERE id = 100"),
+        table(&[&["0"]])
+    );
+    // autocommit=0 keeps a transaction open until COMMIT; DDL commits implicitly.
+    run(&mut s, "SET autocommit = 0");
+    run(&mut s, "DELETE FROM sbtest1 WHERE id = 6");
+    assert_eq!(
+        rows(&mut other, "SELECT COUNT(*) FROM sbtest1"),
+        table(&[&["3"]])
+    );
+    run(&mut s, "CREATE TABLE t9 (a int)");
+    assert_eq!(
+        rows(&mut other, "SELECT COUNT(*) FROM sbtest1"),
+        table(&[&["2"]])
+    );
+    run(&mut s, "SET autocommit = 1");
+}
+
+#[test]
+fn duplicates_replace_ignore() {
+    let (_engine, mut s) = setup();
+    run(
+        &mut s,
+        "CREATE TABLE u (id int primary key, v int, w varchar(10), unique key uv (v))",
+    );
+    assert_eq!(
+        ok(&mut s, "INSERT INTO u VALUES (1, 10, 'a'), (2, 20, 'b')").affected_rows,
+        2
+    );
+    let r = ok(
+        &mut s,
+        "INSERT IGNORE INTO u VALUES (1, 30, 'c'), (3, 30, 'd')",
+    );
+    assert_eq!((r.affected_rows, r.warnings), (1, 1));
+    assert_eq!(
+        rows(&mut s, "SHOW WARNINGS"),
+        table(&[&["Warning", "1062", "Duplicate entry '1' for key 'PRIMARY'"]])
+    );
+    let e = error(&mut s, "INSERT INTO u VALUES (4, 10, 'x')");
+    assert_eq!(e.message, "Duplicate entry '10' for key 'uv'");
+    let r = ok(
+        &mut s,
+        "INSERT INTO u VALUES (1, 10, 'z') ON DUPLICATE KEY UPDATE w = VALUES(w)",
+    );
+    assert_eq!(r.affected_rows, 2);
+    let r = ok(
+        &mut s,
+        "INSERT INTO u VALUES (1, 10, 'z') ON DUPLICATE KEY UPDATE w = VALUES(w)",
+    );
+    assert_eq!(r.affected_rows, 0);
+    assert_eq!(
+        ok(&mut s, "REPLACE INTO u VALUES (2, 30, 'r')").affected_rows,
+        3
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT * FROM u ORDER BY id"),
+        table(&[&["1", "10", "z"], &["2", "30", "r"]])
+    );
+    assert_eq!(
+        ok(&mut s, "REPLACE INTO u VALUES (5, 50, 'n')").affected_rows,
+        1
+    );
+    let r = ok(&mut s, "UPDATE u SET v = v + 1 WHERE id > 0");
+    assert_eq!(r.info, "Rows matched: 3  Changed: 3  Warnings: 0");
+    let r = ok(&mut s, "UPDATE u SET w = 'z' WHERE id = 1");
+    assert_eq!(
+        (r.affected_rows, r.info.as_str()),
+        (0, "Rows matched: 1  Changed: 0  Warnings: 0")
+    );
+    assert_eq!(
+        ok(&mut s, "DELETE FROM u ORDER BY id DESC LIMIT 2").affected_rows,
+        2
+    );
+    assert_eq!(rows(&mut s, "SELECT id FROM u"), table(&[&["1"]]));
+}
+
+#[test]
+fn auto_increment_and_last_insert_id() {
+    let (_engine, mut s) = setup();
+    assert_eq!(
+        ok(&mut s, "INSERT INTO sbtest1 (k) VALUES (1)").last_insert_id,
+        1
+    );
+    assert_eq!(
+        ok(&mut s, "INSERT INTO sbtest1 (id, k) VALUES (10, 1)").last_insert_id,
+        10
+    );
+    let r = ok(
+        &mut s,
+        "INSERT INTO sbtest1 (id, k) VALUES (NULL, 1), (0, 2)",
+    );
+    assert_eq!(r.last_insert_id, 11);
+    assert_eq!(rows(&mut s, "SELECT LAST_INSERT_ID()"), table(&[&["11"]]));
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM sbtest1 ORDER BY id"),
+        table(&[&["1"], &["10"], &["11"], &["12"]])
+    );
+    run(&mut s, "TRUNCATE TABLE sbtest1");
+    assert_eq!(
+        ok(&mut s, "INSERT INTO sbtest1 SET k = 5").last_insert_id,
+        1
+    );
+}
+
+#[test]
+fn multi_statements_and_comments() {
+    let (_engine, mut s) = setup();
+    let e = error(&mut s, "SELECT 1; SELECT 2");
+    assert_eq!(e.code, ErrorCode::Parse);
+    assert!(
+        e.message.contains("near 'SELECT 2' at line 1"),
+        "{}",
+        e.message
+    );
+    s.set_multi_statements(true);
+    let events = run(&mut s, "SELECT 1; /* ; */ SELECT ';' ; -- x\n SELECT 3");
+    assert_eq!(events.len(), 3);
+    assert!(matches!(&events[0], Event::Rows { more: true, .. }));
+    assert!(matches!(&events[2], Event::Rows { more: false, .. }));
+    let events = run(
+        &mut s,
+        "/*!40101 SET NAMES utf8mb4 */; SHOW /*!50002 GLOBAL */ STATUS LIKE 'Questions'",
+    );
+    assert_eq!(events.len(), 2);
+    assert_eq!(
+        rows(&mut s, "SELECT @@character_set_client"),
+        table(&[&["utf8mb4"]])
+    );
+}
+
+#[test]
+fn prepared_statements() {
+    let (_engine, mut s) = setup();
+    load(&mut s, 5);
+    let info = s
+        .prepare("SELECT c FROM sbtest1 WHERE id = ?")
+        .expect("prepare");
+    assert_eq!((info.params.len(), info.columns.len()), (1, 1));
+    let mut sink = Collect::default();
+    s.execute_prepared(info.id, &[Value::Int(3)], &mut sink)
+        .expect("execute");
+    s.execute_prepared(info.id, &[Value::from_str("4")], &mut sink)
+        .expect("execute");
+    let got: Vec<_> = sink
+        .events
+        .iter()
+        .map(|e| match e {
+            Event::Rows { rows, .. } => rows.clone(),
+            _ => vec![],
+        })
+        .collect();
+    assert_eq!(got, vec![table(&[&["c002"]]), table(&[&["c001"]])]);
+    let ins = s
+        .prepare("INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?)")
+        .expect("prepare");
+    assert_eq!(s.prepared_param_count(ins.id), Some(4));
+    let mut sink = Collect::default();
+    let params = [
+        Value::Int(9),
+        Value::Int(1),
+        Value::from_str("x"),
+        Value::from_str("y"),
+    ];
+    s.execute_prepared(ins.id, &params, &mut sink)
+        .expect("insert");
+    // DDL that replaces the table re-binds the plan.
+    run(&mut s, "CREATE INDEX k_1 ON sbtest1(k)");
+    let mut sink = Collect::default();
+    s.execute_prepared(info.id, &[Value::Int(9)], &mut sink)
+        .expect("after DDL");
+    assert!(matches!(&sink.events[0], Event::Rows { rows, .. } if rows == &table(&[&["x"]])));
+    let upd = s
+        .prepare("UPDATE sbtest1 SET k=k+1 WHERE id=?")
+        .expect("prepare");
+    let mut sink = Collect::default();
+    s.execute_prepared(upd.id, &[Value::Int(9)], &mut sink)
+        .expect("update");
+    assert!(matches!(&sink.events[0], Event::Ok { ok, .. } if ok.affected_rows == 1));
+    s.close_prepared(upd.id);
+    assert!(s
+        .execute_prepared(upd.id, &[Value::Int(9)], &mut sink)
+        .is_err());
+    let set = s.prepare("SET @a = ?").expect("prepare SET");
+    s.execute_prepared(set.id, &[Value::Int(42)], &mut sink)
+        .expect("SET");
+    assert_eq!(rows(&mut s, "SELECT @a"), table(&[&["42"]]));
+}
+
+#[test]
+fn variables_and_show() {
+    let (engine, mut s) = setup();
+    run(
+        &mut s,
+        "SET autocommit=0, @@session.sql_mode='', @x = 5, GLOBAL max_connections=10",
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT @@autocommit, @x, @@global.max_connections"),
+        table(&[&["0", "5", "10"]])
+    );
+    assert_eq!(s.status_flags() & crate::SERVER_STATUS_AUTOCOMMIT, 0);
+    run(&mut s, "SET autocommit=ON, sql_mode=DEFAULT");
+    assert_eq!(
+        rows(&mut s, "SHOW VARIABLES LIKE 'autocommit'"),
+        table(&[&["autocommit", "ON"]])
+    );
+    assert_eq!(
+        rows(&mut s, "SHOW VARIABLES WHERE Variable_name = 'sql_mode'"),
+        table(&[&["sql_mode", crate::variables::DEFAULT_SQL_MODE]])
+    );
+    run(&mut s, "CREATE DATABASE other");
+    assert_eq!(
+        rows(&mut s, "SHOW DATABASES"),
+        table(&[&["information_schema"], &["other"], &["test"]])
+    );
+    assert_eq!(
+        rows(&mut s, "SHOW DATABASES LIKE 't%'"),
+        table(&[&["test"]])
+    );
+    assert_eq!(
+        rows(&mut s, "SHOW FULL TABLES"),
+        table(&[&["sbtest1", "BASE TABLE"]])
+    );
+    assert_eq!(
+        rows(&mut s, "SHOW TABLES FROM other"),
+        Vec::<Vec<String>>::new()
+    );
+    run(&mut s, "CREATE INDEX k_1 ON sbtest1(k)");
+    assert_eq!(
+        rows(&mut s, "SHOW COLUMNS FROM sbtest1"),
+        table(&[
+            &["id", "int(11)", "NO", "PRI", "NULL", "auto_increment"],
+            &["k", "int(11)", "NO", "MUL", "0", ""],
+            &["c", "char(120)", "NO", "", "", ""],
+            &["pad", "char(60)", "NO", "", "", ""],
+        ])
+    );
+    assert_eq!(rows(&mut s, "DESCRIBE sbtest1").len(), 4);
+    let create = rows(&mut s, "SHOW CREATE TABLE sbtest1");
+    assert_eq!(
+        create[0][1],
+        "CREATE TABLE `sbtest1` (\n  `id` int(11) NOT NULL AUTO_INCREMENT,\n  `k` int(11) NOT NULL DEFAULT 0,\n  \
+         `c` char(120) NOT NULL DEFAULT '',\n  `pad` char(60) NOT NULL DEFAULT '',\n  PRIMARY KEY (`id`),\n  \
+         KEY `k_1` (`k`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci"
+    );
+    assert_eq!(rows(&mut s, "SHOW INDEX FROM sbtest1").len(), 2);
+    assert_eq!(rows(&mut s, "SHOW TABLE STATUS").len(), 1);
+    assert_eq!(rows(&mut s, "SHOW CREATE DATABASE test")[0][0], "test");
+    let status = rows(&mut s, "SHOW GLOBAL STATUS LIKE 'Com_select'");
+    assert_eq!(status[0][0], "Com_select");
+    assert!(engine.status().get(crate::Counter::Questions) > 10);
+    assert_eq!(rows(&mut s, "SHOW PROCESSLIST").len(), 1);
+    assert_eq!(
+        rows(&mut s, "SHOW ENGINE manycore MUTEX")
+            .first()
+            .map(|r| r.len())
+            .unwrap_or(3),
+        3
+    );
+    run(&mut s, "FLUSH TABLES");
+    run(&mut s, "DO 1 + 1");
+    run(&mut s, "SET NAMES utf8 COLLATE utf8mb3_general_ci");
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT @@character_set_client, @@collation_connection"
+        ),
+        table(&[&["utf8mb3", "utf8mb3_general_ci"]])
+    );
+    run(&mut s, "DROP TABLE IF EXISTS nosuch");
+    assert_eq!(
+        rows(&mut s, "SHOW WARNINGS"),
+        table(&[&["Note", "1051", "Unknown table 'test.nosuch'"]])
+    );
+    assert_eq!(rows(&mut s, "SHOW COUNT(*) WARNINGS"), table(&[&["1"]]));
+    run(&mut s, "SELECT 1");
+    assert_eq!(rows(&mut s, "SHOW WARNINGS").len(), 0);
+}
+
+#[test]
+fn kill_and_processlist() {
+    let engine = engine();
+    let killed = Arc::new(std::sync::atomic::AtomicU32::new(0));
+    let k = killed.clone();
+    let info = ConnectionInfo {
+        id: 7,
+        user: "u".into(),
+        host: "127.0.0.1:5000".into(),
+        worker: 0,
+        database: None,
+    };
+    let victim = Session::new(
+        engine.clone(),
+        info,
+        Box::new(move |_| {
+            k.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }),
+    )
+    .expect("session");
+    let mut s = session(&engine, 1);
+    assert_eq!(rows(&mut s, "SHOW PROCESSLIST").len(), 2);
+    run(&mut s, "KILL QUERY 7");
+    assert_eq!(killed.load(std::sync::atomic::Ordering::Relaxed), 1);
+    drop(victim);
+    assert_eq!(rows(&mut s, "SHOW PROCESSLIST").len(), 1);
+}
