@@ -29,6 +29,7 @@ use crossbeam_utils::CachePadded;
 use manycore_types::{key, ColumnDefault, DataType, Value};
 use parking_lot::{Mutex, RwLock};
 use std::collections::BTreeMap;
+use std::ops::Bound::Unbounded;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -147,7 +148,7 @@ impl TableSchema {
     }
 }
 
-type Tree = scc::TreeIndex<Box<[u8]>, Arc<RowSlot>>;
+type Tree = crate::index::OrderedIndex;
 
 /// Rows of a table, shared by every `Table` object that DDL makes for it.
 pub(crate) struct TableData {
@@ -535,8 +536,7 @@ impl TableData {
         }
         // Slot invariant (3): from here on writers look the key up again.
         slot.writer.store(DEAD, Ordering::Release);
-        self.primary
-            .remove_if_sync(&slot.key[..], |s| Arc::ptr_eq(s, slot));
+        self.primary.remove_if(&slot.key, |s| Arc::ptr_eq(s, slot));
         true
     }
 
@@ -559,15 +559,13 @@ impl StaleEntry {
                     self.schema
                         .chain_has_secondary_key(slot, self.index, &self.key, Some(horizon));
                 if !needed {
-                    self.tree
-                        .remove_if_sync(&self.key[..], |s| Arc::ptr_eq(s, slot));
+                    self.tree.remove_if(&self.key, |s| Arc::ptr_eq(s, slot));
                 }
                 slot.writer.store(FREE, Ordering::Release);
                 true
             }
             Err(DEAD) => {
-                self.tree
-                    .remove_if_sync(&self.key[..], |s| Arc::ptr_eq(s, slot));
+                self.tree.remove_if(&self.key, |s| Arc::ptr_eq(s, slot));
                 true
             }
             Err(_) => false,
@@ -706,8 +704,8 @@ impl Table {
         key: &[u8],
         f: impl FnOnce(&Arc<RowSlot>, &[Value]) -> R,
     ) -> Option<R> {
-        let guard = scc::Guard::new();
-        let slot = self.data.primary.peek(key, &guard)?;
+        let guard = crate::index::pin();
+        let slot = self.data.primary.get(key, &guard)?;
         slot.read(view, |row| f(slot, row))
     }
 
@@ -721,18 +719,17 @@ impl Table {
     ) {
         let types = self.schema.index_types(index);
         let (lower, upper) = range.encode(&types);
-        let bounds = (as_slice_bound(&lower), as_slice_bound(&upper));
-        let guard = scc::Guard::new();
+        let guard = crate::index::pin();
         match index {
             IndexNo::Primary => {
-                for (_, slot) in self.data.primary.range::<[u8], _>(bounds, &guard) {
+                for (_, slot) in self.data.primary.range(lower, upper, &guard) {
                     if let Some(ControlFlow::Break(())) = slot.read(view, |row| f(slot, row)) {
                         return;
                     }
                 }
             }
             IndexNo::Secondary(i) => {
-                for (entry, slot) in self.secondary[i].range::<[u8], _>(bounds, &guard) {
+                for (entry, slot) in self.secondary[i].range(lower, upper, &guard) {
                     let flow = slot.read(view, |row| {
                         // Stale entries: the visible row must still have this key.
                         let current = self.secondary_key(i, row, &slot.key);
@@ -752,13 +749,13 @@ impl Table {
 
     /// Indexes every version of every row in secondary index `i` (CREATE INDEX).
     fn build_secondary(&self, i: usize) -> Result<(), StorageError> {
-        let guard = scc::Guard::new();
-        for (_, slot) in self.data.primary.iter(&guard) {
+        let guard = crate::index::pin();
+        for (_, slot) in self.data.primary.range(Unbounded, Unbounded, &guard) {
             let mut version = slot.head.load_full();
             while let Some(v) = version {
                 if let Some(row) = &v.row {
                     let key = self.secondary_key(i, row, &slot.key);
-                    let _ = self.secondary[i].insert_sync(key, slot.clone());
+                    self.secondary[i].insert_new(key, slot);
                 }
                 version = v.prev.load_full();
             }
@@ -772,10 +769,10 @@ impl Table {
     /// Invariant (5): every key each row may end with, across every row.
     fn check_unique_after_build(&self, i: usize) -> Result<(), StorageError> {
         let columns = &self.schema.indexes[i].columns;
-        let guard = scc::Guard::new();
+        let guard = crate::index::pin();
         // (key, row, whether the row has this key however its writer ends)
         let mut keys: Vec<(Vec<u8>, Arc<RowSlot>, bool)> = Vec::new();
-        for (_, slot) in self.data.primary.iter(&guard) {
+        for (_, slot) in self.data.primary.range(Unbounded, Unbounded, &guard) {
             let outcomes = slot.possible_rows(|row| {
                 row.filter(|r| columns.iter().all(|&c| !r[c].is_null()))
                     .map(|r| self.secondary_prefix(i, r))
@@ -805,13 +802,5 @@ impl Table {
             return Err(StorageError::WriteConflict);
         }
         Ok(())
-    }
-}
-
-fn as_slice_bound(bound: &std::ops::Bound<Vec<u8>>) -> std::ops::Bound<&[u8]> {
-    match bound {
-        std::ops::Bound::Included(k) => std::ops::Bound::Included(k.as_slice()),
-        std::ops::Bound::Excluded(k) => std::ops::Bound::Excluded(k.as_slice()),
-        std::ops::Bound::Unbounded => std::ops::Bound::Unbounded,
     }
 }

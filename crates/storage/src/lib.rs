@@ -18,9 +18,12 @@
 //!     timestamp before the clock is advanced to it, and commits advance the clock in order.
 //! (3) At most one transaction has uncommitted versions in a slot (the slot's write lock);
 //!     a second writer gets `StorageError::WriteConflict` at once, never waits (no deadlocks).
+//!     A writer only waits out the collector's brief hold on a slot, and the collector waits
+//!     for nothing while it holds one.
 //! (4) A version that no active snapshot can see is unreachable after the next write to its
 //!     slot (chains are cut below the newest version visible to the oldest snapshot).
-//! (5) Index reads take no lock: `scc::TreeIndex` readers and `arc_swap` loads only.
+//! (5) Index reads take no lock: skip-list traversal under an epoch pin and `arc_swap`
+//!     loads only (see `index`).
 
 mod catalog;
 mod gc;

@@ -15,6 +15,10 @@
 //!     inserts and updates check and add entries and push their version under the table's
 //!     `unique_latch`, and a row another transaction may still change counts as a
 //!     duplicate only if every way it can end has the key (else `WriteConflict`).
+//! (6) Every version's row has an entry, mapping to its own slot, in each secondary index
+//!     while a snapshot may read that version. Secondary keys end with the primary key, so
+//!     a row re-inserted after the collector removed its old slot can find the old slot's
+//!     entry under the same key; the writer replaces it rather than sharing it.
 
 use crate::catalog::{Table, TableData, GC_TXN};
 use crate::gc::ReaderSlot;
@@ -60,9 +64,11 @@ pub struct Transaction {
     finished: bool,
 }
 
-/// How often a writer retries a slot briefly held by the garbage collector (which holds it
-/// for a few index operations, but may be descheduled meanwhile on a loaded machine).
-const GC_HOLD_RETRIES_MAX: usize = 4096;
+/// Yields before a writer waiting for the collector to let go of a slot starts sleeping.
+/// The collector holds a slot only across one chain walk and one index removal and never
+/// waits for anything meanwhile, so waiting for it cannot deadlock; but it may be
+/// descheduled while holding it on a loaded machine, so the wait has no bound.
+const GC_HOLD_YIELDS_MAX: u32 = 64;
 
 /// Why `Transaction::lock` failed.
 enum LockFailure {
@@ -127,10 +133,11 @@ impl Transaction {
                 }
                 Ok(false) => return Ok(()),
                 Err(DEAD) => return Err(LockFailure::Dead),
-                Err(GC_TXN) if gc_waits < GC_HOLD_RETRIES_MAX => {
+                Err(GC_TXN) if gc_waits < GC_HOLD_YIELDS_MAX => {
                     gc_waits += 1;
                     std::thread::yield_now();
                 }
+                Err(GC_TXN) => std::thread::sleep(std::time::Duration::from_micros(50)),
                 Err(_) => return Err(LockFailure::Held),
             }
         }
@@ -220,12 +227,12 @@ impl Transaction {
     ) -> Result<Arc<RowSlot>, StorageError> {
         let txn = self.txn_id();
         loop {
-            let existing = data.primary.peek_with(&key[..], |_, slot| slot.clone());
+            let existing = data.primary.get_cloned(&key);
             let slot = match existing {
                 Some(slot) => slot,
                 None => {
                     let slot = Arc::new(RowSlot::new(key.clone(), txn));
-                    if data.primary.insert_sync(key.clone(), slot.clone()).is_err() {
+                    if !data.primary.insert_new(key.clone(), &slot) {
                         continue; // Another writer created it first: lock theirs.
                     }
                     self.locked.push(slot.clone());
@@ -346,9 +353,10 @@ impl Transaction {
             upper.push(0xFF);
             let has_key =
                 |r: Option<&[Value]>| r.is_some_and(|r| table.secondary_prefix(i, r) == prefix);
-            let guard = scc::Guard::new();
-            let range = table.secondary[i].range::<[u8], _>(
-                (Bound::Included(&prefix[..]), Bound::Excluded(&upper[..])),
+            let guard = crate::index::pin();
+            let range = table.secondary[i].range(
+                Bound::Included(prefix.clone()),
+                Bound::Excluded(upper),
                 &guard,
             );
             for (_, other) in range {
@@ -387,13 +395,30 @@ impl Transaction {
         let mut added = Vec::new();
         for &i in indexes {
             let key = table.secondary_key(i, row, &slot.key);
-            // An existing entry (a stale one of an older version) serves the new version
-            // too; the collector keeps it while any readable version has its key.
-            if table.secondary[i]
-                .insert_sync(key.clone(), slot.clone())
-                .is_ok()
-            {
-                added.push((i, key));
+            let tree = &table.secondary[i];
+            loop {
+                if tree.insert_new(key.clone(), slot) {
+                    added.push((i, key));
+                    break;
+                }
+                let guard = crate::index::pin();
+                let Some(holder) = tree.get(&key, &guard) else {
+                    continue; // Removed meanwhile: insert again.
+                };
+                if Arc::ptr_eq(holder, slot) {
+                    // A stale entry of an older version of this row serves the new version
+                    // too; the collector keeps it while any readable version has its key.
+                    break;
+                }
+                // The same primary key in a slot the collector removed (invariant (6)): its
+                // entries go with it, so this row needs its own.
+                assert_eq!(
+                    holder.writer.load(Ordering::Acquire),
+                    DEAD,
+                    "two live slots with one primary key"
+                );
+                let dead = holder.clone();
+                tree.remove_if(&key, |s| Arc::ptr_eq(s, &dead));
             }
         }
         added
@@ -419,7 +444,7 @@ impl Transaction {
                 .table
                 .chain_has_secondary_key(&write.slot, i, &key, None)
             {
-                write.table.secondary[i].remove_sync(&key[..]);
+                write.table.secondary[i].remove_if(&key, |s| Arc::ptr_eq(s, &write.slot));
             }
         }
         if write.slot.head.load().is_none() {
