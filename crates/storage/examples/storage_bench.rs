@@ -1,0 +1,150 @@
+//! Performance sanity check (not a test): point gets per second from 1 and 2 threads, and update
+//! throughput (1 and 2 threads, disjoint rows) with the collector running. Run with
+//! `cargo run --release -p manycore-storage --example storage_bench`.
+
+use manycore_storage::{ColumnSchema, IndexSchema, Storage, TableSchema};
+use manycore_types::{ColumnDefault, DataType, IntWidth, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const ROWS: i64 = 100_000;
+const RUN: Duration = Duration::from_secs(2);
+
+fn column(name: &str) -> ColumnSchema {
+    ColumnSchema {
+        name: name.into(),
+        data_type: DataType::Int {
+            width: IntWidth::Big,
+            unsigned: false,
+        },
+        nullable: false,
+        default: ColumnDefault::None,
+        auto_increment: false,
+        on_update_current_timestamp: false,
+        comment: String::new(),
+    }
+}
+
+fn main() {
+    let storage = Storage::new();
+    storage.create_database("d", false).expect("db");
+    let schema = TableSchema {
+        name: "t".into(),
+        columns: vec![column("id"), column("k"), column("c")],
+        primary_key: Some(vec![0]),
+        indexes: vec![IndexSchema {
+            name: "k".into(),
+            columns: vec![1],
+            unique: false,
+        }],
+        comment: String::new(),
+    };
+    storage.create_table("d", schema, false).expect("table");
+    let table = storage.catalog().table("d", "t").expect("t").clone();
+    let reader = storage.register_reader();
+    let mut txn = storage.begin(&reader);
+    for id in 0..ROWS {
+        let row = vec![Value::Int(id), Value::Int(id % 1000), Value::Int(0)];
+        txn.insert(&table, row.into_boxed_slice()).expect("load");
+    }
+    txn.commit();
+    let keys: Arc<Vec<Vec<u8>>> = Arc::new(
+        (0..ROWS)
+            .map(|id| table.primary_key(&[Value::Int(id)]))
+            .collect(),
+    );
+
+    // Point gets: one snapshot per 100 gets (as a session's statement would).
+    for threads in [1, 2] {
+        let start = Instant::now();
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (storage, table, keys) = (storage.clone(), table.clone(), keys.clone());
+                std::thread::spawn(move || {
+                    let reader = storage.register_reader();
+                    let mut gets = 0u64;
+                    let mut i = t as usize * 7919;
+                    while start.elapsed() < RUN {
+                        let txn = storage.begin(&reader);
+                        let view = txn.view();
+                        for _ in 0..100 {
+                            i = (i + 104_729) % keys.len();
+                            let found = table.get(&view, &keys[i], |_, row| row.len());
+                            assert_eq!(found, Some(3));
+                            gets += 1;
+                        }
+                        txn.commit();
+                    }
+                    gets
+                })
+            })
+            .collect();
+        let gets: u64 = handles.into_iter().map(|h| h.join().expect("getter")).sum();
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "point gets, {threads} threads: {:.2} M/s",
+            gets as f64 / secs / 1e6
+        );
+    }
+
+    // Updates: each thread its own rows; one transaction per update (begin, get, update,
+    // commit), with the collector running.
+    for threads in [1, 2] {
+        let stop = Arc::new(AtomicBool::new(false));
+        let collector = {
+            let (storage, stop) = (storage.clone(), stop.clone());
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    storage.collect_garbage();
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            })
+        };
+        let start = Instant::now();
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (storage, table, keys) = (storage.clone(), table.clone(), keys.clone());
+                std::thread::spawn(move || {
+                    let reader = storage.register_reader();
+                    let (mut updates, mut conflicts) = (0u64, 0u64);
+                    let mut i = t as usize;
+                    while start.elapsed() < RUN {
+                        i = (i + 2 * 7) % keys.len(); // stays on this thread's parity
+                        let mut txn = storage.begin(&reader);
+                        let (slot, mut row) = table
+                            .get(&txn.view(), &keys[i], |slot, row| {
+                                (slot.clone(), row.to_vec())
+                            })
+                            .expect("row");
+                        let Value::Int(c) = row[2] else {
+                            unreachable!("int column")
+                        };
+                        row[2] = Value::Int(c + 1);
+                        match txn.update(&table, &slot, row.into_boxed_slice()) {
+                            Ok(()) => {
+                                txn.commit();
+                                updates += 1;
+                            }
+                            Err(_) => conflicts += 1,
+                        }
+                    }
+                    (updates, conflicts)
+                })
+            })
+            .collect();
+        let (mut updates, mut conflicts) = (0, 0);
+        for h in handles {
+            let (u, c) = h.join().expect("updater");
+            updates += u;
+            conflicts += c;
+        }
+        let secs = start.elapsed().as_secs_f64();
+        stop.store(true, Ordering::Relaxed);
+        collector.join().expect("collector");
+        println!(
+            "update transactions, {threads} threads: {:.0} k/s ({conflicts} conflicts)",
+            updates as f64 / secs / 1e3
+        );
+    }
+}
