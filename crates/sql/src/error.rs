@@ -134,6 +134,7 @@ pub enum ErrorCode {
     WrongGroupField = 1056,
     TableMustHaveColumns = 1113,
     WrongKeyColumn = 1167,
+    UnknownStorageEngine = 1286,
 }
 
 impl ErrorCode {
@@ -208,7 +209,9 @@ impl ErrorCode {
             | TooBigDisplaywidth
             | WrongGroupField
             | TableMustHaveColumns
-            | WrongKeyColumn => "42000",
+            | WrongKeyColumn
+            | UnknownStorageEngine => "42000",
+            ReadOnlyTransaction => "25006",
             LockDeadlock => "40001",
             QueryInterrupted => "70100",
             DivisionByZero => "22012",

@@ -185,7 +185,7 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
     };
     let mut items: Vec<Item> = Vec::with_capacity(select_width);
     {
-        let mut scope = BindScope::new(&sources, "field list", parameters);
+        let mut scope = BindScope::new(&sources, "SELECT", parameters);
         scope.aggregates = Some(&aggregates);
         for item in &select.projection {
             bind_item(item, &sources, &scope, cx, &mut items)?;
@@ -205,7 +205,7 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
         .collect();
 
     let filter = match &select.selection {
-        Some(e) => Some(BindScope::new(&sources, "where clause", parameters).bind(e)?),
+        Some(e) => Some(BindScope::new(&sources, "WHERE", parameters).bind(e)?),
         None => None,
     };
 
@@ -223,7 +223,7 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
 
     let having = match &select.having {
         Some(e) => {
-            let mut scope = BindScope::new(&sources, "having clause", parameters);
+            let mut scope = BindScope::new(&sources, "HAVING", parameters);
             scope.aggregates = Some(&aggregates);
             scope.aliases = &aliases;
             scope.aliases_first = true;
@@ -237,7 +237,7 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
         let ast::OrderByKind::Expressions(exprs) = &order_by.kind else {
             return Err(Error::not_supported("ORDER BY ALL"));
         };
-        let mut scope = BindScope::new(&sources, "order clause", parameters);
+        let mut scope = BindScope::new(&sources, "ORDER BY", parameters);
         scope.aggregates = Some(&aggregates);
         scope.aliases = &aliases;
         scope.aliases_first = true;
@@ -246,7 +246,7 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
                 Some(n) if n >= 1 && n <= items.len() => {
                     Expr::Column(aliases[n - 1].column.clone())
                 }
-                Some(_) => return Err(Error::bad_field(&o.expr.to_string(), "order clause")),
+                Some(_) => return Err(Error::bad_field(&o.expr.to_string(), "ORDER BY")),
                 None => scope.bind(&o.expr)?,
             };
             let descending = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
@@ -529,9 +529,9 @@ fn bind_group_item(
         if n >= 1 && n <= items.len() {
             return from_item(n - 1);
         }
-        return Err(Error::bad_field(&n.to_string(), "group statement"));
+        return Err(Error::bad_field(&n.to_string(), "GROUP BY"));
     }
-    let scope = BindScope::new(sources, "group statement", cx.parameters);
+    let scope = BindScope::new(sources, "GROUP BY", cx.parameters);
     if let ast::Expr::Identifier(ident) = e {
         if sources
             .iter()

@@ -330,7 +330,9 @@ fn count_placeholders(text: &str) -> usize {
 
 fn storage_error(e: StorageError) -> Error {
     match e {
-        StorageError::WriteConflict => Error::deadlock(),
+        StorageError::WriteConflict | StorageError::LockWait { .. } | StorageError::Deadlock => {
+            Error::deadlock()
+        }
         StorageError::DatabaseExists(d) => Error::new(
             ErrorCode::DbCreateExists,
             format!("Can't create database '{d}'; database exists"),
@@ -437,7 +439,6 @@ impl Session {
             }
         }
         let process = engine.processlist().register(&info, on_kill);
-        engine.status().add(info.worker, Counter::Connections, 1);
         engine
             .status()
             .observe_connections(engine.processlist().len());
@@ -598,8 +599,8 @@ impl Session {
 
     // ---- entry points ---------------------------------------------------------------
 
+    /// COM_QUERY. The server counts Questions; this counts Queries and Com_*.
     pub fn run_query(&mut self, text: &str, sink: &mut dyn ResultSink) -> Result<()> {
-        self.count(Counter::Questions);
         self.process.entry().set_query(text);
         let result = self.run_pieces(text, sink);
         self.process.entry().set_command("Sleep");
@@ -638,7 +639,7 @@ impl Session {
     }
 
     pub fn prepare(&mut self, text: &str) -> Result<PreparedInfo> {
-        self.count(Counter::ComStmtPrepare);
+        // Com_stmt_prepare is counted by the server.
         let result = self.prepare_inner(text);
         if let Err(e) = &result {
             self.state.clear_warnings();
@@ -712,8 +713,7 @@ impl Session {
         params: &[Value],
         sink: &mut dyn ResultSink,
     ) -> Result<()> {
-        self.count(Counter::Questions);
-        self.count(Counter::ComStmtExecute);
+        // Questions and Com_stmt_execute are counted by the server.
         self.count(Counter::Queries);
         let result = self.execute_prepared_inner(id, params, sink);
         self.process.entry().set_command("Sleep");
@@ -1049,7 +1049,7 @@ impl Session {
         parameters: &Cell<usize>,
     ) -> Result<Value> {
         let no_tables: [SourceTable; 0] = [];
-        let bound = BindScope::new(&no_tables, "field list", parameters).bind(e)?;
+        let bound = BindScope::new(&no_tables, "SET", parameters).bind(e)?;
         bound.eval(
             &[],
             &EvalContext {
@@ -1155,7 +1155,7 @@ impl Session {
                     .any(|e| e.eq_ignore_ascii_case(engine));
                 if !known {
                     return Err(Error::new(
-                        ErrorCode::UnknownError,
+                        ErrorCode::UnknownStorageEngine,
                         format!("Unknown storage engine '{engine}'"),
                     ));
                 }
@@ -1758,7 +1758,7 @@ impl Session {
             })
             .collect();
         let no_tables: [SourceTable; 0] = [];
-        let mut scope = BindScope::new(&no_tables, "where clause", parameters);
+        let mut scope = BindScope::new(&no_tables, "WHERE", parameters);
         scope.aliases = &aliases;
         let bound = scope.bind(predicate)?;
         let ctx = EvalContext {
