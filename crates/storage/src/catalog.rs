@@ -215,6 +215,7 @@ pub struct Storage {
     pub(crate) next_txn: CachePadded<AtomicU64>,
     next_table_id: AtomicU32,
     pub(crate) horizon: Horizon,
+    pub(crate) transactions: crate::lock_wait::TxnRegistry,
 }
 
 impl Storage {
@@ -227,6 +228,7 @@ impl Storage {
             next_txn: CachePadded::new(AtomicU64::new(1)),
             next_table_id: AtomicU32::new(1),
             horizon: Horizon::default(),
+            transactions: Default::default(),
         })
     }
 

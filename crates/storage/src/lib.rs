@@ -28,12 +28,14 @@
 mod catalog;
 mod gc;
 mod index;
+mod lock_wait;
 mod slot;
 mod transaction;
 
 pub use catalog::{Catalog, ColumnSchema, Database, IndexSchema, Table, TableId, TableSchema};
 pub use gc::ReaderSlot;
 pub use index::{IndexNo, KeyRange};
+pub use lock_wait::LockWait;
 pub use slot::RowSlot;
 pub use transaction::{ReadView, Savepoint, Transaction};
 
@@ -49,9 +51,17 @@ pub enum StorageError {
         index: IndexNo,
         existing: std::sync::Arc<RowSlot>,
     },
-    /// Another transaction holds the row, or committed a newer version of it after this
-    /// transaction's snapshot (first updater wins).
+    /// The table changed under the statement (DDL replaced it): retry the transaction.
     WriteConflict,
+    /// Another transaction (`holder`) holds the row, or (`holder` 0) the row changed after
+    /// the statement's write view was taken. The caller undoes the statement to its
+    /// savepoint, waits (`Transaction::prepare_lock_wait`), refreshes the write view and
+    /// runs the statement again.
+    LockWait {
+        holder: u64,
+    },
+    /// Waiting for `LockWait::holder` would close a cycle of waiting transactions.
+    Deadlock,
     DatabaseExists(String),
     NoSuchDatabase(String),
     TableExists(String),
@@ -65,6 +75,8 @@ impl fmt::Display for StorageError {
         match self {
             StorageError::DuplicateKey { index, .. } => write!(f, "duplicate key in {index:?}"),
             StorageError::WriteConflict => write!(f, "write conflict"),
+            StorageError::LockWait { holder } => write!(f, "row locked by transaction {holder}"),
+            StorageError::Deadlock => write!(f, "deadlock"),
             StorageError::DatabaseExists(d) => write!(f, "database {d} exists"),
             StorageError::NoSuchDatabase(d) => write!(f, "no database {d}"),
             StorageError::TableExists(t) => write!(f, "table {t} exists"),

@@ -16,7 +16,7 @@
 //! (3) Every edge of a cycle is published (SeqCst) before its owner walks the chain, so of
 //!     two transactions closing a cycle at the same time at least one sees it.
 
-use event_listener::{Event, EventListener};
+use event_listener::{Event, EventListener, Listener};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 

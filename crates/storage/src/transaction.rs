@@ -14,15 +14,20 @@
 //! (5) A unique secondary index never has two committed rows with the same non-NULL key:
 //!     inserts and updates check and add entries and push their version under the table's
 //!     `unique_latch`, and a row another transaction may still change counts as a
-//!     duplicate only if every way it can end has the key (else `WriteConflict`).
+//!     duplicate only if every way it can end has the key (else a `LockWait` for it).
 //! (6) Every version's row has an entry, mapping to its own slot, in each secondary index
 //!     while a snapshot may read that version. Secondary keys end with the primary key, so
 //!     a row re-inserted after the collector removed its old slot can find the old slot's
 //!     entry under the same key; the writer replaces it rather than sharing it.
+//! (7) Writes check rows against the write view (latest commits at the statement's start),
+//!     never against an older snapshot, so a write statement in a long transaction acts on
+//!     current rows; a row that changed after the statement read it is a retry, not a
+//!     silent lost update.
 
 use crate::catalog::{Table, TableData, GC_TXN};
 use crate::gc::ReaderSlot;
 use crate::index::IndexNo;
+use crate::lock_wait::{LockWait, TxnState};
 use crate::slot::{LatestOwned, RowSlot, DEAD};
 use crate::{Storage, StorageError};
 use manycore_types::{Row, Value};
@@ -59,6 +64,11 @@ pub struct Transaction {
     storage: Arc<Storage>,
     reader: ReaderSlot,
     view: ReadView,
+    /// Snapshot that writes check rows against: refreshed per write statement, so writes
+    /// act on the latest committed rows as InnoDB's locking reads do (invariant (7)).
+    write_snapshot: u64,
+    /// Present once the transaction has written: what waiters wait on.
+    state: Option<Arc<TxnState>>,
     writes: Vec<Write>,
     locked: Vec<Arc<RowSlot>>,
     finished: bool,
@@ -73,14 +83,18 @@ const GC_HOLD_YIELDS_MAX: u32 = 64;
 /// Why `Transaction::lock` failed.
 enum LockFailure {
     /// Another transaction holds the row.
-    Held,
+    Held(u64),
     /// The slot was removed by the collector; only an insert can continue (with a new slot).
     Dead,
 }
 
 impl From<LockFailure> for StorageError {
-    fn from(_: LockFailure) -> StorageError {
-        StorageError::WriteConflict
+    fn from(failure: LockFailure) -> StorageError {
+        match failure {
+            LockFailure::Held(holder) => StorageError::LockWait { holder },
+            // Removed by the collector after its delete committed: the row is gone.
+            LockFailure::Dead => StorageError::LockWait { holder: 0 },
+        }
     }
 }
 
@@ -91,14 +105,47 @@ impl Transaction {
             storage,
             reader,
             view,
+            write_snapshot: snapshot,
+            state: None,
             writes: Vec::new(),
             locked: Vec::new(),
             finished: false,
         }
     }
 
+    /// What plain reads see: the transaction's snapshot (REPEATABLE READ).
     pub fn view(&self) -> ReadView {
         self.view
+    }
+
+    /// What a write statement reads its target rows with: the latest commits as of
+    /// `refresh_write_view`, plus this transaction's own writes.
+    pub fn write_view(&self) -> ReadView {
+        ReadView {
+            snapshot: self.write_snapshot,
+            txn: self.view.txn,
+        }
+    }
+
+    /// Call at the start of each write statement (and before re-running one after a lock
+    /// wait): later commits become visible to its reads of target rows.
+    pub fn refresh_write_view(&mut self) {
+        self.write_snapshot = self
+            .storage
+            .clock
+            .load(Ordering::Acquire)
+            .max(self.view.snapshot);
+    }
+
+    /// After `StorageError::LockWait { holder }` (and undoing the statement): a wait for
+    /// `holder` to finish, or `StorageError::Deadlock` if that wait would close a cycle.
+    pub fn prepare_lock_wait(&mut self, holder: u64) -> Result<LockWait, StorageError> {
+        self.txn_id();
+        let state = self.state.as_ref().expect("txn_id creates the state");
+        self.storage
+            .transactions
+            .wait_for(state, holder)
+            .map_err(|()| StorageError::Deadlock)
     }
 
     pub fn has_writes(&self) -> bool {
@@ -118,6 +165,9 @@ impl Transaction {
             let id = self.storage.next_txn.fetch_add(1, Ordering::Relaxed);
             assert!(id != 0 && id < DEAD - 1, "transaction ids exhausted");
             self.view.txn = id;
+            let state = TxnState::new(id);
+            self.storage.transactions.register(state.clone());
+            self.state = Some(state);
         }
         self.view.txn
     }
@@ -138,7 +188,7 @@ impl Transaction {
                     std::thread::yield_now();
                 }
                 Err(GC_TXN) => std::thread::sleep(std::time::Duration::from_micros(50)),
-                Err(_) => return Err(LockFailure::Held),
+                Err(holder) => return Err(LockFailure::Held(holder)),
             }
         }
     }
@@ -196,7 +246,7 @@ impl Transaction {
         row: Row,
     ) -> Result<(), StorageError> {
         let head = slot.head.load_full();
-        if let LatestOwned::Row { .. } = slot.latest(&self.view, &head) {
+        if let LatestOwned::Row { .. } = slot.latest(&self.write_view(), &head) {
             return Err(StorageError::DuplicateKey {
                 index: IndexNo::Primary,
                 existing: slot.clone(),
@@ -243,7 +293,7 @@ impl Transaction {
                 Ok(()) => return Ok(slot),
                 // Being removed from the index (slot invariant (3)): look the key up again.
                 Err(LockFailure::Dead) => std::thread::yield_now(),
-                Err(LockFailure::Held) => return Err(StorageError::WriteConflict),
+                Err(LockFailure::Held(holder)) => return Err(StorageError::LockWait { holder }),
             }
         }
     }
@@ -276,11 +326,12 @@ impl Transaction {
         let _structure = Self::writable(table)?;
         self.lock(slot)?;
         let head = slot.head.load_full();
-        let latest = slot.latest(&self.view, &head);
+        let latest = slot.latest(&self.write_view(), &head);
         if latest.committed_after_snapshot() {
-            return Err(StorageError::WriteConflict);
+            // Changed since the statement read it: run the statement again.
+            return Err(StorageError::LockWait { holder: 0 });
         }
-        let old = latest.row().ok_or(StorageError::WriteConflict)?;
+        let old = latest.row().ok_or(StorageError::LockWait { holder: 0 })?;
         let changed: Vec<usize> = (0..table.secondary.len())
             .filter(|&i| table.secondary_prefix(i, old) != table.secondary_prefix(i, &row))
             .collect();
@@ -314,11 +365,12 @@ impl Transaction {
         let _structure = Self::writable(table)?;
         self.lock(slot)?;
         let head = slot.head.load_full();
-        let latest = slot.latest(&self.view, &head);
+        let latest = slot.latest(&self.write_view(), &head);
         if latest.committed_after_snapshot() {
-            return Err(StorageError::WriteConflict);
+            // Changed since the statement read it: run the statement again.
+            return Err(StorageError::LockWait { holder: 0 });
         }
-        let old = latest.row().ok_or(StorageError::WriteConflict)?;
+        let old = latest.row().ok_or(StorageError::LockWait { holder: 0 })?;
         let superseded = (0..table.secondary.len())
             .map(|i| (i, table.secondary_key(i, old, &slot.key)))
             .collect();
@@ -377,8 +429,14 @@ impl Transaction {
                     });
                 }
                 if outcomes.iter().any(|&has| has) {
-                    // Depends on how another transaction ends.
-                    return Err(StorageError::WriteConflict);
+                    // Depends on how another transaction ends: wait for it (0: it just did).
+                    let holder = other.writer.load(Ordering::Acquire);
+                    let holder = if holder == DEAD || holder == GC_TXN {
+                        0
+                    } else {
+                        holder
+                    };
+                    return Err(StorageError::LockWait { holder });
                 }
             }
         }
@@ -503,6 +561,10 @@ impl Transaction {
     fn release(&mut self) {
         for slot in self.locked.drain(..) {
             slot.unlock(self.view.txn);
+        }
+        if let Some(state) = self.state.take() {
+            self.storage.transactions.unregister(state.id);
+            state.finish(); // Wakes waiters after the locks are free.
         }
         self.reader.unpin();
     }

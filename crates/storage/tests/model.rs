@@ -37,7 +37,7 @@ fn outcome<T>(result: Result<T, StorageError>) -> Outcome {
     match result {
         Ok(_) => Outcome::Ok,
         Err(StorageError::DuplicateKey { index, .. }) => Outcome::Duplicate(index),
-        Err(StorageError::WriteConflict) => Outcome::Conflict,
+        Err(StorageError::WriteConflict | StorageError::LockWait { .. }) => Outcome::Conflict,
         Err(e) => panic!("unexpected error {e}"),
     }
 }

@@ -12,7 +12,10 @@ fn is_duplicate(result: Result<impl Sized, StorageError>, index: IndexNo) -> boo
 }
 
 fn is_conflict(result: Result<impl Sized, StorageError>) -> bool {
-    matches!(result, Err(StorageError::WriteConflict))
+    matches!(
+        result,
+        Err(StorageError::WriteConflict | StorageError::LockWait { .. })
+    )
 }
 
 #[test]
@@ -909,4 +912,73 @@ fn handles_cross_threads() {
     send_sync::<manycore_storage::RowSlot>();
     send::<manycore_storage::Transaction>();
     send_sync::<manycore_storage::ReaderSlot>();
+}
+
+#[test]
+fn a_writer_waits_for_the_row_holder_and_then_sees_its_commit() {
+    let (storage, t) = setup();
+    insert_committed(&storage, &t, vec![row(1, Some(1), Some(1))]);
+    let (r1, r2) = (storage.register_reader(), storage.register_reader());
+    let mut first = storage.begin(&r1);
+    let mut second = storage.begin(&r2);
+    update(&mut first, &t, 1, row(1, Some(2), Some(2))).expect("first writer");
+    let holder = match update(&mut second, &t, 1, row(1, Some(3), Some(3))) {
+        Err(StorageError::LockWait { holder }) => holder,
+        other => panic!("expected a lock wait, got {other:?}"),
+    };
+    assert_eq!(holder, first.view().txn);
+    let wait = second.prepare_lock_wait(holder).expect("no cycle");
+    let committer = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        first.commit();
+    });
+    assert!(
+        wait.wait_blocking(std::time::Duration::from_secs(10)),
+        "woken by the commit"
+    );
+    committer.join().expect("committer");
+    // The statement runs again on the latest commit (invariant (7) of transaction).
+    second.refresh_write_view();
+    let view = second.write_view();
+    assert_eq!(get(&t, &view, 1), Some(row(1, Some(2), Some(2)).to_vec()));
+    let slot = slot(&t, &view, 1).expect("visible");
+    second
+        .update(&t, &slot, row(1, Some(3), Some(3)))
+        .expect("second writer");
+    second.commit();
+}
+
+#[test]
+fn waiting_in_a_cycle_is_a_deadlock() {
+    let (storage, t) = setup();
+    insert_committed(
+        &storage,
+        &t,
+        vec![row(1, Some(1), Some(1)), row(2, Some(2), Some(2))],
+    );
+    let (r1, r2) = (storage.register_reader(), storage.register_reader());
+    let mut a = storage.begin(&r1);
+    let mut b = storage.begin(&r2);
+    update(&mut a, &t, 1, row(1, Some(5), Some(5))).expect("a locks 1");
+    update(&mut b, &t, 2, row(2, Some(6), Some(6))).expect("b locks 2");
+    let Err(StorageError::LockWait { holder }) = update(&mut a, &t, 2, row(2, Some(7), Some(7)))
+    else {
+        panic!("a must wait for b");
+    };
+    let a_waits = a.prepare_lock_wait(holder).expect("a may wait for b");
+    let Err(StorageError::LockWait { holder }) = update(&mut b, &t, 1, row(1, Some(8), Some(8)))
+    else {
+        panic!("b must wait for a");
+    };
+    assert!(matches!(
+        b.prepare_lock_wait(holder),
+        Err(StorageError::Deadlock)
+    ));
+    b.rollback();
+    assert!(a_waits.wait_blocking(std::time::Duration::from_secs(10)));
+    a.refresh_write_view();
+    let slot = slot(&t, &a.write_view(), 2).expect("visible");
+    a.update(&t, &slot, row(2, Some(7), Some(7)))
+        .expect("a proceeds");
+    a.commit();
 }

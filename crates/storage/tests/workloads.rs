@@ -152,7 +152,7 @@ fn transfers_keep_the_total() {
                             *deltas.entry(to).or_default() += amount;
                             break;
                         }
-                        Err(StorageError::WriteConflict) => {
+                        Err(StorageError::WriteConflict | StorageError::LockWait { .. }) => {
                             txn.rollback();
                             conflicts += 1;
                             thread::yield_now();
@@ -235,7 +235,9 @@ fn concurrent_inserts_of_overlapping_keys() {
                         match txn.insert(&t, row(k, Some(tag), None)) {
                             Ok(_) => mine.push(k),
                             Err(StorageError::DuplicateKey { .. }) => {}
-                            Err(StorageError::WriteConflict) => retry.push(k),
+                            Err(StorageError::WriteConflict | StorageError::LockWait { .. }) => {
+                                retry.push(k)
+                            }
                             Err(e) => panic!("{e}"),
                         }
                     }
@@ -355,7 +357,9 @@ fn concurrent_unique_values_stay_unique() {
                         Ok(()) if rng.chance(5) => txn.rollback_to(statement),
                         Ok(()) => {}
                         Err(StorageError::DuplicateKey { .. }) => duplicates += 1,
-                        Err(StorageError::WriteConflict) => conflicts += 1,
+                        Err(StorageError::WriteConflict | StorageError::LockWait { .. }) => {
+                            conflicts += 1
+                        }
                         Err(e) => panic!("{e}"),
                     }
                 }
