@@ -66,7 +66,7 @@ build_server() {
 }
 
 workspace_tests() {
-    cargo test --workspace
+    cargo test --workspace --no-fail-fast
 }
 
 cross_arch() {
@@ -93,7 +93,7 @@ slt_report() {
 total_start=$SECONDS
 step "dependencies" install_dependencies
 step "build: cargo build --release -p manycore-server" build_server
-step "tests: cargo test --workspace" workspace_tests
+step "tests: cargo test --workspace --no-fail-fast" workspace_tests
 if [ -e scripts/cross-arch-test.sh ]; then
     step "cross-architecture: scripts/cross-arch-test.sh" cross_arch
 fi

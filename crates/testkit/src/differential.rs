@@ -286,10 +286,46 @@ pub fn compare(statement: &Statement, reference: &Outcome, subject: &Outcome) ->
         return None;
     }
     Some(format!(
-        "--- reference (MariaDB)\n{}--- subject\n{}",
+        "{}--- reference (MariaDB)\n{}--- subject\n{}",
+        differing_fields(statement, reference, subject),
         render(reference),
         render(subject)
     ))
+}
+
+/// A one-line summary of what differs, so a long report reads quickly.
+fn differing_fields(statement: &Statement, reference: &Outcome, subject: &Outcome) -> String {
+    let (Outcome::Ok(a), Outcome::Ok(b)) = (reference, subject) else {
+        return String::new();
+    };
+    if a.len() != b.len() {
+        return format!(
+            "differs in: result set count ({} vs {})\n",
+            a.len(),
+            b.len()
+        );
+    }
+    let ordered = statement.is_ordered();
+    let mut fields = Vec::new();
+    for (x, y) in a.iter().zip(b) {
+        let (x, y) = (normalized(x, ordered), normalized(y, ordered));
+        let names = |s: &SetOutcome| s.columns.iter().map(|c| c.0.clone()).collect::<Vec<_>>();
+        let types = |s: &SetOutcome| s.columns.iter().map(|c| c.1.clone()).collect::<Vec<_>>();
+        for (field, differs) in [
+            ("column names", names(&x) != names(&y)),
+            ("column types", types(&x) != types(&y)),
+            ("rows", x.rows != y.rows),
+            ("affected rows", x.affected_rows != y.affected_rows),
+            ("last insert id", x.last_insert_id != y.last_insert_id),
+            ("warning count", x.warnings != y.warnings),
+            ("info", x.info != y.info),
+        ] {
+            if differs && !fields.contains(&field) {
+                fields.push(field);
+            }
+        }
+    }
+    format!("differs in: {}\n", fields.join(", "))
 }
 
 fn normalized(set: &SetOutcome, ordered: bool) -> SetOutcome {

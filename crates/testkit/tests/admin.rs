@@ -62,9 +62,11 @@ fn extended_status_processlist_and_variables() {
     ] {
         assert!(out.stdout.contains(name), "variables lacks {name}: {out}");
     }
-    assert!(
-        out.stdout.contains(&format!("| {port} ")) || out.stdout.contains(&format!(" {port} ")),
-        "{out}"
+    let reported_port = manycore_testkit::client::status_value(&out.stdout, "port");
+    assert_eq!(
+        reported_port,
+        Some(u64::from(port)),
+        "@@port is the port we listen on"
     );
 
     // Several commands in one run, and an unknown command failing cleanly.
