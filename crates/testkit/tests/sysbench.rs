@@ -32,21 +32,30 @@ fn counter(output: &str, label: &str) -> Option<u64> {
         .ok()
 }
 
-fn check_run(workload: &str, ps_mode: &str, out: &CommandOutput) {
+/// Checks one run; Err describes what is wrong, with sysbench's output.
+fn check_run(workload: &str, ps_mode: &str, out: &CommandOutput) -> Result<(), String> {
     let context = format!("{workload} --db-ps-mode={ps_mode}");
-    assert!(out.success(), "{context} failed: {out}");
-    let transactions = counter(&out.stdout, "transactions:")
-        .unwrap_or_else(|| panic!("{context}: no transactions line: {out}"));
-    let ignored = counter(&out.stdout, "ignored errors:")
-        .unwrap_or_else(|| panic!("{context}: no ignored errors line: {out}"));
-    let reconnects = counter(&out.stdout, "reconnects:")
-        .unwrap_or_else(|| panic!("{context}: no reconnects line: {out}"));
-    assert!(transactions > 0, "{context}: no transactions: {out}");
-    assert_eq!(reconnects, 0, "{context}: reconnects: {out}");
-    assert!(
-        ignored * 100 < transactions,
-        "{context}: {ignored} ignored errors in {transactions}: {out}"
-    );
+    if !out.success() {
+        return Err(format!("{context} failed: {out}"));
+    }
+    let field = |label: &str| {
+        counter(&out.stdout, label).ok_or_else(|| format!("{context}: no '{label}' line: {out}"))
+    };
+    let transactions = field("transactions:")?;
+    let ignored = field("ignored errors:")?;
+    let reconnects = field("reconnects:")?;
+    if transactions == 0 {
+        return Err(format!("{context}: no transactions: {out}"));
+    }
+    if reconnects != 0 {
+        return Err(format!("{context}: {reconnects} reconnects: {out}"));
+    }
+    if ignored * 100 >= transactions {
+        return Err(format!(
+            "{context}: {ignored} ignored errors in {transactions} transactions"
+        ));
+    }
+    Ok(())
 }
 
 fn run_all(ps_mode: &str) {
@@ -69,6 +78,7 @@ fn run_all(ps_mode: &str) {
     assert!(out.success(), "prepare failed: {out}");
     let time_arg = format!("--time={seconds}");
     let mode_arg = format!("--db-ps-mode={ps_mode}");
+    let mut failures = Vec::new();
     for workload in WORKLOADS {
         let args = [
             TABLE_ARGS,
@@ -82,7 +92,10 @@ fn run_all(ps_mode: &str) {
         ]
         .concat();
         let out = sysbench(port, workload, &args, run_limit);
-        check_run(workload, ps_mode, &out);
+        // Every workload runs even after one fails: the report lists them all.
+        if let Err(failure) = check_run(workload, ps_mode, &out) {
+            failures.push(failure);
+        }
     }
     let out = sysbench(
         port,
