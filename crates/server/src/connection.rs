@@ -26,6 +26,7 @@ use manycore_protocol::prepared::{parse_execute, ParamType};
 use manycore_protocol::response::{status, write_eof, write_err, write_ok, OkPacket};
 use manycore_protocol::ProtocolError;
 use manycore_sql::{ConnectionInfo, Counter, Engine, Error, ErrorCode, KillKind, Session};
+use manycore_storage::LockWait;
 use manycore_types::Value;
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -91,6 +92,12 @@ struct Connection {
 enum Flow {
     Continue,
     Close,
+    /// The statement waits for another transaction's row lock; resume after it ends.
+    /// `binary`: the interrupted work was a prepared statement (binary result rows).
+    Wait {
+        wait: LockWait,
+        binary: bool,
+    },
 }
 
 pub async fn run(
@@ -119,7 +126,10 @@ pub async fn run(
         prepared: HashMap::new(),
         params: Vec::new(),
     };
-    let kill = Arc::new(KillSignal { kind: AtomicU8::new(NOT_KILLED), notify: Notify::new() });
+    let kill = Arc::new(KillSignal {
+        kind: AtomicU8::new(NOT_KILLED),
+        notify: Notify::new(),
+    });
     let timeout = connection.context.connect_timeout;
     let session = match tokio::time::timeout(timeout, connection.establish(peer, &kill)).await {
         Ok(Some(session)) => session,
@@ -163,7 +173,8 @@ impl Connection {
             auth_plugin: accounts::DEFAULT_PLUGIN.name(),
         };
         self.writer.set_sequence_id(0);
-        self.writer.write_with(&mut self.output, |o| write_initial_handshake(o, &handshake));
+        self.writer
+            .write_with(&mut self.output, |o| write_initial_handshake(o, &handshake));
         self.flush().await.ok()?;
 
         let frame = self.read_frame().await?;
@@ -187,7 +198,9 @@ impl Connection {
             .map(|d| String::from_utf8_lossy(d).into_owned());
         let credential = accounts::credential_for(&user, peer.ip());
         let known = credential.is_some();
-        if !self.authenticate(credential, response.auth_plugin, response.auth_response).await
+        if !self
+            .authenticate(credential, response.auth_plugin, response.auth_response)
+            .await
             || !known
         {
             self.deny_access(&user, peer).await;
@@ -209,11 +222,13 @@ impl Connection {
         });
         match Session::new(engine, info, on_kill) {
             Ok(mut session) => {
-                session.set_multi_statements(
-                    self.capabilities & capability::MULTI_STATEMENTS != 0,
-                );
-                let ok = OkPacket { status_flags: session.status_flags(), ..OkPacket::default() };
-                self.writer.write_with(&mut self.output, |o| write_ok(o, &ok));
+                session.set_multi_statements(self.capabilities & capability::MULTI_STATEMENTS != 0);
+                let ok = OkPacket {
+                    status_flags: session.status_flags(),
+                    ..OkPacket::default()
+                };
+                self.writer
+                    .write_with(&mut self.output, |o| write_ok(o, &ok));
                 self.flush().await.ok()?;
                 Some(session)
             }
@@ -251,7 +266,9 @@ impl Connection {
                     if self.flush().await.is_err() {
                         return false;
                     }
-                    let Some(frame) = self.read_frame().await else { return false };
+                    let Some(frame) = self.read_frame().await else {
+                        return false;
+                    };
                     let start = self.consumed;
                     self.consumed += frame.consumed;
                     self.writer.set_sequence_id(frame.reply_sequence_id());
@@ -289,7 +306,10 @@ impl Connection {
                 self.consumed += frame.consumed;
                 self.writer.set_sequence_id(frame.reply_sequence_id());
                 let payload = start + frame.payload.start..start + frame.payload.end;
-                let flow = self.dispatch(session, payload);
+                let mut flow = self.dispatch(session, payload);
+                if let Flow::Wait { .. } = flow {
+                    flow = self.wait_and_resume(session, flow).await;
+                }
                 if let Flow::Close = flow {
                     let _ = self.flush().await;
                     return;
@@ -301,6 +321,53 @@ impl Connection {
             if self.read_more().await.is_err() {
                 return;
             }
+        }
+    }
+
+    /// Waits for row locks (without blocking the worker: other connections run meanwhile)
+    /// and re-runs the interrupted statement until it completes, fails, or
+    /// innodb_lock_wait_timeout passes (1205). Session invariant (4).
+    async fn wait_and_resume(&mut self, session: &mut Session, mut flow: Flow) -> Flow {
+        let deadline = tokio::time::Instant::now() + session.lock_wait_timeout();
+        while let Flow::Wait { wait, binary } = flow {
+            let immediate = wait.holder() == 0;
+            if tokio::time::timeout_at(deadline, wait.wait())
+                .await
+                .is_err()
+            {
+                let error = session.abandon_lock_wait();
+                self.send_error(&error);
+                return Flow::Continue;
+            }
+            if immediate {
+                // The row changed under the statement: let other connections run first.
+                tokio::task::yield_now().await;
+            }
+            let result = {
+                let mut sink = self.sink(session.status_flags(), binary);
+                session.resume(&mut sink)
+            };
+            flow = self.finish_statement(session, result, binary);
+        }
+        flow
+    }
+
+    /// Reports a statement's error, or turns a lock wait into `Flow::Wait`.
+    fn finish_statement(
+        &mut self,
+        session: &mut Session,
+        result: manycore_sql::Result<()>,
+        binary: bool,
+    ) -> Flow {
+        match result {
+            Ok(()) => Flow::Continue,
+            Err(error) => match (error.lock_holder, session.take_lock_wait()) {
+                (Some(_), Some(wait)) => Flow::Wait { wait, binary },
+                _ => {
+                    self.send_error(&error);
+                    Flow::Continue
+                }
+            },
         }
     }
 
@@ -336,10 +403,8 @@ impl Connection {
                     let mut sink = self.sink(session.status_flags(), false);
                     session.run_query(&text, &mut sink)
                 };
-                if let Err(error) = result {
-                    self.send_error(&error);
-                }
                 session.set_command("Sleep");
+                return self.finish_statement(session, result, false);
             }
             Command::InitDb { schema } => {
                 let name = String::from_utf8_lossy(schema);
@@ -351,7 +416,8 @@ impl Connection {
             Command::Ping => self.send_ok(session),
             Command::Debug => {
                 let flags = session.status_flags();
-                self.writer.write_with(&mut self.output, |o| write_eof(o, 0, flags));
+                self.writer
+                    .write_with(&mut self.output, |o| write_eof(o, 0, flags));
             }
             Command::Statistics => {
                 let text = statistics_line(&engine);
@@ -378,7 +444,8 @@ impl Connection {
             Command::SetOption { multi_statements } => {
                 session.set_multi_statements(multi_statements);
                 let flags = session.status_flags();
-                self.writer.write_with(&mut self.output, |o| write_eof(o, 0, flags));
+                self.writer
+                    .write_with(&mut self.output, |o| write_eof(o, 0, flags));
             }
             Command::ResetConnection => {
                 session.reset();
@@ -406,9 +473,13 @@ impl Connection {
             Command::StmtExecute { statement_id } => {
                 engine.status().add(worker, Counter::Questions, 1);
                 engine.status().add(worker, Counter::ComStmtExecute, 1);
-                self.execute_prepared(session, statement_id, payload);
+                return self.execute_prepared(session, statement_id, payload);
             }
-            Command::StmtSendLongData { statement_id, param_id, data } => {
+            Command::StmtSendLongData {
+                statement_id,
+                param_id,
+                data,
+            } => {
                 // No reply, by protocol.
                 if let Some(state) = self.prepared.get_mut(&statement_id) {
                     if let Some(slot) = state.long_data.get_mut(param_id as usize) {
@@ -441,7 +512,12 @@ impl Connection {
         Flow::Continue
     }
 
-    fn execute_prepared(&mut self, session: &mut Session, statement_id: u32, payload: &[u8]) {
+    fn execute_prepared(
+        &mut self,
+        session: &mut Session,
+        statement_id: u32,
+        payload: &[u8],
+    ) -> Flow {
         let Some(state) = self.prepared.get_mut(&statement_id) else {
             let error = Error::new(
                 ErrorCode::UnknownStmtHandler,
@@ -451,7 +527,7 @@ impl Connection {
                 ),
             );
             self.send_error(&error);
-            return;
+            return Flow::Continue;
         };
         let has_long_data = state.long_data.iter().any(Option::is_some);
         let long_data = has_long_data.then_some(&state.long_data[..]);
@@ -460,7 +536,7 @@ impl Connection {
             Err(error) => {
                 let error = protocol_error(&error);
                 self.send_error(&error);
-                return;
+                return Flow::Continue;
             }
         };
         if execute.cursor_requested() {
@@ -481,9 +557,7 @@ impl Connection {
         };
         self.params = params;
         session.set_command("Sleep");
-        if let Err(error) = result {
-            self.send_error(&error);
-        }
+        self.finish_statement(session, result, true)
     }
 
     fn change_user(
@@ -559,13 +633,15 @@ impl Connection {
             warnings: session.warning_count(),
             ..OkPacket::default()
         };
-        self.writer.write_with(&mut self.output, |o| write_ok(o, &ok));
+        self.writer
+            .write_with(&mut self.output, |o| write_ok(o, &ok));
     }
 
     fn send_error(&mut self, error: &Error) {
         let (code, state) = (error.code.code(), error.sqlstate());
         let message = error.message.as_bytes();
-        self.writer.write_with(&mut self.output, |o| write_err(o, code, state, message));
+        self.writer
+            .write_with(&mut self.output, |o| write_err(o, code, state, message));
     }
 
     fn send_protocol_error(&mut self, error: &ProtocolError) {
@@ -611,14 +687,20 @@ impl Connection {
             return Err(std::io::ErrorKind::UnexpectedEof.into());
         }
         self.filled += n;
-        self.context.engine.status().add(self.context.worker, Counter::BytesReceived, n as u64);
+        self.context
+            .engine
+            .status()
+            .add(self.context.worker, Counter::BytesReceived, n as u64);
         Ok(())
     }
 
     async fn flush(&mut self) -> std::io::Result<()> {
         let result = self.stream.write_all(&self.output).await;
         let sent = self.output.len() as u64;
-        self.context.engine.status().add(self.context.worker, Counter::BytesSent, sent);
+        self.context
+            .engine
+            .status()
+            .add(self.context.worker, Counter::BytesSent, sent);
         self.output.clear();
         if self.output.capacity() > WRITE_BUFFER_RETAINED_MAX {
             self.output.shrink_to(WRITE_BUFFER_RETAINED_MAX);

@@ -10,9 +10,9 @@
 //!
 //! Reads of target rows use the transaction's write view, refreshed at the start of each
 //! write statement: like InnoDB's locking reads, UPDATE/DELETE see the latest commits even
-//! inside a REPEATABLE READ transaction. A row another transaction holds is not waited
-//! for yet: storage's `LockWait` becomes 1213 and the transaction rolls back (clients such
-//! as sysbench retry it); waiting needs the server to await `LockWait::wait` off-thread.
+//! inside a REPEATABLE READ transaction. A row another transaction holds becomes an error
+//! with `lock_holder` set; the session waits for the holder and runs the statement again
+//! (session invariant (4)).
 //!
 //! Invariant: every value handed to storage went through `store_value` (or is a column
 //! default, stored already coerced), so it has its column's type (types invariant (2)).
@@ -449,11 +449,9 @@ pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<DeletePlan>
 pub fn write_error(e: StorageError, table: &Table, row: &[Value]) -> Error {
     match e {
         StorageError::DuplicateKey { index, .. } => duplicate_error(table, index, row),
-        // Row locks do not wait yet (module doc): a held row is a deadlock error and
-        // the whole transaction rolls back, which clients retry.
-        StorageError::WriteConflict | StorageError::LockWait { .. } | StorageError::Deadlock => {
-            Error::deadlock()
-        }
+        // The session waits and runs the statement again (Session::take_lock_wait).
+        StorageError::LockWait { holder } => Error::lock_wait(holder),
+        StorageError::WriteConflict | StorageError::Deadlock => Error::deadlock(),
         other => Error::new(ErrorCode::UnknownError, other.to_string()),
     }
 }

@@ -230,6 +230,10 @@ impl ErrorCode {
 pub struct Error {
     pub code: ErrorCode,
     pub message: String,
+    /// Set when the statement stopped at a row another transaction (this id; 0: one that
+    /// already finished) holds: the session waits and runs the statement again instead of
+    /// reporting it. It reaches a client only as 1205 after innodb_lock_wait_timeout.
+    pub lock_holder: Option<u64>,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -239,7 +243,23 @@ impl Error {
         Error {
             code,
             message: message.into(),
+            lock_holder: None,
         }
+    }
+
+    /// A statement that must wait for transaction `holder` to end, then run again.
+    pub fn lock_wait(holder: u64) -> Error {
+        Error {
+            lock_holder: Some(holder),
+            ..Error::lock_wait_timeout()
+        }
+    }
+
+    pub fn lock_wait_timeout() -> Error {
+        Error::new(
+            ErrorCode::LockWaitTimeout,
+            "Lock wait timeout exceeded; try restarting transaction",
+        )
     }
 
     pub fn sqlstate(&self) -> &'static str {

@@ -13,6 +13,11 @@
 //! (2) DDL, LOCK TABLES and SET autocommit=1 commit an open transaction first.
 //! (3) Warnings belong to the last statement that is not SHOW WARNINGS/ERRORS; a failed
 //!     statement leaves its error as the list's last entry.
+//! (4) A statement that meets a row held by another transaction is undone to its savepoint
+//!     and returns an error with `lock_holder` set while `lock_wait` is armed; the server
+//!     awaits the wait (never blocking its worker thread) and calls `resume`, which runs
+//!     that statement and the rest of its batch again. Waiting in a cycle is a deadlock
+//!     (1213, whole transaction rolled back); waiting past innodb_lock_wait_timeout is 1205.
 
 use crate::dml::{self, DeletePlan, InsertPlan, UpdatePlan};
 use crate::engine::{ConnectionInfo, Counter, Engine, KillKind, ProcessEntry, ProcessHandle};
@@ -28,7 +33,7 @@ use crate::sink::{
 };
 use crate::split;
 use crate::variables::{self, VarMap, VarScopeKind};
-use manycore_storage::{ReaderSlot, StorageError, Table, Transaction};
+use manycore_storage::{LockWait, ReaderSlot, StorageError, Table, Transaction};
 use manycore_types::{DataType, Date, DateTime, Value};
 use sqlparser::ast;
 use std::cell::{Cell, RefCell};
@@ -313,6 +318,20 @@ pub struct Session {
     prepared: HashMap<u32, Prepared>,
     next_prepared_id: u32,
     multi_statements: bool,
+    /// Armed when a statement stopped at a row lock (invariant (4)).
+    lock_wait: Option<LockWait>,
+    /// What runs again once the lock wait ends.
+    pending: Option<Pending>,
+}
+
+/// Work interrupted by a row lock: resumed by `Session::resume`.
+enum Pending {
+    /// The statement that waited and every statement after it in the same COM_QUERY.
+    Pieces(Vec<split::Piece>),
+    Prepared {
+        id: u32,
+        params: Vec<Value>,
+    },
 }
 
 fn count_placeholders(text: &str) -> usize {
@@ -330,9 +349,9 @@ fn count_placeholders(text: &str) -> usize {
 
 fn storage_error(e: StorageError) -> Error {
     match e {
-        StorageError::WriteConflict | StorageError::LockWait { .. } | StorageError::Deadlock => {
-            Error::deadlock()
-        }
+        // The session waits and runs the statement again (Session::take_lock_wait).
+        StorageError::LockWait { holder } => Error::lock_wait(holder),
+        StorageError::WriteConflict | StorageError::Deadlock => Error::deadlock(),
         StorageError::DatabaseExists(d) => Error::new(
             ErrorCode::DbCreateExists,
             format!("Can't create database '{d}'; database exists"),
@@ -476,6 +495,8 @@ impl Session {
             prepared: HashMap::new(),
             next_prepared_id: 1,
             multi_statements: false,
+            lock_wait: None,
+            pending: None,
         })
     }
 
@@ -564,12 +585,20 @@ impl Session {
         let session_txn = self.explicit || !self.state.autocommit;
         if !session_txn {
             let mut txn = self.engine.storage().begin(&self.reader);
-            let result = f(&mut txn, &self.state, self.process.entry());
+            let mut result = f(&mut txn, &self.state, self.process.entry());
             match &result {
                 Ok(_) => {
                     txn.commit();
                 }
-                Err(_) => txn.rollback(),
+                Err(e) => {
+                    if let Some(holder) = e.lock_holder {
+                        match txn.prepare_lock_wait(holder) {
+                            Ok(wait) => self.lock_wait = Some(wait),
+                            Err(_) => result = Err(Error::deadlock()),
+                        }
+                    }
+                    txn.rollback();
+                }
             }
             return result;
         }
@@ -581,7 +610,18 @@ impl Session {
         let savepoint = txn.savepoint();
         let result = f(txn, &self.state, self.process.entry());
         if let Err(e) = &result {
-            if e.code == ErrorCode::LockDeadlock {
+            if let Some(holder) = e.lock_holder {
+                // Undo the statement (freeing the locks it took), then wait for the holder
+                // unless that closes a cycle: a deadlock rolls everything back (1213).
+                txn.rollback_to(savepoint);
+                match txn.prepare_lock_wait(holder) {
+                    Ok(wait) => self.lock_wait = Some(wait),
+                    Err(_) => {
+                        self.rollback_transaction();
+                        return Err(Error::deadlock());
+                    }
+                }
+            } else if e.code == ErrorCode::LockDeadlock {
                 self.rollback_transaction();
             } else if let Some(txn) = self.txn.as_mut() {
                 txn.rollback_to(savepoint);
@@ -620,17 +660,69 @@ impl Session {
             self.fail(&e);
             return Err(e);
         }
-        let last = pieces.len() - 1;
+        self.run_statements(pieces, sink)
+    }
+
+    /// Runs statements in order until one fails. One that must wait for a row lock is kept,
+    /// with those after it, for `resume` (invariant (4)).
+    fn run_statements(
+        &mut self,
+        pieces: Vec<split::Piece>,
+        sink: &mut dyn ResultSink,
+    ) -> Result<()> {
+        let last = pieces.len().saturating_sub(1);
         for (i, piece) in pieces.iter().enumerate() {
             self.count(Counter::Queries);
             let result = parse::parse(&piece.text, piece.line)
                 .and_then(|statement| self.execute(&statement, &piece.text, &[], sink, i < last));
             if let Err(e) = result {
-                self.fail(&e);
+                if e.lock_holder.is_some() && self.lock_wait.is_some() {
+                    self.pending = Some(Pending::Pieces(pieces.into_iter().skip(i).collect()));
+                } else {
+                    self.fail(&e);
+                }
                 return Err(e);
             }
         }
         Ok(())
+    }
+
+    /// After `run_query` or `execute_prepared` returned an error with `lock_holder` set:
+    /// what to await (bounded by `lock_wait_timeout`) before calling `resume`.
+    pub fn take_lock_wait(&mut self) -> Option<LockWait> {
+        self.lock_wait.take()
+    }
+
+    /// innodb_lock_wait_timeout, in seconds.
+    pub fn lock_wait_timeout(&self) -> std::time::Duration {
+        let seconds = match self
+            .state
+            .system_variable("innodb_lock_wait_timeout", VarScope::Default)
+        {
+            Ok(Value::Int(n)) => n.max(1) as u64,
+            Ok(Value::UInt(n)) => n.max(1),
+            _ => 50,
+        };
+        std::time::Duration::from_secs(seconds)
+    }
+
+    /// Runs the interrupted work again once its lock wait ended.
+    pub fn resume(&mut self, sink: &mut dyn ResultSink) -> Result<()> {
+        match self.pending.take() {
+            Some(Pending::Pieces(pieces)) => self.run_statements(pieces, sink),
+            Some(Pending::Prepared { id, params }) => self.execute_prepared(id, &params, sink),
+            None => Ok(()),
+        }
+    }
+
+    /// The lock wait timed out: the waiting statement fails with 1205 (the transaction
+    /// stays open, as with InnoDB's default innodb_rollback_on_timeout=OFF).
+    pub fn abandon_lock_wait(&mut self) -> Error {
+        self.lock_wait = None;
+        self.pending = None;
+        let e = Error::lock_wait_timeout();
+        self.fail(&e);
+        e
     }
 
     /// Records a failed statement's error for SHOW WARNINGS / SHOW ERRORS (invariant (3)).
@@ -718,7 +810,14 @@ impl Session {
         let result = self.execute_prepared_inner(id, params, sink);
         self.process.entry().set_command("Sleep");
         if let Err(e) = &result {
-            self.fail(e);
+            if e.lock_holder.is_some() && self.lock_wait.is_some() {
+                self.pending = Some(Pending::Prepared {
+                    id,
+                    params: params.to_vec(),
+                });
+            } else {
+                self.fail(e);
+            }
         }
         result
     }
@@ -822,6 +921,8 @@ impl Session {
     }
 
     pub fn reset(&mut self) {
+        self.lock_wait = None;
+        self.pending = None;
         self.rollback_transaction();
         self.state.user_vars.clear();
         self.state.vars = SessionState::session_copy(&self.engine);
@@ -855,6 +956,8 @@ impl Session {
     }
 
     pub fn end(&mut self) {
+        self.lock_wait = None;
+        self.pending = None;
         self.rollback_transaction();
     }
 
