@@ -115,9 +115,11 @@ fn delay_with(hint: fn()) {
     }
 }
 
+/// Both loops check `stop` after their step, not before, so each reports at least one step
+/// even when the scheduler runs it only after the window closed (a loaded machine).
 fn run_spinner(delay: DelayLoop, globals: &Globals, lock: &LockWord, stop: &AtomicBool) -> u64 {
     let mut probes = 0u64;
-    while !stop.load(Ordering::Relaxed) {
+    loop {
         match delay {
             DelayLoop::None => return 0,
             DelayLoop::InnodbOld => delay_innodb_old(globals, probes),
@@ -130,6 +132,9 @@ fn run_spinner(delay: DelayLoop, globals: &Globals, lock: &LockWord, stop: &Atom
             break;
         }
         probes += 1;
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
     }
     probes
 }
@@ -137,7 +142,7 @@ fn run_spinner(delay: DelayLoop, globals: &Globals, lock: &LockWord, stop: &Atom
 fn run_worker(globals: &Globals, stop: &AtomicBool) -> u64 {
     let mut units = 0u64;
     let mut x = 1u64;
-    while !stop.load(Ordering::Relaxed) {
+    loop {
         let config = globals.config.load(Ordering::Relaxed);
         for _ in 0..WORK_STEPS {
             x = black_box(
@@ -146,6 +151,9 @@ fn run_worker(globals: &Globals, stop: &AtomicBool) -> u64 {
             );
         }
         units += 1;
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
     }
     black_box(x);
     units
