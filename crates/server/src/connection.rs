@@ -297,6 +297,13 @@ impl Connection {
                     Ok(Some(frame)) => frame,
                     Ok(None) => break,
                     Err(error) => {
+                        if matches!(error, ProtocolError::PacketTooLarge { .. }) {
+                            // Read the rest of it so the client, which writes the whole
+                            // payload before reading, gets our error in sequence.
+                            self.discard_oversized_payload().await;
+                        } else {
+                            self.reply_to_unframed_packet();
+                        }
                         self.send_protocol_error(&error);
                         let _ = self.flush().await;
                         return;
@@ -648,6 +655,51 @@ impl Connection {
         self.send_error(&protocol_error(error));
     }
 
+    /// Skips the packets of a payload larger than max_allowed_packet (bounded in bytes and
+    /// time) and sets the reply's sequence id one past its last packet. Invariant (2).
+    async fn discard_oversized_payload(&mut self) {
+        const DISCARD_BYTES_MAX: u64 = 4 << 30;
+        const DISCARD_TIME_MAX: Duration = Duration::from_secs(30);
+        let deadline = tokio::time::Instant::now() + DISCARD_TIME_MAX;
+        let mut discarded = 0u64;
+        loop {
+            while self.filled - self.consumed < HEADER_LEN {
+                let read = tokio::time::timeout_at(deadline, self.read_more()).await;
+                if !matches!(read, Ok(Ok(()))) {
+                    return;
+                }
+            }
+            let header = &self.input[self.consumed..self.consumed + HEADER_LEN];
+            let length = u32::from_le_bytes([header[0], header[1], header[2], 0]) as usize;
+            self.writer.set_sequence_id(header[3].wrapping_add(1));
+            let mut remaining = HEADER_LEN + length;
+            loop {
+                let available = (self.filled - self.consumed).min(remaining);
+                self.consumed += available;
+                remaining -= available;
+                discarded += available as u64;
+                if remaining == 0 {
+                    break;
+                }
+                let read = tokio::time::timeout_at(deadline, self.read_more()).await;
+                if discarded > DISCARD_BYTES_MAX || !matches!(read, Ok(Ok(()))) {
+                    return;
+                }
+            }
+            if length < manycore_protocol::packet::MAX_PACKET_CHUNK {
+                return;
+            }
+        }
+    }
+
+    /// Sets the reply's sequence id after a packet that could not be framed (out of
+    /// order): one past the header's, so the client reads our error in sequence.
+    fn reply_to_unframed_packet(&mut self) {
+        if let Some(&sequence_id) = self.input[..self.filled].get(self.consumed + 3) {
+            self.writer.set_sequence_id(sequence_id.wrapping_add(1));
+        }
+    }
+
     /// The next complete payload already in the buffer, if any.
     fn next_buffered_frame(&mut self) -> Result<Option<Frame>, ProtocolError> {
         let max = usize::try_from(self.context.max_allowed_packet).unwrap_or(usize::MAX);
@@ -661,6 +713,7 @@ impl Connection {
                 Ok(Some(frame)) => return Some(frame),
                 Ok(None) => self.read_more().await.ok()?,
                 Err(error) => {
+                    self.reply_to_unframed_packet();
                     self.send_protocol_error(&error);
                     let _ = self.flush().await;
                     return None;
