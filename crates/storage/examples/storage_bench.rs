@@ -48,7 +48,7 @@ fn main() {
         let row = vec![Value::Int(id), Value::Int(id % 1000), Value::Int(0)];
         txn.insert(&table, row.into_boxed_slice()).expect("load");
     }
-    txn.commit();
+    txn.commit().expect("commit");
     let keys: Arc<Vec<Vec<u8>>> = Arc::new(
         (0..ROWS)
             .map(|id| table.primary_key(&[Value::Int(id)]))
@@ -74,7 +74,7 @@ fn main() {
                             assert_eq!(found, Some(3));
                             gets += 1;
                         }
-                        txn.commit();
+                        txn.commit().expect("commit");
                     }
                     gets
                 })
@@ -123,7 +123,7 @@ fn main() {
                         row[2] = Value::Int(c + 1);
                         match txn.update(&table, &slot, row.into_boxed_slice()) {
                             Ok(()) => {
-                                txn.commit();
+                                txn.commit().expect("commit");
                                 updates += 1;
                             }
                             Err(_) => conflicts += 1,

@@ -18,9 +18,14 @@
 //! (5) A unique index is created only if no two rows can end up with the same non-NULL
 //!     key however the transactions now writing them end: DuplicateKey if two rows have
 //!     it for certain, WriteConflict if it depends on an uncommitted write.
+//! (6) Every catalog change is appended to the log (if one is attached) under `ddl` and
+//!     `commit_order` before the new catalog is stored, so a commit that can see the change
+//!     is logged after it, and a change the log refused never happened; dropped tables are
+//!     retired only after the log took the drop.
 
 use crate::gc::{Horizon, ReaderSlot};
 use crate::index::{IndexNo, KeyRange};
+use crate::log_hook::{note_commit_lsn, CommitLog, DdlChange};
 use crate::slot::{RowSlot, DEAD, FREE, UNCOMMITTED};
 use crate::transaction::{ReadView, Transaction};
 use crate::StorageError;
@@ -32,7 +37,7 @@ use std::collections::BTreeMap;
 use std::ops::Bound::Unbounded;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TableId(pub u32);
@@ -184,6 +189,8 @@ struct StaleEntry {
 
 pub struct Table {
     pub id: TableId,
+    /// The database the table belongs to (for log records).
+    pub(crate) db: Arc<str>,
     pub schema: Arc<TableSchema>,
     pub(crate) data: Arc<TableData>,
     pub(crate) secondary: Vec<Arc<Tree>>,
@@ -208,14 +215,16 @@ impl Catalog {
 }
 
 pub struct Storage {
-    catalog: ArcSwap<Catalog>,
-    ddl: Mutex<()>,
+    pub(crate) catalog: ArcSwap<Catalog>,
+    pub(crate) ddl: Mutex<()>,
     pub(crate) clock: CachePadded<AtomicU64>,
     pub(crate) commit_order: Mutex<()>,
     pub(crate) next_txn: CachePadded<AtomicU64>,
     next_table_id: AtomicU32,
     pub(crate) horizon: Horizon,
     pub(crate) transactions: crate::lock_wait::TxnRegistry,
+    /// The write-ahead log, attached after recovery (`attach_log`).
+    pub(crate) log: OnceLock<Arc<dyn CommitLog>>,
 }
 
 impl Storage {
@@ -229,6 +238,7 @@ impl Storage {
             next_table_id: AtomicU32::new(1),
             horizon: Horizon::default(),
             transactions: Default::default(),
+            log: OnceLock::new(),
         })
     }
 
@@ -253,35 +263,84 @@ impl Storage {
         self.clock.load(Ordering::Acquire)
     }
 
+    /// Builds a new catalog with `change`, logs `record(&result)` and installs it
+    /// (invariant (6)). The caller holds `ddl`.
     fn update_catalog<R>(
         &self,
         change: impl FnOnce(&mut BTreeMap<String, Arc<Database>>) -> Result<R, StorageError>,
+        record: impl FnOnce(&R) -> Option<DdlChange>,
     ) -> Result<R, StorageError> {
         let current = self.catalog.load_full();
         let mut databases = current.databases.clone();
         let result = change(&mut databases)?;
+        let record = record(&result);
+        let _order = self.commit_order.lock();
+        if let (Some(log), Some(record)) = (self.log.get(), record) {
+            note_commit_lsn(log.append_ddl(&record)?);
+        }
         self.catalog.store(Arc::new(Catalog { databases }));
         Ok(result)
+    }
+
+    /// Installs the write-ahead log. Call once, after recovery and before serving.
+    pub fn attach_log(&self, log: Arc<dyn CommitLog>) {
+        assert!(self.log.set(log).is_ok(), "a log is already attached");
+    }
+
+    /// Err if the attached log refuses commits for good (writes fail early, reads work).
+    pub fn check_log_writable(&self) -> Result<(), StorageError> {
+        match self.log.get() {
+            Some(log) => log.check_writable(),
+            None => Ok(()),
+        }
+    }
+
+    /// Sets a table's next AUTO_INCREMENT value (ALTER TABLE ... AUTO_INCREMENT, CREATE
+    /// TABLE ... AUTO_INCREMENT) and logs it.
+    pub fn set_auto_increment(&self, db: &str, table: &str, next: u64) -> Result<(), StorageError> {
+        let _ddl = self.ddl.lock();
+        let catalog = self.catalog.load_full();
+        let t = catalog
+            .table(db, table)
+            .ok_or_else(|| StorageError::NoSuchTable(table.to_string()))?;
+        if let Some(log) = self.log.get() {
+            let _order = self.commit_order.lock();
+            let record = DdlChange::AutoIncrement {
+                db: db.to_string(),
+                table: table.to_string(),
+                next,
+            };
+            note_commit_lsn(log.append_ddl(&record)?);
+        }
+        t.set_auto_increment(next);
+        Ok(())
     }
 
     /// Ok(false) if it existed and `if_not_exists`.
     pub fn create_database(&self, name: &str, if_not_exists: bool) -> Result<bool, StorageError> {
         let _ddl = self.ddl.lock();
-        self.update_catalog(|dbs| {
-            if dbs.contains_key(name) {
-                return if if_not_exists {
-                    Ok(false)
-                } else {
-                    Err(StorageError::DatabaseExists(name.to_string()))
+        self.update_catalog(
+            |dbs| {
+                if dbs.contains_key(name) {
+                    return if if_not_exists {
+                        Ok(false)
+                    } else {
+                        Err(StorageError::DatabaseExists(name.to_string()))
+                    };
+                }
+                let db = Database {
+                    name: name.to_string(),
+                    tables: BTreeMap::new(),
                 };
-            }
-            let db = Database {
-                name: name.to_string(),
-                tables: BTreeMap::new(),
-            };
-            dbs.insert(name.to_string(), Arc::new(db));
-            Ok(true)
-        })
+                dbs.insert(name.to_string(), Arc::new(db));
+                Ok(true)
+            },
+            |&created| {
+                created.then(|| DdlChange::CreateDatabase {
+                    name: name.to_string(),
+                })
+            },
+        )
     }
 
     /// Returns the number of tables dropped, or None if absent and `if_exists`.
@@ -291,16 +350,24 @@ impl Storage {
         if_exists: bool,
     ) -> Result<Option<usize>, StorageError> {
         let _ddl = self.ddl.lock();
-        self.update_catalog(|dbs| match dbs.remove(name) {
-            Some(db) => {
-                for table in db.tables.values() {
-                    table.retired.store(true, Ordering::Release); // Invariant (3).
-                }
-                Ok(Some(db.tables.len()))
+        let dropped = self.update_catalog(
+            |dbs| match dbs.remove(name) {
+                Some(db) => Ok(Some(db)),
+                None if if_exists => Ok(None),
+                None => Err(StorageError::NoSuchDatabase(name.to_string())),
+            },
+            |dropped| {
+                dropped.is_some().then(|| DdlChange::DropDatabase {
+                    name: name.to_string(),
+                })
+            },
+        )?;
+        Ok(dropped.map(|db| {
+            for table in db.tables.values() {
+                table.retired.store(true, Ordering::Release); // Invariants (3), (6).
             }
-            None if if_exists => Ok(None),
-            None => Err(StorageError::NoSuchDatabase(name.to_string())),
-        })
+            db.tables.len()
+        }))
     }
 
     /// Ok(false) if it existed and `if_not_exists`.
@@ -318,51 +385,79 @@ impl Storage {
         );
         let _ddl = self.ddl.lock();
         let id = TableId(self.next_table_id.fetch_add(1, Ordering::Relaxed));
-        self.update_catalog(|dbs| {
-            let database = dbs
-                .get(db)
-                .ok_or_else(|| StorageError::NoSuchDatabase(db.into()))?;
-            if database.tables.contains_key(&schema.name) {
-                return if if_not_exists {
-                    Ok(false)
-                } else {
-                    Err(StorageError::TableExists(schema.name.clone()))
-                };
-            }
-            let table = Table::new(id, schema, Arc::new(TableData::new()), Vec::new());
-            let mut database = clone_database(database);
-            database
-                .tables
-                .insert(table.schema.name.clone(), Arc::new(table));
-            dbs.insert(db.to_string(), Arc::new(database));
-            Ok(true)
-        })
+        self.update_catalog(
+            |dbs| {
+                let database = dbs
+                    .get(db)
+                    .ok_or_else(|| StorageError::NoSuchDatabase(db.into()))?;
+                if database.tables.contains_key(&schema.name) {
+                    return if if_not_exists {
+                        Ok(None)
+                    } else {
+                        Err(StorageError::TableExists(schema.name.clone()))
+                    };
+                }
+                let table = Table::new(id, db, schema, Arc::new(TableData::new()), Vec::new());
+                let mut database = clone_database(database);
+                let table = Arc::new(table);
+                database
+                    .tables
+                    .insert(table.schema.name.clone(), table.clone());
+                dbs.insert(db.to_string(), Arc::new(database));
+                Ok(Some(table))
+            },
+            |created| {
+                created.as_ref().map(|t| DdlChange::CreateTable {
+                    db: db.to_string(),
+                    schema: (*t.schema).clone(),
+                    auto_increment: t.auto_increment(),
+                })
+            },
+        )
+        .map(|created| created.is_some())
     }
 
     /// Ok(false) if absent and `if_exists`.
     pub fn drop_table(&self, db: &str, name: &str, if_exists: bool) -> Result<bool, StorageError> {
         let _ddl = self.ddl.lock();
-        self.update_catalog(|dbs| {
-            let database = dbs
-                .get(db)
-                .ok_or_else(|| StorageError::NoSuchDatabase(db.into()))?;
-            let mut database = clone_database(database);
-            match database.tables.remove(name) {
-                Some(table) => table.retired.store(true, Ordering::Release),
-                None if if_exists => return Ok(false),
-                None => return Err(StorageError::NoSuchTable(name.to_string())),
-            }
-            dbs.insert(db.to_string(), Arc::new(database));
-            Ok(true)
-        })
+        let dropped = self.update_catalog(
+            |dbs| {
+                let database = dbs
+                    .get(db)
+                    .ok_or_else(|| StorageError::NoSuchDatabase(db.into()))?;
+                let mut database = clone_database(database);
+                let table = match database.tables.remove(name) {
+                    Some(table) => table,
+                    None if if_exists => return Ok(None),
+                    None => return Err(StorageError::NoSuchTable(name.to_string())),
+                };
+                dbs.insert(db.to_string(), Arc::new(database));
+                Ok(Some(table))
+            },
+            |dropped| {
+                dropped.is_some().then(|| DdlChange::DropTable {
+                    db: db.to_string(),
+                    name: name.to_string(),
+                })
+            },
+        )?;
+        // Invariants (3), (6): retired once the drop is logged.
+        Ok(dropped
+            .map(|t| t.retired.store(true, Ordering::Release))
+            .is_some())
     }
 
     /// Replaces the table's rows with nothing; AUTO_INCREMENT restarts at 1.
     pub fn truncate_table(&self, db: &str, name: &str) -> Result<(), StorageError> {
-        self.replace_table(db, name, |table| {
+        let record = DdlChange::TruncateTable {
+            db: db.to_string(),
+            name: name.to_string(),
+        };
+        self.replace_table(db, name, record, |table| {
             let schema = (*table.schema).clone();
             Ok(Table::new(
                 table.id,
+                &table.db,
                 schema,
                 Arc::new(TableData::new()),
                 Vec::new(),
@@ -376,7 +471,12 @@ impl Storage {
         table: &str,
         index: IndexSchema,
     ) -> Result<(), StorageError> {
-        self.replace_table(db, table, |old| {
+        let record = DdlChange::CreateIndex {
+            db: db.to_string(),
+            table: table.to_string(),
+            index: index.clone(),
+        };
+        self.replace_table(db, table, record, |old| {
             let duplicate = old
                 .schema
                 .indexes
@@ -389,14 +489,19 @@ impl Storage {
             schema.indexes.push(index);
             let mut secondary = old.secondary.clone();
             secondary.push(Arc::new(Tree::new()));
-            let table = Table::new(old.id, schema, old.data.clone(), secondary);
+            let table = Table::new(old.id, &old.db, schema, old.data.clone(), secondary);
             table.build_secondary(table.secondary.len() - 1)?;
             Ok(table)
         })
     }
 
     pub fn drop_index(&self, db: &str, table: &str, name: &str) -> Result<(), StorageError> {
-        self.replace_table(db, table, |old| {
+        let record = DdlChange::DropIndex {
+            db: db.to_string(),
+            table: table.to_string(),
+            name: name.to_string(),
+        };
+        self.replace_table(db, table, record, |old| {
             let position = old
                 .schema
                 .indexes
@@ -407,7 +512,13 @@ impl Storage {
             schema.indexes.remove(position);
             let mut secondary = old.secondary.clone();
             secondary.remove(position);
-            Ok(Table::new(old.id, schema, old.data.clone(), secondary))
+            Ok(Table::new(
+                old.id,
+                &old.db,
+                schema,
+                old.data.clone(),
+                secondary,
+            ))
         })
     }
 
@@ -415,6 +526,7 @@ impl Storage {
         &self,
         db: &str,
         name: &str,
+        record: DdlChange,
         rebuild: impl FnOnce(&Table) -> Result<Table, StorageError>,
     ) -> Result<(), StorageError> {
         let _ddl = self.ddl.lock();
@@ -426,15 +538,18 @@ impl Storage {
         // Invariant (3): no write statement is between its table lookup and its last write.
         let _structure = old.data.structure.write();
         let new = Arc::new(rebuild(&old)?);
-        self.update_catalog(|dbs| {
-            let database = dbs
-                .get(db)
-                .ok_or_else(|| StorageError::NoSuchDatabase(db.into()))?;
-            let mut database = clone_database(database);
-            database.tables.insert(name.to_string(), new);
-            dbs.insert(db.to_string(), Arc::new(database));
-            Ok(())
-        })?;
+        self.update_catalog(
+            |dbs| {
+                let database = dbs
+                    .get(db)
+                    .ok_or_else(|| StorageError::NoSuchDatabase(db.into()))?;
+                let mut database = clone_database(database);
+                database.tables.insert(name.to_string(), new);
+                dbs.insert(db.to_string(), Arc::new(database));
+                Ok(())
+            },
+            |_| Some(record),
+        )?;
         old.retired.store(true, Ordering::Release);
         Ok(())
     }
@@ -578,6 +693,7 @@ impl StaleEntry {
 impl Table {
     fn new(
         id: TableId,
+        db: &str,
         schema: TableSchema,
         data: Arc<TableData>,
         mut secondary: Vec<Arc<Tree>>,
@@ -587,6 +703,7 @@ impl Table {
         }
         Table {
             id,
+            db: Arc::from(db),
             schema: Arc::new(schema),
             data,
             secondary,

@@ -3,7 +3,7 @@
 //! Owns: the catalog (databases, table schemas), rows and their versions, primary and
 //! secondary indexes, transactions, the commit clock and garbage collection of old
 //! versions. Knows no SQL text, no sockets and no files (durability is the `wal` crate's,
-//! which will observe commits through a hook).
+//! which observes commits and DDL through the `CommitLog` hook, see `log_hook`).
 //!
 //! Definitions:
 //! - The *clock* is the timestamp of the newest committed transaction.
@@ -29,6 +29,8 @@ mod catalog;
 mod gc;
 mod index;
 mod lock_wait;
+mod log_hook;
+mod recovery;
 mod slot;
 mod transaction;
 
@@ -36,6 +38,8 @@ pub use catalog::{Catalog, ColumnSchema, Database, IndexSchema, Table, TableId, 
 pub use gc::ReaderSlot;
 pub use index::{IndexNo, KeyRange};
 pub use lock_wait::LockWait;
+pub use log_hook::{take_commit_lsn, CommitLog, DdlChange, EncodedCommit, RowChange};
+pub use recovery::CheckpointSnapshot;
 pub use slot::RowSlot;
 pub use transaction::{ReadView, Savepoint, Transaction};
 
@@ -68,6 +72,11 @@ pub enum StorageError {
     NoSuchTable(String),
     DuplicateIndexName(String),
     NoSuchIndex(String),
+    /// The log could not take the commit because the disk is full (MySQL 1021). The
+    /// transaction rolled back; later commits succeed once space is freed.
+    LogDiskFull(String),
+    /// The log failed (write or fsync error) and refuses commits until restart (MySQL 3).
+    LogFailed(String),
 }
 
 impl fmt::Display for StorageError {
@@ -83,6 +92,8 @@ impl fmt::Display for StorageError {
             StorageError::NoSuchTable(t) => write!(f, "no table {t}"),
             StorageError::DuplicateIndexName(i) => write!(f, "index {i} exists"),
             StorageError::NoSuchIndex(i) => write!(f, "no index {i}"),
+            StorageError::LogDiskFull(m) => write!(f, "log disk full: {m}"),
+            StorageError::LogFailed(m) => write!(f, "log failed: {m}"),
         }
     }
 }

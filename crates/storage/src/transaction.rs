@@ -23,11 +23,15 @@
 //!     never against an older snapshot, so a write statement in a long transaction acts on
 //!     current rows; a row that changed after the statement read it is a retry, not a
 //!     silent lost update.
+//! (8) A commit is logged before it is stamped (`log_hook` invariant (1)); a log that
+//!     refuses commits for good is seen at the first write, so a doomed transaction does
+//!     no work.
 
 use crate::catalog::{Table, TableData, GC_TXN};
 use crate::gc::ReaderSlot;
 use crate::index::IndexNo;
 use crate::lock_wait::{LockWait, TxnState};
+use crate::log_hook::{note_commit_lsn, CommitLog, EncodedCommit, RowChange};
 use crate::slot::{LatestOwned, RowSlot, DEAD};
 use crate::{Storage, StorageError};
 use manycore_types::{Row, Value};
@@ -207,6 +211,9 @@ impl Transaction {
         &mut self,
         call: impl FnOnce(&mut Self) -> Result<R, StorageError>,
     ) -> Result<R, StorageError> {
+        if self.writes.is_empty() {
+            self.storage.check_log_writable()?; // Invariant (8).
+        }
         let savepoint = self.savepoint();
         let result = call(self);
         if result.is_err() {
@@ -510,24 +517,46 @@ impl Transaction {
         }
     }
 
-    /// Makes every write visible at once and returns the commit timestamp
-    /// (the snapshot, for a transaction without writes).
-    pub fn commit(mut self) -> u64 {
+    /// Makes every write visible at once and returns the commit timestamp (the snapshot,
+    /// for a transaction without writes). With a log attached the commit is appended
+    /// first (invariant (8)); if the log refuses it, the transaction rolls back and the
+    /// error (`LogDiskFull`, `LogFailed`) is returned. The caller acknowledges the commit
+    /// only once `take_commit_lsn`'s LSN is durable.
+    pub fn commit(mut self) -> Result<u64, StorageError> {
         self.finished = true;
         if self.writes.is_empty() {
             self.release();
-            return self.view.snapshot;
+            return Ok(self.view.snapshot);
         }
-        let commit_ts = {
-            let _order = self.storage.commit_order.lock();
-            let commit_ts = self.storage.clock.load(Ordering::Relaxed) + 1;
-            for slot in &self.locked {
-                slot.stamp(self.view.txn, commit_ts);
+        let storage = self.storage.clone();
+        let log = storage.log.get();
+        let mut encoded = log.map(|log| log.encode_commit(&self.logged_changes(None)));
+        let appended = {
+            let _order = storage.commit_order.lock();
+            let commit_ts = storage.clock.load(Ordering::Relaxed) + 1;
+            let lsn = match (log, encoded.as_mut()) {
+                (Some(log), Some(encoded)) => self.append(&**log, encoded, commit_ts),
+                _ => Ok(0),
+            };
+            if lsn.is_ok() {
+                for slot in &self.locked {
+                    slot.stamp(self.view.txn, commit_ts);
+                }
+                // Invariant (2) of the crate: stamps before the clock.
+                storage.clock.store(commit_ts, Ordering::Release);
             }
-            // Invariant (2) of the crate: stamps before the clock.
-            self.storage.clock.store(commit_ts, Ordering::Release);
-            commit_ts
+            lsn.map(|lsn| (commit_ts, lsn))
         };
+        let (commit_ts, lsn) = match appended {
+            Ok(appended) => appended,
+            Err(e) => {
+                self.abort();
+                return Err(e);
+            }
+        };
+        if lsn != 0 {
+            note_commit_lsn(lsn);
+        }
         for write in std::mem::take(&mut self.writes) {
             if write.deleted {
                 write
@@ -542,7 +571,53 @@ impl Transaction {
             }
         }
         self.release();
-        commit_ts
+        Ok(commit_ts)
+    }
+
+    /// Appends the commit record under `commit_order`. If DDL replaced a written table
+    /// since the record was encoded, re-encodes without its rows (log_hook invariant (3)).
+    fn append(
+        &self,
+        log: &dyn CommitLog,
+        encoded: &mut EncodedCommit,
+        commit_ts: u64,
+    ) -> Result<u64, StorageError> {
+        let catalog = self.storage.catalog();
+        let current = |table: &Table| {
+            catalog
+                .table(&table.db, &table.schema.name)
+                .is_some_and(|t| Arc::ptr_eq(&t.data, &table.data))
+        };
+        if !self.writes.iter().all(|w| current(&w.table)) {
+            let changes = self.logged_changes(Some(&current));
+            if changes.is_empty() {
+                return Ok(0);
+            }
+            *encoded = log.encode_commit(&changes);
+        }
+        log.append_commit(encoded, commit_ts)
+    }
+
+    /// The final image of each row this transaction wrote, in first-write order (each
+    /// locked slot's newest version is ours: invariant (4)).
+    fn logged_changes(&self, keep: Option<&dyn Fn(&Table) -> bool>) -> Vec<RowChange> {
+        let mut seen = std::collections::HashSet::new();
+        let mut changes = Vec::with_capacity(self.writes.len());
+        for write in &self.writes {
+            if !seen.insert(Arc::as_ptr(&write.slot)) || keep.is_some_and(|k| !k(&write.table)) {
+                continue;
+            }
+            let head = write.slot.head.load();
+            let version = head.as_ref().expect("a written slot has our version");
+            assert_eq!(version.txn, self.view.txn, "newest version is not ours");
+            changes.push(RowChange {
+                db: write.table.db.to_string(),
+                table: write.table.schema.name.clone(),
+                key: write.slot.key.to_vec(),
+                row: version.row.as_ref().map(|r| r.to_vec()),
+            });
+        }
+        changes
     }
 
     pub fn rollback(mut self) {

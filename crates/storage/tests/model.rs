@@ -310,7 +310,7 @@ fn run(seed: u64, steps: usize) {
             }
             86..=93 => {
                 let (txn, _) = real[me].take().expect("live");
-                txn.commit();
+                txn.commit().expect("commit");
                 model.commit(model_txns[me].take().expect("live"));
             }
             94..=97 => {
@@ -345,7 +345,7 @@ fn run(seed: u64, steps: usize) {
                 assert!(scan(&t, view, B, &b).iter().any(|r| int_of(&r[0]) == *k));
             }
         }
-        fresh.commit();
+        fresh.commit().expect("commit");
     }
     drop(real);
     storage.collect_garbage();

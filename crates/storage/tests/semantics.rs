@@ -34,10 +34,10 @@ fn own_writes_are_visible_only_to_the_writer() {
     assert_eq!(get(&t, &reader.view(), 1), None);
     assert!(scan(&t, &reader.view(), A, &KeyRange::all()).is_empty());
     assert_eq!(ids(&scan(&t, &writer.view(), A, &KeyRange::all())), vec![1]);
-    writer.commit();
+    writer.commit().expect("commit");
     // The reader's snapshot predates the commit.
     assert_eq!(get(&t, &reader.view(), 1), None);
-    reader.commit();
+    reader.commit().expect("commit");
     let later = storage.begin(&r2);
     assert!(get(&t, &later.view(), 1).is_some());
 }
@@ -52,7 +52,7 @@ fn snapshot_does_not_see_later_commits() {
     update(&mut writer, &t, 1, row(1, Some(2), Some(2))).expect("update");
     writer.insert(&t, row(2, Some(2), Some(3))).expect("insert");
     delete(&mut writer, &t, 1).expect("delete own update");
-    let ts = writer.commit();
+    let ts = writer.commit().expect("commit");
     assert!(ts > old.view().snapshot);
     assert_eq!(
         get(&t, &old.view(), 1),
@@ -100,14 +100,14 @@ fn rollback_and_drop_hide_everything() {
     assert_eq!(ids(&scan(&t, &v, B, &KeyRange::all())), vec![1]);
     assert_eq!(t.index_entry_count(A), 1, "rolled-back entries are removed");
     assert_eq!(t.index_entry_count(B), 1);
-    check.commit();
+    check.commit().expect("commit");
     // The rows are free for others: the rolled-back transactions left no locks.
     let mut other = storage.begin(&reader);
     update(&mut other, &t, 1, row(1, Some(2), Some(2))).expect("row 1 unlocked");
     other
         .insert(&t, row(2, Some(2), Some(5)))
         .expect("key 2 unlocked");
-    other.commit();
+    other.commit().expect("commit");
     storage.collect_garbage();
     assert_eq!(
         t.approximate_row_count(),
@@ -146,8 +146,8 @@ fn savepoint_undoes_one_statement_and_keeps_earlier_writes() {
     let mut other = storage.begin(&r2);
     assert!(is_conflict(update(&mut other, &t, 1, row(1, None, None))));
     update(&mut other, &t, 2, row(2, Some(21), Some(21))).expect("row 2 released");
-    other.commit();
-    txn.commit();
+    other.commit().expect("commit");
+    txn.commit().expect("commit");
     let check = storage.begin(&r2);
     let v = check.view();
     assert_eq!(get(&t, &v, 1), Some(row(1, Some(10), Some(10)).to_vec()));
@@ -181,7 +181,7 @@ fn rollback_to_restores_index_entries_of_a_row_written_twice() {
         assert_eq!(t.index_entry_count(index), 1);
     }
     assert_eq!(get(&t, &v, 1), Some(row(1, Some(1), Some(1)).to_vec()));
-    txn.commit();
+    txn.commit().expect("commit");
 }
 
 #[test]
@@ -204,8 +204,8 @@ fn duplicate_primary_keys() {
     assert!(is_conflict(other.insert(&t, row(2, None, None))));
     // The failed insert of key 1 took no lock that outlives it.
     update(&mut other, &t, 1, row(1, Some(1), None)).expect("row 1 not locked by txn");
-    other.commit();
-    txn.commit();
+    other.commit().expect("commit");
+    txn.commit().expect("commit");
     // Committed after the snapshot: still a duplicate.
     let mut late = storage.begin(&r1);
     assert!(is_duplicate(
@@ -225,14 +225,14 @@ fn deleted_then_reinserted_key() {
     assert_eq!(get(&t, &txn.view(), 1), None);
     txn.insert(&t, row(1, Some(1), Some(1)))
         .expect("same key and unique value again");
-    txn.commit();
+    txn.commit().expect("commit");
     let v = storage.begin(&r2);
     assert_eq!(ids(&scan(&t, &v.view(), B, &KeyRange::all())), vec![1]);
-    v.commit();
+    v.commit().expect("commit");
     // In two transactions, with the slot collected in between.
     let mut txn = storage.begin(&r1);
     delete(&mut txn, &t, 1).expect("delete");
-    txn.commit();
+    txn.commit().expect("commit");
     storage.collect_garbage();
     assert_eq!(t.approximate_row_count(), 0);
     assert_eq!(t.index_entry_count(A), 0);
@@ -240,7 +240,7 @@ fn deleted_then_reinserted_key() {
     let mut txn = storage.begin(&r1);
     txn.insert(&t, row(1, Some(2), Some(1)))
         .expect("insert after collection");
-    txn.commit();
+    txn.commit().expect("commit");
     let v = storage.begin(&r2);
     assert_eq!(
         get(&t, &v.view(), 1),
@@ -286,7 +286,7 @@ fn unique_secondary_duplicates_and_nulls() {
         "the failed insert left nothing"
     );
     other.rollback();
-    txn.commit();
+    txn.commit().expect("commit");
     let v = storage.begin(&r2);
     assert_eq!(
         ids(&scan(&t, &v.view(), B, &KeyRange::all())),
@@ -308,7 +308,7 @@ fn unique_value_freed_by_update_in_the_same_transaction() {
     assert!(is_conflict(other.insert(&t, row(3, None, Some(7)))));
     assert!(is_conflict(other.insert(&t, row(3, None, Some(8)))));
     other.rollback();
-    txn.commit();
+    txn.commit().expect("commit");
     let mut other = storage.begin(&r2);
     assert!(is_duplicate(other.insert(&t, row(3, None, Some(7))), B));
     let dup = other.insert(&t, row(3, None, Some(8)));
@@ -332,7 +332,7 @@ fn unique_check_ignores_stale_entries_of_rows_others_hold() {
     let old = storage.begin(&pin); // keeps the entry for 7 alive
     let mut txn = storage.begin(&r1);
     update(&mut txn, &t, 1, row(1, None, Some(8))).expect("7 -> 8");
-    txn.commit();
+    txn.commit().expect("commit");
     storage.collect_garbage();
     assert_eq!(
         t.index_entry_count(B),
@@ -346,8 +346,8 @@ fn unique_check_ignores_stale_entries_of_rows_others_hold() {
     txn.insert(&t, row(2, None, Some(7)))
         .expect("7 is free however the holder ends");
     assert!(is_duplicate(txn.insert(&t, row(3, None, Some(8))), B));
-    txn.commit();
-    holder.commit();
+    txn.commit().expect("commit");
+    holder.commit().expect("commit");
     assert_eq!(
         get(&t, &old.view(), 1),
         Some(row(1, None, Some(7)).to_vec())
@@ -369,7 +369,7 @@ fn savepoint_rollback_cannot_resurrect_a_unique_value_others_took() {
     let mut other = storage.begin(&r2);
     assert!(is_conflict(other.insert(&t, row(2, None, Some(8)))));
     txn.rollback_to(statement);
-    txn.commit();
+    txn.commit().expect("commit");
     other.rollback();
     let v = storage.begin(&r2);
     assert_eq!(get(&t, &v.view(), 1), Some(row(1, None, Some(8)).to_vec()));
@@ -479,7 +479,7 @@ fn stale_entries_never_produce_duplicates_or_wrong_rows() {
         for id in 0..10 {
             update(&mut txn, &t, id, row(id, Some(a), Some(id))).expect("update");
         }
-        txn.commit();
+        txn.commit().expect("commit");
         snapshots.push(storage.begin(&readers[step + 1]));
     }
     for (snapshot, a) in snapshots.iter().zip([0, 1, 0, 2]) {
@@ -532,7 +532,7 @@ fn update_that_changes_the_primary_key() {
     );
     // Back onto the key this transaction vacated.
     update(&mut txn, &t, 5, row(1, Some(3), Some(3))).expect("move 5 -> 1");
-    txn.commit();
+    txn.commit().expect("commit");
     let v = storage.begin(&r1);
     assert_eq!(
         ids(&scan(&t, &v.view(), IndexNo::Primary, &KeyRange::all())),
@@ -544,7 +544,7 @@ fn update_that_changes_the_primary_key() {
     );
     assert_eq!(ids(&scan(&t, &v.view(), B, &KeyRange::all())), vec![2, 1]);
     assert_eq!(ids(&scan(&t, &old.view(), B, &KeyRange::all())), vec![1, 2]);
-    v.commit();
+    v.commit().expect("commit");
     drop(old);
     storage.collect_garbage();
     assert_eq!(t.approximate_row_count(), 2, "key 5 was collected");
@@ -568,7 +568,7 @@ fn write_conflicts() {
         row(1, Some(2), None)
     )));
     assert!(is_conflict(delete(&mut second, &t, 1)));
-    first.commit();
+    first.commit().expect("commit");
     // Committed after the second's snapshot: first updater wins.
     assert!(is_conflict(update(
         &mut second,
@@ -578,7 +578,7 @@ fn write_conflicts() {
     )));
     assert!(is_conflict(delete(&mut second, &t, 1)));
     update(&mut second, &t, 2, row(2, Some(2), None)).expect("other rows are fine");
-    second.commit();
+    second.commit().expect("commit");
     let v = storage.begin(&r1);
     assert_eq!(get(&t, &v.view(), 1), Some(row(1, Some(1), None).to_vec()));
     assert_eq!(get(&t, &v.view(), 2), Some(row(2, Some(2), None).to_vec()));
@@ -592,7 +592,7 @@ fn chains_are_cut_so_repeated_updates_do_not_grow_memory() {
     for i in 1..500 {
         let mut txn = storage.begin(&reader);
         update(&mut txn, &t, 1, row(1, Some(i % 3), Some(i))).expect("update");
-        txn.commit();
+        txn.commit().expect("commit");
         if i % 10 == 0 {
             storage.collect_garbage();
         }
@@ -623,7 +623,7 @@ fn deleted_rows_leave_the_primary_index_once_no_snapshot_needs_them() {
     for id in 0..10 {
         delete(&mut txn, &t, id).expect("delete");
     }
-    txn.commit();
+    txn.commit().expect("commit");
     storage.collect_garbage();
     assert_eq!(
         t.approximate_row_count(),
@@ -631,7 +631,7 @@ fn deleted_rows_leave_the_primary_index_once_no_snapshot_needs_them() {
         "the old snapshot still sees them"
     );
     assert_eq!(scan(&t, &old.view(), A, &KeyRange::all()).len(), 20);
-    old.commit();
+    old.commit().expect("commit");
     storage.collect_garbage();
     assert_eq!(t.approximate_row_count(), 10);
     assert_eq!(t.index_entry_count(A), 10);
@@ -654,7 +654,7 @@ fn long_running_snapshot_reads_old_versions_while_others_update_and_collect() {
         for id in 0..5 {
             update(&mut txn, &t, id, row(id, Some(i), Some(id + 10 * i))).expect("update");
         }
-        txn.commit();
+        txn.commit().expect("commit");
         storage.collect_garbage();
         for id in 0..5 {
             assert_eq!(
@@ -673,12 +673,12 @@ fn long_running_snapshot_reads_old_versions_while_others_update_and_collect() {
         vec![0, 1, 2, 3, 4]
     );
     assert!(storage.horizon() <= old.view().snapshot);
-    old.commit();
+    old.commit().expect("commit");
     // Once it ends, its versions go at the next write.
     storage.collect_garbage();
     let mut txn = storage.begin(&r1);
     update(&mut txn, &t, 0, row(0, None, None)).expect("update");
-    txn.commit();
+    txn.commit().expect("commit");
     let s = slot(&t, &storage.begin(&r1).view(), 0).expect("row");
     assert!(s.version_count() <= 3, "{}", s.version_count());
 }
@@ -731,7 +731,7 @@ fn create_index_on_a_populated_table() {
         txn.insert(&t2, row(51, None, Some(3))),
         IndexNo::Secondary(0)
     ));
-    txn.commit();
+    txn.commit().expect("commit");
     let v = storage.begin(&reader);
     let b = IndexNo::Secondary(0);
     assert_eq!(
@@ -744,13 +744,13 @@ fn create_index_on_a_populated_table() {
         vec![3]
     );
     assert_eq!(scan(&t2, &v.view(), b, &KeyRange::all()).len(), 11);
-    v.commit();
+    v.commit().expect("commit");
     // Make `a` unique-able by deleting duplicates, with a deleted row still in the chain.
     let mut txn = storage.begin(&reader);
     for id in (1..10).step_by(2) {
         delete(&mut txn, &t2, id).expect("delete");
     }
-    txn.commit();
+    txn.commit().expect("commit");
     storage
         .create_index("d", "t", unique_a)
         .expect("a is unique now");
@@ -761,14 +761,14 @@ fn create_index_on_a_populated_table() {
         ids(&scan(&t3, &v.view(), ua, &KeyRange::all())),
         vec![50, 0, 2, 4, 6, 8]
     );
-    v.commit();
+    v.commit().expect("commit");
     storage.drop_index("d", "t", "ub").expect("drop index");
     let t4 = table(&storage, "t");
     assert_eq!(t4.schema.indexes.len(), 1);
     let mut txn = storage.begin(&reader);
     txn.insert(&t4, row(60, Some(60), Some(50)))
         .expect("b is no longer unique");
-    txn.commit();
+    txn.commit().expect("commit");
     storage.collect_garbage();
     assert_eq!(storage.garbage_len(), 0);
 }
@@ -823,13 +823,13 @@ fn truncate_drop_table_and_drop_database() {
     );
     txn.insert(&t2, row(1, Some(1), Some(1)))
         .expect("key 1 free after truncate");
-    txn.commit();
+    txn.commit().expect("commit");
     assert_eq!(
         scan(&t, &old.view(), A, &KeyRange::all()).len(),
         5,
         "old object still reads"
     );
-    old.commit();
+    old.commit().expect("commit");
 
     assert!(storage.drop_table("d", "t", false).expect("drop"));
     assert!(!storage.drop_table("d", "t", true).expect("if exists"));
@@ -856,7 +856,7 @@ fn truncate_drop_table_and_drop_database() {
     let mut txn = storage.begin(&reader);
     update(&mut txn, &u, 5, row(5, Some(6), Some(6))).expect("update");
     delete(&mut txn, &u, 5).expect("delete: garbage queued at commit");
-    txn.commit();
+    txn.commit().expect("commit");
     let mut txn = storage.begin(&reader);
     txn.insert(&u, row(1, None, None)).expect("insert");
     assert_eq!(storage.drop_database("d", false).expect("drop db"), Some(1));
@@ -864,7 +864,7 @@ fn truncate_drop_table_and_drop_database() {
         is_conflict(txn.insert(&u, row(2, None, None))),
         "tables of a dropped database"
     );
-    txn.commit();
+    txn.commit().expect("commit");
     drop(u);
     assert!(
         weak.upgrade().is_none(),
@@ -888,7 +888,7 @@ fn hidden_primary_key_tables() {
     assert!(is_duplicate(txn.insert(&t, row(3, None, Some(1))), B));
     txn.update(&t, &s1, row(7, Some(2), Some(1)))
         .expect("update in place");
-    txn.commit();
+    txn.commit().expect("commit");
     let v = storage.begin(&reader);
     let rows = scan(&t, &v.view(), IndexNo::Primary, &KeyRange::all());
     assert_eq!(ids(&rows), vec![7, 1]);
@@ -930,7 +930,7 @@ fn a_writer_waits_for_the_row_holder_and_then_sees_its_commit() {
     let wait = second.prepare_lock_wait(holder).expect("no cycle");
     let committer = std::thread::spawn(move || {
         std::thread::sleep(std::time::Duration::from_millis(20));
-        first.commit();
+        first.commit().expect("commit");
     });
     assert!(
         wait.wait_blocking(std::time::Duration::from_secs(10)),
@@ -945,7 +945,7 @@ fn a_writer_waits_for_the_row_holder_and_then_sees_its_commit() {
     second
         .update(&t, &slot, row(1, Some(3), Some(3)))
         .expect("second writer");
-    second.commit();
+    second.commit().expect("commit");
 }
 
 #[test]
@@ -980,5 +980,5 @@ fn waiting_in_a_cycle_is_a_deadlock() {
     let slot = slot(&t, &a.write_view(), 2).expect("visible");
     a.update(&t, &slot, row(2, Some(7), Some(7)))
         .expect("a proceeds");
-    a.commit();
+    a.commit().expect("commit");
 }

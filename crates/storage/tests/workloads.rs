@@ -106,7 +106,7 @@ fn transfers_keep_the_total() {
                     assert_eq!(get(&t, &v, int_of(&row[0])), Some(row.clone()));
                     assert_eq!(slot.key(), &key(&t, int_of(&row[0]))[..]);
                 }
-                txn.commit();
+                txn.commit().expect("commit");
                 checks += 1;
             }
             checks
@@ -147,7 +147,7 @@ fn transfers_keep_the_total() {
                     })();
                     match result {
                         Ok(()) => {
-                            txn.commit();
+                            txn.commit().expect("commit");
                             *deltas.entry(from).or_default() -= amount;
                             *deltas.entry(to).or_default() += amount;
                             break;
@@ -187,7 +187,7 @@ fn transfers_keep_the_total() {
             "account {number}: lost or doubled update"
         );
     }
-    txn.commit();
+    txn.commit().expect("commit");
     storage.collect_garbage();
     storage.collect_garbage();
     assert_eq!(
@@ -245,7 +245,7 @@ fn concurrent_inserts_of_overlapping_keys() {
                         txn.rollback(); // all of this batch goes back to the queue
                         retry.append(&mut mine);
                     } else {
-                        txn.commit();
+                        txn.commit().expect("commit");
                     }
                     won.extend(mine);
                     if !retry.is_empty() {
@@ -283,7 +283,7 @@ fn concurrent_inserts_of_overlapping_keys() {
         for id in 0..KEYS {
             delete(&mut txn, &t, id).expect("delete");
         }
-        txn.commit();
+        txn.commit().expect("commit");
     }
     stop.store(true, Ordering::Relaxed);
     gc.join().expect("collector");
@@ -326,7 +326,7 @@ fn concurrent_unique_values_stay_unique() {
             while !stop.load(Ordering::Relaxed) {
                 let txn = storage.begin(&reader);
                 check(&t, &txn.view());
-                txn.commit();
+                txn.commit().expect("commit");
             }
         })
     };
@@ -366,7 +366,7 @@ fn concurrent_unique_values_stay_unique() {
                 if rng.chance(10) {
                     txn.rollback();
                 } else {
-                    txn.commit();
+                    txn.commit().expect("commit");
                 }
             }
             (duplicates, conflicts)
@@ -383,7 +383,7 @@ fn concurrent_unique_values_stay_unique() {
     let txn = storage.begin(&reader);
     check(&t, &txn.view());
     let live = scan(&t, &txn.view(), IndexNo::Primary, &KeyRange::all()).len();
-    txn.commit();
+    txn.commit().expect("commit");
     storage.collect_garbage();
     assert_eq!(t.approximate_row_count(), live);
     assert_eq!(

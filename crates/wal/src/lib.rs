@@ -6,6 +6,8 @@
 //! - `log.rs`        appends, the log-writer thread (group commit), durable waits.
 //! - `checkpoint.rs` checkpoint file format, atomic install, dropping old segments.
 //! - `recovery.rs`   newest checkpoint + log replay at startup.
+//! - `hook.rs`       `Wal` as storage's `CommitLog` (commits and DDL append through it).
+//! - `rebuild.rs`    replaying records into `Storage`; checkpoints of a storage snapshot.
 //! - `disk.rs`       the file layer (`Disk`), real implementation `FsDisk`.
 //! - `sim.rs`        `SimDisk`: drops, reorders and tears unsynced writes; ENOSPC, EIO.
 //!
@@ -86,7 +88,9 @@
 mod checkpoint;
 mod codec;
 mod disk;
+mod hook;
 mod log;
+mod rebuild;
 mod record;
 mod recovery;
 mod segment;
@@ -95,8 +99,12 @@ pub mod sim;
 pub use checkpoint::{CheckpointReport, CheckpointWriter};
 pub use codec::DecodeError;
 pub use disk::{Disk, FsDisk};
+pub use hook::{ddl_record, storage_error};
 pub use log::{WalStats, APPEND_BACKLOG_BYTES_MAX};
-pub use record::{EncodedRecord, KeyedRows, LogRecord, RowChange, RECORD_PAYLOAD_MAX};
+pub use rebuild::{write_checkpoint, Replayer};
+pub use record::{
+    encode_commit, EncodedRecord, KeyedRows, LogRecord, RowChange, RECORD_PAYLOAD_MAX,
+};
 pub use recovery::RecoveryReport;
 
 use std::fmt;

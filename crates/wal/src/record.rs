@@ -59,16 +59,9 @@ const COMMIT_TS_OFFSET: usize = 2;
 /// far below). Checked before writing and when reading a length from disk.
 pub const RECORD_PAYLOAD_MAX: usize = 1 << 30;
 
-/// One row written, deleted or replaced by a committed transaction.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RowChange {
-    pub db: String,
-    pub table: String,
-    /// The encoded primary key (`Table::primary_key`, or the hidden row id's 8 bytes).
-    pub key: Vec<u8>,
-    /// The full new row; None deletes the key.
-    pub row: Option<Vec<Value>>,
-}
+/// One row written, deleted or replaced by a committed transaction: storage's type, so a
+/// commit is encoded straight from what storage hands the log hook.
+pub use manycore_storage::RowChange;
 
 /// Rows of one table in a checkpoint: (encoded key, row).
 pub type KeyedRows = Vec<(Vec<u8>, Vec<Value>)>;
@@ -145,6 +138,58 @@ impl EncodedRecord {
     }
 }
 
+/// Kind 8 from its fields, for `LogRecord::encode` and `encode_commit`.
+fn put_commit(out: &mut Vec<u8>, commit_ts: u64, changes: &[RowChange]) {
+    put_u8(out, 8);
+    put_u64_fixed(out, commit_ts);
+    put_varint(out, changes.len() as u64);
+    let mut previous: Option<(&str, &str)> = None;
+    for change in changes {
+        let same = previous == Some((&change.db, &change.table));
+        let flags = change.row.is_some() as u8 | (same as u8) << 1;
+        put_u8(out, flags);
+        if !same {
+            put_str(out, &change.db);
+            put_str(out, &change.table);
+        }
+        put_bytes(out, &change.key);
+        if let Some(row) = &change.row {
+            put_row(out, row);
+        }
+        previous = Some((&change.db, &change.table));
+    }
+}
+
+/// The same bytes as `LogRecord::Commit { commit_ts, changes }.encode()`, without copying
+/// the changes into a record first.
+pub fn encode_commit(commit_ts: u64, changes: &[RowChange]) -> EncodedRecord {
+    let mut out = Vec::with_capacity(64);
+    put_u8(&mut out, FORMAT_VERSION);
+    put_commit(&mut out, commit_ts, changes);
+    assert!(
+        out.len() <= RECORD_PAYLOAD_MAX,
+        "log record of {} bytes",
+        out.len()
+    );
+    EncodedRecord { payload: out }
+}
+
+impl EncodedRecord {
+    /// Takes the bytes back (the storage hook carries them as a plain buffer).
+    pub fn into_payload(self) -> Vec<u8> {
+        self.payload
+    }
+
+    /// Wraps bytes from `into_payload`. Checked again: a frame must carry a valid payload.
+    pub fn from_payload(payload: Vec<u8>) -> EncodedRecord {
+        assert!(
+            payload.len() >= 2 && payload[0] == FORMAT_VERSION,
+            "not an encoded record"
+        );
+        EncodedRecord { payload }
+    }
+}
+
 impl LogRecord {
     pub fn encode(&self) -> EncodedRecord {
         let mut out = Vec::with_capacity(64);
@@ -191,24 +236,7 @@ impl LogRecord {
                 put_str(&mut out, name);
             }
             LogRecord::Commit { commit_ts, changes } => {
-                put_u8(&mut out, 8);
-                put_u64_fixed(&mut out, *commit_ts);
-                put_varint(&mut out, changes.len() as u64);
-                let mut previous: Option<(&str, &str)> = None;
-                for change in changes {
-                    let same = previous == Some((&change.db, &change.table));
-                    let flags = change.row.is_some() as u8 | (same as u8) << 1;
-                    put_u8(&mut out, flags);
-                    if !same {
-                        put_str(&mut out, &change.db);
-                        put_str(&mut out, &change.table);
-                    }
-                    put_bytes(&mut out, &change.key);
-                    if let Some(row) = &change.row {
-                        put_row(&mut out, row);
-                    }
-                    previous = Some((&change.db, &change.table));
-                }
+                put_commit(&mut out, *commit_ts, changes);
             }
             LogRecord::AutoIncrement { db, table, next } => {
                 put_u8(&mut out, 9);

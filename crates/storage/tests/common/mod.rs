@@ -130,7 +130,7 @@ pub fn insert_committed(storage: &Arc<Storage>, table: &Arc<Table>, rows: Vec<Ro
     for r in rows {
         txn.insert(table, r).expect("insert of setup rows");
     }
-    txn.commit();
+    txn.commit().expect("commit");
 }
 
 /// Updates the row `id` to `new` in `txn` (reading it at the transaction's view).

@@ -1,0 +1,111 @@
+//! The durability hook: how committed changes and DDL reach the write-ahead log.
+//!
+//! Storage does no I/O (crate doc); the `wal` crate implements `CommitLog` and the server
+//! attaches it with `Storage::attach_log` once recovery has rebuilt the tables.
+//!
+//! Invariants:
+//! (1) A commit's record is appended under `Storage::commit_order` after its timestamp is
+//!     chosen and before any version is stamped, so log order is commit order and nothing
+//!     becomes visible that the log has not accepted. If the append fails the transaction
+//!     rolls back as if it never committed.
+//! (2) DDL appends under `Storage::ddl` and `commit_order`, between the same commits it is
+//!     ordered between in memory; if the append fails the catalog change is undone.
+//! (3) Only changes to rows of tables that are current at commit time are logged: a write
+//!     through a table that TRUNCATE or DROP replaced meanwhile went to rows no reader can
+//!     see, and replaying it would put it into the new table.
+//! (4) The highest LSN appended on a thread is kept in a thread-local until
+//!     `take_commit_lsn`, so the connection that ran the statement waits for exactly what
+//!     it wrote before acknowledging it.
+
+use crate::catalog::{IndexSchema, TableSchema};
+use crate::StorageError;
+use manycore_types::Value;
+use std::cell::Cell;
+
+/// One row written, deleted or replaced by a committed transaction (the last write of a
+/// key in the transaction wins).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowChange {
+    pub db: String,
+    pub table: String,
+    /// The encoded primary key (`Table::primary_key`, or the hidden row id's 8 bytes).
+    pub key: Vec<u8>,
+    /// The full new row; None deletes the key.
+    pub row: Option<Vec<Value>>,
+}
+
+/// A catalog change to log.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DdlChange {
+    CreateDatabase {
+        name: String,
+    },
+    DropDatabase {
+        name: String,
+    },
+    CreateTable {
+        db: String,
+        schema: TableSchema,
+        auto_increment: u64,
+    },
+    DropTable {
+        db: String,
+        name: String,
+    },
+    TruncateTable {
+        db: String,
+        name: String,
+    },
+    CreateIndex {
+        db: String,
+        table: String,
+        index: IndexSchema,
+    },
+    DropIndex {
+        db: String,
+        table: String,
+        name: String,
+    },
+    AutoIncrement {
+        db: String,
+        table: String,
+        next: u64,
+    },
+}
+
+/// A commit record encoded outside any lock; the log patches the commit timestamp in.
+pub struct EncodedCommit(pub Vec<u8>);
+
+/// The write-ahead log as storage sees it. Errors are `StorageError::LogDiskFull` or
+/// `StorageError::LogFailed`.
+pub trait CommitLog: Send + Sync {
+    /// Encodes a commit of `changes` (no lock held; may be slow).
+    fn encode_commit(&self, changes: &[RowChange]) -> EncodedCommit;
+    /// Appends it with `commit_ts` and returns its LSN. Called under `commit_order`: must
+    /// not do I/O.
+    fn append_commit(
+        &self,
+        record: &mut EncodedCommit,
+        commit_ts: u64,
+    ) -> Result<u64, StorageError>;
+    /// Appends a catalog change and returns its LSN.
+    fn append_ddl(&self, change: &DdlChange) -> Result<u64, StorageError>;
+    /// Err once the log refuses commits for good (after an fsync failure).
+    fn check_writable(&self) -> Result<(), StorageError>;
+}
+
+thread_local! {
+    static COMMIT_LSN: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Notes that this thread appended `lsn` (invariant (4)).
+pub(crate) fn note_commit_lsn(lsn: u64) {
+    COMMIT_LSN.with(|c| c.set(c.get().max(lsn)));
+}
+
+/// The highest LSN appended by commits and DDL on this thread since the last call, if any.
+/// The server waits for it to be durable before acknowledging the statement.
+pub fn take_commit_lsn() -> Option<u64> {
+    let lsn = COMMIT_LSN.with(|c| c.replace(0));
+    (lsn != 0).then_some(lsn)
+}

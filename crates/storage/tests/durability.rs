@@ -1,0 +1,316 @@
+//! The durability hook: what storage hands the log, what happens when the log refuses,
+//! and that replaying what it handed over rebuilds the same tables.
+
+mod common;
+
+use common::*;
+use manycore_storage::{
+    take_commit_lsn, CommitLog, DdlChange, EncodedCommit, IndexNo, IndexSchema, KeyRange,
+    RowChange, Storage, StorageError, TableSchema,
+};
+use manycore_types::Value;
+use parking_lot::Mutex;
+use std::sync::Arc;
+
+#[derive(Clone, Debug, PartialEq)]
+enum Logged {
+    Commit(Vec<RowChange>),
+    Ddl(DdlChange),
+}
+
+/// A log that keeps records in memory and fails on demand.
+#[derive(Default)]
+struct MemoryLog {
+    records: Mutex<Vec<Logged>>,
+    /// Pending commits being encoded (by encoding order).
+    encoded: Mutex<Vec<Vec<RowChange>>>,
+    fail_appends: Mutex<Option<StorageError>>,
+    poisoned: Mutex<Option<StorageError>>,
+}
+
+impl CommitLog for MemoryLog {
+    fn encode_commit(&self, changes: &[RowChange]) -> EncodedCommit {
+        let mut encoded = self.encoded.lock();
+        encoded.push(changes.to_vec());
+        EncodedCommit((encoded.len() - 1).to_le_bytes().to_vec())
+    }
+
+    fn append_commit(&self, record: &mut EncodedCommit, _ts: u64) -> Result<u64, StorageError> {
+        if let Some(e) = self.fail_appends.lock().clone() {
+            return Err(e);
+        }
+        let index = usize::from_le_bytes(record.0.clone().try_into().expect("index"));
+        let changes = self.encoded.lock()[index].clone();
+        let mut records = self.records.lock();
+        records.push(Logged::Commit(changes));
+        Ok(records.len() as u64)
+    }
+
+    fn append_ddl(&self, change: &DdlChange) -> Result<u64, StorageError> {
+        if let Some(e) = self.fail_appends.lock().clone() {
+            return Err(e);
+        }
+        let mut records = self.records.lock();
+        records.push(Logged::Ddl(change.clone()));
+        Ok(records.len() as u64)
+    }
+
+    fn check_writable(&self) -> Result<(), StorageError> {
+        match self.poisoned.lock().clone() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+fn logged_storage() -> (Arc<Storage>, Arc<MemoryLog>) {
+    let storage = Storage::new();
+    let log = Arc::new(MemoryLog::default());
+    storage.attach_log(log.clone());
+    storage
+        .create_database("d", false)
+        .expect("create database");
+    storage
+        .create_table("d", schema("t"), false)
+        .expect("create table");
+    let _ = take_commit_lsn();
+    (storage, log)
+}
+
+#[test]
+fn a_commit_is_logged_once_per_key_with_its_final_row() {
+    let (storage, log) = logged_storage();
+    let t = table(&storage, "t");
+    let reader = storage.register_reader();
+    let mut txn = storage.begin(&reader);
+    txn.insert(&t, row(1, Some(1), Some(1))).expect("insert");
+    txn.insert(&t, row(2, Some(2), Some(2))).expect("insert");
+    update(&mut txn, &t, 1, row(1, Some(10), Some(10))).expect("update");
+    txn.commit().expect("commit");
+    let records = log.records.lock().clone();
+    let Some(Logged::Commit(changes)) = records.last() else {
+        panic!("no commit logged: {records:?}");
+    };
+    assert_eq!(changes.len(), 2);
+    assert_eq!(changes[0].row, Some(row(1, Some(10), Some(10)).to_vec()));
+    assert_eq!(changes[0].key, key(&t, 1));
+    assert_eq!(take_commit_lsn(), Some(records.len() as u64));
+    assert_eq!(take_commit_lsn(), None, "taking clears it");
+    // A read-only transaction logs nothing.
+    storage.begin(&reader).commit().expect("read-only commit");
+    assert_eq!(take_commit_lsn(), None);
+}
+
+#[test]
+fn a_commit_the_log_refuses_rolls_back_and_frees_its_rows() {
+    let (storage, log) = logged_storage();
+    let t = table(&storage, "t");
+    let reader = storage.register_reader();
+    *log.fail_appends.lock() = Some(StorageError::LogDiskFull("test".into()));
+    let mut txn = storage.begin(&reader);
+    txn.insert(&t, row(1, Some(1), Some(1))).expect("insert");
+    let clock = storage.clock();
+    match txn.commit() {
+        Err(StorageError::LogDiskFull(_)) => {}
+        other => panic!("expected LogDiskFull, got {other:?}"),
+    }
+    assert_eq!(
+        storage.clock(),
+        clock,
+        "a refused commit does not advance the clock"
+    );
+    assert_eq!(take_commit_lsn(), None);
+    let view = storage.begin(&reader).view();
+    assert_eq!(get(&t, &view, 1), None);
+    // The space frees up: the same key commits (the row lock was released).
+    *log.fail_appends.lock() = None;
+    let mut txn = storage.begin(&reader);
+    txn.insert(&t, row(1, Some(1), Some(1)))
+        .expect("insert again");
+    txn.commit().expect("commit after space freed");
+    let view = storage.begin(&reader).view();
+    assert_eq!(get(&t, &view, 1), Some(row(1, Some(1), Some(1)).to_vec()));
+}
+
+#[test]
+fn a_poisoned_log_refuses_writes_while_reads_work() {
+    let (storage, log) = logged_storage();
+    let t = table(&storage, "t");
+    insert_committed(&storage, &t, vec![row(1, Some(1), Some(1))]);
+    *log.poisoned.lock() = Some(StorageError::LogFailed("fsync failed".into()));
+    let reader = storage.register_reader();
+    let mut txn = storage.begin(&reader);
+    match txn.insert(&t, row(2, None, None)) {
+        Err(StorageError::LogFailed(_)) => {}
+        other => panic!("expected LogFailed, got {other:?}"),
+    }
+    assert_eq!(
+        get(&t, &txn.view(), 1),
+        Some(row(1, Some(1), Some(1)).to_vec())
+    );
+    assert_eq!(
+        scan(&t, &txn.view(), IndexNo::Primary, &KeyRange::all()).len(),
+        1
+    );
+    txn.commit().expect("a read-only transaction commits");
+}
+
+#[test]
+fn ddl_the_log_refuses_does_not_happen() {
+    let (storage, log) = logged_storage();
+    *log.fail_appends.lock() = Some(StorageError::LogFailed("eio".into()));
+    assert!(storage.create_table("d", schema("u"), false).is_err());
+    assert!(storage.catalog().table("d", "u").is_none());
+    assert!(storage.drop_table("d", "t", false).is_err());
+    let t = table(&storage, "t");
+    *log.fail_appends.lock() = None;
+    // Still writable: the failed drop did not retire it.
+    insert_committed(&storage, &t, vec![row(1, None, None)]);
+}
+
+#[test]
+fn writes_through_a_truncated_table_are_not_logged() {
+    let (storage, log) = logged_storage();
+    let t = table(&storage, "t");
+    let reader = storage.register_reader();
+    let mut txn = storage.begin(&reader);
+    txn.insert(&t, row(1, None, None)).expect("insert");
+    storage.truncate_table("d", "t").expect("truncate");
+    txn.commit().expect("commit");
+    let records = log.records.lock().clone();
+    assert!(
+        !records.iter().any(|r| matches!(r, Logged::Commit(_))),
+        "{records:?}"
+    );
+}
+
+fn hidden_schema() -> TableSchema {
+    let mut s = schema("h");
+    s.primary_key = None;
+    s.indexes.clear();
+    s.columns[0].auto_increment = true;
+    s
+}
+
+/// Every visible row of every table, with AUTO_INCREMENT counters.
+fn dump(storage: &Arc<Storage>) -> Vec<(String, u64, Vec<Vec<Value>>, Vec<Vec<Value>>)> {
+    let reader = storage.register_reader();
+    let view = storage.begin(&reader).view();
+    let catalog = storage.catalog();
+    let mut out = Vec::new();
+    for db in catalog.databases.values() {
+        for t in db.tables.values() {
+            let rows = scan(t, &view, IndexNo::Primary, &KeyRange::all());
+            let by_index = if t.schema.indexes.is_empty() {
+                Vec::new()
+            } else {
+                scan(t, &view, IndexNo::Secondary(0), &KeyRange::all())
+            };
+            out.push((t.schema.name.clone(), t.auto_increment(), rows, by_index));
+        }
+    }
+    out
+}
+
+#[test]
+fn replaying_what_was_logged_rebuilds_tables_indexes_and_counters() {
+    let (storage, log) = logged_storage();
+    storage
+        .create_table("d", hidden_schema(), false)
+        .expect("hidden pk table");
+    storage
+        .create_table("d", schema("gone"), false)
+        .expect("create");
+    let t = table(&storage, "t");
+    let h = table(&storage, "h");
+    let reader = storage.register_reader();
+    for i in 0..50 {
+        let mut txn = storage.begin(&reader);
+        txn.insert(&t, row(i, Some(i % 7), Some(i)))
+            .expect("insert");
+        let id = h.reserve_auto_increment(1) as i64;
+        txn.insert(&h, row(id, Some(i), None))
+            .expect("insert hidden");
+        if i % 5 == 0 && i > 0 {
+            update(
+                &mut txn,
+                &t,
+                i - 1,
+                row(i - 1, Some(100 + i), Some(1000 + i)),
+            )
+            .expect("update");
+        }
+        txn.commit().expect("commit");
+    }
+    storage.drop_table("d", "gone", false).expect("drop");
+    storage
+        .create_index(
+            "d",
+            "h",
+            IndexSchema {
+                name: "ha".into(),
+                columns: vec![1],
+                unique: false,
+            },
+        )
+        .expect("create index");
+    storage.drop_index("d", "t", "b").expect("drop index");
+    storage.set_auto_increment("d", "t", 500).expect("auto inc");
+    storage.create_database("x", false).expect("create db");
+    storage.drop_database("x", false).expect("drop db");
+    let t = table(&storage, "t"); // DROP INDEX replaced the table object.
+    let h = table(&storage, "h");
+    let mut txn = storage.begin(&reader);
+    let victim = slot(&t, &txn.view(), 3).expect("row 3");
+    txn.delete(&t, &victim).expect("delete");
+    txn.commit().expect("commit");
+
+    let fresh = Storage::new();
+    let fresh_reader = fresh.register_reader();
+    for record in log.records.lock().iter() {
+        match record {
+            Logged::Commit(changes) => {
+                let skipped = fresh
+                    .apply_recovered_commit(&fresh_reader, changes)
+                    .expect("replay commit");
+                assert_eq!(skipped, 0);
+            }
+            Logged::Ddl(change) => apply_ddl(&fresh, change.clone()),
+        }
+    }
+    assert_eq!(dump(&fresh), dump(&storage));
+    // The hidden row id counter is past every id present: a new row gets a new key.
+    let fh = table(&fresh, "h");
+    let mut txn = fresh.begin(&fresh_reader);
+    let new = txn
+        .insert(&fh, row(999, None, None))
+        .expect("insert after recovery");
+    let id = u64::from_be_bytes(new.key().try_into().expect("8-byte key"));
+    assert_eq!(
+        id, 51,
+        "hidden row ids continue after the largest recovered one"
+    );
+    assert_eq!(fh.auto_increment(), h.auto_increment());
+}
+
+fn apply_ddl(s: &Arc<Storage>, change: DdlChange) {
+    let result = match change {
+        DdlChange::CreateDatabase { name } => s.create_database(&name, false).map(drop),
+        DdlChange::DropDatabase { name } => s.drop_database(&name, false).map(drop),
+        DdlChange::CreateTable {
+            db,
+            schema,
+            auto_increment,
+        } => {
+            let name = schema.name.clone();
+            s.create_table(&db, schema, false)
+                .and_then(|_| s.set_auto_increment(&db, &name, auto_increment))
+        }
+        DdlChange::DropTable { db, name } => s.drop_table(&db, &name, false).map(drop),
+        DdlChange::TruncateTable { db, name } => s.truncate_table(&db, &name),
+        DdlChange::CreateIndex { db, table, index } => s.create_index(&db, &table, index),
+        DdlChange::DropIndex { db, table, name } => s.drop_index(&db, &table, &name),
+        DdlChange::AutoIncrement { db, table, next } => s.set_auto_increment(&db, &table, next),
+    };
+    result.expect("replay ddl");
+}
