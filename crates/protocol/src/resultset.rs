@@ -16,18 +16,13 @@
 //! Binary row: u8 0x00 | NULL bitmap of (N + 9) / 8 bytes, column i at bit i + 2 |
 //! the non-NULL values in their binary form (see `write_binary_value`).
 //!
-//! Number text follows MariaDB, the differential oracle (checked against 10.11):
-//! DOUBLE prints the shortest digits that round-trip, in fixed notation when the
-//! decimal exponent is in -15..=14 and as `<digits>e<exp>` otherwise ("1e20",
-//! "1.5e-16", "0.00000015", "100000000000000"); FLOAT rounds to 6 significant digits
-//! first ("123457000", "1.1"); DECIMAL prints exactly `scale` fraction digits.
+//! Text values are formatted by `manycore_types::format`, the one number-to-text rule
+//! (MariaDB's, checked against 10.11), which CAST(... AS CHAR) and CONCAT also use.
 //!
 //! Invariants:
 //! (1) Every value a row writer appends has the wire form of its column's type code as
 //!     sent in the column definition (clients decode binary rows by that code alone).
 //! (2) Formatting writes straight into the output buffer; no String is built.
-//! (3) `format_double` / `format_float` are the only number-to-text rules: the SQL layer
-//!     reuses them for CAST(... AS CHAR) and CONCAT, so the two always agree.
 
 use crate::codec::{
     write_lenenc_bytes, write_lenenc_int, write_short_lenenc_with, write_u16, write_u32,
@@ -37,9 +32,7 @@ use crate::error::{ProtocolError, Result};
 use crate::packet::PacketWriter;
 use crate::response::{write_eof, write_result_set_end_ok, OkPacket};
 use manycore_types::datatype::type_code;
-use manycore_types::{DataType, Date, DateTime, Decimal, IntWidth, Value};
-use std::fmt::Write as _;
-use std::io::Write as _;
+use manycore_types::{format, DataType, DateTime, IntWidth, Value};
 
 /// Column definition flags.
 pub mod column_flag {
@@ -266,169 +259,7 @@ pub fn write_text_value(out: &mut Vec<u8>, value: &Value, data_type: &DataType) 
     match value {
         Value::Null => out.push(NULL_MARKER),
         Value::Bytes(b) => write_lenenc_bytes(out, b),
-        _ => write_short_lenenc_with(out, |o| format_value(o, value, data_type)),
-    }
-}
-
-/// Appends the text form of a non-NULL, non-string value (no length prefix).
-/// Strings are appended as they are; NULL appends nothing.
-pub fn format_value(out: &mut Vec<u8>, value: &Value, data_type: &DataType) {
-    match value {
-        Value::Null => {}
-        Value::Int(i) => write!(out, "{i}").expect("writing to a Vec cannot fail"),
-        Value::UInt(u) => write!(out, "{u}").expect("writing to a Vec cannot fail"),
-        Value::Double(d) if *data_type == DataType::Float => format_float(*d as f32, out),
-        Value::Double(d) => format_double(*d, out),
-        Value::Decimal(d) => format_decimal(d, data_type, out),
-        Value::Bytes(b) => out.extend_from_slice(b),
-        Value::Date(d) => format_date(d, out),
-        Value::DateTime(dt) => match data_type {
-            DataType::Date => format_date(&dt.date, out),
-            DataType::DateTime { fsp } | DataType::Timestamp { fsp } => {
-                format_datetime(dt, *fsp, out)
-            }
-            _ => format_datetime(dt, if dt.microsecond == 0 { 0 } else { 6 }, out),
-        },
-    }
-}
-
-/// DECIMAL(p, s) prints exactly s fraction digits; other types print the value's own scale.
-fn format_decimal(d: &Decimal, data_type: &DataType, out: &mut Vec<u8>) {
-    match data_type {
-        DataType::Decimal { scale, .. } => {
-            write!(out, "{:.*}", *scale as usize, d).expect("writing to a Vec cannot fail")
-        }
-        _ => write!(out, "{d}").expect("writing to a Vec cannot fail"),
-    }
-}
-
-pub fn format_date(d: &Date, out: &mut Vec<u8>) {
-    write!(out, "{:04}-{:02}-{:02}", d.year, d.month, d.day).expect("writing to a Vec cannot fail");
-}
-
-/// "YYYY-MM-DD hh:mm:ss" plus `fsp` (0..=6) fraction digits.
-pub fn format_datetime(dt: &DateTime, fsp: u8, out: &mut Vec<u8>) {
-    format_date(&dt.date, out);
-    write!(out, " {:02}:{:02}:{:02}", dt.hour, dt.minute, dt.second)
-        .expect("writing to a Vec cannot fail");
-    let fsp = fsp.min(6) as u32;
-    if fsp > 0 {
-        let frac = dt.microsecond / 10u32.pow(6 - fsp);
-        write!(out, ".{:0width$}", frac, width = fsp as usize)
-            .expect("writing to a Vec cannot fail");
-    }
-}
-
-/// A fixed buffer for formatting a float without allocating.
-struct StackText {
-    buf: [u8; 48],
-    len: usize,
-}
-
-impl std::fmt::Write for StackText {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        let end = self.len + s.len();
-        self.buf
-            .get_mut(self.len..end)
-            .ok_or(std::fmt::Error)?
-            .copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
-    }
-}
-
-/// Appends a DOUBLE as MariaDB prints it (see the module notes).
-pub fn format_double(value: f64, out: &mut Vec<u8>) {
-    if !value.is_finite() {
-        return format_non_finite(value, out);
-    }
-    let mut text = StackText {
-        buf: [0; 48],
-        len: 0,
-    };
-    // `{:e}` gives the shortest digits that round-trip, as d.ddde-x.
-    write!(text, "{:e}", value).expect("a double's scientific text fits 48 bytes");
-    layout_scientific(&text.buf[..text.len], out);
-}
-
-/// Appends a FLOAT as MariaDB prints it: 6 significant digits, then the DOUBLE layout.
-pub fn format_float(value: f32, out: &mut Vec<u8>) {
-    if !value.is_finite() {
-        return format_non_finite(value as f64, out);
-    }
-    let mut text = StackText {
-        buf: [0; 48],
-        len: 0,
-    };
-    write!(text, "{:.5e}", value).expect("a float's scientific text fits 48 bytes");
-    layout_scientific(&text.buf[..text.len], out);
-}
-
-/// MySQL never stores these; print them the way C's printf does.
-fn format_non_finite(value: f64, out: &mut Vec<u8>) {
-    out.extend_from_slice(if value.is_nan() {
-        b"nan"
-    } else if value > 0.0 {
-        b"inf"
-    } else {
-        b"-inf"
-    });
-}
-
-/// Rewrites Rust's scientific text ("-1.2300e-7") in MariaDB's layout.
-fn layout_scientific(text: &[u8], out: &mut Vec<u8>) {
-    let (negative, text) = match text.split_first() {
-        Some((b'-', rest)) => (true, rest),
-        _ => (false, text),
-    };
-    let e_at = text
-        .iter()
-        .position(|&c| c == b'e')
-        .expect("scientific text has an exponent");
-    let exponent: i32 = std::str::from_utf8(&text[e_at + 1..])
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .expect("scientific text has an integer exponent");
-    let mut digits = [0u8; 40];
-    let mut n = 0;
-    for &c in text[..e_at].iter().filter(|c| c.is_ascii_digit()) {
-        digits[n] = c;
-        n += 1;
-    }
-    while n > 1 && digits[n - 1] == b'0' {
-        n -= 1;
-    }
-    let digits = &digits[..n];
-    if digits == b"0" {
-        out.push(b'0'); // also for -0.0, as MariaDB prints it
-        return;
-    }
-    if negative {
-        out.push(b'-');
-    }
-    if (-15..=14).contains(&exponent) {
-        if exponent < 0 {
-            out.extend_from_slice(b"0.");
-            out.extend(std::iter::repeat_n(b'0', (-exponent - 1) as usize));
-            out.extend_from_slice(digits);
-        } else {
-            let int_len = exponent as usize + 1;
-            if digits.len() <= int_len {
-                out.extend_from_slice(digits);
-                out.extend(std::iter::repeat_n(b'0', int_len - digits.len()));
-            } else {
-                out.extend_from_slice(&digits[..int_len]);
-                out.push(b'.');
-                out.extend_from_slice(&digits[int_len..]);
-            }
-        }
-    } else {
-        out.push(digits[0]);
-        if digits.len() > 1 {
-            out.push(b'.');
-            out.extend_from_slice(&digits[1..]);
-        }
-        write!(out, "e{exponent}").expect("writing to a Vec cannot fail");
+        _ => write_short_lenenc_with(out, |o| format::write_text(value, data_type, o)),
     }
 }
 
@@ -574,16 +405,17 @@ pub fn is_lenenc_type(code: u8) -> bool {
 mod tests {
     use super::*;
     use crate::codec::Reader;
+    use manycore_types::Date;
 
     fn double(v: f64) -> String {
         let mut out = Vec::new();
-        format_double(v, &mut out);
+        format::write_double(v, &mut out);
         String::from_utf8(out).expect("ascii")
     }
 
     fn float(v: f32) -> String {
         let mut out = Vec::new();
-        format_float(v, &mut out);
+        format::write_float(v, &mut out);
         String::from_utf8(out).expect("ascii")
     }
 
