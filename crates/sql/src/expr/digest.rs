@@ -1,7 +1,7 @@
 //! Hashes and checksums behind MD5(), SHA1(), SHA2() and CRC32().
 //!
-//! MD5 and CRC32 are small enough to carry here (RFC 1321; IEEE 802.3 polynomial,
-//! reflected, as zlib computes it); SHA-1 and SHA-2 come from the RustCrypto crates.
+//! MD5, SHA-1 and SHA-2 come from the RustCrypto crates; CRC32 (IEEE 802.3, as zlib and
+//! MariaDB compute it) from crc32fast, which uses the CPU's carry-less multiply.
 
 use sha2::Digest;
 
@@ -21,63 +21,11 @@ pub fn sha2(data: &[u8], bits: i64) -> Option<Vec<u8>> {
 }
 
 pub fn crc32(data: &[u8]) -> u32 {
-    let mut crc = 0xFFFF_FFFFu32;
-    for &byte in data {
-        crc ^= byte as u32;
-        for _ in 0..8 {
-            let mask = (crc & 1).wrapping_neg();
-            crc = (crc >> 1) ^ (0xEDB8_8320 & mask);
-        }
-    }
-    !crc
+    crc32fast::hash(data)
 }
 
-const MD5_SHIFTS: [u32; 64] = [
-    7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9,
-    14, 20, 5, 9, 14, 20, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 6, 10, 15,
-    21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
-];
-
 pub fn md5(data: &[u8]) -> Vec<u8> {
-    let k: Vec<u32> = (0..64)
-        .map(|i| ((i as f64 + 1.0).sin().abs() * 4_294_967_296.0) as u32)
-        .collect();
-    let mut state: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
-    let mut message = data.to_vec();
-    message.push(0x80);
-    while message.len() % 64 != 56 {
-        message.push(0);
-    }
-    message.extend_from_slice(&((data.len() as u64).wrapping_mul(8)).to_le_bytes());
-    for block in message.chunks(64) {
-        let words: Vec<u32> = block
-            .chunks(4)
-            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-            .collect();
-        let [mut a, mut b, mut c, mut d] = state;
-        for i in 0..64 {
-            let (f, g) = match i / 16 {
-                0 => ((b & c) | (!b & d), i),
-                1 => ((d & b) | (!d & c), (5 * i + 1) % 16),
-                2 => (b ^ c ^ d, (3 * i + 5) % 16),
-                _ => (c ^ (b | !d), (7 * i) % 16),
-            };
-            let rotated = a
-                .wrapping_add(f)
-                .wrapping_add(k[i])
-                .wrapping_add(words[g])
-                .rotate_left(MD5_SHIFTS[i]);
-            a = d;
-            d = c;
-            c = b;
-            b = b.wrapping_add(rotated);
-        }
-        state[0] = state[0].wrapping_add(a);
-        state[1] = state[1].wrapping_add(b);
-        state[2] = state[2].wrapping_add(c);
-        state[3] = state[3].wrapping_add(d);
-    }
-    state.iter().flat_map(|w| w.to_le_bytes()).collect()
+    <md5::Md5 as md5::Digest>::digest(data).to_vec()
 }
 
 #[cfg(test)]
