@@ -1,6 +1,7 @@
 //! Server configuration: command-line flags and their safe defaults.
 
 use clap::Args;
+use manycore_wal::SyncMode;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -29,6 +30,34 @@ pub struct ServeArgs {
     /// Seconds a client may take to complete the handshake before it is disconnected.
     #[arg(long, default_value_t = 10)]
     pub connect_timeout: u64,
+
+    /// When a commit is acknowledged: `commit` (after its log records are fdatasync'ed,
+    /// with group commit) or `none` (at once; UNSAFE, loses recent commits on a crash; for
+    /// tests and benchmarks only).
+    #[arg(long, default_value = "commit", value_parser = parse_sync_mode)]
+    pub sync: SyncMode,
+
+    /// Extra microseconds the log writer waits to gather more commits into one fsync
+    /// (0..=1000).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1000))]
+    pub group_delay_us: u64,
+
+    /// Write a checkpoint (and drop the log before it) after this many MiB of log.
+    #[arg(long, default_value_t = 256)]
+    pub checkpoint_interval_mb: u64,
+
+    /// Start even if the log is damaged before its tail: discard it from the first bad
+    /// record on, losing those commits. Without it such damage stops startup.
+    #[arg(long)]
+    pub recover_truncate_log: bool,
+}
+
+fn parse_sync_mode(text: &str) -> Result<SyncMode, String> {
+    match text {
+        "commit" => Ok(SyncMode::Commit),
+        "none" => Ok(SyncMode::None),
+        other => Err(format!("unknown sync mode '{other}': use commit or none")),
+    }
 }
 
 impl ServeArgs {

@@ -54,6 +54,7 @@ pub struct ConnectionContext {
     pub max_allowed_packet: u64,
     pub max_connections: u32,
     pub connect_timeout: Duration,
+    pub durability: Arc<crate::durability::Durability>,
 }
 
 /// Set by KILL from another session; read by this connection's loop.
@@ -313,10 +314,17 @@ impl Connection {
                 self.consumed += frame.consumed;
                 self.writer.set_sequence_id(frame.reply_sequence_id());
                 let payload = start + frame.payload.start..start + frame.payload.end;
+                let reply_start = crate::durability::ReplyStart::new(&self.output, &self.writer);
                 let mut flow = self.dispatch(session, payload);
+                let committed = manycore_storage::take_commit_lsn();
                 if let Flow::Wait { .. } = flow {
                     flow = self.wait_and_resume(session, flow).await;
                 }
+                // Durability invariant (2): no reply before what it acknowledges is durable.
+                let durability = self.context.durability.clone();
+                let (output, writer) = (&mut self.output, &mut self.writer);
+                crate::durability::await_commit(&durability, committed, reply_start, output, writer)
+                    .await;
                 if let Flow::Close = flow {
                     let _ = self.flush().await;
                     return;

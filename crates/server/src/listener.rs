@@ -7,6 +7,9 @@
 //!     engine's lock-free structures; counters are per worker.
 //! (2) Shutdown (SIGINT/SIGTERM) stops every listener, drops every connection (sessions
 //!     roll back open transactions) and returns once all workers have stopped.
+//! (3) Storage is rebuilt from the data directory's log before the first listener is
+//!     bound, and checkpointed and its log closed after the last worker stopped
+//!     (`durability`).
 
 use crate::config::ServeArgs;
 use crate::connection::{self, ConnectionContext};
@@ -27,7 +30,7 @@ const LISTEN_BACKLOG: i32 = 1024;
 pub fn serve(args: ServeArgs) -> Result<(), String> {
     let data_dir = DataDir::open(&args.data_dir)?;
     let workers = args.worker_count();
-    let storage = Storage::new();
+    let (storage, durability) = crate::durability::recover(&data_dir.path, &args)?;
     let engine = Engine::new(
         storage.clone(),
         EngineConfig {
@@ -38,6 +41,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             max_allowed_packet: args.max_allowed_packet,
         },
     );
+    engine.set_server_variable("port", &args.listen.port().to_string());
     crate::accounts::warn_about_passwordless_root(&args.listen, data_dir.freshly_created);
     if !args.listen.ip().is_loopback() {
         return Err(format!(
@@ -67,6 +71,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             max_allowed_packet: args.max_allowed_packet,
             max_connections: args.max_connections,
             connect_timeout: Duration::from_secs(args.connect_timeout),
+            durability: durability.clone(),
         };
         let shutdown = shutdown_rx.clone();
         let core = (!cores.is_empty()).then(|| cores[worker % cores.len()]);
@@ -82,6 +87,8 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
         threads.push(thread);
     }
     let collector = spawn_garbage_collector(storage.clone(), shutdown_rx.clone())?;
+    let checkpointer =
+        crate::durability::spawn_checkpointer(durability.clone(), shutdown_rx.clone())?;
 
     wait_for_shutdown_signal()?;
     tracing::info!("shutting down");
@@ -90,21 +97,35 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
         let _ = thread.join();
     }
     let _ = collector.join();
+    let _ = checkpointer.join();
+    durability.shutdown(); // Invariant (3).
     tracing::info!("stopped");
     Ok(())
 }
 
 fn bind_listener(args: &ServeArgs) -> Result<std::net::TcpListener, String> {
     let address = args.listen;
-    let socket = Socket::new(Domain::for_address(address), Type::STREAM, Some(Protocol::TCP))
-        .map_err(|e| format!("cannot create socket: {e}"))?;
-    socket.set_reuse_address(true).map_err(|e| format!("SO_REUSEADDR: {e}"))?;
-    socket.set_reuse_port(true).map_err(|e| format!("SO_REUSEPORT: {e}"))?;
-    socket.set_nonblocking(true).map_err(|e| format!("O_NONBLOCK: {e}"))?;
+    let socket = Socket::new(
+        Domain::for_address(address),
+        Type::STREAM,
+        Some(Protocol::TCP),
+    )
+    .map_err(|e| format!("cannot create socket: {e}"))?;
+    socket
+        .set_reuse_address(true)
+        .map_err(|e| format!("SO_REUSEADDR: {e}"))?;
+    socket
+        .set_reuse_port(true)
+        .map_err(|e| format!("SO_REUSEPORT: {e}"))?;
+    socket
+        .set_nonblocking(true)
+        .map_err(|e| format!("O_NONBLOCK: {e}"))?;
     socket
         .bind(&address.into())
         .map_err(|e| format!("cannot listen on {address}: {e}"))?;
-    socket.listen(LISTEN_BACKLOG).map_err(|e| format!("cannot listen on {address}: {e}"))?;
+    socket
+        .listen(LISTEN_BACKLOG)
+        .map_err(|e| format!("cannot listen on {address}: {e}"))?;
     Ok(socket.into())
 }
 
@@ -113,7 +134,10 @@ fn run_worker(
     context: ConnectionContext,
     mut shutdown: watch::Receiver<bool>,
 ) {
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
         Err(e) => {
             tracing::error!("worker {}: cannot start runtime: {e}", context.worker);

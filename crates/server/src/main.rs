@@ -4,6 +4,7 @@ mod accounts;
 mod config;
 mod connection;
 mod data_dir;
+mod durability;
 mod listener;
 mod sink;
 
@@ -11,7 +12,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "manycore", version, about = "A MySQL-compatible OLTP server whose throughput grows with cores")]
+#[command(
+    name = "manycore",
+    version,
+    about = "A MySQL-compatible OLTP server whose throughput grows with cores"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

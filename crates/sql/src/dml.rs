@@ -452,7 +452,7 @@ pub fn write_error(e: StorageError, table: &Table, row: &[Value]) -> Error {
         // The session waits and runs the statement again (Session::take_lock_wait).
         StorageError::LockWait { holder } => Error::lock_wait(holder),
         StorageError::WriteConflict | StorageError::Deadlock => Error::deadlock(),
-        other => Error::new(ErrorCode::UnknownError, other.to_string()),
+        other => crate::session::log_error(other),
     }
 }
 

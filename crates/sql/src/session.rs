@@ -368,6 +368,25 @@ fn storage_error(e: StorageError) -> Error {
             ErrorCode::CantDropFieldOrKey,
             format!("Can't DROP INDEX `{i}`; check that it exists"),
         ),
+        other => log_error(other),
+    }
+}
+
+/// The log refused a commit or DDL (MariaDB's texts for ER_DISK_FULL and
+/// ER_ERROR_ON_WRITE); anything else is an internal error.
+pub(crate) fn log_error(e: StorageError) -> Error {
+    match e {
+        StorageError::LogDiskFull(m) => Error::new(
+            ErrorCode::DiskFull,
+            format!(
+                "Disk full ({m}); waiting for someone to free some space... (errno: 28 \"No \
+                 space left on device\")"
+            ),
+        ),
+        StorageError::LogFailed(m) => Error::new(
+            ErrorCode::ErrorOnWrite,
+            format!("Error writing file 'manycore write-ahead log' (Errcode: 5 \"{m}\")"),
+        ),
         other => Error::new(ErrorCode::UnknownError, other.to_string()),
     }
 }
@@ -550,14 +569,17 @@ impl Session {
 
     // ---- transactions -------------------------------------------------------------
 
-    fn commit_transaction(&mut self) {
+    fn commit_transaction(&mut self) -> Result<()> {
+        let mut result = Ok(());
         if let Some(txn) = self.txn.take() {
-            txn.commit();
+            // A commit the log refuses rolled back (1021 disk full, 3 log failure).
+            result = txn.commit().map(drop).map_err(storage_error);
             self.count(Counter::HandlerCommit);
         }
         self.explicit = false;
         self.read_only = false;
         self.state.in_transaction.set(false);
+        result
     }
 
     fn rollback_transaction(&mut self) {
@@ -588,7 +610,9 @@ impl Session {
             let mut result = f(&mut txn, &self.state, self.process.entry());
             match &result {
                 Ok(_) => {
-                    txn.commit();
+                    if let Err(e) = txn.commit() {
+                        result = Err(storage_error(e)); // Rolled back: the log refused it.
+                    }
                 }
                 Err(e) => {
                     if let Some(holder) = e.lock_holder {
@@ -631,10 +655,11 @@ impl Session {
     }
 
     /// Implicit commit before DDL and similar statements (invariant (2)).
-    fn implicit_commit(&mut self) {
+    fn implicit_commit(&mut self) -> Result<()> {
         if self.in_transaction() {
-            self.commit_transaction();
+            self.commit_transaction()?;
         }
+        Ok(())
     }
 
     // ---- entry points ---------------------------------------------------------------
@@ -1285,7 +1310,7 @@ impl Session {
                 read_only,
                 consistent_snapshot,
             } => {
-                self.implicit_commit();
+                self.implicit_commit()?;
                 self.explicit = true;
                 self.read_only = *read_only;
                 self.state.in_transaction.set(true);
@@ -1353,7 +1378,7 @@ impl Session {
                 StatementOutcome::ok()
             }
             S::StartTransaction { modes, .. } => {
-                self.implicit_commit();
+                self.implicit_commit()?;
                 self.explicit = true;
                 self.read_only = modes.iter().any(|m| {
                     matches!(
@@ -1365,7 +1390,7 @@ impl Session {
                 StatementOutcome::ok()
             }
             S::Commit { .. } => {
-                self.commit_transaction();
+                self.commit_transaction()?;
                 StatementOutcome::ok()
             }
             S::Rollback {
@@ -1482,11 +1507,11 @@ impl Session {
             S::Flush { .. } => StatementOutcome::ok(),
             S::LockTables { .. } | S::UnlockTables => {
                 // Accepted without locking (documented): commits like MariaDB does.
-                self.implicit_commit();
+                self.implicit_commit()?;
                 StatementOutcome::ok()
             }
             _ => {
-                self.implicit_commit();
+                self.implicit_commit()?;
                 self.execute_ddl(statement)?
             }
         };
@@ -1584,9 +1609,9 @@ impl Session {
                 match storage.create_table(&db, definition.schema, create.if_not_exists) {
                     Ok(true) => {
                         if let Some(start) = definition.auto_increment_start {
-                            if let Some(t) = storage.catalog().table(&db, &name) {
-                                t.set_auto_increment(start.max(1));
-                            }
+                            storage
+                                .set_auto_increment(&db, &name, start.max(1))
+                                .map_err(storage_error)?; // Logged, so recovery keeps it.
                         }
                         Ok(StatementOutcome::ok())
                     }
@@ -1709,7 +1734,10 @@ impl Session {
                         ast::AlterTableOperation::AutoIncrement { value, .. } => {
                             if let ast::Value::Number(n, _) = &value.value {
                                 let next: u64 = n.parse().unwrap_or(1);
-                                current.set_auto_increment(next.max(current.auto_increment()));
+                                let next = next.max(current.auto_increment());
+                                storage
+                                    .set_auto_increment(&db, &current.schema.name, next)
+                                    .map_err(storage_error)?; // Logged, so recovery keeps it.
                             }
                         }
                         other => return Err(Error::not_supported(&format!("ALTER TABLE {other}"))),
@@ -1747,7 +1775,7 @@ impl Session {
                 let row = existing
                     .read(&txn.view(), |r| r.to_vec())
                     .unwrap_or_default();
-                txn.commit();
+                let _ = txn.commit(); // Read-only: nothing to log, cannot fail.
                 let text: Vec<String> = index
                     .columns
                     .iter()
@@ -2054,7 +2082,7 @@ impl Session {
             let on = new == Value::Int(1);
             if on && !self.state.autocommit {
                 // Invariant (2): turning autocommit on commits.
-                self.commit_transaction();
+                self.commit_transaction()?;
             }
         }
         self.state.vars.insert(def.name, new);
