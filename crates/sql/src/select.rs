@@ -75,11 +75,121 @@ impl BindContext<'_> {
                 }
             }
         }
+        // sqlparser's spans of prefix operators (-x, NOT x, ~x, CAST(x AS t)) and of
+        // postfix ones (x IS NULL) cover only the operand: widen to the whole item.
+        start = item_start(self.text, start);
+        if matches!(
+            expr,
+            ast::Expr::IsNull(_)
+                | ast::Expr::IsNotNull(_)
+                | ast::Expr::IsTrue(_)
+                | ast::Expr::IsNotTrue(_)
+                | ast::Expr::IsFalse(_)
+                | ast::Expr::IsNotFalse(_)
+                | ast::Expr::IsUnknown(_)
+                | ast::Expr::IsNotUnknown(_)
+        ) {
+            end = close_open_parentheses(self.text, start, end);
+            end = extend_over_words(
+                self.text,
+                end,
+                &["IS", "NOT", "NULL", "TRUE", "FALSE", "UNKNOWN"],
+            );
+        }
         end = close_open_parentheses(self.text, start, end);
         let end = extend_over_parentheses(self.text, end);
         match self.text.get(start..end) {
             Some(s) if !s.is_empty() => s.to_string(),
             _ => expr.to_string(),
+        }
+    }
+}
+
+/// Moves `start` back over a prefix that belongs to the same select item: unary
+/// operators, opening parentheses and function names such as `CAST(`, stopping at the
+/// comma or keyword (SELECT, DISTINCT, ...) that precedes the item at its depth.
+fn item_start(text: &str, start: usize) -> usize {
+    const LEADING: &[&str] = &[
+        "SELECT",
+        "DISTINCT",
+        "ALL",
+        "DISTINCTROW",
+        "STRAIGHT_JOIN",
+        "HIGH_PRIORITY",
+        "SQL_CALC_FOUND_ROWS",
+        "SQL_NO_CACHE",
+        "SQL_CACHE",
+        "SQL_SMALL_RESULT",
+        "SQL_BIG_RESULT",
+        "SQL_BUFFER_RESULT",
+    ];
+    let bytes = text.as_bytes();
+    let mut item = start;
+    let mut i = start;
+    let mut depth = 0usize;
+    while i > 0 {
+        let c = bytes[i - 1];
+        if c.is_ascii_whitespace() {
+            i -= 1;
+            continue;
+        }
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            let mut word_start = i;
+            while word_start > 0
+                && (bytes[word_start - 1].is_ascii_alphanumeric() || bytes[word_start - 1] == b'_')
+            {
+                word_start -= 1;
+            }
+            let word = &text[word_start..i];
+            if depth == 0 && LEADING.iter().any(|k| k.eq_ignore_ascii_case(word)) {
+                break;
+            }
+            // Only a word directly before `(` (a function name) or an operator word
+            // (NOT, BINARY, TRIM's BOTH/LEADING/TRAILING) is part of this item's prefix.
+            let before_paren = bytes.get(i) == Some(&b'(');
+            let operator = ["NOT", "BINARY", "BOTH", "LEADING", "TRAILING"]
+                .iter()
+                .any(|k| k.eq_ignore_ascii_case(word));
+            if depth == 0 && !before_paren && !operator {
+                break;
+            }
+            i = word_start;
+            item = i;
+            continue;
+        }
+        match c {
+            b',' | b';' | b'\'' | b'"' | b'`' if depth == 0 => break,
+            b')' => depth += 1,
+            b'(' if depth > 0 => depth -= 1,
+            b'(' | b'-' | b'~' | b'!' => {}
+            _ if depth > 0 => {}
+            _ => break,
+        }
+        i -= 1;
+        if depth == 0 {
+            item = i;
+        }
+    }
+    item
+}
+
+/// Extends `end` over whitespace-separated words from `words` (case-insensitive).
+fn extend_over_words(text: &str, end: usize, words: &[&str]) -> usize {
+    let bytes = text.as_bytes();
+    let mut end = end;
+    loop {
+        let mut i = end;
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let mut j = i;
+        while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_') {
+            j += 1;
+        }
+        if j > i && words.iter().any(|w| w.eq_ignore_ascii_case(&text[i..j])) {
+            end = j;
+        } else {
+            return end;
         }
     }
 }
@@ -474,7 +584,10 @@ fn bind_item(
     let expr = scope.bind(ast_expr)?;
     let written = match ast_expr {
         ast::Expr::Identifier(ident) => Some(ident.value.clone()),
-        ast::Expr::CompoundIdentifier(parts) => parts.last().map(|p| p.value.clone()),
+        // `@@session.x` is a variable, named as written, not a qualified column.
+        ast::Expr::CompoundIdentifier(parts) if !parts[0].value.starts_with('@') => {
+            parts.last().map(|p| p.value.clone())
+        }
         _ => None,
     };
     let name = alias.unwrap_or_else(|| written.clone().unwrap_or_else(|| cx.text_of(ast_expr)));
