@@ -200,3 +200,105 @@ fn strip_ansi(text: &str) -> String {
     }
     out
 }
+
+fn run(program: &str, args: &[&str]) -> bool {
+    std::process::Command::new(program)
+        .args(args)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+fn error_code(e: &mysql::Error) -> Option<u16> {
+    match e {
+        mysql::Error::MySqlError(m) => Some(m.code),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_full_disk_refuses_commits_with_1021_until_space_is_freed() {
+    let mut server = ManycoreServer::start();
+    let data = server.data_dir();
+    server.kill9();
+    // Mounting needs root; without it the test says so and passes.
+    let data_text = data.to_string_lossy().to_string();
+    if !run(
+        "mount",
+        &["-t", "tmpfs", "-o", "size=4m", "tmpfs", &data_text],
+    ) {
+        println!("SKIPPED: cannot mount a tmpfs on {data_text} (needs root)");
+        return;
+    }
+    let filler = data.join("filler.bin");
+    std::fs::write(&filler, vec![0u8; 1 << 20]).expect("write filler");
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        full_disk_scenario(&mut server, &filler)
+    }));
+    server.kill9();
+    let unmounted = run("umount", &[&data_text]);
+    if let Err(panic) = result {
+        std::panic::resume_unwind(panic);
+    }
+    assert!(unmounted, "umount {data_text}");
+}
+
+fn full_disk_scenario(server: &mut ManycoreServer, filler: &std::path::Path) {
+    server.restart();
+    let port = server.port();
+    let mut c = Conn::new(Opts::from(opts(port, None))).expect("connect");
+    c.query_drop("CREATE DATABASE crash")
+        .expect("create database");
+    c.query_drop("CREATE TABLE crash.t (id BIGINT PRIMARY KEY, pad VARCHAR(2000))")
+        .expect("create table");
+    let pad = "x".repeat(1500);
+    let mut acked = Vec::new();
+    let mut full = None;
+    for id in 0..20_000i64 {
+        match c.query_drop(format!("INSERT INTO crash.t VALUES ({id}, '{pad}')")) {
+            Ok(()) => acked.push(id),
+            Err(e) => {
+                assert_eq!(
+                    error_code(&e),
+                    Some(1021),
+                    "expected 1021 Disk full, got {e}"
+                );
+                full = Some(id);
+                break;
+            }
+        }
+    }
+    let full = full.expect("the 4 MiB disk never filled up");
+    println!("disk full after {} acknowledged inserts", acked.len());
+    // Reads keep working and the server is up.
+    let count: Option<i64> = c.query_first("SELECT COUNT(*) FROM crash.t").expect("read");
+    assert!(count.is_some_and(|n| n >= acked.len() as i64));
+    std::fs::remove_file(filler).expect("free space");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut resumed = false;
+    let mut id = full + 1;
+    while Instant::now() < deadline {
+        match c.query_drop(format!("INSERT INTO crash.t VALUES ({id}, 'after')")) {
+            Ok(()) => {
+                acked.push(id);
+                resumed = true;
+                break;
+            }
+            Err(e) => {
+                assert_eq!(error_code(&e), Some(1021), "{e}");
+                id += 1;
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+    }
+    assert!(resumed, "commits did not resume after space was freed");
+    server.kill9();
+    server.restart();
+    let mut c = Conn::new(Opts::from(opts(server.port(), None))).expect("connect");
+    let present: HashSet<i64> = c
+        .query::<i64, _>("SELECT id FROM crash.t")
+        .expect("read after restart")
+        .into_iter()
+        .collect();
+    let lost = acked.iter().filter(|id| !present.contains(id)).count();
+    assert_eq!(lost, 0, "acknowledged inserts lost after a full disk");
+}
