@@ -192,8 +192,11 @@ fn hidden_schema() -> TableSchema {
     s
 }
 
+/// (table, AUTO_INCREMENT, rows by primary key, rows by the first secondary index).
+type TableDump = (String, u64, Vec<Vec<Value>>, Vec<Vec<Value>>);
+
 /// Every visible row of every table, with AUTO_INCREMENT counters.
-fn dump(storage: &Arc<Storage>) -> Vec<(String, u64, Vec<Vec<Value>>, Vec<Vec<Value>>)> {
+fn dump(storage: &Arc<Storage>) -> Vec<TableDump> {
     let reader = storage.register_reader();
     let view = storage.begin(&reader).view();
     let catalog = storage.catalog();
