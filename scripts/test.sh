@@ -65,8 +65,10 @@ build_server() {
     cargo build --release -p manycore-server
 }
 
+# In the release profile, so the tests reuse the server build's compiled dependencies
+# (one build instead of two on CI's two cores) and the concurrency tests run fast.
 workspace_tests() {
-    cargo test --workspace --no-fail-fast
+    cargo test --release --workspace --no-fail-fast
 }
 
 cross_arch() {
