@@ -39,6 +39,8 @@ pub enum InsertSource {
 
 #[derive(Clone)]
 pub struct InsertPlan {
+    /// The table's database, for the `db`.`t`.`c` names of 1366 messages.
+    pub db: String,
     pub table: Arc<Table>,
     pub columns: Vec<usize>,
     pub source: InsertSource,
@@ -50,6 +52,8 @@ pub struct InsertPlan {
 
 #[derive(Clone, Debug)]
 pub struct UpdatePlan {
+    /// The table's database, for the `db`.`t`.`c` names of 1366 messages.
+    pub db: String,
     pub scan: Scan,
     pub assignments: Vec<(usize, Expr)>,
     pub order: Vec<SortKey>,
@@ -77,6 +81,7 @@ fn is_default_keyword(e: &ast::Expr) -> bool {
 
 pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan> {
     let (db, table) = cx.table(table_name(&insert.table)?)?;
+    let schema_db = db.clone();
     let schema = table.schema.clone();
     let no_tables: [SourceTable; 0] = [];
     let value_scope = BindScope::new(&no_tables, "VALUES", cx.parameters);
@@ -175,6 +180,7 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
         return Err(Error::not_supported("ON CONFLICT"));
     }
     Ok(InsertPlan {
+        db: schema_db,
         table,
         columns,
         source,
@@ -396,6 +402,7 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
     let table = sources[0].table.clone();
     let access = crate::access::choose(&schema, 0, filter.as_ref());
     Ok(UpdatePlan {
+        db: sources[0].db.to_string(),
         scan: Scan {
             table,
             access,
@@ -535,16 +542,22 @@ pub fn execute_update(
         let ctx = exec_context(txn, EvalContext { params, session }, interrupt);
         collect_targets(&plan.scan, &plan.order, plan.limit, &ctx)?
     };
-    let eval = EvalContext { params, session };
-    let strict = session.strict();
+    // IGNORE turns strict-mode data errors into warnings (non-strict adjustments).
+    let strict = session.strict() && !plan.ignore;
+    let write_session = WriteSession::new(session, strict);
+    let eval = EvalContext {
+        params,
+        session: &write_session,
+    };
     let (mut matched, mut changed) = (0u64, 0u64);
     for (n, (slot, old)) in targets.into_iter().enumerate() {
         matched += 1;
         let mut new = old.clone();
         for (column, e) in &plan.assignments {
-            let value = e.eval(&new, &eval)?;
+            let value = write_session.check(e.eval(&new, &eval))?;
             let c = &schema.columns[*column];
-            new[*column] = store(value, c, n as u64 + 1, strict, true, session)?;
+            let name = qualified(&plan.db, table, c);
+            new[*column] = store(value, c, &name, n as u64 + 1, strict, true, session)?;
         }
         if new == old {
             continue;
@@ -596,6 +609,7 @@ pub fn execute_delete(
 fn store(
     value: Value,
     c: &manycore_storage::ColumnSchema,
+    name: &str,
     row_number: u64,
     strict: bool,
     null_is_error: bool,
@@ -615,7 +629,85 @@ fn store(
         session.warn(e.code, e.message);
         return Ok(implicit_default(&c.data_type));
     }
-    expr::store_value(value, &c.data_type, &c.name, row_number, strict, session)
+    expr::store_value(value, &c.data_type, name, row_number, strict, session)
+}
+
+/// `db.t.c`, the column name `store_value` expects (1366 messages print every part).
+fn qualified(db: &str, table: &Table, c: &manycore_storage::ColumnSchema) -> String {
+    format!("{db}.{}.{}", table.schema.name, c.name)
+}
+
+/// The session as a write statement's expressions see it: with strict mode (and
+/// ERROR_FOR_DIVISION_BY_ZERO, part of the default sql_mode) a division by zero in a
+/// value INSERT or UPDATE stores is error 1365, not a warning and NULL. `strict` is
+/// already false under IGNORE.
+struct WriteSession<'a> {
+    inner: &'a dyn expr::SessionContext,
+    strict: bool,
+    escalated: std::cell::RefCell<Option<Error>>,
+}
+
+impl<'a> WriteSession<'a> {
+    fn new(inner: &'a dyn expr::SessionContext, strict: bool) -> WriteSession<'a> {
+        WriteSession {
+            inner,
+            strict,
+            escalated: std::cell::RefCell::new(None),
+        }
+    }
+
+    /// The result of an evaluation, or the error a warning during it became.
+    fn check(&self, result: Result<Value>) -> Result<Value> {
+        let value = result?;
+        match self.escalated.borrow_mut().take() {
+            Some(e) => Err(e),
+            None => Ok(value),
+        }
+    }
+}
+
+impl expr::SessionContext for WriteSession<'_> {
+    fn system_variable(&self, name: &str, scope: expr::VarScope) -> Result<Value> {
+        self.inner.system_variable(name, scope)
+    }
+    fn user_variable(&self, name: &str) -> Value {
+        self.inner.user_variable(name)
+    }
+    fn current_database(&self) -> Option<&str> {
+        self.inner.current_database()
+    }
+    fn connection_id(&self) -> u32 {
+        self.inner.connection_id()
+    }
+    fn last_insert_id(&self) -> u64 {
+        self.inner.last_insert_id()
+    }
+    fn current_user(&self) -> &str {
+        self.inner.current_user()
+    }
+    fn statement_time(&self) -> manycore_types::DateTime {
+        self.inner.statement_time()
+    }
+    fn warn(&self, code: ErrorCode, message: String) {
+        if self.strict && code == ErrorCode::DivisionByZero {
+            let mut escalated = self.escalated.borrow_mut();
+            escalated.get_or_insert(Error::new(code, message));
+            return;
+        }
+        self.inner.warn(code, message)
+    }
+    fn note(&self, code: ErrorCode, message: String) {
+        self.inner.note(code, message)
+    }
+    fn strict(&self) -> bool {
+        self.strict
+    }
+    fn found_rows(&self) -> u64 {
+        self.inner.found_rows()
+    }
+    fn row_count(&self) -> i64 {
+        self.inner.row_count()
+    }
 }
 
 /// The value MySQL stores for a NOT NULL column given nothing usable: 0, '', zero date.
@@ -660,8 +752,13 @@ pub fn execute_insert(
     txn.refresh_write_view();
     let table = &plan.table;
     let schema = &table.schema;
-    let eval = EvalContext { params, session };
-    let strict = session.strict();
+    // IGNORE turns strict-mode data errors into warnings (non-strict adjustments).
+    let strict = session.strict() && !plan.ignore;
+    let write_session = WriteSession::new(session, strict);
+    let eval = EvalContext {
+        params,
+        session: &write_session,
+    };
     let source_rows: Vec<Vec<Value>>;
     let mut value_rows: Vec<Vec<Option<Value>>> = Vec::new();
     match &plan.source {
@@ -670,7 +767,7 @@ pub fn execute_insert(
                 let mut values = Vec::with_capacity(row.len());
                 for e in row {
                     values.push(match e {
-                        Some(e) => Some(e.eval(&[], &eval)?),
+                        Some(e) => Some(write_session.check(e.eval(&[], &eval))?),
                         None => None,
                     });
                 }
@@ -697,9 +794,14 @@ pub fn execute_insert(
     let null_is_error = !plan.ignore && (strict || !multi_row);
     let auto_column = schema.auto_increment_column();
     let mut affected = 0u64;
+    let (mut records, mut copied, mut duplicates) = (0u64, 0u64, 0u64);
     let mut first_generated: Option<u64> = None;
     let mut last_auto_value = 0u64;
+    // An id generated for a row IGNORE skipped goes to the next row (MariaDB's
+    // restore_auto_increment), so skipped duplicates leave no gaps within a statement.
+    let mut spare_id: Option<u64> = None;
     for (n, values) in value_rows.into_iter().enumerate() {
+        records += 1;
         let row_number = n as u64 + 1;
         let mut row: Vec<Option<Value>> = vec![None; schema.columns.len()];
         for (i, v) in values.into_iter().enumerate() {
@@ -710,7 +812,16 @@ pub fn execute_insert(
                     if v.is_null() && Some(column) == auto_column {
                         None
                     } else {
-                        Some(store(v, c, row_number, strict, null_is_error, session)?)
+                        let name = qualified(&plan.db, table, c);
+                        Some(store(
+                            v,
+                            c,
+                            &name,
+                            row_number,
+                            strict,
+                            null_is_error,
+                            session,
+                        )?)
                     }
                 }
                 None => None,
@@ -740,23 +851,57 @@ pub fn execute_insert(
             };
             full.push(v);
         }
+        let mut generated = None;
         if let Some(a) = auto_column {
             match as_id(&full[a]) {
-                Some(id) => {
-                    table.observe_auto_increment(id);
-                    last_auto_value = id;
-                }
+                Some(id) => table.observe_auto_increment(id),
                 None => {
-                    let id = table.reserve_auto_increment(1);
+                    let id = spare_id
+                        .take()
+                        .unwrap_or_else(|| table.reserve_auto_increment(1));
                     full[a] = auto_value(&schema.columns[a].data_type, id);
-                    first_generated.get_or_insert(id);
-                    last_auto_value = id;
+                    generated = Some(id);
                 }
             }
         }
-        affected += insert_row(plan, txn, full, &eval, row_number, session)?;
+        let auto_of = |row: &[Value]| auto_column.and_then(|a| as_id(&row[a]));
+        let inserted_auto = auto_of(&full);
+        match insert_row(plan, txn, full, &eval, row_number, &write_session)? {
+            RowWrite::Inserted { replaced } => {
+                affected += 1 + replaced;
+                copied += 1;
+                duplicates += replaced;
+                if let Some(id) = generated {
+                    first_generated.get_or_insert(id);
+                }
+                last_auto_value = inserted_auto.unwrap_or(last_auto_value);
+            }
+            RowWrite::Updated { row } => {
+                affected += 2;
+                copied += 1;
+                duplicates += 1;
+                last_auto_value = auto_of(&row).unwrap_or(last_auto_value);
+            }
+            RowWrite::Unchanged => {}
+            RowWrite::Ignored => spare_id = generated,
+        }
     }
-    let last_insert_id = first_generated.unwrap_or(if affected > 0 { last_auto_value } else { 0 });
+    // The OK packet's id: the first generated value, else the auto-increment value of
+    // the last row written (MariaDB reads it from the record buffer).
+    let last_insert_id = first_generated.unwrap_or(if copied > 0 { last_auto_value } else { 0 });
+    if multi_row {
+        return Ok(StatementOutcome::InsertedRows {
+            rows: affected,
+            generated: first_generated,
+            last_insert_id,
+            records,
+            duplicates: if plan.ignore {
+                records - copied
+            } else {
+                duplicates
+            },
+        });
+    }
     if let Some(id) = first_generated {
         return Ok(StatementOutcome::Inserted {
             rows: affected,
@@ -770,8 +915,20 @@ pub fn execute_insert(
     })
 }
 
+/// What one row of an INSERT or REPLACE did.
+enum RowWrite {
+    /// Inserted, after REPLACE deleted `replaced` conflicting rows.
+    Inserted { replaced: u64 },
+    /// ON DUPLICATE KEY UPDATE changed the existing row into `row`.
+    Updated { row: Vec<Value> },
+    /// ON DUPLICATE KEY UPDATE left the existing row as it was.
+    Unchanged,
+    /// INSERT IGNORE skipped a duplicate.
+    Ignored,
+}
+
 /// Inserts one complete row, resolving duplicates per IGNORE / REPLACE / ON DUPLICATE KEY
-/// UPDATE. Returns the affected-row count for it.
+/// UPDATE.
 fn insert_row(
     plan: &InsertPlan,
     txn: &mut Transaction,
@@ -779,19 +936,19 @@ fn insert_row(
     eval: &EvalContext,
     row_number: u64,
     session: &dyn expr::SessionContext,
-) -> Result<u64> {
+) -> Result<RowWrite> {
     let table = &plan.table;
     let schema = &table.schema;
-    let mut affected = 0;
+    let mut replaced = 0;
     // REPLACE may delete one conflicting row per unique index.
     for _ in 0..=schema.indexes.len() + 1 {
         match txn.insert(table, row.clone().into_boxed_slice()) {
-            Ok(_) => return Ok(affected + 1),
+            Ok(_) => return Ok(RowWrite::Inserted { replaced }),
             Err(StorageError::DuplicateKey { index, existing }) => {
                 if plan.replace {
                     txn.delete(table, &existing)
                         .map_err(|e| write_error(e, table, &row))?;
-                    affected += 1;
+                    replaced += 1;
                     continue;
                 }
                 if !plan.on_duplicate.is_empty() {
@@ -802,15 +959,16 @@ fn insert_row(
                     let mut both = old.clone();
                     both.extend(row.iter().cloned());
                     let mut new = old.clone();
+                    let strict = session.strict();
                     for (column, e) in &plan.on_duplicate {
                         both[..new.len()].clone_from_slice(&new);
                         let value = e.eval(&both, eval)?;
                         let c = &schema.columns[*column];
-                        new[*column] =
-                            store(value, c, row_number, session.strict(), true, session)?;
+                        let name = qualified(&plan.db, table, c);
+                        new[*column] = store(value, c, &name, row_number, strict, true, session)?;
                     }
                     if new == old {
-                        return Ok(0);
+                        return Ok(RowWrite::Unchanged);
                     }
                     for (i, c) in schema.columns.iter().enumerate() {
                         if c.on_update_current_timestamp
@@ -821,12 +979,12 @@ fn insert_row(
                     }
                     txn.update(table, &existing, new.clone().into_boxed_slice())
                         .map_err(|e| write_error(e, table, &new))?;
-                    return Ok(2);
+                    return Ok(RowWrite::Updated { row: new });
                 }
                 let e = duplicate_error(table, index, &row);
                 if plan.ignore {
                     session.warn(e.code, e.message);
-                    return Ok(0);
+                    return Ok(RowWrite::Ignored);
                 }
                 return Err(e);
             }

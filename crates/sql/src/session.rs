@@ -70,6 +70,16 @@ pub enum StatementOutcome {
         matched: u64,
         changed: u64,
     },
+    /// A multi-row INSERT or REPLACE, or INSERT ... SELECT: its OK packet carries
+    /// "Records: N  Duplicates: D  Warnings: W" (single-row inserts send no info).
+    InsertedRows {
+        rows: u64,
+        /// The first AUTO_INCREMENT value generated, if any.
+        generated: Option<u64>,
+        last_insert_id: u64,
+        records: u64,
+        duplicates: u64,
+    },
 }
 
 impl StatementOutcome {
@@ -257,6 +267,10 @@ impl SessionContext for SessionState {
 
     fn warn(&self, code: ErrorCode, message: String) {
         self.push_warning("Warning", code, message);
+    }
+
+    fn note(&self, code: ErrorCode, message: String) {
+        self.push_warning("Note", code, message);
     }
 
     fn strict(&self) -> bool {
@@ -1123,6 +1137,21 @@ impl Session {
             } => {
                 self.state.last_insert_id.set(generated);
                 (rows, last_insert_id, String::new())
+            }
+            StatementOutcome::InsertedRows {
+                rows,
+                generated,
+                last_insert_id,
+                records,
+                duplicates,
+            } => {
+                if let Some(id) = generated {
+                    self.state.last_insert_id.set(id);
+                }
+                let warnings = self.state.warning_count();
+                let info =
+                    format!("Records: {records}  Duplicates: {duplicates}  Warnings: {warnings}");
+                (rows, last_insert_id, info)
             }
             StatementOutcome::Update { matched, changed } => (
                 changed,

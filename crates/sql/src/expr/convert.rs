@@ -60,7 +60,15 @@ fn complain(
     Ok(adjusted)
 }
 
+/// A string that is not clean number text: 1265 (data truncated) when it starts with a
+/// number MariaDB could read ('12abc'), else 1366 (incorrect value: 'abc'), as
+/// Field_num::check_edom_and_truncation decides.
 fn incorrect_value(kind: &str, value: &Value, column_name: &str, row: u64) -> (ErrorCode, String) {
+    if let Value::Bytes(b) = value {
+        if has_number_prefix(b) {
+            return truncated(column_name, row);
+        }
+    }
     (
         ErrorCode::TruncatedWrongValueForField,
         format!(
@@ -69,6 +77,28 @@ fn incorrect_value(kind: &str, value: &Value, column_name: &str, row: u64) -> (E
             quoted_name(column_name)
         ),
     )
+}
+
+fn truncated(column_name: &str, row: u64) -> (ErrorCode, String) {
+    (
+        ErrorCode::WarnDataTruncated,
+        format!(
+            "Data truncated for column '{}' at row {row}",
+            short_name(column_name)
+        ),
+    )
+}
+
+/// Whether `b` begins (after spaces) with digits, optionally signed or after a point.
+fn has_number_prefix(b: &[u8]) -> bool {
+    let mut rest = b.trim_ascii_start();
+    if let [b'+' | b'-', tail @ ..] = rest {
+        rest = tail;
+    }
+    if let [b'.', tail @ ..] = rest {
+        rest = tail;
+    }
+    rest.first().is_some_and(u8::is_ascii_digit)
 }
 
 /// How a string reads as a number for store: the value, and whether it was clean.
@@ -175,6 +205,11 @@ pub fn store_value(
                     Value::Decimal(fitted),
                 );
             }
+            if fitted != d {
+                // Rounding away fractional digits is a note, in every mode.
+                let (code, message) = truncated(column_name, row);
+                session.note(code, message);
+            }
             Ok(Value::Decimal(fitted))
         }
         DataType::Float | DataType::Double => {
@@ -228,7 +263,13 @@ pub fn store_value(
                     text.chars().take(limit as usize).collect()
                 };
                 let rest = &text[cut.len()..];
-                if !rest.bytes().all(|c| c == b' ') {
+                let spaces_only = rest.bytes().all(|c| c == b' ');
+                if spaces_only && !matches!(column, DataType::Char { .. }) {
+                    // Only spaces lost: a note (Field_longstr::report_if_important_data).
+                    let (code, message) = truncated(column_name, row);
+                    session.note(code, message);
+                }
+                if !spaces_only {
                     let message = if strict {
                         (
                             ErrorCode::DataTooLong,
@@ -308,14 +349,19 @@ pub fn store_value(
                 } else {
                     Value::DateTime(DateTime::default())
                 };
-                let message = (
-                    ErrorCode::TruncatedWrongValue,
-                    format!(
-                        "Incorrect {kind} value: '{}' for column {} at row {row}",
-                        warning_text(&value),
-                        quoted_name(column_name)
-                    ),
-                );
+                // Strict: 1292; otherwise MariaDB stores the zero date and warns 1265.
+                let message = if strict {
+                    (
+                        ErrorCode::TruncatedWrongValue,
+                        format!(
+                            "Incorrect {kind} value: '{}' for column {} at row {row}",
+                            warning_text(&value),
+                            quoted_name(column_name)
+                        ),
+                    )
+                } else {
+                    truncated(column_name, row)
+                };
                 return complain(strict, session, message, zero);
             };
             Ok(match column {

@@ -190,6 +190,10 @@ pub trait SessionContext {
     fn statement_time(&self) -> manycore_types::DateTime;
     /// Records a warning for SHOW WARNINGS (code, message).
     fn warn(&self, code: crate::error::ErrorCode, message: String);
+    /// Records a note (level "Note") for SHOW WARNINGS.
+    fn note(&self, code: crate::error::ErrorCode, message: String) {
+        self.warn(code, message)
+    }
     /// Strict sql_mode (STRICT_TRANS_TABLES or STRICT_ALL_TABLES).
     fn strict(&self) -> bool;
     /// FOUND_ROWS(): rows the previous SELECT returned (or would have without LIMIT).

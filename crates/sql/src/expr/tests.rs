@@ -49,6 +49,8 @@ impl Scope for TestScope {
 #[derive(Default)]
 pub struct TestSession {
     pub warnings: RefCell<Vec<(ErrorCode, String)>>,
+    /// Notes (level "Note"), kept apart from warnings.
+    pub notes: RefCell<Vec<(ErrorCode, String)>>,
 }
 
 impl SessionContext for TestSession {
@@ -93,6 +95,9 @@ impl SessionContext for TestSession {
     }
     fn warn(&self, code: ErrorCode, message: String) {
         self.warnings.borrow_mut().push((code, message));
+    }
+    fn note(&self, code: ErrorCode, message: String) {
+        self.notes.borrow_mut().push((code, message));
     }
     fn strict(&self) -> bool {
         true
@@ -692,6 +697,8 @@ fn store_assignment() {
             (1265, "Data truncated for column 'c' at row 2"),
         ]
     );
+    // Rounded-away decimals and VARCHAR trailing spaces cut are notes, even in strict mode.
+    assert_eq!(session.notes.borrow().len(), 2);
 }
 
 #[test]
