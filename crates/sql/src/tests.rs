@@ -481,28 +481,41 @@ fn statement_atomicity_and_transactions() {
         rows(&mut other, "SELECT k FROM sbtest1 WHERE id = 5"),
         table(&[&["8"]])
     );
-    // ... and a row another open transaction holds fails the whole transaction (1213).
+    // ... and a row another open transaction holds makes the statement wait for it; once
+    // the holder commits, the statement runs again on the latest commit (session
+    // invariant (4)) and the waiting transaction stays open.
     run(&mut s, "BEGIN");
     run(&mut s, "UPDATE sbtest1 SET k = 1 WHERE id = 6");
-    let e = error(&mut other, "UPDATE sbtest1 SET k = 9 WHERE id = 6");
+    let e = error(&mut other, "UPDATE sbtest1 SET k = k + 9 WHERE id = 6");
+    assert!(e.lock_holder.is_some(), "{e:?}");
+    let wait = other.take_lock_wait().expect("a lock wait is armed");
     run(&mut s, "COMMIT");
-    assert_eq!(e.code, ErrorCode::LockDeadlock);
-    assert_eq!(other.status_flags() & crate::SERVER_STATUS_IN_TRANS, 0);
+    assert!(wait.wait_blocking(std::time::Duration::from_secs(10)));
+    other.resume(&mut Collect::default()).expect("the statement runs again");
+    assert_eq!(
+        other.status_flags() & crate::SERVER_STATUS_IN_TRANS,
+        crate::SERVER_STATUS_IN_TRANS
+    );
+    run(&mut other, "COMMIT");
+    assert_eq!(
+        rows(&mut other, "SELECT k FROM sbtest1 WHERE id = 6"),
+        table(&[&["10"]])
+    );
     assert_eq!(
         rows(&mut other, "SELECT COUNT(*) FROM sbtest1 WHERE id = 100"),
-        table(&[&["0"]])
+        table(&[&["1"]])
     );
     // autocommit=0 keeps a transaction open until COMMIT; DDL commits implicitly.
     run(&mut s, "SET autocommit = 0");
     run(&mut s, "DELETE FROM sbtest1 WHERE id = 6");
     assert_eq!(
         rows(&mut other, "SELECT COUNT(*) FROM sbtest1"),
-        table(&[&["3"]])
+        table(&[&["4"]])
     );
     run(&mut s, "CREATE TABLE t9 (a int)");
     assert_eq!(
         rows(&mut other, "SELECT COUNT(*) FROM sbtest1"),
-        table(&[&["2"]])
+        table(&[&["3"]])
     );
     run(&mut s, "SET autocommit = 1");
 }
