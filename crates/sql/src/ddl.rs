@@ -24,6 +24,29 @@ const BINARY_LENGTH_MAX: u64 = 255;
 const VARBINARY_LENGTH_MAX: u64 = 65532;
 const DISPLAY_WIDTH_MAX: u64 = 255;
 
+/// The display width an integer column was declared with (BOOL is TINYINT(1)); SHOW
+/// COLUMNS and SHOW CREATE TABLE print it instead of the type's default width.
+pub fn display_width(t: &ast::DataType) -> Option<u32> {
+    use ast::DataType as A;
+    let declared = match t {
+        A::Bool | A::Boolean => return Some(1),
+        A::TinyInt(d)
+        | A::TinyIntUnsigned(d)
+        | A::SmallInt(d)
+        | A::SmallIntUnsigned(d)
+        | A::MediumInt(d)
+        | A::MediumIntUnsigned(d)
+        | A::Int(d)
+        | A::Integer(d)
+        | A::IntUnsigned(d)
+        | A::IntegerUnsigned(d)
+        | A::BigInt(d)
+        | A::BigIntUnsigned(d) => d,
+        _ => return None,
+    };
+    declared.and_then(|d| u32::try_from(d).ok())
+}
+
 pub fn column_type(name: &str, t: &ast::DataType) -> Result<DataType> {
     use ast::DataType as A;
     let int = |width, unsigned, display: &Option<u64>| -> Result<DataType> {
@@ -374,6 +397,7 @@ pub fn table_definition(
             auto_increment: false,
             on_update_current_timestamp: false,
             comment: String::new(),
+            display_width: display_width(&def.data_type),
         };
         let mut default_expr = None;
         for option in &def.options {

@@ -70,6 +70,12 @@ pub enum StatementOutcome {
         matched: u64,
         changed: u64,
     },
+    /// A table change that reports "Records: .. Duplicates: .. Warnings: .." (CREATE/DROP
+    /// INDEX and ALTER TABLE, which change no rows).
+    Records {
+        records: u64,
+        duplicates: u64,
+    },
     /// A multi-row INSERT or REPLACE, or INSERT ... SELECT: its OK packet carries
     /// "Records: N  Duplicates: D  Warnings: W" (single-row inserts send no info).
     InsertedRows {
@@ -104,8 +110,13 @@ pub(crate) struct SessionState {
     vars: VarMap,
     user_vars: HashMap<String, Value>,
     warnings: RefCell<Vec<Warning>>,
-    /// Warnings raised, including those beyond WARNINGS_MAX.
+    /// Warnings in the list, including those beyond WARNINGS_MAX (@@warning_count).
     warning_total: Cell<usize>,
+    /// Warnings the running statement raised (the count its OK/EOF packet carries).
+    statement_warnings: Cell<usize>,
+    /// Whether the list holds the running statement's conditions; the first condition a
+    /// statement raises replaces an older list (invariant (3)).
+    warnings_current: Cell<bool>,
     last_insert_id: Cell<u64>,
     autocommit: bool,
     strict: bool,
@@ -117,6 +128,11 @@ pub(crate) struct SessionState {
 
 impl SessionState {
     fn push_warning(&self, level: &'static str, code: ErrorCode, message: String) {
+        if !self.warnings_current.replace(true) {
+            self.clear_warnings();
+        }
+        self.statement_warnings
+            .set(self.statement_warnings.get() + 1);
         self.warning_total.set(self.warning_total.get() + 1);
         let mut warnings = self.warnings.borrow_mut();
         if warnings.len() < WARNINGS_MAX {
@@ -138,7 +154,7 @@ impl SessionState {
     }
 
     fn warning_count(&self) -> u16 {
-        self.warning_total.get().min(u16::MAX as usize) as u16
+        self.statement_warnings.get().min(u16::MAX as usize) as u16
     }
 
     fn refresh_cached(&mut self) {
@@ -479,6 +495,45 @@ fn is_warning_show(statement: &Statement) -> bool {
     matches!(statement, Statement::ShowWarnings { .. })
 }
 
+/// Whether MariaDB clears the warning list before running `statement`: it does for
+/// statements that open tables; the others (SELECT without FROM, SET, DO, USE, CREATE
+/// DATABASE, ...) keep the previous list unless they raise conditions of their own.
+fn uses_tables(statement: &Statement) -> bool {
+    let Statement::Sql(s) = statement else {
+        return matches!(
+            statement,
+            Statement::ShowIndex { .. } | Statement::ShowTableStatus { .. }
+        );
+    };
+    match s.as_ref() {
+        ast::Statement::Query(q) => query_uses_tables(q),
+        ast::Statement::Set(_)
+        | ast::Statement::Use(_)
+        | ast::Statement::CreateDatabase { .. }
+        | ast::Statement::CreateSchema { .. }
+        | ast::Statement::StartTransaction { .. }
+        | ast::Statement::Commit { .. }
+        | ast::Statement::Rollback { .. } => false,
+        ast::Statement::Drop { object_type, .. } => {
+            matches!(object_type, ast::ObjectType::Table | ast::ObjectType::Index)
+        }
+        _ => true,
+    }
+}
+
+fn query_uses_tables(query: &ast::Query) -> bool {
+    fn set_expr(body: &ast::SetExpr) -> bool {
+        match body {
+            ast::SetExpr::Select(select) => !select.from.is_empty(),
+            ast::SetExpr::Query(q) => query_uses_tables(q),
+            ast::SetExpr::SetOperation { left, right, .. } => set_expr(left) || set_expr(right),
+            ast::SetExpr::Values(_) => false,
+            _ => true,
+        }
+    }
+    set_expr(&query.body)
+}
+
 impl Session {
     pub fn new(
         engine: Arc<Engine>,
@@ -507,6 +562,8 @@ impl Session {
             user_vars: HashMap::new(),
             warnings: RefCell::new(Vec::new()),
             warning_total: Cell::new(0),
+            statement_warnings: Cell::new(0),
+            warnings_current: Cell::new(false),
             last_insert_id: Cell::new(0),
             autocommit: true,
             strict: true,
@@ -1003,7 +1060,9 @@ impl Session {
     // ---- statements -----------------------------------------------------------------
 
     fn begin_statement(&mut self, statement: &Statement) {
-        if !is_warning_show(statement) {
+        self.state.statement_warnings.set(0);
+        self.state.warnings_current.set(false);
+        if !is_warning_show(statement) && uses_tables(statement) {
             self.state.clear_warnings();
         }
         self.state.statement_time.set(None);
@@ -1138,6 +1197,17 @@ impl Session {
                 self.state.last_insert_id.set(generated);
                 (rows, last_insert_id, String::new())
             }
+            StatementOutcome::Records {
+                records,
+                duplicates,
+            } => (
+                0,
+                0,
+                format!(
+                    "Records: {records}  Duplicates: {duplicates}  Warnings: {}",
+                    self.state.warning_count()
+                ),
+            ),
             StatementOutcome::InsertedRows {
                 rows,
                 generated,
@@ -1673,11 +1743,12 @@ impl Session {
                     }
                 }
                 if !missing.is_empty() {
+                    // One note naming every missing table, as MariaDB raises it.
                     if *if_exists {
-                        for m in missing {
-                            self.state
-                                .note(ErrorCode::BadTable, format!("Unknown table '{m}'"));
-                        }
+                        self.state.note(
+                            ErrorCode::BadTable,
+                            format!("Unknown table '{}'", missing.join(",")),
+                        );
                     } else {
                         return Err(Error::new(
                             ErrorCode::BadTable,
@@ -1701,7 +1772,10 @@ impl Session {
                     create.unique,
                 )?;
                 self.create_index(&db, &table, index)?;
-                Ok(StatementOutcome::ok())
+                Ok(StatementOutcome::Records {
+                    records: 0,
+                    duplicates: 0,
+                })
             }
             S::Drop {
                 object_type: ast::ObjectType::Index,
@@ -1719,7 +1793,10 @@ impl Session {
                         .drop_index(&db, &table.schema.name, &name)
                         .map_err(storage_error)?;
                 }
-                Ok(StatementOutcome::ok())
+                Ok(StatementOutcome::Records {
+                    records: 0,
+                    duplicates: 0,
+                })
             }
             S::AlterTable(alter) => {
                 let (db, table) = self.lookup_table(&alter.name)?;
@@ -1772,7 +1849,10 @@ impl Session {
                         other => return Err(Error::not_supported(&format!("ALTER TABLE {other}"))),
                     }
                 }
-                Ok(StatementOutcome::ok())
+                Ok(StatementOutcome::Records {
+                    records: 0,
+                    duplicates: 0,
+                })
             }
             S::Truncate(t) => {
                 for target in &t.table_names {

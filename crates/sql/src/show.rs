@@ -128,14 +128,19 @@ fn extra(c: &manycore_storage::ColumnSchema) -> String {
 
 pub fn columns(table: &Table, full: bool, like: Option<&str>) -> Rows {
     let schema = &table.schema;
-    let mut columns = vec![ColumnInfo::text("Field", 64), ColumnInfo::text("Type", 256)];
+    // Type and Default come from information_schema TEXT columns, so they are BLOBs.
+    let lob = |name: &str, not_null| {
+        let size = manycore_types::LobSize::Regular;
+        ColumnInfo::expression(name, DataType::Text { size }, not_null)
+    };
+    let mut columns = vec![ColumnInfo::text("Field", 64), lob("Type", true)];
     if full {
         columns.push(ColumnInfo::text_nullable("Collation", 64));
     }
     columns.extend([
         ColumnInfo::text("Null", 3),
         ColumnInfo::text("Key", 3),
-        ColumnInfo::text_nullable("Default", 256),
+        lob("Default", false),
         ColumnInfo::text("Extra", 80),
     ]);
     if full {
@@ -147,7 +152,7 @@ pub fn columns(table: &Table, full: bool, like: Option<&str>) -> Rows {
         if like.is_some_and(|p| !like_matches(p, &c.name)) {
             continue;
         }
-        let mut row = vec![text(&c.name), text(&c.data_type.sql_name())];
+        let mut row = vec![text(&c.name), text(&type_text(c))];
         if full {
             row.push(match c.data_type.collation() {
                 manycore_types::Collation::Utf8mb4GeneralCi => text("utf8mb4_general_ci"),
@@ -167,6 +172,17 @@ pub fn columns(table: &Table, full: bool, like: Option<&str>) -> Rows {
     Rows { columns, rows }
 }
 
+/// The column type as SHOW prints it, with the declared display width of an integer.
+fn type_text(c: &manycore_storage::ColumnSchema) -> String {
+    match (&c.data_type, c.display_width) {
+        (DataType::Int { width, unsigned }, Some(w)) => {
+            let sign = if *unsigned { " unsigned" } else { "" };
+            format!("{}({w}){sign}", width.sql_name())
+        }
+        _ => c.data_type.sql_name(),
+    }
+}
+
 fn quote_identifier(name: &str) -> String {
     format!("`{}`", name.replace('`', "``"))
 }
@@ -180,9 +196,12 @@ pub fn create_table_text(table: &Table) -> String {
     let schema = &table.schema;
     let mut lines = Vec::new();
     for c in &schema.columns {
-        let mut line = format!("  {} {}", quote_identifier(&c.name), c.data_type.sql_name());
+        let mut line = format!("  {} {}", quote_identifier(&c.name), type_text(c));
         if !c.nullable {
             line.push_str(" NOT NULL");
+        } else if matches!(c.data_type, DataType::Timestamp { .. }) {
+            // A TIMESTAMP is NOT NULL unless declared NULL, so MariaDB spells it out.
+            line.push_str(" NULL");
         }
         if c.auto_increment {
             line.push_str(" AUTO_INCREMENT");
@@ -220,7 +239,7 @@ pub fn create_table_text(table: &Table) -> String {
     if let Some(pk) = &schema.primary_key {
         lines.push(format!("  PRIMARY KEY ({})", names(pk)));
     }
-    for index in &schema.indexes {
+    for index in sorted_indexes(schema) {
         let kind = if index.unique { "UNIQUE KEY" } else { "KEY" };
         lines.push(format!(
             "  {kind} {} ({})",
@@ -271,6 +290,22 @@ pub fn create_database(name: &str) -> Rows {
     }
 }
 
+/// Secondary indexes in the order MariaDB keeps keys (sort_keys): unique keys over NOT
+/// NULL columns, then other unique keys, then the rest, each group in creation order.
+fn sorted_indexes(schema: &TableSchema) -> Vec<&manycore_storage::IndexSchema> {
+    let rank = |i: &manycore_storage::IndexSchema| {
+        let nullable = i.columns.iter().any(|&c| schema.columns[c].nullable);
+        match (i.unique, nullable) {
+            (true, false) => 0,
+            (true, true) => 1,
+            (false, _) => 2,
+        }
+    };
+    let mut indexes: Vec<_> = schema.indexes.iter().collect();
+    indexes.sort_by_key(|i| rank(i));
+    indexes
+}
+
 pub fn index(table: &Table) -> Rows {
     let schema = &table.schema;
     let columns = vec![
@@ -287,7 +322,7 @@ pub fn index(table: &Table) -> Rows {
         ColumnInfo::expression(
             "Seq_in_index",
             DataType::Int {
-                width: IntWidth::Big,
+                width: IntWidth::Int,
                 unsigned: true,
             },
             true,
@@ -329,7 +364,7 @@ pub fn index(table: &Table) -> Rows {
     if let Some(pk) = &schema.primary_key {
         add("PRIMARY", true, pk);
     }
-    for i in &schema.indexes {
+    for i in sorted_indexes(schema) {
         add(&i.name, i.unique, &i.columns);
     }
     Rows { columns, rows }

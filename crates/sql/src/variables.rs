@@ -13,7 +13,7 @@
 //! (2) `SET` validates before storing: a rejected value changes nothing.
 
 use crate::error::{Error, ErrorCode, Result};
-use manycore_types::Value;
+use manycore_types::{DataType, IntWidth, Value};
 use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -444,6 +444,50 @@ pub static VARIABLES: &[VarDef] = &[
 
 pub fn lookup(name: &str) -> Option<&'static VarDef> {
     VARIABLES.iter().find(|v| v.name.eq_ignore_ascii_case(name))
+}
+
+/// The type `SELECT @@name` reports: MariaDB gives boolean and integer variables (and the
+/// computed counters) BIGINT, DOUBLE ones DOUBLE, the rest strings. None: a string.
+pub fn value_type(name: &str) -> Option<DataType> {
+    let big = |unsigned| DataType::Int {
+        width: IntWidth::Big,
+        unsigned,
+    };
+    match name {
+        "warning_count" | "error_count" | "last_insert_id" | "identity" | "insert_id"
+        | "pseudo_thread_id" => return Some(big(true)),
+        "in_transaction" => return Some(big(false)),
+        "timestamp" => return Some(DataType::Double),
+        _ => {}
+    }
+    match lookup(name)?.kind {
+        Bool => Some(big(false)),
+        UInt { .. } => Some(big(true)),
+        Double => Some(DataType::Double),
+        Str | Enum(_) | Set(_) => None,
+    }
+}
+
+/// `value` in the representation of `value_type` (mod expr invariant (1)).
+pub fn typed_value(value: Value, data_type: &DataType) -> Value {
+    match (data_type, value) {
+        (_, Value::Null) => Value::Null,
+        (DataType::Int { .. }, v @ (Value::Int(_) | Value::UInt(_))) => v,
+        (DataType::Double, Value::Double(d)) => Value::Double(d),
+        (DataType::Int { .. } | DataType::Double, v) => {
+            let text = value_text(&v);
+            if let Ok(i) = text.parse::<i64>() {
+                Value::Int(i)
+            } else if let Ok(u) = text.parse::<u64>() {
+                Value::UInt(u)
+            } else if let Ok(d) = text.parse::<f64>() {
+                Value::Double(d)
+            } else {
+                Value::Bytes(text.into_bytes())
+            }
+        }
+        (_, v) => Value::Bytes(value_text(&v).into_bytes()),
+    }
 }
 
 /// Variable values by name (names are the definitions' lowercase names).

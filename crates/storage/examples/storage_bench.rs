@@ -23,6 +23,7 @@ fn column(name: &str) -> ColumnSchema {
         auto_increment: false,
         on_update_current_timestamp: false,
         comment: String::new(),
+        display_width: None,
     }
 }
 

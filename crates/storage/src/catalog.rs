@@ -51,6 +51,9 @@ pub struct ColumnSchema {
     pub auto_increment: bool,
     pub on_update_current_timestamp: bool,
     pub comment: String,
+    /// Display width as declared (`INT(5)`, `TINYINT(1)` and BOOL); None: the type's
+    /// default. Only SHOW output reads it.
+    pub display_width: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

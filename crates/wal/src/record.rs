@@ -34,7 +34,8 @@
 //!   7 Binary | 8 VarBinary (each: varint length) | 9 Text | 10 Blob (each: u8 size
 //!   0..=3 tiny..long) | 11 Date | 12 DateTime | 13 Timestamp (each: u8 fsp).
 //! - column: name, type, bool nullable, default (u8 0 none | 1 value | 2 CURRENT_TIMESTAMP),
-//!   bool auto_increment, bool on_update_current_timestamp, comment.
+//!   bool auto_increment, bool on_update_current_timestamp, comment, varint display
+//!   width (0 none, else width + 1).
 //! - index: name, count, column positions (varints), bool unique.
 //! - table schema: name, count, columns, u8 has primary key (then count, positions),
 //!   count, indexes, comment.
@@ -591,6 +592,7 @@ fn put_schema(out: &mut Vec<u8>, schema: &TableSchema) {
         put_bool(out, c.auto_increment);
         put_bool(out, c.on_update_current_timestamp);
         put_str(out, &c.comment);
+        put_varint(out, c.display_width.map_or(0, |w| u64::from(w) + 1));
     }
     match &schema.primary_key {
         None => put_u8(out, 0),
@@ -628,6 +630,10 @@ fn get_schema(r: &mut Reader<'_>) -> Result<TableSchema, DecodeError> {
             auto_increment: r.bool()?,
             on_update_current_timestamp: r.bool()?,
             comment: r.string()?,
+            display_width: match r.varint()? {
+                0 => None,
+                w => Some(u32::try_from(w - 1).map_err(|_| DecodeError("bad display width"))?),
+            },
         });
     }
     let primary_key = match r.u8()? {
@@ -670,6 +676,7 @@ mod tests {
             auto_increment: false,
             on_update_current_timestamp: false,
             comment: String::new(),
+            display_width: None,
         }
     }
 
@@ -758,6 +765,7 @@ mod tests {
         columns[2].auto_increment = true;
         columns[2].nullable = false;
         columns[3].comment = "a comment".into();
+        columns[4].display_width = Some(1);
         TableSchema {
             name: "t1".into(),
             columns,

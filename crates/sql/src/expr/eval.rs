@@ -50,6 +50,15 @@ impl Expr {
             }),
             Expr::SystemVariable { name, scope } => {
                 let v = ctx.session.system_variable(name, *scope)?;
+                if let Some(t) = crate::variables::value_type(name) {
+                    let v = crate::variables::typed_value(v, &t);
+                    if t == DataType::Double {
+                        if let Value::Int(i) = v {
+                            return Ok(Value::Double(i as f64));
+                        }
+                    }
+                    return Ok(v);
+                }
                 Ok(to_bytes(&v, &DataType::Null)
                     .map(Value::Bytes)
                     .unwrap_or(Value::Null))
@@ -260,9 +269,10 @@ impl Expr {
             | Expr::Cast { data_type, .. }
             | Expr::Call { data_type, .. } => data_type.clone(),
             Expr::Column(c) => c.data_type.clone(),
-            Expr::Parameter { .. } | Expr::SystemVariable { .. } | Expr::UserVariable { .. } => {
-                NOMINAL_STRING
+            Expr::SystemVariable { name, .. } => {
+                crate::variables::value_type(name).unwrap_or(NOMINAL_STRING)
             }
+            Expr::Parameter { .. } | Expr::UserVariable { .. } => NOMINAL_STRING,
             Expr::IsNull { .. }
             | Expr::IsBool { .. }
             | Expr::InList { .. }

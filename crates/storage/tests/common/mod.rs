@@ -29,6 +29,7 @@ pub fn column(name: &str, nullable: bool) -> ColumnSchema {
         auto_increment: false,
         on_update_current_timestamp: false,
         comment: String::new(),
+        display_width: None,
     }
 }
 
