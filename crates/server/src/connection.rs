@@ -323,8 +323,14 @@ impl Connection {
                 // Durability invariant (2): no reply before what it acknowledges is durable.
                 let durability = self.context.durability.clone();
                 let (output, writer) = (&mut self.output, &mut self.writer);
-                crate::durability::await_commit(&durability, committed, reply_start, output, writer)
-                    .await;
+                crate::durability::await_commit(
+                    &durability,
+                    committed,
+                    reply_start,
+                    output,
+                    writer,
+                )
+                .await;
                 if let Flow::Close = flow {
                     let _ = self.flush().await;
                     return;

@@ -35,11 +35,16 @@ impl DataDir {
                 lock_path.display()
             ));
         }
-        lock.set_len(0).map_err(|e| format!("cannot write {}: {e}", lock_path.display()))?;
+        lock.set_len(0)
+            .map_err(|e| format!("cannot write {}: {e}", lock_path.display()))?;
         writeln!(lock, "{}", std::process::id())
             .map_err(|e| format!("cannot write {}: {e}", lock_path.display()))?;
         let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-        Ok(DataDir { path, _lock: lock, freshly_created })
+        Ok(DataDir {
+            path,
+            _lock: lock,
+            freshly_created,
+        })
     }
 }
 
@@ -52,9 +57,15 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("manycore-lock-test-{}", std::process::id()));
         let first = DataDir::open(&dir).expect("first open");
         let second = DataDir::open(&dir).err().expect("second open must fail");
-        assert!(second.contains("in use by another manycore process"), "{second}");
+        assert!(
+            second.contains("in use by another manycore process"),
+            "{second}"
+        );
         drop(first);
-        assert!(DataDir::open(&dir).is_ok(), "lock released when the holder closes it");
+        assert!(
+            DataDir::open(&dir).is_ok(),
+            "lock released when the holder closes it"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

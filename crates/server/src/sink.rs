@@ -36,7 +36,14 @@ impl<'a> WireSink<'a> {
         binary: bool,
     ) -> WireSink<'a> {
         let encoder = ResultSetEncoder::new(capabilities);
-        WireSink { out, writer, types, encoder, status_flags, binary }
+        WireSink {
+            out,
+            writer,
+            types,
+            encoder,
+            status_flags,
+            binary,
+        }
     }
 
     /// COM_STMT_PREPARE's reply.
@@ -95,7 +102,9 @@ fn with_more(flags: u16, more_results: bool) -> u16 {
 impl ResultSink for WireSink<'_> {
     fn result_set_start(&mut self, columns: &[ColumnInfo]) -> manycore_sql::Result<()> {
         self.types.0.clear();
-        self.types.0.extend(columns.iter().map(|c| c.data_type.clone()));
+        self.types
+            .0
+            .extend(columns.iter().map(|c| c.data_type.clone()));
         self.encoder.write_metadata(
             self.out,
             self.writer,
@@ -111,7 +120,8 @@ impl ResultSink for WireSink<'_> {
                 .write_binary_row(self.out, self.writer, values, &self.types.0)
                 .map_err(|e| Error::new(ErrorCode::UnknownError, e.to_string()))
         } else {
-            self.encoder.write_text_row(self.out, self.writer, values, &self.types.0);
+            self.encoder
+                .write_text_row(self.out, self.writer, values, &self.types.0);
             Ok(())
         }
     }
@@ -123,7 +133,8 @@ impl ResultSink for WireSink<'_> {
         more_results: bool,
     ) -> manycore_sql::Result<()> {
         let flags = with_more(status_flags, more_results);
-        self.encoder.write_end(self.out, self.writer, warnings, flags);
+        self.encoder
+            .write_end(self.out, self.writer, warnings, flags);
         Ok(())
     }
 
@@ -143,8 +154,9 @@ impl ResultSink for WireSink<'_> {
         for column in columns {
             let default = column.default.as_deref().map(str::as_bytes);
             let definition = definition(column);
-            self.writer
-                .write_with(self.out, |o| write_field_list_definition(o, &definition, default));
+            self.writer.write_with(self.out, |o| {
+                write_field_list_definition(o, &definition, default)
+            });
         }
         let flags = self.status_flags;
         self.writer.write_with(self.out, |o| write_eof(o, 0, flags));

@@ -491,7 +491,9 @@ fn statement_atomicity_and_transactions() {
     let wait = other.take_lock_wait().expect("a lock wait is armed");
     run(&mut s, "COMMIT");
     assert!(wait.wait_blocking(std::time::Duration::from_secs(10)));
-    other.resume(&mut Collect::default()).expect("the statement runs again");
+    other
+        .resume(&mut Collect::default())
+        .expect("the statement runs again");
     assert_eq!(
         other.status_flags() & crate::SERVER_STATUS_IN_TRANS,
         crate::SERVER_STATUS_IN_TRANS

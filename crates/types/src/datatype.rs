@@ -24,19 +24,41 @@ pub enum LobSize {
 pub enum DataType {
     /// The type of a bare NULL literal.
     Null,
-    Int { width: IntWidth, unsigned: bool },
-    Decimal { precision: u8, scale: u8 },
+    Int {
+        width: IntWidth,
+        unsigned: bool,
+    },
+    Decimal {
+        precision: u8,
+        scale: u8,
+    },
     Float,
     Double,
-    Char { length: u32 },
-    VarChar { length: u32 },
-    Binary { length: u32 },
-    VarBinary { length: u32 },
-    Text { size: LobSize },
-    Blob { size: LobSize },
+    Char {
+        length: u32,
+    },
+    VarChar {
+        length: u32,
+    },
+    Binary {
+        length: u32,
+    },
+    VarBinary {
+        length: u32,
+    },
+    Text {
+        size: LobSize,
+    },
+    Blob {
+        size: LobSize,
+    },
     Date,
-    DateTime { fsp: u8 },
-    Timestamp { fsp: u8 },
+    DateTime {
+        fsp: u8,
+    },
+    Timestamp {
+        fsp: u8,
+    },
 }
 
 /// MySQL protocol column type codes (enum_field_types).
@@ -123,7 +145,10 @@ impl LobSize {
 }
 
 impl DataType {
-    pub const BIGINT: DataType = DataType::Int { width: IntWidth::Big, unsigned: false };
+    pub const BIGINT: DataType = DataType::Int {
+        width: IntWidth::Big,
+        unsigned: false,
+    };
 
     pub fn is_integer(&self) -> bool {
         matches!(self, DataType::Int { .. })
@@ -153,7 +178,10 @@ impl DataType {
     }
 
     pub fn is_temporal(&self) -> bool {
-        matches!(self, DataType::Date | DataType::DateTime { .. } | DataType::Timestamp { .. })
+        matches!(
+            self,
+            DataType::Date | DataType::DateTime { .. } | DataType::Timestamp { .. }
+        )
     }
 
     /// The collation that compares values of this type; binary for non-strings.
@@ -212,7 +240,13 @@ impl DataType {
                     IntWidth::Small => 5,
                     IntWidth::Medium => 8,
                     IntWidth::Int => 10,
-                    IntWidth::Big => if *unsigned { 20 } else { 19 },
+                    IntWidth::Big => {
+                        if *unsigned {
+                            20
+                        } else {
+                            19
+                        }
+                    }
                 };
                 digits + if *unsigned { 0 } else { 1 }
             }

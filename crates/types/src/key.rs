@@ -23,13 +23,19 @@ const TAG_VALUE: u8 = 0x01;
 
 /// Appends the encoding of one field.
 pub fn encode_field(value: &Value, data_type: &DataType, out: &mut Vec<u8>) {
-    let Some(value) = non_null(value, out) else { return };
+    let Some(value) = non_null(value, out) else {
+        return;
+    };
     match (value, data_type) {
         (Value::Int(v), _) => out.extend_from_slice(&((*v as u64) ^ (1 << 63)).to_be_bytes()),
         (Value::UInt(v), _) => out.extend_from_slice(&v.to_be_bytes()),
         (Value::Double(v), _) => {
             let bits = v.to_bits();
-            let ordered = if *v < 0.0 || (bits >> 63 == 1) { !bits } else { bits | (1 << 63) };
+            let ordered = if *v < 0.0 || (bits >> 63 == 1) {
+                !bits
+            } else {
+                bits | (1 << 63)
+            };
             out.extend_from_slice(&ordered.to_be_bytes());
         }
         (Value::Decimal(d), DataType::Decimal { scale, .. }) => {
@@ -96,7 +102,10 @@ mod tests {
 
     #[test]
     fn order_is_preserved() {
-        let int = DataType::Int { width: IntWidth::Int, unsigned: false };
+        let int = DataType::Int {
+            width: IntWidth::Int,
+            unsigned: false,
+        };
         let ints = [Value::Null, Value::Int(-5), Value::Int(0), Value::Int(7)];
         let encoded: Vec<_> = ints.iter().map(|v| enc(v.clone(), &int)).collect();
         assert!(encoded.windows(2).all(|w| w[0] < w[1]));
@@ -106,7 +115,10 @@ mod tests {
         let encoded: Vec<_> = ds.iter().map(|v| enc(Value::Double(*v), &dbl)).collect();
         assert!(encoded.windows(2).all(|w| w[0] < w[1]));
 
-        let dec = DataType::Decimal { precision: 10, scale: 2 };
+        let dec = DataType::Decimal {
+            precision: 10,
+            scale: 2,
+        };
         let ds = ["-3.50", "-0.01", "0.00", "2.25", "100.00"];
         let encoded: Vec<_> = ds
             .iter()
@@ -118,6 +130,9 @@ mod tests {
         let ss = ["", "a", "a\0b", "AB", "b"];
         let encoded: Vec<_> = ss.iter().map(|v| enc(Value::from_str(v), &s)).collect();
         assert!(encoded.windows(2).all(|w| w[0] < w[1]), "{encoded:?}");
-        assert_eq!(enc(Value::from_str("abc"), &s), enc(Value::from_str("ABC "), &s));
+        assert_eq!(
+            enc(Value::from_str("abc"), &s),
+            enc(Value::from_str("ABC "), &s)
+        );
     }
 }

@@ -33,7 +33,9 @@ impl Date {
         }
         let (y, m, d) = (self.year as i64, self.month as i64, self.day as i64);
         if y == 0 {
-            let before: i64 = (1..m).map(|mm| Date::days_in_month(1, mm as u8) as i64).sum();
+            let before: i64 = (1..m)
+                .map(|mm| Date::days_in_month(1, mm as u8) as i64)
+                .sum();
             return Some(before + d);
         }
         Some(days_from_civil(y, m, d) + 719528)
@@ -49,13 +51,21 @@ impl Date {
             for month in 1..=12u8 {
                 let len = Date::days_in_month(1, month) as i64;
                 if rest <= len {
-                    return Some(Date { year: 0, month, day: rest as u8 });
+                    return Some(Date {
+                        year: 0,
+                        month,
+                        day: rest as u8,
+                    });
                 }
                 rest -= len;
             }
         }
         let (y, m, d) = civil_from_days(days - 719528);
-        Some(Date { year: y as u16, month: m as u8, day: d as u8 })
+        Some(Date {
+            year: y as u16,
+            month: m as u8,
+            day: d as u8,
+        })
     }
 
     pub fn days_in_month(year: u16, month: u8) -> u8 {
@@ -99,7 +109,10 @@ pub fn is_leap_year(year: u16) -> bool {
 
 impl DateTime {
     pub fn from_date(date: Date) -> DateTime {
-        DateTime { date, ..DateTime::default() }
+        DateTime {
+            date,
+            ..DateTime::default()
+        }
     }
 }
 
@@ -132,9 +145,33 @@ mod tests {
     #[test]
     fn to_days_matches_mysql() {
         // Reference values from MariaDB: SELECT TO_DAYS('2024-02-29'), TO_DAYS('0000-01-01').
-        assert_eq!(Date { year: 2024, month: 2, day: 29 }.to_days(), Some(739310));
-        assert_eq!(Date { year: 0, month: 1, day: 1 }.to_days(), Some(1));
-        assert_eq!(Date { year: 1970, month: 1, day: 1 }.to_days(), Some(719528));
+        assert_eq!(
+            Date {
+                year: 2024,
+                month: 2,
+                day: 29
+            }
+            .to_days(),
+            Some(739310)
+        );
+        assert_eq!(
+            Date {
+                year: 0,
+                month: 1,
+                day: 1
+            }
+            .to_days(),
+            Some(1)
+        );
+        assert_eq!(
+            Date {
+                year: 1970,
+                month: 1,
+                day: 1
+            }
+            .to_days(),
+            Some(719528)
+        );
         for days in [1, 59, 60, 365, 366, 719528, 739310, 3652424] {
             let d = Date::from_days(days).expect("in range");
             assert_eq!(d.to_days(), Some(days), "{d}");
