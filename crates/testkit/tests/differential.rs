@@ -79,7 +79,10 @@ fn read_known_mismatches(path: &Path) -> BTreeMap<String, String> {
 
 /// The first line of a mismatch report names the fields that differ.
 fn differing_fields_line(diff: &str) -> &str {
-    diff.lines().next().unwrap_or("").trim()
+    match diff.lines().next().map(str::trim) {
+        Some(line) if line.starts_with("differs in") => line,
+        _ => "differs in: success or error code",
+    }
 }
 
 struct Mismatch {
