@@ -1,6 +1,7 @@
 //! Binding: sqlparser's AST to a typed `Expr`, with MySQL's type inference.
 //!
 //! Type rules (MariaDB 10.11):
+//! ```text
 //!   literals   integer -> INT if it fits 32 bits, BIGINT, BIGINT UNSIGNED above i64::MAX,
 //!              DECIMAL beyond; 1.50 -> DECIMAL(3,2); 1e3 -> DOUBLE; 'x' -> VARCHAR
 //!   + - *      any DOUBLE/FLOAT/string operand -> DOUBLE; any DECIMAL -> DECIMAL
@@ -11,6 +12,7 @@
 //!   comparisons, logic, IS, IN, BETWEEN, LIKE -> INT (0/1/NULL); bit operators -> BIGINT
 //!              UNSIGNED
 //!   CASE/IF/IFNULL/COALESCE -> `function::aggregate_types` of the branches
+//! ```
 //!
 //! Invariant: every `?` gets the next number from `Scope::next_parameter`, left to right
 //! in the text, because bind walks the AST in source order.
