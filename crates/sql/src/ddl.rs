@@ -92,35 +92,7 @@ pub fn column_type(name: &str, t: &ast::DataType) -> Result<DataType> {
         | A::Numeric(info)
         | A::Dec(info)
         | A::DecimalUnsigned(info)
-        | A::DecUnsigned(info) => {
-            let (precision, scale) = match info {
-                ast::ExactNumberInfo::None => (10, 0),
-                ast::ExactNumberInfo::Precision(p) => (*p, 0),
-                ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
-            };
-            if precision > 65 {
-                return Err(Error::new(
-                    ErrorCode::TooBigPrecision,
-                    format!("Too big precision specified for '{name}'. Maximum is 65"),
-                ));
-            }
-            if scale > 38 {
-                return Err(Error::new(
-                    ErrorCode::TooBigScale,
-                    format!("Too big scale specified for '{name}'. Maximum is 38"),
-                ));
-            }
-            if scale > precision {
-                return Err(Error::new(
-                    ErrorCode::MBiggerThanD,
-                    format!("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{name}')"),
-                ));
-            }
-            DataType::Decimal {
-                precision: precision.max(1) as u8,
-                scale: scale as u8,
-            }
-        }
+        | A::DecUnsigned(info) => expr::declared_decimal(info, name, name)?,
         A::Float(info) | A::FloatUnsigned(info) => match info {
             ast::ExactNumberInfo::Precision(p) if *p > 24 => DataType::Double,
             _ => DataType::Float,

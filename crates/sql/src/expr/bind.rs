@@ -177,7 +177,7 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
             expr, data_type, ..
         } => {
             let operand = bind(expr, scope)?;
-            let data_type = cast_type(data_type, &operand.data_type())?;
+            let data_type = cast_type(data_type, &operand.data_type(), &expr.to_string())?;
             Expr::Cast {
                 operand: Box::new(operand),
                 data_type,
@@ -192,7 +192,7 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
             let operand = bind(expr, scope)?;
             match data_type {
                 Some(t) => {
-                    let data_type = cast_type(t, &operand.data_type())?;
+                    let data_type = cast_type(t, &operand.data_type(), &expr.to_string())?;
                     Expr::Cast {
                         operand: Box::new(operand),
                         data_type,
@@ -885,7 +885,14 @@ fn length_of(len: &Option<ast::CharacterLength>) -> Option<u32> {
     }
 }
 
-fn decimal_cast_type(info: &ast::ExactNumberInfo) -> Result<DataType> {
+/// DECIMAL(M,D) as declared in a column or a CAST, checked as MariaDB does (1426, 1425,
+/// 1427). `name` is the column, or the CAST operand as written; MariaDB names the column in
+/// 1427 but leaves it empty for a CAST, so that one is `m_d_name`.
+pub fn declared_decimal(
+    info: &ast::ExactNumberInfo,
+    name: &str,
+    m_d_name: &str,
+) -> Result<DataType> {
     let (precision, scale) = match info {
         ast::ExactNumberInfo::None => (10, 0),
         ast::ExactNumberInfo::Precision(p) => (*p, 0),
@@ -894,19 +901,22 @@ fn decimal_cast_type(info: &ast::ExactNumberInfo) -> Result<DataType> {
     if precision > 65 {
         return Err(Error::new(
             ErrorCode::TooBigPrecision,
-            format!("Too big precision {precision} specified for 'CAST'. Maximum is 65"),
+            format!("Too big precision specified for '{name}'. Maximum is 65"),
         ));
     }
     if scale > 38 {
         return Err(Error::new(
             ErrorCode::TooBigScale,
-            format!("Too big scale {scale} specified for 'CAST'. Maximum is 38"),
+            format!("Too big scale specified for '{name}'. Maximum is 38"),
         ));
     }
     if scale > precision {
         return Err(Error::new(
             ErrorCode::MBiggerThanD,
-            "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column 'CAST')",
+            format!(
+                "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column \
+                 '{m_d_name}')"
+            ),
         ));
     }
     Ok(DataType::Decimal {
@@ -916,12 +926,14 @@ fn decimal_cast_type(info: &ast::ExactNumberInfo) -> Result<DataType> {
 }
 
 /// The target type of CAST(x AS t) / CONVERT(x, t).
-fn cast_type(t: &ast::DataType, from: &DataType) -> Result<DataType> {
+fn cast_type(t: &ast::DataType, from: &DataType, operand_text: &str) -> Result<DataType> {
     use ast::DataType as T;
     Ok(match t {
         T::Signed | T::SignedInteger | T::Integer(_) | T::Int(_) | T::BigInt(_) => DataType::BIGINT,
         T::Unsigned | T::UnsignedInteger | T::IntUnsigned(_) | T::BigIntUnsigned(_) => UBIGINT,
-        T::Decimal(info) | T::Numeric(info) | T::Dec(info) => decimal_cast_type(info)?,
+        T::Decimal(info) | T::Numeric(info) | T::Dec(info) => {
+            declared_decimal(info, operand_text, "")?
+        }
         T::Double(_) | T::DoublePrecision | T::Real | T::Float8 => DataType::Double,
         T::Float(_) | T::Float4 => DataType::Float,
         T::Char(len) | T::Character(len) | T::Varchar(len) | T::Nvarchar(len) => {

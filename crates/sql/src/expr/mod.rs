@@ -35,7 +35,7 @@ mod temporal;
 mod tests;
 
 pub use aggregate::{bind_aggregate, Accumulator, AggregateCall, AggregateFunction};
-pub use bind::{bind, is_aggregate, Scope};
+pub use bind::{bind, declared_decimal, is_aggregate, Scope};
 pub use convert::{compare_values, exact_key_value, sort_key, store_value};
 pub use function::{Function, IntervalUnit, TrimSide};
 
