@@ -303,6 +303,14 @@ def _mysql_ready(port: int) -> Callable[[], bool]:
     return check
 
 
+def mariadbd_argv(workdir: Path, port: int, durable: bool) -> list[str]:
+    """`mariadbd` on WORKDIR/mariadb-data (made by `start_mariadb`)."""
+    settings = MARIADB_COMMON + (MARIADB_DURABLE if durable else MARIADB_IN_MEMORY)
+    return [tool("mariadbd"), "--no-defaults", f"--datadir={workdir / 'mariadb-data'}",
+            f"--port={port}", "--bind-address=127.0.0.1", f"--socket={workdir / 'mariadb.sock'}",
+            f"--pid-file={workdir / 'mariadb.pid'}", "--user=root", *settings]
+
+
 def start_mariadb(reg: Registry, workdir: Path, durable: bool = False) -> Server:
     datadir = workdir / "mariadb-data"
     log = workdir / "mariadb.log"
@@ -315,11 +323,7 @@ def start_mariadb(reg: Registry, workdir: Path, durable: bool = False) -> Server
     if done.returncode != 0:
         raise Unavailable(f"mariadb-install-db failed ({_tail(log)})")
     port = free_port()
-    settings = MARIADB_COMMON + (MARIADB_DURABLE if durable else MARIADB_IN_MEMORY)
-    argv = [tool("mariadbd"), "--no-defaults", f"--datadir={datadir}", f"--port={port}",
-            "--bind-address=127.0.0.1", f"--socket={workdir / 'mariadb.sock'}",
-            f"--pid-file={workdir / 'mariadb.pid'}", "--user=root", *settings]
-    proc = reg.spawn(argv, stdout=open(log, "a"))
+    proc = reg.spawn(mariadbd_argv(workdir, port, durable), stdout=open(log, "a"))
     wait_until(_mysql_ready(port), proc, 120, "mariadbd", log)
     return Server("mariadb", "mysql", port, proc, log)
 
@@ -346,15 +350,20 @@ def build_manycore(repo: Path, timeout: float, log_path: Path) -> Path:
     return binary
 
 
+def manycore_argv(binary: Path, workdir: Path, port: int,
+                  extra_args: Sequence[str] = ()) -> list[str]:
+    """`manycore serve` on WORKDIR/manycore-data."""
+    return [str(binary), "serve", "--listen", f"127.0.0.1:{port}",
+            "--data-dir", str(workdir / "manycore-data"), *extra_args]
+
+
 def start_manycore(reg: Registry, binary: Path, workdir: Path,
                    extra_args: Sequence[str] = ()) -> Server:
     if not binary.exists():
         raise Unavailable(f"{binary} does not exist")
     port = free_port()
     log = workdir / "manycore.log"
-    argv = [str(binary), "serve", "--listen", f"127.0.0.1:{port}",
-            "--data-dir", str(workdir / "manycore-data"), *extra_args]
-    proc = reg.spawn(argv, stdout=open(log, "w"))
+    proc = reg.spawn(manycore_argv(binary, workdir, port, extra_args), stdout=open(log, "w"))
     try:
         wait_until(_mysql_ready(port), proc, 60, "manycore", log)
     except Unavailable:

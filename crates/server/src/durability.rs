@@ -61,6 +61,7 @@ pub fn recover(dir: &Path, args: &ServeArgs) -> Result<(Arc<Storage>, Arc<Durabi
     let started = Instant::now();
     let (wal, report) = Wal::open(disk, options, |lsn, record| replayer.apply(lsn, record))
         .map_err(|e| recovery_error(dir, e))?;
+    replayer.finish();
     if let Some(error) = replayer.error.take() {
         return Err(format!(
             "recovery of {} failed while {error}; the log does not match what storage \

@@ -591,6 +591,17 @@ impl Storage {
     }
 }
 
+/// Inserts index entries in key order: a skip list walks far fewer cache lines for ordered
+/// inserts than for random ones (index builds and recovery). A key already present keeps
+/// its entry (a version of the same row indexed it already).
+pub(crate) fn insert_sorted(tree: &Tree, mut entries: Vec<(Box<[u8]>, Arc<RowSlot>)>) {
+    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let _pin = crate::index::pin(); // Makes the inserts' own pins cheap.
+    for (key, slot) in entries {
+        tree.insert_new(key, &slot);
+    }
+}
+
 fn clone_database(db: &Database) -> Database {
     Database {
         name: db.name.clone(),
@@ -876,16 +887,17 @@ impl Table {
     /// Indexes every version of every row in secondary index `i` (CREATE INDEX).
     fn build_secondary(&self, i: usize) -> Result<(), StorageError> {
         let guard = crate::index::pin();
+        let mut entries = Vec::with_capacity(self.data.primary.len());
         for (_, slot) in self.data.primary.range(Unbounded, Unbounded, &guard) {
             let mut version = slot.head.load_full();
             while let Some(v) = version {
                 if let Some(row) = &v.row {
-                    let key = self.secondary_key(i, row, &slot.key);
-                    self.secondary[i].insert_new(key, slot);
+                    entries.push((self.secondary_key(i, row, &slot.key), slot.clone()));
                 }
                 version = v.prev.load_full();
             }
         }
+        insert_sorted(&self.secondary[i], entries);
         if self.schema.indexes[i].unique {
             self.check_unique_after_build(i)?;
         }

@@ -105,6 +105,12 @@ impl OrderedIndex {
             .map(|entry| (&entry.key()[..], entry.value()))
     }
 
+    /// The largest key, if any.
+    pub(crate) fn last_key(&self) -> Option<Box<[u8]>> {
+        let guard = pin();
+        self.list.back(&guard).map(|entry| entry.key().clone())
+    }
+
     /// Number of entries.
     pub(crate) fn len(&self) -> usize {
         self.list.len()

@@ -40,6 +40,15 @@ pub struct RowSlot {
 }
 
 impl Version {
+    fn committed(row: Row, commit_ts: u64) -> Version {
+        Version {
+            commit_ts: AtomicU64::new(commit_ts),
+            txn: 0,
+            row: Some(row),
+            prev: ArcSwapOption::empty(),
+        }
+    }
+
     fn is_visible(&self, view: &ReadView) -> bool {
         let ts = self.commit_ts.load(Ordering::Acquire);
         if ts == UNCOMMITTED {
@@ -156,6 +165,27 @@ impl RowSlot {
             row,
             prev: ArcSwapOption::new(previous),
         };
+        self.head.store(Some(Arc::new(version)));
+    }
+
+    /// A free slot whose only version is `row`, committed at `commit_ts` (recovery).
+    pub(crate) fn committed(key: Box<[u8]>, row: Row, commit_ts: u64) -> RowSlot {
+        RowSlot {
+            key,
+            head: ArcSwapOption::from_pointee(Version::committed(row, commit_ts)),
+            writer: AtomicU64::new(FREE),
+        }
+    }
+
+    /// Replaces every version with `row`, committed at `commit_ts`. Only recovery calls
+    /// this, when no transaction, reader or collector can be looking at the slot.
+    pub(crate) fn install_committed(&self, row: Row, commit_ts: u64) {
+        assert_eq!(
+            self.writer.load(Ordering::Relaxed),
+            FREE,
+            "recovered row in a locked slot"
+        );
+        let version = Version::committed(row, commit_ts);
         self.head.store(Some(Arc::new(version)));
     }
 

@@ -3,10 +3,13 @@
 //!
 //! Invariants:
 //! (1) Replay applies records in LSN order through storage's recovery entry points and
-//!     stops at the first record storage rejects: startup then fails naming its LSN, rather
+//!     stops at the first failure: startup then fails naming the LSNs involved, rather
 //!     than serving a state the log does not describe.
-//! (2) A checkpoint at C holds the catalog and rows visible to a snapshot taken with C
-//!     under storage's `ddl` and `commit_order` (storage recovery invariant (3)), so it
+//! (2) Row changes are gathered into a `RecoveryBatch` and applied in bulk, tables in
+//!     parallel; the batch is applied before any catalog record (storage recovery
+//!     invariant (3)), when it reaches `REPLAY_BATCH_ROWS_MAX`, and at the end (`finish`).
+//! (3) A checkpoint at C holds the catalog and rows visible to a snapshot taken with C
+//!     under storage's `ddl` and `commit_order` (storage recovery invariant (5)), so it
 //!     equals the replay of every record <= C.
 
 use crate::checkpoint::CheckpointReport;
@@ -14,15 +17,24 @@ use crate::hook::ddl_record;
 use crate::record::LogRecord;
 use crate::{Lsn, Wal, WalError};
 use manycore_storage::{
-    DdlChange, IndexNo, KeyRange, ReaderSlot, Storage, StorageError, TableSchema,
+    DdlChange, IndexNo, KeyRange, ReaderSlot, RecoveryBatch, Storage, StorageError, TableSchema,
 };
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
+/// Row images gathered before a batch is applied. Only bounds how long replay waits
+/// before applying (the decoded records are in memory anyway); large enough that tables
+/// load in parallel in big sorted runs.
+pub const REPLAY_BATCH_ROWS_MAX: usize = 1 << 20;
+
 /// Applies recovered records to a fresh storage (before a log is attached).
 pub struct Replayer {
     storage: Arc<Storage>,
-    reader: ReaderSlot,
+    batch: Option<RecoveryBatch>,
+    /// LSNs of the first and last record with rows in `batch`.
+    batch_lsns: (Lsn, Lsn),
+    /// Tables applied at once.
+    threads: usize,
     /// The first failure (invariant (1)); later records are ignored.
     pub error: Option<String>,
     /// Row changes to tables that no longer existed (a write that raced a DROP).
@@ -31,10 +43,12 @@ pub struct Replayer {
 
 impl Replayer {
     pub fn new(storage: Arc<Storage>) -> Replayer {
-        let reader = storage.register_reader();
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
         Replayer {
             storage,
-            reader,
+            batch: None,
+            batch_lsns: (Lsn(0), Lsn(0)),
+            threads,
             error: None,
             skipped_changes: 0,
         }
@@ -45,37 +59,96 @@ impl Replayer {
         if self.error.is_some() {
             return;
         }
-        if let Err(e) = self.apply_record(record) {
-            self.error = Some(format!("replaying log record {}: {e}", lsn.0));
+        if let Err(e) = self.apply_record(lsn, record) {
+            self.error = Some(e);
         }
     }
 
-    fn apply_record(&mut self, record: LogRecord) -> Result<(), StorageError> {
-        let s = &self.storage;
-        match record {
-            LogRecord::CreateDatabase { name } => s.create_database(&name, false).map(drop),
-            LogRecord::DropDatabase { name } => s.drop_database(&name, false).map(drop),
-            LogRecord::CreateTable {
-                db,
-                schema,
-                auto_increment,
-            } => {
-                let name = schema.name.clone();
-                s.create_table(&db, schema, false)?;
-                s.set_auto_increment(&db, &name, auto_increment)
+    /// Applies what is still gathered; call after `Wal::open` returned.
+    pub fn finish(&mut self) {
+        if self.error.is_none() {
+            if let Err(e) = self.flush() {
+                self.error = Some(e);
             }
-            LogRecord::DropTable { db, name } => s.drop_table(&db, &name, false).map(drop),
-            LogRecord::TruncateTable { db, name } => s.truncate_table(&db, &name),
-            LogRecord::CreateIndex { db, table, index } => s.create_index(&db, &table, index),
-            LogRecord::DropIndex { db, table, name } => s.drop_index(&db, &table, &name),
-            LogRecord::AutoIncrement { db, table, next } => s.set_auto_increment(&db, &table, next),
+        }
+    }
+
+    fn apply_record(&mut self, lsn: Lsn, record: LogRecord) -> Result<(), String> {
+        let rows = match record {
             LogRecord::Commit { changes, .. } => {
-                self.skipped_changes += s.apply_recovered_commit(&self.reader, &changes)?;
-                Ok(())
+                let batch = self.batch_for(lsn);
+                let mut skipped = 0;
+                for change in changes {
+                    if !batch.push(&change.db, &change.table, change.key, change.row) {
+                        skipped += 1;
+                    }
+                }
+                let rows = batch.len();
+                self.skipped_changes += skipped;
+                rows
             }
             LogRecord::TableRows { db, table, rows } => {
-                s.apply_recovered_rows(&self.reader, &db, &table, &rows)
+                let batch = self.batch_for(lsn);
+                for (key, row) in rows {
+                    if !batch.push(&db, &table, key, Some(row)) {
+                        let e = StorageError::NoSuchTable(format!("{db}.{table}"));
+                        return Err(format!("replaying log record {}: {e}", lsn.0));
+                    }
+                }
+                batch.len()
             }
+            ddl => {
+                self.flush()?;
+                return apply_ddl(&self.storage, ddl)
+                    .map_err(|e| format!("replaying log record {}: {e}", lsn.0));
+            }
+        };
+        if rows >= REPLAY_BATCH_ROWS_MAX {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn batch_for(&mut self, lsn: Lsn) -> &mut RecoveryBatch {
+        if self.batch.is_none() {
+            self.batch_lsns.0 = lsn;
+        }
+        self.batch_lsns.1 = lsn;
+        self.batch
+            .get_or_insert_with(|| self.storage.recovery_batch())
+    }
+
+    fn flush(&mut self) -> Result<(), String> {
+        let Some(batch) = self.batch.take() else {
+            return Ok(());
+        };
+        let (first, last) = self.batch_lsns;
+        self.storage
+            .apply_recovery_batch(batch, self.threads)
+            .map_err(|e| format!("replaying log records {}..={}: {e}", first.0, last.0))
+    }
+}
+
+fn apply_ddl(s: &Storage, record: LogRecord) -> Result<(), StorageError> {
+    match record {
+        LogRecord::CreateDatabase { name } => s.create_database(&name, false).map(drop),
+        LogRecord::DropDatabase { name } => s.drop_database(&name, false).map(drop),
+        LogRecord::CreateTable {
+            db,
+            schema,
+            auto_increment,
+        } => {
+            let name = schema.name.clone();
+            s.create_table(&db, schema, false)?;
+            s.set_auto_increment(&db, &name, auto_increment)
+        }
+        LogRecord::DropTable { db, name } => s.drop_table(&db, &name, false).map(drop),
+        LogRecord::TruncateTable { db, name } => s.truncate_table(&db, &name),
+        LogRecord::CreateIndex { db, table, index } => s.create_index(&db, &table, index),
+        LogRecord::DropIndex { db, table, name } => s.drop_index(&db, &table, &name),
+        LogRecord::AutoIncrement { db, table, next } => s.set_auto_increment(&db, &table, next),
+        LogRecord::Commit { .. } | LogRecord::TableRows { .. } => {
+            unreachable!("row records are batched")
         }
     }
 }
