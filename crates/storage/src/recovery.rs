@@ -22,7 +22,7 @@
 //!     `commit_order`, where commits and DDL append: every commit at or below that LSN is
 //!     visible to the snapshot, no later one is, and the catalog is the one at that LSN.
 
-use crate::catalog::{Catalog, Table};
+use crate::catalog::{insert_sorted, Catalog, IndexEntry, Table};
 use crate::gc::ReaderSlot;
 use crate::slot::RowSlot;
 use crate::transaction::Transaction;
@@ -192,7 +192,7 @@ fn load_table(
     let hidden = table.schema.primary_key.is_none();
     let mut highest_auto_increment = 0;
     let mut highest_row_id = None;
-    let mut added: Vec<Vec<(Box<[u8]>, Arc<RowSlot>)>> = vec![Vec::new(); table.secondary.len()];
+    let mut added: Vec<Vec<IndexEntry>> = vec![Vec::new(); table.secondary.len()];
     // Keys above the largest one present before this batch are new (keys come in order).
     let last_before = table.data.primary.last_key();
     let mut changes = changes.into_iter().peekable();
@@ -270,7 +270,7 @@ fn load_table(
         }
     }
     for (i, entries) in added.into_iter().enumerate() {
-        crate::catalog::insert_sorted(&table.secondary[i], entries);
+        insert_sorted(&table.secondary[i], entries);
     }
     if highest_auto_increment > 0 {
         table.observe_auto_increment(highest_auto_increment);

@@ -21,7 +21,11 @@ use crate::disk::{read_all, Disk};
 use crate::log::{create_segment, Cursor, SegmentInfo};
 use crate::record::LogRecord;
 use crate::segment::{parse_segment_name, scan_segment, ScanEnd, SEGMENT_HEADER_LEN};
-use crate::{Lsn, WalError, WalOptions};
+use crate::{DecodeError, Lsn, WalError, WalOptions};
+use std::ops::Range;
+
+/// Segments at least this large are decoded on every core.
+const PARALLEL_DECODE_BYTES_MIN: usize = 1 << 20;
 
 /// What recovery found and did; the server logs it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -107,21 +111,20 @@ pub(crate) fn recover(
         }
         let bytes = read_all(disk, &segment.name).map_err(|e| io("read", &segment.name, e))?;
         let scan = scan_segment(&bytes, segment.first_lsn, newest);
-        for (lsn, range) in &scan.frames {
+        if let Some((lsn, _)) = scan.frames.last() {
             expected = Lsn(lsn.0 + 1);
-            if lsn.0 <= c.0 {
-                continue;
-            }
-            let record = LogRecord::decode(&bytes[range.clone()]).map_err(|e| {
-                let offset = (range.start - crate::segment::FRAME_HEADER_LEN) as u64;
+        }
+        let after_checkpoint = scan.frames.partition_point(|(lsn, _)| lsn.0 <= c.0);
+        let decoded =
+            decode_frames(&bytes, &scan.frames[after_checkpoint..]).map_err(|(at, e)| {
+                let offset = (at - crate::segment::FRAME_HEADER_LEN) as u64;
                 corrupt(
                     &segment.name,
                     offset,
                     format!("record does not decode: {e}"),
                 )
             })?;
-            records.push((*lsn, record));
-        }
+        records.extend(decoded);
         match scan.end {
             ScanEnd::Clean => {}
             ScanEnd::TornTail { offset } => {
@@ -232,6 +235,40 @@ pub(crate) fn recover(
         report,
         segments,
         cursor,
+    })
+}
+
+/// Decodes frames of one segment (in LSN order), on every core for a large segment.
+/// Err: the payload start and error of the first frame in log order that does not decode.
+fn decode_frames(
+    bytes: &[u8],
+    frames: &[(Lsn, Range<usize>)],
+) -> Result<Vec<(Lsn, LogRecord)>, (usize, DecodeError)> {
+    let decode = |part: &[(Lsn, Range<usize>)]| {
+        part.iter()
+            .map(
+                |(lsn, range)| match LogRecord::decode(&bytes[range.clone()]) {
+                    Ok(record) => Ok((*lsn, record)),
+                    Err(e) => Err((range.start, e)),
+                },
+            )
+            .collect::<Result<Vec<_>, _>>()
+    };
+    let threads = match bytes.len() {
+        0..PARALLEL_DECODE_BYTES_MIN => 1,
+        _ => std::thread::available_parallelism().map_or(1, usize::from),
+    };
+    let chunk = frames.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = frames
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || decode(part)))
+            .collect();
+        let mut records = Vec::with_capacity(frames.len());
+        for part in parts {
+            records.extend(part.join().expect("decoding thread panicked")?);
+        }
+        Ok(records)
     })
 }
 
