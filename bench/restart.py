@@ -13,6 +13,7 @@ and nothing is replayed). MariaDB runs with the durable suite's settings
 (`innodb_flush_log_at_trx_commit=1`, see servers.py).
 
     python3 bench/restart.py --manycore-bin target/release/manycore [--tries 5]
+        [--compare-bin OLD_BINARY]   # also time another build on the same crashes
 
 Prints one line per try and a table of medians; `--out DIR` also writes results.json.
 Server processes are started and stopped by PID through servers.Registry.
@@ -30,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -72,22 +74,36 @@ def timed_start(reg: srv.Registry, argv: list[str], port: int, log: Path) -> tup
     return time.monotonic() - started, proc
 
 
-def measure(reg: srv.Registry, name: str, workdir: Path, data: Path, argv: Callable[[int],
-            list[str]], expected: list[str], tries: int, tables: int) -> list[float]:
-    """Restores `data` from its `.crash` copy, restarts, times, checks, kills; `tries` times."""
-    times = []
+@dataclass
+class Case:
+    """A server to restart: its data directory (restored from `<data>.crash` each try),
+    its command line for a port, and the fingerprint its data must have."""
+
+    data: Path
+    argv: Callable[[int], list[str]]
+    expected: list[str]
+
+
+def measure(reg: srv.Registry, workdir: Path, cases: dict[str, Case], tries: int,
+            tables: int) -> dict[str, list[float]]:
+    """Per try and case (cases alternate, so load from elsewhere hits each alike): restore
+    the data directory, restart, time, check, kill -9."""
+    times: dict[str, list[float]] = {name: [] for name in cases}
     for i in range(tries):
-        shutil.rmtree(data)
-        shutil.copytree(data.with_suffix(".crash"), data, symlinks=True)
-        subprocess.run(["sync"], check=False)
-        port = srv.free_port()
-        seconds, proc = timed_start(reg, argv(port), port, workdir / f"{name}-restart.log")
-        found = fingerprint(port, tables)
-        kill9(reg, proc)
-        if found != expected:
-            raise RuntimeError(f"{name}: data after restart differs: {found} != {expected}")
-        print(f"  {name} try {i + 1}: {seconds:.2f} s", flush=True)
-        times.append(seconds)
+        for name, case in cases.items():
+            shutil.rmtree(case.data)
+            shutil.copytree(case.data.with_suffix(".crash"), case.data, symlinks=True)
+            subprocess.run(["sync"], check=False)
+            port = srv.free_port()
+            log = workdir / f"{name}-restart.log"
+            seconds, proc = timed_start(reg, case.argv(port), port, log)
+            found = fingerprint(port, tables)
+            kill9(reg, proc)
+            if found != case.expected:
+                raise RuntimeError(f"{name}: data after restart differs: {found} != "
+                                   f"{case.expected}")
+            print(f"  {name} try {i + 1}: {seconds:.2f} s", flush=True)
+            times[name].append(seconds)
     return times
 
 
@@ -113,44 +129,54 @@ def crash(reg: srv.Registry, server: srv.Server, data: Path) -> None:
 
 def run(args: argparse.Namespace, reg: srv.Registry, workdir: Path) -> dict[str, list[float]]:
     cfg = sysbench.Data(tables=args.tables, table_size=args.table_size)
-    results: dict[str, list[float]] = {}
     names = args.only.split(",")
+    crashed: dict[str, Case] = {}  # The crash right after prepare.
     if "manycore" in names:
-        binary = Path(args.manycore_bin).resolve()
         mc = workdir / "manycore"
         mc.mkdir()
         data = mc / "manycore-data"
-        server = srv.start_manycore(reg, binary, mc)
+        binaries = {"manycore": Path(args.manycore_bin).resolve()}
+        if args.compare_bin:
+            binaries["baseline"] = Path(args.compare_bin).resolve()
+        server = srv.start_manycore(reg, binaries["manycore"], mc)
         expected = load(reg, server, cfg)
         crash(reg, server, data)
-        argv = lambda port: srv.manycore_argv(binary, mc, port)  # noqa: E731
-        results["manycore log"] = measure(reg, "manycore", mc, data, argv, expected,
-                                          args.tries, cfg.tables)
-        # A clean shutdown writes a checkpoint; restarts then load it and replay nothing.
-        shutil.rmtree(data)
-        shutil.copytree(data.with_suffix(".crash"), data, symlinks=True)
-        port = srv.free_port()
-        _, proc = timed_start(reg, argv(port), port, mc / "manycore-restart.log")
-        reg.stop(proc, grace=600)
-        shutil.rmtree(data.with_suffix(".crash"))
-        shutil.copytree(data, data.with_suffix(".crash"), symlinks=True)
-        results["manycore checkpoint"] = measure(reg, "manycore", mc, data, argv, expected,
-                                                 args.tries, cfg.tables)
+        for name, path in binaries.items():
+            argv = (lambda p: lambda port: srv.manycore_argv(p, mc, port))(path)
+            crashed[name] = Case(data, argv, expected)
     if "mariadb" in names:
         md = workdir / "mariadb"
         md.mkdir()
         server = srv.start_mariadb(reg, md, durable=True)
         expected = load(reg, server, cfg)
         crash(reg, server, md / "mariadb-data")
-        argv = lambda port: srv.mariadbd_argv(md, port, durable=True)  # noqa: E731
-        results["mariadb"] = measure(reg, "mariadb", md, md / "mariadb-data", argv, expected,
-                                     args.tries, cfg.tables)
+        crashed["mariadb"] = Case(md / "mariadb-data",
+                                  lambda port: srv.mariadbd_argv(md, port, durable=True),
+                                  expected)
+    results = {f"{name} log" if name != "mariadb" else name: times
+               for name, times in measure(reg, workdir, crashed, args.tries,
+                                          cfg.tables).items()}
+    manycore = {name: case for name, case in crashed.items() if name != "mariadb"}
+    if manycore:
+        # A clean shutdown writes a checkpoint; restarts then load it and replay nothing.
+        first = manycore["manycore"]
+        shutil.rmtree(first.data)
+        shutil.copytree(first.data.with_suffix(".crash"), first.data, symlinks=True)
+        port = srv.free_port()
+        _, proc = timed_start(reg, first.argv(port), port, workdir / "checkpoint.log")
+        reg.stop(proc, grace=600)
+        shutil.rmtree(first.data.with_suffix(".crash"))
+        shutil.copytree(first.data, first.data.with_suffix(".crash"), symlinks=True)
+        for name, times in measure(reg, workdir, manycore, args.tries, cfg.tables).items():
+            results[f"{name} checkpoint"] = times
     return results
 
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--manycore-bin", default="target/release/manycore")
+    p.add_argument("--compare-bin", help="another manycore binary (say, before a change) "
+                   "timed on the same crashed data directories")
     p.add_argument("--only", default="manycore,mariadb", help="manycore,mariadb or one")
     p.add_argument("--tables", type=int, default=8)
     p.add_argument("--table-size", type=int, default=100_000)

@@ -31,20 +31,18 @@
 //! Startup (server):
 //!   `let (wal, report) = Wal::open(FsDisk::open(data_dir)?, options, |lsn, record| ..)?`
 //!   with the closure applying each record to a fresh `Storage`, then log `report`.
-//!   Storage needs recovery-only entry points (no MVCC conflict checks, no logging):
-//!   - `create_database`, `create_table` (+ `Table::set_auto_increment(auto_increment)`),
+//!   Storage's recovery entry points (no MVCC conflict checks, no logging):
+//!   - `create_database`, `create_table` (+ `set_auto_increment(auto_increment)`),
 //!     `drop_table`, `truncate_table`, `create_index`, `drop_index`: the existing DDL
 //!     methods, called with the hook disabled (recovery runs before the hook is set).
-//!   - `Storage::apply_recovered_commit(commit_ts, &[RowChange])`: for each change, find the
-//!     table by (db, name), install a committed version stamped `commit_ts` at `key` (or a
-//!     delete), maintaining secondary indexes; then `clock = max(clock, commit_ts)`. Also
-//!     `observe_auto_increment(row[auto column])` and, for hidden primary keys,
-//!     `next_row_id = max(next_row_id, u64::from_be_bytes(key) + 1)` (needs a setter).
-//!   - `Storage::apply_recovered_rows(db, table, &[(key, row)])` for checkpoint
-//!     `TableRows` (same as a commit at ts 1; set the clock to 1 at least).
-//!   - `AutoIncrement { next }` -> `Table::set_auto_increment(next)`.
+//!   - Row changes of `Commit` and checkpoint `TableRows` records go into a
+//!     `RecoveryBatch` (final image per key, per table) that `apply_recovery_batch`
+//!     installs as committed versions, tables in parallel, before each DDL record and at
+//!     the end (`rebuild.rs`). It maintains secondary indexes, AUTO_INCREMENT (past every
+//!     value present) and, for hidden primary keys, `next_row_id` (past every key).
+//!   - `AutoIncrement { next }` -> `set_auto_increment(next)`.
 //!
-//!   Recovery is single-threaded; a multi-million-row checkpoint applies at memory speed.
+//!   Segments are decoded on every core; rows load table by table on every core.
 //!
 //! Commit (storage, `Transaction::commit`): the transaction keeps, per write, the final
 //!   (db, table, key, Option<row>) (collapse repeated writes of one key: last wins).
