@@ -43,6 +43,10 @@ use std::sync::{Arc, OnceLock};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TableId(pub u32);
 
+/// Bytes reserved per key field before encoding it (an integer takes 9, short strings
+/// fit), so building a key rarely reallocates.
+const KEY_FIELD_BYTES_GUESS: usize = 16;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct ColumnSchema {
     pub name: String,
@@ -111,17 +115,23 @@ impl TableSchema {
 
     /// Key of `row` in secondary index `i`: index columns then the primary key.
     pub(crate) fn secondary_key(&self, i: usize, row: &[Value], primary: &[u8]) -> Box<[u8]> {
-        let mut out = self.secondary_prefix(i, row);
+        let columns = self.indexes[i].columns.len();
+        let mut out = Vec::with_capacity(KEY_FIELD_BYTES_GUESS * columns + primary.len());
+        self.encode_secondary_prefix(i, row, &mut out);
         out.extend_from_slice(primary);
         out.into_boxed_slice()
     }
 
     pub(crate) fn secondary_prefix(&self, i: usize, row: &[Value]) -> Vec<u8> {
-        let mut out = Vec::new();
-        for &c in &self.indexes[i].columns {
-            key::encode_field(&row[c], &self.columns[c].data_type, &mut out);
-        }
+        let mut out = Vec::with_capacity(KEY_FIELD_BYTES_GUESS * self.indexes[i].columns.len());
+        self.encode_secondary_prefix(i, row, &mut out);
         out
+    }
+
+    fn encode_secondary_prefix(&self, i: usize, row: &[Value], out: &mut Vec<u8>) {
+        for &c in &self.indexes[i].columns {
+            key::encode_field(&row[c], &self.columns[c].data_type, out);
+        }
     }
 
     /// Whether a version of `slot` that some snapshot may still read (all of them, with
@@ -790,7 +800,7 @@ impl Table {
 
     pub(crate) fn primary_key_of_row(&self, row: &[Value]) -> Option<Box<[u8]>> {
         let columns = self.schema.primary_key.as_deref()?;
-        let mut out = Vec::with_capacity(16 * columns.len());
+        let mut out = Vec::with_capacity(KEY_FIELD_BYTES_GUESS * columns.len());
         for &c in columns {
             key::encode_field(&row[c], &self.schema.columns[c].data_type, &mut out);
         }

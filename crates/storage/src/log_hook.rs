@@ -21,13 +21,16 @@ use crate::catalog::{IndexSchema, TableSchema};
 use crate::StorageError;
 use manycore_types::Value;
 use std::cell::Cell;
+use std::sync::Arc;
 
 /// One row written, deleted or replaced by a committed transaction (the last write of a
 /// key in the transaction wins).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RowChange {
-    pub db: String,
-    pub table: String,
+    /// Database and table names, shared by every change to the same table (a commit
+    /// encodes them once per run of changes, and decoding shares them likewise).
+    pub db: Arc<str>,
+    pub table: Arc<str>,
     /// The encoded primary key (`Table::primary_key`, or the hidden row id's 8 bytes).
     pub key: Vec<u8>,
     /// The full new row; None deletes the key.

@@ -611,8 +611,8 @@ impl Transaction {
             let version = head.as_ref().expect("a written slot has our version");
             assert_eq!(version.txn, self.view.txn, "newest version is not ours");
             changes.push(RowChange {
-                db: write.table.db.to_string(),
-                table: write.table.schema.name.clone(),
+                db: write.table.db.clone(),
+                table: Arc::from(write.table.schema.name.as_str()),
                 key: write.slot.key.to_vec(),
                 row: version.row.as_ref().map(|r| r.to_vec()),
             });

@@ -50,6 +50,7 @@
 use crate::codec::*;
 use manycore_storage::{ColumnSchema, IndexSchema, TableSchema};
 use manycore_types::{ColumnDefault, DataType, Date, DateTime, Decimal, IntWidth, LobSize, Value};
+use std::sync::Arc;
 
 pub const FORMAT_VERSION: u8 = 1;
 
@@ -334,7 +335,7 @@ fn get_commit(r: &mut Reader<'_>) -> Result<LogRecord, DecodeError> {
                 .ok_or(DecodeError("first change refers back"))?;
             (previous.db.clone(), previous.table.clone())
         } else {
-            (r.string()?, r.string()?)
+            (Arc::from(r.string()?), Arc::from(r.string()?))
         };
         let key = r.bytes()?;
         let row = if flags & 1 != 0 {
@@ -792,7 +793,7 @@ mod tests {
         hidden.primary_key = None;
         hidden.indexes.clear();
         let change = |table: &str, key: &[u8], row: Option<Vec<Value>>| RowChange {
-            db: db.clone(),
+            db: db.as_str().into(),
             table: table.into(),
             key: key.to_vec(),
             row,

@@ -14,7 +14,7 @@ pub fn apply(state: &mut State, record: &LogRecord) {
     match record {
         LogRecord::Commit { changes, .. } => {
             for c in changes {
-                let k = (c.table.clone(), c.key.clone());
+                let k = (c.table.to_string(), c.key.clone());
                 match &c.row {
                     Some(row) => state.insert(k, row.clone()),
                     None => state.remove(&k),
