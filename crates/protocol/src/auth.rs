@@ -11,7 +11,10 @@
 //! (fast_auth_success) then OK. Full auth: the server sends AuthMoreData 0x04
 //! (perform_full_authentication); the client answers with the NUL-terminated cleartext
 //! password (TLS or unix socket only), or with 0x02 to ask for the server's RSA public
-//! key, after which it sends RSA-OAEP(password || NUL XOR scramble).
+//! key, after which it sends RSA-OAEP(password || NUL XOR scramble), with SHA-1 and
+//! MGF1-SHA-1 (OpenSSL's RSA_PKCS1_OAEP_PADDING). libmariadb (the `mariadb` CLI) skips
+//! the scramble over TLS: its first response is already the cleartext `password || NUL`,
+//! and it expects OK right after it, without AuthMoreData.
 //!
 //! Server packets of the auth phase:
 //!
@@ -29,6 +32,9 @@
 //!     secure (TLS or unix socket), or after the server decrypted it from RSA.
 //! (5) The exchange writes its packets with the caller's `PacketWriter`, so sequence
 //!     ids continue from the client's last packet.
+//! (6) On a secure transport a caching_sha2_password response ending in NUL is first
+//!     tried as libmariadb's cleartext; if that does not match, it is checked as a
+//!     scramble as usual (a scramble ends in NUL once in 256), so both clients work.
 
 use crate::codec::write_nul_bytes;
 use crate::handshake::{Scramble, SCRAMBLE_LEN};
@@ -402,6 +408,12 @@ impl AuthExchange {
         self.fail(AuthFailure::InsecureTransport)
     }
 
+    /// Ends RSA full auth when the client's payload does not decrypt with the server's
+    /// private key: to the client this is a wrong password like any other.
+    pub fn reject_undecryptable(&mut self) -> AuthStep {
+        self.fail(AuthFailure::WrongPassword)
+    }
+
     /// Finishes RSA full auth with the decrypted payload: (password || NUL) XOR scramble.
     pub fn receive_rsa_decrypted(&mut self, plaintext: &[u8]) -> AuthStep {
         if self.state != AuthState::AwaitRsaPassword {
@@ -457,6 +469,17 @@ impl AuthExchange {
                 } else {
                     self.fail(AuthFailure::WrongPassword)
                 }
+            }
+            Credential::CachingSha2Password {
+                digest: Some(digest),
+                ..
+            } if self.secure_transport
+                && response.split_last().is_some_and(|(&last, password)| {
+                    last == 0 && constant_time_eq(&caching_sha2_digest(password), digest)
+                }) =>
+            {
+                // Invariant (6): libmariadb's cleartext over TLS; OK follows directly.
+                self.accept()
             }
             Credential::CachingSha2Password {
                 digest: Some(digest),
@@ -642,6 +665,32 @@ mod tests {
             .map(|(i, c)| c ^ SCRAMBLE[i % 20])
             .collect();
         assert_eq!(ex.receive_rsa_decrypted(&plain), AuthStep::Accepted);
+    }
+
+    #[test]
+    fn caching_sha2_cleartext_first_response_only_over_tls() {
+        for fast_auth in [true, false] {
+            let cred = Credential::CachingSha2Password {
+                digest: Some(caching_sha2_digest(b"pw")),
+                fast_auth,
+            };
+            let (mut ex, mut out, mut w) = exchange(cred.clone(), true);
+            assert_eq!(
+                ex.start(Some(b"caching_sha2_password"), b"pw\0", &mut out, &mut w),
+                AuthStep::Accepted
+            );
+            assert!(out.is_empty(), "OK follows the cleartext directly");
+            let (mut ex, mut out, mut w) = exchange(cred.clone(), true);
+            assert!(matches!(
+                ex.start(Some(b"caching_sha2_password"), b"px\0", &mut out, &mut w),
+                AuthStep::Rejected(_) | AuthStep::Continue
+            ));
+            let (mut ex, mut out, mut w) = exchange(cred, false);
+            assert_ne!(
+                ex.start(Some(b"caching_sha2_password"), b"pw\0", &mut out, &mut w),
+                AuthStep::Accepted
+            );
+        }
     }
 
     #[test]
