@@ -12,9 +12,15 @@
 //!     closed (its remaining bytes cannot be framed reliably).
 //! (3) Malformed commands get an error; only framing errors close the connection.
 //! (4) Dropping a connection ends its session, which rolls back an open transaction.
+//! (5) TLS starts only in answer to an SSLRequest, before authentication; the packet
+//!     before it is read with exact reads so no TLS byte is consumed as MySQL data. The
+//!     sequence ids continue across the upgrade (SSLRequest 1, response 2, reply 3).
+//! (6) With `require_secure_transport` on, a login over plain TCP ends in 1045 after the
+//!     exchange, as MariaDB does: the client learns nothing about the account.
 
 use crate::accounts;
 use crate::sink::{ColumnTypes, WireSink};
+use crate::stream::Stream;
 use manycore_protocol::auth::{AuthExchange, AuthStep, Credential};
 use manycore_protocol::command::{parse_command, Command};
 use manycore_protocol::handshake::{
@@ -33,7 +39,6 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::{watch, Notify};
 
@@ -55,6 +60,7 @@ pub struct ConnectionContext {
     pub max_connections: u32,
     pub connect_timeout: Duration,
     pub durability: Arc<crate::durability::Durability>,
+    pub security: Arc<crate::tls::Security>,
 }
 
 /// Set by KILL from another session; read by this connection's loop.
@@ -74,7 +80,8 @@ struct PreparedState {
 }
 
 struct Connection {
-    stream: TcpStream,
+    stream: Stream,
+    peer: SocketAddr,
     context: Arc<ConnectionContext>,
     id: u32,
     capabilities: u32,
@@ -113,7 +120,8 @@ pub async fn run(
     let worker = context.worker;
     engine.status().add(worker, Counter::Connections, 1);
     let mut connection = Connection {
-        stream,
+        stream: Stream::Plain(stream),
+        peer,
         context,
         id,
         capabilities: 0,
@@ -163,7 +171,7 @@ impl Connection {
             let _ = self.flush().await;
             return None;
         }
-        let capabilities = capability::server(false);
+        let capabilities = capability::server(true);
         let handshake = InitialHandshake {
             server_version: HANDSHAKE_VERSION,
             connection_id: self.id,
@@ -178,10 +186,11 @@ impl Connection {
             .write_with(&mut self.output, |o| write_initial_handshake(o, &handshake));
         self.flush().await.ok()?;
 
-        let frame = self.read_frame().await?;
-        let payload = self.input[self.consumed..][frame.payload.clone()].to_vec();
-        self.consumed += frame.consumed;
-        self.writer.set_sequence_id(frame.reply_sequence_id());
+        let mut payload = self.read_first_payload().await?;
+        if let Ok(ClientHandshake::SslRequest(_)) = parse_handshake_response(&payload) {
+            self.start_tls().await?;
+            payload = self.read_handshake_payload().await?;
+        }
         let response = match parse_handshake_response(&payload) {
             Ok(ClientHandshake::Response(response)) => response,
             Ok(ClientHandshake::SslRequest(_)) | Err(_) => {
@@ -199,11 +208,14 @@ impl Connection {
             .map(|d| String::from_utf8_lossy(d).into_owned());
         let credential = accounts::credential_for(&user, peer.ip());
         let known = credential.is_some();
-        if !self
+        let authenticated = self
             .authenticate(credential, response.auth_plugin, response.auth_response)
-            .await
-            || !known
-        {
+            .await;
+        let transport_refused = !self.is_secure() && self.secure_transport_required();
+        if transport_refused {
+            tracing::debug!(connection = self.id, "login over plain TCP refused");
+        }
+        if !authenticated || !known || transport_refused {
             self.deny_access(&user, peer).await;
             return None;
         }
@@ -223,6 +235,7 @@ impl Connection {
         });
         match Session::new(engine, info, on_kill) {
             Ok(mut session) => {
+                session.set_tls(self.stream.tls_info());
                 session.set_multi_statements(self.capabilities & capability::MULTI_STATEMENTS != 0);
                 let ok = OkPacket {
                     status_flags: session.status_flags(),
@@ -251,9 +264,12 @@ impl Connection {
     ) -> bool {
         let credential =
             credential.unwrap_or_else(|| Credential::decoy(accounts::DEFAULT_PLUGIN, true));
+        let secure = self.is_secure();
         let mut exchange =
-            AuthExchange::new(self.scramble.clone(), credential, false, self.capabilities);
+            AuthExchange::new(self.scramble.clone(), credential, secure, self.capabilities);
         let mut step = exchange.start(plugin, auth_response, &mut self.output, &mut self.writer);
+        // The input range of the client's last auth packet (the RSA ciphertext).
+        let mut last_payload = 0..0;
         loop {
             match step {
                 AuthStep::Accepted => return true,
@@ -261,8 +277,22 @@ impl Connection {
                     tracing::debug!(connection = self.id, ?reason, "authentication failed");
                     return false;
                 }
-                AuthStep::PublicKeyRequested => step = exchange.reject_public_key_request(),
-                AuthStep::DecryptPassword => return false,
+                AuthStep::PublicKeyRequested => {
+                    let pem = self.context.security.rsa.public_pem();
+                    step = exchange.send_public_key(pem, &mut self.output, &mut self.writer);
+                }
+                AuthStep::DecryptPassword => {
+                    let security = self.context.security.clone();
+                    let mut plaintext = Vec::new();
+                    let ciphertext = &self.input[last_payload.clone()];
+                    step = match security.rsa.decrypt(ciphertext, &mut plaintext) {
+                        Some(password) => exchange.receive_rsa_decrypted(password),
+                        None => exchange.reject_undecryptable(),
+                    };
+                    // The plaintext is the password: do not leave it in freed memory.
+                    plaintext.fill(0);
+                    std::hint::black_box(&plaintext);
+                }
                 AuthStep::Continue => {
                     if self.flush().await.is_err() {
                         return false;
@@ -273,11 +303,83 @@ impl Connection {
                     let start = self.consumed;
                     self.consumed += frame.consumed;
                     self.writer.set_sequence_id(frame.reply_sequence_id());
-                    let payload = &self.input[start..][frame.payload.clone()];
+                    last_payload = start + frame.payload.start..start + frame.payload.end;
+                    let payload = &self.input[last_payload.clone()];
                     step = exchange.receive(payload, &mut self.output, &mut self.writer);
                 }
             }
         }
+    }
+
+    /// TLS (a unix socket would count too): a cleartext password may cross it, and
+    /// `REQUIRE SSL` accounts may log in over it.
+    fn is_secure(&self) -> bool {
+        matches!(self.stream, Stream::Tls(_))
+    }
+
+    /// The global `require_secure_transport` (`--require-secure-transport`, or SET GLOBAL).
+    fn secure_transport_required(&self) -> bool {
+        let value = self
+            .context
+            .engine
+            .global_variable("require_secure_transport");
+        matches!(value, Some(Value::Int(1)))
+    }
+
+    /// Reads the client's first packet with exact reads: after an SSLRequest the client
+    /// sends its TLS ClientHello at once, and those bytes must stay in the socket for the
+    /// TLS handshake (invariant (5)).
+    async fn read_first_payload(&mut self) -> Option<Vec<u8>> {
+        let mut header = [0u8; HEADER_LEN];
+        self.stream.read_exact(&mut header).await.ok()?;
+        let length = u32::from_le_bytes([header[0], header[1], header[2], 0]) as usize;
+        let start = self.filled;
+        if length as u64 <= self.context.max_allowed_packet
+            && length < manycore_protocol::packet::MAX_PACKET_CHUNK
+        {
+            let end = start + HEADER_LEN + length;
+            if self.input.len() < end {
+                self.input.resize(end, 0);
+            }
+            self.input[start..start + HEADER_LEN].copy_from_slice(&header);
+            self.stream
+                .read_exact(&mut self.input[start + HEADER_LEN..end])
+                .await
+                .ok()?;
+            self.filled = end;
+            self.count_received(end - start);
+        } else {
+            // Too large for a handshake, or split: the ordinary path frames it (and
+            // answers a packet over max_allowed_packet with its error).
+            self.input[start..start + HEADER_LEN].copy_from_slice(&header);
+            self.filled += HEADER_LEN;
+            self.count_received(HEADER_LEN);
+        }
+        self.read_handshake_payload().await
+    }
+
+    /// The next payload of the connection phase, consumed from the input buffer; the
+    /// reply's sequence id is set from it.
+    async fn read_handshake_payload(&mut self) -> Option<Vec<u8>> {
+        let frame = self.read_frame().await?;
+        let payload = self.input[self.consumed..][frame.payload.clone()].to_vec();
+        self.consumed += frame.consumed;
+        self.writer.set_sequence_id(frame.reply_sequence_id());
+        Some(payload)
+    }
+
+    /// Upgrades the stream after an SSLRequest (invariant (5)).
+    async fn start_tls(&mut self) -> Option<()> {
+        let status = self.context.engine.status();
+        status.add(self.context.worker, Counter::SslAccepts, 1);
+        let security = self.context.security.clone();
+        if let Err(error) = self.stream.upgrade(&security.acceptor).await {
+            tracing::debug!(connection = self.id, %error, "TLS handshake failed");
+            return None;
+        }
+        let status = self.context.engine.status();
+        status.add(self.context.worker, Counter::SslFinishedAccepts, 1);
+        Some(())
     }
 
     async fn deny_access(&mut self, user: &str, peer: SocketAddr) {
@@ -590,16 +692,13 @@ impl Connection {
         // than one round trip is answered by the initial credential check only: accounts
         // without passwords (the only ones so far) complete in one step.
         let user = String::from_utf8_lossy(change.username).into_owned();
-        let peer_ip = self
-            .stream
-            .peer_addr()
-            .map(|a| a.ip())
-            .unwrap_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED));
+        let peer_ip = self.peer.ip();
         let credential = accounts::credential_for(&user, peer_ip);
+        let secure = self.is_secure();
         let accepted = match credential {
             Some(credential) => {
                 let mut exchange =
-                    AuthExchange::new(self.scramble.clone(), credential, false, self.capabilities);
+                    AuthExchange::new(self.scramble.clone(), credential, secure, self.capabilities);
                 matches!(
                     exchange.start(
                         change.auth_plugin,
@@ -754,11 +853,15 @@ impl Connection {
             return Err(std::io::ErrorKind::UnexpectedEof.into());
         }
         self.filled += n;
+        self.count_received(n);
+        Ok(())
+    }
+
+    fn count_received(&self, bytes: usize) {
         self.context
             .engine
             .status()
-            .add(self.context.worker, Counter::BytesReceived, n as u64);
-        Ok(())
+            .add(self.context.worker, Counter::BytesReceived, bytes as u64);
     }
 
     async fn flush(&mut self) -> std::io::Result<()> {
