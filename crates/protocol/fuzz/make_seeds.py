@@ -75,7 +75,7 @@ seeds = {
     "reject-decoy-sha2": seed(DECOY_SHA2, ssl_request(), response(sha2(PASSWORD), S), PASSWORD + b"\0"),
     "reject-empty-account-with-password": seed(NATIVE_EMPTY, response(native(PASSWORD), N)),
     "reject-two-ssl-requests": seed(NATIVE, ssl_request(), ssl_request(), response(native(PASSWORD), N)),
-    "reject-sha2-cleartext-first-plain": seed(SHA2, response(PASSWORD + b"\0", S)),
+    "reject-sha2-cleartext-first-plain": seed(SHA2, response(PASSWORD + b"\0", S), PASSWORD + b"\0"),
     "truncated-response": seed(NATIVE, response(native(PASSWORD), N)[:40]),
 }
 directory = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", "handshake")
