@@ -722,7 +722,7 @@ impl Connection {
         }
         let database = (!change.schema.is_empty())
             .then(|| String::from_utf8_lossy(change.schema).into_owned());
-        let host = format!("{}", accounts::host_name(peer_ip));
+        let host = accounts::host_name(peer_ip).to_string();
         self.prepared.clear();
         match session.change_user(user, host, database) {
             Ok(()) => {

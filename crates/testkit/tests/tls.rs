@@ -261,6 +261,28 @@ fn caching_sha2_full_authentication_with_real_clients() {
     };
     assert!(wrong.stderr.contains("ERROR 1045 (28000)"), "{wrong}");
 
+    // The Rust driver: full auth with RSA (first login), then TLS.
+    for tls in [false, true] {
+        let mut builder = opts(port, None).user(Some("rust_sha2")).pass(Some("Secret-9"));
+        if tls {
+            let ssl = SslOpts::default().with_danger_accept_invalid_certs(true);
+            builder = builder.ssl_opts(Some(ssl));
+        }
+        if !tls {
+            root.query_drop(
+                "CREATE USER 'rust_sha2'@'localhost' IDENTIFIED WITH caching_sha2_password \
+                 BY 'Secret-9'",
+            )
+            .expect("create rust_sha2");
+        }
+        let mut conn = Conn::new(Opts::from(builder.clone())).expect("mysql driver login");
+        let one: Option<i64> = conn.query_first("SELECT 1").expect("query");
+        assert_eq!(one, Some(1));
+        let wrong = Conn::new(Opts::from(builder.pass(Some("wrong"))));
+        let message = wrong.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(message.contains("1045"), "{message}");
+    }
+
     let Some(python) = pymysql() else { return };
     let cert = server.data_dir().join("tls-cert.pem");
     let body = r#"
