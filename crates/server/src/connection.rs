@@ -106,6 +106,18 @@ enum Flow {
         wait: LockWait,
         binary: bool,
     },
+    /// COM_CHANGE_USER's exchange needs more packets (caching_sha2 full authentication);
+    /// the command loop drives it to the end.
+    ChangeUser(Box<ChangeUserAuth>),
+}
+
+/// A COM_CHANGE_USER whose authentication has started but not finished.
+struct ChangeUserAuth {
+    exchange: AuthExchange,
+    step: AuthStep,
+    user: String,
+    database: Option<String>,
+    known: bool,
 }
 
 pub async fn run(
@@ -262,12 +274,21 @@ impl Connection {
         plugin: Option<&[u8]>,
         auth_response: &[u8],
     ) -> bool {
+        let mut exchange = self.exchange_for(credential);
+        let step = exchange.start(plugin, auth_response, &mut self.output, &mut self.writer);
+        self.drive_exchange(&mut exchange, step).await
+    }
+
+    /// The exchange for `credential`, or a decoy one for an unknown account.
+    fn exchange_for(&self, credential: Option<Credential>) -> AuthExchange {
         let credential =
             credential.unwrap_or_else(|| Credential::decoy(accounts::DEFAULT_PLUGIN, true));
         let secure = self.is_secure();
-        let mut exchange =
-            AuthExchange::new(self.scramble.clone(), credential, secure, self.capabilities);
-        let mut step = exchange.start(plugin, auth_response, &mut self.output, &mut self.writer);
+        AuthExchange::new(self.scramble.clone(), credential, secure, self.capabilities)
+    }
+
+    /// Runs an exchange from `step` to its end: true if it accepted.
+    async fn drive_exchange(&mut self, exchange: &mut AuthExchange, mut step: AuthStep) -> bool {
         // The input range of the client's last auth packet (the RSA ciphertext).
         let mut last_payload = 0..0;
         loop {
@@ -422,6 +443,9 @@ impl Connection {
                 if let Flow::Wait { .. } = flow {
                     flow = self.wait_and_resume(session, flow).await;
                 }
+                if let Flow::ChangeUser(auth) = flow {
+                    flow = self.finish_change_user(session, *auth).await;
+                }
                 // Durability invariant (2): no reply before what it acknowledges is durable.
                 let durability = self.context.durability.clone();
                 let (output, writer) = (&mut self.output, &mut self.writer);
@@ -575,7 +599,7 @@ impl Connection {
                 self.prepared.clear();
                 self.send_ok(session);
             }
-            Command::ChangeUser(change) => return self.change_user(session, change),
+            Command::ChangeUser(change) => return self.change_user(change),
             Command::StmtPrepare { query } => {
                 engine.status().add(worker, Counter::ComStmtPrepare, 1);
                 let text = String::from_utf8_lossy(query);
@@ -683,35 +707,44 @@ impl Connection {
         self.finish_statement(session, result, true)
     }
 
-    fn change_user(
-        &mut self,
-        session: &mut Session,
-        change: manycore_protocol::command::ChangeUser<'_>,
-    ) -> Flow {
-        // Re-authentication needs async reads; COM_CHANGE_USER with an exchange longer
-        // than one round trip is answered by the initial credential check only: accounts
-        // without passwords (the only ones so far) complete in one step.
+    fn change_user(&mut self, change: manycore_protocol::command::ChangeUser<'_>) -> Flow {
+        // Re-authentication may need more packets (async reads): the exchange starts here
+        // and `finish_change_user` drives it from the command loop.
         let user = String::from_utf8_lossy(change.username).into_owned();
+        let credential = accounts::credential_for(&user, self.peer.ip());
+        let known = credential.is_some();
+        let mut exchange = self.exchange_for(credential);
+        let step = exchange.start(
+            change.auth_plugin,
+            change.auth_response,
+            &mut self.output,
+            &mut self.writer,
+        );
+        let database = (!change.schema.is_empty())
+            .then(|| String::from_utf8_lossy(change.schema).into_owned());
+        Flow::ChangeUser(Box::new(ChangeUserAuth {
+            exchange,
+            step,
+            user,
+            database,
+            known,
+        }))
+    }
+
+    /// Completes COM_CHANGE_USER: the rest of the exchange, then the session's new
+    /// identity, or 1045 and the connection closed.
+    async fn finish_change_user(&mut self, session: &mut Session, auth: ChangeUserAuth) -> Flow {
+        let ChangeUserAuth {
+            mut exchange,
+            step,
+            user,
+            database,
+            known,
+        } = auth;
+        let authenticated = self.drive_exchange(&mut exchange, step).await;
+        let transport_refused = !self.is_secure() && self.secure_transport_required();
         let peer_ip = self.peer.ip();
-        let credential = accounts::credential_for(&user, peer_ip);
-        let secure = self.is_secure();
-        let accepted = match credential {
-            Some(credential) => {
-                let mut exchange =
-                    AuthExchange::new(self.scramble.clone(), credential, secure, self.capabilities);
-                matches!(
-                    exchange.start(
-                        change.auth_plugin,
-                        change.auth_response,
-                        &mut self.output,
-                        &mut self.writer
-                    ),
-                    AuthStep::Accepted
-                )
-            }
-            None => false,
-        };
-        if !accepted {
+        if !authenticated || !known || transport_refused {
             let host = accounts::host_name(peer_ip);
             let error = Error::new(
                 ErrorCode::AccessDenied,
@@ -720,8 +753,6 @@ impl Connection {
             self.send_error(&error);
             return Flow::Close;
         }
-        let database = (!change.schema.is_empty())
-            .then(|| String::from_utf8_lossy(change.schema).into_owned());
         let host = accounts::host_name(peer_ip).to_string();
         self.prepared.clear();
         match session.change_user(user, host, database) {

@@ -11,7 +11,7 @@
 use manycore_testkit::client::{mariadb_cli, opts, CommandOutput};
 use manycore_testkit::manycore::ManycoreServer;
 use mysql::prelude::Queryable;
-use mysql::{Conn, Opts, SslOpts};
+use mysql::{ChangeUserOpts, Conn, Opts, SslOpts};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -150,6 +150,23 @@ fn rust_driver_over_tls() {
     assert_eq!(echoed.as_deref(), Some(big.as_str()));
 }
 
+#[test]
+fn change_user_keeps_tls() {
+    let server = ManycoreServer::start();
+    let ssl = SslOpts::default().with_danger_accept_invalid_certs(true);
+    let builder = opts(server.port(), None).ssl_opts(Some(ssl));
+    let mut conn = Conn::new(Opts::from(builder)).expect("TLS connection");
+    conn.query_drop("CREATE DATABASE tlsdb").expect("create database");
+    conn.change_user(ChangeUserOpts::default().with_db_name(Some("tlsdb".into())))
+        .expect("COM_CHANGE_USER");
+    let row: Option<(String, String)> = conn
+        .query_first("SHOW STATUS LIKE 'Ssl_version'")
+        .expect("query");
+    assert_eq!(row.map(|r| r.1).as_deref(), Some("TLSv1.3"));
+    let database: Option<String> = conn.query_first("SELECT DATABASE()").expect("query");
+    assert_eq!(database.as_deref(), Some("tlsdb"));
+}
+
 /// Debian's python3 with PyMySQL (`python3-pymysql`, installed by scripts/test.sh), or
 /// None after a loud message.
 fn pymysql() -> Option<&'static str> {
@@ -263,7 +280,9 @@ fn caching_sha2_full_authentication_with_real_clients() {
 
     // The Rust driver: full auth with RSA (first login), then TLS.
     for tls in [false, true] {
-        let mut builder = opts(port, None).user(Some("rust_sha2")).pass(Some("Secret-9"));
+        let mut builder = opts(port, None)
+            .user(Some("rust_sha2"))
+            .pass(Some("Secret-9"));
         if tls {
             let ssl = SslOpts::default().with_danger_accept_invalid_certs(true);
             builder = builder.ssl_opts(Some(ssl));
@@ -282,6 +301,19 @@ fn caching_sha2_full_authentication_with_real_clients() {
         let message = wrong.err().map(|e| e.to_string()).unwrap_or_default();
         assert!(message.contains("1045"), "{message}");
     }
+    // COM_CHANGE_USER to an account never logged in to: full authentication with RSA
+    // inside the command phase.
+    root.query_drop(
+        "CREATE USER 'change_sha2'@'localhost' IDENTIFIED WITH caching_sha2_password \
+         BY 'Secret-9'",
+    )
+    .expect("create change_sha2");
+    let change = ChangeUserOpts::default()
+        .with_user(Some("change_sha2".into()))
+        .with_pass(Some("Secret-9".into()));
+    root.change_user(change).expect("COM_CHANGE_USER with full auth");
+    let who: Option<String> = root.query_first("SELECT CURRENT_USER()").expect("query");
+    assert_eq!(who.as_deref(), Some("change_sha2@localhost"));
 
     let Some(python) = pymysql() else { return };
     let cert = server.data_dir().join("tls-cert.pem");
