@@ -355,13 +355,10 @@ impl Connection {
         self.stream.read_exact(&mut header).await.ok()?;
         let length = u32::from_le_bytes([header[0], header[1], header[2], 0]) as usize;
         let start = self.filled;
-        if length as u64 <= self.context.max_allowed_packet
-            && length < manycore_protocol::packet::MAX_PACKET_CHUNK
-        {
-            let end = start + HEADER_LEN + length;
-            if self.input.len() < end {
-                self.input.resize(end, 0);
-            }
+        let end = start + HEADER_LEN + length;
+        // Only into the buffer as it is: a length claimed before authentication must not
+        // make the server allocate anything (an SSLRequest has 32 bytes).
+        if end <= self.input.len() {
             self.input[start..start + HEADER_LEN].copy_from_slice(&header);
             self.stream
                 .read_exact(&mut self.input[start + HEADER_LEN..end])
@@ -370,8 +367,8 @@ impl Connection {
             self.filled = end;
             self.count_received(end - start);
         } else {
-            // Too large for a handshake, or split: the ordinary path frames it (and
-            // answers a packet over max_allowed_packet with its error).
+            // Larger than any handshake response: the ordinary path frames it, growing
+            // the buffer only as bytes arrive (and refusing one over max_allowed_packet).
             self.input[start..start + HEADER_LEN].copy_from_slice(&header);
             self.filled += HEADER_LEN;
             self.count_received(HEADER_LEN);

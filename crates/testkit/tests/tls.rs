@@ -156,7 +156,8 @@ fn change_user_keeps_tls() {
     let ssl = SslOpts::default().with_danger_accept_invalid_certs(true);
     let builder = opts(server.port(), None).ssl_opts(Some(ssl));
     let mut conn = Conn::new(Opts::from(builder)).expect("TLS connection");
-    conn.query_drop("CREATE DATABASE tlsdb").expect("create database");
+    conn.query_drop("CREATE DATABASE tlsdb")
+        .expect("create database");
     conn.change_user(ChangeUserOpts::default().with_db_name(Some("tlsdb".into())))
         .expect("COM_CHANGE_USER");
     let row: Option<(String, String)> = conn
@@ -311,7 +312,8 @@ fn caching_sha2_full_authentication_with_real_clients() {
     let change = ChangeUserOpts::default()
         .with_user(Some("change_sha2".into()))
         .with_pass(Some("Secret-9".into()));
-    root.change_user(change).expect("COM_CHANGE_USER with full auth");
+    root.change_user(change)
+        .expect("COM_CHANGE_USER with full auth");
     let who: Option<String> = root.query_first("SELECT CURRENT_USER()").expect("query");
     assert_eq!(who.as_deref(), Some("change_sha2@localhost"));
 
