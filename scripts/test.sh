@@ -35,9 +35,12 @@ install_dependencies() {
     { command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ]; } || missing+=(mariadb-server)
     command -v mariadb-install-db >/dev/null || missing+=(mariadb-server)
     command -v sysbench >/dev/null || missing+=(sysbench)
+    # PyMySQL (and cryptography, for its RSA path) under Debian's python3: tests/tls.rs.
+    /usr/bin/python3 -c 'import pymysql, cryptography' 2>/dev/null ||
+        missing+=(python3-pymysql python3-cryptography)
     command -v cargo >/dev/null || { echo "cargo not found: install a Rust toolchain" >&2; return 1; }
     if ((${#missing[@]} == 0)); then
-        echo "mariadb, mariadb-admin, mariadbd, sysbench: present"
+        echo "mariadb, mariadb-admin, mariadbd, sysbench, PyMySQL: present"
         return 0
     fi
     local sudo=()
@@ -55,7 +58,8 @@ install_dependencies() {
     "${sudo[@]}" apt-get update -qq >/dev/null || rc=$?
     if ((rc == 0)); then
         DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
-            mariadb-client mariadb-server sysbench >/dev/null || rc=$?
+            mariadb-client mariadb-server sysbench python3-pymysql python3-cryptography \
+            >/dev/null || rc=$?
     fi
     ((created_policy)) && "${sudo[@]}" rm -f "$policy"
     return $rc

@@ -11,7 +11,10 @@
 //! (fast_auth_success) then OK. Full auth: the server sends AuthMoreData 0x04
 //! (perform_full_authentication); the client answers with the NUL-terminated cleartext
 //! password (TLS or unix socket only), or with 0x02 to ask for the server's RSA public
-//! key, after which it sends RSA-OAEP(password || NUL XOR scramble).
+//! key, after which it sends RSA-OAEP(password || NUL XOR scramble), with SHA-1 and
+//! MGF1-SHA-1 (OpenSSL's RSA_PKCS1_OAEP_PADDING). libmariadb (the `mariadb` CLI) skips
+//! the scramble over TLS: its first response is already the cleartext `password || NUL`,
+//! and it expects OK right after it, without AuthMoreData.
 //!
 //! Server packets of the auth phase:
 //!
@@ -29,6 +32,13 @@
 //!     secure (TLS or unix socket), or after the server decrypted it from RSA.
 //! (5) The exchange writes its packets with the caller's `PacketWriter`, so sequence
 //!     ids continue from the client's last packet.
+//! (6) On a secure transport a caching_sha2_password response ending in NUL is first
+//!     tried as libmariadb's cleartext; if that does not match, it is checked as a
+//!     scramble as usual (a scramble ends in NUL once in 256), so both clients work.
+//! (7) As in MySQL, a caching_sha2_password scramble that does not match is not a
+//!     rejection but a request for full authentication: PyMySQL, after an auth switch,
+//!     hashes the scramble with its trailing NUL, and only full auth lets it in. A wrong
+//!     password is rejected after the full exchange, for real accounts and decoys alike.
 
 use crate::codec::write_nul_bytes;
 use crate::handshake::{Scramble, SCRAMBLE_LEN};
@@ -248,7 +258,7 @@ pub enum AuthFailure {
     WrongPassword,
     /// The account needs another plugin and the client cannot switch (no CLIENT_PLUGIN_AUTH).
     ClientCannotSwitch,
-    /// Full authentication without TLS and the server refused to send an RSA key.
+    /// A cleartext password over a transport that is not secure.
     InsecureTransport,
     /// The client sent something the exchange did not expect at this point.
     UnexpectedPacket,
@@ -260,8 +270,8 @@ pub enum AuthStep {
     /// Packets were appended to the output: flush them, read the client's next payload
     /// and pass it to `AuthExchange::receive`.
     Continue,
-    /// The client asked for the RSA public key. The server either calls
-    /// `send_public_key` (then `Continue`s) or `reject_public_key_request`.
+    /// The client asked for the RSA public key. The server calls `send_public_key`
+    /// (then `Continue`s).
     PublicKeyRequested,
     /// The client's payload is RSA-OAEP encrypted. The server decrypts it with its
     /// private key and passes the plaintext to `receive_rsa_decrypted`.
@@ -397,9 +407,10 @@ impl AuthExchange {
         AuthStep::Continue
     }
 
-    /// Answers `PublicKeyRequested` when the server has no RSA key pair.
-    pub fn reject_public_key_request(&mut self) -> AuthStep {
-        self.fail(AuthFailure::InsecureTransport)
+    /// Ends RSA full auth when the client's payload does not decrypt with the server's
+    /// private key: to the client this is a wrong password like any other.
+    pub fn reject_undecryptable(&mut self) -> AuthStep {
+        self.fail(AuthFailure::WrongPassword)
     }
 
     /// Finishes RSA full auth with the decrypted payload: (password || NUL) XOR scramble.
@@ -460,19 +471,24 @@ impl AuthExchange {
             }
             Credential::CachingSha2Password {
                 digest: Some(digest),
-                fast_auth: true,
-            } => {
-                if verify_caching_sha2(scramble, response, digest) {
-                    writer.write_with(out, |o| write_auth_more_data(o, &[FAST_AUTH_SUCCESS]));
-                    self.accept()
-                } else {
-                    self.fail(AuthFailure::WrongPassword)
-                }
+                ..
+            } if self.secure_transport
+                && response.split_last().is_some_and(|(&last, password)| {
+                    last == 0 && constant_time_eq(&caching_sha2_digest(password), digest)
+                }) =>
+            {
+                // Invariant (6): libmariadb's cleartext over TLS; OK follows directly.
+                self.accept()
             }
             Credential::CachingSha2Password {
-                digest: Some(_),
-                fast_auth: false,
+                digest: Some(digest),
+                fast_auth,
             } => {
+                if *fast_auth && verify_caching_sha2(scramble, response, digest) {
+                    writer.write_with(out, |o| write_auth_more_data(o, &[FAST_AUTH_SUCCESS]));
+                    return self.accept();
+                }
+                // Invariant (7): a scramble that does not match leads to full auth too.
                 writer.write_with(out, |o| {
                     write_auth_more_data(o, &[PERFORM_FULL_AUTHENTICATION])
                 });
@@ -645,6 +661,32 @@ mod tests {
     }
 
     #[test]
+    fn caching_sha2_cleartext_first_response_only_over_tls() {
+        for fast_auth in [true, false] {
+            let cred = Credential::CachingSha2Password {
+                digest: Some(caching_sha2_digest(b"pw")),
+                fast_auth,
+            };
+            let (mut ex, mut out, mut w) = exchange(cred.clone(), true);
+            assert_eq!(
+                ex.start(Some(b"caching_sha2_password"), b"pw\0", &mut out, &mut w),
+                AuthStep::Accepted
+            );
+            assert!(out.is_empty(), "OK follows the cleartext directly");
+            let (mut ex, mut out, mut w) = exchange(cred.clone(), true);
+            assert!(matches!(
+                ex.start(Some(b"caching_sha2_password"), b"px\0", &mut out, &mut w),
+                AuthStep::Rejected(_) | AuthStep::Continue
+            ));
+            let (mut ex, mut out, mut w) = exchange(cred, false);
+            assert_ne!(
+                ex.start(Some(b"caching_sha2_password"), b"pw\0", &mut out, &mut w),
+                AuthStep::Accepted
+            );
+        }
+    }
+
+    #[test]
     fn plugin_mismatch_switches() {
         let cred = Credential::NativePassword {
             hash: Some(native_password_hash(b"pw")),
@@ -669,18 +711,56 @@ mod tests {
 
     #[test]
     fn unknown_user_looks_like_wrong_password() {
-        for plugin in [AuthPlugin::NativePassword, AuthPlugin::CachingSha2Password] {
-            let (mut ex, mut out, mut w) = exchange(Credential::decoy(plugin, true), false);
-            let resp = caching_sha2_scramble(b"", &SCRAMBLE);
-            let step = ex.start(
-                Some(plugin.name().as_bytes()),
-                &resp[..20],
-                &mut out,
-                &mut w,
-            );
-            assert_eq!(step, AuthStep::Rejected(AuthFailure::WrongPassword));
-            assert!(out.is_empty());
+        let real = [
+            Credential::NativePassword {
+                hash: Some(native_password_hash(b"pw")),
+            },
+            Credential::CachingSha2Password {
+                digest: Some(caching_sha2_digest(b"pw")),
+                fast_auth: true,
+            },
+        ];
+        for account in real {
+            let plugin = account.plugin();
+            let name = plugin.name().as_bytes();
+            let wrong = caching_sha2_scramble(b"px", &SCRAMBLE);
+            let mut transcripts = Vec::new();
+            for credential in [account.clone(), Credential::decoy(plugin, true)] {
+                let (mut ex, mut out, mut w) = exchange(credential, false);
+                let mut steps = vec![ex.start(Some(name), &wrong, &mut out, &mut w)];
+                if steps[0] == AuthStep::Continue {
+                    steps.push(ex.receive(&[2], &mut out, &mut w));
+                    steps.push(ex.send_public_key(b"PEM", &mut out, &mut w));
+                    steps.push(ex.receive(b"ciphertext", &mut out, &mut w));
+                    steps.push(ex.receive_rsa_decrypted(b"px\0"));
+                }
+                transcripts.push((steps, out));
+            }
+            assert_eq!(transcripts[0], transcripts[1], "{plugin:?}");
+            let last = transcripts[0].0.last().copied();
+            assert_eq!(last, Some(AuthStep::Rejected(AuthFailure::WrongPassword)));
         }
+    }
+
+    #[test]
+    fn caching_sha2_wrong_scramble_falls_back_to_full_auth() {
+        let cred = Credential::CachingSha2Password {
+            digest: Some(caching_sha2_digest(b"pw")),
+            fast_auth: true,
+        };
+        // PyMySQL after an auth switch: the scramble hashed with its trailing NUL.
+        let mut with_nul = SCRAMBLE.to_vec();
+        with_nul.push(0);
+        let stage1 = sha256(&[b"pw"]);
+        let stage2 = sha256(&[&stage1]);
+        let resp = xor(&stage1, &sha256(&[&stage2, &with_nul]));
+        let (mut ex, mut out, mut w) = exchange(cred, true);
+        assert_eq!(
+            ex.start(Some(b"caching_sha2_password"), &resp, &mut out, &mut w),
+            AuthStep::Continue
+        );
+        assert_eq!(out, [2, 0, 0, 2, 0x01, 0x04]);
+        assert_eq!(ex.receive(b"pw\0", &mut out, &mut w), AuthStep::Accepted);
     }
 
     #[test]

@@ -46,6 +46,21 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 256)]
     pub checkpoint_interval_mb: u64,
 
+    /// TLS certificate chain (PEM). Without --tls-cert and --tls-key the server creates
+    /// a self-signed certificate and key in the data directory on first start
+    /// (tls-cert.pem, tls-key.pem) and reuses them afterwards.
+    #[arg(long, requires = "tls_key", value_name = "PATH")]
+    pub tls_cert: Option<PathBuf>,
+
+    /// Private key (PEM, PKCS#8, PKCS#1 or SEC1) of --tls-cert.
+    #[arg(long, requires = "tls_cert", value_name = "PATH")]
+    pub tls_key: Option<PathBuf>,
+
+    /// Refuse logins that do not use TLS (error 1045, as MariaDB); also settable with
+    /// SET GLOBAL require_secure_transport.
+    #[arg(long)]
+    pub require_secure_transport: bool,
+
     /// Start even if the log is damaged before its tail: discard it from the first bad
     /// record on, losing those commits. Without it such damage stops startup.
     #[arg(long)]

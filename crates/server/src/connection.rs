@@ -12,9 +12,15 @@
 //!     closed (its remaining bytes cannot be framed reliably).
 //! (3) Malformed commands get an error; only framing errors close the connection.
 //! (4) Dropping a connection ends its session, which rolls back an open transaction.
+//! (5) TLS starts only in answer to an SSLRequest, before authentication; the packet
+//!     before it is read with exact reads so no TLS byte is consumed as MySQL data. The
+//!     sequence ids continue across the upgrade (SSLRequest 1, response 2, reply 3).
+//! (6) With `require_secure_transport` on, a login over plain TCP ends in 1045 after the
+//!     exchange, as MariaDB does: the client learns nothing about the account.
 
 use crate::accounts;
 use crate::sink::{ColumnTypes, WireSink};
+use crate::stream::Stream;
 use manycore_protocol::auth::{AuthExchange, AuthStep, Credential};
 use manycore_protocol::command::{parse_command, Command};
 use manycore_protocol::handshake::{
@@ -33,7 +39,6 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::{watch, Notify};
 
@@ -55,6 +60,7 @@ pub struct ConnectionContext {
     pub max_connections: u32,
     pub connect_timeout: Duration,
     pub durability: Arc<crate::durability::Durability>,
+    pub security: Arc<crate::tls::Security>,
 }
 
 /// Set by KILL from another session; read by this connection's loop.
@@ -74,7 +80,8 @@ struct PreparedState {
 }
 
 struct Connection {
-    stream: TcpStream,
+    stream: Stream,
+    peer: SocketAddr,
     context: Arc<ConnectionContext>,
     id: u32,
     capabilities: u32,
@@ -99,6 +106,18 @@ enum Flow {
         wait: LockWait,
         binary: bool,
     },
+    /// COM_CHANGE_USER's exchange needs more packets (caching_sha2 full authentication);
+    /// the command loop drives it to the end.
+    ChangeUser(Box<ChangeUserAuth>),
+}
+
+/// A COM_CHANGE_USER whose authentication has started but not finished.
+struct ChangeUserAuth {
+    exchange: AuthExchange,
+    step: AuthStep,
+    user: String,
+    database: Option<String>,
+    known: bool,
 }
 
 pub async fn run(
@@ -113,7 +132,8 @@ pub async fn run(
     let worker = context.worker;
     engine.status().add(worker, Counter::Connections, 1);
     let mut connection = Connection {
-        stream,
+        stream: Stream::Plain(stream),
+        peer,
         context,
         id,
         capabilities: 0,
@@ -163,7 +183,7 @@ impl Connection {
             let _ = self.flush().await;
             return None;
         }
-        let capabilities = capability::server(false);
+        let capabilities = capability::server(true);
         let handshake = InitialHandshake {
             server_version: HANDSHAKE_VERSION,
             connection_id: self.id,
@@ -178,10 +198,11 @@ impl Connection {
             .write_with(&mut self.output, |o| write_initial_handshake(o, &handshake));
         self.flush().await.ok()?;
 
-        let frame = self.read_frame().await?;
-        let payload = self.input[self.consumed..][frame.payload.clone()].to_vec();
-        self.consumed += frame.consumed;
-        self.writer.set_sequence_id(frame.reply_sequence_id());
+        let mut payload = self.read_first_payload().await?;
+        if let Ok(ClientHandshake::SslRequest(_)) = parse_handshake_response(&payload) {
+            self.start_tls().await?;
+            payload = self.read_handshake_payload().await?;
+        }
         let response = match parse_handshake_response(&payload) {
             Ok(ClientHandshake::Response(response)) => response,
             Ok(ClientHandshake::SslRequest(_)) | Err(_) => {
@@ -199,11 +220,14 @@ impl Connection {
             .map(|d| String::from_utf8_lossy(d).into_owned());
         let credential = accounts::credential_for(&user, peer.ip());
         let known = credential.is_some();
-        if !self
+        let authenticated = self
             .authenticate(credential, response.auth_plugin, response.auth_response)
-            .await
-            || !known
-        {
+            .await;
+        let transport_refused = !self.is_secure() && self.secure_transport_required();
+        if transport_refused {
+            tracing::debug!(connection = self.id, "login over plain TCP refused");
+        }
+        if !authenticated || !known || transport_refused {
             self.deny_access(&user, peer).await;
             return None;
         }
@@ -223,6 +247,7 @@ impl Connection {
         });
         match Session::new(engine, info, on_kill) {
             Ok(mut session) => {
+                session.set_tls(self.stream.tls_info());
                 session.set_multi_statements(self.capabilities & capability::MULTI_STATEMENTS != 0);
                 let ok = OkPacket {
                     status_flags: session.status_flags(),
@@ -249,11 +274,23 @@ impl Connection {
         plugin: Option<&[u8]>,
         auth_response: &[u8],
     ) -> bool {
+        let mut exchange = self.exchange_for(credential);
+        let step = exchange.start(plugin, auth_response, &mut self.output, &mut self.writer);
+        self.drive_exchange(&mut exchange, step).await
+    }
+
+    /// The exchange for `credential`, or a decoy one for an unknown account.
+    fn exchange_for(&self, credential: Option<Credential>) -> AuthExchange {
         let credential =
             credential.unwrap_or_else(|| Credential::decoy(accounts::DEFAULT_PLUGIN, true));
-        let mut exchange =
-            AuthExchange::new(self.scramble.clone(), credential, false, self.capabilities);
-        let mut step = exchange.start(plugin, auth_response, &mut self.output, &mut self.writer);
+        let secure = self.is_secure();
+        AuthExchange::new(self.scramble.clone(), credential, secure, self.capabilities)
+    }
+
+    /// Runs an exchange from `step` to its end: true if it accepted.
+    async fn drive_exchange(&mut self, exchange: &mut AuthExchange, mut step: AuthStep) -> bool {
+        // The input range of the client's last auth packet (the RSA ciphertext).
+        let mut last_payload = 0..0;
         loop {
             match step {
                 AuthStep::Accepted => return true,
@@ -261,8 +298,22 @@ impl Connection {
                     tracing::debug!(connection = self.id, ?reason, "authentication failed");
                     return false;
                 }
-                AuthStep::PublicKeyRequested => step = exchange.reject_public_key_request(),
-                AuthStep::DecryptPassword => return false,
+                AuthStep::PublicKeyRequested => {
+                    let pem = self.context.security.rsa.public_pem();
+                    step = exchange.send_public_key(pem, &mut self.output, &mut self.writer);
+                }
+                AuthStep::DecryptPassword => {
+                    let security = self.context.security.clone();
+                    let mut plaintext = Vec::new();
+                    let ciphertext = &self.input[last_payload.clone()];
+                    step = match security.rsa.decrypt(ciphertext, &mut plaintext) {
+                        Some(password) => exchange.receive_rsa_decrypted(password),
+                        None => exchange.reject_undecryptable(),
+                    };
+                    // The plaintext is the password: do not leave it in freed memory.
+                    plaintext.fill(0);
+                    std::hint::black_box(&plaintext);
+                }
                 AuthStep::Continue => {
                     if self.flush().await.is_err() {
                         return false;
@@ -273,11 +324,80 @@ impl Connection {
                     let start = self.consumed;
                     self.consumed += frame.consumed;
                     self.writer.set_sequence_id(frame.reply_sequence_id());
-                    let payload = &self.input[start..][frame.payload.clone()];
+                    last_payload = start + frame.payload.start..start + frame.payload.end;
+                    let payload = &self.input[last_payload.clone()];
                     step = exchange.receive(payload, &mut self.output, &mut self.writer);
                 }
             }
         }
+    }
+
+    /// TLS (a unix socket would count too): a cleartext password may cross it, and
+    /// `REQUIRE SSL` accounts may log in over it.
+    fn is_secure(&self) -> bool {
+        matches!(self.stream, Stream::Tls(_))
+    }
+
+    /// The global `require_secure_transport` (`--require-secure-transport`, or SET GLOBAL).
+    fn secure_transport_required(&self) -> bool {
+        let value = self
+            .context
+            .engine
+            .global_variable("require_secure_transport");
+        matches!(value, Some(Value::Int(1)))
+    }
+
+    /// Reads the client's first packet with exact reads: after an SSLRequest the client
+    /// sends its TLS ClientHello at once, and those bytes must stay in the socket for the
+    /// TLS handshake (invariant (5)).
+    async fn read_first_payload(&mut self) -> Option<Vec<u8>> {
+        let mut header = [0u8; HEADER_LEN];
+        self.stream.read_exact(&mut header).await.ok()?;
+        let length = u32::from_le_bytes([header[0], header[1], header[2], 0]) as usize;
+        let start = self.filled;
+        let end = start + HEADER_LEN + length;
+        // Only into the buffer as it is: a length claimed before authentication must not
+        // make the server allocate anything (an SSLRequest has 32 bytes).
+        if end <= self.input.len() {
+            self.input[start..start + HEADER_LEN].copy_from_slice(&header);
+            self.stream
+                .read_exact(&mut self.input[start + HEADER_LEN..end])
+                .await
+                .ok()?;
+            self.filled = end;
+            self.count_received(end - start);
+        } else {
+            // Larger than any handshake response: the ordinary path frames it, growing
+            // the buffer only as bytes arrive (and refusing one over max_allowed_packet).
+            self.input[start..start + HEADER_LEN].copy_from_slice(&header);
+            self.filled += HEADER_LEN;
+            self.count_received(HEADER_LEN);
+        }
+        self.read_handshake_payload().await
+    }
+
+    /// The next payload of the connection phase, consumed from the input buffer; the
+    /// reply's sequence id is set from it.
+    async fn read_handshake_payload(&mut self) -> Option<Vec<u8>> {
+        let frame = self.read_frame().await?;
+        let payload = self.input[self.consumed..][frame.payload.clone()].to_vec();
+        self.consumed += frame.consumed;
+        self.writer.set_sequence_id(frame.reply_sequence_id());
+        Some(payload)
+    }
+
+    /// Upgrades the stream after an SSLRequest (invariant (5)).
+    async fn start_tls(&mut self) -> Option<()> {
+        let status = self.context.engine.status();
+        status.add(self.context.worker, Counter::SslAccepts, 1);
+        let security = self.context.security.clone();
+        if let Err(error) = self.stream.upgrade(&security.acceptor).await {
+            tracing::debug!(connection = self.id, %error, "TLS handshake failed");
+            return None;
+        }
+        let status = self.context.engine.status();
+        status.add(self.context.worker, Counter::SslFinishedAccepts, 1);
+        Some(())
     }
 
     async fn deny_access(&mut self, user: &str, peer: SocketAddr) {
@@ -319,6 +439,9 @@ impl Connection {
                 let committed = manycore_storage::take_commit_lsn();
                 if let Flow::Wait { .. } = flow {
                     flow = self.wait_and_resume(session, flow).await;
+                }
+                if let Flow::ChangeUser(auth) = flow {
+                    flow = self.finish_change_user(session, *auth).await;
                 }
                 // Durability invariant (2): no reply before what it acknowledges is durable.
                 let durability = self.context.durability.clone();
@@ -473,7 +596,7 @@ impl Connection {
                 self.prepared.clear();
                 self.send_ok(session);
             }
-            Command::ChangeUser(change) => return self.change_user(session, change),
+            Command::ChangeUser(change) => return self.change_user(change),
             Command::StmtPrepare { query } => {
                 engine.status().add(worker, Counter::ComStmtPrepare, 1);
                 let text = String::from_utf8_lossy(query);
@@ -581,38 +704,44 @@ impl Connection {
         self.finish_statement(session, result, true)
     }
 
-    fn change_user(
-        &mut self,
-        session: &mut Session,
-        change: manycore_protocol::command::ChangeUser<'_>,
-    ) -> Flow {
-        // Re-authentication needs async reads; COM_CHANGE_USER with an exchange longer
-        // than one round trip is answered by the initial credential check only: accounts
-        // without passwords (the only ones so far) complete in one step.
+    fn change_user(&mut self, change: manycore_protocol::command::ChangeUser<'_>) -> Flow {
+        // Re-authentication may need more packets (async reads): the exchange starts here
+        // and `finish_change_user` drives it from the command loop.
         let user = String::from_utf8_lossy(change.username).into_owned();
-        let peer_ip = self
-            .stream
-            .peer_addr()
-            .map(|a| a.ip())
-            .unwrap_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED));
-        let credential = accounts::credential_for(&user, peer_ip);
-        let accepted = match credential {
-            Some(credential) => {
-                let mut exchange =
-                    AuthExchange::new(self.scramble.clone(), credential, false, self.capabilities);
-                matches!(
-                    exchange.start(
-                        change.auth_plugin,
-                        change.auth_response,
-                        &mut self.output,
-                        &mut self.writer
-                    ),
-                    AuthStep::Accepted
-                )
-            }
-            None => false,
-        };
-        if !accepted {
+        let credential = accounts::credential_for(&user, self.peer.ip());
+        let known = credential.is_some();
+        let mut exchange = self.exchange_for(credential);
+        let step = exchange.start(
+            change.auth_plugin,
+            change.auth_response,
+            &mut self.output,
+            &mut self.writer,
+        );
+        let database = (!change.schema.is_empty())
+            .then(|| String::from_utf8_lossy(change.schema).into_owned());
+        Flow::ChangeUser(Box::new(ChangeUserAuth {
+            exchange,
+            step,
+            user,
+            database,
+            known,
+        }))
+    }
+
+    /// Completes COM_CHANGE_USER: the rest of the exchange, then the session's new
+    /// identity, or 1045 and the connection closed.
+    async fn finish_change_user(&mut self, session: &mut Session, auth: ChangeUserAuth) -> Flow {
+        let ChangeUserAuth {
+            mut exchange,
+            step,
+            user,
+            database,
+            known,
+        } = auth;
+        let authenticated = self.drive_exchange(&mut exchange, step).await;
+        let transport_refused = !self.is_secure() && self.secure_transport_required();
+        let peer_ip = self.peer.ip();
+        if !authenticated || !known || transport_refused {
             let host = accounts::host_name(peer_ip);
             let error = Error::new(
                 ErrorCode::AccessDenied,
@@ -621,9 +750,7 @@ impl Connection {
             self.send_error(&error);
             return Flow::Close;
         }
-        let database = (!change.schema.is_empty())
-            .then(|| String::from_utf8_lossy(change.schema).into_owned());
-        let host = format!("{}", accounts::host_name(peer_ip));
+        let host = accounts::host_name(peer_ip).to_string();
         self.prepared.clear();
         match session.change_user(user, host, database) {
             Ok(()) => {
@@ -754,11 +881,15 @@ impl Connection {
             return Err(std::io::ErrorKind::UnexpectedEof.into());
         }
         self.filled += n;
+        self.count_received(n);
+        Ok(())
+    }
+
+    fn count_received(&self, bytes: usize) {
         self.context
             .engine
             .status()
-            .add(self.context.worker, Counter::BytesReceived, n as u64);
-        Ok(())
+            .add(self.context.worker, Counter::BytesReceived, bytes as u64);
     }
 
     async fn flush(&mut self) -> std::io::Result<()> {

@@ -42,6 +42,12 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
         },
     );
     engine.set_server_variable("port", &args.listen.port().to_string());
+    let security = Arc::new(crate::tls::Security::load(
+        &data_dir.path,
+        args.tls_cert.as_deref(),
+        args.tls_key.as_deref(),
+    )?);
+    publish_security_variables(&engine, &security, args.require_secure_transport);
     crate::accounts::warn_about_passwordless_root(&args.listen, data_dir.freshly_created);
     if !args.listen.ip().is_loopback() {
         return Err(format!(
@@ -72,6 +78,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             max_connections: args.max_connections,
             connect_timeout: Duration::from_secs(args.connect_timeout),
             durability: durability.clone(),
+            security: security.clone(),
         };
         let shutdown = shutdown_rx.clone();
         let core = (!cores.is_empty()).then(|| cores[worker % cores.len()]);
@@ -101,6 +108,39 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
     durability.shutdown(); // Invariant (3).
     tracing::info!("stopped");
     Ok(())
+}
+
+/// What SHOW VARIABLES says about TLS and the caching_sha2_password key pair.
+fn publish_security_variables(
+    engine: &Engine,
+    security: &crate::tls::Security,
+    require_secure_transport: bool,
+) {
+    let path = |p: &std::path::Path| p.display().to_string();
+    let on_off = if require_secure_transport {
+        "ON"
+    } else {
+        "OFF"
+    };
+    for (name, value) in [
+        ("have_ssl", "YES".to_string()),
+        // MySQL documents have_openssl as an alias of have_ssl; clients test either.
+        ("have_openssl", "YES".to_string()),
+        ("ssl_cert", path(&security.cert_path)),
+        ("ssl_key", path(&security.key_path)),
+        ("version_ssl_library", crate::tls::LIBRARY.to_string()),
+        ("require_secure_transport", on_off.to_string()),
+        (
+            "caching_sha2_password_public_key_path",
+            path(&security.rsa.public_path),
+        ),
+        (
+            "caching_sha2_password_private_key_path",
+            path(&security.rsa.private_path),
+        ),
+    ] {
+        engine.set_server_variable(name, &value);
+    }
 }
 
 fn bind_listener(args: &ServeArgs) -> Result<std::net::TcpListener, String> {

@@ -7,6 +7,8 @@ mod data_dir;
 mod durability;
 mod listener;
 mod sink;
+mod stream;
+mod tls;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -93,7 +93,7 @@ impl Engine {
         }
     }
 
-    pub(crate) fn global_variable(&self, name: &'static str) -> Option<manycore_types::Value> {
+    pub fn global_variable(&self, name: &'static str) -> Option<manycore_types::Value> {
         self.globals.read().get(name).cloned()
     }
 }
@@ -180,6 +180,8 @@ counters! {
     SelectScan = "Select_scan",
     SlowQueries = "Slow_queries",
     SortRows = "Sort_rows",
+    SslAccepts = "Ssl_accepts",
+    SslFinishedAccepts = "Ssl_finished_accepts",
 }
 
 /// Server status counters (invariant (1)).
@@ -218,6 +220,14 @@ impl Status {
 pub enum KillKind {
     Query,
     Connection,
+}
+
+/// A TLS connection's protocol and cipher suite, as OpenSSL names them ("TLSv1.3",
+/// "TLS_AES_256_GCM_SHA384"): what SHOW STATUS shows as `Ssl_version` and `Ssl_cipher`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TlsInfo {
+    pub version: &'static str,
+    pub cipher: &'static str,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -46,6 +46,7 @@ pub mod variables;
 
 pub use engine::{
     ConnectionInfo, Counter, Engine, EngineConfig, KillKind, ProcessHandle, ProcessList, Status,
+    TlsInfo,
 };
 pub use error::{Error, ErrorCode, Result};
 pub use session::{Session, Warning};

@@ -20,7 +20,9 @@
 //!     (1213, whole transaction rolled back); waiting past innodb_lock_wait_timeout is 1205.
 
 use crate::dml::{self, DeletePlan, InsertPlan, UpdatePlan};
-use crate::engine::{ConnectionInfo, Counter, Engine, KillKind, ProcessEntry, ProcessHandle};
+use crate::engine::{
+    ConnectionInfo, Counter, Engine, KillKind, ProcessEntry, ProcessHandle, TlsInfo,
+};
 use crate::error::{Error, ErrorCode, Result};
 use crate::exec::{self, ExecContext};
 use crate::expr::{EvalContext, SessionContext, VarScope};
@@ -352,6 +354,8 @@ pub struct Session {
     lock_wait: Option<LockWait>,
     /// What runs again once the lock wait ends.
     pending: Option<Pending>,
+    /// The connection's TLS parameters; None on plain TCP (SHOW STATUS LIKE 'Ssl%').
+    tls: Option<TlsInfo>,
 }
 
 /// Work interrupted by a row lock: resumed by `Session::resume`.
@@ -587,11 +591,17 @@ impl Session {
             multi_statements: false,
             lock_wait: None,
             pending: None,
+            tls: None,
         })
     }
 
     pub fn worker(&self) -> usize {
         self.state.worker
+    }
+
+    /// Records that the connection runs over TLS (set once, after the handshake).
+    pub fn set_tls(&mut self, tls: Option<TlsInfo>) {
+        self.tls = tls;
     }
 
     pub fn connection_id(&self) -> u32 {
@@ -1566,7 +1576,7 @@ impl Session {
                     Some(ast::ShowStatementFilter::Like(p)) => Some(p.clone()),
                     _ => None,
                 };
-                let rows = show::status(&self.engine, like.as_deref());
+                let rows = show::status(&self.engine, like.as_deref(), self.tls);
                 let rows = match filter {
                     Some(ast::ShowStatementFilter::Where(w)) => {
                         self.filter_where(rows, Some(w), params, parameters)?

@@ -1,7 +1,7 @@
 //! SHOW statements and DESCRIBE: result sets built from the catalog, variables, status
 //! counters and the process list, with MariaDB 10.11's column names and layouts.
 
-use crate::engine::{Counter, Engine};
+use crate::engine::{Counter, Engine, TlsInfo};
 use crate::sink::ColumnInfo;
 use crate::variables::like_matches;
 use manycore_storage::{Table, TableSchema};
@@ -446,7 +446,8 @@ pub fn table_status(engine: &Engine, db: &str, like: Option<&str>) -> Option<Row
     Some(Rows { columns, rows })
 }
 
-pub fn status(engine: &Engine, like: Option<&str>) -> Rows {
+/// Server status; `Ssl_version`/`Ssl_cipher` are the asking connection's, as in MariaDB.
+pub fn status(engine: &Engine, like: Option<&str>, tls: Option<TlsInfo>) -> Rows {
     let mut pairs: Vec<(String, String)> = Counter::ALL
         .iter()
         .map(|c| (c.name().to_string(), engine.status().get(*c).to_string()))
@@ -474,8 +475,14 @@ pub fn status(engine: &Engine, like: Option<&str>) -> Rows {
         ),
         ("Open_tables".to_string(), table_count(engine).to_string()),
         ("Open_files".to_string(), "0".to_string()),
-        ("Ssl_cipher".to_string(), String::new()),
-        ("Ssl_version".to_string(), String::new()),
+        (
+            "Ssl_cipher".to_string(),
+            tls.map_or("", |t| t.cipher).to_string(),
+        ),
+        (
+            "Ssl_version".to_string(),
+            tls.map_or("", |t| t.version).to_string(),
+        ),
     ]);
     pairs.sort_by_key(|(name, _)| name.to_ascii_lowercase());
     let rows = pairs

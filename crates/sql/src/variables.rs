@@ -156,6 +156,21 @@ pub static VARIABLES: &[VarDef] = &[
     def("basedir", Global, Str, true, "/usr/"),
     def("big_tables", Both, Bool, false, "OFF"),
     def("bind_address", Global, Str, true, "127.0.0.1"),
+    // MySQL's names; the server sets both paths at startup.
+    def(
+        "caching_sha2_password_private_key_path",
+        Global,
+        Str,
+        true,
+        "",
+    ),
+    def(
+        "caching_sha2_password_public_key_path",
+        Global,
+        Str,
+        true,
+        "",
+    ),
     def("character_set_client", Both, Str, false, "utf8mb4"),
     def("character_set_connection", Both, Str, false, "utf8mb4"),
     def("character_set_database", Both, Str, false, "utf8mb4"),

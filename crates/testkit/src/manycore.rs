@@ -44,7 +44,7 @@ impl ManycoreServer {
         for _attempt in 0..3 {
             let port = free_port();
             let mut process = spawn(&binary, &dir, port, &extra_args);
-            match process.wait_ready(|| port_accepts(port) && select_one_works(port)) {
+            match process.wait_ready(|| is_ready(port, &extra_args)) {
                 Ok(()) => {
                     return ManycoreServer {
                         process,
@@ -88,8 +88,8 @@ impl ManycoreServer {
     pub fn restart(&mut self) {
         self.process.stop();
         let mut process = spawn(&self.binary, &self.dir, self.port, &self.extra_args);
-        let port = self.port;
-        if let Err(output) = process.wait_ready(|| port_accepts(port) && select_one_works(port)) {
+        let (port, extra_args) = (self.port, &self.extra_args);
+        if let Err(output) = process.wait_ready(|| is_ready(port, extra_args)) {
             panic!("manycore did not come back on port {port}: {output}");
         }
         self.process = process;
@@ -126,6 +126,13 @@ pub fn manycore_binary() -> PathBuf {
         binary.display()
     );
     binary
+}
+
+/// The server accepts connections and runs `SELECT 1`; under
+/// `--require-secure-transport` the plain-TCP probe cannot log in, and accepting is enough.
+fn is_ready(port: u16, extra_args: &[String]) -> bool {
+    let plain_refused = extra_args.iter().any(|a| a == "--require-secure-transport");
+    port_accepts(port) && (plain_refused || select_one_works(port))
 }
 
 fn spawn(binary: &PathBuf, dir: &ScratchDir, port: u16, extra: &[String]) -> ServerProcess {

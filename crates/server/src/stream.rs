@@ -1,0 +1,72 @@
+//! A connection's byte stream: plain TCP, or TLS after the client's SSLRequest.
+//!
+//! Invariants:
+//! (1) The plain path costs one predictable branch per read or write: the TLS state is
+//!     boxed, so `Stream` stays two words and plain connections carry no TLS memory.
+//! (2) A write is complete when `write_all` returns: on TLS it also flushes rustls'
+//!     buffered records to the socket.
+//! (3) The upgrade happens at most once, before authentication; a failed TLS handshake
+//!     leaves the stream `Closed` and the connection ends.
+
+use crate::tls::TlsInfo;
+use std::io;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_rustls::server::TlsStream;
+use tokio_rustls::TlsAcceptor;
+
+pub enum Stream {
+    Plain(TcpStream),
+    Tls(Box<TlsStream<TcpStream>>),
+    /// A TLS handshake failed after the TCP stream was handed to it.
+    Closed,
+}
+
+impl Stream {
+    pub async fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Stream::Plain(stream) => stream.read(buf).await,
+            Stream::Tls(stream) => stream.read(buf).await,
+            Stream::Closed => Err(io::ErrorKind::NotConnected.into()),
+        }
+    }
+
+    /// Invariant (2).
+    pub async fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Stream::Plain(stream) => stream.write_all(buf).await,
+            Stream::Tls(stream) => {
+                stream.write_all(buf).await?;
+                stream.flush().await
+            }
+            Stream::Closed => Err(io::ErrorKind::NotConnected.into()),
+        }
+    }
+
+    /// Reads exactly `buf.len()` bytes (the handshake reads its first packet this way so
+    /// that no byte of a following TLS ClientHello is taken off the socket).
+    pub async fn read_exact(&mut self, buf: &mut [u8]) -> io::Result<()> {
+        match self {
+            Stream::Plain(stream) => stream.read_exact(buf).await.map(drop),
+            Stream::Tls(stream) => stream.read_exact(buf).await.map(drop),
+            Stream::Closed => Err(io::ErrorKind::NotConnected.into()),
+        }
+    }
+
+    /// Runs the TLS handshake over the plain stream (invariant (3)).
+    pub async fn upgrade(&mut self, acceptor: &TlsAcceptor) -> io::Result<()> {
+        let Stream::Plain(plain) = std::mem::replace(self, Stream::Closed) else {
+            return Err(io::Error::other("TLS requested twice"));
+        };
+        *self = Stream::Tls(Box::new(acceptor.accept(plain).await?));
+        Ok(())
+    }
+
+    /// The negotiated protocol and cipher; None on plain TCP.
+    pub fn tls_info(&self) -> Option<TlsInfo> {
+        match self {
+            Stream::Tls(stream) => Some(crate::tls::connection_info(stream.get_ref().1)),
+            Stream::Plain(_) | Stream::Closed => None,
+        }
+    }
+}
