@@ -29,6 +29,7 @@ mod digest;
 mod display;
 mod eval;
 pub mod function;
+mod int_length;
 mod like;
 mod temporal;
 #[cfg(test)]

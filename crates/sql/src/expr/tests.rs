@@ -2,8 +2,8 @@
 //!
 //! `testdata/mariadb.tsv` holds (expression, MariaDB's text, MariaDB's type) for one row
 //! of a fixed table; `check_mariadb_cases` binds and evaluates every line here and
-//! compares the text and the type class (integer/decimal/double/string/date...; the
-//! integer display width LONG vs LONGLONG is not modelled).
+//! compares the text and the type class (the integer type itself, decimal, double, string,
+//! date...).
 
 use super::*;
 use crate::error::ErrorCode;
@@ -217,7 +217,13 @@ pub fn run(text: &str) -> std::result::Result<(String, DataType), crate::error::
 fn type_class(t: &DataType) -> &'static str {
     match t {
         DataType::Null => "null",
-        DataType::Int { .. } => "int",
+        DataType::Int { width, .. } => match width {
+            IntWidth::Tiny => "TINY",
+            IntWidth::Small => "SHORT",
+            IntWidth::Medium => "INT24",
+            IntWidth::Int => "LONG",
+            IntWidth::Big => "LONGLONG",
+        },
         DataType::Decimal { .. } => "decimal",
         DataType::Float => "float",
         DataType::Double => "double",
@@ -230,7 +236,11 @@ fn type_class(t: &DataType) -> &'static str {
 
 fn mariadb_class(name: &str) -> &'static str {
     match name {
-        "TINY" | "SHORT" | "LONG" | "INT24" | "LONGLONG" => "int",
+        "TINY" => "TINY",
+        "SHORT" => "SHORT",
+        "INT24" => "INT24",
+        "LONG" => "LONG",
+        "LONGLONG" => "LONGLONG",
         "NEWDECIMAL" => "decimal",
         "FLOAT" => "float",
         "DOUBLE" => "double",
