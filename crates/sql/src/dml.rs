@@ -283,6 +283,7 @@ pub fn visit_columns(expr: &Expr, f: &mut dyn FnMut(&ColumnRef)) {
             visit_columns(operand, f)
         }
         Expr::IsBool { operand, .. } => visit_columns(operand, f),
+        Expr::SetUserVariable { value, .. } => visit_columns(value, f),
         Expr::Binary { left, right, .. } => {
             visit_columns(left, f);
             visit_columns(right, f);
@@ -672,6 +673,9 @@ impl expr::SessionContext for WriteSession<'_> {
     }
     fn user_variable(&self, name: &str) -> Value {
         self.inner.user_variable(name)
+    }
+    fn set_user_variable(&self, name: &str, value: Value) {
+        self.inner.set_user_variable(name, value)
     }
     fn current_database(&self) -> Option<&str> {
         self.inner.current_database()

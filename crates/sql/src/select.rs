@@ -105,6 +105,19 @@ impl BindContext<'_> {
     }
 }
 
+/// MariaDB names a string literal's column by its value: `SELECT 'a'` gives column `a`.
+fn string_literal_text(expr: &ast::Expr) -> Option<String> {
+    match expr {
+        ast::Expr::Value(v) => match &v.value {
+            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
+                Some(s.clone())
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Moves `start` back over a prefix that belongs to the same select item: unary
 /// operators, opening parentheses and function names such as `CAST(`, stopping at the
 /// comma or keyword (SELECT, DISTINCT, ...) that precedes the item at its depth.
@@ -590,7 +603,12 @@ fn bind_item(
         }
         _ => None,
     };
-    let name = alias.unwrap_or_else(|| written.clone().unwrap_or_else(|| cx.text_of(ast_expr)));
+    let name = alias.unwrap_or_else(|| {
+        written
+            .clone()
+            .or_else(|| string_literal_text(ast_expr))
+            .unwrap_or_else(|| cx.text_of(ast_expr))
+    });
     let info = match (&expr, written) {
         (Expr::Column(c), Some(_)) if c.index < scope_width(sources) => {
             let source = sources

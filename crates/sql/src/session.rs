@@ -33,7 +33,7 @@ use crate::sink::{
 };
 use crate::split;
 use crate::variables::{self, VarMap, VarScopeKind};
-use manycore_storage::{LockWait, ReaderSlot, StorageError, Table, Transaction};
+use manycore_storage::{LockWait, ReaderSlot, Savepoint, StorageError, Table, Transaction};
 use manycore_types::{DataType, Date, DateTime, Value};
 use sqlparser::ast;
 use std::cell::{Cell, RefCell};
@@ -108,7 +108,8 @@ pub(crate) struct SessionState {
     current_user: String,
     database: Option<String>,
     vars: VarMap,
-    user_vars: HashMap<String, Value>,
+    /// User variables by lower-case name; `@x := v` sets them while a statement runs.
+    user_vars: RefCell<HashMap<String, Value>>,
     warnings: RefCell<Vec<Warning>>,
     /// Warnings in the list, including those beyond WARNINGS_MAX (@@warning_count).
     warning_total: Cell<usize>,
@@ -249,9 +250,16 @@ impl SessionContext for SessionState {
 
     fn user_variable(&self, name: &str) -> Value {
         self.user_vars
+            .borrow()
             .get(&name.to_ascii_lowercase())
             .cloned()
             .unwrap_or(Value::Null)
+    }
+
+    fn set_user_variable(&self, name: &str, value: Value) {
+        self.user_vars
+            .borrow_mut()
+            .insert(name.to_ascii_lowercase(), value);
     }
 
     fn current_database(&self) -> Option<&str> {
@@ -340,6 +348,8 @@ pub struct Session {
     engine: Arc<Engine>,
     state: SessionState,
     txn: Option<Transaction>,
+    /// SAVEPOINT names of the open transaction, oldest first; empty outside one.
+    savepoints: Vec<(String, Savepoint)>,
     /// BEGIN (or autocommit=0 work) opened a session transaction.
     explicit: bool,
     read_only: bool,
@@ -366,7 +376,7 @@ enum Pending {
 
 fn count_placeholders(text: &str) -> usize {
     use sqlparser::tokenizer::{Token, Tokenizer};
-    Tokenizer::new(&sqlparser::dialect::MySqlDialect {}, text)
+    Tokenizer::new(&crate::dialect::MariaDbDialect::new(), text)
         .tokenize()
         .map(|tokens| {
             tokens
@@ -559,7 +569,7 @@ impl Session {
             host: info.host,
             database: info.database,
             vars: SessionState::session_copy(&engine),
-            user_vars: HashMap::new(),
+            user_vars: RefCell::new(HashMap::new()),
             warnings: RefCell::new(Vec::new()),
             warning_total: Cell::new(0),
             statement_warnings: Cell::new(0),
@@ -578,6 +588,7 @@ impl Session {
             engine,
             state,
             txn: None,
+            savepoints: Vec::new(),
             explicit: false,
             read_only: false,
             reader,
@@ -647,6 +658,7 @@ impl Session {
             result = txn.commit().map(drop).map_err(storage_error);
             self.count(Counter::HandlerCommit);
         }
+        self.savepoints.clear();
         self.explicit = false;
         self.read_only = false;
         self.state.in_transaction.set(false);
@@ -658,9 +670,38 @@ impl Session {
             txn.rollback();
             self.count(Counter::HandlerRollback);
         }
+        self.savepoints.clear();
         self.explicit = false;
         self.read_only = false;
         self.state.in_transaction.set(false);
+    }
+
+    /// SAVEPOINT `name`: marks the transaction's writes so far, replacing an older mark of
+    /// the same name. Outside a transaction there is nothing to mark (MariaDB accepts it).
+    fn savepoint(&mut self, name: &str) {
+        if !self.in_transaction() {
+            return;
+        }
+        if let Ok(position) = self.savepoint_position(name) {
+            self.savepoints.remove(position);
+        }
+        let txn = self
+            .txn
+            .get_or_insert_with(|| self.engine.storage().begin(&self.reader));
+        self.savepoints.push((name.to_string(), txn.savepoint()));
+    }
+
+    /// Where savepoint `name` is (names are case-insensitive), or 1305.
+    fn savepoint_position(&self, name: &str) -> Result<usize> {
+        self.savepoints
+            .iter()
+            .position(|(n, _)| n.eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorCode::SpDoesNotExist,
+                    format!("SAVEPOINT {name} does not exist"),
+                )
+            })
     }
 
     /// Runs `f` in the statement's transaction (invariant (1)).
@@ -1020,7 +1061,7 @@ impl Session {
         self.lock_wait = None;
         self.pending = None;
         self.rollback_transaction();
-        self.state.user_vars.clear();
+        self.state.user_vars.borrow_mut().clear();
         self.state.vars = SessionState::session_copy(&self.engine);
         self.state.refresh_cached();
         self.prepared.clear();
@@ -1498,12 +1539,27 @@ impl Session {
                 self.rollback_transaction();
                 StatementOutcome::ok()
             }
-            S::Rollback {
-                savepoint: Some(_), ..
+            S::Savepoint { name } => {
+                self.savepoint(&name.value);
+                StatementOutcome::ok()
             }
-            | S::Savepoint { .. }
-            | S::ReleaseSavepoint { .. } => {
-                return Err(Error::not_supported("SAVEPOINT"));
+            S::Rollback {
+                savepoint: Some(name),
+                ..
+            } => {
+                let position = self.savepoint_position(&name.value)?;
+                let (_, savepoint) = self.savepoints[position];
+                self.savepoints.truncate(position + 1);
+                self.txn
+                    .as_mut()
+                    .expect("a savepoint implies a transaction")
+                    .rollback_to(savepoint);
+                StatementOutcome::ok()
+            }
+            S::ReleaseSavepoint { name } => {
+                let position = self.savepoint_position(&name.value)?;
+                self.savepoints.truncate(position);
+                StatementOutcome::ok()
             }
             S::ShowDatabases { show_options, .. } | S::ShowSchemas { show_options, .. } => {
                 let like = like_filter(show_options)?;
@@ -2110,9 +2166,7 @@ impl Session {
             [one] if one.starts_with("@@") => one[2..].to_string(),
             [one] if one.starts_with('@') => {
                 let v = self.eval_constant(value, params, parameters)?;
-                self.state
-                    .user_vars
-                    .insert(one[1..].to_ascii_lowercase(), v);
+                self.state.set_user_variable(&one[1..], v);
                 return Ok(());
             }
             [one] => one.clone(),

@@ -22,7 +22,9 @@ use super::function::{
     aggregate_types, char_length, decimal_type, exact_shape, is_binary_string, result_type,
     string_type, varchar, BOOL_TYPE, UBIGINT,
 };
-use super::int_length::{binary_length, cast_length, literal_length, neg_length, IntLength};
+use super::int_length::{
+    binary_length, cast_length, int_length, literal_length, neg_length, IntLength,
+};
 use super::{BinaryOp, ColumnRef, Expr, Function, IntervalUnit, TrimSide, UnaryOp, VarScope};
 use crate::error::{Error, ErrorCode, Result};
 use manycore_types::{DataType, IntWidth, Value};
@@ -226,9 +228,11 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
             ..
         } => {
             let mut args = vec![bind(expr, scope)?];
-            match substring_from {
-                Some(f) => args.push(bind(f, scope)?),
-                None => args.push(int_literal(1)),
+            match (substring_from, substring_for) {
+                (Some(f), _) => args.push(bind(f, scope)?),
+                // MariaDB's grammar has no one-argument SUBSTRING.
+                (None, None) => return Err(Error::parse_near(")", 1)),
+                (None, Some(_)) => args.push(int_literal(1)),
             }
             if let Some(f) = substring_for {
                 args.push(bind(f, scope)?);
@@ -688,11 +692,37 @@ fn bind_binary(
         B::BitwiseXor | B::PGBitwiseXor => BinaryOp::BitXor,
         B::PGBitwiseShiftLeft => BinaryOp::ShiftLeft,
         B::PGBitwiseShiftRight => BinaryOp::ShiftRight,
+        B::Assignment => return bind_assignment(left, right, scope),
         other => return Err(Error::not_supported(&format!("operator {other}"))),
     };
     let l = bind(left, scope)?;
     let r = bind(right, scope)?;
     Ok(binary_node(op, l, r))
+}
+
+/// `@name := value`; any other target of `:=` is a syntax error.
+fn bind_assignment(target: &ast::Expr, value: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
+    let name = match target {
+        ast::Expr::Identifier(ident) if ident.quote_style.is_none() => ident
+            .value
+            .strip_prefix('@')
+            .filter(|rest| !rest.starts_with('@'))
+            .map(|rest| unquote(rest).to_lowercase()),
+        _ => None,
+    };
+    let Some(name) = name else {
+        return Err(Error::parse_near(&format!(":= {value}"), 1));
+    };
+    let value = bind(value, scope)?;
+    let data_type = match int_length(&value) {
+        Some(length) => length.data_type(),
+        None => value.data_type(),
+    };
+    Ok(Expr::SetUserVariable {
+        name,
+        value: Box::new(value),
+        data_type,
+    })
 }
 
 /// Builds a binary node with its inferred type.
@@ -925,8 +955,9 @@ fn cast_type(t: &ast::DataType, operand: &Expr, operand_text: &str) -> Result<Da
         T::Double(_) | T::DoublePrecision | T::Real | T::Float8 => DataType::Double,
         T::Float(_) | T::Float4 => DataType::Float,
         T::Char(len) | T::Character(len) | T::Varchar(len) | T::Nvarchar(len) => {
+            // MariaDB's CAST(x AS CHAR(n)) is a VARCHAR(n), cut to n characters.
             match length_of(len) {
-                Some(n) => DataType::Char { length: n },
+                Some(n) => DataType::VarChar { length: n },
                 None => string_type(char_length(from).max(1), false),
             }
         }

@@ -692,7 +692,20 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
         Sign | IsNull | Length | CharLength | Locate | Ascii | Strcmp | Field | FindInSet
         | Year | Month | Day | Hour | Minute | Second | Microsecond | DayOfWeek | DayOfYear
         | Weekday | Week | Quarter | DateDiff | ToDays | BitCount | Sleep => INT_TYPE,
-        Greatest | Least | Coalesce => aggregate_types(
+        // A NULL argument makes GREATEST/LEAST of numbers a DOUBLE (MariaDB's min/max
+        // aggregation); strings and dates keep their type.
+        Greatest | Least => match aggregate_types(
+            args.iter()
+                .map(|a| a.data_type())
+                .collect::<Vec<_>>()
+                .iter(),
+        ) {
+            t if t.is_numeric() && args.iter().any(|a| a.data_type() == DataType::Null) => {
+                DataType::Double
+            }
+            t => t,
+        },
+        Coalesce => aggregate_types(
             args.iter()
                 .map(|a| a.data_type())
                 .collect::<Vec<_>>()
@@ -746,7 +759,7 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
         Char => DataType::VarBinary {
             length: args.len() as u32 * 4,
         },
-        Hex => varchar(char_length(&t(0)) * 2),
+        Hex => string_type(char_length(&t(0)) * 2, false),
         Unhex => DataType::VarBinary {
             length: (char_length(&t(0)) / 2 + 1) as u32,
         },

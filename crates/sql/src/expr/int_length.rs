@@ -112,6 +112,7 @@ pub fn int_length(e: &Expr) -> Option<IntLength> {
             op, left, right, ..
         } => binary_length(*op, left, right),
         Expr::Cast { operand, .. } => Some(cast_length(operand, unsigned)),
+        Expr::SetUserVariable { value, .. } => int_length(value),
         Expr::Call { function, args, .. } => call_length(*function, args),
         _ => None,
     };

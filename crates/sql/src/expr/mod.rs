@@ -116,6 +116,13 @@ pub enum Expr {
     UserVariable {
         name: String,
     },
+    /// `@name := value`: evaluates `value`, stores it in the session's user variable and
+    /// yields it. Typed as `value` (an integer as long, `int_length`).
+    SetUserVariable {
+        name: String,
+        value: Box<Expr>,
+        data_type: DataType,
+    },
     Unary {
         op: UnaryOp,
         operand: Box<Expr>,
@@ -182,6 +189,8 @@ pub struct EvalContext<'a> {
 pub trait SessionContext {
     fn system_variable(&self, name: &str, scope: VarScope) -> Result<Value>;
     fn user_variable(&self, name: &str) -> Value;
+    /// `@name := value` inside an expression.
+    fn set_user_variable(&self, name: &str, value: Value);
     fn current_database(&self) -> Option<&str>;
     fn connection_id(&self) -> u32;
     fn last_insert_id(&self) -> u64;

@@ -9,7 +9,6 @@ use super::*;
 use crate::error::ErrorCode;
 use manycore_types::format::write_text;
 use manycore_types::{Date, DateTime, IntWidth, LobSize};
-use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 use std::cell::{Cell, RefCell};
 
@@ -68,6 +67,7 @@ impl SessionContext for TestSession {
             Value::Null
         }
     }
+    fn set_user_variable(&self, _name: &str, _value: Value) {}
     fn current_database(&self) -> Option<&str> {
         Some("test")
     }
@@ -177,7 +177,7 @@ pub fn test_table() -> (TestScope, Vec<Value>) {
 
 pub fn parse(text: &str) -> sqlparser::ast::Expr {
     let sql = format!("SELECT {text}");
-    let statements = Parser::new(&MySqlDialect {})
+    let statements = Parser::new(&crate::dialect::MariaDbDialect::new())
         .try_with_sql(&sql)
         .and_then(|mut p| p.parse_statements())
         .unwrap_or_else(|e| panic!("{text}: {e}"));
