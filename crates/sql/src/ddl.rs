@@ -10,12 +10,11 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{self, EvalContext, SessionContext};
-use crate::scope::{BindScope, SourceTable};
+use crate::scope::{BindScope, Parameters, SourceTable};
 use crate::select::object_part;
 use manycore_storage::{ColumnSchema, IndexSchema, TableSchema};
 use manycore_types::{ColumnDefault, DataType, IntWidth, LobSize, Value};
 use sqlparser::ast;
-use std::cell::Cell;
 
 const CHAR_LENGTH_MAX: u64 = 255;
 /// utf8mb4 VARCHAR: 65535 bytes / 4.
@@ -225,7 +224,7 @@ fn default_value(
             _ => Err(invalid_default(name)),
         };
     }
-    let parameters = Cell::new(0);
+    let parameters = Parameters::untyped();
     let no_tables: [SourceTable; 0] = [];
     let bound = BindScope::new(&no_tables, "DEFAULT", &parameters).bind(e)?;
     let value = bound.eval(

@@ -361,11 +361,7 @@ fn bind_order_limit(
             ast::Value::Number(n, _) => Some(Count::Value(
                 n.parse().map_err(|_| Error::parse_near(n, 1))?,
             )),
-            ast::Value::Placeholder(_) => {
-                let n = cx.parameters.get();
-                cx.parameters.set(n + 1);
-                Some(Count::Parameter(n))
-            }
+            ast::Value::Placeholder(_) => Some(Count::Parameter(cx.parameters.next())),
             other => return Err(Error::parse_near(&other.to_string(), 1)),
         },
         Some(other) => return Err(Error::parse_near(&other.to_string(), 1)),

@@ -25,7 +25,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::exec::{self, ExecContext};
 use crate::expr::{EvalContext, SessionContext, VarScope};
 use crate::parse::{self, Statement};
-use crate::scope::{Alias, BindScope, SourceTable};
+use crate::scope::{Alias, BindScope, Parameters, SourceTable};
 use crate::select::{self, BindContext, SelectPlan};
 use crate::show::{self, Rows};
 use crate::sink::{
@@ -341,6 +341,8 @@ struct Prepared {
     statement: Statement,
     bound: Option<Bound>,
     params: usize,
+    /// The parameter types `bound` was bound with (empty: untyped, as at PREPARE).
+    param_types: Vec<DataType>,
     database: Option<String>,
 }
 
@@ -372,6 +374,20 @@ enum Pending {
         id: u32,
         params: Vec<Value>,
     },
+}
+
+/// The type MariaDB gives a `?` bound to `value`: numbers by their kind; strings, NULL
+/// and temporal values keep the nominal string type.
+fn parameter_type(value: &Value) -> DataType {
+    match value {
+        Value::Int(_) => DataType::BIGINT,
+        Value::UInt(_) => DataType::Int {
+            width: manycore_types::IntWidth::Big,
+            unsigned: true,
+        },
+        Value::Double(_) => DataType::Double,
+        _ => crate::expr::NOMINAL_PARAMETER_TYPE,
+    }
 }
 
 fn count_placeholders(text: &str) -> usize {
@@ -887,10 +903,10 @@ impl Session {
             }
         };
         let statement = parse::parse(&piece.text, piece.line)?;
-        let parameters = Cell::new(0);
+        let parameters = Parameters::untyped();
         let bound = self.bind(&statement, &piece.text, &parameters)?;
         let params = match &bound {
-            Some(_) => parameters.get(),
+            Some(_) => parameters.count(),
             None => count_placeholders(&piece.text),
         };
         let columns = match &bound {
@@ -912,6 +928,7 @@ impl Session {
                 statement,
                 bound,
                 params,
+                param_types: Vec::new(),
                 database: self.state.database.clone(),
             },
         );
@@ -986,16 +1003,21 @@ impl Session {
                 current.is_none()
             })
         });
+        // Re-bind when the values' types differ from those the plan was bound with:
+        // MariaDB types each `?` by the value bound to it (see `scope::Parameters`).
+        let param_types: Vec<DataType> = params.iter().map(parameter_type).collect();
+        let retype = prepared.bound.is_some() && prepared.param_types != param_types;
         let statement = prepared.statement.clone();
         let text = prepared.text.clone();
-        if stale {
+        if stale || retype {
             let database = prepared.database.clone();
             let saved = std::mem::replace(&mut self.state.database, database);
-            let parameters = Cell::new(0);
+            let parameters = Parameters::typed(param_types.clone());
             let rebound = self.bind(&statement, &text, &parameters);
             self.state.database = saved;
             let prepared = self.prepared.get_mut(&id).expect("checked above");
             prepared.bound = rebound?;
+            prepared.param_types = param_types;
         }
         let bound = self.prepared.get(&id).and_then(|p| p.bound.clone());
         let counter = com_counter(&statement);
@@ -1122,7 +1144,7 @@ impl Session {
             self.count(c);
         }
         self.begin_statement(statement);
-        let parameters = Cell::new(0);
+        let parameters = Parameters::untyped();
         match self.bind(statement, text, &parameters)? {
             Some(bound) => self.execute_bound(&bound, params, sink, more),
             None => self.execute_unbound(statement, text, params, sink, more),
@@ -1133,7 +1155,7 @@ impl Session {
         &'a self,
         catalog: &'a manycore_storage::Catalog,
         text: &'a str,
-        parameters: &'a Cell<usize>,
+        parameters: &'a Parameters,
     ) -> BindContext<'a> {
         BindContext {
             catalog,
@@ -1148,7 +1170,7 @@ impl Session {
         &self,
         statement: &Statement,
         text: &str,
-        parameters: &Cell<usize>,
+        parameters: &Parameters,
     ) -> Result<Option<Bound>> {
         let Statement::Sql(s) = statement else {
             return Ok(None);
@@ -1314,7 +1336,7 @@ impl Session {
         &self,
         e: &ast::Expr,
         params: &[Value],
-        parameters: &Cell<usize>,
+        parameters: &Parameters,
     ) -> Result<Value> {
         let no_tables: [SourceTable; 0] = [];
         let bound = BindScope::new(&no_tables, "SET", parameters).bind(e)?;
@@ -1335,7 +1357,7 @@ impl Session {
         sink: &mut dyn ResultSink,
         more: bool,
     ) -> Result<()> {
-        let parameters = Cell::new(0);
+        let parameters = Parameters::untyped();
         let outcome = match statement {
             Statement::Sql(s) => return self.execute_sql(s, params, &parameters, sink, more),
             Statement::ShowWarnings {
@@ -1487,7 +1509,7 @@ impl Session {
         &mut self,
         statement: &ast::Statement,
         params: &[Value],
-        parameters: &Cell<usize>,
+        parameters: &Parameters,
         sink: &mut dyn ResultSink,
         more: bool,
     ) -> Result<()> {
@@ -2006,7 +2028,7 @@ impl Session {
         rows: Rows,
         filter: Option<&ast::ShowStatementFilter>,
         params: &[Value],
-        parameters: &Cell<usize>,
+        parameters: &Parameters,
     ) -> Result<Rows> {
         match filter {
             None => Ok(rows),
@@ -2035,7 +2057,7 @@ impl Session {
         rows: Rows,
         predicate: Option<&ast::Expr>,
         params: &[Value],
-        parameters: &Cell<usize>,
+        parameters: &Parameters,
     ) -> Result<Rows> {
         let Some(predicate) = predicate else {
             return Ok(rows);
@@ -2078,7 +2100,7 @@ impl Session {
         &mut self,
         set: &ast::Set,
         params: &[Value],
-        parameters: &Cell<usize>,
+        parameters: &Parameters,
     ) -> Result<()> {
         match set {
             ast::Set::SingleAssignment {
@@ -2157,7 +2179,7 @@ impl Session {
         name: &ast::ObjectName,
         value: &ast::Expr,
         params: &[Value],
-        parameters: &Cell<usize>,
+        parameters: &Parameters,
     ) -> Result<()> {
         let parts: Vec<String> = name.0.iter().map(select::object_part).collect();
         let mut global = matches!(scope, Some(ast::ContextModifier::Global));

@@ -49,6 +49,11 @@ pub trait Scope {
     /// Next parameter number for `?` placeholders (the caller keeps a Cell counter).
     fn next_parameter(&self) -> usize;
 
+    /// The type of parameter `index` (see `Expr::Parameter`).
+    fn parameter_type(&self, _index: usize) -> DataType {
+        super::NOMINAL_PARAMETER_TYPE
+    }
+
     /// The session's current database, for "FUNCTION db.f does not exist" (1305).
     fn database(&self) -> Option<String> {
         None
@@ -374,9 +379,13 @@ fn bind_value(v: &ast::Value, scope: &dyn Scope) -> Result<Expr> {
             value: Value::Null,
             data_type: DataType::Null,
         },
-        V::Placeholder(p) if p == "?" => Expr::Parameter {
-            index: scope.next_parameter(),
-        },
+        V::Placeholder(p) if p == "?" => {
+            let index = scope.next_parameter();
+            Expr::Parameter {
+                index,
+                data_type: scope.parameter_type(index),
+            }
+        }
         other => return Err(Error::not_supported(&other.to_string())),
     })
 }

@@ -42,7 +42,7 @@ impl Expr {
                     ),
                 )
             }),
-            Expr::Parameter { index } => ctx.params.get(*index).cloned().ok_or_else(|| {
+            Expr::Parameter { index, .. } => ctx.params.get(*index).cloned().ok_or_else(|| {
                 Error::new(
                     ErrorCode::WrongArguments,
                     "Incorrect arguments to mysqld_stmt_execute".to_string(),
@@ -273,12 +273,12 @@ impl Expr {
             | Expr::Case { data_type, .. }
             | Expr::Cast { data_type, .. }
             | Expr::SetUserVariable { data_type, .. }
+            | Expr::Parameter { data_type, .. }
             | Expr::Call { data_type, .. } => data_type.clone(),
             Expr::Column(c) => c.data_type.clone(),
             Expr::SystemVariable { name, .. } => {
                 crate::variables::value_type(name).unwrap_or(NOMINAL_STRING)
             }
-            Expr::Parameter { .. } => NOMINAL_STRING,
             // MariaDB types a user variable by the value it holds when the statement is
             // prepared; that of a string or NULL (and of one never set) is LONGTEXT. The
             // binder does not see values yet, so every user variable is typed so.
@@ -726,6 +726,13 @@ pub fn cast_value(v: Value, from: &DataType, to: &DataType, ctx: &EvalContext) -
         }
         DataType::Int { unsigned: true, .. } => {
             let i = to_i128(&v, session).unwrap_or(0);
+            if i < 0 {
+                session.note(
+                    ErrorCode::UnknownError,
+                    "Cast to unsigned converted negative integer to it's positive complement"
+                        .to_string(),
+                );
+            }
             Value::UInt(if i < 0 { i as i64 as u64 } else { i as u64 })
         }
         DataType::Decimal { precision, scale } => {
