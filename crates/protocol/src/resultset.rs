@@ -100,7 +100,9 @@ impl<'a> ColumnDefinition<'a> {
         }
     }
 
-    /// Sets schema, table alias and real table names and the real column name.
+    /// Sets schema, table alias and real table names and the real column name. A table's
+    /// TEXT or BLOB column is BLOB on the wire whatever its size (MariaDB's
+    /// `Field_blob::type()`); only expressions say TINY/MEDIUM/LONG_BLOB.
     pub fn with_table(
         mut self,
         schema: &'a [u8],
@@ -108,6 +110,10 @@ impl<'a> ColumnDefinition<'a> {
         org_table: &'a [u8],
         org_name: &'a [u8],
     ) -> Self {
+        use type_code::{BLOB, LONG_BLOB, MEDIUM_BLOB, TINY_BLOB};
+        if !org_table.is_empty() && matches!(self.type_code, TINY_BLOB | MEDIUM_BLOB | LONG_BLOB) {
+            self.type_code = BLOB;
+        }
         self.schema = schema;
         self.table = table;
         self.org_table = org_table;

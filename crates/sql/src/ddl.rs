@@ -10,12 +10,11 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{self, EvalContext, SessionContext};
-use crate::scope::{BindScope, SourceTable};
+use crate::scope::{BindScope, Parameters, SourceTable};
 use crate::select::object_part;
 use manycore_storage::{ColumnSchema, IndexSchema, TableSchema};
 use manycore_types::{ColumnDefault, DataType, IntWidth, LobSize, Value};
 use sqlparser::ast;
-use std::cell::Cell;
 
 const CHAR_LENGTH_MAX: u64 = 255;
 /// utf8mb4 VARCHAR: 65535 bytes / 4.
@@ -225,7 +224,7 @@ fn default_value(
             _ => Err(invalid_default(name)),
         };
     }
-    let parameters = Cell::new(0);
+    let parameters = Parameters::untyped();
     let no_tables: [SourceTable; 0] = [];
     let bound = BindScope::new(&no_tables, "DEFAULT", &parameters).bind(e)?;
     let value = bound.eval(
@@ -327,6 +326,19 @@ fn add_index(
     Ok(())
 }
 
+/// Names MariaDB refuses for a table (1103): empty, longer than 64 characters, or ending
+/// in a space (`check_table_name`).
+fn check_table_name(name: &str) -> Result<()> {
+    const NAME_CHARS_MAX: usize = 64;
+    if name.is_empty() || name.chars().count() > NAME_CHARS_MAX || name.ends_with(' ') {
+        return Err(Error::new(
+            ErrorCode::WrongTableName,
+            format!("Incorrect table name '{name}'"),
+        ));
+    }
+    Ok(())
+}
+
 /// The result of CREATE TABLE's translation.
 pub struct TableDefinition {
     pub schema: TableSchema,
@@ -338,11 +350,10 @@ pub fn table_definition(
     session: &dyn SessionContext,
 ) -> Result<TableDefinition> {
     let name = create.name.0.last().map(object_part).unwrap_or_default();
+    check_table_name(&name)?;
     if create.columns.is_empty() {
-        return Err(Error::new(
-            ErrorCode::TableMustHaveColumns,
-            "A table must have at least 1 column",
-        ));
+        // MariaDB's grammar has no empty column list: `CREATE TABLE t ()` is a syntax error.
+        return Err(Error::parse_near(")", 1));
     }
     let mut columns: Vec<ColumnSchema> = Vec::new();
     let mut primary_key: Option<Vec<usize>> = None;

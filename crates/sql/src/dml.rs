@@ -283,6 +283,7 @@ pub fn visit_columns(expr: &Expr, f: &mut dyn FnMut(&ColumnRef)) {
             visit_columns(operand, f)
         }
         Expr::IsBool { operand, .. } => visit_columns(operand, f),
+        Expr::SetUserVariable { value, .. } => visit_columns(value, f),
         Expr::Binary { left, right, .. } => {
             visit_columns(left, f);
             visit_columns(right, f);
@@ -360,11 +361,7 @@ fn bind_order_limit(
             ast::Value::Number(n, _) => Some(Count::Value(
                 n.parse().map_err(|_| Error::parse_near(n, 1))?,
             )),
-            ast::Value::Placeholder(_) => {
-                let n = cx.parameters.get();
-                cx.parameters.set(n + 1);
-                Some(Count::Parameter(n))
-            }
+            ast::Value::Placeholder(_) => Some(Count::Parameter(cx.parameters.next())),
             other => return Err(Error::parse_near(&other.to_string(), 1)),
         },
         Some(other) => return Err(Error::parse_near(&other.to_string(), 1)),
@@ -672,6 +669,9 @@ impl expr::SessionContext for WriteSession<'_> {
     }
     fn user_variable(&self, name: &str) -> Value {
         self.inner.user_variable(name)
+    }
+    fn set_user_variable(&self, name: &str, value: Value) {
+        self.inner.set_user_variable(name, value)
     }
     fn current_database(&self) -> Option<&str> {
         self.inner.current_database()

@@ -132,7 +132,6 @@ pub enum ErrorCode {
     VariableIsReadonly = 1621,
     TooBigDisplaywidth = 1439,
     WrongGroupField = 1056,
-    TableMustHaveColumns = 1113,
     WrongKeyColumn = 1167,
     UnknownStorageEngine = 1286,
 }
@@ -187,7 +186,6 @@ impl ErrorCode {
             | WrongTypeForVar
             | NotSupportedYet
             | IllegalReference
-            | InvalidGroupFuncUse
             | MixOfGroupFuncAndFields
             | UnknownCharacterSet
             | WrongDbName
@@ -208,7 +206,6 @@ impl ErrorCode {
             | UnknownStmtHandler
             | TooBigDisplaywidth
             | WrongGroupField
-            | TableMustHaveColumns
             | WrongKeyColumn
             | UnknownStorageEngine => "42000",
             ReadOnlyTransaction => "25006",

@@ -13,7 +13,8 @@
 //! - `session`: a connection's SQL state and the entry points the server calls.
 //! - `sink`: `ResultSink`, column metadata and OK packets: what statements produce.
 //! - `split`, `parse`: statement splitting (quotes, comments, executable comments) and
-//!   sqlparser plus our pre-dispatch for the MySQL statements it lacks.
+//!   sqlparser plus our pre-dispatch for the MySQL statements it lacks; `dialect`:
+//!   MariaDB's operator grammar where sqlparser's MySQL dialect differs.
 //! - `scope`, `select`, `dml`, `ddl`: binding statements against the catalog.
 //! - `plan`, `access`, `exec`: the operator tree, access-path choice, the executor.
 //! - `show`, `variables`: SHOW output and system variables.
@@ -27,6 +28,7 @@
 
 mod access;
 mod ddl;
+mod dialect;
 mod dml;
 pub mod engine;
 pub mod error;

@@ -1,4 +1,4 @@
-//! From statement text to a `Statement`: sqlparser (MySqlDialect) for what it parses
+//! From statement text to a `Statement`: sqlparser (`MariaDbDialect`) for what it parses
 //! correctly, and a small pre-dispatch for the MySQL statements it lacks or misparses
 //! (SHOW WARNINGS/INDEX/TABLE STATUS/ENGINE(S)/CREATE DATABASE, DO, START TRANSACTION WITH
 //! CONSISTENT SNAPSHOT, SET CHARACTER SET). Pre-dispatch looks only at leading keywords
@@ -8,9 +8,9 @@
 //! Parse errors become 1064 with MySQL's "near '<rest of the query>' at line N", where the
 //! rest starts at the token sqlparser rejected.
 
+use crate::dialect::MariaDbDialect;
 use crate::error::{Error, ErrorCode, Result};
 use sqlparser::ast;
-use sqlparser::dialect::MySqlDialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Token, TokenWithSpan};
@@ -47,7 +47,7 @@ pub enum Statement {
     SetCharacterSet(Option<String>),
 }
 
-const DIALECT: MySqlDialect = MySqlDialect {};
+const DIALECT: MariaDbDialect = MariaDbDialect::new();
 
 /// Parses one statement (the splitter already cut the query at top-level `;`).
 /// `line` is the query line on which `text` starts, for error messages.

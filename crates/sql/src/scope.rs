@@ -10,6 +10,7 @@
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{self, AggregateCall, ColumnRef, Expr, Scope};
 use manycore_storage::Table;
+use manycore_types::DataType;
 use sqlparser::ast;
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
@@ -41,10 +42,52 @@ pub struct Aggregates {
 /// Qualifier naming the row an ON DUPLICATE KEY UPDATE's VALUES(col) reads.
 pub const VALUES_QUALIFIER: &str = "\u{1}values";
 
+/// The `?` placeholders of a statement being bound: numbered left to right in the text,
+/// and typed by the values of an execution when those are known, as MariaDB types a
+/// parameter by the value bound to it (an integer makes `? + 1` a BIGINT).
+pub struct Parameters {
+    next: Cell<usize>,
+    /// By position; empty (all untyped) when binding for PREPARE.
+    types: Vec<DataType>,
+}
+
+impl Parameters {
+    pub fn untyped() -> Parameters {
+        Parameters::typed(Vec::new())
+    }
+
+    pub fn typed(types: Vec<DataType>) -> Parameters {
+        Parameters {
+            next: Cell::new(0),
+            types,
+        }
+    }
+
+    /// Numbers the next `?`.
+    pub fn next(&self) -> usize {
+        let n = self.next.get();
+        self.next.set(n + 1);
+        n
+    }
+
+    /// How many `?` were numbered.
+    pub fn count(&self) -> usize {
+        self.next.get()
+    }
+
+    /// The type of parameter `index`: its value's, or nominally a string if unknown.
+    pub fn type_of(&self, index: usize) -> DataType {
+        self.types
+            .get(index)
+            .cloned()
+            .unwrap_or(expr::NOMINAL_PARAMETER_TYPE)
+    }
+}
+
 pub struct BindScope<'a> {
     pub tables: &'a [SourceTable],
     pub clause: &'static str,
-    pub parameters: &'a Cell<usize>,
+    pub parameters: &'a Parameters,
     pub aggregates: Option<&'a Aggregates>,
     pub aliases: &'a [Alias],
     pub aliases_first: bool,
@@ -56,7 +99,7 @@ impl<'a> BindScope<'a> {
     pub fn new(
         tables: &'a [SourceTable],
         clause: &'static str,
-        parameters: &'a Cell<usize>,
+        parameters: &'a Parameters,
     ) -> Self {
         BindScope {
             tables,
@@ -175,8 +218,10 @@ impl Scope for BindScope<'_> {
     }
 
     fn next_parameter(&self) -> usize {
-        let n = self.parameters.get();
-        self.parameters.set(n + 1);
-        n
+        self.parameters.next()
+    }
+
+    fn parameter_type(&self, index: usize) -> DataType {
+        self.parameters.type_of(index)
     }
 }

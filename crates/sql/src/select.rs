@@ -5,11 +5,11 @@ use crate::access;
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{ColumnRef, Expr};
 use crate::plan::{AccessPath, Count, Plan, Scan, SortKey};
-use crate::scope::{Aggregates, Alias, BindScope, SourceTable};
+use crate::scope::{Aggregates, Alias, BindScope, Parameters, SourceTable};
 use crate::sink::ColumnInfo;
 use manycore_storage::{Catalog, Table};
 use sqlparser::ast;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::sync::Arc;
 
 /// A bound SELECT.
@@ -31,7 +31,7 @@ pub struct BindContext<'a> {
     pub database: Option<&'a str>,
     /// The statement text, for naming expression columns as written.
     pub text: &'a str,
-    pub parameters: &'a Cell<usize>,
+    pub parameters: &'a Parameters,
 }
 
 impl BindContext<'_> {
@@ -102,6 +102,19 @@ impl BindContext<'_> {
             Some(s) if !s.is_empty() => s.to_string(),
             _ => expr.to_string(),
         }
+    }
+}
+
+/// MariaDB names a string literal's column by its value: `SELECT 'a'` gives column `a`.
+fn string_literal_text(expr: &ast::Expr) -> Option<String> {
+    match expr {
+        ast::Expr::Value(v) => match &v.value {
+            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
+                Some(s.clone())
+            }
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -590,7 +603,12 @@ fn bind_item(
         }
         _ => None,
     };
-    let name = alias.unwrap_or_else(|| written.clone().unwrap_or_else(|| cx.text_of(ast_expr)));
+    let name = alias.unwrap_or_else(|| {
+        written
+            .clone()
+            .or_else(|| string_literal_text(ast_expr))
+            .unwrap_or_else(|| cx.text_of(ast_expr))
+    });
     let info = match (&expr, written) {
         (Expr::Column(c), Some(_)) if c.index < scope_width(sources) => {
             let source = sources
@@ -668,7 +686,7 @@ fn references_at_or_above(expr: &Expr, limit: usize) -> bool {
     found
 }
 
-fn bind_limit(query: &ast::Query, parameters: &Cell<usize>) -> Result<(Count, Option<Count>)> {
+fn bind_limit(query: &ast::Query, parameters: &Parameters) -> Result<(Count, Option<Count>)> {
     let count_of = |e: &ast::Expr| -> Result<Count> {
         match e {
             ast::Expr::Value(v) => match &v.value {
@@ -676,11 +694,7 @@ fn bind_limit(query: &ast::Query, parameters: &Cell<usize>) -> Result<(Count, Op
                     .parse()
                     .map(Count::Value)
                     .map_err(|_| Error::parse_near(&n.to_string(), 1)),
-                ast::Value::Placeholder(_) => {
-                    let n = parameters.get();
-                    parameters.set(n + 1);
-                    Ok(Count::Parameter(n))
-                }
+                ast::Value::Placeholder(_) => Ok(Count::Parameter(parameters.next())),
                 _ => Err(Error::parse_near(&e.to_string(), 1)),
             },
             _ => Err(Error::parse_near(&e.to_string(), 1)),

@@ -27,7 +27,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::exec::{self, ExecContext};
 use crate::expr::{EvalContext, SessionContext, VarScope};
 use crate::parse::{self, Statement};
-use crate::scope::{Alias, BindScope, SourceTable};
+use crate::scope::{Alias, BindScope, Parameters, SourceTable};
 use crate::select::{self, BindContext, SelectPlan};
 use crate::show::{self, Rows};
 use crate::sink::{
@@ -35,7 +35,7 @@ use crate::sink::{
 };
 use crate::split;
 use crate::variables::{self, VarMap, VarScopeKind};
-use manycore_storage::{LockWait, ReaderSlot, StorageError, Table, Transaction};
+use manycore_storage::{LockWait, ReaderSlot, Savepoint, StorageError, Table, Transaction};
 use manycore_types::{DataType, Date, DateTime, Value};
 use sqlparser::ast;
 use std::cell::{Cell, RefCell};
@@ -110,7 +110,8 @@ pub(crate) struct SessionState {
     current_user: String,
     database: Option<String>,
     vars: VarMap,
-    user_vars: HashMap<String, Value>,
+    /// User variables by lower-case name; `@x := v` sets them while a statement runs.
+    user_vars: RefCell<HashMap<String, Value>>,
     warnings: RefCell<Vec<Warning>>,
     /// Warnings in the list, including those beyond WARNINGS_MAX (@@warning_count).
     warning_total: Cell<usize>,
@@ -251,9 +252,16 @@ impl SessionContext for SessionState {
 
     fn user_variable(&self, name: &str) -> Value {
         self.user_vars
+            .borrow()
             .get(&name.to_ascii_lowercase())
             .cloned()
             .unwrap_or(Value::Null)
+    }
+
+    fn set_user_variable(&self, name: &str, value: Value) {
+        self.user_vars
+            .borrow_mut()
+            .insert(name.to_ascii_lowercase(), value);
     }
 
     fn current_database(&self) -> Option<&str> {
@@ -335,6 +343,8 @@ struct Prepared {
     statement: Statement,
     bound: Option<Bound>,
     params: usize,
+    /// The parameter types `bound` was bound with (empty: untyped, as at PREPARE).
+    param_types: Vec<DataType>,
     database: Option<String>,
 }
 
@@ -342,6 +352,8 @@ pub struct Session {
     engine: Arc<Engine>,
     state: SessionState,
     txn: Option<Transaction>,
+    /// SAVEPOINT names of the open transaction, oldest first; empty outside one.
+    savepoints: Vec<(String, Savepoint)>,
     /// BEGIN (or autocommit=0 work) opened a session transaction.
     explicit: bool,
     read_only: bool,
@@ -368,9 +380,23 @@ enum Pending {
     },
 }
 
+/// The type MariaDB gives a `?` bound to `value`: numbers by their kind; strings, NULL
+/// and temporal values keep the nominal string type.
+fn parameter_type(value: &Value) -> DataType {
+    match value {
+        Value::Int(_) => DataType::BIGINT,
+        Value::UInt(_) => DataType::Int {
+            width: manycore_types::IntWidth::Big,
+            unsigned: true,
+        },
+        Value::Double(_) => DataType::Double,
+        _ => crate::expr::NOMINAL_PARAMETER_TYPE,
+    }
+}
+
 fn count_placeholders(text: &str) -> usize {
     use sqlparser::tokenizer::{Token, Tokenizer};
-    Tokenizer::new(&sqlparser::dialect::MySqlDialect {}, text)
+    Tokenizer::new(&crate::dialect::MariaDbDialect::new(), text)
         .tokenize()
         .map(|tokens| {
             tokens
@@ -563,7 +589,7 @@ impl Session {
             host: info.host,
             database: info.database,
             vars: SessionState::session_copy(&engine),
-            user_vars: HashMap::new(),
+            user_vars: RefCell::new(HashMap::new()),
             warnings: RefCell::new(Vec::new()),
             warning_total: Cell::new(0),
             statement_warnings: Cell::new(0),
@@ -582,6 +608,7 @@ impl Session {
             engine,
             state,
             txn: None,
+            savepoints: Vec::new(),
             explicit: false,
             read_only: false,
             reader,
@@ -657,6 +684,7 @@ impl Session {
             result = txn.commit().map(drop).map_err(storage_error);
             self.count(Counter::HandlerCommit);
         }
+        self.savepoints.clear();
         self.explicit = false;
         self.read_only = false;
         self.state.in_transaction.set(false);
@@ -668,9 +696,38 @@ impl Session {
             txn.rollback();
             self.count(Counter::HandlerRollback);
         }
+        self.savepoints.clear();
         self.explicit = false;
         self.read_only = false;
         self.state.in_transaction.set(false);
+    }
+
+    /// SAVEPOINT `name`: marks the transaction's writes so far, replacing an older mark of
+    /// the same name. Outside a transaction there is nothing to mark (MariaDB accepts it).
+    fn savepoint(&mut self, name: &str) {
+        if !self.in_transaction() {
+            return;
+        }
+        if let Ok(position) = self.savepoint_position(name) {
+            self.savepoints.remove(position);
+        }
+        let txn = self
+            .txn
+            .get_or_insert_with(|| self.engine.storage().begin(&self.reader));
+        self.savepoints.push((name.to_string(), txn.savepoint()));
+    }
+
+    /// Where savepoint `name` is (names are case-insensitive), or 1305.
+    fn savepoint_position(&self, name: &str) -> Result<usize> {
+        self.savepoints
+            .iter()
+            .position(|(n, _)| n.eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorCode::SpDoesNotExist,
+                    format!("SAVEPOINT {name} does not exist"),
+                )
+            })
     }
 
     /// Runs `f` in the statement's transaction (invariant (1)).
@@ -856,10 +913,10 @@ impl Session {
             }
         };
         let statement = parse::parse(&piece.text, piece.line)?;
-        let parameters = Cell::new(0);
+        let parameters = Parameters::untyped();
         let bound = self.bind(&statement, &piece.text, &parameters)?;
         let params = match &bound {
-            Some(_) => parameters.get(),
+            Some(_) => parameters.count(),
             None => count_placeholders(&piece.text),
         };
         let columns = match &bound {
@@ -881,6 +938,7 @@ impl Session {
                 statement,
                 bound,
                 params,
+                param_types: Vec::new(),
                 database: self.state.database.clone(),
             },
         );
@@ -955,16 +1013,21 @@ impl Session {
                 current.is_none()
             })
         });
+        // Re-bind when the values' types differ from those the plan was bound with:
+        // MariaDB types each `?` by the value bound to it (see `scope::Parameters`).
+        let param_types: Vec<DataType> = params.iter().map(parameter_type).collect();
+        let retype = prepared.bound.is_some() && prepared.param_types != param_types;
         let statement = prepared.statement.clone();
         let text = prepared.text.clone();
-        if stale {
+        if stale || retype {
             let database = prepared.database.clone();
             let saved = std::mem::replace(&mut self.state.database, database);
-            let parameters = Cell::new(0);
+            let parameters = Parameters::typed(param_types.clone());
             let rebound = self.bind(&statement, &text, &parameters);
             self.state.database = saved;
             let prepared = self.prepared.get_mut(&id).expect("checked above");
             prepared.bound = rebound?;
+            prepared.param_types = param_types;
         }
         let bound = self.prepared.get(&id).and_then(|p| p.bound.clone());
         let counter = com_counter(&statement);
@@ -1030,7 +1093,7 @@ impl Session {
         self.lock_wait = None;
         self.pending = None;
         self.rollback_transaction();
-        self.state.user_vars.clear();
+        self.state.user_vars.borrow_mut().clear();
         self.state.vars = SessionState::session_copy(&self.engine);
         self.state.refresh_cached();
         self.prepared.clear();
@@ -1091,7 +1154,7 @@ impl Session {
             self.count(c);
         }
         self.begin_statement(statement);
-        let parameters = Cell::new(0);
+        let parameters = Parameters::untyped();
         match self.bind(statement, text, &parameters)? {
             Some(bound) => self.execute_bound(&bound, params, sink, more),
             None => self.execute_unbound(statement, text, params, sink, more),
@@ -1102,7 +1165,7 @@ impl Session {
         &'a self,
         catalog: &'a manycore_storage::Catalog,
         text: &'a str,
-        parameters: &'a Cell<usize>,
+        parameters: &'a Parameters,
     ) -> BindContext<'a> {
         BindContext {
             catalog,
@@ -1117,7 +1180,7 @@ impl Session {
         &self,
         statement: &Statement,
         text: &str,
-        parameters: &Cell<usize>,
+        parameters: &Parameters,
     ) -> Result<Option<Bound>> {
         let Statement::Sql(s) = statement else {
             return Ok(None);
@@ -1283,7 +1346,7 @@ impl Session {
         &self,
         e: &ast::Expr,
         params: &[Value],
-        parameters: &Cell<usize>,
+        parameters: &Parameters,
     ) -> Result<Value> {
         let no_tables: [SourceTable; 0] = [];
         let bound = BindScope::new(&no_tables, "SET", parameters).bind(e)?;
@@ -1304,7 +1367,7 @@ impl Session {
         sink: &mut dyn ResultSink,
         more: bool,
     ) -> Result<()> {
-        let parameters = Cell::new(0);
+        let parameters = Parameters::untyped();
         let outcome = match statement {
             Statement::Sql(s) => return self.execute_sql(s, params, &parameters, sink, more),
             Statement::ShowWarnings {
@@ -1456,7 +1519,7 @@ impl Session {
         &mut self,
         statement: &ast::Statement,
         params: &[Value],
-        parameters: &Cell<usize>,
+        parameters: &Parameters,
         sink: &mut dyn ResultSink,
         more: bool,
     ) -> Result<()> {
@@ -1508,12 +1571,27 @@ impl Session {
                 self.rollback_transaction();
                 StatementOutcome::ok()
             }
-            S::Rollback {
-                savepoint: Some(_), ..
+            S::Savepoint { name } => {
+                self.savepoint(&name.value);
+                StatementOutcome::ok()
             }
-            | S::Savepoint { .. }
-            | S::ReleaseSavepoint { .. } => {
-                return Err(Error::not_supported("SAVEPOINT"));
+            S::Rollback {
+                savepoint: Some(name),
+                ..
+            } => {
+                let position = self.savepoint_position(&name.value)?;
+                let (_, savepoint) = self.savepoints[position];
+                self.savepoints.truncate(position + 1);
+                self.txn
+                    .as_mut()
+                    .expect("a savepoint implies a transaction")
+                    .rollback_to(savepoint);
+                StatementOutcome::ok()
+            }
+            S::ReleaseSavepoint { name } => {
+                let position = self.savepoint_position(&name.value)?;
+                self.savepoints.truncate(position);
+                StatementOutcome::ok()
             }
             S::ShowDatabases { show_options, .. } | S::ShowSchemas { show_options, .. } => {
                 let like = like_filter(show_options)?;
@@ -1960,7 +2038,7 @@ impl Session {
         rows: Rows,
         filter: Option<&ast::ShowStatementFilter>,
         params: &[Value],
-        parameters: &Cell<usize>,
+        parameters: &Parameters,
     ) -> Result<Rows> {
         match filter {
             None => Ok(rows),
@@ -1989,7 +2067,7 @@ impl Session {
         rows: Rows,
         predicate: Option<&ast::Expr>,
         params: &[Value],
-        parameters: &Cell<usize>,
+        parameters: &Parameters,
     ) -> Result<Rows> {
         let Some(predicate) = predicate else {
             return Ok(rows);
@@ -2032,7 +2110,7 @@ impl Session {
         &mut self,
         set: &ast::Set,
         params: &[Value],
-        parameters: &Cell<usize>,
+        parameters: &Parameters,
     ) -> Result<()> {
         match set {
             ast::Set::SingleAssignment {
@@ -2111,7 +2189,7 @@ impl Session {
         name: &ast::ObjectName,
         value: &ast::Expr,
         params: &[Value],
-        parameters: &Cell<usize>,
+        parameters: &Parameters,
     ) -> Result<()> {
         let parts: Vec<String> = name.0.iter().map(select::object_part).collect();
         let mut global = matches!(scope, Some(ast::ContextModifier::Global));
@@ -2120,9 +2198,7 @@ impl Session {
             [one] if one.starts_with("@@") => one[2..].to_string(),
             [one] if one.starts_with('@') => {
                 let v = self.eval_constant(value, params, parameters)?;
-                self.state
-                    .user_vars
-                    .insert(one[1..].to_ascii_lowercase(), v);
+                self.state.set_user_variable(&one[1..], v);
                 return Ok(());
             }
             [one] => one.clone(),

@@ -15,7 +15,8 @@
 //! statements whose text-protocol outcome is known to differ from MariaDB, each a bug
 //! to fix. The test fails on any mismatch not in the list (a regression) and on any
 //! listed statement that now agrees (so the list only shrinks). It is a ratchet, not a
-//! waiver: the goal is an empty file.
+//! waiver: the goal is an empty file. Statements marked `-- diff: later` need features
+//! beyond issue #2's point 4; their entries are listed in a section of their own.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -144,6 +145,7 @@ fn sql_files_agree_with_mariadb() {
                             line: 0,
                             skip_result: false,
                             ordered: None,
+                            later: false,
                         },
                         mode,
                         diff: format!("cannot set up database {database} on the subject: {e}"),
@@ -190,10 +192,13 @@ fn sql_files_agree_with_mariadb() {
         }
     }
 
+    let later_count = mismatches.iter().filter(|m| m.statement.later).count();
     eprintln!(
-        "differential: {} files, {statement_count} statements, {} mismatches ({})",
+        "differential: {} files, {statement_count} statements, {} mismatches: {} in point 4 \
+         of issue #2, {later_count} marked later ({})",
         files.len(),
         mismatches.len(),
+        mismatches.len() - later_count,
         if self_check {
             "MariaDB vs MariaDB"
         } else {
@@ -210,7 +215,16 @@ fn sql_files_agree_with_mariadb() {
              # test fails on any mismatch missing here and on any entry that now agrees.\n\
              # Regenerate with DIFF_WRITE_KNOWN=1 after fixing some.\n",
         );
-        for m in mismatches.iter().filter(|m| matches!(m.mode, Mode::Text)) {
+        let text_mismatches = || mismatches.iter().filter(|m| matches!(m.mode, Mode::Text));
+        for m in text_mismatches().filter(|m| !m.statement.later) {
+            let fields = differing_fields_line(&m.diff);
+            text.push_str(&format!("{}:{} {fields}\n", m.file, m.statement.line));
+        }
+        text.push_str(
+            "# Beyond point 4 of issue #2 (joins, subqueries, derived tables): statements\n\
+             # marked `-- diff: later`, for a later issue.\n",
+        );
+        for m in text_mismatches().filter(|m| m.statement.later) {
             let fields = differing_fields_line(&m.diff);
             text.push_str(&format!("{}:{} {fields}\n", m.file, m.statement.line));
         }

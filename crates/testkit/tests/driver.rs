@@ -248,10 +248,8 @@ fn prepared_parameters_round_trip_exactly() {
 }
 
 /// MariaDB types a `?` by the value bound at execute time, so `? + 1` with an integer is
-/// BIGINT. KNOWN GAP: manycore types parameters when the statement is prepared (as a
-/// string), so the sum comes back as DOUBLE. Run with `--ignored` to check a fix.
+/// BIGINT (the driver then reads an i64, not a DOUBLE).
 #[test]
-#[ignore = "known gap: parameter types are fixed at prepare time (see doc comment)"]
 fn parameters_are_typed_by_their_bound_values() {
     let server = Server::from_env();
     let mut conn = conn_on(&server, "driver_param_types");

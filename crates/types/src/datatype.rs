@@ -206,7 +206,9 @@ impl DataType {
         }
     }
 
-    /// Protocol type code for column definitions and the binary row format.
+    /// Protocol type code for column definitions and the binary row format. TEXT and
+    /// BLOB say their size, as MariaDB does for expressions; a table's column is always
+    /// BLOB (`ColumnDefinition::with_table`).
     pub fn type_code(&self) -> u8 {
         use type_code::*;
         match self {
@@ -223,7 +225,12 @@ impl DataType {
             DataType::Double => DOUBLE,
             DataType::Char { .. } | DataType::Binary { .. } => STRING,
             DataType::VarChar { .. } | DataType::VarBinary { .. } => VAR_STRING,
-            DataType::Text { .. } | DataType::Blob { .. } => BLOB,
+            DataType::Text { size } | DataType::Blob { size } => match size {
+                LobSize::Tiny => TINY_BLOB,
+                LobSize::Regular => BLOB,
+                LobSize::Medium => MEDIUM_BLOB,
+                LobSize::Long => LONG_BLOB,
+            },
             DataType::Date => DATE,
             DataType::DateTime { .. } => DATETIME,
             DataType::Timestamp { .. } => TIMESTAMP,

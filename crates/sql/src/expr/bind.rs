@@ -2,13 +2,14 @@
 //!
 //! Type rules (MariaDB 10.11):
 //! ```text
-//!   literals   integer -> INT if it fits 32 bits, BIGINT, BIGINT UNSIGNED above i64::MAX,
-//!              DECIMAL beyond; 1.50 -> DECIMAL(3,2); 1e3 -> DOUBLE; 'x' -> VARCHAR
-//!   + - *      any DOUBLE/FLOAT/string operand -> DOUBLE; any DECIMAL -> DECIMAL
-//!              (+/-: scale max, one more integer digit; *: scales add); integers ->
-//!              BIGINT (UNSIGNED if either is); DATE/DATETIME count as integers YYYYMMDD...
+//!   literals   integer -> INT up to 9 characters, BIGINT, BIGINT UNSIGNED above
+//!              i64::MAX, DECIMAL beyond; 1.50 -> DECIMAL(3,2); 1e3 -> DOUBLE; 'x' -> VARCHAR
+//!   + - * %    any DOUBLE/FLOAT/string/NULL operand -> DOUBLE; any DECIMAL -> DECIMAL
+//!              (+/-: scale max, one more integer digit; *: scales add; %: larger scale);
+//!              integers -> INT or BIGINT by the result's length (`int_length`);
+//!              DATE/DATETIME count as integers YYYYMMDD...
 //!   /          exact operands -> DECIMAL with scale + div_precision_increment (4)
-//!   DIV        BIGINT; MOD like +, keeping the larger scale
+//!   DIV        INT or BIGINT by the length of the dividend's integer part
 //!   comparisons, logic, IS, IN, BETWEEN, LIKE -> INT (0/1/NULL); bit operators -> BIGINT
 //!              UNSIGNED
 //!   CASE/IF/IFNULL/COALESCE -> `function::aggregate_types` of the branches
@@ -20,6 +21,9 @@
 use super::function::{
     aggregate_types, char_length, decimal_type, exact_shape, is_binary_string, result_type,
     string_type, varchar, BOOL_TYPE, UBIGINT,
+};
+use super::int_length::{
+    binary_length, cast_length, int_length, literal_length, neg_length, IntLength,
 };
 use super::{BinaryOp, ColumnRef, Expr, Function, IntervalUnit, TrimSide, UnaryOp, VarScope};
 use crate::error::{Error, ErrorCode, Result};
@@ -44,6 +48,11 @@ pub trait Scope {
 
     /// Next parameter number for `?` placeholders (the caller keeps a Cell counter).
     fn next_parameter(&self) -> usize;
+
+    /// The type of parameter `index` (see `Expr::Parameter`).
+    fn parameter_type(&self, _index: usize) -> DataType {
+        super::NOMINAL_PARAMETER_TYPE
+    }
 
     /// The session's current database, for "FUNCTION db.f does not exist" (1305).
     fn database(&self) -> Option<String> {
@@ -177,7 +186,7 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
             expr, data_type, ..
         } => {
             let operand = bind(expr, scope)?;
-            let data_type = cast_type(data_type, &operand.data_type(), &expr.to_string())?;
+            let data_type = cast_type(data_type, &operand, &expr.to_string())?;
             Expr::Cast {
                 operand: Box::new(operand),
                 data_type,
@@ -192,7 +201,7 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
             let operand = bind(expr, scope)?;
             match data_type {
                 Some(t) => {
-                    let data_type = cast_type(t, &operand.data_type(), &expr.to_string())?;
+                    let data_type = cast_type(t, &operand, &expr.to_string())?;
                     Expr::Cast {
                         operand: Box::new(operand),
                         data_type,
@@ -224,9 +233,11 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
             ..
         } => {
             let mut args = vec![bind(expr, scope)?];
-            match substring_from {
-                Some(f) => args.push(bind(f, scope)?),
-                None => args.push(int_literal(1)),
+            match (substring_from, substring_for) {
+                (Some(f), _) => args.push(bind(f, scope)?),
+                // MariaDB's grammar has no one-argument SUBSTRING.
+                (None, None) => return Err(Error::parse_near(")", 1)),
+                (None, Some(_)) => args.push(int_literal(1)),
             }
             if let Some(f) = substring_for {
                 args.push(bind(f, scope)?);
@@ -312,20 +323,12 @@ fn call(function: Function, args: Vec<Expr>) -> Expr {
 }
 
 fn int_literal(i: i64) -> Expr {
+    let value = Value::Int(i);
     Expr::Literal {
-        value: Value::Int(i),
-        data_type: int_literal_type(i),
-    }
-}
-
-fn int_literal_type(i: i64) -> DataType {
-    if i32::try_from(i).is_ok() {
-        DataType::Int {
-            width: IntWidth::Int,
-            unsigned: false,
-        }
-    } else {
-        DataType::BIGINT
+        data_type: literal_length(&value)
+            .expect("an Int value has a length")
+            .data_type(),
+        value,
     }
 }
 
@@ -376,9 +379,13 @@ fn bind_value(v: &ast::Value, scope: &dyn Scope) -> Result<Expr> {
             value: Value::Null,
             data_type: DataType::Null,
         },
-        V::Placeholder(p) if p == "?" => Expr::Parameter {
-            index: scope.next_parameter(),
-        },
+        V::Placeholder(p) if p == "?" => {
+            let index = scope.next_parameter();
+            Expr::Parameter {
+                index,
+                data_type: scope.parameter_type(index),
+            }
+        }
         other => return Err(Error::not_supported(&other.to_string())),
     })
 }
@@ -579,19 +586,34 @@ fn bind_unary(op: ast::UnaryOperator, operand: &ast::Expr, scope: &dyn Scope) ->
     let inner = bind(operand, scope)?;
     Ok(match op {
         U::Plus => inner,
-        U::Minus => {
-            let data_type = match inner.data_type() {
-                DataType::Int { .. } => DataType::BIGINT,
-                d @ DataType::Decimal { .. } => d,
-                DataType::Null => DataType::Null,
-                _ => DataType::Double,
-            };
-            Expr::Unary {
-                op: UnaryOp::Neg,
-                operand: Box::new(inner),
+        U::Minus => match inner {
+            // MariaDB folds a minus into a literal however deeply nested: -(-3) is 3.
+            Expr::Literal {
+                value: Value::Int(i),
+                ..
+            } if i != i64::MIN => int_literal(-i),
+            Expr::Literal {
+                value: Value::Decimal(d),
                 data_type,
+            } => Expr::Literal {
+                value: Value::Decimal(-d),
+                data_type,
+            },
+            inner => {
+                let data_type = match inner.data_type() {
+                    DataType::Int { .. } => neg_length(&inner)
+                        .expect("an integer operand has a length")
+                        .data_type(),
+                    d @ DataType::Decimal { .. } => d,
+                    _ => DataType::Double,
+                };
+                Expr::Unary {
+                    op: UnaryOp::Neg,
+                    operand: Box::new(inner),
+                    data_type,
+                }
             }
-        }
+        },
         U::Not | U::BangNot => Expr::Unary {
             op: UnaryOp::Not,
             operand: Box::new(inner),
@@ -679,6 +701,7 @@ fn bind_binary(
         B::BitwiseXor | B::PGBitwiseXor => BinaryOp::BitXor,
         B::PGBitwiseShiftLeft => BinaryOp::ShiftLeft,
         B::PGBitwiseShiftRight => BinaryOp::ShiftRight,
+        B::Assignment => return bind_assignment(left, right, scope),
         other => return Err(Error::not_supported(&format!("operator {other}"))),
     };
     let l = bind(left, scope)?;
@@ -686,9 +709,34 @@ fn bind_binary(
     Ok(binary_node(op, l, r))
 }
 
+/// `@name := value`; any other target of `:=` is a syntax error.
+fn bind_assignment(target: &ast::Expr, value: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
+    let name = match target {
+        ast::Expr::Identifier(ident) if ident.quote_style.is_none() => ident
+            .value
+            .strip_prefix('@')
+            .filter(|rest| !rest.starts_with('@'))
+            .map(|rest| unquote(rest).to_lowercase()),
+        _ => None,
+    };
+    let Some(name) = name else {
+        return Err(Error::parse_near(&format!(":= {value}"), 1));
+    };
+    let value = bind(value, scope)?;
+    let data_type = match int_length(&value) {
+        Some(length) => length.data_type(),
+        None => value.data_type(),
+    };
+    Ok(Expr::SetUserVariable {
+        name,
+        value: Box::new(value),
+        data_type,
+    })
+}
+
 /// Builds a binary node with its inferred type.
 pub fn binary_node(op: BinaryOp, left: Expr, right: Expr) -> Expr {
-    let data_type = binary_type(op, &left.data_type(), &right.data_type());
+    let data_type = binary_type(op, &left, &right);
     Expr::Binary {
         op,
         left: Box::new(left),
@@ -699,88 +747,62 @@ pub fn binary_node(op: BinaryOp, left: Expr, right: Expr) -> Expr {
 
 /// How a type takes part in arithmetic.
 enum NumView {
-    /// (integer digits, scale, unsigned integer, is an integer)
-    Exact(u32, u32, bool, bool),
+    /// (integer digits, scale, is an integer)
+    Exact(u32, u32, bool),
     Inexact,
-    Unknown,
 }
 
 fn num_view(t: &DataType) -> NumView {
     match t {
-        DataType::Int { unsigned, .. } => {
+        DataType::Int { .. } => {
             let (i, s) = exact_shape(t);
-            NumView::Exact(i, s, *unsigned, true)
+            NumView::Exact(i, s, true)
         }
         DataType::Decimal { .. } => {
             let (i, s) = exact_shape(t);
-            NumView::Exact(i, s, false, false)
+            NumView::Exact(i, s, false)
         }
-        DataType::Date => NumView::Exact(8, 0, false, true),
+        DataType::Date => NumView::Exact(8, 0, true),
         DataType::DateTime { fsp: 0 } | DataType::Timestamp { fsp: 0 } => {
-            NumView::Exact(14, 0, false, true)
+            NumView::Exact(14, 0, true)
         }
         DataType::DateTime { fsp } | DataType::Timestamp { fsp } => {
-            NumView::Exact(14, *fsp as u32, false, false)
+            NumView::Exact(14, *fsp as u32, false)
         }
-        DataType::Null => NumView::Unknown,
+        // A bare NULL is a string to MariaDB's arithmetic: the result is DOUBLE.
         _ => NumView::Inexact,
     }
 }
 
-fn small_int(t: &DataType) -> bool {
-    matches!(
-        t,
-        DataType::Int {
-            width: IntWidth::Tiny | IntWidth::Small,
-            ..
-        }
-    )
-}
-
 /// Result type of `left op right`.
-pub fn binary_type(op: BinaryOp, left: &DataType, right: &DataType) -> DataType {
+pub fn binary_type(op: BinaryOp, left: &Expr, right: &Expr) -> DataType {
     use BinaryOp::*;
     match op {
         Eq | NullSafeEq | NotEq | Lt | LtEq | Gt | GtEq | And | Or | Xor => return BOOL_TYPE,
         BitAnd | BitOr | BitXor | ShiftLeft | ShiftRight => return UBIGINT,
+        IntDiv => {
+            return binary_length(op, left, right)
+                .expect("DIV has an integer result for any operands")
+                .data_type()
+        }
         _ => {}
     }
-    let (a, b) = (num_view(left), num_view(right));
-    let (NumView::Exact(ia, sa, ua, inta), NumView::Exact(ib, sb, ub, intb)) = (&a, &b) else {
-        if matches!(a, NumView::Inexact) || matches!(b, NumView::Inexact) {
-            return if op == IntDiv {
-                DataType::BIGINT
-            } else {
-                DataType::Double
-            };
-        }
-        return if op == IntDiv {
-            DataType::BIGINT
-        } else {
-            DataType::Null
-        };
+    let (left_type, right_type) = (left.data_type(), right.data_type());
+    let (NumView::Exact(ia, sa, inta), NumView::Exact(ib, sb, intb)) =
+        (num_view(&left_type), num_view(&right_type))
+    else {
+        return DataType::Double;
     };
-    let unsigned = *ua || *ub;
+    if let (true, true, Some(length)) = (inta, intb, binary_length(op, left, right)) {
+        return length.data_type();
+    }
     match op {
-        IntDiv => DataType::Int {
-            width: IntWidth::Big,
-            unsigned,
-        },
         Div => decimal_type(ia + sb, sa + super::eval::DIV_PRECISION_INCREMENT),
-        _ if *inta && *intb => {
-            let width = if small_int(left) && small_int(right) && op != Mod {
-                IntWidth::Int
-            } else {
-                IntWidth::Big
-            };
-            DataType::Int {
-                width,
-                unsigned: if op == Mod { *ua } else { unsigned },
-            }
-        }
-        Add | Sub => decimal_type((*ia).max(*ib) + 1, (*sa).max(*sb)),
+        // Temporal operands: integers of their YYYYMMDD... digits.
+        _ if inta && intb => IntLength::of_type(IntWidth::Big, false).data_type(),
+        Add | Sub => decimal_type(ia.max(ib) + 1, sa.max(sb)),
         Mul => decimal_type(ia + ib, sa + sb),
-        _ => decimal_type((*ia).max(*ib), (*sa).max(*sb)),
+        _ => decimal_type(ia.max(ib), sa.max(sb)),
     }
 }
 
@@ -926,19 +948,25 @@ pub fn declared_decimal(
 }
 
 /// The target type of CAST(x AS t) / CONVERT(x, t).
-fn cast_type(t: &ast::DataType, from: &DataType, operand_text: &str) -> Result<DataType> {
+fn cast_type(t: &ast::DataType, operand: &Expr, operand_text: &str) -> Result<DataType> {
     use ast::DataType as T;
+    let from = &operand.data_type();
     Ok(match t {
-        T::Signed | T::SignedInteger | T::Integer(_) | T::Int(_) | T::BigInt(_) => DataType::BIGINT,
-        T::Unsigned | T::UnsignedInteger | T::IntUnsigned(_) | T::BigIntUnsigned(_) => UBIGINT,
+        T::Signed | T::SignedInteger | T::Integer(_) | T::Int(_) | T::BigInt(_) => {
+            cast_length(operand, false).data_type()
+        }
+        T::Unsigned | T::UnsignedInteger | T::IntUnsigned(_) | T::BigIntUnsigned(_) => {
+            cast_length(operand, true).data_type()
+        }
         T::Decimal(info) | T::Numeric(info) | T::Dec(info) => {
             declared_decimal(info, operand_text, "")?
         }
         T::Double(_) | T::DoublePrecision | T::Real | T::Float8 => DataType::Double,
         T::Float(_) | T::Float4 => DataType::Float,
         T::Char(len) | T::Character(len) | T::Varchar(len) | T::Nvarchar(len) => {
+            // MariaDB's CAST(x AS CHAR(n)) is a VARCHAR(n), cut to n characters.
             match length_of(len) {
-                Some(n) => DataType::Char { length: n },
+                Some(n) => DataType::VarChar { length: n },
                 None => string_type(char_length(from).max(1), false),
             }
         }

@@ -74,27 +74,31 @@ fn numeric_prefix(s: &[u8]) -> (usize, usize, bool) {
     (start, i, inexact)
 }
 
-/// True if everything after `end` is spaces (MySQL does not warn about trailing spaces).
 fn only_spaces(s: &[u8]) -> bool {
     s.iter().all(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
 }
 
-fn truncated(session: &dyn SessionContext, kind: &str, s: &[u8]) {
-    session.warn(
-        ErrorCode::TruncatedWrongValue,
+/// Reports what follows the number read from `s` (1292): a warning when there was no
+/// number or other text follows, a note when only spaces follow (MariaDB 10.11 notes
+/// trailing spaces; leading ones pass silently).
+fn check_number_end(session: &dyn SessionContext, kind: &str, s: &[u8], found: bool, rest: &[u8]) {
+    let message = || {
         format!(
             "Truncated incorrect {kind} value: '{}'",
             String::from_utf8_lossy(s)
-        ),
-    );
+        )
+    };
+    if !found || !only_spaces(rest) {
+        session.warn(ErrorCode::TruncatedWrongValue, message());
+    } else if !rest.is_empty() {
+        session.note(ErrorCode::TruncatedWrongValue, message());
+    }
 }
 
 /// String to DOUBLE: the numeric prefix, warning if anything but spaces follows.
 pub fn str_to_f64(s: &[u8], session: &dyn SessionContext) -> f64 {
     let (start, end, _) = numeric_prefix(s);
-    if !only_spaces(&s[end..]) || start == end {
-        truncated(session, "DOUBLE", s);
-    }
+    check_number_end(session, "DOUBLE", s, start < end, &s[end..]);
     std::str::from_utf8(&s[start..end])
         .ok()
         .and_then(|t| t.parse::<f64>().ok())
@@ -104,9 +108,7 @@ pub fn str_to_f64(s: &[u8], session: &dyn SessionContext) -> f64 {
 /// String to DECIMAL: the numeric prefix (exponents applied), warning if cut.
 pub fn str_to_decimal(s: &[u8], session: &dyn SessionContext) -> Decimal {
     let (start, end, _) = numeric_prefix(s);
-    if !only_spaces(&s[end..]) || start == end {
-        truncated(session, "DECIMAL", s);
-    }
+    check_number_end(session, "DECIMAL", s, start < end, &s[end..]);
     let text = std::str::from_utf8(&s[start..end]).unwrap_or("0");
     parse_decimal_text(text).unwrap_or_default()
 }
@@ -168,9 +170,7 @@ pub fn str_to_i128(s: &[u8], session: &dyn SessionContext) -> i128 {
         value = (value * 10 + (s[i] - b'0') as i128).min(u64::MAX as i128 + 1);
         i += 1;
     }
-    if i == digits_start || !only_spaces(&s[i..]) {
-        truncated(session, "INTEGER", s);
-    }
+    check_number_end(session, "INTEGER", s, i > digits_start, &s[i..]);
     let _ = start;
     if negative {
         (-value).max(i64::MIN as i128)

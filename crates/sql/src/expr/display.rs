@@ -81,6 +81,10 @@ fn write(e: &Expr, out: &mut String, nested: bool) {
         Expr::Parameter { .. } => out.push('?'),
         Expr::SystemVariable { name, .. } => out.push_str(&format!("@@{name}")),
         Expr::UserVariable { name } => out.push_str(&format!("@{name}")),
+        Expr::SetUserVariable { name, value, .. } => {
+            out.push_str(&format!("@{name} := "));
+            write(value, out, true);
+        }
         Expr::Unary { op, operand, .. } => {
             out.push_str(match op {
                 UnaryOp::Neg => "-",

@@ -42,7 +42,7 @@ impl Expr {
                     ),
                 )
             }),
-            Expr::Parameter { index } => ctx.params.get(*index).cloned().ok_or_else(|| {
+            Expr::Parameter { index, .. } => ctx.params.get(*index).cloned().ok_or_else(|| {
                 Error::new(
                     ErrorCode::WrongArguments,
                     "Incorrect arguments to mysqld_stmt_execute".to_string(),
@@ -62,6 +62,11 @@ impl Expr {
                 Ok(to_bytes(&v, &DataType::Null)
                     .map(Value::Bytes)
                     .unwrap_or(Value::Null))
+            }
+            Expr::SetUserVariable { name, value, .. } => {
+                let v = value.eval(row, ctx)?;
+                ctx.session.set_user_variable(name, v.clone());
+                Ok(v)
             }
             Expr::UserVariable { name } => {
                 let v = ctx.session.user_variable(name);
@@ -267,12 +272,19 @@ impl Expr {
             | Expr::Binary { data_type, .. }
             | Expr::Case { data_type, .. }
             | Expr::Cast { data_type, .. }
+            | Expr::SetUserVariable { data_type, .. }
+            | Expr::Parameter { data_type, .. }
             | Expr::Call { data_type, .. } => data_type.clone(),
             Expr::Column(c) => c.data_type.clone(),
             Expr::SystemVariable { name, .. } => {
                 crate::variables::value_type(name).unwrap_or(NOMINAL_STRING)
             }
-            Expr::Parameter { .. } | Expr::UserVariable { .. } => NOMINAL_STRING,
+            // MariaDB types a user variable by the value it holds when the statement is
+            // prepared; that of a string or NULL (and of one never set) is LONGTEXT. The
+            // binder does not see values yet, so every user variable is typed so.
+            Expr::UserVariable { .. } => DataType::Text {
+                size: manycore_types::LobSize::Long,
+            },
             Expr::IsNull { .. }
             | Expr::IsBool { .. }
             | Expr::InList { .. }
@@ -290,6 +302,7 @@ impl Expr {
                 true
             }
             Expr::Unary { operand, .. } => operand.nullable(),
+            Expr::SetUserVariable { value, .. } => value.nullable(),
             Expr::Binary {
                 op, left, right, ..
             } => match op {
@@ -328,7 +341,8 @@ impl Expr {
             | Expr::Parameter { .. }
             | Expr::SystemVariable { .. }
             | Expr::UserVariable { .. } => true,
-            Expr::Column(_) => false,
+            // Assigns on every call.
+            Expr::Column(_) | Expr::SetUserVariable { .. } => false,
             Expr::Unary { operand, .. }
             | Expr::IsNull { operand, .. }
             | Expr::IsBool { operand, .. }
@@ -712,6 +726,13 @@ pub fn cast_value(v: Value, from: &DataType, to: &DataType, ctx: &EvalContext) -
         }
         DataType::Int { unsigned: true, .. } => {
             let i = to_i128(&v, session).unwrap_or(0);
+            if i < 0 {
+                session.note(
+                    ErrorCode::UnknownError,
+                    "Cast to unsigned converted negative integer to it's positive complement"
+                        .to_string(),
+                );
+            }
             Value::UInt(if i < 0 { i as i64 as u64 } else { i as u64 })
         }
         DataType::Decimal { precision, scale } => {
@@ -740,7 +761,9 @@ pub fn cast_value(v: Value, from: &DataType, to: &DataType, ctx: &EvalContext) -
         t if t.is_string() => {
             let bytes = to_bytes(&v, from).unwrap_or_default();
             let limit = match t {
-                DataType::Char { length } | DataType::Binary { length } => Some(*length as usize),
+                DataType::Char { length }
+                | DataType::VarChar { length }
+                | DataType::Binary { length } => Some(*length as usize),
                 _ => None,
             };
             match limit {

@@ -11,6 +11,7 @@
 use super::coerce::{
     self, compare, string_collation, to_bytes, to_decimal, to_f64, to_i128, to_i64, to_temporal,
 };
+use super::int_length::{int_length, rounded_digits};
 use super::temporal::{self as tm};
 use super::{EvalContext, Expr};
 use crate::error::{Error, ErrorCode, Result};
@@ -647,34 +648,32 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
     let t = |i: usize| args.get(i).map(Expr::data_type).unwrap_or(DataType::Null);
     match function {
         Abs => match t(0) {
-            DataType::Int { unsigned, .. } => DataType::Int {
-                width: IntWidth::Big,
-                unsigned,
-            },
+            DataType::Int { .. } => int_length(&args[0])
+                .expect("an integer argument has a length")
+                .data_type(),
             d @ DataType::Decimal { .. } => d,
             _ => DataType::Double,
         },
         Ceil | Floor => match t(0) {
-            DataType::Int { unsigned, .. } => DataType::Int {
-                width: IntWidth::Big,
-                unsigned,
+            // An integer argument comes back unchanged, type and all.
+            d @ DataType::Int { .. } => d,
+            DataType::Decimal { precision, scale } => match rounded_digits(precision, scale) {
+                0..=9 => INT_TYPE,
+                10..=18 => DataType::BIGINT,
+                digits => decimal_type(digits, 0),
             },
-            DataType::Decimal { precision, scale } => {
-                let digits = (precision as u32).saturating_sub(scale as u32) + 1;
-                if digits <= 18 {
-                    DataType::BIGINT
-                } else {
-                    decimal_type(digits, 0)
-                }
-            }
             _ => DataType::Double,
         },
         Round | Truncate => {
             let places = args.get(1).map(literal_int);
             match t(0) {
-                DataType::Int { unsigned, .. } => DataType::Int {
-                    width: IntWidth::Big,
-                    unsigned,
+                // ROUND(9, -1) = 10 needs one more digit; otherwise the type is kept.
+                d @ DataType::Int { .. } => match places {
+                    Some(Some(p)) if function == Round && p < 0 => int_length(&args[0])
+                        .expect("an integer argument has a length")
+                        .widened()
+                        .data_type(),
+                    _ => d,
                 },
                 DataType::Decimal { precision, scale } => {
                     let int = (precision as u32).saturating_sub(scale as u32);
@@ -688,12 +687,25 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
                 _ => DataType::Double,
             }
         }
-        Mod => arithmetic_mod_type(&t(0), &t(1)),
+        Mod => super::bind::binary_type(super::BinaryOp::Mod, &args[0], &args[1]),
         Pow | Sqrt | Exp | Ln | Log | Log2 | Log10 | Pi | Rand => DataType::Double,
         Sign | IsNull | Length | CharLength | Locate | Ascii | Strcmp | Field | FindInSet
         | Year | Month | Day | Hour | Minute | Second | Microsecond | DayOfWeek | DayOfYear
         | Weekday | Week | Quarter | DateDiff | ToDays | BitCount | Sleep => INT_TYPE,
-        Greatest | Least | Coalesce => aggregate_types(
+        // A NULL argument makes GREATEST/LEAST of numbers a DOUBLE (MariaDB's min/max
+        // aggregation); strings and dates keep their type.
+        Greatest | Least => match aggregate_types(
+            args.iter()
+                .map(|a| a.data_type())
+                .collect::<Vec<_>>()
+                .iter(),
+        ) {
+            t if t.is_numeric() && args.iter().any(|a| a.data_type() == DataType::Null) => {
+                DataType::Double
+            }
+            t => t,
+        },
+        Coalesce => aggregate_types(
             args.iter()
                 .map(|a| a.data_type())
                 .collect::<Vec<_>>()
@@ -747,7 +759,7 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
         Char => DataType::VarBinary {
             length: args.len() as u32 * 4,
         },
-        Hex => varchar(char_length(&t(0)) * 2),
+        Hex => string_type(char_length(&t(0)) * 2, false),
         Unhex => DataType::VarBinary {
             length: (char_length(&t(0)) / 2 + 1) as u32,
         },
@@ -820,24 +832,6 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
 
 fn same_string_type(t: &DataType, length: u64) -> DataType {
     string_type(length, is_binary_string(t))
-}
-
-/// Type of `a % b` / MOD(a, b).
-pub fn arithmetic_mod_type(a: &DataType, b: &DataType) -> DataType {
-    let exact =
-        |t: &DataType| t.is_integer() || matches!(t, DataType::Decimal { .. } | DataType::Null);
-    if !exact(a) || !exact(b) {
-        return DataType::Double;
-    }
-    if a.is_integer() && b.is_integer() || (a.is_integer() && *b == DataType::Null) {
-        return DataType::Int {
-            width: IntWidth::Big,
-            unsigned: a.is_unsigned(),
-        };
-    }
-    let (ia, sa) = exact_shape(a);
-    let (ib, sb) = exact_shape(b);
-    decimal_type(ia.max(ib), sa.max(sb))
 }
 
 /// Nullability of `function(args)`.

@@ -9,9 +9,11 @@
 //!     TIMESTAMP give Value::DateTime; or Value::Null.
 //! (2) Evaluation never panics on any input; bad input is an `Error` (or a warning and a
 //!     MySQL-compatible value where MySQL only warns).
-//! (3) Nodes whose type is only known at run time (`Parameter`, `UserVariable`) report a
-//!     nominal type (a character string) and evaluate to the value as supplied; every
-//!     operator dispatches on the values it receives, so this is safe.
+//! (3) Nodes whose type is only known at run time report a nominal type (a character
+//!     string) and evaluate to the value as supplied: a `UserVariable`, and a `Parameter`
+//!     bound before its values were known (a prepared statement is re-bound with its
+//!     values' types when they change). Every operator dispatches on the values it
+//!     receives, so this is safe.
 //!
 //! Code map: `bind` (sqlparser AST -> Expr, with MySQL's type inference), `eval`
 //! (evaluation), `function` (scalar functions), `aggregate` (COUNT/SUM/... and their
@@ -29,6 +31,7 @@ mod digest;
 mod display;
 mod eval;
 pub mod function;
+mod int_length;
 mod like;
 mod temporal;
 #[cfg(test)]
@@ -37,6 +40,7 @@ mod tests;
 pub use aggregate::{bind_aggregate, Accumulator, AggregateCall, AggregateFunction};
 pub use bind::{bind, declared_decimal, is_aggregate, Scope};
 pub use convert::{compare_values, exact_key_value, sort_key, store_value};
+pub use eval::NOMINAL_STRING as NOMINAL_PARAMETER_TYPE;
 pub use function::{Function, IntervalUnit, TrimSide};
 
 /// Scope of a `@@variable` reference.
@@ -104,9 +108,11 @@ pub enum Expr {
         data_type: DataType,
     },
     Column(ColumnRef),
-    /// A `?` of a prepared statement; its value comes from `EvalContext::params`.
+    /// A `?` of a prepared statement; its value comes from `EvalContext::params`. Typed
+    /// by the value of the execution it was bound for, else `NOMINAL_PARAMETER_TYPE`.
     Parameter {
         index: usize,
+        data_type: DataType,
     },
     SystemVariable {
         name: String,
@@ -114,6 +120,13 @@ pub enum Expr {
     },
     UserVariable {
         name: String,
+    },
+    /// `@name := value`: evaluates `value`, stores it in the session's user variable and
+    /// yields it. Typed as `value` (an integer as long, `int_length`).
+    SetUserVariable {
+        name: String,
+        value: Box<Expr>,
+        data_type: DataType,
     },
     Unary {
         op: UnaryOp,
@@ -181,6 +194,8 @@ pub struct EvalContext<'a> {
 pub trait SessionContext {
     fn system_variable(&self, name: &str, scope: VarScope) -> Result<Value>;
     fn user_variable(&self, name: &str) -> Value;
+    /// `@name := value` inside an expression.
+    fn set_user_variable(&self, name: &str, value: Value);
     fn current_database(&self) -> Option<&str>;
     fn connection_id(&self) -> u32;
     fn last_insert_id(&self) -> u64;

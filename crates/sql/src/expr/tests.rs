@@ -2,14 +2,13 @@
 //!
 //! `testdata/mariadb.tsv` holds (expression, MariaDB's text, MariaDB's type) for one row
 //! of a fixed table; `check_mariadb_cases` binds and evaluates every line here and
-//! compares the text and the type class (integer/decimal/double/string/date...; the
-//! integer display width LONG vs LONGLONG is not modelled).
+//! compares the text and the type class (the integer type itself, decimal, double, string,
+//! date...).
 
 use super::*;
 use crate::error::ErrorCode;
 use manycore_types::format::write_text;
 use manycore_types::{Date, DateTime, IntWidth, LobSize};
-use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 use std::cell::{Cell, RefCell};
 
@@ -68,6 +67,7 @@ impl SessionContext for TestSession {
             Value::Null
         }
     }
+    fn set_user_variable(&self, _name: &str, _value: Value) {}
     fn current_database(&self) -> Option<&str> {
         Some("test")
     }
@@ -177,7 +177,7 @@ pub fn test_table() -> (TestScope, Vec<Value>) {
 
 pub fn parse(text: &str) -> sqlparser::ast::Expr {
     let sql = format!("SELECT {text}");
-    let statements = Parser::new(&MySqlDialect {})
+    let statements = Parser::new(&crate::dialect::MariaDbDialect::new())
         .try_with_sql(&sql)
         .and_then(|mut p| p.parse_statements())
         .unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -217,7 +217,13 @@ pub fn run(text: &str) -> std::result::Result<(String, DataType), crate::error::
 fn type_class(t: &DataType) -> &'static str {
     match t {
         DataType::Null => "null",
-        DataType::Int { .. } => "int",
+        DataType::Int { width, .. } => match width {
+            IntWidth::Tiny => "TINY",
+            IntWidth::Small => "SHORT",
+            IntWidth::Medium => "INT24",
+            IntWidth::Int => "LONG",
+            IntWidth::Big => "LONGLONG",
+        },
         DataType::Decimal { .. } => "decimal",
         DataType::Float => "float",
         DataType::Double => "double",
@@ -230,7 +236,11 @@ fn type_class(t: &DataType) -> &'static str {
 
 fn mariadb_class(name: &str) -> &'static str {
     match name {
-        "TINY" | "SHORT" | "LONG" | "INT24" | "LONGLONG" => "int",
+        "TINY" => "TINY",
+        "SHORT" => "SHORT",
+        "INT24" => "INT24",
+        "LONG" => "LONG",
+        "LONGLONG" => "LONGLONG",
         "NEWDECIMAL" => "decimal",
         "FLOAT" => "float",
         "DOUBLE" => "double",

@@ -1,0 +1,200 @@
+//! MariaDB's dialect: sqlparser's MySqlDialect with MariaDB's operator grammar where
+//! sqlparser's differs.
+//!
+//! Invariants:
+//! (1) Everything not listed here behaves exactly as MySqlDialect: every method it
+//!     overrides is delegated, and `dialect()` reports MySqlDialect's type so that
+//!     sqlparser's `dialect_of!(... MySqlDialect)` checks still apply.
+//! (2) Differences, each MariaDB's documented grammar:
+//!     - `XOR` binds looser than AND and tighter than OR (sqlparser ranks it above the
+//!       comparisons, so `a > 1 XOR b = 2` parsed as `a > (1 XOR b) = 2`);
+//!     - `a MOD b` is `a % b` (sqlparser only knows the MOD() function);
+//!     - `UPDATE IGNORE t` updates t ignoring errors (sqlparser took IGNORE for the
+//!       table); it becomes sqlparser's `UPDATE OR IGNORE`, which means the same.
+
+use sqlparser::ast::{BinaryOperator, Expr, SqliteOnConflict, Statement};
+use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::Token;
+
+#[derive(Debug)]
+pub struct MariaDbDialect(MySqlDialect);
+
+impl MariaDbDialect {
+    pub const fn new() -> MariaDbDialect {
+        MariaDbDialect(MySqlDialect {})
+    }
+}
+
+/// Between sqlparser's OR (5) and AND (10).
+const XOR_PRECEDENCE: u8 = 7;
+
+/// Delegates the listed no-argument `bool` methods to MySqlDialect (invariant 1).
+macro_rules! delegate {
+    ($($name:ident),* $(,)?) => {
+        $(fn $name(&self) -> bool {
+            self.0.$name()
+        })*
+    };
+}
+
+impl Dialect for MariaDbDialect {
+    fn dialect(&self) -> std::any::TypeId {
+        self.0.dialect()
+    }
+
+    fn is_identifier_start(&self, ch: char) -> bool {
+        self.0.is_identifier_start(ch)
+    }
+
+    fn is_identifier_part(&self, ch: char) -> bool {
+        self.0.is_identifier_part(ch)
+    }
+
+    fn is_delimited_identifier_start(&self, ch: char) -> bool {
+        self.0.is_delimited_identifier_start(ch)
+    }
+
+    fn identifier_quote_style(&self, identifier: &str) -> Option<char> {
+        self.0.identifier_quote_style(identifier)
+    }
+
+    delegate!(
+        supports_string_literal_backslash_escape,
+        supports_string_literal_concatenation,
+        ignores_wildcard_escapes,
+        supports_numeric_prefix,
+        supports_bitwise_shift_operators,
+        supports_multiline_comment_hints,
+        require_interval_qualifier,
+        supports_limit_comma,
+        supports_create_table_select,
+        supports_insert_set,
+        supports_user_host_grantee,
+        supports_table_hints,
+        requires_single_line_comment_whitespace,
+        supports_match_against,
+        supports_select_modifiers,
+        supports_set_names,
+        supports_comma_separated_set_assignments,
+        supports_update_order_by,
+        supports_data_type_signed_suffix,
+        supports_cross_join_constraint,
+        supports_double_ampersand_operator,
+        supports_binary_kw_as_cast,
+        supports_comment_optimizer_hint,
+        supports_constraint_keyword_without_name,
+        supports_key_column_option,
+        supports_group_by_with_modifier,
+        supports_left_associative_joins_without_parens,
+    );
+
+    fn is_table_factor_alias(&self, explicit: bool, kw: &Keyword, parser: &mut Parser) -> bool {
+        self.0.is_table_factor_alias(explicit, kw, parser)
+    }
+
+    fn parse_statement(&self, parser: &mut Parser) -> Option<Result<Statement, ParserError>> {
+        let is_word = |n: usize, keyword: Keyword| matches!(&parser.peek_nth_token_ref(n).token, Token::Word(w) if w.keyword == keyword);
+        if is_word(0, Keyword::UPDATE) && is_word(1, Keyword::IGNORE) {
+            let update_token = parser.next_token();
+            parser.next_token();
+            return Some(parser.parse_update(update_token).map(|mut statement| {
+                if let Statement::Update(update) = &mut statement {
+                    update.or = Some(SqliteOnConflict::Ignore);
+                }
+                statement
+            }));
+        }
+        self.0.parse_statement(parser)
+    }
+
+    fn get_next_precedence(&self, parser: &Parser) -> Option<Result<u8, ParserError>> {
+        match &parser.peek_token_ref().token {
+            Token::Word(w) if w.keyword == Keyword::XOR => Some(Ok(XOR_PRECEDENCE)),
+            Token::Word(w) if w.keyword == Keyword::MOD && w.quote_style.is_none() => {
+                Some(Ok(self.prec_value(Precedence::MulDivModOp)))
+            }
+            _ => self.0.get_next_precedence(parser),
+        }
+    }
+
+    fn parse_infix(
+        &self,
+        parser: &mut Parser,
+        expr: &Expr,
+        precedence: u8,
+    ) -> Option<Result<Expr, ParserError>> {
+        if parser.parse_keyword(Keyword::MOD) {
+            return Some(
+                parser
+                    .parse_subexpr(precedence)
+                    .map(|right| Expr::BinaryOp {
+                        left: Box::new(expr.clone()),
+                        op: BinaryOperator::Modulo,
+                        right: Box::new(right),
+                    }),
+            );
+        }
+        self.0.parse_infix(parser, expr, precedence)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (left, operator, right) of the top-level binary operator of `sql`.
+    fn split(sql: &str) -> (String, BinaryOperator, String) {
+        let expr = Parser::new(&MariaDbDialect::new())
+            .try_with_sql(sql)
+            .and_then(|mut p| p.parse_expr())
+            .expect("parses");
+        match expr {
+            Expr::BinaryOp { left, op, right } => (left.to_string(), op, right.to_string()),
+            other => panic!("not a binary operator: {other}"),
+        }
+    }
+
+    #[test]
+    fn xor_binds_between_and_and_or() {
+        let xor = BinaryOperator::Xor;
+        assert_eq!(
+            split("a > 1 XOR b = 2"),
+            ("a > 1".into(), xor.clone(), "b = 2".into())
+        );
+        assert_eq!(
+            split("a OR b XOR c AND d"),
+            ("a".into(), BinaryOperator::Or, "b XOR c AND d".into())
+        );
+        assert_eq!(split("b XOR c AND d"), ("b".into(), xor, "c AND d".into()));
+    }
+
+    #[test]
+    fn update_ignore_is_update_or_ignore() {
+        let statement = Parser::new(&MariaDbDialect::new())
+            .try_with_sql("UPDATE IGNORE t SET a = 1")
+            .and_then(|mut p| p.parse_statement())
+            .expect("parses");
+        let Statement::Update(update) = statement else {
+            panic!("not an UPDATE: {statement}");
+        };
+        assert_eq!(update.or, Some(SqliteOnConflict::Ignore));
+        assert_eq!(update.table.to_string(), "t");
+    }
+
+    #[test]
+    fn mod_is_an_infix_operator() {
+        let modulo = BinaryOperator::Modulo;
+        assert_eq!(split("7 MOD -3"), ("7".into(), modulo.clone(), "-3".into()));
+        assert_eq!(
+            split("7.25 mod 0.5"),
+            ("7.25".into(), modulo.clone(), "0.5".into())
+        );
+        assert_eq!(
+            split("1 + 7 MOD 2 * 3"),
+            ("1".into(), BinaryOperator::Plus, "7 % 2 * 3".into())
+        );
+        assert_eq!(split("MOD(7, 3) = 1").1, BinaryOperator::Eq);
+    }
+}
