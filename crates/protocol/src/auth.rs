@@ -206,6 +206,11 @@ pub enum Credential {
         digest: Option<[u8; 32]>,
         fast_auth: bool,
     },
+    /// caching_sha2_password known only by its stored form (`sha256_crypt`, "$A$005$..."),
+    /// e.g. after a restart: every login is a full authentication that checks the
+    /// cleartext against it; `AuthExchange::verified_digest` then yields the fast-auth
+    /// digest for the server's cache.
+    CachingSha2Crypt { stored: String },
 }
 
 impl std::fmt::Debug for Credential {
@@ -218,7 +223,9 @@ impl Credential {
     pub fn plugin(&self) -> AuthPlugin {
         match self {
             Credential::NativePassword { .. } => AuthPlugin::NativePassword,
-            Credential::CachingSha2Password { .. } => AuthPlugin::CachingSha2Password,
+            Credential::CachingSha2Password { .. } | Credential::CachingSha2Crypt { .. } => {
+                AuthPlugin::CachingSha2Password
+            }
         }
     }
 
@@ -302,6 +309,8 @@ pub struct AuthExchange {
     secure_transport: bool,
     client_plugin_auth: bool,
     state: AuthState,
+    /// SHA256(SHA256(password)) after a successful caching_sha2 full authentication.
+    verified_digest: Option<[u8; 32]>,
 }
 
 impl AuthExchange {
@@ -321,11 +330,19 @@ impl AuthExchange {
             secure_transport,
             client_plugin_auth,
             state: AuthState::Start,
+            verified_digest: None,
         }
     }
 
     pub fn scramble(&self) -> &Scramble {
         &self.scramble
+    }
+
+    /// After `Accepted` by a caching_sha2 full authentication (cleartext over a secure
+    /// transport or RSA): SHA256(SHA256(password)), which the server may cache so the
+    /// account's next logins take the fast path, as MySQL does.
+    pub fn verified_digest(&self) -> Option<[u8; 32]> {
+        self.verified_digest
     }
 
     /// Begins with the plugin and response from the handshake response (or
@@ -472,7 +489,8 @@ impl AuthExchange {
             Credential::CachingSha2Password {
                 digest: Some(_),
                 fast_auth: false,
-            } => {
+            }
+            | Credential::CachingSha2Crypt { .. } => {
                 writer.write_with(out, |o| {
                     write_auth_more_data(o, &[PERFORM_FULL_AUTHENTICATION])
                 });
@@ -491,10 +509,16 @@ impl AuthExchange {
                 digest: Some(digest),
                 ..
             } => constant_time_eq(&caching_sha2_digest(password), digest),
+            Credential::CachingSha2Crypt { stored } => {
+                crate::sha256_crypt::verify_mysql_hash(password, stored)
+            }
             Credential::NativePassword { hash: None }
             | Credential::CachingSha2Password { digest: None, .. } => password.is_empty(),
         };
         if ok {
+            if self.credential.plugin() == AuthPlugin::CachingSha2Password && !password.is_empty() {
+                self.verified_digest = Some(caching_sha2_digest(password));
+            }
             self.accept()
         } else {
             self.fail(AuthFailure::WrongPassword)
@@ -642,6 +666,28 @@ mod tests {
             .map(|(i, c)| c ^ SCRAMBLE[i % 20])
             .collect();
         assert_eq!(ex.receive_rsa_decrypted(&plain), AuthStep::Accepted);
+    }
+
+    #[test]
+    fn caching_sha2_crypt_needs_full_auth_and_yields_the_digest() {
+        let stored = crate::sha256_crypt::mysql_hash(b"pw");
+        let cred = Credential::CachingSha2Crypt { stored };
+        let resp = caching_sha2_scramble(b"pw", &SCRAMBLE);
+        let (mut ex, mut out, mut w) = exchange(cred.clone(), true);
+        assert_eq!(
+            ex.start(Some(b"caching_sha2_password"), &resp, &mut out, &mut w),
+            AuthStep::Continue
+        );
+        assert_eq!(out, [2, 0, 0, 2, 0x01, 0x04]);
+        assert_eq!(ex.receive(b"pw\0", &mut out, &mut w), AuthStep::Accepted);
+        assert_eq!(ex.verified_digest(), Some(caching_sha2_digest(b"pw")));
+        let (mut ex, mut out, mut w) = exchange(cred, true);
+        ex.start(Some(b"caching_sha2_password"), &resp, &mut out, &mut w);
+        assert!(matches!(
+            ex.receive(b"px\0", &mut out, &mut w),
+            AuthStep::Rejected(_)
+        ));
+        assert_eq!(ex.verified_digest(), None);
     }
 
     #[test]
