@@ -197,20 +197,28 @@ impl Connection {
             .database
             .filter(|d| !d.is_empty())
             .map(|d| String::from_utf8_lossy(d).into_owned());
-        let credential = accounts::credential_for(&user, peer.ip());
-        let known = credential.is_some();
-        if !self
+        let using_password = !response.auth_response.is_empty();
+        let login = accounts::find_login(&engine, &user, peer.ip());
+        let credential = login.as_ref().map(|l| l.credential.clone());
+        let authenticated = self
             .authenticate(credential, response.auth_plugin, response.auth_response)
-            .await
-            || !known
-        {
-            self.deny_access(&user, peer).await;
+            .await;
+        let Some(login) = login.filter(|_| authenticated) else {
+            let error = accounts::access_denied(&user, peer.ip(), using_password);
+            self.refuse(&error).await;
+            return None;
+        };
+        // Whether the transport is TLS; plain TCP until the TLS layer sets it.
+        let secure = false;
+        if let Err(error) = accounts::admit(&login, &user, peer.ip(), secure) {
+            self.refuse(&error).await;
             return None;
         }
         let info = ConnectionInfo {
             id: self.id,
             user,
             host: format!("{}:{}", accounts::host_name(peer.ip()), peer.port()),
+            account_host: login.account.host,
             worker: self.context.worker,
             database,
         };
@@ -251,12 +259,16 @@ impl Connection {
     ) -> bool {
         let credential =
             credential.unwrap_or_else(|| Credential::decoy(accounts::DEFAULT_PLUGIN, true));
+        let checked = credential.clone();
         let mut exchange =
             AuthExchange::new(self.scramble.clone(), credential, false, self.capabilities);
         let mut step = exchange.start(plugin, auth_response, &mut self.output, &mut self.writer);
         loop {
             match step {
-                AuthStep::Accepted => return true,
+                AuthStep::Accepted => {
+                    accounts::remember_verified(&checked, exchange.verified_digest());
+                    return true;
+                }
                 AuthStep::Rejected(reason) => {
                     tracing::debug!(connection = self.id, ?reason, "authentication failed");
                     return false;
@@ -280,13 +292,9 @@ impl Connection {
         }
     }
 
-    async fn deny_access(&mut self, user: &str, peer: SocketAddr) {
-        let host = accounts::host_name(peer.ip());
-        let error = Error::new(
-            ErrorCode::AccessDenied,
-            format!("Access denied for user '{user}'@'{host}' (using password: NO)"),
-        );
-        self.send_error(&error);
+    /// Sends a login refusal (accounts invariant (3)).
+    async fn refuse(&mut self, error: &Error) {
+        self.send_error(error);
         let _ = self.flush().await;
     }
 
@@ -587,16 +595,17 @@ impl Connection {
         change: manycore_protocol::command::ChangeUser<'_>,
     ) -> Flow {
         // Re-authentication needs async reads; COM_CHANGE_USER with an exchange longer
-        // than one round trip is answered by the initial credential check only: accounts
-        // without passwords (the only ones so far) complete in one step.
+        // than one round trip (an auth switch, caching_sha2 full authentication) is
+        // refused: native passwords and password-less accounts complete in one step.
         let user = String::from_utf8_lossy(change.username).into_owned();
         let peer_ip = self
             .stream
             .peer_addr()
             .map(|a| a.ip())
             .unwrap_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED));
-        let credential = accounts::credential_for(&user, peer_ip);
-        let accepted = match credential {
+        let using_password = !change.auth_response.is_empty();
+        let login = accounts::find_login(&self.context.engine, &user, peer_ip);
+        let accepted = match login.as_ref().map(|l| l.credential.clone()) {
             Some(credential) => {
                 let mut exchange =
                     AuthExchange::new(self.scramble.clone(), credential, false, self.capabilities);
@@ -612,20 +621,21 @@ impl Connection {
             }
             None => false,
         };
-        if !accepted {
-            let host = accounts::host_name(peer_ip);
-            let error = Error::new(
-                ErrorCode::AccessDenied,
-                format!("Access denied for user '{user}'@'{host}' (using password: NO)"),
-            );
+        let Some(login) = login.filter(|_| accepted) else {
+            self.send_error(&accounts::access_denied(&user, peer_ip, using_password));
+            return Flow::Close;
+        };
+        // Whether the transport is TLS; plain TCP until the TLS layer sets it.
+        let secure = false;
+        if let Err(error) = accounts::admit(&login, &user, peer_ip, secure) {
             self.send_error(&error);
             return Flow::Close;
         }
         let database = (!change.schema.is_empty())
             .then(|| String::from_utf8_lossy(change.schema).into_owned());
-        let host = format!("{}", accounts::host_name(peer_ip));
+        let host = accounts::host_name(peer_ip);
         self.prepared.clear();
-        match session.change_user(user, host, database) {
+        match session.change_user(user, host, login.account.host, database) {
             Ok(()) => {
                 self.send_ok(session);
                 Flow::Continue

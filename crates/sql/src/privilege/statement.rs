@@ -561,7 +561,8 @@ impl Parser<'_> {
                 }
             }
         } else if self.eat("WITH") || self.eat("VIA") {
-            let plugin = Some(self.plugin()?);
+            let named = self.plugin()?;
+            let plugin = Some(named);
             if self.eat("BY") {
                 AuthOption::Password {
                     plugin,
@@ -585,7 +586,7 @@ impl Parser<'_> {
                     }
                 }
             } else {
-                AuthOption::Plugin(plugin.unwrap_or(PasswordPlugin::NativePassword))
+                AuthOption::Plugin(named)
             }
         } else {
             return Err(self.error());

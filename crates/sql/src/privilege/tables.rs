@@ -38,8 +38,10 @@ fn object_privileges() -> impl Iterator<Item = &'static (Privileges, &'static st
         .filter(|(p, _, _)| Privileges::OBJECT_LEVEL.contains(*p))
 }
 
-/// The statements that create the grant tables and `root`@`localhost` without password.
-pub fn bootstrap_statements() -> Vec<String> {
+/// The statements that create the grant tables that do not exist, and `root`@`localhost`
+/// without password if `mysql.user` is among them. Safe to run again after a crash
+/// between them (each is logged on its own).
+pub fn bootstrap_statements(catalog: &Catalog) -> Vec<String> {
     let priv_columns = |privileges: &mut dyn Iterator<Item = &(Privileges, &str, &str)>| {
         privileges
             .map(|(_, _, column)| format!("`{column}` CHAR(1) NOT NULL DEFAULT 'N', "))
@@ -50,34 +52,40 @@ pub fn bootstrap_statements() -> Vec<String> {
         .map(|_| "'Y'")
         .collect::<Vec<_>>()
         .join(", ");
-    vec![
-        format!("CREATE DATABASE `{DATABASE}`"),
-        format!(
+    let missing = |table: &str| catalog.table(DATABASE, table).is_none();
+    let mut statements = vec![format!("CREATE DATABASE IF NOT EXISTS `{DATABASE}`")];
+    if missing(USER) {
+        statements.push(format!(
             "CREATE TABLE `{DATABASE}`.`{USER}` (`Host` VARCHAR(255) NOT NULL DEFAULT '', \
              `User` VARBINARY(128) NOT NULL DEFAULT '', {}`ssl_type` VARCHAR(9) NOT NULL \
              DEFAULT '', `plugin` VARCHAR(64) NOT NULL DEFAULT '', `authentication_string` \
              VARCHAR(255) NOT NULL DEFAULT '', `account_locked` CHAR(1) NOT NULL DEFAULT 'N', \
              PRIMARY KEY (`Host`, `User`))",
             priv_columns(&mut Privileges::NAMES.iter())
-        ),
-        format!(
+        ));
+        statements.push(format!(
+            "INSERT INTO `{DATABASE}`.`{USER}` VALUES ('localhost', 'root', {all_global}, '', \
+             'mysql_native_password', '', 'N')"
+        ));
+    }
+    if missing(DB) {
+        statements.push(format!(
             "CREATE TABLE `{DATABASE}`.`{DB}` (`Host` VARCHAR(255) NOT NULL DEFAULT '', `Db` \
              VARBINARY(64) NOT NULL DEFAULT '', `User` VARBINARY(128) NOT NULL DEFAULT '', {}\
              PRIMARY KEY (`Host`, `Db`, `User`))",
             priv_columns(&mut object_privileges())
-        ),
-        format!(
+        ));
+    }
+    if missing(TABLES_PRIV) {
+        statements.push(format!(
             "CREATE TABLE `{DATABASE}`.`{TABLES_PRIV}` (`Host` VARCHAR(255) NOT NULL DEFAULT '', \
              `Db` VARBINARY(64) NOT NULL DEFAULT '', `User` VARBINARY(128) NOT NULL DEFAULT '', \
              `Table_name` VARBINARY(64) NOT NULL DEFAULT '', `Grantor` VARCHAR(384) NOT NULL \
              DEFAULT '', `Table_priv` VARCHAR(255) NOT NULL DEFAULT '', PRIMARY KEY (`Host`, \
              `Db`, `User`, `Table_name`))"
-        ),
-        format!(
-            "INSERT INTO `{DATABASE}`.`{USER}` VALUES ('localhost', 'root', {all_global}, '', \
-             'mysql_native_password', '', 'N')"
-        ),
-    ]
+        ));
+    }
+    statements
 }
 
 /// The three tables, resolved from one catalog.

@@ -645,23 +645,18 @@ impl Session {
         self.send_rows(rows, sink, more)
     }
 
-    /// Creates the grant tables and `root`@`localhost` if the `mysql` database does not
-    /// exist (a new data directory), then compiles the snapshot. True if it created them.
-    pub fn bootstrap_privileges(engine: &std::sync::Arc<crate::Engine>) -> Result<bool> {
-        let exists = engine
-            .storage()
-            .catalog()
-            .databases
-            .contains_key(tables::DATABASE);
-        if !exists {
+    /// Creates the grant tables that are missing (all of them, with `root`@`localhost`
+    /// without password, in a new data directory), then compiles the snapshot.
+    pub fn bootstrap_privileges(engine: &std::sync::Arc<crate::Engine>) -> Result<()> {
+        let statements = tables::bootstrap_statements(&engine.storage().catalog());
+        if statements.len() > 1 {
             let mut session = Session::internal(engine.clone())?;
             let mut sink = Discard;
-            for text in tables::bootstrap_statements() {
+            for text in statements {
                 session.run_query(&text, &mut sink)?;
             }
         }
-        privilege::reload(engine)?;
-        Ok(!exists)
+        privilege::reload(engine)
     }
 }
 
