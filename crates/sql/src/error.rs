@@ -187,7 +187,6 @@ impl ErrorCode {
             | ColumnAccessDenied
             | TooLongString
             | WrongColumnName
-            | WrongUsage
             | SpecificAccessDenied
             | LocalVariable
             | GlobalVariable

@@ -225,21 +225,28 @@ impl GrantTables {
         PrivilegeSnapshot::new(accounts, databases, tables)
     }
 
-    /// The row of `table` whose key columns hold `key` (compared as the snapshot does).
+    /// The row of `table` whose primary key columns hold `key` (a point lookup: Host
+    /// compares case-insensitively through its collation, the binary columns exactly).
     fn find(
         txn: &Transaction,
         table: &Arc<Table>,
         key: &[(&str, &str)],
     ) -> Option<(Arc<RowSlot>, Vec<Value>)> {
-        Self::rows(txn, table).into_iter().find(|(_, row)| {
-            key.iter().all(|(column, value)| {
-                let stored = text(row, table, column);
-                if *column == "Host" {
-                    stored.eq_ignore_ascii_case(value)
-                } else {
-                    stored == *value
-                }
+        let schema = &table.schema;
+        let values = schema
+            .primary_key
+            .as_deref()?
+            .iter()
+            .map(|&c| {
+                let name = &schema.columns[c].name;
+                key.iter()
+                    .find(|(column, _)| column == name)
+                    .map(|(_, value)| Value::from_str(value))
             })
+            .collect::<Option<Vec<Value>>>()?;
+        let key = table.primary_key(&values);
+        table.get(&txn.write_view(), &key, |slot, row| {
+            (slot.clone(), row.to_vec())
         })
     }
 
