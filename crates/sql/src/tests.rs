@@ -965,4 +965,18 @@ fn system_tables_and_admin_statements_need_privileges() {
         rows(&mut u, "SHOW DATABASES"),
         table(&[&["information_schema"]])
     );
+    // The non-loopback listen rule reads this: root is the last account without password.
+    let passwordless = || {
+        engine
+            .privileges()
+            .snapshot()
+            .passwordless_account()
+            .cloned()
+    };
+    assert_eq!(
+        passwordless().map(|a| a.quoted()).as_deref(),
+        Some("'root'@'localhost'")
+    );
+    run(&mut root, "ALTER USER root@localhost IDENTIFIED BY 'x'");
+    assert_eq!(passwordless(), None);
 }
