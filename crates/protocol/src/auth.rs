@@ -216,6 +216,11 @@ pub enum Credential {
         digest: Option<[u8; 32]>,
         fast_auth: bool,
     },
+    /// caching_sha2_password known only by its stored form (`sha256_crypt`, "$A$005$..."),
+    /// e.g. after a restart: every login is a full authentication that checks the
+    /// cleartext against it; `AuthExchange::verified_digest` then yields the fast-auth
+    /// digest for the server's cache.
+    CachingSha2Crypt { stored: String },
 }
 
 impl std::fmt::Debug for Credential {
@@ -228,7 +233,9 @@ impl Credential {
     pub fn plugin(&self) -> AuthPlugin {
         match self {
             Credential::NativePassword { .. } => AuthPlugin::NativePassword,
-            Credential::CachingSha2Password { .. } => AuthPlugin::CachingSha2Password,
+            Credential::CachingSha2Password { .. } | Credential::CachingSha2Crypt { .. } => {
+                AuthPlugin::CachingSha2Password
+            }
         }
     }
 
@@ -312,6 +319,8 @@ pub struct AuthExchange {
     secure_transport: bool,
     client_plugin_auth: bool,
     state: AuthState,
+    /// SHA256(SHA256(password)) after a successful caching_sha2 full authentication.
+    verified_digest: Option<[u8; 32]>,
 }
 
 impl AuthExchange {
@@ -331,11 +340,19 @@ impl AuthExchange {
             secure_transport,
             client_plugin_auth,
             state: AuthState::Start,
+            verified_digest: None,
         }
     }
 
     pub fn scramble(&self) -> &Scramble {
         &self.scramble
+    }
+
+    /// After `Accepted` by a caching_sha2 full authentication (cleartext over a secure
+    /// transport or RSA): SHA256(SHA256(password)), which the server may cache so the
+    /// account's next logins take the fast path, as MySQL does.
+    pub fn verified_digest(&self) -> Option<[u8; 32]> {
+        self.verified_digest
     }
 
     /// Begins with the plugin and response from the handshake response (or
@@ -470,25 +487,30 @@ impl AuthExchange {
                 }
             }
             Credential::CachingSha2Password {
-                digest: Some(digest),
-                ..
-            } if self.secure_transport
-                && response.split_last().is_some_and(|(&last, password)| {
-                    last == 0 && constant_time_eq(&caching_sha2_digest(password), digest)
-                }) =>
+                digest: Some(_), ..
+            }
+            | Credential::CachingSha2Crypt { .. }
+                if self.secure_transport
+                    && response.split_last().is_some_and(|(&last, password)| {
+                        last == 0 && self.cleartext_matches(password)
+                    }) =>
             {
                 // Invariant (6): libmariadb's cleartext over TLS; OK follows directly.
-                self.accept()
+                self.accept_cleartext(&response[..response.len() - 1])
             }
             Credential::CachingSha2Password {
                 digest: Some(digest),
-                fast_auth,
-            } => {
-                if *fast_auth && verify_caching_sha2(scramble, response, digest) {
-                    writer.write_with(out, |o| write_auth_more_data(o, &[FAST_AUTH_SUCCESS]));
-                    return self.accept();
-                }
-                // Invariant (7): a scramble that does not match leads to full auth too.
+                fast_auth: true,
+            } if verify_caching_sha2(scramble, response, digest) => {
+                writer.write_with(out, |o| write_auth_more_data(o, &[FAST_AUTH_SUCCESS]));
+                self.accept()
+            }
+            // Invariant (7): a scramble that does not match leads to full auth too; a crypt
+            // credential always needs it (it holds no digest to check a scramble against).
+            Credential::CachingSha2Password {
+                digest: Some(_), ..
+            }
+            | Credential::CachingSha2Crypt { .. } => {
                 writer.write_with(out, |o| {
                     write_auth_more_data(o, &[PERFORM_FULL_AUTHENTICATION])
                 });
@@ -499,7 +521,15 @@ impl AuthExchange {
     }
 
     fn check_cleartext(&mut self, password: &[u8]) -> AuthStep {
-        let ok = match &self.credential {
+        if self.cleartext_matches(password) {
+            self.accept_cleartext(password)
+        } else {
+            self.fail(AuthFailure::WrongPassword)
+        }
+    }
+
+    fn cleartext_matches(&self, password: &[u8]) -> bool {
+        match &self.credential {
             Credential::NativePassword { hash: Some(hash) } => {
                 constant_time_eq(&native_password_hash(password), hash)
             }
@@ -507,14 +537,21 @@ impl AuthExchange {
                 digest: Some(digest),
                 ..
             } => constant_time_eq(&caching_sha2_digest(password), digest),
+            Credential::CachingSha2Crypt { stored } => {
+                crate::sha256_crypt::verify_mysql_hash(password, stored)
+            }
             Credential::NativePassword { hash: None }
             | Credential::CachingSha2Password { digest: None, .. } => password.is_empty(),
-        };
-        if ok {
-            self.accept()
-        } else {
-            self.fail(AuthFailure::WrongPassword)
         }
+    }
+
+    /// Accepts a cleartext password already checked; caching_sha2 keeps its digest for
+    /// the server's fast-auth cache.
+    fn accept_cleartext(&mut self, password: &[u8]) -> AuthStep {
+        if self.credential.plugin() == AuthPlugin::CachingSha2Password && !password.is_empty() {
+            self.verified_digest = Some(caching_sha2_digest(password));
+        }
+        self.accept()
     }
 }
 
@@ -684,6 +721,28 @@ mod tests {
                 AuthStep::Accepted
             );
         }
+    }
+
+    #[test]
+    fn caching_sha2_crypt_needs_full_auth_and_yields_the_digest() {
+        let stored = crate::sha256_crypt::mysql_hash(b"pw");
+        let cred = Credential::CachingSha2Crypt { stored };
+        let resp = caching_sha2_scramble(b"pw", &SCRAMBLE);
+        let (mut ex, mut out, mut w) = exchange(cred.clone(), true);
+        assert_eq!(
+            ex.start(Some(b"caching_sha2_password"), &resp, &mut out, &mut w),
+            AuthStep::Continue
+        );
+        assert_eq!(out, [2, 0, 0, 2, 0x01, 0x04]);
+        assert_eq!(ex.receive(b"pw\0", &mut out, &mut w), AuthStep::Accepted);
+        assert_eq!(ex.verified_digest(), Some(caching_sha2_digest(b"pw")));
+        let (mut ex, mut out, mut w) = exchange(cred, true);
+        ex.start(Some(b"caching_sha2_password"), &resp, &mut out, &mut w);
+        assert!(matches!(
+            ex.receive(b"px\0", &mut out, &mut w),
+            AuthStep::Rejected(_)
+        ));
+        assert_eq!(ex.verified_digest(), None);
     }
 
     #[test]

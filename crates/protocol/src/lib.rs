@@ -10,6 +10,7 @@
 //! - `packet`: framing, 16 MiB splitting, `max_allowed_packet`.
 //! - `handshake`: Initial Handshake v10, HandshakeResponse41, SSLRequest, capabilities.
 //! - `auth`: mysql_native_password and caching_sha2_password, AuthSwitch, AuthMoreData.
+//! - `sha256_crypt`: caching_sha2_password's stored form ("$A$005$..." in mysql.user).
 //! - `response`: OK / ERR / EOF and server status flags.
 //! - `resultset`: column definitions, text and binary rows, MySQL number formatting.
 //! - `command`: the command phase (COM_*) parser.
@@ -32,5 +33,6 @@ pub mod packet;
 pub mod prepared;
 pub mod response;
 pub mod resultset;
+pub mod sha256_crypt;
 
 pub use error::{ProtocolError, Result};

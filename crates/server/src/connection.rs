@@ -117,7 +117,9 @@ struct ChangeUserAuth {
     step: AuthStep,
     user: String,
     database: Option<String>,
-    known: bool,
+    /// The account logging in (None: unknown, a decoy exchange runs).
+    login: Option<accounts::Login>,
+    using_password: bool,
 }
 
 pub async fn run(
@@ -218,23 +220,25 @@ impl Connection {
             .database
             .filter(|d| !d.is_empty())
             .map(|d| String::from_utf8_lossy(d).into_owned());
-        let credential = accounts::credential_for(&user, peer.ip());
-        let known = credential.is_some();
+        let using_password = !response.auth_response.is_empty();
+        let login = accounts::find_login(&engine, &user, peer.ip());
         let authenticated = self
-            .authenticate(credential, response.auth_plugin, response.auth_response)
+            .authenticate(login.as_ref(), response.auth_plugin, response.auth_response)
             .await;
-        let transport_refused = !self.is_secure() && self.secure_transport_required();
-        if transport_refused {
-            tracing::debug!(connection = self.id, "login over plain TCP refused");
-        }
-        if !authenticated || !known || transport_refused {
-            self.deny_access(&user, peer).await;
+        let Some(login) = login.filter(|_| authenticated) else {
+            let error = accounts::access_denied(&user, peer.ip(), using_password);
+            self.refuse(&error).await;
+            return None;
+        };
+        if let Err(error) = self.admit(&login, &user, using_password) {
+            self.refuse(&error).await;
             return None;
         }
         let info = ConnectionInfo {
             id: self.id,
             user,
             host: format!("{}:{}", accounts::host_name(peer.ip()), peer.port()),
+            account_host: login.account.host,
             worker: self.context.worker,
             database,
         };
@@ -270,13 +274,14 @@ impl Connection {
     /// client sees the same packets as for a wrong password.
     async fn authenticate(
         &mut self,
-        credential: Option<Credential>,
+        login: Option<&accounts::Login>,
         plugin: Option<&[u8]>,
         auth_response: &[u8],
     ) -> bool {
-        let mut exchange = self.exchange_for(credential);
+        let checked = login.map(|l| &l.credential);
+        let mut exchange = self.exchange_for(checked.cloned());
         let step = exchange.start(plugin, auth_response, &mut self.output, &mut self.writer);
-        self.drive_exchange(&mut exchange, step).await
+        self.drive_exchange(&mut exchange, step, checked).await
     }
 
     /// The exchange for `credential`, or a decoy one for an unknown account.
@@ -287,13 +292,24 @@ impl Connection {
         AuthExchange::new(self.scramble.clone(), credential, secure, self.capabilities)
     }
 
-    /// Runs an exchange from `step` to its end: true if it accepted.
-    async fn drive_exchange(&mut self, exchange: &mut AuthExchange, mut step: AuthStep) -> bool {
+    /// Runs an exchange from `step` to its end: true if it accepted. `checked` is the
+    /// account's credential (None for a decoy), for the fast-auth cache.
+    async fn drive_exchange(
+        &mut self,
+        exchange: &mut AuthExchange,
+        mut step: AuthStep,
+        checked: Option<&Credential>,
+    ) -> bool {
         // The input range of the client's last auth packet (the RSA ciphertext).
         let mut last_payload = 0..0;
         loop {
             match step {
-                AuthStep::Accepted => return true,
+                AuthStep::Accepted => {
+                    if let Some(credential) = checked {
+                        accounts::remember_verified(credential, exchange.verified_digest());
+                    }
+                    return true;
+                }
                 AuthStep::Rejected(reason) => {
                     tracing::debug!(connection = self.id, ?reason, "authentication failed");
                     return false;
@@ -345,6 +361,26 @@ impl Connection {
             .engine
             .global_variable("require_secure_transport");
         matches!(value, Some(Value::Int(1)))
+    }
+
+    /// The checks after the password was verified: the transport (1045 without TLS under
+    /// `require_secure_transport`, as MariaDB), then the account's own (REQUIRE SSL, lock).
+    fn admit(
+        &self,
+        login: &accounts::Login,
+        user: &str,
+        using_password: bool,
+    ) -> Result<(), Error> {
+        let secure = self.is_secure();
+        if !secure && self.secure_transport_required() {
+            tracing::debug!(connection = self.id, "login over plain TCP refused");
+            return Err(accounts::access_denied(
+                user,
+                self.peer.ip(),
+                using_password,
+            ));
+        }
+        accounts::admit(login, user, self.peer.ip(), secure)
     }
 
     /// Reads the client's first packet with exact reads: after an SSLRequest the client
@@ -400,13 +436,9 @@ impl Connection {
         Some(())
     }
 
-    async fn deny_access(&mut self, user: &str, peer: SocketAddr) {
-        let host = accounts::host_name(peer.ip());
-        let error = Error::new(
-            ErrorCode::AccessDenied,
-            format!("Access denied for user '{user}'@'{host}' (using password: NO)"),
-        );
-        self.send_error(&error);
+    /// Sends a login refusal (accounts invariant (3)).
+    async fn refuse(&mut self, error: &Error) {
+        self.send_error(error);
         let _ = self.flush().await;
     }
 
@@ -708,9 +740,9 @@ impl Connection {
         // Re-authentication may need more packets (async reads): the exchange starts here
         // and `finish_change_user` drives it from the command loop.
         let user = String::from_utf8_lossy(change.username).into_owned();
-        let credential = accounts::credential_for(&user, self.peer.ip());
-        let known = credential.is_some();
-        let mut exchange = self.exchange_for(credential);
+        let using_password = !change.auth_response.is_empty();
+        let login = accounts::find_login(&self.context.engine, &user, self.peer.ip());
+        let mut exchange = self.exchange_for(login.as_ref().map(|l| l.credential.clone()));
         let step = exchange.start(
             change.auth_plugin,
             change.auth_response,
@@ -724,7 +756,8 @@ impl Connection {
             step,
             user,
             database,
-            known,
+            login,
+            using_password,
         }))
     }
 
@@ -736,23 +769,23 @@ impl Connection {
             step,
             user,
             database,
-            known,
+            login,
+            using_password,
         } = auth;
-        let authenticated = self.drive_exchange(&mut exchange, step).await;
-        let transport_refused = !self.is_secure() && self.secure_transport_required();
+        let checked = login.as_ref().map(|l| &l.credential);
+        let authenticated = self.drive_exchange(&mut exchange, step, checked).await;
         let peer_ip = self.peer.ip();
-        if !authenticated || !known || transport_refused {
-            let host = accounts::host_name(peer_ip);
-            let error = Error::new(
-                ErrorCode::AccessDenied,
-                format!("Access denied for user '{user}'@'{host}' (using password: NO)"),
-            );
+        let Some(login) = login.filter(|_| authenticated) else {
+            self.send_error(&accounts::access_denied(&user, peer_ip, using_password));
+            return Flow::Close;
+        };
+        if let Err(error) = self.admit(&login, &user, using_password) {
             self.send_error(&error);
             return Flow::Close;
         }
-        let host = accounts::host_name(peer_ip).to_string();
+        let host = accounts::host_name(peer_ip);
         self.prepared.clear();
-        match session.change_user(user, host, database) {
+        match session.change_user(user, host, login.account.host, database) {
             Ok(()) => {
                 self.send_ok(session);
                 Flow::Continue

@@ -48,15 +48,15 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
         args.tls_key.as_deref(),
     )?);
     publish_security_variables(&engine, &security, args.require_secure_transport);
-    crate::accounts::warn_about_passwordless_root(&args.listen, data_dir.freshly_created);
-    if !args.listen.ip().is_loopback() {
-        return Err(format!(
-            "refusing to listen on {}: root has no password and may only be reached from \
-             this machine. Listen on 127.0.0.1 (the default) until accounts with passwords \
-             are supported",
-            args.listen
-        ));
-    }
+    // A new data directory gets the grant tables and root@localhost without password.
+    manycore_sql::Session::bootstrap_privileges(&engine)
+        .map_err(|e| format!("cannot load accounts from the mysql database: {e}"))?;
+    crate::accounts::warn_about_passwordless_accounts(
+        &engine,
+        &args.listen,
+        data_dir.freshly_created,
+    );
+    crate::accounts::check_listen_address(&engine, &args.listen)?;
 
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let listeners = (0..workers)

@@ -21,6 +21,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::exec::{self, ExecContext};
 use crate::expr::{self, ColumnRef, EvalContext, Expr};
 use crate::plan::{Count, Scan, SortKey};
+use crate::privilege::Privileges;
 use crate::scope::{BindScope, SourceTable, VALUES_QUALIFIER};
 use crate::select::{self, BindContext, SelectPlan};
 use crate::session::StatementOutcome;
@@ -80,7 +81,13 @@ fn is_default_keyword(e: &ast::Expr) -> bool {
 }
 
 pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan> {
-    let (db, table) = cx.table(table_name(&insert.table)?)?;
+    // REPLACE may delete rows, so MySQL requires DELETE as well.
+    let needed = if insert.replace_into {
+        Privileges::INSERT | Privileges::DELETE
+    } else {
+        Privileges::INSERT
+    };
+    let (db, table) = cx.table(table_name(&insert.table)?, needed)?;
     let schema_db = db.clone();
     let schema = table.schema.clone();
     let no_tables: [SourceTable; 0] = [];
@@ -332,8 +339,12 @@ pub fn visit_columns(expr: &Expr, f: &mut dyn FnMut(&ColumnRef)) {
     }
 }
 
-fn single_table(from: &[ast::TableWithJoins], cx: &BindContext) -> Result<Vec<SourceTable>> {
-    let sources = select::bind_from(from, cx)?;
+fn single_table(
+    from: &[ast::TableWithJoins],
+    cx: &BindContext,
+    needed: Privileges,
+) -> Result<Vec<SourceTable>> {
+    let sources = select::bind_from(from, cx, needed)?;
     if sources.len() != 1 {
         return Err(Error::not_supported("multi-table UPDATE and DELETE"));
     }
@@ -373,7 +384,7 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
     if update.from.is_some() || !update.table.joins.is_empty() {
         return Err(Error::not_supported("multi-table UPDATE"));
     }
-    let sources = single_table(std::slice::from_ref(&update.table), cx)?;
+    let sources = single_table(std::slice::from_ref(&update.table), cx, Privileges::UPDATE)?;
     let schema = sources[0].table.schema.clone();
     let mut assignments = Vec::new();
     {
@@ -430,7 +441,7 @@ pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<DeletePlan>
     let from = match &delete.from {
         ast::FromTable::WithFromKeyword(f) | ast::FromTable::WithoutKeyword(f) => f,
     };
-    let sources = single_table(from, cx)?;
+    let sources = single_table(from, cx, Privileges::DELETE)?;
     let filter = match &delete.selection {
         Some(e) => Some(BindScope::new(&sources, "WHERE", cx.parameters).bind(e)?),
         None => None,
@@ -684,6 +695,9 @@ impl expr::SessionContext for WriteSession<'_> {
     }
     fn current_user(&self) -> &str {
         self.inner.current_user()
+    }
+    fn login_user(&self) -> &str {
+        self.inner.login_user()
     }
     fn statement_time(&self) -> manycore_types::DateTime {
         self.inner.statement_time()

@@ -1,5 +1,5 @@
-//! What every session shares: storage, global system variables, status counters and the
-//! process list.
+//! What every session shares: storage, global system variables, status counters, the
+//! process list and the privilege snapshot.
 //!
 //! Invariants:
 //! (1) The per-query path writes only the session's own worker shard of the status
@@ -8,6 +8,7 @@
 //! (3) KILL never blocks on the target: it sets the target's interrupt flag and calls its
 //!     `on_kill` callback, which must itself not block.
 
+use crate::privilege::PrivilegeRegistry;
 use crate::variables::{self, VarMap};
 use manycore_storage::Storage;
 use manycore_sync::WorkerCounters;
@@ -33,6 +34,7 @@ pub struct Engine {
     pub(crate) globals: RwLock<VarMap>,
     status: Status,
     processlist: ProcessList,
+    privileges: PrivilegeRegistry,
     started: Instant,
 }
 
@@ -58,6 +60,7 @@ impl Engine {
             globals: RwLock::new(globals),
             status: Status::new(workers),
             processlist: ProcessList::default(),
+            privileges: PrivilegeRegistry::default(),
             started: Instant::now(),
             config,
         })
@@ -77,6 +80,11 @@ impl Engine {
 
     pub fn processlist(&self) -> &ProcessList {
         &self.processlist
+    }
+
+    /// Accounts and grants: the snapshot privilege checks and logins read.
+    pub fn privileges(&self) -> &PrivilegeRegistry {
+        &self.privileges
     }
 
     pub fn uptime_seconds(&self) -> u64 {
@@ -236,6 +244,9 @@ pub struct ConnectionInfo {
     pub user: String,
     /// "localhost" or "127.0.0.1:port", as SHOW PROCESSLIST shows it.
     pub host: String,
+    /// The host part of the account the client authenticated as (`mysql.user.Host`, e.g.
+    /// "localhost" or "%"): CURRENT_USER() and every privilege check use it.
+    pub account_host: String,
     pub worker: usize,
     pub database: Option<String>,
 }
@@ -403,6 +414,12 @@ impl ProcessList {
     pub fn rows(&self) -> Vec<ProcessRow> {
         let entries: Vec<_> = self.entries.lock().values().cloned().collect();
         entries.iter().map(|e| e.row()).collect()
+    }
+
+    /// The user name connection `id` logged in with, if it exists (KILL's owner check).
+    pub fn user_of(&self, id: u32) -> Option<String> {
+        let entry = self.entries.lock().get(&id).cloned();
+        entry.map(|e| e.state.lock().user.clone())
     }
 
     /// Interrupts connection `id` (invariant (3)). False if there is no such connection.

@@ -126,6 +126,14 @@ pub enum ErrorCode {
     PasswordNotAllowed = 1132,
     MustChangePassword = 1820,
     AccountHasBeenLocked = 3118,
+    /// MariaDB's code for a locked account ("Access denied, this account is locked").
+    AccountLocked = 4151,
+    NonexistingTableGrant = 1147,
+    IllegalGrantForTable = 1144,
+    UserCreateExists = 1973,
+    UserDropExists = 1974,
+    PasswordFormat = 1372,
+    PluginIsNotLoaded = 1524,
     SecureTransportRequired = 3159,
     MalformedPacket = 1835,
     IncorrectGlobalLocalVar = 1238,
@@ -147,7 +155,7 @@ impl ErrorCode {
         match self {
             ConCount | HandshakeError | NetPacketTooLarge | NetReadError | ServerShutdown
             | MalformedPacket | UnknownCommand => "08S01",
-            AccessDenied => "28000",
+            AccessDenied | PasswordNoMatch => "28000",
             NoDbSelected => "3D000",
             BadNull | DupEntry | PrimaryCantHaveNull => "23000",
             TableExists => "42S01",
@@ -160,7 +168,8 @@ impl ErrorCode {
             OperandColumns | WrongNumberOfColumnsInSelect => "21000",
             SubqueryNoOneRow => "21000",
             DbAccessDenied
-            | PasswordNoMatch
+            | NonexistingTableGrant
+            | IllegalGrantForTable
             | BadDb
             | Parse
             | EmptyQuery
@@ -177,7 +186,6 @@ impl ErrorCode {
             | ColumnAccessDenied
             | TooLongString
             | WrongColumnName
-            | WrongUsage
             | SpecificAccessDenied
             | LocalVariable
             | GlobalVariable

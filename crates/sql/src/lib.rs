@@ -18,6 +18,8 @@
 //! - `scope`, `select`, `dml`, `ddl`: binding statements against the catalog.
 //! - `plan`, `access`, `exec`: the operator tree, access-path choice, the executor.
 //! - `show`, `variables`: SHOW output and system variables.
+//! - `privilege`: accounts, grants, the grant tables in `mysql`, the lock-free snapshot
+//!   every privilege check reads, and the account statements' parser.
 //!
 //! Invariants:
 //! (1) Statements are never recognised by pattern-matching their text; everything goes
@@ -36,6 +38,7 @@ mod exec;
 pub mod expr;
 mod parse;
 mod plan;
+pub mod privilege;
 mod scope;
 mod select;
 pub mod session;

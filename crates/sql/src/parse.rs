@@ -3,13 +3,15 @@
 //! (SHOW WARNINGS/INDEX/TABLE STATUS/ENGINE(S)/CREATE DATABASE, DO, START TRANSACTION WITH
 //! CONSISTENT SNAPSHOT, SET CHARACTER SET). Pre-dispatch looks only at leading keywords
 //! and then parses the rest with sqlparser's own token stream, so it recognizes
-//! statement kinds, never particular statement texts.
+//! statement kinds, never particular statement texts. Account statements (CREATE USER,
+//! GRANT, ...) go to their own parser, `privilege::statement`.
 //!
 //! Parse errors become 1064 with MySQL's "near '<rest of the query>' at line N", where the
 //! rest starts at the token sqlparser rejected.
 
 use crate::dialect::MariaDbDialect;
 use crate::error::{Error, ErrorCode, Result};
+use crate::privilege::statement::{self, AccountStatement};
 use sqlparser::ast;
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
@@ -45,6 +47,8 @@ pub enum Statement {
         consistent_snapshot: bool,
     },
     SetCharacterSet(Option<String>),
+    /// CREATE/ALTER/DROP/RENAME USER, SET PASSWORD, GRANT, REVOKE, SHOW GRANTS.
+    Account(AccountStatement),
 }
 
 const DIALECT: MariaDbDialect = MariaDbDialect::new();
@@ -52,6 +56,9 @@ const DIALECT: MariaDbDialect = MariaDbDialect::new();
 /// Parses one statement (the splitter already cut the query at top-level `;`).
 /// `line` is the query line on which `text` starts, for error messages.
 pub fn parse(text: &str, line: usize) -> Result<Statement> {
+    if statement::is_account_statement(text) {
+        return statement::parse(text, line).map(Statement::Account);
+    }
     let mut parser = Parser::new(&DIALECT)
         .try_with_sql(text)
         .map_err(|e| parse_error(text, line, &e))?;

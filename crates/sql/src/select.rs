@@ -5,6 +5,7 @@ use crate::access;
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{ColumnRef, Expr};
 use crate::plan::{AccessPath, Count, Plan, Scan, SortKey};
+use crate::privilege::{AccessCheck, Privileges};
 use crate::scope::{Aggregates, Alias, BindScope, Parameters, SourceTable};
 use crate::sink::ColumnInfo;
 use manycore_storage::{Catalog, Table};
@@ -32,11 +33,19 @@ pub struct BindContext<'a> {
     /// The statement text, for naming expression columns as written.
     pub text: &'a str,
     pub parameters: &'a Parameters,
+    /// The session's privileges, checked where names become tables.
+    pub access: AccessCheck<'a>,
 }
 
 impl BindContext<'_> {
-    /// Resolves `[db.]table` to (db, table).
-    pub fn table(&self, name: &ast::ObjectName) -> Result<(String, Arc<Table>)> {
+    /// Resolves `[db.]table` to (db, table), which the session must hold `needed` on:
+    /// the one place statements turn table names into tables, so the one place their
+    /// privileges are checked (privilege invariant (4): before the table's existence).
+    pub fn table(
+        &self,
+        name: &ast::ObjectName,
+        needed: Privileges,
+    ) -> Result<(String, Arc<Table>)> {
         let parts: Vec<String> = name.0.iter().map(object_part).collect();
         let (db, table) = match parts.as_slice() {
             [table] => (
@@ -46,6 +55,7 @@ impl BindContext<'_> {
             [db, table] => (db.clone(), table.clone()),
             _ => return Err(Error::not_supported("multi-part table names")),
         };
+        self.access.table(&db, &table, needed)?;
         match self.catalog.table(&db, &table) {
             Some(t) => Ok((db, t.clone())),
             None => Err(Error::no_such_table(&db, &table)),
@@ -296,7 +306,7 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
         }
         _ => return Err(Error::not_supported("UNION, INTERSECT, EXCEPT and VALUES")),
     };
-    let sources = bind_from(&select.from, cx)?;
+    let sources = bind_from(&select.from, cx, Privileges::SELECT)?;
     let width: usize = sources.iter().map(|s| s.table.schema.columns.len()).sum();
     let parameters = cx.parameters;
 
@@ -468,7 +478,12 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
     })
 }
 
-pub fn bind_from(from: &[ast::TableWithJoins], cx: &BindContext) -> Result<Vec<SourceTable>> {
+/// Binds a FROM clause whose tables the session must hold `needed` on.
+pub fn bind_from(
+    from: &[ast::TableWithJoins],
+    cx: &BindContext,
+    needed: Privileges,
+) -> Result<Vec<SourceTable>> {
     let mut sources = Vec::new();
     match from {
         [] => {}
@@ -485,7 +500,7 @@ pub fn bind_from(from: &[ast::TableWithJoins], cx: &BindContext) -> Result<Vec<S
             if name.0.len() == 1 && object_part(&name.0[0]).eq_ignore_ascii_case("dual") {
                 return Ok(sources);
             }
-            let (db, table) = cx.table(name)?;
+            let (db, table) = cx.table(name, needed)?;
             let alias = match alias {
                 Some(a) => a.name.value.clone(),
                 None => table.schema.name.clone(),

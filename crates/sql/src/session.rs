@@ -19,6 +19,8 @@
 //!     that statement and the rest of its batch again. Waiting in a cycle is a deadlock
 //!     (1213, whole transaction rolled back); waiting past innodb_lock_wait_timeout is 1205.
 
+mod accounts;
+
 use crate::dml::{self, DeletePlan, InsertPlan, UpdatePlan};
 use crate::engine::{
     ConnectionInfo, Counter, Engine, KillKind, ProcessEntry, ProcessHandle, TlsInfo,
@@ -27,6 +29,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::exec::{self, ExecContext};
 use crate::expr::{EvalContext, SessionContext, VarScope};
 use crate::parse::{self, Statement};
+use crate::privilege::{AccessCheck, Privileges, SessionGrants};
 use crate::scope::{Alias, BindScope, Parameters, SourceTable};
 use crate::select::{self, BindContext, SelectPlan};
 use crate::show::{self, Rows};
@@ -107,7 +110,17 @@ pub(crate) struct SessionState {
     worker: usize,
     user: String,
     host: String,
+    /// `account_user@account_host`: CURRENT_USER().
     current_user: String,
+    /// `user@client host`: USER().
+    login_user: String,
+    /// `'user'@'client host'`, as denial messages name the session.
+    quoted_user: String,
+    /// The account authenticated as (`mysql.user` key; the user may be '' (anonymous)).
+    account_user: String,
+    account_host: String,
+    /// This session's resolved grants (privilege invariant (2)).
+    grants: SessionGrants,
     database: Option<String>,
     vars: VarMap,
     /// User variables by lower-case name; `@x := v` sets them while a statement runs.
@@ -130,6 +143,40 @@ pub(crate) struct SessionState {
 }
 
 impl SessionState {
+    pub(crate) fn access(&self) -> AccessCheck<'_> {
+        AccessCheck {
+            grants: &self.grants,
+            quoted_user: &self.quoted_user,
+        }
+    }
+
+    /// Sets who the session is: login name, client host, and the account matched.
+    fn set_identity(&mut self, user: String, host: String, account_host: String) {
+        let host_only = host.split(':').next().unwrap_or("").to_string();
+        self.login_user = format!("{user}@{host_only}");
+        self.quoted_user = format!("'{user}'@'{host_only}'");
+        self.account_user = user.clone();
+        self.current_user = format!("{user}@{account_host}");
+        self.account_host = account_host;
+        self.user = user;
+        self.host = host;
+        if !self.grants.is_unrestricted() {
+            self.grants = SessionGrants::default();
+            self.grants.generation = u64::MAX; // Resolved before the next statement.
+        }
+    }
+
+    /// Re-resolves the session's grants if an account statement published a new snapshot
+    /// since (privilege invariant (2): one atomic load when nothing changed).
+    fn refresh_grants(&mut self) {
+        let registry = self.engine.privileges();
+        if self.grants.is_unrestricted() || registry.generation() == self.grants.generation {
+            return;
+        }
+        let snapshot = registry.snapshot();
+        self.grants = snapshot.grants_of(&self.account_user, &self.account_host);
+    }
+
     fn push_warning(&self, level: &'static str, code: ErrorCode, message: String) {
         if !self.warnings_current.replace(true) {
             self.clear_warnings();
@@ -280,6 +327,10 @@ impl SessionContext for SessionState {
         &self.current_user
     }
 
+    fn login_user(&self) -> &str {
+        &self.login_user
+    }
+
     fn statement_time(&self) -> DateTime {
         match self.statement_time.get() {
             Some(t) => t,
@@ -346,6 +397,8 @@ struct Prepared {
     /// The parameter types `bound` was bound with (empty: untyped, as at PREPARE).
     param_types: Vec<DataType>,
     database: Option<String>,
+    /// The privilege generation `bound` was checked under; another one re-binds.
+    checked_generation: u64,
 }
 
 pub struct Session {
@@ -465,6 +518,7 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
         Statement::Do(_) => Counter::ComDo,
         Statement::StartTransaction { .. } => Counter::ComBegin,
         Statement::SetCharacterSet(_) => Counter::ComSetOption,
+        Statement::Account(_) => return None,
         Statement::Sql(s) => match s.as_ref() {
             S::Query(_) => Counter::ComSelect,
             S::Insert(i) if i.replace_into => Counter::ComReplace,
@@ -570,24 +624,47 @@ impl Session {
         info: ConnectionInfo,
         on_kill: Box<dyn Fn(KillKind) + Send + Sync>,
     ) -> Result<Session> {
-        if let Some(db) = &info.database {
-            if !engine.storage().catalog().databases.contains_key(db) {
-                return Err(Error::bad_db(db));
-            }
-        }
-        let process = engine.processlist().register(&info, on_kill);
-        engine
-            .status()
-            .observe_connections(engine.processlist().len());
-        let host_only = info.host.split(':').next().unwrap_or("").to_string();
+        Session::with_grants(engine, info, on_kill, SessionGrants::default())
+    }
+
+    /// A session that may do anything, for the server's own work (bootstrap): it is in the
+    /// process list like any other.
+    fn internal(engine: Arc<Engine>) -> Result<Session> {
+        let info = ConnectionInfo {
+            id: 0,
+            user: "root".into(),
+            host: "localhost".into(),
+            account_host: "localhost".into(),
+            worker: 0,
+            database: None,
+        };
+        Session::with_grants(
+            engine,
+            info,
+            Box::new(|_| {}),
+            SessionGrants::unrestricted(),
+        )
+    }
+
+    fn with_grants(
+        engine: Arc<Engine>,
+        info: ConnectionInfo,
+        on_kill: Box<dyn Fn(KillKind) + Send + Sync>,
+        grants: SessionGrants,
+    ) -> Result<Session> {
         let mut state = SessionState {
             engine: engine.clone(),
             id: info.id,
             worker: info.worker,
-            current_user: format!("{}@{}", info.user, host_only),
-            user: info.user,
-            host: info.host,
-            database: info.database,
+            current_user: String::new(),
+            login_user: String::new(),
+            quoted_user: String::new(),
+            account_user: String::new(),
+            account_host: String::new(),
+            grants,
+            user: String::new(),
+            host: String::new(),
+            database: None,
             vars: SessionState::session_copy(&engine),
             user_vars: RefCell::new(HashMap::new()),
             warnings: RefCell::new(Vec::new()),
@@ -603,6 +680,23 @@ impl Session {
             in_transaction: Cell::new(false),
         };
         state.refresh_cached();
+        state.set_identity(
+            info.user.clone(),
+            info.host.clone(),
+            info.account_host.clone(),
+        );
+        state.refresh_grants();
+        if let Some(db) = &info.database {
+            state.access().sees_database(db)?;
+            if !engine.storage().catalog().databases.contains_key(db) {
+                return Err(Error::bad_db(db));
+            }
+        }
+        state.database = info.database.clone();
+        let process = engine.processlist().register(&info, on_kill);
+        engine
+            .status()
+            .observe_connections(engine.processlist().len());
         let reader = engine.storage().register_reader();
         Ok(Session {
             engine,
@@ -914,6 +1008,7 @@ impl Session {
         };
         let statement = parse::parse(&piece.text, piece.line)?;
         let parameters = Parameters::untyped();
+        self.state.refresh_grants();
         let bound = self.bind(&statement, &piece.text, &parameters)?;
         let params = match &bound {
             Some(_) => parameters.count(),
@@ -940,6 +1035,7 @@ impl Session {
                 params,
                 param_types: Vec::new(),
                 database: self.state.database.clone(),
+                checked_generation: self.state.grants.generation,
             },
         );
         Ok(info)
@@ -992,6 +1088,7 @@ impl Session {
         params: &[Value],
         sink: &mut dyn ResultSink,
     ) -> Result<()> {
+        self.state.refresh_grants();
         let Some(prepared) = self.prepared.get_mut(&id) else {
             return Err(unknown_handler(id, "mysqld_stmt_execute"));
         };
@@ -1002,17 +1099,20 @@ impl Session {
             ));
         }
         self.process.entry().set_query(&prepared.text);
-        // Re-bind after DDL replaced a table the plan uses.
-        let stale = prepared.bound.as_ref().is_some_and(|b| {
-            let catalog = self.engine.storage().catalog();
-            b.tables().iter().any(|t| {
-                let current = catalog
-                    .databases
-                    .values()
-                    .find_map(|d| d.tables.get(&t.schema.name).filter(|c| Arc::ptr_eq(c, t)));
-                current.is_none()
-            })
-        });
+        // Re-bind after DDL replaced a table the plan uses, or after a GRANT or REVOKE
+        // (binding checks privileges; privilege invariant (2)).
+        let regranted = prepared.checked_generation != self.state.grants.generation;
+        let stale = regranted
+            || prepared.bound.as_ref().is_some_and(|b| {
+                let catalog = self.engine.storage().catalog();
+                b.tables().iter().any(|t| {
+                    let current = catalog
+                        .databases
+                        .values()
+                        .find_map(|d| d.tables.get(&t.schema.name).filter(|c| Arc::ptr_eq(c, t)));
+                    current.is_none()
+                })
+            });
         // Re-bind when the values' types differ from those the plan was bound with:
         // MariaDB types each `?` by the value bound to it (see `scope::Parameters`).
         let param_types: Vec<DataType> = params.iter().map(parameter_type).collect();
@@ -1025,9 +1125,11 @@ impl Session {
             let parameters = Parameters::typed(param_types.clone());
             let rebound = self.bind(&statement, &text, &parameters);
             self.state.database = saved;
+            let generation = self.state.grants.generation;
             let prepared = self.prepared.get_mut(&id).expect("checked above");
             prepared.bound = rebound?;
             prepared.param_types = param_types;
+            prepared.checked_generation = generation;
         }
         let bound = self.prepared.get(&id).and_then(|p| p.bound.clone());
         let counter = com_counter(&statement);
@@ -1043,6 +1145,12 @@ impl Session {
 
     pub fn init_db(&mut self, db: &str) -> Result<()> {
         self.count(Counter::ComChangeDb);
+        self.state.refresh_grants();
+        let allowed = self.state.access().sees_database(db);
+        if let Err(e) = allowed {
+            self.fail(&e);
+            return Err(e);
+        }
         if !self.engine.storage().catalog().databases.contains_key(db) {
             let e = Error::bad_db(db);
             self.fail(&e);
@@ -1064,6 +1172,8 @@ impl Session {
             .database
             .clone()
             .ok_or_else(Error::no_db_selected)?;
+        self.state.refresh_grants();
+        self.state.access().table_any(&db, table)?;
         let catalog = self.engine.storage().catalog();
         let t = catalog
             .table(&db, table)
@@ -1101,25 +1211,36 @@ impl Session {
         self.state.last_insert_id.set(0);
     }
 
+    /// COM_CHANGE_USER after the server authenticated `user` as `user`@`account_host`.
     pub fn change_user(
         &mut self,
         user: String,
         host: String,
+        account_host: String,
         database: Option<String>,
     ) -> Result<()> {
-        if let Some(db) = &database {
-            if !self.engine.storage().catalog().databases.contains_key(db) {
-                return Err(Error::bad_db(db));
-            }
-        }
         self.reset();
-        let host_only = host.split(':').next().unwrap_or("").to_string();
-        self.state.current_user = format!("{user}@{host_only}");
+        self.state.set_identity(user, host, account_host);
+        self.state.refresh_grants();
+        let database = match database {
+            Some(db) => {
+                let allowed = self.state.access().sees_database(&db);
+                if let Err(e) = allowed {
+                    self.state.database = None;
+                    return Err(e);
+                }
+                if !self.engine.storage().catalog().databases.contains_key(&db) {
+                    self.state.database = None;
+                    return Err(Error::bad_db(&db));
+                }
+                Some(db)
+            }
+            None => None,
+        };
+        let (user, host) = (self.state.user.clone(), self.state.host.clone());
         self.process
             .entry()
             .set_identity(&user, &host, database.as_deref());
-        self.state.user = user;
-        self.state.host = host;
         self.state.database = database;
         Ok(())
     }
@@ -1154,6 +1275,7 @@ impl Session {
             self.count(c);
         }
         self.begin_statement(statement);
+        self.state.refresh_grants();
         let parameters = Parameters::untyped();
         match self.bind(statement, text, &parameters)? {
             Some(bound) => self.execute_bound(&bound, params, sink, more),
@@ -1172,6 +1294,7 @@ impl Session {
             database: self.state.database.as_deref(),
             text,
             parameters,
+            access: self.state.access(),
         }
     }
 
@@ -1330,9 +1453,35 @@ impl Session {
             .ok_or_else(Error::no_db_selected)
     }
 
-    fn lookup_table(&self, name: &ast::ObjectName) -> Result<(String, Arc<Table>)> {
+    /// SHOW TABLES / SHOW TABLE STATUS rows (name first) the session may see: all of them
+    /// with a database- or global-level grant, else those it holds a table grant on.
+    fn visible_tables(&self, db: &str, mut rows: Rows) -> Rows {
+        if !self.state.grants.sees_all_tables(db) {
+            let access = self.state.access();
+            rows.rows.retain(|r| {
+                let name = r[0]
+                    .as_bytes()
+                    .map(String::from_utf8_lossy)
+                    .unwrap_or_default();
+                access.table_any(db, &name).is_ok()
+            });
+        }
+        rows
+    }
+
+    /// Resolves a table name the session must hold `needed` on (None: any privilege, for
+    /// SHOW COLUMNS and the like). Privileges are checked before existence.
+    fn lookup_table(
+        &self,
+        name: &ast::ObjectName,
+        needed: Option<Privileges>,
+    ) -> Result<(String, Arc<Table>)> {
         let (db, table) = crate::ddl::split_name(name)?;
         let db = self.require_db(db)?;
+        match needed {
+            Some(needed) => self.state.access().table(&db, &table, needed)?,
+            None => self.state.access().table_any(&db, &table)?,
+        }
         let catalog = self.engine.storage().catalog();
         let t = catalog
             .table(&db, &table)
@@ -1370,6 +1519,7 @@ impl Session {
         let parameters = Parameters::untyped();
         let outcome = match statement {
             Statement::Sql(s) => return self.execute_sql(s, params, &parameters, sink, more),
+            Statement::Account(a) => return self.execute_account(a, sink, more),
             Statement::ShowWarnings {
                 errors,
                 count,
@@ -1435,6 +1585,7 @@ impl Session {
             }
             Statement::ShowIndex { table, db } => {
                 let db = self.require_db(db.clone())?;
+                self.state.access().table_any(&db, table)?;
                 let catalog = self.engine.storage().catalog();
                 let t = catalog
                     .table(&db, table)
@@ -1444,8 +1595,10 @@ impl Session {
             }
             Statement::ShowTableStatus { db, like } => {
                 let db = self.require_db(db.clone())?;
+                self.state.access().sees_database(&db)?;
                 let rows = show::table_status(&self.engine, &db, like.as_deref())
                     .ok_or_else(|| Error::bad_db(&db))?;
+                let rows = self.visible_tables(&db, rows);
                 return self.send_rows(rows, sink, more);
             }
             Statement::ShowEngines => return self.send_rows(show::engines(), sink, more),
@@ -1467,6 +1620,7 @@ impl Session {
                 return self.send_rows(rows, sink, more);
             }
             Statement::ShowCreateDatabase { name } => {
+                self.state.access().sees_database(name)?;
                 if !self.engine.storage().catalog().databases.contains_key(name) {
                     return Err(Error::bad_db(name));
                 }
@@ -1536,6 +1690,7 @@ impl Session {
                     }
                     other => return Err(Error::not_supported(&other.to_string())),
                 };
+                self.state.access().sees_database(&name)?;
                 if !self
                     .engine
                     .storage()
@@ -1595,7 +1750,15 @@ impl Session {
             }
             S::ShowDatabases { show_options, .. } | S::ShowSchemas { show_options, .. } => {
                 let like = like_filter(show_options)?;
-                let rows = show::databases(&self.engine, like.as_deref());
+                let mut rows = show::databases(&self.engine, like.as_deref());
+                let grants = &self.state.grants;
+                rows.rows.retain(|r| {
+                    let name = r[0]
+                        .as_bytes()
+                        .map(String::from_utf8_lossy)
+                        .unwrap_or_default();
+                    name == "information_schema" || grants.sees_database(&name)
+                });
                 let rows =
                     self.filter_where(rows, where_filter(show_options), params, parameters)?;
                 return self.send_rows(rows, sink, more);
@@ -1610,9 +1773,11 @@ impl Session {
                     .and_then(|n| n.0.last())
                     .map(select::object_part);
                 let db = self.require_db(db)?;
+                self.state.access().sees_database(&db)?;
                 let like = like_filter(show_options)?;
                 let rows = show::tables(&self.engine, &db, *full, like.as_deref())
                     .ok_or_else(|| Error::bad_db(&db))?;
+                let rows = self.visible_tables(&db, rows);
                 let rows =
                     self.filter_where(rows, where_filter(show_options), params, parameters)?;
                 return self.send_rows(rows, sink, more);
@@ -1626,7 +1791,7 @@ impl Session {
                     .and_then(|i| i.parent_name.clone())
                     .ok_or_else(|| Error::parse_near("", 1))?;
                 // sqlparser puts `FROM t FROM db` as [db, t].
-                let (_, t) = self.lookup_table(&name)?;
+                let (_, t) = self.lookup_table(&name, None)?;
                 let like = like_filter(show_options)?;
                 let rows = show::columns(&t, *full, like.as_deref());
                 let rows =
@@ -1634,14 +1799,14 @@ impl Session {
                 return self.send_rows(rows, sink, more);
             }
             S::ExplainTable { table_name, .. } => {
-                let (_, t) = self.lookup_table(table_name)?;
+                let (_, t) = self.lookup_table(table_name, None)?;
                 return self.send_rows(show::columns(&t, false, None), sink, more);
             }
             S::ShowCreate {
                 obj_type: ast::ShowCreateObject::Table,
                 obj_name,
             } => {
-                let (_, t) = self.lookup_table(obj_name)?;
+                let (_, t) = self.lookup_table(obj_name, None)?;
                 return self.send_rows(show::create_table(&t), sink, more);
             }
             S::ShowVariables { filter, global, .. } => {
@@ -1664,7 +1829,13 @@ impl Session {
                 return self.send_rows(rows, sink, more);
             }
             S::ShowProcessList { full } => {
-                return self.send_rows(show::processlist(&self.engine, *full), sink, more);
+                let mut rows = show::processlist(&self.engine, *full);
+                if !self.state.grants.global(Privileges::PROCESS) {
+                    // Without PROCESS a session sees only its own user's threads.
+                    let own = self.state.user.as_bytes();
+                    rows.rows.retain(|r| r[1].as_bytes() == Some(own));
+                }
+                return self.send_rows(rows, sink, more);
             }
             S::ShowCharset(c) => {
                 let like = match &c.filter {
@@ -1686,12 +1857,30 @@ impl Session {
                     _ => KillKind::Connection,
                 };
                 let id = u32::try_from(*id).map_err(|_| no_such_thread(*id))?;
+                if !self.state.grants.global(Privileges::SUPER) {
+                    let owner = self.engine.processlist().user_of(id);
+                    if owner
+                        .as_ref()
+                        .is_some_and(|owner| *owner != self.state.user)
+                    {
+                        return Err(Error::new(
+                            ErrorCode::KillDenied,
+                            format!("You are not owner of thread {id}"),
+                        ));
+                    }
+                }
                 if !self.engine.processlist().kill(id, kind) {
                     return Err(no_such_thread(id as u64));
                 }
                 StatementOutcome::ok()
             }
-            S::Flush { .. } => StatementOutcome::ok(),
+            S::Flush { object_type, .. } => {
+                self.state.access().global(Privileges::RELOAD)?;
+                if matches!(object_type, ast::FlushType::Privileges) {
+                    crate::privilege::reload(&self.engine)?;
+                }
+                StatementOutcome::ok()
+            }
             S::LockTables { .. } | S::UnlockTables => {
                 // Accepted without locking (documented): commits like MariaDB does.
                 self.implicit_commit()?;
@@ -1733,6 +1922,7 @@ impl Session {
                         ),
                     ));
                 }
+                self.state.access().database(&name, Privileges::CREATE)?;
                 let created = storage
                     .create_database(&name, *if_not_exists)
                     .map_err(storage_error)?;
@@ -1758,6 +1948,7 @@ impl Session {
                     .and_then(|n| n.0.last())
                     .map(select::object_part)
                     .unwrap_or_default();
+                self.state.access().database(&name, Privileges::DROP)?;
                 match storage.drop_database(&name, *if_exists) {
                     Ok(Some(tables)) => {
                         if self.state.database.as_deref() == Some(name.as_str()) {
@@ -1789,6 +1980,7 @@ impl Session {
                 }
                 let (db, name) = crate::ddl::split_name(&create.name)?;
                 let db = self.require_db(db)?;
+                self.state.access().table(&db, &name, Privileges::CREATE)?;
                 if !storage.catalog().databases.contains_key(&db) {
                     return Err(Error::bad_db(&db));
                 }
@@ -1822,6 +2014,7 @@ impl Session {
                 for n in names {
                     let (db, table) = crate::ddl::split_name(n)?;
                     let db = self.require_db(db)?;
+                    self.state.access().table(&db, &table, Privileges::DROP)?;
                     match storage.drop_table(&db, &table, false) {
                         Ok(_) => {}
                         Err(StorageError::NoSuchTable(_) | StorageError::NoSuchDatabase(_)) => {
@@ -1847,7 +2040,7 @@ impl Session {
                 Ok(StatementOutcome::ok())
             }
             S::CreateIndex(create) => {
-                let (db, table) = self.lookup_table(&create.table_name)?;
+                let (db, table) = self.lookup_table(&create.table_name, Some(Privileges::INDEX))?;
                 let name = create
                     .name
                     .as_ref()
@@ -1871,7 +2064,7 @@ impl Session {
                 table: Some(table_name),
                 ..
             } => {
-                let (db, table) = self.lookup_table(table_name)?;
+                let (db, table) = self.lookup_table(table_name, Some(Privileges::INDEX))?;
                 for n in names {
                     let name = n.0.last().map(select::object_part).unwrap_or_default();
                     if name.eq_ignore_ascii_case("PRIMARY") {
@@ -1887,7 +2080,7 @@ impl Session {
                 })
             }
             S::AlterTable(alter) => {
-                let (db, table) = self.lookup_table(&alter.name)?;
+                let (db, table) = self.lookup_table(&alter.name, Some(Privileges::ALTER))?;
                 for op in &alter.operations {
                     let current = storage
                         .catalog()
@@ -1944,15 +2137,12 @@ impl Session {
             }
             S::Truncate(t) => {
                 for target in &t.table_names {
-                    let (db, table) = self.lookup_table(&target.name)?;
+                    let (db, table) = self.lookup_table(&target.name, Some(Privileges::DROP))?;
                     storage
                         .truncate_table(&db, &table.schema.name)
                         .map_err(storage_error)?;
                 }
                 Ok(StatementOutcome::ok())
-            }
-            S::CreateUser(_) | S::Grant(_) | S::Revoke(_) | S::AlterUser(_) => {
-                Err(Error::not_supported("account management"))
             }
             other => Err(Error::not_supported(&first_words(&other.to_string()))),
         }
@@ -2270,6 +2460,7 @@ impl Session {
             def.coerce(&raw)?
         };
         if global {
+            self.state.access().global(Privileges::SUPER)?;
             self.engine.globals.write().insert(def.name, new);
             return Ok(());
         }

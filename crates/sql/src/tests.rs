@@ -77,7 +77,7 @@ impl ResultSink for Collect {
 }
 
 pub fn engine() -> Arc<Engine> {
-    Engine::new(
+    let engine = Engine::new(
         Storage::new(),
         EngineConfig {
             workers: 2,
@@ -86,7 +86,9 @@ pub fn engine() -> Arc<Engine> {
             max_connections: 100,
             max_allowed_packet: 16 << 20,
         },
-    )
+    );
+    Session::bootstrap_privileges(&engine).expect("grant tables");
+    engine
 }
 
 pub fn session(engine: &Arc<Engine>, id: u32) -> Session {
@@ -94,6 +96,7 @@ pub fn session(engine: &Arc<Engine>, id: u32) -> Session {
         id,
         user: "root".into(),
         host: "localhost".into(),
+        account_host: "localhost".into(),
         worker: (id as usize) % 2,
         database: None,
     };
@@ -716,7 +719,7 @@ fn variables_and_show() {
     run(&mut s, "CREATE DATABASE other");
     assert_eq!(
         rows(&mut s, "SHOW DATABASES"),
-        table(&[&["information_schema"], &["other"], &["test"]])
+        table(&[&["information_schema"], &["mysql"], &["other"], &["test"]])
     );
     assert_eq!(
         rows(&mut s, "SHOW DATABASES LIKE 't%'"),
@@ -795,6 +798,7 @@ fn kill_and_processlist() {
         id: 7,
         user: "u".into(),
         host: "127.0.0.1:5000".into(),
+        account_host: "%".into(),
         worker: 0,
         database: None,
     };
@@ -812,4 +816,167 @@ fn kill_and_processlist() {
     assert_eq!(killed.load(std::sync::atomic::Ordering::Relaxed), 1);
     drop(victim);
     assert_eq!(rows(&mut s, "SHOW PROCESSLIST").len(), 1);
+}
+
+fn user_session(engine: &Arc<Engine>, id: u32, user: &str, account_host: &str) -> Session {
+    let info = ConnectionInfo {
+        id,
+        user: user.into(),
+        host: "localhost".into(),
+        account_host: account_host.into(),
+        worker: 0,
+        database: None,
+    };
+    Session::new(engine.clone(), info, Box::new(|_| {})).expect("session")
+}
+
+#[test]
+fn grants_take_effect_on_the_next_statement_of_other_sessions() {
+    let engine = engine();
+    let mut root = session(&engine, 1);
+    run(&mut root, "CREATE DATABASE d");
+    run(&mut root, "CREATE TABLE d.t (a INT PRIMARY KEY)");
+    run(&mut root, "INSERT INTO d.t VALUES (1)");
+    run(&mut root, "CREATE USER u@'%' IDENTIFIED BY 'pw'");
+    let mut u = user_session(&engine, 2, "u", "%");
+    let e = error(&mut u, "SELECT a FROM d.t");
+    assert_eq!(e.code, ErrorCode::TableAccessDenied);
+    assert_eq!(
+        e.message,
+        "SELECT command denied to user 'u'@'localhost' for table `d`.`t`"
+    );
+    // A missing table is denied the same way (privilege invariant (4)).
+    assert_eq!(
+        error(&mut u, "SELECT * FROM d.nosuch").code,
+        ErrorCode::TableAccessDenied
+    );
+    assert_eq!(error(&mut u, "USE d").code, ErrorCode::DbAccessDenied);
+
+    run(&mut root, "GRANT SELECT ON d.t TO u@'%'");
+    assert_eq!(rows(&mut u, "SELECT a FROM d.t"), table(&[&["1"]]));
+    run(&mut u, "USE d");
+    assert_eq!(rows(&mut u, "SHOW TABLES"), table(&[&["t"]]));
+    assert_eq!(
+        error(&mut u, "INSERT INTO d.t VALUES (2)").message,
+        "INSERT command denied to user 'u'@'localhost' for table `d`.`t`"
+    );
+    let prepared = u.prepare("SELECT a FROM d.t WHERE a = ?").expect("prepare");
+
+    run(&mut root, "REVOKE SELECT ON d.t FROM u@'%'");
+    assert_eq!(
+        error(&mut u, "SELECT a FROM d.t").code,
+        ErrorCode::TableAccessDenied
+    );
+    let mut sink = Collect::default();
+    let e = u
+        .execute_prepared(prepared.id, &[manycore_types::Value::Int(1)], &mut sink)
+        .expect_err("revoked");
+    assert_eq!(e.code, ErrorCode::TableAccessDenied);
+
+    run(&mut root, "GRANT INSERT, SELECT ON d.* TO u@'%'");
+    run(&mut u, "INSERT INTO d.t VALUES (2)");
+    assert_eq!(rows(&mut u, "SELECT COUNT(*) FROM d.t"), table(&[&["2"]]));
+    assert_eq!(
+        rows(&mut root, "SHOW GRANTS FOR u@'%'"),
+        table(&[
+            &["GRANT USAGE ON *.* TO `u`@`%` IDENTIFIED BY PASSWORD '*D821809F681A40A6E379B50D0463EFAE20BDD122'"],
+            &["GRANT SELECT, INSERT ON `d`.* TO `u`@`%`"],
+        ])
+    );
+}
+
+#[test]
+fn system_tables_and_admin_statements_need_privileges() {
+    let engine = engine();
+    let mut root = session(&engine, 1);
+    run(&mut root, "CREATE USER u@'%'");
+    let mut u = user_session(&engine, 2, "u", "%");
+    assert_eq!(
+        error(&mut u, "SELECT * FROM mysql.user").code,
+        ErrorCode::TableAccessDenied
+    );
+    assert_eq!(error(&mut u, "USE mysql").code, ErrorCode::DbAccessDenied);
+    assert_eq!(
+        rows(&mut u, "SHOW DATABASES"),
+        table(&[&["information_schema"]])
+    );
+    let e = error(&mut u, "CREATE USER x@y");
+    assert_eq!(e.code, ErrorCode::SpecificAccessDenied);
+    assert_eq!(
+        e.message,
+        "Access denied; you need (at least one of) the CREATE USER privilege(s) for this operation"
+    );
+    assert_eq!(
+        error(&mut u, "CREATE DATABASE x").code,
+        ErrorCode::DbAccessDenied
+    );
+    assert_eq!(
+        error(&mut u, "FLUSH PRIVILEGES").code,
+        ErrorCode::SpecificAccessDenied
+    );
+    assert_eq!(
+        error(&mut u, "SHOW GRANTS FOR root@localhost").code,
+        ErrorCode::DbAccessDenied
+    );
+    assert_eq!(rows(&mut u, "SHOW PROCESSLIST").len(), 1);
+    assert_eq!(error(&mut u, "KILL 1").code, ErrorCode::KillDenied);
+    assert_eq!(
+        rows(&mut u, "SELECT CURRENT_USER(), USER()"),
+        table(&[&["u@%", "u@localhost"]])
+    );
+    run(&mut u, "SET PASSWORD = PASSWORD('new')");
+    assert_eq!(rows(&mut root, "SHOW PROCESSLIST").len(), 2);
+    // Errors of account statements, with MariaDB's texts.
+    assert_eq!(
+        error(&mut root, "CREATE USER u@'%'").message,
+        "Operation CREATE USER failed for 'u'@'%'"
+    );
+    assert_eq!(
+        error(&mut root, "DROP USER nobody@localhost").code,
+        ErrorCode::CannotUser
+    );
+    assert_eq!(
+        error(&mut root, "GRANT SELECT ON *.* TO nobody@localhost").code,
+        ErrorCode::PasswordNoMatch
+    );
+    assert_eq!(
+        error(&mut root, "REVOKE SELECT ON d2.* FROM u@'%'").code,
+        ErrorCode::NonExistingGrant
+    );
+    assert_eq!(
+        error(&mut root, "GRANT PROCESS ON d2.* TO u@'%'").code,
+        ErrorCode::WrongUsage
+    );
+    assert_eq!(
+        error(&mut root, "SET PASSWORD FOR u@'%' = 'abc'").code,
+        ErrorCode::PasswordFormat
+    );
+    run(&mut root, "RENAME USER u@'%' TO v@localhost");
+    assert_eq!(
+        rows(
+            &mut root,
+            "SELECT User, Host FROM mysql.user WHERE User = 'v'"
+        ),
+        table(&[&["v", "localhost"]])
+    );
+    run(&mut root, "DROP USER v@localhost");
+    // The session of a dropped account keeps nothing.
+    assert_eq!(
+        rows(&mut u, "SHOW DATABASES"),
+        table(&[&["information_schema"]])
+    );
+    // The non-loopback listen rule reads this: root is the last account without password.
+    let passwordless = || {
+        engine
+            .privileges()
+            .snapshot()
+            .passwordless_account()
+            .cloned()
+    };
+    assert_eq!(
+        passwordless().map(|a| a.quoted()).as_deref(),
+        Some("'root'@'localhost'")
+    );
+    run(&mut root, "ALTER USER root@localhost IDENTIFIED BY 'x'");
+    assert_eq!(passwordless(), None);
 }

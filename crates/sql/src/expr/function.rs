@@ -1457,7 +1457,8 @@ pub fn call(
             Some(db) => Value::from_str(db),
             None => Value::Null,
         },
-        User | CurrentUser => Value::from_str(session.current_user()),
+        User => Value::from_str(session.login_user()),
+        CurrentUser => Value::from_str(session.current_user()),
         ConnectionId => Value::UInt(session.connection_id() as u64),
         LastInsertId => match v.first() {
             Some(x) if !x.is_null() => Value::UInt(coerce::to_u64_bits(x, session).unwrap_or(0)),

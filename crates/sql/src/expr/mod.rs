@@ -199,8 +199,12 @@ pub trait SessionContext {
     fn current_database(&self) -> Option<&str>;
     fn connection_id(&self) -> u32;
     fn last_insert_id(&self) -> u64;
-    /// `user@host` as CURRENT_USER() shows it.
+    /// `user@host` as CURRENT_USER() shows it: the account the session authenticated as.
     fn current_user(&self) -> &str;
+    /// `user@host` as USER() shows it: the name the client gave and where it connects from.
+    fn login_user(&self) -> &str {
+        self.current_user()
+    }
     /// The statement's start time (NOW() is constant within a statement).
     fn statement_time(&self) -> manycore_types::DateTime;
     /// Records a warning for SHOW WARNINGS (code, message).

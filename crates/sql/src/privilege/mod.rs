@@ -1,0 +1,680 @@
+//! Accounts and privileges: the compiled snapshot every check reads, host matching, and
+//! each session's resolved view of its own grants.
+//!
+//! The truth is in ordinary tables of the `mysql` database (`tables`), so it is logged and
+//! recovered like any data. Account statements (`statement`, run by the session) change
+//! those tables in a transaction and then compile them into a new `PrivilegeSnapshot`,
+//! which `PrivilegeRegistry` publishes with one atomic swap and a new generation.
+//!
+//! Invariants:
+//! (1) A snapshot is immutable; a change builds a new one and swaps it in
+//!     (`PrivilegeRegistry::publish`), under the registry's writer mutex, after the
+//!     change committed. Its generation is greater than every earlier one.
+//! (2) A privilege check is one atomic load of the generation (its own cache line, written
+//!     only by account statements) plus lookups in the session's own `SessionGrants`;
+//!     nothing is written to shared memory per statement. A session whose cached
+//!     generation differs rebuilds its `SessionGrants` before its next statement, so a
+//!     GRANT or REVOKE takes effect at the next statement of every session.
+//! (3) Login matching follows MySQL: accounts are ordered most specific host first, then
+//!     named users before the anonymous user (''); the first account whose host and user
+//!     match the client is the one it authenticates as (no fallback to later rows).
+//! (4) Privilege checks happen before existence checks, so a user without access cannot
+//!     probe which databases or tables exist (MariaDB reports 1142 for a missing table too).
+
+pub mod statement;
+pub mod tables;
+
+use crate::engine::Engine;
+use crate::error::{Error, ErrorCode, Result};
+use crate::variables::like_matches;
+use arc_swap::ArcSwap;
+use crossbeam_utils::CachePadded;
+use parking_lot::{Mutex, MutexGuard};
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// A set of privileges, one bit each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Privileges(u32);
+
+impl Privileges {
+    pub const NONE: Privileges = Privileges(0);
+    pub const SELECT: Privileges = Privileges(1 << 0);
+    pub const INSERT: Privileges = Privileges(1 << 1);
+    pub const UPDATE: Privileges = Privileges(1 << 2);
+    pub const DELETE: Privileges = Privileges(1 << 3);
+    pub const CREATE: Privileges = Privileges(1 << 4);
+    pub const DROP: Privileges = Privileges(1 << 5);
+    pub const RELOAD: Privileges = Privileges(1 << 6);
+    pub const SHUTDOWN: Privileges = Privileges(1 << 7);
+    pub const PROCESS: Privileges = Privileges(1 << 8);
+    pub const GRANT: Privileges = Privileges(1 << 9);
+    pub const INDEX: Privileges = Privileges(1 << 10);
+    pub const ALTER: Privileges = Privileges(1 << 11);
+    pub const SUPER: Privileges = Privileges(1 << 12);
+    pub const CREATE_USER: Privileges = Privileges(1 << 13);
+
+    /// What a database or table grant can hold (ALL at those levels).
+    pub const OBJECT_LEVEL: Privileges = Privileges(
+        Self::SELECT.0
+            | Self::INSERT.0
+            | Self::UPDATE.0
+            | Self::DELETE.0
+            | Self::CREATE.0
+            | Self::DROP.0
+            | Self::GRANT.0
+            | Self::INDEX.0
+            | Self::ALTER.0,
+    );
+    /// Every privilege (ALL at the global level).
+    pub const GLOBAL_LEVEL: Privileges = Privileges((1 << 14) - 1);
+
+    pub fn contains(self, other: Privileges) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    pub fn intersects(self, other: Privileges) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn intersection(self, other: Privileges) -> Privileges {
+        Privileges(self.0 & other.0)
+    }
+
+    pub fn without(self, other: Privileges) -> Privileges {
+        Privileges(self.0 & !other.0)
+    }
+
+    /// The privilege's SQL name and its `mysql.user`/`mysql.db` column, in MariaDB's
+    /// SHOW GRANTS order. GRANT OPTION is shown as WITH GRANT OPTION instead.
+    pub const NAMES: [(Privileges, &'static str, &'static str); 14] = [
+        (Self::SELECT, "SELECT", "Select_priv"),
+        (Self::INSERT, "INSERT", "Insert_priv"),
+        (Self::UPDATE, "UPDATE", "Update_priv"),
+        (Self::DELETE, "DELETE", "Delete_priv"),
+        (Self::CREATE, "CREATE", "Create_priv"),
+        (Self::DROP, "DROP", "Drop_priv"),
+        (Self::RELOAD, "RELOAD", "Reload_priv"),
+        (Self::SHUTDOWN, "SHUTDOWN", "Shutdown_priv"),
+        (Self::PROCESS, "PROCESS", "Process_priv"),
+        (Self::GRANT, "GRANT OPTION", "Grant_priv"),
+        (Self::INDEX, "INDEX", "Index_priv"),
+        (Self::ALTER, "ALTER", "Alter_priv"),
+        (Self::SUPER, "SUPER", "Super_priv"),
+        (Self::CREATE_USER, "CREATE USER", "Create_user_priv"),
+    ];
+
+    /// One privilege by SQL name (already upper-case, words joined by one space).
+    pub fn from_name(name: &str) -> Option<Privileges> {
+        Self::NAMES
+            .iter()
+            .find(|(_, n, _)| *n == name)
+            .map(|(p, _, _)| *p)
+    }
+
+    /// The SQL name of a single privilege (for error messages).
+    pub fn name(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(p, _, _)| *p == self)
+            .map_or("USAGE", |(_, n, _)| n)
+    }
+
+    /// The names of the privileges set, GRANT OPTION left out.
+    pub fn names(self) -> Vec<&'static str> {
+        Self::NAMES
+            .iter()
+            .filter(|(p, _, _)| self.contains(*p) && *p != Self::GRANT)
+            .map(|(_, n, _)| *n)
+            .collect()
+    }
+}
+
+impl std::ops::BitOr for Privileges {
+    type Output = Privileges;
+    fn bitor(self, other: Privileges) -> Privileges {
+        Privileges(self.0 | other.0)
+    }
+}
+
+impl std::ops::BitOrAssign for Privileges {
+    fn bitor_assign(&mut self, other: Privileges) {
+        self.0 |= other.0;
+    }
+}
+
+/// The authentication plugin of an account and what `authentication_string` holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PasswordPlugin {
+    /// "" or "*" + 40 hex digits: SHA1(SHA1(password)).
+    NativePassword,
+    /// "" or "$A$005$" + salt + SHA-256 crypt (`manycore_protocol::sha256_crypt`).
+    CachingSha2Password,
+}
+
+impl PasswordPlugin {
+    pub fn name(self) -> &'static str {
+        match self {
+            PasswordPlugin::NativePassword => "mysql_native_password",
+            PasswordPlugin::CachingSha2Password => "caching_sha2_password",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<PasswordPlugin> {
+        match name.to_ascii_lowercase().as_str() {
+            "mysql_native_password" => Some(PasswordPlugin::NativePassword),
+            "caching_sha2_password" => Some(PasswordPlugin::CachingSha2Password),
+            _ => None,
+        }
+    }
+}
+
+/// One row of `mysql.user`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Account {
+    pub user: String,
+    pub host: String,
+    pub plugin: PasswordPlugin,
+    /// The stored form of the password; empty for an account without password.
+    pub authentication: String,
+    pub locked: bool,
+    /// REQUIRE SSL: only a TLS connection may log in as this account.
+    pub require_ssl: bool,
+    pub global: Privileges,
+}
+
+impl Account {
+    pub fn has_password(&self) -> bool {
+        !self.authentication.is_empty()
+    }
+
+    /// `'user'@'host'`, as error messages quote accounts.
+    pub fn quoted(&self) -> String {
+        format!("'{}'@'{}'", self.user, self.host)
+    }
+}
+
+/// One row of `mysql.db`: privileges on one database (the name may hold `%`/`_` wildcards).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DatabaseGrant {
+    pub user: String,
+    pub host: String,
+    pub db: String,
+    pub privileges: Privileges,
+}
+
+/// One row of `mysql.tables_priv`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableGrant {
+    pub user: String,
+    pub host: String,
+    pub db: String,
+    pub table: String,
+    pub privileges: Privileges,
+}
+
+/// Whether a host pattern matches a client address (invariant (3)). Host names are not
+/// resolved: `localhost` means loopback, everything else is matched against the address
+/// text with `%`/`_` wildcards (MySQL with --skip-name-resolve).
+pub fn host_matches(pattern: &str, peer: IpAddr) -> bool {
+    if pattern.eq_ignore_ascii_case("localhost") {
+        return peer.is_loopback();
+    }
+    let address = match peer {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4).to_string(),
+            None => v6.to_string(),
+        },
+        v4 => v4.to_string(),
+    };
+    like_matches(pattern, &address)
+}
+
+fn has_wildcard(text: &str) -> bool {
+    text.contains(['%', '_'])
+}
+
+/// Sort key: most specific host first (no wildcard before wildcard, longer literal prefix
+/// before shorter, `%` last), then named users before the anonymous user.
+fn specificity(account: &Account) -> (bool, std::cmp::Reverse<usize>, bool) {
+    let host = &account.host;
+    let literal_prefix = host.find(['%', '_']).unwrap_or(host.len());
+    (
+        has_wildcard(host),
+        std::cmp::Reverse(literal_prefix),
+        account.user.is_empty(),
+    )
+}
+
+/// The compiled grant tables (invariant (1)).
+#[derive(Debug, Default)]
+pub struct PrivilegeSnapshot {
+    pub generation: u64,
+    /// In login-match order (invariant (3)).
+    accounts: Vec<Account>,
+    databases: Vec<DatabaseGrant>,
+    tables: Vec<TableGrant>,
+}
+
+impl PrivilegeSnapshot {
+    pub fn new(
+        mut accounts: Vec<Account>,
+        databases: Vec<DatabaseGrant>,
+        tables: Vec<TableGrant>,
+    ) -> PrivilegeSnapshot {
+        accounts.sort_by_key(specificity);
+        PrivilegeSnapshot {
+            generation: 0,
+            accounts,
+            databases,
+            tables,
+        }
+    }
+
+    pub fn accounts(&self) -> &[Account] {
+        &self.accounts
+    }
+
+    /// The account a client logging in as `user` from `peer` authenticates as.
+    pub fn find_login(&self, user: &str, peer: IpAddr) -> Option<&Account> {
+        self.accounts
+            .iter()
+            .find(|a| (a.user == user || a.user.is_empty()) && host_matches(&a.host, peer))
+    }
+
+    /// The account named exactly `user`@`host` (host compared case-insensitively).
+    pub fn account(&self, user: &str, host: &str) -> Option<&Account> {
+        self.accounts
+            .iter()
+            .find(|a| a.user == user && a.host.eq_ignore_ascii_case(host))
+    }
+
+    pub fn database_grants(&self, user: &str, host: &str) -> Vec<&DatabaseGrant> {
+        self.databases
+            .iter()
+            .filter(|g| g.user == user && g.host.eq_ignore_ascii_case(host))
+            .collect()
+    }
+
+    pub fn table_grants(&self, user: &str, host: &str) -> Vec<&TableGrant> {
+        self.tables
+            .iter()
+            .filter(|g| g.user == user && g.host.eq_ignore_ascii_case(host))
+            .collect()
+    }
+
+    /// The first account without a password, if any (the non-loopback listen rule).
+    pub fn passwordless_account(&self) -> Option<&Account> {
+        self.accounts.iter().find(|a| !a.has_password())
+    }
+
+    /// Resolves one account's grants into the session's private lookup structure.
+    pub fn grants_of(&self, user: &str, host: &str) -> SessionGrants {
+        let Some(account) = self.account(user, host) else {
+            return SessionGrants {
+                generation: self.generation,
+                ..SessionGrants::default()
+            };
+        };
+        let mut grants = SessionGrants {
+            generation: self.generation,
+            global: account.global,
+            ..SessionGrants::default()
+        };
+        for g in self.database_grants(user, host) {
+            if has_wildcard(&g.db) {
+                grants.database_patterns.push((g.db.clone(), g.privileges));
+            } else {
+                *grants.databases.entry(g.db.clone()).or_default() |= g.privileges;
+            }
+        }
+        for g in self.table_grants(user, host) {
+            *grants
+                .tables
+                .entry(g.db.clone())
+                .or_default()
+                .entry(g.table.clone())
+                .or_default() |= g.privileges;
+        }
+        grants
+    }
+}
+
+/// One session's grants, resolved for one snapshot generation (invariant (2)).
+#[derive(Clone, Debug, Default)]
+pub struct SessionGrants {
+    pub generation: u64,
+    /// Internal sessions (bootstrap) may do anything.
+    unrestricted: bool,
+    pub global: Privileges,
+    databases: HashMap<String, Privileges>,
+    database_patterns: Vec<(String, Privileges)>,
+    tables: HashMap<String, HashMap<String, Privileges>>,
+}
+
+impl SessionGrants {
+    pub fn unrestricted() -> SessionGrants {
+        SessionGrants {
+            unrestricted: true,
+            global: Privileges::GLOBAL_LEVEL,
+            ..SessionGrants::default()
+        }
+    }
+
+    pub fn global(&self, needed: Privileges) -> bool {
+        self.unrestricted || self.global.contains(needed)
+    }
+
+    pub fn is_unrestricted(&self) -> bool {
+        self.unrestricted
+    }
+
+    /// Privileges on database `db` from the global and database levels.
+    pub fn database(&self, db: &str) -> Privileges {
+        let mut p = self.global;
+        if let Some(d) = self.databases.get(db) {
+            p |= *d;
+        }
+        for (pattern, privileges) in &self.database_patterns {
+            if like_matches(pattern, db) {
+                p |= *privileges;
+            }
+        }
+        p
+    }
+
+    /// Privileges on `db`.`table` from every level.
+    pub fn table(&self, db: &str, table: &str) -> Privileges {
+        if self.unrestricted {
+            return Privileges::GLOBAL_LEVEL;
+        }
+        let mut p = self.database(db);
+        if let Some(t) = self.tables.get(db).and_then(|t| t.get(table)) {
+            p |= *t;
+        }
+        p
+    }
+
+    /// Whether the session may see database `db` at all (USE, SHOW DATABASES, SHOW TABLES).
+    pub fn sees_database(&self, db: &str) -> bool {
+        self.sees_all_tables(db) || self.tables.get(db).is_some_and(|t| !t.is_empty())
+    }
+
+    /// Whether the session sees every table of `db` (it holds a db- or global-level grant).
+    pub fn sees_all_tables(&self, db: &str) -> bool {
+        self.unrestricted || self.database(db).intersects(Privileges::OBJECT_LEVEL)
+    }
+}
+
+/// Compiles the grant tables into a new snapshot and publishes it (FLUSH PRIVILEGES,
+/// startup). Err 1146 if a grant table is missing.
+pub fn reload(engine: &Engine) -> Result<()> {
+    let _writer = engine.privileges().lock_writer();
+    reload_locked(engine)
+}
+
+/// `reload` for a caller that holds the registry's writer lock.
+pub(crate) fn reload_locked(engine: &Engine) -> Result<()> {
+    let storage = engine.storage();
+    let tables = tables::GrantTables::open(&storage.catalog())?;
+    let reader = storage.register_reader();
+    let txn = storage.begin(&reader);
+    let snapshot = tables.load(&txn);
+    txn.rollback(); // Read-only.
+    engine.privileges().publish(snapshot);
+    Ok(())
+}
+
+/// A session's grants and how to name it in errors: what statements check against.
+#[derive(Clone, Copy)]
+pub struct AccessCheck<'a> {
+    pub grants: &'a SessionGrants,
+    /// `'user'@'host'` of the client, as MariaDB's denial messages name it.
+    pub quoted_user: &'a str,
+}
+
+impl AccessCheck<'_> {
+    /// 1142 unless the session holds every privilege of `needed` on `db`.`table`.
+    pub fn table(&self, db: &str, table: &str, needed: Privileges) -> Result<()> {
+        if self.grants.global(needed) {
+            return Ok(()); // The common case for administrators: one test, no lookups.
+        }
+        let have = self.grants.table(db, table);
+        if have.contains(needed) {
+            return Ok(());
+        }
+        let missing = Privileges::NAMES
+            .iter()
+            .find(|(p, _, _)| needed.contains(*p) && !have.contains(*p))
+            .map_or("SELECT", |(_, name, _)| name);
+        Err(table_denied(missing, self.quoted_user, db, table))
+    }
+
+    /// 1142 (naming SELECT) unless the session holds some privilege on the table
+    /// (SHOW COLUMNS, SHOW CREATE TABLE, SHOW INDEX, COM_FIELD_LIST).
+    pub fn table_any(&self, db: &str, table: &str) -> Result<()> {
+        if self.grants.sees_all_tables(db)
+            || self
+                .grants
+                .table(db, table)
+                .intersects(Privileges::OBJECT_LEVEL)
+        {
+            return Ok(());
+        }
+        Err(table_denied("SELECT", self.quoted_user, db, table))
+    }
+
+    /// 1044 unless the session holds `needed` on the database level.
+    pub fn database(&self, db: &str, needed: Privileges) -> Result<()> {
+        if self.grants.global(needed) || self.grants.database(db).contains(needed) {
+            return Ok(());
+        }
+        Err(database_denied(self.quoted_user, db))
+    }
+
+    /// 1044 unless the session may see `db` (USE, SHOW TABLES).
+    pub fn sees_database(&self, db: &str) -> Result<()> {
+        if self.grants.sees_database(db) {
+            return Ok(());
+        }
+        Err(database_denied(self.quoted_user, db))
+    }
+
+    /// 1227 unless the session holds the global privilege `needed`.
+    pub fn global(&self, needed: Privileges) -> Result<()> {
+        if self.grants.global(needed) {
+            return Ok(());
+        }
+        Err(Error::new(
+            ErrorCode::SpecificAccessDenied,
+            format!(
+                "Access denied; you need (at least one of) the {} privilege(s) for this \
+                 operation",
+                needed.name()
+            ),
+        ))
+    }
+}
+
+pub fn table_denied(command: &str, quoted_user: &str, db: &str, table: &str) -> Error {
+    Error::new(
+        ErrorCode::TableAccessDenied,
+        format!("{command} command denied to user {quoted_user} for table `{db}`.`{table}`"),
+    )
+}
+
+pub fn database_denied(quoted_user: &str, db: &str) -> Error {
+    Error::new(
+        ErrorCode::DbAccessDenied,
+        format!("Access denied for user {quoted_user} to database '{db}'"),
+    )
+}
+
+/// Where the current snapshot lives (invariants (1), (2)).
+pub struct PrivilegeRegistry {
+    snapshot: ArcSwap<PrivilegeSnapshot>,
+    generation: CachePadded<AtomicU64>,
+    writer: Mutex<()>,
+}
+
+impl Default for PrivilegeRegistry {
+    fn default() -> Self {
+        PrivilegeRegistry {
+            snapshot: ArcSwap::from_pointee(PrivilegeSnapshot::default()),
+            generation: CachePadded::new(AtomicU64::new(0)),
+            writer: Mutex::new(()),
+        }
+    }
+}
+
+impl PrivilegeRegistry {
+    /// The generation of the current snapshot: the per-statement check's one load.
+    #[inline]
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
+    pub fn snapshot(&self) -> Arc<PrivilegeSnapshot> {
+        self.snapshot.load_full()
+    }
+
+    /// Serializes account statements: change tables, commit, publish.
+    pub fn lock_writer(&self) -> MutexGuard<'_, ()> {
+        self.writer.lock()
+    }
+
+    /// Installs `snapshot` as the next generation. The caller holds the writer lock.
+    pub fn publish(&self, mut snapshot: PrivilegeSnapshot) {
+        let generation = self.generation.load(Ordering::Relaxed) + 1;
+        snapshot.generation = generation;
+        self.snapshot.store(Arc::new(snapshot));
+        // After the store: a session that sees the new generation loads the new snapshot.
+        self.generation.store(generation, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn account(user: &str, host: &str) -> Account {
+        Account {
+            user: user.into(),
+            host: host.into(),
+            plugin: PasswordPlugin::NativePassword,
+            authentication: String::new(),
+            locked: false,
+            require_ssl: false,
+            global: Privileges::NONE,
+        }
+    }
+
+    #[test]
+    fn login_matches_most_specific_host_then_named_user() {
+        let snapshot = PrivilegeSnapshot::new(
+            vec![
+                account("", "%"),
+                account("bob", "%"),
+                account("bob", "10.0.%"),
+                account("bob", "10.0.0.7"),
+                account("", "localhost"),
+                account("root", "localhost"),
+            ],
+            Vec::new(),
+            Vec::new(),
+        );
+        let ip = |s: &str| s.parse::<IpAddr>().expect("test address");
+        let found = |user, peer| {
+            snapshot
+                .find_login(user, ip(peer))
+                .map(|a| (a.user.clone(), a.host.clone()))
+        };
+        assert_eq!(
+            found("bob", "10.0.0.7"),
+            Some(("bob".into(), "10.0.0.7".into()))
+        );
+        assert_eq!(
+            found("bob", "10.0.0.8"),
+            Some(("bob".into(), "10.0.%".into()))
+        );
+        assert_eq!(
+            found("bob", "192.168.1.1"),
+            Some(("bob".into(), "%".into()))
+        );
+        assert_eq!(found("eve", "192.168.1.1"), Some(("".into(), "%".into())));
+        assert_eq!(
+            found("root", "127.0.0.1"),
+            Some(("root".into(), "localhost".into()))
+        );
+        // localhost rows come before '%': the anonymous localhost row wins for bob, as
+        // in MySQL.
+        assert_eq!(
+            found("bob", "127.0.0.1"),
+            Some(("".into(), "localhost".into()))
+        );
+        assert_eq!(found("root", "10.0.0.1"), Some(("".into(), "%".into())));
+        assert!(host_matches("10.0.0._", ip("10.0.0.7")));
+        assert!(!host_matches("localhost", ip("10.0.0.7")));
+        assert!(host_matches("127.0.0.1", ip("::ffff:127.0.0.1")));
+    }
+
+    #[test]
+    fn session_grants_combine_levels() {
+        let mut a = account("u", "%");
+        a.global = Privileges::PROCESS;
+        let snapshot = PrivilegeSnapshot::new(
+            vec![a],
+            vec![
+                DatabaseGrant {
+                    user: "u".into(),
+                    host: "%".into(),
+                    db: "d1".into(),
+                    privileges: Privileges::INSERT,
+                },
+                DatabaseGrant {
+                    user: "u".into(),
+                    host: "%".into(),
+                    db: "te_t%".into(),
+                    privileges: Privileges::DELETE,
+                },
+            ],
+            vec![TableGrant {
+                user: "u".into(),
+                host: "%".into(),
+                db: "d2".into(),
+                table: "t".into(),
+                privileges: Privileges::SELECT,
+            }],
+        );
+        let g = snapshot.grants_of("u", "%");
+        assert_eq!(g.table("d1", "x"), Privileges::PROCESS | Privileges::INSERT);
+        assert_eq!(g.table("d2", "t"), Privileges::PROCESS | Privileges::SELECT);
+        assert_eq!(g.table("d2", "u"), Privileges::PROCESS);
+        assert!(g.table("test1", "x").contains(Privileges::DELETE));
+        assert!(g.sees_database("d2") && !g.sees_all_tables("d2") && g.sees_all_tables("d1"));
+        assert!(snapshot
+            .grants_of("nobody", "%")
+            .table("d1", "x")
+            .is_empty());
+    }
+
+    #[test]
+    fn publish_bumps_the_generation() {
+        let registry = PrivilegeRegistry::default();
+        let before = registry.generation();
+        registry.publish(PrivilegeSnapshot::new(
+            vec![account("a", "%")],
+            vec![],
+            vec![],
+        ));
+        assert_eq!(registry.generation(), before + 1);
+        assert_eq!(registry.snapshot().generation, before + 1);
+        assert_eq!(registry.snapshot().accounts().len(), 1);
+    }
+}

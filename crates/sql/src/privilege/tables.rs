@@ -1,0 +1,402 @@
+//! The grant tables: `mysql.user`, `mysql.db` and `mysql.tables_priv`, ordinary tables
+//! (so the log records and recovery restores them like any data), their layout, the
+//! bootstrap of an empty server, and reading and writing their rows.
+//!
+//! Layout (column names as MySQL's; privilege columns hold 'Y' or 'N'):
+//!
+//!   user:        Host, User, <Select_priv .. Create_user_priv>, ssl_type ('' | 'ANY'),
+//!                plugin, authentication_string, account_locked ('Y' | 'N')
+//!                PRIMARY KEY (Host, User)
+//!   db:          Host, Db, User, <Select_priv .. Alter_priv of the object level>
+//!                PRIMARY KEY (Host, Db, User)
+//!   tables_priv: Host, Db, User, Table_name, Grantor, Table_priv (a SET's text:
+//!                'Select,Insert,...'), PRIMARY KEY (Host, Db, User, Table_name)
+//!
+//! User, Db and Table_name are VARBINARY: they compare case-sensitively, as in MySQL;
+//! Host compares case-insensitively.
+//!
+//! Invariant: rows are written only through `write_*`/`delete_*` here (account
+//! statements) or by SQL DML a user with privileges on `mysql` runs; the snapshot is
+//! rebuilt from the rows (`load`) after account statements and FLUSH PRIVILEGES.
+
+use super::{Account, DatabaseGrant, PasswordPlugin, PrivilegeSnapshot, Privileges, TableGrant};
+use crate::error::{Error, ErrorCode, Result};
+use manycore_storage::{Catalog, IndexNo, KeyRange, RowSlot, Table, Transaction};
+use manycore_types::Value;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+pub const DATABASE: &str = "mysql";
+pub const USER: &str = "user";
+pub const DB: &str = "db";
+pub const TABLES_PRIV: &str = "tables_priv";
+
+/// The privileges with a column in `mysql.db` and a word in `Table_priv`.
+fn object_privileges() -> impl Iterator<Item = &'static (Privileges, &'static str, &'static str)> {
+    Privileges::NAMES
+        .iter()
+        .filter(|(p, _, _)| Privileges::OBJECT_LEVEL.contains(*p))
+}
+
+/// The statements that create the grant tables that do not exist, and `root`@`localhost`
+/// without password if `mysql.user` is among them. Safe to run again after a crash
+/// between them (each is logged on its own).
+pub fn bootstrap_statements(catalog: &Catalog) -> Vec<String> {
+    let priv_columns = |privileges: &mut dyn Iterator<Item = &(Privileges, &str, &str)>| {
+        privileges
+            .map(|(_, _, column)| format!("`{column}` CHAR(1) NOT NULL DEFAULT 'N', "))
+            .collect::<String>()
+    };
+    let all_global = Privileges::NAMES
+        .iter()
+        .map(|_| "'Y'")
+        .collect::<Vec<_>>()
+        .join(", ");
+    let missing = |table: &str| catalog.table(DATABASE, table).is_none();
+    let mut statements = vec![format!("CREATE DATABASE IF NOT EXISTS `{DATABASE}`")];
+    if missing(USER) {
+        statements.push(format!(
+            "CREATE TABLE `{DATABASE}`.`{USER}` (`Host` VARCHAR(255) NOT NULL DEFAULT '', \
+             `User` VARBINARY(128) NOT NULL DEFAULT '', {}`ssl_type` VARCHAR(9) NOT NULL \
+             DEFAULT '', `plugin` VARCHAR(64) NOT NULL DEFAULT '', `authentication_string` \
+             VARCHAR(255) NOT NULL DEFAULT '', `account_locked` CHAR(1) NOT NULL DEFAULT 'N', \
+             PRIMARY KEY (`Host`, `User`))",
+            priv_columns(&mut Privileges::NAMES.iter())
+        ));
+        statements.push(format!(
+            "INSERT INTO `{DATABASE}`.`{USER}` VALUES ('localhost', 'root', {all_global}, '', \
+             'mysql_native_password', '', 'N')"
+        ));
+    }
+    if missing(DB) {
+        statements.push(format!(
+            "CREATE TABLE `{DATABASE}`.`{DB}` (`Host` VARCHAR(255) NOT NULL DEFAULT '', `Db` \
+             VARBINARY(64) NOT NULL DEFAULT '', `User` VARBINARY(128) NOT NULL DEFAULT '', {}\
+             PRIMARY KEY (`Host`, `Db`, `User`))",
+            priv_columns(&mut object_privileges())
+        ));
+    }
+    if missing(TABLES_PRIV) {
+        statements.push(format!(
+            "CREATE TABLE `{DATABASE}`.`{TABLES_PRIV}` (`Host` VARCHAR(255) NOT NULL DEFAULT '', \
+             `Db` VARBINARY(64) NOT NULL DEFAULT '', `User` VARBINARY(128) NOT NULL DEFAULT '', \
+             `Table_name` VARBINARY(64) NOT NULL DEFAULT '', `Grantor` VARCHAR(384) NOT NULL \
+             DEFAULT '', `Table_priv` VARCHAR(255) NOT NULL DEFAULT '', PRIMARY KEY (`Host`, \
+             `Db`, `User`, `Table_name`))"
+        ));
+    }
+    statements
+}
+
+/// The three tables, resolved from one catalog.
+pub struct GrantTables {
+    user: Arc<Table>,
+    db: Arc<Table>,
+    tables_priv: Arc<Table>,
+}
+
+fn text(row: &[Value], table: &Table, column: &str) -> String {
+    table
+        .schema
+        .column_index(column)
+        .and_then(|i| row.get(i))
+        .and_then(Value::as_bytes)
+        .map(|b| String::from_utf8_lossy(b).into_owned())
+        .unwrap_or_default()
+}
+
+fn flag(row: &[Value], table: &Table, column: &str) -> bool {
+    text(row, table, column).eq_ignore_ascii_case("Y")
+}
+
+fn yes_no(set: bool) -> Value {
+    Value::from_str(if set { "Y" } else { "N" })
+}
+
+/// `Table_priv` text: 'Select,Insert' (MySQL's SET member names).
+fn table_priv_text(privileges: Privileges) -> String {
+    object_privileges()
+        .filter(|(p, _, _)| privileges.contains(*p))
+        .map(|(_, _, column)| column.trim_end_matches("_priv"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn parse_table_priv(text: &str) -> Privileges {
+    let mut privileges = Privileges::NONE;
+    for word in text.split(',') {
+        for (p, _, column) in object_privileges() {
+            if column
+                .trim_end_matches("_priv")
+                .eq_ignore_ascii_case(word.trim())
+            {
+                privileges |= *p;
+            }
+        }
+    }
+    privileges
+}
+
+type Rows = Vec<(Arc<RowSlot>, Vec<Value>)>;
+
+impl GrantTables {
+    /// Err 1146 if a grant table is missing (someone dropped it).
+    pub fn open(catalog: &Catalog) -> Result<GrantTables> {
+        let get = |name: &str| {
+            catalog
+                .table(DATABASE, name)
+                .cloned()
+                .ok_or_else(|| Error::no_such_table(DATABASE, name))
+        };
+        Ok(GrantTables {
+            user: get(USER)?,
+            db: get(DB)?,
+            tables_priv: get(TABLES_PRIV)?,
+        })
+    }
+
+    fn rows(txn: &Transaction, table: &Arc<Table>) -> Rows {
+        let mut rows = Vec::new();
+        table.scan(
+            &txn.write_view(),
+            IndexNo::Primary,
+            &KeyRange::all(),
+            |slot, row| {
+                rows.push((slot.clone(), row.to_vec()));
+                ControlFlow::Continue(())
+            },
+        );
+        rows
+    }
+
+    /// Compiles the tables as `txn` sees them.
+    pub fn load(&self, txn: &Transaction) -> PrivilegeSnapshot {
+        let user = &self.user;
+        let accounts = Self::rows(txn, user)
+            .into_iter()
+            .map(|(_, row)| {
+                let mut global = Privileges::NONE;
+                for (p, _, column) in Privileges::NAMES.iter() {
+                    if flag(&row, user, column) {
+                        global |= *p;
+                    }
+                }
+                Account {
+                    user: text(&row, user, "User"),
+                    host: text(&row, user, "Host"),
+                    plugin: PasswordPlugin::from_name(&text(&row, user, "plugin"))
+                        .unwrap_or(PasswordPlugin::NativePassword),
+                    authentication: text(&row, user, "authentication_string"),
+                    locked: flag(&row, user, "account_locked"),
+                    require_ssl: !text(&row, user, "ssl_type").is_empty(),
+                    global,
+                }
+            })
+            .collect();
+        let db = &self.db;
+        let databases = Self::rows(txn, db)
+            .into_iter()
+            .map(|(_, row)| {
+                let mut privileges = Privileges::NONE;
+                for (p, _, column) in object_privileges() {
+                    if flag(&row, db, column) {
+                        privileges |= *p;
+                    }
+                }
+                DatabaseGrant {
+                    user: text(&row, db, "User"),
+                    host: text(&row, db, "Host"),
+                    db: text(&row, db, "Db"),
+                    privileges,
+                }
+            })
+            .collect();
+        let tp = &self.tables_priv;
+        let tables = Self::rows(txn, tp)
+            .into_iter()
+            .map(|(_, row)| TableGrant {
+                user: text(&row, tp, "User"),
+                host: text(&row, tp, "Host"),
+                db: text(&row, tp, "Db"),
+                table: text(&row, tp, "Table_name"),
+                privileges: parse_table_priv(&text(&row, tp, "Table_priv")),
+            })
+            .collect();
+        PrivilegeSnapshot::new(accounts, databases, tables)
+    }
+
+    /// The row of `table` whose primary key columns hold `key` (a point lookup: Host
+    /// compares case-insensitively through its collation, the binary columns exactly).
+    fn find(
+        txn: &Transaction,
+        table: &Arc<Table>,
+        key: &[(&str, &str)],
+    ) -> Option<(Arc<RowSlot>, Vec<Value>)> {
+        let schema = &table.schema;
+        let values = schema
+            .primary_key
+            .as_deref()?
+            .iter()
+            .map(|&c| {
+                let name = &schema.columns[c].name;
+                key.iter()
+                    .find(|(column, _)| column == name)
+                    .map(|(_, value)| Value::from_str(value))
+            })
+            .collect::<Option<Vec<Value>>>()?;
+        let key = table.primary_key(&values);
+        table.get(&txn.write_view(), &key, |slot, row| {
+            (slot.clone(), row.to_vec())
+        })
+    }
+
+    fn put(
+        txn: &mut Transaction,
+        table: &Arc<Table>,
+        existing: Option<Arc<RowSlot>>,
+        row: Vec<Value>,
+    ) -> Result<()> {
+        let row = row.into_boxed_slice();
+        let result = match existing {
+            Some(slot) => txn.update(table, &slot, row),
+            None => txn.insert(table, row).map(drop),
+        };
+        result.map_err(grant_table_error)
+    }
+
+    /// Inserts or replaces the `mysql.user` row of `account`.
+    pub fn write_account(&self, txn: &mut Transaction, account: &Account) -> Result<()> {
+        let t = &self.user;
+        let mut row = Vec::with_capacity(t.schema.columns.len());
+        for column in &t.schema.columns {
+            let name = column.name.as_str();
+            let privilege = Privileges::NAMES.iter().find(|(_, _, c)| *c == name);
+            row.push(match (name, privilege) {
+                (_, Some((p, _, _))) => yes_no(account.global.contains(*p)),
+                ("Host", _) => Value::from_str(&account.host),
+                ("User", _) => Value::from_str(&account.user),
+                ("ssl_type", _) => Value::from_str(if account.require_ssl { "ANY" } else { "" }),
+                ("plugin", _) => Value::from_str(account.plugin.name()),
+                ("authentication_string", _) => Value::from_str(&account.authentication),
+                ("account_locked", _) => yes_no(account.locked),
+                _ => Value::from_str(""),
+            });
+        }
+        let key = [
+            ("Host", account.host.as_str()),
+            ("User", account.user.as_str()),
+        ];
+        let existing = Self::find(txn, t, &key).map(|(slot, _)| slot);
+        Self::put(txn, t, existing, row)
+    }
+
+    /// Sets (or with no privileges, removes) a `mysql.db` row.
+    pub fn write_database_grant(&self, txn: &mut Transaction, grant: &DatabaseGrant) -> Result<()> {
+        let t = &self.db;
+        let key = [
+            ("Host", grant.host.as_str()),
+            ("Db", grant.db.as_str()),
+            ("User", grant.user.as_str()),
+        ];
+        let existing = Self::find(txn, t, &key).map(|(slot, _)| slot);
+        if grant.privileges.is_empty() {
+            if let Some(slot) = existing {
+                txn.delete(t, &slot).map_err(grant_table_error)?;
+            }
+            return Ok(());
+        }
+        let row = t
+            .schema
+            .columns
+            .iter()
+            .map(|column| match column.name.as_str() {
+                "Host" => Value::from_str(&grant.host),
+                "Db" => Value::from_str(&grant.db),
+                "User" => Value::from_str(&grant.user),
+                name => yes_no(
+                    object_privileges()
+                        .any(|(p, _, c)| *c == name && grant.privileges.contains(*p)),
+                ),
+            })
+            .collect();
+        Self::put(txn, t, existing, row)
+    }
+
+    /// Sets (or with no privileges, removes) a `mysql.tables_priv` row.
+    pub fn write_table_grant(
+        &self,
+        txn: &mut Transaction,
+        grant: &TableGrant,
+        grantor: &str,
+    ) -> Result<()> {
+        let t = &self.tables_priv;
+        let key = [
+            ("Host", grant.host.as_str()),
+            ("Db", grant.db.as_str()),
+            ("User", grant.user.as_str()),
+            ("Table_name", grant.table.as_str()),
+        ];
+        let existing = Self::find(txn, t, &key).map(|(slot, _)| slot);
+        if grant.privileges.is_empty() {
+            if let Some(slot) = existing {
+                txn.delete(t, &slot).map_err(grant_table_error)?;
+            }
+            return Ok(());
+        }
+        let row = t
+            .schema
+            .columns
+            .iter()
+            .map(|column| match column.name.as_str() {
+                "Host" => Value::from_str(&grant.host),
+                "Db" => Value::from_str(&grant.db),
+                "User" => Value::from_str(&grant.user),
+                "Table_name" => Value::from_str(&grant.table),
+                "Grantor" => Value::from_str(grantor),
+                "Table_priv" => Value::from_str(&table_priv_text(grant.privileges)),
+                _ => Value::from_str(""),
+            })
+            .collect();
+        Self::put(txn, t, existing, row)
+    }
+
+    /// Deletes every row of `user`@`host` in the three tables.
+    pub fn delete_account(&self, txn: &mut Transaction, user: &str, host: &str) -> Result<()> {
+        for table in [&self.user, &self.db, &self.tables_priv] {
+            for (slot, row) in Self::rows(txn, table) {
+                if text(&row, table, "User") == user
+                    && text(&row, table, "Host").eq_ignore_ascii_case(host)
+                {
+                    txn.delete(table, &slot).map_err(grant_table_error)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A grant table row another transaction holds, or a log failure.
+fn grant_table_error(e: manycore_storage::StorageError) -> Error {
+    match e {
+        manycore_storage::StorageError::LockWait { .. }
+        | manycore_storage::StorageError::WriteConflict
+        | manycore_storage::StorageError::Deadlock => Error::new(
+            ErrorCode::LockWaitTimeout,
+            "Lock wait timeout exceeded; try restarting transaction",
+        ),
+        other => crate::session::log_error(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_priv_text_round_trips() {
+        let p = Privileges::SELECT | Privileges::INSERT | Privileges::GRANT | Privileges::ALTER;
+        assert_eq!(table_priv_text(p), "Select,Insert,Grant,Alter");
+        assert_eq!(parse_table_priv("Select,Insert,Grant,Alter"), p);
+        assert_eq!(parse_table_priv(""), Privileges::NONE);
+    }
+}

@@ -1,0 +1,694 @@
+//! Running account statements: each is one transaction on the grant tables, committed
+//! under the privilege registry's writer lock, after which the tables are compiled into
+//! the next snapshot (privilege invariant (1)). Like DDL they commit an open transaction
+//! first (session invariant (2)).
+//!
+//! Differences from MariaDB, on purpose: a statement naming several users is atomic (it
+//! changes all or none; MariaDB applies the ones that work and reports the others).
+
+use super::{storage_error, Session, StatementOutcome};
+use crate::error::{Error, ErrorCode, Result};
+use crate::privilege::statement::{
+    AccountOptions, AccountStatement, AuthOption, Level, PrivilegeList, UserName, UserRef, UserSpec,
+};
+use crate::privilege::tables::{self, GrantTables};
+use crate::privilege::{
+    self, Account, DatabaseGrant, PasswordPlugin, PrivilegeSnapshot, Privileges, TableGrant,
+};
+use crate::show::{self, Rows};
+use crate::sink::{ColumnInfo, ResultSink};
+use manycore_protocol::auth::{
+    native_password_hash, native_password_hash_text, parse_native_password_hash_text,
+};
+use manycore_protocol::sha256_crypt;
+use manycore_storage::Transaction;
+
+/// The stored `authentication_string` for a cleartext password.
+fn hash_password(plugin: PasswordPlugin, password: &str) -> String {
+    if password.is_empty() {
+        return String::new();
+    }
+    match plugin {
+        PasswordPlugin::NativePassword => {
+            native_password_hash_text(&native_password_hash(password.as_bytes()))
+        }
+        PasswordPlugin::CachingSha2Password => sha256_crypt::mysql_hash(password.as_bytes()),
+    }
+}
+
+/// Checks an already-hashed password's form for `plugin` (1372 otherwise).
+fn checked_hash(plugin: PasswordPlugin, hash: &str) -> Result<String> {
+    let valid = match plugin {
+        _ if hash.is_empty() => return Ok(String::new()),
+        PasswordPlugin::NativePassword => parse_native_password_hash_text(hash)
+            .map(|h| native_password_hash_text(&h))
+            .ok_or(()),
+        PasswordPlugin::CachingSha2Password => {
+            if sha256_crypt::is_mysql_hash(hash) {
+                Ok(hash.to_string())
+            } else {
+                Err(())
+            }
+        }
+    };
+    valid.map_err(|()| {
+        Error::new(
+            ErrorCode::PasswordFormat,
+            "Password hash should be a 41-digit hexadecimal number",
+        )
+    })
+}
+
+/// Applies an IDENTIFIED clause to `account` (whose plugin is kept unless one is named).
+fn apply_auth(account: &mut Account, auth: &AuthOption) -> Result<()> {
+    match auth {
+        AuthOption::Password { plugin, password } => {
+            account.plugin = plugin.unwrap_or(account.plugin);
+            account.authentication = hash_password(account.plugin, password);
+        }
+        AuthOption::Hash { plugin, hash } => {
+            account.plugin = plugin.unwrap_or(account.plugin);
+            account.authentication = checked_hash(account.plugin, hash)?;
+        }
+        AuthOption::Plugin(plugin) => {
+            account.plugin = *plugin;
+            account.authentication.clear();
+        }
+    }
+    Ok(())
+}
+
+fn apply_options(account: &mut Account, options: &AccountOptions) {
+    if let Some(require_ssl) = options.require_ssl {
+        account.require_ssl = require_ssl;
+    }
+    if let Some(locked) = options.locked {
+        account.locked = locked;
+    }
+}
+
+fn operation_failed(operation: &str, failed: &[UserName]) -> Error {
+    let names: Vec<String> = failed
+        .iter()
+        .map(|u| format!("'{}'@'{}'", u.user, u.host))
+        .collect();
+    Error::new(
+        ErrorCode::CannotUser,
+        format!("Operation {operation} failed for {}", names.join(",")),
+    )
+}
+
+fn no_such_grant(user: &UserName) -> Error {
+    Error::new(
+        ErrorCode::NonExistingGrant,
+        format!(
+            "There is no such grant defined for user '{}' on host '{}'",
+            user.user, user.host
+        ),
+    )
+}
+
+fn no_matching_user() -> Error {
+    Error::new(
+        ErrorCode::PasswordNoMatch,
+        "Can't find any matching row in the user table",
+    )
+}
+
+/// The privileges a GRANT/REVOKE names at `level` (ALL expands per level); 1221/1144 if
+/// it names global-only privileges below the global level.
+fn level_privileges(list: &PrivilegeList, level: &Level) -> Result<Privileges> {
+    let (all, allowed) = match level {
+        Level::Global => (Privileges::GLOBAL_LEVEL, Privileges::GLOBAL_LEVEL),
+        _ => (Privileges::OBJECT_LEVEL, Privileges::OBJECT_LEVEL),
+    };
+    let grant_option = list.privileges.intersection(Privileges::GRANT);
+    let privileges = if list.all {
+        all.without(Privileges::GRANT) | grant_option
+    } else {
+        list.privileges
+    };
+    if !allowed.contains(privileges) {
+        return Err(match level {
+            Level::Table(..) => Error::new(
+                ErrorCode::IllegalGrantForTable,
+                "Illegal GRANT/REVOKE command; please consult the manual to see which \
+                 privileges can be used",
+            ),
+            _ => Error::new(
+                ErrorCode::WrongUsage,
+                "Incorrect usage of DB GRANT and GLOBAL PRIVILEGES",
+            ),
+        });
+    }
+    Ok(privileges)
+}
+
+/// One line of SHOW GRANTS: the privilege list, or ALL PRIVILEGES when every privilege of
+/// the level is held.
+fn privilege_text(privileges: Privileges, all: Privileges) -> String {
+    let all = all.without(Privileges::GRANT);
+    if privileges.contains(all) {
+        return "ALL PRIVILEGES".into();
+    }
+    let names = privileges.names();
+    if names.is_empty() {
+        "USAGE".into()
+    } else {
+        names.join(", ")
+    }
+}
+
+fn grant_option_text(privileges: Privileges) -> &'static str {
+    if privileges.contains(Privileges::GRANT) {
+        " WITH GRANT OPTION"
+    } else {
+        ""
+    }
+}
+
+/// SHOW GRANTS lines of one account, in MariaDB's format and order.
+pub(crate) fn grant_lines(snapshot: &PrivilegeSnapshot, account: &Account) -> Vec<String> {
+    let to = format!("`{}`@`{}`", account.user, account.host);
+    let mut global = format!(
+        "GRANT {} ON *.* TO {to}",
+        privilege_text(account.global, Privileges::GLOBAL_LEVEL)
+    );
+    if account.has_password() {
+        match account.plugin {
+            PasswordPlugin::NativePassword => global.push_str(&format!(
+                " IDENTIFIED BY PASSWORD '{}'",
+                account.authentication
+            )),
+            PasswordPlugin::CachingSha2Password => global.push_str(&format!(
+                " IDENTIFIED VIA caching_sha2_password USING '{}'",
+                account.authentication
+            )),
+        }
+    } else if account.plugin != PasswordPlugin::NativePassword {
+        global.push_str(&format!(" IDENTIFIED VIA {}", account.plugin.name()));
+    }
+    if account.require_ssl {
+        global.push_str(" REQUIRE SSL");
+    }
+    global.push_str(grant_option_text(account.global));
+    let mut lines = vec![global];
+    for g in snapshot.database_grants(&account.user, &account.host) {
+        lines.push(format!(
+            "GRANT {} ON `{}`.* TO {to}{}",
+            privilege_text(g.privileges, Privileges::OBJECT_LEVEL),
+            g.db,
+            grant_option_text(g.privileges)
+        ));
+    }
+    for g in snapshot.table_grants(&account.user, &account.host) {
+        lines.push(format!(
+            "GRANT {} ON `{}`.`{}` TO {to}{}",
+            privilege_text(g.privileges, Privileges::OBJECT_LEVEL),
+            g.db,
+            g.table,
+            grant_option_text(g.privileges)
+        ));
+    }
+    lines
+}
+
+impl Session {
+    fn resolve_user(&self, user: &UserRef) -> UserName {
+        match user {
+            UserRef::Named(name) => name.clone(),
+            UserRef::Current => UserName {
+                user: self.state.account_user.clone(),
+                host: self.state.account_host.clone(),
+            },
+        }
+    }
+
+    fn is_self(&self, user: &UserRef) -> bool {
+        let name = self.resolve_user(user);
+        name.user == self.state.account_user
+            && name.host.eq_ignore_ascii_case(&self.state.account_host)
+    }
+
+    pub(super) fn execute_account(
+        &mut self,
+        statement: &AccountStatement,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<()> {
+        if let AccountStatement::ShowGrants(user) = statement {
+            return self.show_grants(user.as_ref(), sink, more);
+        }
+        self.implicit_commit()?;
+        self.check_account_privilege(statement)?;
+        let engine = self.engine.clone();
+        let _writer = engine.privileges().lock_writer();
+        let storage = engine.storage().clone();
+        let tables = GrantTables::open(&storage.catalog())?;
+        let mut txn = storage.begin(&self.reader);
+        let current = tables.load(&txn);
+        match self.apply_account(statement, &tables, &mut txn, &current) {
+            Ok(()) => txn.commit().map_err(storage_error)?,
+            Err(e) => {
+                txn.rollback();
+                return Err(e);
+            }
+        };
+        privilege::reload_locked(&engine)?;
+        self.state.refresh_grants();
+        self.finish(StatementOutcome::ok(), sink, more)
+    }
+
+    /// The privileges the statement itself needs, before anything is read.
+    fn check_account_privilege(&self, statement: &AccountStatement) -> Result<()> {
+        let access = self.state.access();
+        match statement {
+            AccountStatement::SetPassword { user, .. } => match user {
+                Some(user) if !self.is_self(user) => {
+                    if self.state.grants.global(Privileges::CREATE_USER) {
+                        Ok(())
+                    } else {
+                        access.database(tables::DATABASE, Privileges::UPDATE)
+                    }
+                }
+                _ => Ok(()),
+            },
+            AccountStatement::Grant {
+                privileges, level, ..
+            }
+            | AccountStatement::Revoke {
+                privileges, level, ..
+            } => {
+                let needed = level_privileges(privileges, level)? | Privileges::GRANT;
+                match level {
+                    Level::Global if !self.state.grants.global(needed) => Err(Error::new(
+                        ErrorCode::AccessDenied,
+                        format!(
+                            "Access denied for user {} (using password: YES)",
+                            self.state.quoted_user
+                        ),
+                    )),
+                    Level::Global => Ok(()),
+                    Level::Database(db) => {
+                        let db = self.require_db(db.clone())?;
+                        access.database(&db, needed)
+                    }
+                    Level::Table(db, table) => {
+                        let db = self.require_db(db.clone())?;
+                        if access.table(&db, table, needed).is_err() {
+                            return Err(privilege::table_denied(
+                                "GRANT",
+                                &self.state.quoted_user,
+                                &db,
+                                table,
+                            ));
+                        }
+                        Ok(())
+                    }
+                }
+            }
+            AccountStatement::ShowGrants(_) => Ok(()),
+            _ => access.global(Privileges::CREATE_USER),
+        }
+    }
+
+    fn apply_account(
+        &self,
+        statement: &AccountStatement,
+        tables: &GrantTables,
+        txn: &mut Transaction,
+        current: &PrivilegeSnapshot,
+    ) -> Result<()> {
+        let find = |u: &UserName| current.account(&u.user, &u.host).cloned();
+        match statement {
+            AccountStatement::CreateUser {
+                or_replace,
+                if_not_exists,
+                users,
+                options,
+            } => {
+                let mut failed = Vec::new();
+                for spec in users {
+                    let name = self.resolve_user(&spec.user);
+                    if find(&name).is_some() {
+                        if *or_replace {
+                            tables.delete_account(txn, &name.user, &name.host)?;
+                        } else if *if_not_exists {
+                            self.state.note(
+                                ErrorCode::UserCreateExists,
+                                format!(
+                                    "Can't create user '{}'@'{}'; it already exists",
+                                    name.user, name.host
+                                ),
+                            );
+                            continue;
+                        } else {
+                            failed.push(name);
+                            continue;
+                        }
+                    }
+                    let mut account = new_account(&name);
+                    if let Some(auth) = &spec.auth {
+                        apply_auth(&mut account, auth)?;
+                    }
+                    apply_options(&mut account, options);
+                    tables.write_account(txn, &account)?;
+                }
+                if !failed.is_empty() {
+                    return Err(operation_failed("CREATE USER", &failed));
+                }
+            }
+            AccountStatement::AlterUser {
+                if_exists,
+                users,
+                options,
+            } => {
+                let mut failed = Vec::new();
+                for spec in users {
+                    let name = self.resolve_user(&spec.user);
+                    let Some(mut account) = find(&name) else {
+                        if !*if_exists {
+                            failed.push(name);
+                        }
+                        continue;
+                    };
+                    if let Some(auth) = &spec.auth {
+                        apply_auth(&mut account, auth)?;
+                    }
+                    apply_options(&mut account, options);
+                    tables.write_account(txn, &account)?;
+                }
+                if !failed.is_empty() {
+                    return Err(operation_failed("ALTER USER", &failed));
+                }
+            }
+            AccountStatement::DropUser { if_exists, users } => {
+                let mut failed = Vec::new();
+                for user in users {
+                    let name = self.resolve_user(user);
+                    if find(&name).is_none() {
+                        if *if_exists {
+                            self.state.note(
+                                ErrorCode::UserDropExists,
+                                format!(
+                                    "Can't drop user '{}'@'{}'; it doesn't exist",
+                                    name.user, name.host
+                                ),
+                            );
+                        } else {
+                            failed.push(name);
+                        }
+                        continue;
+                    }
+                    tables.delete_account(txn, &name.user, &name.host)?;
+                }
+                if !failed.is_empty() {
+                    return Err(operation_failed("DROP USER", &failed));
+                }
+            }
+            AccountStatement::RenameUser(pairs) => {
+                let mut failed = Vec::new();
+                for (from, to) in pairs {
+                    let (from, to) = (self.resolve_user(from), self.resolve_user(to));
+                    let Some(mut account) = find(&from) else {
+                        failed.push(from);
+                        continue;
+                    };
+                    if find(&to).is_some() {
+                        failed.push(from);
+                        continue;
+                    }
+                    tables.delete_account(txn, &from.user, &from.host)?;
+                    account.user = to.user.clone();
+                    account.host = to.host.clone();
+                    tables.write_account(txn, &account)?;
+                    for g in current.database_grants(&from.user, &from.host) {
+                        let mut g = g.clone();
+                        g.user = to.user.clone();
+                        g.host = to.host.clone();
+                        tables.write_database_grant(txn, &g)?;
+                    }
+                    for g in current.table_grants(&from.user, &from.host) {
+                        let mut g = g.clone();
+                        g.user = to.user.clone();
+                        g.host = to.host.clone();
+                        tables.write_table_grant(txn, &g, &self.state.current_user)?;
+                    }
+                }
+                if !failed.is_empty() {
+                    return Err(operation_failed("RENAME USER", &failed));
+                }
+            }
+            AccountStatement::SetPassword { user, auth } => {
+                let name = match user {
+                    Some(user) => self.resolve_user(user),
+                    None => self.resolve_user(&UserRef::Current),
+                };
+                let mut account = find(&name).ok_or_else(no_matching_user)?;
+                apply_auth(&mut account, auth)?;
+                tables.write_account(txn, &account)?;
+            }
+            AccountStatement::Grant {
+                privileges,
+                level,
+                users,
+                options,
+            } => {
+                let privileges = level_privileges(privileges, level)?;
+                for spec in users {
+                    self.grant_to(tables, txn, current, spec, privileges, level, options)?;
+                }
+            }
+            AccountStatement::Revoke {
+                privileges,
+                level,
+                users,
+            } => {
+                let privileges = level_privileges(privileges, level)?;
+                for user in users {
+                    let name = self.resolve_user(user);
+                    let account = find(&name).ok_or_else(|| no_such_grant(&name))?;
+                    self.revoke_from(tables, txn, current, account, privileges, level)?;
+                }
+            }
+            AccountStatement::RevokeAll { users } => {
+                for user in users {
+                    let name = self.resolve_user(user);
+                    let mut account = find(&name).ok_or_else(|| no_such_grant(&name))?;
+                    account.global = Privileges::NONE;
+                    tables.write_account(txn, &account)?;
+                    for g in current.database_grants(&name.user, &name.host) {
+                        let mut g = g.clone();
+                        g.privileges = Privileges::NONE;
+                        tables.write_database_grant(txn, &g)?;
+                    }
+                    for g in current.table_grants(&name.user, &name.host) {
+                        let mut g = g.clone();
+                        g.privileges = Privileges::NONE;
+                        tables.write_table_grant(txn, &g, "")?;
+                    }
+                }
+            }
+            AccountStatement::ShowGrants(_) => {}
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn grant_to(
+        &self,
+        tables: &GrantTables,
+        txn: &mut Transaction,
+        current: &PrivilegeSnapshot,
+        spec: &UserSpec,
+        privileges: Privileges,
+        level: &Level,
+        options: &AccountOptions,
+    ) -> Result<()> {
+        let name = self.resolve_user(&spec.user);
+        let mut account = match current.account(&name.user, &name.host) {
+            Some(account) => account.clone(),
+            // GRANT creates an account only with a password and CREATE USER
+            // (NO_AUTO_CREATE_USER, MariaDB's default).
+            None if spec.auth.is_some() && self.state.grants.global(Privileges::CREATE_USER) => {
+                new_account(&name)
+            }
+            None => return Err(no_matching_user()),
+        };
+        if let Some(auth) = &spec.auth {
+            apply_auth(&mut account, auth)?;
+        }
+        apply_options(&mut account, options);
+        match level {
+            Level::Global => account.global |= privileges,
+            Level::Database(db) => {
+                let db = self.require_db(db.clone())?;
+                let existing = current
+                    .database_grants(&name.user, &name.host)
+                    .into_iter()
+                    .find(|g| g.db == db)
+                    .map_or(Privileges::NONE, |g| g.privileges);
+                tables.write_database_grant(
+                    txn,
+                    &DatabaseGrant {
+                        user: name.user.clone(),
+                        host: name.host.clone(),
+                        db,
+                        privileges: existing | privileges,
+                    },
+                )?;
+            }
+            Level::Table(db, table) => {
+                let db = self.require_db(db.clone())?;
+                if self.engine.storage().catalog().table(&db, table).is_none() {
+                    return Err(Error::no_such_table(&db, table));
+                }
+                let existing = current
+                    .table_grants(&name.user, &name.host)
+                    .into_iter()
+                    .find(|g| g.db == db && g.table == *table)
+                    .map_or(Privileges::NONE, |g| g.privileges);
+                tables.write_table_grant(
+                    txn,
+                    &TableGrant {
+                        user: name.user.clone(),
+                        host: name.host.clone(),
+                        db,
+                        table: table.clone(),
+                        privileges: existing | privileges,
+                    },
+                    &self.state.current_user,
+                )?;
+            }
+        }
+        tables.write_account(txn, &account)
+    }
+
+    fn revoke_from(
+        &self,
+        tables: &GrantTables,
+        txn: &mut Transaction,
+        current: &PrivilegeSnapshot,
+        mut account: Account,
+        privileges: Privileges,
+        level: &Level,
+    ) -> Result<()> {
+        let name = UserName {
+            user: account.user.clone(),
+            host: account.host.clone(),
+        };
+        match level {
+            Level::Global => {
+                account.global = account.global.without(privileges);
+                tables.write_account(txn, &account)
+            }
+            Level::Database(db) => {
+                let db = self.require_db(db.clone())?;
+                let mut grant = current
+                    .database_grants(&name.user, &name.host)
+                    .into_iter()
+                    .find(|g| g.db == db)
+                    .cloned()
+                    .ok_or_else(|| no_such_grant(&name))?;
+                grant.privileges = grant.privileges.without(privileges);
+                tables.write_database_grant(txn, &grant)
+            }
+            Level::Table(db, table) => {
+                let db = self.require_db(db.clone())?;
+                let mut grant = current
+                    .table_grants(&name.user, &name.host)
+                    .into_iter()
+                    .find(|g| g.db == db && g.table == *table)
+                    .cloned()
+                    .ok_or_else(|| {
+                        Error::new(
+                            ErrorCode::NonexistingTableGrant,
+                            format!(
+                                "There is no such grant defined for user '{}' on host '{}' on \
+                                 table '{table}'",
+                                name.user, name.host
+                            ),
+                        )
+                    })?;
+                grant.privileges = grant.privileges.without(privileges);
+                tables.write_table_grant(txn, &grant, &self.state.current_user)
+            }
+        }
+    }
+
+    fn show_grants(
+        &mut self,
+        user: Option<&UserRef>,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<()> {
+        let name = self.resolve_user(user.unwrap_or(&UserRef::Current));
+        if !self.is_self(&UserRef::Named(name.clone())) {
+            self.state
+                .access()
+                .database(tables::DATABASE, Privileges::SELECT)?;
+        }
+        let snapshot = self.engine.privileges().snapshot();
+        let account = snapshot
+            .account(&name.user, &name.host)
+            .ok_or_else(|| no_such_grant(&name))?;
+        let rows = Rows {
+            columns: vec![ColumnInfo::text(
+                &format!("Grants for {}@{}", name.user, name.host),
+                1024,
+            )],
+            rows: grant_lines(&snapshot, account)
+                .iter()
+                .map(|line| vec![show::text(line)])
+                .collect(),
+        };
+        self.send_rows(rows, sink, more)
+    }
+
+    /// Creates the grant tables that are missing (all of them, with `root`@`localhost`
+    /// without password, in a new data directory), then compiles the snapshot.
+    pub fn bootstrap_privileges(engine: &std::sync::Arc<crate::Engine>) -> Result<()> {
+        let statements = tables::bootstrap_statements(&engine.storage().catalog());
+        if statements.len() > 1 {
+            let mut session = Session::internal(engine.clone())?;
+            let mut sink = Discard;
+            for text in statements {
+                session.run_query(&text, &mut sink)?;
+            }
+        }
+        privilege::reload(engine)
+    }
+}
+
+fn new_account(name: &UserName) -> Account {
+    Account {
+        user: name.user.clone(),
+        host: name.host.clone(),
+        plugin: PasswordPlugin::NativePassword,
+        authentication: String::new(),
+        locked: false,
+        require_ssl: false,
+        global: Privileges::NONE,
+    }
+}
+
+/// Bootstrap statements return nothing worth keeping.
+struct Discard;
+
+impl ResultSink for Discard {
+    fn result_set_start(&mut self, _: &[ColumnInfo]) -> Result<()> {
+        Ok(())
+    }
+    fn row(&mut self, _: &[manycore_types::Value]) -> Result<()> {
+        Ok(())
+    }
+    fn result_set_end(&mut self, _: u16, _: u16, _: bool) -> Result<()> {
+        Ok(())
+    }
+    fn ok(&mut self, _: &crate::sink::OkInfo, _: bool) -> Result<()> {
+        Ok(())
+    }
+    fn field_list(&mut self, _: &[ColumnInfo]) -> Result<()> {
+        Ok(())
+    }
+}

@@ -1,0 +1,63 @@
+-- Account statements and grants as root (a superuser on both servers): results,
+-- SHOW GRANTS text, notes and error codes. The database is diff_accounts.
+
+CREATE TABLE t (a INT PRIMARY KEY);
+DROP USER IF EXISTS diff_u@localhost, diff_v@'%', diff_w@localhost;
+CREATE USER diff_u@localhost IDENTIFIED BY 'secret';
+CREATE USER IF NOT EXISTS diff_u@localhost;
+SHOW WARNINGS;
+CREATE USER diff_v@'%' IDENTIFIED BY PASSWORD '*14E65567ABDB5135D0CFD9A70B3032C179A49EE7';
+SHOW GRANTS FOR diff_u@localhost;
+SHOW GRANTS FOR diff_v@'%';
+SHOW GRANTS FOR diff_v;
+
+-- Grants at every level, ALL, WITH GRANT OPTION, REQUIRE SSL.
+GRANT SELECT, INSERT ON diff_accounts.t TO diff_u@localhost;
+GRANT ALL PRIVILEGES ON diff_accounts.* TO diff_u@localhost WITH GRANT OPTION;
+GRANT PROCESS, RELOAD ON *.* TO diff_u@localhost;
+SHOW GRANTS FOR diff_u@localhost;
+GRANT SELECT ON diff_accounts.* TO diff_v@'%' REQUIRE SSL;
+SHOW GRANTS FOR diff_v@'%';
+REVOKE INSERT ON diff_accounts.t FROM diff_u@localhost;
+REVOKE ALL PRIVILEGES ON diff_accounts.* FROM diff_u@localhost;
+REVOKE PROCESS ON *.* FROM diff_u@localhost;
+SHOW GRANTS FOR diff_u@localhost;
+REVOKE ALL PRIVILEGES, GRANT OPTION FROM diff_u@localhost;
+SHOW GRANTS FOR diff_u@localhost;
+
+-- Password changes and their errors.
+SET PASSWORD FOR diff_u@localhost = PASSWORD('other');
+SHOW GRANTS FOR diff_u@localhost;
+SET PASSWORD FOR diff_u@localhost = '*14E65567ABDB5135D0CFD9A70B3032C179A49EE7';
+SHOW GRANTS FOR diff_u@localhost;
+SET PASSWORD FOR diff_u@localhost = 'not a hash';
+ALTER USER diff_u@localhost IDENTIFIED BY 'secret';
+SHOW GRANTS FOR diff_u@localhost;
+ALTER USER diff_u@localhost ACCOUNT LOCK;
+ALTER USER diff_u@localhost ACCOUNT UNLOCK;
+
+-- Errors: 1396 on existing or missing accounts, 1133 unknown grantee, 1141 and 1147 no
+-- such grant, 1146 grant on a missing table, 1221 and 1144 global privileges below the
+-- global level.
+CREATE USER diff_u@localhost;
+DROP USER diff_nobody@localhost;
+ALTER USER diff_nobody@localhost IDENTIFIED BY 'x';
+RENAME USER diff_nobody@localhost TO diff_x@localhost;
+SET PASSWORD FOR diff_nobody@localhost = PASSWORD('x');
+GRANT SELECT ON diff_accounts.t TO diff_nobody@localhost;
+REVOKE SELECT ON diff_other.* FROM diff_u@localhost;
+REVOKE SELECT ON diff_accounts.nope FROM diff_u@localhost;
+SHOW GRANTS FOR diff_nobody@localhost;
+GRANT SELECT ON diff_accounts.nope TO diff_u@localhost;
+GRANT PROCESS ON diff_accounts.* TO diff_u@localhost;
+GRANT SUPER ON diff_accounts.t TO diff_u@localhost;
+GRANT SELEC ON *.* TO diff_u@localhost;
+
+-- Renames keep the grants; drops remove them.
+GRANT SELECT ON diff_accounts.t TO diff_u@localhost;
+RENAME USER diff_u@localhost TO diff_w@localhost;
+SHOW GRANTS FOR diff_w@localhost;
+SHOW GRANTS FOR diff_u@localhost;
+DROP USER IF EXISTS diff_w@localhost, diff_v@'%', diff_u@localhost;
+SHOW WARNINGS;
+DROP USER diff_w@localhost;
