@@ -223,8 +223,6 @@ assert cur.fetchone() == (2,)
 
 /// caching_sha2_password full authentication with a password: over TLS (cleartext, and
 /// libmariadb's cleartext-first variant) and over plain TCP with the server's RSA key.
-/// Needs CREATE USER ... IDENTIFIED WITH caching_sha2_password (the accounts work of
-/// issue #6); until the server has it, the test says so loudly and returns.
 #[test]
 fn caching_sha2_full_authentication_with_real_clients() {
     let server = ManycoreServer::start();
@@ -235,13 +233,7 @@ fn caching_sha2_full_authentication_with_real_clients() {
         let create = format!(
             "CREATE USER '{user}'@'localhost' IDENTIFIED WITH caching_sha2_password BY 'Secret-9'"
         );
-        if let Err(error) = root.query_drop(&create) {
-            eprintln!(
-                "\n!!! SKIPPED caching_sha2 full-auth test: the server cannot create accounts \
-                 with passwords yet ({error}) !!!\n"
-            );
-            return;
-        }
+        root.query_drop(&create).expect("CREATE USER");
     }
     // First logins find no cache entry: full authentication.
     let login = |user: &str, tls: bool| {
