@@ -482,7 +482,7 @@ pub(crate) mod tests {
                 ParamValue::UInt(65535),
             ]
         );
-        assert_eq!(got[6].to_value(), Value::from_str("-26:03:04"));
+        assert_eq!(got[6].to_value(), Value::text("-26:03:04"));
         // Every strict prefix fails, never panics.
         for cut in 0..p.len() {
             let mut cached = [None; 10];

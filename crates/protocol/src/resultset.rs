@@ -554,7 +554,7 @@ mod tests {
                 b"\x132024-01-02 03:04:05",
             ),
             (
-                Value::from_str("héllo"),
+                Value::text("héllo"),
                 DataType::VarChar { length: 5 },
                 b"\x06h\xc3\xa9llo",
             ),
@@ -632,7 +632,7 @@ mod tests {
             Value::UInt(u64::MAX),
             Value::Double(0.5),
             Value::Double(0.25),
-            Value::from_str("abc"),
+            Value::text("abc"),
             Value::DateTime(dt),
             Value::Date(Date::default()),
             Value::DateTime(DateTime::from_date(dt.date)),
@@ -652,7 +652,7 @@ mod tests {
         want.extend_from_slice(&[4, 0xE8, 0x07, 1, 2]);
         assert_eq!(out, want);
         let mut out = Vec::new();
-        let err = write_binary_row(&mut out, &[Value::from_str("x")], &[DataType::BIGINT]);
+        let err = write_binary_row(&mut out, &[Value::text("x")], &[DataType::BIGINT]);
         assert_eq!(err, Err(ProtocolError::ValueTypeMismatch { column: 0 }));
         // Through the encoder a failed row leaves no partial packet behind.
         let enc = ResultSetEncoder {

@@ -277,7 +277,7 @@ fn mysql_common_reads_our_rows() {
         Value::Double(0.1),
         Value::Double(1.5),
         Value::Decimal("3.5".parse().expect("decimal")),
-        Value::from_str("héllo"),
+        Value::text("héllo"),
         Value::Date(dt.date),
         Value::DateTime(dt),
         Value::DateTime(DateTime {

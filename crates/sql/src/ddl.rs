@@ -498,13 +498,12 @@ pub fn table_definition(
             ast::SqlOption::Comment(ast::CommentDef::WithEq(c) | ast::CommentDef::WithoutEq(c)) => {
                 comment = c.clone()
             }
-            ast::SqlOption::KeyValue { key, value }
-                if key.value.eq_ignore_ascii_case("AUTO_INCREMENT") =>
-            {
-                if let ast::Expr::Value(v) = value {
-                    if let ast::Value::Number(n, _) = &v.value {
-                        auto_increment_start = n.parse().ok();
-                    }
+            ast::SqlOption::KeyValue {
+                key,
+                value: ast::Expr::Value(v),
+            } if key.value.eq_ignore_ascii_case("AUTO_INCREMENT") => {
+                if let ast::Value::Number(n, _) = &v.value {
+                    auto_increment_start = n.parse().ok();
                 }
             }
             _ => {} // ENGINE, CHARSET, COLLATE, ROW_FORMAT ...: accepted (module doc).

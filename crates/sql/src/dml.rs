@@ -481,13 +481,16 @@ pub fn duplicate_error(table: &Table, index: manycore_storage::IndexNo, row: &[V
     Error::dup_entry(&text.join("-"), schema.index_name(index))
 }
 
-/// Rows a write statement targets: (slot, row), after ORDER BY and LIMIT.
+/// A row a write statement targets: its slot and current values.
+type TargetRow = (Arc<RowSlot>, Vec<Value>);
+
+/// Rows a write statement targets, after ORDER BY and LIMIT.
 fn collect_targets(
     scan: &Scan,
     order: &[SortKey],
     limit: Option<Count>,
     ctx: &ExecContext,
-) -> Result<Vec<(Arc<RowSlot>, Vec<Value>)>> {
+) -> Result<Vec<TargetRow>> {
     let limit = match limit {
         None => u64::MAX,
         Some(Count::Value(v)) => v,
@@ -505,7 +508,7 @@ fn collect_targets(
     if limit == 0 {
         return Ok(Vec::new());
     }
-    let mut rows: Vec<(Vec<Value>, (Arc<RowSlot>, Vec<Value>))> = Vec::new();
+    let mut rows: Vec<(Vec<Value>, TargetRow)> = Vec::new(); // (sort key, target)
     let _ = exec::scan_rows(scan, ctx, &mut |slot, row| {
         let mut keys = Vec::with_capacity(order.len());
         for k in order {

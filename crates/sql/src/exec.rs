@@ -329,7 +329,7 @@ pub fn scan_rows(
     {
         let mut visit = |slot: &Arc<RowSlot>, row: &[Value]| -> ControlFlow<()> {
             visited += 1;
-            if visited % INTERRUPT_CHECK_ROWS == 0 && ctx.interrupt.interrupted() {
+            if visited.is_multiple_of(INTERRUPT_CHECK_ROWS) && ctx.interrupt.interrupted() {
                 error = Some(Error::interrupted());
                 return ControlFlow::Break(());
             }

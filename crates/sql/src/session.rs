@@ -1666,7 +1666,7 @@ impl Session {
     }
 
     fn set_session_text(&mut self, name: &'static str, value: &str) {
-        self.state.vars.insert(name, Value::from_str(value));
+        self.state.vars.insert(name, Value::text(value));
     }
 
     fn execute_sql(
@@ -2453,7 +2453,7 @@ impl Session {
                 ast::Expr::Identifier(i)
                     if i.quote_style.is_none() && !i.value.starts_with('@') =>
                 {
-                    Value::from_str(&i.value)
+                    Value::text(&i.value)
                 }
                 _ => self.eval_constant(value, params, parameters)?,
             };

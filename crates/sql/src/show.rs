@@ -14,7 +14,7 @@ pub struct Rows {
 }
 
 pub fn text(s: &str) -> Value {
-    Value::from_str(s)
+    Value::text(s)
 }
 
 fn int(n: u64) -> Value {

@@ -648,7 +648,7 @@ fn prepared_statements() {
     let mut sink = Collect::default();
     s.execute_prepared(info.id, &[Value::Int(3)], &mut sink)
         .expect("execute");
-    s.execute_prepared(info.id, &[Value::from_str("4")], &mut sink)
+    s.execute_prepared(info.id, &[Value::text("4")], &mut sink)
         .expect("execute");
     let got: Vec<_> = sink
         .events
@@ -667,8 +667,8 @@ fn prepared_statements() {
     let params = [
         Value::Int(9),
         Value::Int(1),
-        Value::from_str("x"),
-        Value::from_str("y"),
+        Value::text("x"),
+        Value::text("y"),
     ];
     s.execute_prepared(ins.id, &params, &mut sink)
         .expect("insert");

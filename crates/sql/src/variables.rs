@@ -511,8 +511,7 @@ pub type VarMap = HashMap<&'static str, Value>;
 impl VarDef {
     /// Parses the textual default (invariant (1)).
     pub fn parse_default(&self, text: &str) -> Value {
-        self.parse_text(text)
-            .unwrap_or_else(|| Value::from_str(text))
+        self.parse_text(text).unwrap_or_else(|| Value::text(text))
     }
 
     fn parse_text(&self, text: &str) -> Option<Value> {
@@ -520,7 +519,7 @@ impl VarDef {
             Bool => Value::Int(parse_bool_text(text)? as i64),
             UInt { .. } => Value::UInt(text.trim().parse().ok()?),
             Double => Value::Double(text.trim().parse().ok()?),
-            Str | Enum(_) | Set(_) => Value::from_str(text),
+            Str | Enum(_) | Set(_) => Value::text(text),
         })
     }
 
@@ -566,7 +565,7 @@ impl VarDef {
             Str => match value {
                 Value::Bytes(b) => Ok(Value::Bytes(b.clone())),
                 Value::Null => Err(bad()),
-                other => Ok(Value::from_str(&value_text(other))),
+                other => Ok(Value::text(&value_text(other))),
             },
             Enum(names) => {
                 let found = match value {
@@ -578,7 +577,7 @@ impl VarDef {
                     Value::UInt(u) => names.get(*u as usize),
                     _ => None,
                 };
-                found.map(|n| Value::from_str(n)).ok_or_else(bad)
+                found.map(|n| Value::text(n)).ok_or_else(bad)
             }
             Set(names) => {
                 let Value::Bytes(b) = value else {
@@ -590,7 +589,7 @@ impl VarDef {
                     let i = names
                         .iter()
                         .position(|n| n.eq_ignore_ascii_case(part))
-                        .ok_or_else(|| wrong_value(self.name, &Value::from_str(part)))?;
+                        .ok_or_else(|| wrong_value(self.name, &Value::text(part)))?;
                     chosen[i] = true;
                 }
                 let parts: Vec<&str> = names
@@ -598,7 +597,7 @@ impl VarDef {
                     .zip(chosen)
                     .filter_map(|(n, c)| c.then_some(*n))
                     .collect();
-                Ok(Value::from_str(&parts.join(",")))
+                Ok(Value::text(&parts.join(",")))
             }
         }
     }
@@ -740,7 +739,7 @@ mod tests {
     fn set_validation() {
         let ac = lookup("AUTOCOMMIT").expect("known");
         assert_eq!(
-            ac.coerce(&Value::from_str("off")).expect("valid"),
+            ac.coerce(&Value::text("off")).expect("valid"),
             Value::Int(0)
         );
         assert_eq!(
@@ -749,10 +748,10 @@ mod tests {
         );
         let mode = lookup("sql_mode").expect("known");
         let v = mode
-            .coerce(&Value::from_str("no_engine_substitution,ansi_quotes"))
+            .coerce(&Value::text("no_engine_substitution,ansi_quotes"))
             .expect("ok");
-        assert_eq!(v, Value::from_str("ANSI_QUOTES,NO_ENGINE_SUBSTITUTION"));
-        assert!(mode.coerce(&Value::from_str("FOO")).is_err());
+        assert_eq!(v, Value::text("ANSI_QUOTES,NO_ENGINE_SUBSTITUTION"));
+        assert!(mode.coerce(&Value::text("FOO")).is_err());
         assert!(like_matches("com\\_s%", "Com_select"));
         assert!(!like_matches("com\\_s%", "Comxselect"));
     }

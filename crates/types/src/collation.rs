@@ -81,7 +81,7 @@ mod tests {
     fn general_ci_ignores_case_and_trailing_spaces() {
         let ci = Collation::Utf8mb4GeneralCi;
         assert!(ci.eq(b"abc", b"ABC  "));
-        assert!(ci.eq("straße".as_bytes(), "STRASSE".as_bytes()) == false);
+        assert!(!ci.eq("straße".as_bytes(), "STRASSE".as_bytes()));
         assert_eq!(ci.compare(b"a", b"B"), Ordering::Less);
         assert_eq!(Collation::Binary.compare(b"a", b"B"), Ordering::Greater);
         let (mut wa, mut wb) = (Vec::new(), Vec::new());

@@ -228,7 +228,7 @@ mod tests {
             (Value::Double(1e15), DataType::Double, "1e15"),
             (Value::Double(1e16), DataType::Double, "1e16"),
             (
-                Value::Double(123456789.123456789),
+                Value::Double(123_456_789.123_456_79),
                 DataType::Double,
                 "123456789.12345679",
             ),
@@ -266,7 +266,7 @@ mod tests {
                 "2024-01-02 03:04:05.123",
             ),
             (
-                Value::from_str("abc"),
+                Value::text("abc"),
                 DataType::Int {
                     width: IntWidth::Int,
                     unsigned: false,

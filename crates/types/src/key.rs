@@ -128,11 +128,8 @@ mod tests {
 
         let s = DataType::VarChar { length: 10 };
         let ss = ["", "a", "a\0b", "AB", "b"];
-        let encoded: Vec<_> = ss.iter().map(|v| enc(Value::from_str(v), &s)).collect();
+        let encoded: Vec<_> = ss.iter().map(|v| enc(Value::text(v), &s)).collect();
         assert!(encoded.windows(2).all(|w| w[0] < w[1]), "{encoded:?}");
-        assert_eq!(
-            enc(Value::from_str("abc"), &s),
-            enc(Value::from_str("ABC "), &s)
-        );
+        assert_eq!(enc(Value::text("abc"), &s), enc(Value::text("ABC "), &s));
     }
 }

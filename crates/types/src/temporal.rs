@@ -104,7 +104,7 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 }
 
 pub fn is_leap_year(year: u16) -> bool {
-    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400)
 }
 
 impl DateTime {

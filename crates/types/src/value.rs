@@ -29,7 +29,7 @@ impl Value {
         matches!(self, Value::Null)
     }
 
-    pub fn from_str(s: &str) -> Value {
+    pub fn text(s: &str) -> Value {
         Value::Bytes(s.as_bytes().to_vec())
     }
 

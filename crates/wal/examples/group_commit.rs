@@ -51,7 +51,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                                 db: "sbtest".into(),
                                 table: "sbtest1".into(),
                                 key: (t as u64 * 1_000_000_000 + i).to_be_bytes().to_vec(),
-                                row: Some(vec![Value::Int(i as i64), Value::from_str("k")]),
+                                row: Some(vec![Value::Int(i as i64), Value::text("k")]),
                             }],
                         };
                         let lsn = wal.append(&record.encode()).expect("append");

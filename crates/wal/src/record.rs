@@ -893,7 +893,7 @@ mod tests {
                 db: "sbtest".into(),
                 table: "sbtest1".into(),
                 key: vec![1, 0x80, 0, 0, 0, 0, 0, 0, 42],
-                row: Some(vec![Value::Int(42), Value::Int(7), Value::from_str("abc")]),
+                row: Some(vec![Value::Int(42), Value::Int(7), Value::text("abc")]),
             }],
         };
         let len = record.encode().payload().len();

@@ -31,7 +31,7 @@ fn random_commit(rng: &mut Rng) -> LogRecord {
             let key = rng.below(16).to_be_bytes().to_vec();
             let row = (!rng.chance(20)).then(|| {
                 let pad = "x".repeat(rng.below(40) as usize);
-                vec![Value::Int(rng.next() as i64), Value::from_str(&pad)]
+                vec![Value::Int(rng.next() as i64), Value::text(&pad)]
             });
             RowChange {
                 db: "db".into(),

@@ -342,7 +342,7 @@ fn is_bool(x: &ast::Expr, value: bool, negated: bool, scope: &dyn Scope) -> Resu
 
 fn string_literal(s: &str) -> Expr {
     Expr::Literal {
-        value: Value::from_str(s),
+        value: Value::text(s),
         data_type: varchar(s.chars().count() as u64),
     }
 }

@@ -217,7 +217,7 @@ pub fn double_to_decimal(d: f64) -> Decimal {
     if !d.is_finite() {
         return Decimal::ZERO;
     }
-    parse_decimal_text(&format!("{d}")).unwrap_or_else(|| {
+    parse_decimal_text(&format!("{d}")).unwrap_or({
         if d > 0.0 {
             Decimal::MAX
         } else {

@@ -429,11 +429,11 @@ pub fn exact_key_value(value: &Value, column: &DataType) -> Option<Value> {
             if *unsigned {
                 (0..=umax as i128)
                     .contains(&i)
-                    .then(|| Value::UInt(i as u64))
+                    .then_some(Value::UInt(i as u64))
             } else {
                 (min as i128..=max as i128)
                     .contains(&i)
-                    .then(|| Value::Int(i as i64))
+                    .then_some(Value::Int(i as i64))
             }
         }
         DataType::Decimal { precision, scale } => {
@@ -716,10 +716,7 @@ mod tests {
         assert_eq!(key(&dec("1.0"), &t), key(&dec("1.00"), &t));
         assert_eq!(key(&Value::Int(1), &t), key(&dec("1.00"), &t));
         let s = DataType::VarChar { length: 10 };
-        assert_eq!(
-            key(&Value::from_str("abc"), &s),
-            key(&Value::from_str("ABC "), &s)
-        );
+        assert_eq!(key(&Value::text("abc"), &s), key(&Value::text("ABC "), &s));
         let d = DataType::Double;
         assert_eq!(key(&Value::Double(0.0), &d), key(&Value::Double(-0.0), &d));
         assert!(key(&Value::Double(-1.0), &d) < key(&Value::Double(0.5), &d));

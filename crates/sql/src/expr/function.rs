@@ -1109,10 +1109,10 @@ pub fn call(
             } else if pos < 0 {
                 n + pos
             } else {
-                return Ok(Value::from_str(""));
+                return Ok(Value::text(""));
             };
             if start < 0 || start >= n || len <= 0 {
-                return Ok(Value::from_str(""));
+                return Ok(Value::text(""));
             }
             let end = start.saturating_add(len).min(n);
             from_chars(&text[start as usize..end as usize])
@@ -1393,10 +1393,10 @@ pub fn call(
         }),
         Week => temporal_part(&v[0], session, |dt| tm::week_mode0(&dt.date).map(int_value)),
         DayName => temporal_part(&v[0], session, |dt| {
-            tm::weekday(&dt.date).map(|w| Value::from_str(tm::DAY_NAMES[w as usize]))
+            tm::weekday(&dt.date).map(|w| Value::text(tm::DAY_NAMES[w as usize]))
         }),
         MonthName => temporal_part(&v[0], session, |dt| {
-            tm::month_name(dt.date.month).map(Value::from_str)
+            tm::month_name(dt.date.month).map(Value::text)
         }),
         DateFormat => {
             if null {
@@ -1454,11 +1454,11 @@ pub fn call(
             })
         }),
         Database => match session.current_database() {
-            Some(db) => Value::from_str(db),
+            Some(db) => Value::text(db),
             None => Value::Null,
         },
-        User => Value::from_str(session.login_user()),
-        CurrentUser => Value::from_str(session.current_user()),
+        User => Value::text(session.login_user()),
+        CurrentUser => Value::text(session.current_user()),
         ConnectionId => Value::UInt(session.connection_id() as u64),
         LastInsertId => match v.first() {
             Some(x) if !x.is_null() => Value::UInt(coerce::to_u64_bits(x, session).unwrap_or(0)),
@@ -1470,14 +1470,14 @@ pub fn call(
         }
         FoundRows => int_value(session.found_rows() as i64),
         RowCount => int_value(session.row_count()),
-        Charset => Value::from_str(
+        Charset => Value::text(
             if is_binary_arg(args, 0) || !args[0].data_type().is_string() {
                 "binary"
             } else {
                 "utf8mb4"
             },
         ),
-        Collation => Value::from_str(
+        Collation => Value::text(
             if is_binary_arg(args, 0) || !args[0].data_type().is_string() {
                 "binary"
             } else {

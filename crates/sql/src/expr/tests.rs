@@ -55,7 +55,7 @@ pub struct TestSession {
 impl SessionContext for TestSession {
     fn system_variable(&self, name: &str, _scope: VarScope) -> Result<Value> {
         Ok(match name {
-            "version" => Value::from_str("10.11.0-manycore"),
+            "version" => Value::text("10.11.0-manycore"),
             "autocommit" => Value::Int(1),
             _ => Value::Null,
         })
@@ -158,13 +158,13 @@ pub fn test_table() -> (TestScope, Vec<Value>) {
         Value::Decimal("5.50".parse().expect("decimal literal")),
         Value::Double(1.1f32 as f64),
         Value::Double(2.2),
-        Value::from_str("ab"),
-        Value::from_str("cd"),
+        Value::text("ab"),
+        Value::text("cd"),
         Value::DateTime(dt),
         Value::Date(dt.date),
-        Value::from_str("xy"),
+        Value::text("xy"),
         Value::Null,
-        Value::from_str("ef"),
+        Value::text("ef"),
     ];
     (
         TestScope {
@@ -399,7 +399,7 @@ fn warnings_are_reported() {
 fn parameters_number_left_to_right() {
     let (scope, row) = test_table();
     let session = TestSession::default();
-    let params = [Value::Int(10), Value::from_str("ab")];
+    let params = [Value::Int(10), Value::text("ab")];
     let ctx = EvalContext {
         params: &params,
         session: &session,
@@ -515,13 +515,13 @@ fn aggregates() {
         ("count(i)", vec![], "0", DataType::BIGINT),
         (
             "max(c)",
-            vec![Value::from_str("a"), Value::from_str("B")],
+            vec![Value::text("a"), Value::text("B")],
             "B",
             DataType::Char { length: 5 },
         ),
         (
             "group_concat(c)",
-            vec![Value::from_str("a"), Value::from_str("b")],
+            vec![Value::text("a"), Value::text("b")],
             "a,b",
             DataType::Text {
                 size: LobSize::Regular,
@@ -529,7 +529,7 @@ fn aggregates() {
         ),
         (
             "group_concat(c separator ';')",
-            vec![Value::from_str("a"), Value::from_str("b")],
+            vec![Value::text("a"), Value::text("b")],
             "a;b",
             DataType::Text {
                 size: LobSize::Regular,
@@ -566,16 +566,21 @@ fn store_assignment() {
     let session = TestSession::default();
     let dec = |s: &str| Value::Decimal(s.parse().expect("decimal literal"));
     let tiny = int(IntWidth::Tiny, false);
-    let strict_cases: Vec<(Value, DataType, std::result::Result<Value, (u16, &str)>)> = vec![
+    type Case = (
+        Value,
+        DataType,
+        std::result::Result<Value, (u16, &'static str)>,
+    );
+    let strict_cases: Vec<Case> = vec![
         (Value::Int(127), tiny.clone(), Ok(Value::Int(127))),
         (
             Value::Int(128),
             tiny.clone(),
             Err((1264, "Out of range value for column 'c' at row 1")),
         ),
-        (Value::from_str("12"), tiny.clone(), Ok(Value::Int(12))),
+        (Value::text("12"), tiny.clone(), Ok(Value::Int(12))),
         (
-            Value::from_str("abc"),
+            Value::text("abc"),
             tiny.clone(),
             Err((
                 1366,
@@ -606,29 +611,29 @@ fn store_assignment() {
             Err((1264, "Out of range value for column 'c' at row 1")),
         ),
         (
-            Value::from_str("abcdef"),
+            Value::text("abcdef"),
             DataType::VarChar { length: 5 },
             Err((1406, "Data too long for column 'c' at row 1")),
         ),
         (
-            Value::from_str("abc   "),
+            Value::text("abc   "),
             DataType::VarChar { length: 5 },
-            Ok(Value::from_str("abc  ")),
+            Ok(Value::text("abc  ")),
         ),
         (
-            Value::from_str("ab  "),
+            Value::text("ab  "),
             DataType::Char { length: 5 },
-            Ok(Value::from_str("ab")),
+            Ok(Value::text("ab")),
         ),
         (
-            Value::from_str("héllo"),
+            Value::text("héllo"),
             DataType::VarChar { length: 5 },
-            Ok(Value::from_str("héllo")),
+            Ok(Value::text("héllo")),
         ),
         (
             Value::Int(12),
             DataType::VarChar { length: 5 },
-            Ok(Value::from_str("12")),
+            Ok(Value::text("12")),
         ),
         (
             Value::Double(1.1),
@@ -636,7 +641,7 @@ fn store_assignment() {
             Ok(Value::Double(1.1f32 as f64)),
         ),
         (
-            Value::from_str("2024-01-02"),
+            Value::text("2024-01-02"),
             DataType::Date,
             Ok(Value::Date(Date {
                 year: 2024,
@@ -654,7 +659,7 @@ fn store_assignment() {
             })),
         ),
         (
-            Value::from_str("2024-13-02"),
+            Value::text("2024-13-02"),
             DataType::Date,
             Err((
                 1292,
@@ -662,7 +667,7 @@ fn store_assignment() {
             )),
         ),
         (
-            Value::from_str("2024-01-02 03:04:05.123"),
+            Value::text("2024-01-02 03:04:05.123"),
             DataType::DateTime { fsp: 0 },
             Ok(Value::DateTime(DateTime {
                 date: Date {
@@ -687,7 +692,7 @@ fn store_assignment() {
     let got = store_value(Value::Int(300), &tiny, "c", 2, false, &session).expect("non-strict");
     assert_eq!(got, Value::Int(127));
     let got = store_value(
-        Value::from_str("abcdef"),
+        Value::text("abcdef"),
         &DataType::VarChar { length: 3 },
         "c",
         2,
@@ -695,7 +700,7 @@ fn store_assignment() {
         &session,
     )
     .expect("non-strict");
-    assert_eq!(got, Value::from_str("abc"));
+    assert_eq!(got, Value::text("abc"));
     let warnings = session.warnings.borrow();
     assert_eq!(
         warnings
@@ -720,8 +725,8 @@ fn exact_keys() {
         scale: 2,
     };
     let cases: Vec<(Value, DataType, Option<Value>)> = vec![
-        (Value::from_str("5"), i.clone(), Some(Value::Int(5))),
-        (Value::from_str(" 5 "), i.clone(), Some(Value::Int(5))),
+        (Value::text("5"), i.clone(), Some(Value::Int(5))),
+        (Value::text(" 5 "), i.clone(), Some(Value::Int(5))),
         (dec("5.5"), i.clone(), None),
         (dec("5.0"), i.clone(), Some(Value::Int(5))),
         (Value::Double(5.0), i.clone(), Some(Value::Int(5))),
@@ -733,15 +738,15 @@ fn exact_keys() {
         ),
         (Value::Int(5), d.clone(), Some(dec("5.00"))),
         (dec("5.555"), d.clone(), None),
-        (Value::from_str("1.5"), d.clone(), Some(dec("1.50"))),
+        (Value::text("1.5"), d.clone(), Some(dec("1.50"))),
         (Value::Int(5), DataType::VarChar { length: 5 }, None),
         (
-            Value::from_str("a"),
+            Value::text("a"),
             DataType::VarChar { length: 5 },
-            Some(Value::from_str("a")),
+            Some(Value::text("a")),
         ),
         (
-            Value::from_str("2024-01-02"),
+            Value::text("2024-01-02"),
             DataType::Date,
             Some(Value::Date(Date {
                 year: 2024,

@@ -110,7 +110,7 @@ fn flag(row: &[Value], table: &Table, column: &str) -> bool {
 }
 
 fn yes_no(set: bool) -> Value {
-    Value::from_str(if set { "Y" } else { "N" })
+    Value::text(if set { "Y" } else { "N" })
 }
 
 /// `Table_priv` text: 'Select,Insert' (MySQL's SET member names).
@@ -241,7 +241,7 @@ impl GrantTables {
                 let name = &schema.columns[c].name;
                 key.iter()
                     .find(|(column, _)| column == name)
-                    .map(|(_, value)| Value::from_str(value))
+                    .map(|(_, value)| Value::text(value))
             })
             .collect::<Option<Vec<Value>>>()?;
         let key = table.primary_key(&values);
@@ -273,13 +273,13 @@ impl GrantTables {
             let privilege = Privileges::NAMES.iter().find(|(_, _, c)| *c == name);
             row.push(match (name, privilege) {
                 (_, Some((p, _, _))) => yes_no(account.global.contains(*p)),
-                ("Host", _) => Value::from_str(&account.host),
-                ("User", _) => Value::from_str(&account.user),
-                ("ssl_type", _) => Value::from_str(if account.require_ssl { "ANY" } else { "" }),
-                ("plugin", _) => Value::from_str(account.plugin.name()),
-                ("authentication_string", _) => Value::from_str(&account.authentication),
+                ("Host", _) => Value::text(&account.host),
+                ("User", _) => Value::text(&account.user),
+                ("ssl_type", _) => Value::text(if account.require_ssl { "ANY" } else { "" }),
+                ("plugin", _) => Value::text(account.plugin.name()),
+                ("authentication_string", _) => Value::text(&account.authentication),
                 ("account_locked", _) => yes_no(account.locked),
-                _ => Value::from_str(""),
+                _ => Value::text(""),
             });
         }
         let key = [
@@ -310,9 +310,9 @@ impl GrantTables {
             .columns
             .iter()
             .map(|column| match column.name.as_str() {
-                "Host" => Value::from_str(&grant.host),
-                "Db" => Value::from_str(&grant.db),
-                "User" => Value::from_str(&grant.user),
+                "Host" => Value::text(&grant.host),
+                "Db" => Value::text(&grant.db),
+                "User" => Value::text(&grant.user),
                 name => yes_no(
                     object_privileges()
                         .any(|(p, _, c)| *c == name && grant.privileges.contains(*p)),
@@ -348,13 +348,13 @@ impl GrantTables {
             .columns
             .iter()
             .map(|column| match column.name.as_str() {
-                "Host" => Value::from_str(&grant.host),
-                "Db" => Value::from_str(&grant.db),
-                "User" => Value::from_str(&grant.user),
-                "Table_name" => Value::from_str(&grant.table),
-                "Grantor" => Value::from_str(grantor),
-                "Table_priv" => Value::from_str(&table_priv_text(grant.privileges)),
-                _ => Value::from_str(""),
+                "Host" => Value::text(&grant.host),
+                "Db" => Value::text(&grant.db),
+                "User" => Value::text(&grant.user),
+                "Table_name" => Value::text(&grant.table),
+                "Grantor" => Value::text(grantor),
+                "Table_priv" => Value::text(&table_priv_text(grant.privileges)),
+                _ => Value::text(""),
             })
             .collect();
         Self::put(txn, t, existing, row)

@@ -39,7 +39,7 @@ pub fn commit(table: &str, key: u64, n: i64) -> LogRecord {
             db: "db".into(),
             table: table.into(),
             key: key.to_be_bytes().to_vec(),
-            row: (n >= 0).then(|| vec![Value::Int(n), Value::from_str("padding")]),
+            row: (n >= 0).then(|| vec![Value::Int(n), Value::text("padding")]),
         }],
     }
 }
