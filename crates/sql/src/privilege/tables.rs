@@ -250,18 +250,27 @@ impl GrantTables {
         })
     }
 
+    /// Inserts `row`, or replaces the row with the same primary `key`.
     fn put(
         txn: &mut Transaction,
         table: &Arc<Table>,
-        existing: Option<Arc<RowSlot>>,
+        key: &[(&str, &str)],
         row: Vec<Value>,
     ) -> Result<()> {
         let row = row.into_boxed_slice();
-        let result = match existing {
-            Some(slot) => txn.update(table, &slot, row),
+        let result = match Self::find(txn, table, key) {
+            Some((slot, _)) => txn.update(table, &slot, row),
             None => txn.insert(table, row).map(drop),
         };
         result.map_err(grant_table_error)
+    }
+
+    /// Deletes the row with primary `key`, if there is one.
+    fn remove(txn: &mut Transaction, table: &Arc<Table>, key: &[(&str, &str)]) -> Result<()> {
+        match Self::find(txn, table, key) {
+            Some((slot, _)) => txn.delete(table, &slot).map_err(grant_table_error),
+            None => Ok(()),
+        }
     }
 
     /// Inserts or replaces the `mysql.user` row of `account`.
@@ -286,8 +295,7 @@ impl GrantTables {
             ("Host", account.host.as_str()),
             ("User", account.user.as_str()),
         ];
-        let existing = Self::find(txn, t, &key).map(|(slot, _)| slot);
-        Self::put(txn, t, existing, row)
+        Self::put(txn, t, &key, row)
     }
 
     /// Sets (or with no privileges, removes) a `mysql.db` row.
@@ -298,12 +306,8 @@ impl GrantTables {
             ("Db", grant.db.as_str()),
             ("User", grant.user.as_str()),
         ];
-        let existing = Self::find(txn, t, &key).map(|(slot, _)| slot);
         if grant.privileges.is_empty() {
-            if let Some(slot) = existing {
-                txn.delete(t, &slot).map_err(grant_table_error)?;
-            }
-            return Ok(());
+            return Self::remove(txn, t, &key);
         }
         let row = t
             .schema
@@ -319,7 +323,7 @@ impl GrantTables {
                 ),
             })
             .collect();
-        Self::put(txn, t, existing, row)
+        Self::put(txn, t, &key, row)
     }
 
     /// Sets (or with no privileges, removes) a `mysql.tables_priv` row.
@@ -336,12 +340,8 @@ impl GrantTables {
             ("User", grant.user.as_str()),
             ("Table_name", grant.table.as_str()),
         ];
-        let existing = Self::find(txn, t, &key).map(|(slot, _)| slot);
         if grant.privileges.is_empty() {
-            if let Some(slot) = existing {
-                txn.delete(t, &slot).map_err(grant_table_error)?;
-            }
-            return Ok(());
+            return Self::remove(txn, t, &key);
         }
         let row = t
             .schema
@@ -357,7 +357,7 @@ impl GrantTables {
                 _ => Value::text(""),
             })
             .collect();
-        Self::put(txn, t, existing, row)
+        Self::put(txn, t, &key, row)
     }
 
     /// Deletes every row of `user`@`host` in the three tables.
