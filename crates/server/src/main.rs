@@ -13,6 +13,9 @@ mod tls;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "manycore",
