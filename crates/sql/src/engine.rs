@@ -181,6 +181,10 @@ counters! {
     HandlerCommit = "Handler_commit",
     HandlerRollback = "Handler_rollback",
     OpenedTables = "Opened_tables",
+    // Text-protocol statements that ran a cached plan, and those whose shape had none
+    // (manycore's own; MariaDB has no plan cache).
+    PlanCacheHits = "Plan_cache_hits",
+    PlanCacheMisses = "Plan_cache_misses",
     Queries = "Queries",
     Questions = "Questions",
     SelectFullJoin = "Select_full_join",

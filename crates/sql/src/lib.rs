@@ -38,6 +38,7 @@ mod exec;
 pub mod expr;
 mod parse;
 mod plan;
+mod plan_cache;
 pub mod privilege;
 mod scope;
 mod select;

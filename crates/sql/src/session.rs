@@ -29,6 +29,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::exec::{self, ExecContext};
 use crate::expr::{EvalContext, SessionContext, VarScope};
 use crate::parse::{self, Statement};
+use crate::plan_cache::{CachedPlan, Lookup, TextPlans};
 use crate::privilege::{AccessCheck, Privileges, SessionGrants};
 use crate::scope::{Alias, BindScope, Parameters, SourceTable};
 use crate::select::{self, BindContext, SelectPlan};
@@ -414,6 +415,8 @@ pub struct Session {
     process: ProcessHandle,
     prepared: HashMap<u32, Prepared>,
     next_prepared_id: u32,
+    /// COM_QUERY plans by statement shape (`plan_cache`).
+    text_plans: TextPlans,
     multi_statements: bool,
     /// Armed when a statement stopped at a row lock (invariant (4)).
     lock_wait: Option<LockWait>,
@@ -579,6 +582,50 @@ fn is_warning_show(statement: &Statement) -> bool {
     matches!(statement, Statement::ShowWarnings { .. })
 }
 
+/// Whether `statement` starts by clearing the warning list (see `uses_tables`).
+fn clears_warnings(statement: &Statement) -> bool {
+    !is_warning_show(statement) && uses_tables(statement)
+}
+
+/// Whether an ORDER BY or GROUP BY item is a bare `?`: a literal there is a column
+/// position, a parameter a constant, so such a template does not behave like its text.
+fn has_positional_parameter(statement: &Statement) -> bool {
+    fn bare(e: &ast::Expr) -> bool {
+        matches!(e, ast::Expr::Value(v) if matches!(v.value, ast::Value::Placeholder(_)))
+    }
+    fn order(items: &[ast::OrderByExpr]) -> bool {
+        items.iter().any(|o| bare(&o.expr))
+    }
+    fn query(q: &ast::Query) -> bool {
+        let ordered = q.order_by.as_ref().is_some_and(|o| match &o.kind {
+            ast::OrderByKind::Expressions(items) => order(items),
+            _ => false,
+        });
+        ordered || set_expr(&q.body)
+    }
+    fn set_expr(body: &ast::SetExpr) -> bool {
+        match body {
+            ast::SetExpr::Select(select) => match &select.group_by {
+                ast::GroupByExpr::Expressions(items, _) => items.iter().any(bare),
+                _ => false,
+            },
+            ast::SetExpr::Query(q) => query(q),
+            ast::SetExpr::SetOperation { left, right, .. } => set_expr(left) || set_expr(right),
+            _ => false,
+        }
+    }
+    let Statement::Sql(s) = statement else {
+        return false;
+    };
+    match s.as_ref() {
+        ast::Statement::Query(q) => query(q),
+        ast::Statement::Insert(i) => i.source.as_deref().is_some_and(query),
+        ast::Statement::Update(u) => order(&u.order_by),
+        ast::Statement::Delete(d) => order(&d.order_by),
+        _ => false,
+    }
+}
+
 /// Whether MariaDB clears the warning list before running `statement`: it does for
 /// statements that open tables; the others (SELECT without FROM, SET, DO, USE, CREATE
 /// DATABASE, ...) keep the previous list unless they raise conditions of their own.
@@ -709,6 +756,7 @@ impl Session {
             process,
             prepared: HashMap::new(),
             next_prepared_id: 1,
+            text_plans: TextPlans::default(),
             multi_statements: false,
             lock_wait: None,
             pending: None,
@@ -930,8 +978,7 @@ impl Session {
         let last = pieces.len().saturating_sub(1);
         for (i, piece) in pieces.iter().enumerate() {
             self.count(Counter::Queries);
-            let result = parse::parse(&piece.text, piece.line)
-                .and_then(|statement| self.execute(&statement, &piece.text, &[], sink, i < last));
+            let result = self.run_piece(piece, sink, i < last);
             if let Err(e) = result {
                 if e.lock_holder.is_some() && self.lock_wait.is_some() {
                     self.pending = Some(Pending::Pieces(pieces.into_iter().skip(i).collect()));
@@ -1009,7 +1056,12 @@ impl Session {
         let statement = parse::parse(&piece.text, piece.line)?;
         let parameters = Parameters::untyped();
         self.state.refresh_grants();
-        let bound = self.bind(&statement, &piece.text, &parameters)?;
+        let bound = self.bind(
+            &self.engine.storage().catalog(),
+            &statement,
+            &piece.text,
+            &parameters,
+        )?;
         let params = match &bound {
             Some(_) => parameters.count(),
             None => count_placeholders(&piece.text),
@@ -1123,7 +1175,12 @@ impl Session {
             let database = prepared.database.clone();
             let saved = std::mem::replace(&mut self.state.database, database);
             let parameters = Parameters::typed(param_types.clone());
-            let rebound = self.bind(&statement, &text, &parameters);
+            let rebound = self.bind(
+                &self.engine.storage().catalog(),
+                &statement,
+                &text,
+                &parameters,
+            );
             self.state.database = saved;
             let generation = self.state.grants.generation;
             let prepared = self.prepared.get_mut(&id).expect("checked above");
@@ -1136,7 +1193,7 @@ impl Session {
         if let Some(c) = counter {
             self.count(c);
         }
-        self.begin_statement(&statement);
+        self.begin_statement(clears_warnings(&statement));
         match bound {
             Some(bound) => self.execute_bound(&bound, params, sink, false),
             None => self.execute_unbound(&statement, &text, params, sink, false),
@@ -1207,6 +1264,7 @@ impl Session {
         self.state.vars = SessionState::session_copy(&self.engine);
         self.state.refresh_cached();
         self.prepared.clear();
+        self.text_plans.clear();
         self.state.clear_warnings();
         self.state.last_insert_id.set(0);
     }
@@ -1253,34 +1311,152 @@ impl Session {
 
     // ---- statements -----------------------------------------------------------------
 
-    fn begin_statement(&mut self, statement: &Statement) {
+    fn begin_statement(&mut self, clears_warnings: bool) {
         self.state.statement_warnings.set(0);
         self.state.warnings_current.set(false);
-        if !is_warning_show(statement) && uses_tables(statement) {
+        if clears_warnings {
             self.state.clear_warnings();
         }
         self.state.statement_time.set(None);
         self.process.entry().clear_interrupt();
     }
 
+    /// One statement of a COM_QUERY: its cached plan if the text's shape has a fresh one,
+    /// else parsed and bound (and its shape's template tried, `plan_cache`).
+    fn run_piece(
+        &mut self,
+        piece: &split::Piece,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<()> {
+        let mut try_template = false;
+        if self.text_plans.normalize(&piece.text) {
+            self.state.refresh_grants();
+            match self.text_plans.lookup() {
+                Lookup::Hit(plan) => {
+                    let fresh = plan.is_fresh(
+                        &self.engine.storage().catalog(),
+                        self.state.grants.generation,
+                        self.state.database.as_deref(),
+                    );
+                    if fresh {
+                        self.count(Counter::PlanCacheHits);
+                        return self.execute_cached(&plan, sink, more);
+                    }
+                    self.text_plans.remove();
+                    self.count(Counter::PlanCacheMisses);
+                    try_template = true;
+                }
+                Lookup::Miss => {
+                    self.count(Counter::PlanCacheMisses);
+                    try_template = true;
+                }
+                Lookup::Uncacheable => {}
+            }
+        }
+        let statement = parse::parse(&piece.text, piece.line)?;
+        self.execute(&statement, &piece.text, try_template, sink, more)
+    }
+
+    fn execute_cached(
+        &mut self,
+        plan: &CachedPlan,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<()> {
+        if let Some(c) = plan.counter {
+            self.count(c);
+        }
+        self.begin_statement(plan.clears_warnings);
+        self.execute_with_literals(&plan.bound, sink, more)
+    }
+
+    /// Runs a parsed COM_QUERY statement. With `try_template`, the text was just
+    /// normalized and its shape is new: a plannable statement whose template binds to the
+    /// same plan runs through the template, which is cached for the next one.
     fn execute(
         &mut self,
         statement: &Statement,
         text: &str,
-        params: &[Value],
+        try_template: bool,
         sink: &mut dyn ResultSink,
         more: bool,
     ) -> Result<()> {
         if let Some(c) = com_counter(statement) {
             self.count(c);
         }
-        self.begin_statement(statement);
+        self.begin_statement(clears_warnings(statement));
         self.state.refresh_grants();
-        let parameters = Parameters::untyped();
-        match self.bind(statement, text, &parameters)? {
-            Some(bound) => self.execute_bound(&bound, params, sink, more),
-            None => self.execute_unbound(statement, text, params, sink, more),
+        let (bound, template) = {
+            let catalog = self.engine.storage().catalog();
+            let bound = self.bind(&catalog, statement, text, &Parameters::untyped())?;
+            // The plan holds the catalog: a reference-count write on the shared catalog,
+            // once per new statement shape, never on a hit.
+            let template = match &bound {
+                Some(bound) if try_template => {
+                    self.template_plan(statement, bound, Arc::clone(&catalog))
+                }
+                _ => None,
+            };
+            (bound, template)
+        };
+        if try_template {
+            self.text_plans.insert(template.clone());
         }
+        match (template, bound) {
+            (Some(plan), _) => self.execute_with_literals(&plan.bound, sink, more),
+            (None, Some(bound)) => self.execute_bound(&bound, &[], sink, more),
+            (None, None) => self.execute_unbound(statement, text, &[], sink, more),
+        }
+    }
+
+    /// Runs a template's plan with the literals of the text last normalized.
+    fn execute_with_literals(
+        &mut self,
+        bound: &Bound,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<()> {
+        let values = self.text_plans.take_values();
+        let result = self.execute_bound(bound, &values, sink, more);
+        self.text_plans.restore_values(values);
+        result
+    }
+
+    /// The plan of the last normalized text's template, if it behaves exactly like
+    /// `literal`, the statement's own plan (`plan_cache` module notes).
+    fn template_plan(
+        &self,
+        statement: &Statement,
+        literal: &Bound,
+        catalog: Arc<manycore_storage::Catalog>,
+    ) -> Option<Arc<CachedPlan>> {
+        let text = self.text_plans.template();
+        let template = parse::parse(text, 1).ok()?;
+        if has_positional_parameter(&template) {
+            return None;
+        }
+        let values = self.text_plans.values();
+        let parameters = Parameters::typed(values.iter().map(parameter_type).collect());
+        let bound = self.bind(&catalog, &template, text, &parameters).ok()??;
+        let same_columns = match (&bound, literal) {
+            (Bound::Select(t), Bound::Select(l)) => t.columns == l.columns,
+            (Bound::Insert(_), Bound::Insert(_))
+            | (Bound::Update(_), Bound::Update(_))
+            | (Bound::Delete(_), Bound::Delete(_)) => true,
+            _ => false,
+        };
+        if !same_columns || parameters.count() != values.len() {
+            return None;
+        }
+        Some(Arc::new(CachedPlan::new(
+            bound,
+            com_counter(statement),
+            clears_warnings(statement),
+            catalog,
+            self.state.grants.generation,
+            self.state.database.clone(),
+        )))
     }
 
     fn bind_context<'a>(
@@ -1301,6 +1477,7 @@ impl Session {
     /// Binds plannable statements (SELECT and DML); None for everything else.
     fn bind(
         &self,
+        catalog: &manycore_storage::Catalog,
         statement: &Statement,
         text: &str,
         parameters: &Parameters,
@@ -1308,8 +1485,7 @@ impl Session {
         let Statement::Sql(s) = statement else {
             return Ok(None);
         };
-        let catalog = self.engine.storage().catalog();
-        let cx = self.bind_context(&catalog, text, parameters);
+        let cx = self.bind_context(catalog, text, parameters);
         Ok(Some(match s.as_ref() {
             ast::Statement::Query(q) => Bound::Select(select::bind_select(q, &cx)?),
             ast::Statement::Insert(i) => Bound::Insert(dml::bind_insert(i, &cx)?),

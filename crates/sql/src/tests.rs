@@ -980,3 +980,147 @@ fn system_tables_and_admin_statements_need_privileges() {
     run(&mut root, "ALTER USER root@localhost IDENTIFIED BY 'x'");
     assert_eq!(passwordless(), None);
 }
+
+fn plan_cache_counts(s: &mut Session) -> (u64, u64) {
+    let rows = rows(s, "SHOW GLOBAL STATUS LIKE 'Plan_cache_%'");
+    let get = |name: &str| -> u64 {
+        rows.iter()
+            .find(|r| r[0] == name)
+            .map(|r| r[1].parse().expect("number"))
+            .unwrap_or_else(|| panic!("{name} missing"))
+    };
+    (get("Plan_cache_hits"), get("Plan_cache_misses"))
+}
+
+#[test]
+fn text_statements_of_one_shape_share_a_plan() {
+    let (_engine, mut s) = setup();
+    run(
+        &mut s,
+        "INSERT INTO sbtest1 (k, c, pad) VALUES (10, 'a', 'x'), (20, 'it''s', 'y'), (30, 'c', 'z')",
+    );
+    let (hits, misses) = plan_cache_counts(&mut s);
+    assert_eq!(
+        rows(&mut s, "SELECT c FROM sbtest1 WHERE id=1"),
+        table(&[&["a"]])
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT c FROM sbtest1 WHERE id=2"),
+        table(&[&["it's"]])
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT c FROM sbtest1 WHERE id=3"),
+        table(&[&["c"]])
+    );
+    // One miss, then hits (the SHOW counted its own miss; it is not plannable, so its
+    // second run counts nothing).
+    assert_eq!(plan_cache_counts(&mut s), (hits + 2, misses + 1));
+    // Strings are parameters too.
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM sbtest1 WHERE c = 'it''s'"),
+        table(&[&["2"]])
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM sbtest1 WHERE c = 'c'"),
+        table(&[&["3"]])
+    );
+    // DML: affected rows and the values written come from each statement's own literals.
+    assert_eq!(
+        ok(&mut s, "UPDATE sbtest1 SET k=k+1 WHERE id=1").affected_rows,
+        1
+    );
+    assert_eq!(
+        ok(&mut s, "UPDATE sbtest1 SET k=k+5 WHERE id=9").affected_rows,
+        0
+    );
+    assert_eq!(
+        ok(&mut s, "UPDATE sbtest1 SET k=k+5 WHERE id=3").affected_rows,
+        1
+    );
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT k FROM sbtest1 WHERE id BETWEEN 1 AND 3 ORDER BY id"
+        ),
+        table(&[&["11"], &["20"], &["35"]])
+    );
+}
+
+#[test]
+fn literals_that_shape_a_statement_are_not_parameters() {
+    let (_engine, mut s) = setup();
+    run(
+        &mut s,
+        "INSERT INTO sbtest1 (k, c) VALUES (30, 'a'), (10, 'b'), (20, 'c')",
+    );
+    // A number in ORDER BY / GROUP BY is a column position.
+    assert_eq!(
+        rows(&mut s, "SELECT k, c FROM sbtest1 ORDER BY 1"),
+        table(&[&["10", "b"], &["20", "c"], &["30", "a"]])
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT k, c FROM sbtest1 ORDER BY 2"),
+        table(&[&["30", "a"], &["10", "b"], &["20", "c"]])
+    );
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT c, COUNT(*) FROM sbtest1 GROUP BY 1 ORDER BY 1 LIMIT 1"
+        ),
+        table(&[&["a", "1"]])
+    );
+    // A literal in the select list names its column.
+    for (text, name) in [
+        ("SELECT 1", "1"),
+        ("SELECT 2", "2"),
+        ("SELECT k+7 FROM sbtest1 LIMIT 1", "k+7"),
+    ] {
+        match run(&mut s, text).pop() {
+            Some(Event::Rows { columns, .. }) => assert_eq!(columns[0].name, name, "{text}"),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    assert_eq!(
+        rows(&mut s, "SELECT k+8 FROM sbtest1 WHERE id=1"),
+        table(&[&["38"]])
+    );
+}
+
+#[test]
+fn cached_plans_follow_ddl_and_the_current_database() {
+    let (_engine, mut s) = setup();
+    run(&mut s, "INSERT INTO sbtest1 (k, c) VALUES (1, 'test')");
+    run(&mut s, "CREATE DATABASE other");
+    run(
+        &mut s,
+        "CREATE TABLE other.sbtest1 (id INT PRIMARY KEY, c CHAR(10))",
+    );
+    run(&mut s, "INSERT INTO other.sbtest1 VALUES (1, 'other')");
+    assert_eq!(
+        rows(&mut s, "SELECT c FROM sbtest1 WHERE id=1"),
+        table(&[&["test"]])
+    );
+    run(&mut s, "USE other");
+    assert_eq!(
+        rows(&mut s, "SELECT c FROM sbtest1 WHERE id=1"),
+        table(&[&["other"]])
+    );
+    run(&mut s, "DROP TABLE sbtest1");
+    run(&mut s, "CREATE TABLE sbtest1 (id INT PRIMARY KEY, c INT)");
+    run(&mut s, "INSERT INTO sbtest1 VALUES (1, 42)");
+    match run(&mut s, "SELECT c FROM sbtest1 WHERE id=1").pop() {
+        Some(Event::Rows { columns, rows, .. }) => {
+            assert_eq!(rows, table(&[&["42"]]));
+            assert!(matches!(
+                columns[0].data_type,
+                manycore_types::DataType::Int { .. }
+            ));
+        }
+        other => panic!("{other:?}"),
+    }
+    run(&mut s, "DROP TABLE sbtest1");
+    assert_eq!(
+        error(&mut s, "SELECT c FROM sbtest1 WHERE id=1").code,
+        ErrorCode::NoSuchTable
+    );
+}
