@@ -10,6 +10,9 @@
 //! (1) Errors raised inside a storage callback are carried out of it and returned; the
 //!     scan stops at the first one.
 //! (2) Every `INTERRUPT_CHECK_ROWS` visited rows the session's KILL flag is checked (1317).
+//! (3) A primary-key point lookup and the projection of its row allocate nothing in steady
+//!     state: the key and the output row are built in per-thread buffers that keep their
+//!     capacity between statements (tests/allocations.rs).
 
 use crate::engine::ProcessEntry;
 use crate::error::{Error, Result};
@@ -18,12 +21,33 @@ use crate::expr::{Accumulator, EvalContext, Expr};
 use crate::plan::{AccessPath, Count, IndexAccess, Plan, Scan, SortKey};
 use manycore_storage::{IndexNo, KeyRange, ReadView, RowSlot};
 use manycore_types::{key, DataType, Value};
+use std::cell::Cell;
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 use std::ops::{Bound as KeyBound, ControlFlow};
 use std::sync::Arc;
 
 pub const INTERRUPT_CHECK_ROWS: u64 = 1024;
+
+thread_local! {
+    // Invariant (3). Taken out while in use and put back after: a nested use finds an
+    // empty buffer and allocates, never a conflict.
+    static KEY_BUFFER: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+    static ROW_BUFFER: Cell<Vec<Value>> = const { Cell::new(Vec::new()) };
+}
+
+/// An output row holding more than this many value bytes is not kept for reuse.
+const KEPT_ROW_BYTES: usize = 1 << 16;
+
+/// `*dst = src.clone()`, reusing `dst`'s byte buffer when both are strings.
+fn assign(dst: &mut Value, src: &Value) {
+    if let (Value::Bytes(d), Value::Bytes(s)) = (&mut *dst, src) {
+        d.clear();
+        d.extend_from_slice(s);
+        return;
+    }
+    *dst = src.clone();
+}
 
 pub struct ExecContext<'a> {
     pub view: ReadView,
@@ -66,14 +90,26 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
             })
         }
         Plan::Project { input, exprs } => {
-            let mut buffer = Vec::with_capacity(exprs.len());
-            run(input, ctx, &mut |row| {
-                buffer.clear();
-                for e in exprs {
-                    buffer.push(e.eval(row, &ctx.eval)?);
+            let mut buffer = ROW_BUFFER.take();
+            buffer.resize(exprs.len(), Value::Null);
+            let flow = run(input, ctx, &mut |row| {
+                for (slot, e) in buffer.iter_mut().zip(exprs) {
+                    match e.column_index().and_then(|i| row.get(i)) {
+                        Some(value) => assign(slot, value),
+                        None => *slot = e.eval(row, &ctx.eval)?,
+                    }
                 }
                 out(&buffer)
-            })
+            });
+            let kept: usize = buffer
+                .iter()
+                .filter_map(|v| v.as_bytes())
+                .map(<[u8]>::len)
+                .sum();
+            if kept <= KEPT_ROW_BYTES {
+                ROW_BUFFER.set(buffer);
+            }
+            flow
         }
         Plan::Distinct { input } => {
             let mut seen: HashSet<Vec<u8>> = HashSet::new();
@@ -361,6 +397,7 @@ pub fn scan_rows(
             Resolved::Full => table.scan(&ctx.view, IndexNo::Primary, &KeyRange::all(), &mut visit),
             Resolved::Point(key) => {
                 table.get(&ctx.view, &key, |slot, row| visit(slot, row));
+                KEY_BUFFER.set(key);
             }
             Resolved::Ranges(index, ranges) => {
                 for range in &ranges {
@@ -396,6 +433,22 @@ fn key_value(expr: &Expr, data_type: &DataType, ctx: &ExecContext) -> Result<Opt
 }
 
 fn resolve(scan: &Scan, access: &IndexAccess, ctx: &ExecContext) -> Result<Resolved> {
+    // The common point lookup (one value per primary-key column, no range): the key is
+    // encoded straight into the reused buffer (invariant (3)); the general path below
+    // gives the same key.
+    let single_values = access.eq.iter().all(|alternatives| alternatives.len() == 1);
+    if access.primary_point && access.lower.is_none() && access.upper.is_none() && single_values {
+        let mut key = KEY_BUFFER.take();
+        key.clear();
+        for (alternatives, data_type) in access.eq.iter().zip(&access.types) {
+            match key_value(&alternatives[0], data_type, ctx)? {
+                Some(Value::Null) => return Ok(Resolved::Nothing), // `= NULL` matches nothing.
+                Some(v) => key::encode_field(&v, data_type, &mut key),
+                None => return Ok(Resolved::Full),
+            }
+        }
+        return Ok(Resolved::Point(key));
+    }
     // Equality alternatives per column, converted; any inexact value -> full scan.
     let mut columns: Vec<Vec<Value>> = Vec::with_capacity(access.eq.len());
     for (i, alternatives) in access.eq.iter().enumerate() {

@@ -390,16 +390,21 @@ impl Bound {
     }
 }
 
+/// A prepared statement. Shared pieces are behind `Arc` so an execution borrows them
+/// without copying (the execute path allocates nothing in steady state).
 struct Prepared {
-    text: String,
-    statement: Statement,
-    bound: Option<Bound>,
+    text: Arc<str>,
+    statement: Arc<Statement>,
+    bound: Option<Arc<Bound>>,
     params: usize,
     /// The parameter types `bound` was bound with (empty: untyped, as at PREPARE).
     param_types: Vec<DataType>,
     database: Option<String>,
     /// The privilege generation `bound` was checked under; another one re-binds.
     checked_generation: u64,
+    /// The catalog `bound`'s tables were last found current in: while it is still the
+    /// catalog, no table can have been replaced.
+    checked_catalog: Arc<manycore_storage::Catalog>,
 }
 
 pub struct Session {
@@ -953,6 +958,17 @@ impl Session {
     }
 
     fn run_pieces(&mut self, text: &str, sink: &mut dyn ResultSink) -> Result<()> {
+        if split::is_single_statement(text) {
+            // What `split` would return, without building it (no allocation).
+            self.count(Counter::Queries);
+            let result = self.run_piece(text, 1, sink, false);
+            return self.after_statement(result, || {
+                vec![split::Piece {
+                    text: text.to_string(),
+                    line: 1,
+                }]
+            });
+        }
         let pieces = split::split(text);
         if pieces.is_empty() {
             let e = Error::new(ErrorCode::EmptyQuery, "Query was empty");
@@ -978,17 +994,29 @@ impl Session {
         let last = pieces.len().saturating_sub(1);
         for (i, piece) in pieces.iter().enumerate() {
             self.count(Counter::Queries);
-            let result = self.run_piece(piece, sink, i < last);
-            if let Err(e) = result {
-                if e.lock_holder.is_some() && self.lock_wait.is_some() {
-                    self.pending = Some(Pending::Pieces(pieces.into_iter().skip(i).collect()));
-                } else {
-                    self.fail(&e);
-                }
-                return Err(e);
+            let result = self.run_piece(&piece.text, piece.line, sink, i < last);
+            if result.is_err() {
+                return self.after_statement(result, || pieces.into_iter().skip(i).collect());
             }
         }
         Ok(())
+    }
+
+    /// A failed statement either waits for a row lock, keeping itself and the statements
+    /// after it (`rest`) to run again, or is recorded for SHOW WARNINGS.
+    fn after_statement(
+        &mut self,
+        result: Result<()>,
+        rest: impl FnOnce() -> Vec<split::Piece>,
+    ) -> Result<()> {
+        if let Err(e) = &result {
+            if e.lock_holder.is_some() && self.lock_wait.is_some() {
+                self.pending = Some(Pending::Pieces(rest()));
+            } else {
+                self.fail(e);
+            }
+        }
+        result
     }
 
     /// After `run_query` or `execute_prepared` returned an error with `lock_holder` set:
@@ -1056,12 +1084,8 @@ impl Session {
         let statement = parse::parse(&piece.text, piece.line)?;
         let parameters = Parameters::untyped();
         self.state.refresh_grants();
-        let bound = self.bind(
-            &self.engine.storage().catalog(),
-            &statement,
-            &piece.text,
-            &parameters,
-        )?;
+        let catalog = self.engine.storage().catalog();
+        let bound = self.bind(&catalog, &statement, &piece.text, &parameters)?;
         let params = match &bound {
             Some(_) => parameters.count(),
             None => count_placeholders(&piece.text),
@@ -1081,13 +1105,14 @@ impl Session {
         self.prepared.insert(
             id,
             Prepared {
-                text: piece.text.clone(),
-                statement,
-                bound,
+                text: piece.text.as_str().into(),
+                statement: Arc::new(statement),
+                bound: bound.map(Arc::new),
                 params,
                 param_types: Vec::new(),
                 database: self.state.database.clone(),
                 checked_generation: self.state.grants.generation,
+                checked_catalog: Arc::clone(&catalog),
             },
         );
         Ok(info)
@@ -1141,6 +1166,8 @@ impl Session {
         sink: &mut dyn ResultSink,
     ) -> Result<()> {
         self.state.refresh_grants();
+        let generation = self.state.grants.generation;
+        let catalog = self.engine.storage().catalog();
         let Some(prepared) = self.prepared.get_mut(&id) else {
             return Err(unknown_handler(id, "mysqld_stmt_execute"));
         };
@@ -1153,10 +1180,9 @@ impl Session {
         self.process.entry().set_query(&prepared.text);
         // Re-bind after DDL replaced a table the plan uses, or after a GRANT or REVOKE
         // (binding checks privileges; privilege invariant (2)).
-        let regranted = prepared.checked_generation != self.state.grants.generation;
-        let stale = regranted
-            || prepared.bound.as_ref().is_some_and(|b| {
-                let catalog = self.engine.storage().catalog();
+        let mut stale = prepared.checked_generation != generation;
+        if !stale && !Arc::ptr_eq(&prepared.checked_catalog, &catalog) {
+            stale = prepared.bound.as_ref().is_some_and(|b| {
                 b.tables().iter().any(|t| {
                     let current = catalog
                         .databases
@@ -1165,32 +1191,37 @@ impl Session {
                     current.is_none()
                 })
             });
+            if !stale {
+                prepared.checked_catalog = Arc::clone(&catalog);
+            }
+        }
         // Re-bind when the values' types differ from those the plan was bound with:
         // MariaDB types each `?` by the value bound to it (see `scope::Parameters`).
-        let param_types: Vec<DataType> = params.iter().map(parameter_type).collect();
-        let retype = prepared.bound.is_some() && prepared.param_types != param_types;
-        let statement = prepared.statement.clone();
-        let text = prepared.text.clone();
+        let retype = prepared.bound.is_some()
+            && !(prepared.param_types.len() == params.len()
+                && prepared
+                    .param_types
+                    .iter()
+                    .zip(params)
+                    .all(|(t, v)| *t == parameter_type(v)));
+        let statement = Arc::clone(&prepared.statement);
+        let text = Arc::clone(&prepared.text);
         if stale || retype {
             let database = prepared.database.clone();
             let saved = std::mem::replace(&mut self.state.database, database);
+            let param_types: Vec<DataType> = params.iter().map(parameter_type).collect();
             let parameters = Parameters::typed(param_types.clone());
-            let rebound = self.bind(
-                &self.engine.storage().catalog(),
-                &statement,
-                &text,
-                &parameters,
-            );
+            let rebound = self.bind(&catalog, &statement, &text, &parameters);
             self.state.database = saved;
-            let generation = self.state.grants.generation;
             let prepared = self.prepared.get_mut(&id).expect("checked above");
-            prepared.bound = rebound?;
+            prepared.bound = rebound?.map(Arc::new);
             prepared.param_types = param_types;
             prepared.checked_generation = generation;
+            prepared.checked_catalog = Arc::clone(&catalog);
         }
+        drop(catalog);
         let bound = self.prepared.get(&id).and_then(|p| p.bound.clone());
-        let counter = com_counter(&statement);
-        if let Some(c) = counter {
+        if let Some(c) = com_counter(&statement) {
             self.count(c);
         }
         self.begin_statement(clears_warnings(&statement));
@@ -1325,12 +1356,13 @@ impl Session {
     /// else parsed and bound (and its shape's template tried, `plan_cache`).
     fn run_piece(
         &mut self,
-        piece: &split::Piece,
+        text: &str,
+        line: usize,
         sink: &mut dyn ResultSink,
         more: bool,
     ) -> Result<()> {
         let mut try_template = false;
-        if self.text_plans.normalize(&piece.text) {
+        if self.text_plans.normalize(text) {
             self.state.refresh_grants();
             match self.text_plans.lookup() {
                 Lookup::Hit(plan) => {
@@ -1354,8 +1386,8 @@ impl Session {
                 Lookup::Uncacheable => {}
             }
         }
-        let statement = parse::parse(&piece.text, piece.line)?;
-        self.execute(&statement, &piece.text, try_template, sink, more)
+        let statement = parse::parse(text, line)?;
+        self.execute(&statement, text, try_template, sink, more)
     }
 
     fn execute_cached(

@@ -147,6 +147,15 @@ pub fn split(query: &str) -> Vec<Piece> {
     pieces
 }
 
+/// Whether `split(query)` is exactly one piece equal to `query`, starting on line 1: the
+/// query starts with a letter and has no `;` and nothing that may start a comment.
+/// Conservative: a `;` or `#` inside a string also says no.
+pub fn is_single_statement(query: &str) -> bool {
+    let b = query.as_bytes();
+    b.first().is_some_and(u8::is_ascii_alphabetic)
+        && !b.iter().any(|&c| matches!(c, b';' | b'#' | b'/' | b'-'))
+}
+
 fn piece(bytes: &[u8], line: usize) -> Piece {
     // Splitting happens only at ASCII bytes, so each piece is valid UTF-8.
     let text = String::from_utf8_lossy(bytes).into_owned();
@@ -184,6 +193,36 @@ pub fn is_blank(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn single_statements_are_what_split_would_return() {
+        for q in [
+            "SELECT c FROM sbtest1 WHERE id=5",
+            "select 'a b'\n  FROM t\n",
+            "UPDATE t SET k=k+1 WHERE id=1 ",
+            "DO 0",
+        ] {
+            assert!(is_single_statement(q), "{q}");
+            assert_eq!(
+                split(q),
+                vec![Piece {
+                    text: q.to_string(),
+                    line: 1
+                }],
+                "{q}"
+            );
+        }
+        for q in [
+            "",
+            " SELECT 1",
+            "SELECT 1;",
+            "SELECT 1 -- c",
+            "SELECT /*!1 */ 1",
+            "#c",
+        ] {
+            assert!(!is_single_statement(q), "{q}");
+        }
+    }
 
     fn texts(q: &str) -> Vec<String> {
         split(q)

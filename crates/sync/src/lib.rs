@@ -10,6 +10,7 @@
 //! - [`mutex`]: `SpinParkMutex<T>` and the instrumented `NamedMutex<T>`.
 //! - [`instrument`]: per-name lock statistics and [`mutex_status`].
 //! - [`counters`]: `WorkerCounters<N>` and `PerWorker<T>` on padded cache lines.
+//! - [`alloc_count`]: a counting global allocator for allocation-free-path tests.
 //!
 //! Crate invariants:
 //! (1) Every `unsafe` block says why it is sound in a `// SAFETY:` comment.
@@ -20,6 +21,7 @@
 //!     the job, and then it is model-checked (`RUSTFLAGS="--cfg loom" cargo test
 //!     -p manycore-sync --release`) and benchmarked (`manycore lockbench`).
 
+pub mod alloc_count;
 pub mod calibrate;
 pub mod counters;
 pub mod instrument;

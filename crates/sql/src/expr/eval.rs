@@ -28,6 +28,14 @@ pub const NOMINAL_STRING: DataType = DataType::VarChar { length: 255 };
 pub const DIV_PRECISION_INCREMENT: u32 = 4;
 
 impl Expr {
+    /// The row position this expression reads, if it is a plain column reference.
+    pub fn column_index(&self) -> Option<usize> {
+        match self {
+            Expr::Column(c) => Some(c.index),
+            _ => None,
+        }
+    }
+
     /// Evaluates against one input row.
     pub fn eval(&self, row: &[Value], ctx: &EvalContext) -> Result<Value> {
         match self {
