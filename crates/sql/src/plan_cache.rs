@@ -31,6 +31,7 @@
 //!     records; a hit with any of them changed is a miss.
 
 use crate::engine::Counter;
+use crate::parse::Statement;
 use crate::session::Bound;
 use manycore_storage::Catalog;
 use manycore_types::Value;
@@ -94,14 +95,18 @@ impl CachedPlan {
 
 enum Entry {
     Plan(Arc<CachedPlan>),
-    /// The template was tried and does not behave like the statement (module notes).
-    Uncacheable,
+    /// The template was tried and does not behave like the statement, or the statement
+    /// is not plannable (SET, DO, SHOW, ...): such texts are parsed and run as written.
+    /// The last one parsed is kept, so the same text again (`DO 0`, `COMMIT`) skips the
+    /// parser; parsing depends on nothing but the text.
+    Uncacheable(Option<(Box<str>, Arc<Statement>)>),
 }
 
 pub(crate) enum Lookup {
     Hit(Arc<CachedPlan>),
     Miss,
-    Uncacheable,
+    /// Uncacheable; with the parsed statement if the text is the one last parsed.
+    Uncacheable(Option<Arc<Statement>>),
 }
 
 #[derive(Default)]
@@ -129,12 +134,25 @@ impl TextPlans {
         }
     }
 
-    /// Looks up the key of the last `normalize`.
-    pub fn lookup(&self) -> Lookup {
+    /// Looks up the key of the last `normalize`, whose text was `text`.
+    pub fn lookup(&self, text: &str) -> Lookup {
         match self.entries.get(&self.key) {
             Some(Entry::Plan(plan)) => Lookup::Hit(plan.clone()),
-            Some(Entry::Uncacheable) => Lookup::Uncacheable,
+            Some(Entry::Uncacheable(parsed)) => Lookup::Uncacheable(
+                parsed
+                    .as_ref()
+                    .filter(|(parsed_text, _)| **parsed_text == *text)
+                    .map(|(_, statement)| Arc::clone(statement)),
+            ),
             None => Lookup::Miss,
+        }
+    }
+
+    /// Keeps `statement`, parsed from `text`, with the last normalized key if that key is
+    /// uncacheable.
+    pub fn remember_parse(&mut self, text: &str, statement: &Arc<Statement>) {
+        if let Some(Entry::Uncacheable(parsed)) = self.entries.get_mut(&self.key) {
+            *parsed = Some((text.into(), Arc::clone(statement)));
         }
     }
 
@@ -165,7 +183,7 @@ impl TextPlans {
         }
         let entry = match plan {
             Some(plan) => Entry::Plan(plan),
-            None => Entry::Uncacheable,
+            None => Entry::Uncacheable(None),
         };
         self.entries.insert(self.key.clone(), entry);
     }

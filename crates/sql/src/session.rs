@@ -1362,9 +1362,10 @@ impl Session {
         more: bool,
     ) -> Result<()> {
         let mut try_template = false;
-        if self.text_plans.normalize(text) {
+        let normalized = self.text_plans.normalize(text);
+        if normalized {
             self.state.refresh_grants();
-            match self.text_plans.lookup() {
+            match self.text_plans.lookup(text) {
                 Lookup::Hit(plan) => {
                     let fresh = plan.is_fresh(
                         &self.engine.storage().catalog(),
@@ -1383,11 +1384,18 @@ impl Session {
                     self.count(Counter::PlanCacheMisses);
                     try_template = true;
                 }
-                Lookup::Uncacheable => {}
+                Lookup::Uncacheable(Some(statement)) => {
+                    return self.execute(&statement, text, false, sink, more)
+                }
+                Lookup::Uncacheable(None) => {}
             }
         }
-        let statement = parse::parse(text, line)?;
-        self.execute(&statement, text, try_template, sink, more)
+        let statement = Arc::new(parse::parse(text, line)?);
+        let result = self.execute(&statement, text, try_template, sink, more);
+        if normalized {
+            self.text_plans.remember_parse(text, &statement);
+        }
+        result
     }
 
     fn execute_cached(

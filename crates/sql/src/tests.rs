@@ -1124,3 +1124,16 @@ fn cached_plans_follow_ddl_and_the_current_database() {
         ErrorCode::NoSuchTable
     );
 }
+
+#[test]
+fn repeated_unplannable_statements_run_against_current_state() {
+    let (_engine, mut s) = setup();
+    // The second SHOW TABLES reuses its parse, not its result.
+    assert_eq!(rows(&mut s, "SHOW TABLES"), table(&[&["sbtest1"]]));
+    run(&mut s, "CREATE TABLE t2 (a INT)");
+    assert_eq!(rows(&mut s, "SHOW TABLES"), table(&[&["sbtest1"], &["t2"]]));
+    run(&mut s, "DO 0");
+    run(&mut s, "DO 0");
+    assert_eq!(error(&mut s, "DO 1/0 + nosuch").code, ErrorCode::BadField);
+    assert_eq!(error(&mut s, "DO 1/0 + nosuch").code, ErrorCode::BadField);
+}
