@@ -597,14 +597,14 @@ impl AccessCheck<'_> {
             return Ok(ColumnAccess::default());
         }
         let have = self.grants.table(db, table);
+        if have.contains(needed | column_needs) {
+            return Ok(ColumnAccess::default()); // Table grantees: no column lookup.
+        }
         let columns = self.grants.columns(db, table);
         let column_any = columns.map_or(Privileges::NONE, |c| c.any);
         if !(have | column_any).contains(needed) {
             let missing = needed.first_missing(have | column_any);
             return Err(table_denied(missing, self.quoted_user, db, table));
-        }
-        if have.contains(column_needs) {
-            return Ok(ColumnAccess::default());
         }
         Ok(ColumnAccess(Some(Arc::new(ColumnRestriction {
             table_level: have,
