@@ -743,9 +743,15 @@ impl Session {
                             ),
                         )
                     })?;
-                // A table-level REVOKE takes the privilege from every column too (MariaDB).
+                // A table-level REVOKE takes the privilege from every column too (MariaDB);
+                // ALL includes REFERENCES, which exists only there.
+                let from_columns = if list.all {
+                    privileges | Privileges::COLUMN_LEVEL
+                } else {
+                    privileges
+                };
                 for (column, p) in &mut columns {
-                    *p = p.without(privileges);
+                    *p = p.without(from_columns);
                     for (named, revoked) in &list.columns {
                         if named.eq_ignore_ascii_case(column) {
                             *p = p.without(*revoked);
