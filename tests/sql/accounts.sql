@@ -65,18 +65,19 @@ DROP USER diff_w@localhost;
 
 -- Column privileges: stored in mysql.columns_priv, summed up in tables_priv.Column_priv,
 -- shown per privilege; a table-level REVOKE takes the privilege from the columns too.
+-- (Grant table rows are read through CONCAT_WS: MariaDB's columns are CHAR, ours VARCHAR.)
 CREATE USER diff_c@localhost;
 GRANT SELECT (a, b), INSERT (a), UPDATE (b), REFERENCES (c) ON diff_accounts.c TO diff_c@localhost;
 SHOW GRANTS FOR diff_c@localhost;
-SELECT Host, Db, User, Table_name, Table_priv, Column_priv FROM mysql.tables_priv WHERE User = 'diff_c';
-SELECT Host, Db, User, Table_name, Column_name, Column_priv FROM mysql.columns_priv WHERE User = 'diff_c' ORDER BY Column_name;
+SELECT CONCAT_WS('|', Host, Db, User, Table_name, Table_priv, Column_priv) FROM mysql.tables_priv WHERE User = 'diff_c';
+SELECT CONCAT_WS('|', Host, Db, User, Table_name, Column_name, Column_priv) AS r FROM mysql.columns_priv WHERE User = 'diff_c' ORDER BY r;
 GRANT SELECT, INSERT (b) ON diff_accounts.c TO diff_c@localhost;
 SHOW GRANTS FOR diff_c@localhost;
 REVOKE SELECT ON diff_accounts.c FROM diff_c@localhost;
 SHOW GRANTS FOR diff_c@localhost;
 REVOKE INSERT (a), UPDATE (b) ON diff_accounts.c FROM diff_c@localhost;
 SHOW GRANTS FOR diff_c@localhost;
-SELECT Column_name, Column_priv FROM mysql.columns_priv WHERE User = 'diff_c' ORDER BY Column_name;
+SELECT CONCAT_WS('|', Column_name, Column_priv) AS r FROM mysql.columns_priv WHERE User = 'diff_c' ORDER BY r;
 REVOKE ALL PRIVILEGES ON diff_accounts.c FROM diff_c@localhost;
 SHOW GRANTS FOR diff_c@localhost;
 SELECT COUNT(*) FROM mysql.columns_priv WHERE User = 'diff_c';
@@ -94,6 +95,6 @@ GRANT SELECT (a) ON diff_accounts.c TO diff_nobody@localhost;
 GRANT SELECT (a) ON diff_accounts.c TO diff_c@localhost;
 RENAME USER diff_c@localhost TO diff_w@localhost;
 SHOW GRANTS FOR diff_w@localhost;
-SELECT User, Column_name, Column_priv FROM mysql.columns_priv WHERE User IN ('diff_c', 'diff_w');
+SELECT CONCAT_WS('|', User, Column_name, Column_priv) FROM mysql.columns_priv WHERE User IN ('diff_c', 'diff_w');
 DROP USER diff_w@localhost;
 SELECT COUNT(*) FROM mysql.columns_priv WHERE User IN ('diff_c', 'diff_w');

@@ -410,10 +410,12 @@ impl Session {
             | AccountStatement::Revoke {
                 privileges, level, ..
             } => {
+                // REFERENCES exists only on columns: GRANT OPTION on the table grants it.
                 let columns = privileges
                     .columns
                     .iter()
-                    .fold(Privileges::NONE, |all, (_, p)| all | *p);
+                    .fold(Privileges::NONE, |all, (_, p)| all | *p)
+                    .without(Privileges::REFERENCES);
                 let needed = level_privileges(privileges, level)? | columns | Privileges::GRANT;
                 match level {
                     Level::Global if !self.state.grants.global(needed) => Err(Error::new(
