@@ -2,7 +2,8 @@
 -- SHOW GRANTS text, notes and error codes. The database is diff_accounts.
 
 CREATE TABLE t (a INT PRIMARY KEY);
-DROP USER IF EXISTS diff_u@localhost, diff_v@'%', diff_w@localhost;
+CREATE TABLE c (a INT PRIMARY KEY, b INT, c INT);
+DROP USER IF EXISTS diff_u@localhost, diff_v@'%', diff_w@localhost, diff_c@localhost;
 CREATE USER diff_u@localhost IDENTIFIED BY 'secret';
 CREATE USER IF NOT EXISTS diff_u@localhost;
 SHOW WARNINGS;
@@ -61,3 +62,39 @@ SHOW GRANTS FOR diff_u@localhost;
 DROP USER IF EXISTS diff_w@localhost, diff_v@'%', diff_u@localhost;
 SHOW WARNINGS;
 DROP USER diff_w@localhost;
+
+-- Column privileges: stored in mysql.columns_priv, summed up in tables_priv.Column_priv,
+-- shown per privilege; a table-level REVOKE takes the privilege from the columns too.
+-- (Grant table rows are read through CONCAT_WS: MariaDB's columns are CHAR, ours VARCHAR.)
+CREATE USER diff_c@localhost;
+GRANT SELECT (a, b), INSERT (a), UPDATE (b), REFERENCES (c) ON diff_accounts.c TO diff_c@localhost;
+SHOW GRANTS FOR diff_c@localhost;
+SELECT CONCAT_WS('|', Host, Db, User, Table_name, Table_priv, Column_priv) FROM mysql.tables_priv WHERE User = 'diff_c';
+SELECT CONCAT_WS('|', Host, Db, User, Table_name, Column_name, Column_priv) AS r FROM mysql.columns_priv WHERE User = 'diff_c' ORDER BY r;
+GRANT SELECT, INSERT (b) ON diff_accounts.c TO diff_c@localhost;
+SHOW GRANTS FOR diff_c@localhost;
+REVOKE SELECT ON diff_accounts.c FROM diff_c@localhost;
+SHOW GRANTS FOR diff_c@localhost;
+REVOKE INSERT (a), UPDATE (b) ON diff_accounts.c FROM diff_c@localhost;
+SHOW GRANTS FOR diff_c@localhost;
+SELECT CONCAT_WS('|', Column_name, Column_priv) AS r FROM mysql.columns_priv WHERE User = 'diff_c' ORDER BY r;
+REVOKE ALL PRIVILEGES ON diff_accounts.c FROM diff_c@localhost;
+SHOW GRANTS FOR diff_c@localhost;
+SELECT COUNT(*) FROM mysql.columns_priv WHERE User = 'diff_c';
+SELECT COUNT(*) FROM mysql.tables_priv WHERE User = 'diff_c';
+-- Errors: 1054 unknown column, 1144 columns below the table level, 1064 a privilege
+-- without a column level, 1147 nothing granted on the table, 1146 missing table.
+GRANT SELECT (nope) ON diff_accounts.c TO diff_c@localhost;
+GRANT SELECT (a) ON diff_accounts.* TO diff_c@localhost;
+GRANT SELECT (a) ON *.* TO diff_c@localhost;
+GRANT DELETE (a) ON diff_accounts.c TO diff_c@localhost;
+REVOKE SELECT (a) ON diff_accounts.c FROM diff_c@localhost;
+GRANT SELECT (a) ON diff_accounts.nope TO diff_c@localhost;
+GRANT SELECT (a) ON diff_accounts.c TO diff_nobody@localhost;
+-- Renames and drops take the column grants along.
+GRANT SELECT (a) ON diff_accounts.c TO diff_c@localhost;
+RENAME USER diff_c@localhost TO diff_w@localhost;
+SHOW GRANTS FOR diff_w@localhost;
+SELECT CONCAT_WS('|', User, Column_name, Column_priv) FROM mysql.columns_priv WHERE User IN ('diff_c', 'diff_w');
+DROP USER diff_w@localhost;
+SELECT COUNT(*) FROM mysql.columns_priv WHERE User IN ('diff_c', 'diff_w');

@@ -4,6 +4,7 @@ use clap::Args;
 use manycore_wal::SyncMode;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(Args, Debug, Clone)]
 pub struct ServeArgs {
@@ -61,6 +62,21 @@ pub struct ServeArgs {
     #[arg(long)]
     pub require_secure_transport: bool,
 
+    /// Consecutive failed logins from one client host answered without delay; each
+    /// further one waits --failed-login-delay-ms times its number past the threshold, at
+    /// most --failed-login-delay-max-ms. A success from the host resets the count.
+    /// 0 turns the delay off.
+    #[arg(long, default_value_t = 5)]
+    pub failed_login_delay_threshold: u32,
+
+    /// The delay of the first failed login past the threshold, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub failed_login_delay_ms: u64,
+
+    /// The longest delay of a failed login, in milliseconds.
+    #[arg(long, default_value_t = 10_000)]
+    pub failed_login_delay_max_ms: u64,
+
     /// Start even if the log is damaged before its tail: discard it from the first bad
     /// record on, losing those commits. Without it such damage stops startup.
     #[arg(long)]
@@ -76,6 +92,14 @@ fn parse_sync_mode(text: &str) -> Result<SyncMode, String> {
 }
 
 impl ServeArgs {
+    pub fn failed_login_delay_policy(&self) -> crate::login_delay::DelayPolicy {
+        crate::login_delay::DelayPolicy {
+            threshold: self.failed_login_delay_threshold,
+            delay_min: Duration::from_millis(self.failed_login_delay_ms),
+            delay_max: Duration::from_millis(self.failed_login_delay_max_ms),
+        }
+    }
+
     pub fn worker_count(&self) -> usize {
         self.workers
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))

@@ -17,6 +17,9 @@
 //!     sequence ids continue across the upgrade (SSLRequest 1, response 2, reply 3).
 //! (6) With `require_secure_transport` on, a login over plain TCP ends in 1045 after the
 //!     exchange, as MariaDB does: the client learns nothing about the account.
+//! (7) A refused login is answered after the host's failed-login delay (`login_delay`),
+//!     which runs after the connect timeout's deadline stopped applying, so a long delay
+//!     still ends in the error packet.
 
 use crate::accounts;
 use crate::sink::{ColumnTypes, WireSink};
@@ -61,6 +64,8 @@ pub struct ConnectionContext {
     pub connect_timeout: Duration,
     pub durability: Arc<crate::durability::Durability>,
     pub security: Arc<crate::tls::Security>,
+    /// Shared by all workers: failures count per client host, whichever worker saw them.
+    pub failed_logins: Arc<crate::login_delay::FailedLogins>,
 }
 
 /// Set by KILL from another session; read by this connection's loop.
@@ -95,6 +100,8 @@ struct Connection {
     column_types: ColumnTypes,
     prepared: HashMap<u32, PreparedState>,
     params: Vec<Value>,
+    /// A login refusal `establish` decided on, answered after the delay (invariant (7)).
+    refusal: Option<Error>,
 }
 
 enum Flow {
@@ -148,6 +155,7 @@ pub async fn run(
         column_types: ColumnTypes::default(),
         prepared: HashMap::new(),
         params: Vec::new(),
+        refusal: None,
     };
     let kill = Arc::new(KillSignal {
         kind: AtomicU8::new(NOT_KILLED),
@@ -157,6 +165,7 @@ pub async fn run(
     let session = match tokio::time::timeout(timeout, connection.establish(peer, &kill)).await {
         Ok(Some(session)) => session,
         Ok(None) => {
+            connection.answer_refusal().await;
             engine.status().add(worker, Counter::AbortedConnects, 1);
             return;
         }
@@ -226,14 +235,14 @@ impl Connection {
             .authenticate(login.as_ref(), response.auth_plugin, response.auth_response)
             .await;
         let Some(login) = login.filter(|_| authenticated) else {
-            let error = accounts::access_denied(&user, peer.ip(), using_password);
-            self.refuse(&error).await;
+            self.refusal = Some(accounts::access_denied(&user, peer.ip(), using_password));
             return None;
         };
         if let Err(error) = self.admit(&login, &user, using_password) {
-            self.refuse(&error).await;
+            self.refusal = Some(error);
             return None;
         }
+        self.context.failed_logins.succeeded(peer.ip());
         let info = ConnectionInfo {
             id: self.id,
             user,
@@ -436,10 +445,24 @@ impl Connection {
         Some(())
     }
 
-    /// Sends a login refusal (accounts invariant (3)).
-    async fn refuse(&mut self, error: &Error) {
-        self.send_error(error);
+    /// Sends the login refusal `establish` decided on, if any, after the host's
+    /// failed-login delay (invariant (7); accounts invariant (3)).
+    async fn answer_refusal(&mut self) {
+        let Some(error) = self.refusal.take() else {
+            return;
+        };
+        self.delay_refusal().await;
+        self.send_error(&error);
         let _ = self.flush().await;
+    }
+
+    /// Counts a refused login from the peer and waits its host's delay.
+    async fn delay_refusal(&self) {
+        let delay = self.context.failed_logins.failed(self.peer.ip());
+        if !delay.is_zero() {
+            tracing::debug!(connection = self.id, ?delay, "failed login delayed");
+            tokio::time::sleep(delay).await;
+        }
     }
 
     async fn command_loop(&mut self, session: &mut Session) {
@@ -776,13 +799,16 @@ impl Connection {
         let authenticated = self.drive_exchange(&mut exchange, step, checked).await;
         let peer_ip = self.peer.ip();
         let Some(login) = login.filter(|_| authenticated) else {
+            self.delay_refusal().await;
             self.send_error(&accounts::access_denied(&user, peer_ip, using_password));
             return Flow::Close;
         };
         if let Err(error) = self.admit(&login, &user, using_password) {
+            self.delay_refusal().await;
             self.send_error(&error);
             return Flow::Close;
         }
+        self.context.failed_logins.succeeded(peer_ip);
         let host = accounts::host_name(peer_ip);
         self.prepared.clear();
         match session.change_user(user, host, login.account.host, database) {

@@ -67,6 +67,9 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
         "manycore ready for connections"
     );
     let next_connection_id = Arc::new(AtomicU32::new(1));
+    let failed_logins = Arc::new(crate::login_delay::FailedLogins::new(
+        args.failed_login_delay_policy(),
+    ));
     let cores = core_affinity::get_core_ids().unwrap_or_default();
     let mut threads = Vec::new();
     for (worker, listener) in listeners.into_iter().enumerate() {
@@ -79,6 +82,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             connect_timeout: Duration::from_secs(args.connect_timeout),
             durability: durability.clone(),
             security: security.clone(),
+            failed_logins: failed_logins.clone(),
         };
         let shutdown = shutdown_rx.clone();
         let core = (!cores.is_empty()).then(|| cores[worker % cores.len()]);

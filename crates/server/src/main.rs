@@ -6,6 +6,7 @@ mod connection;
 mod data_dir;
 mod durability;
 mod listener;
+mod login_delay;
 mod sink;
 mod stream;
 mod tls;

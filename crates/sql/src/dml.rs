@@ -81,21 +81,36 @@ fn is_default_keyword(e: &ast::Expr) -> bool {
 }
 
 pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan> {
-    // REPLACE may delete rows, so MySQL requires DELETE as well.
-    let needed = if insert.replace_into {
-        Privileges::INSERT | Privileges::DELETE
+    // REPLACE may delete rows, so MySQL requires DELETE as well; ON DUPLICATE KEY UPDATE
+    // may update them, so UPDATE, and as in MariaDB the inserted columns need it too
+    // (what they would have been set to may instead be a duplicate's update).
+    let on_duplicate_update = matches!(insert.on, Some(ast::OnInsert::DuplicateKeyUpdate(_)));
+    let mut needed = Privileges::INSERT;
+    if insert.replace_into {
+        needed |= Privileges::DELETE;
+    }
+    let mut insert_needs = Privileges::INSERT;
+    if on_duplicate_update {
+        needed |= Privileges::UPDATE;
+        insert_needs |= Privileges::UPDATE;
+    }
+    // The update expressions may read the table's columns.
+    let column_needs = if on_duplicate_update {
+        insert_needs | Privileges::SELECT
     } else {
-        Privileges::INSERT
+        insert_needs
     };
-    let (db, table) = cx.table(table_name(&insert.table)?, needed)?;
+    let (db, table, access) = cx.table(table_name(&insert.table)?, needed, column_needs)?;
     let schema_db = db.clone();
     let schema = table.schema.clone();
     let no_tables: [SourceTable; 0] = [];
     let value_scope = BindScope::new(&no_tables, "VALUES", cx.parameters);
     let column_index = |name: &str| {
-        schema
+        let i = schema
             .column_index(name)
-            .ok_or_else(|| Error::bad_field(name, "INSERT INTO"))
+            .ok_or_else(|| Error::bad_field(name, "INSERT INTO"))?;
+        access.check(&schema.columns[i].name, insert_needs)?;
+        Ok::<usize, Error>(i)
     };
     let mut columns = Vec::new();
     let mut source;
@@ -117,6 +132,8 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
             columns.push(column_index(&name)?);
         }
         if columns.is_empty() {
+            let names = schema.columns.iter().map(|c| c.name.as_str());
+            access.check_all(names, insert_needs)?;
             columns = (0..schema.columns.len()).collect();
         }
         let query = insert
@@ -175,12 +192,16 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
             alias: schema.name.clone(),
             table: table.clone(),
             offset: 0,
+            columns: access.clone(),
         }];
         let mut scope = BindScope::new(&tables, "SELECT", cx.parameters);
         scope.values_offset = Some(schema.columns.len());
         for a in assignments {
             let name = assignment_column(&a.target)?;
-            let column = column_index(&name)?;
+            let column = schema
+                .column_index(&name)
+                .ok_or_else(|| Error::bad_field(&name, "UPDATE"))?;
+            access.check(&schema.columns[column].name, Privileges::UPDATE)?;
             on_duplicate.push((column, scope.bind(&rewrite_values_calls(&a.value))?));
         }
     } else if insert.on.is_some() {
@@ -339,12 +360,15 @@ pub fn visit_columns(expr: &Expr, f: &mut dyn FnMut(&ColumnRef)) {
     }
 }
 
+/// The one table of an UPDATE or DELETE, which reads columns (WHERE, ORDER BY, SET
+/// values: SELECT) besides what `needed` does to them.
 fn single_table(
     from: &[ast::TableWithJoins],
     cx: &BindContext,
     needed: Privileges,
+    column_needs: Privileges,
 ) -> Result<Vec<SourceTable>> {
-    let sources = select::bind_from(from, cx, needed)?;
+    let sources = select::bind_from(from, cx, needed, column_needs | Privileges::SELECT)?;
     if sources.len() != 1 {
         return Err(Error::not_supported("multi-table UPDATE and DELETE"));
     }
@@ -384,7 +408,12 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
     if update.from.is_some() || !update.table.joins.is_empty() {
         return Err(Error::not_supported("multi-table UPDATE"));
     }
-    let sources = single_table(std::slice::from_ref(&update.table), cx, Privileges::UPDATE)?;
+    let sources = single_table(
+        std::slice::from_ref(&update.table),
+        cx,
+        Privileges::UPDATE,
+        Privileges::UPDATE,
+    )?;
     let schema = sources[0].table.schema.clone();
     let mut assignments = Vec::new();
     {
@@ -394,6 +423,9 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
             let column = schema
                 .column_index(&name)
                 .ok_or_else(|| Error::bad_field(&name, "SET"))?;
+            sources[0]
+                .columns
+                .check(&schema.columns[column].name, Privileges::UPDATE)?;
             let value = if is_default_keyword(&a.value) {
                 default_expr(&schema.columns[column])
             } else {
@@ -441,7 +473,7 @@ pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<DeletePlan>
     let from = match &delete.from {
         ast::FromTable::WithFromKeyword(f) | ast::FromTable::WithoutKeyword(f) => f,
     };
-    let sources = single_table(from, cx, Privileges::DELETE)?;
+    let sources = single_table(from, cx, Privileges::DELETE, Privileges::NONE)?;
     let filter = match &delete.selection {
         Some(e) => Some(BindScope::new(&sources, "WHERE", cx.parameters).bind(e)?),
         None => None,

@@ -9,6 +9,7 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{self, AggregateCall, ColumnRef, Expr, Scope};
+use crate::privilege::{ColumnAccess, Privileges};
 use manycore_storage::Table;
 use manycore_types::DataType;
 use sqlparser::ast;
@@ -23,6 +24,9 @@ pub struct SourceTable {
     pub alias: String,
     pub table: Arc<Table>,
     pub offset: usize,
+    /// What the statement may do with the columns: every column it reads is checked
+    /// for SELECT here, as the name resolves (privilege invariant (5)).
+    pub columns: ColumnAccess,
 }
 
 /// A select-list alias visible to GROUP BY / HAVING / ORDER BY.
@@ -138,6 +142,10 @@ impl<'a> BindScope<'a> {
                 continue;
             }
             if let Some(c) = column_ref(t, name) {
+                t.columns.check(
+                    &t.table.schema.columns[c.index - t.offset].name,
+                    Privileges::SELECT,
+                )?;
                 if found.is_some() {
                     return Err(Error::new(
                         ErrorCode::NonUniq,

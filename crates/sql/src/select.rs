@@ -5,7 +5,7 @@ use crate::access;
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{ColumnRef, Expr};
 use crate::plan::{AccessPath, Count, Plan, Scan, SortKey};
-use crate::privilege::{AccessCheck, Privileges};
+use crate::privilege::{AccessCheck, ColumnAccess, Privileges};
 use crate::scope::{Aggregates, Alias, BindScope, Parameters, SourceTable};
 use crate::sink::ColumnInfo;
 use manycore_storage::{Catalog, Table};
@@ -38,14 +38,16 @@ pub struct BindContext<'a> {
 }
 
 impl BindContext<'_> {
-    /// Resolves `[db.]table` to (db, table), which the session must hold `needed` on:
+    /// Resolves `[db.]table` to (db, table), which the session must hold `needed` on,
+    /// and what it may do with the columns, whose uses are checked for `column_needs`:
     /// the one place statements turn table names into tables, so the one place their
     /// privileges are checked (privilege invariant (4): before the table's existence).
     pub fn table(
         &self,
         name: &ast::ObjectName,
         needed: Privileges,
-    ) -> Result<(String, Arc<Table>)> {
+        column_needs: Privileges,
+    ) -> Result<(String, Arc<Table>, ColumnAccess)> {
         let parts: Vec<String> = name.0.iter().map(object_part).collect();
         let (db, table) = match parts.as_slice() {
             [table] => (
@@ -55,9 +57,11 @@ impl BindContext<'_> {
             [db, table] => (db.clone(), table.clone()),
             _ => return Err(Error::not_supported("multi-part table names")),
         };
-        self.access.table(&db, &table, needed)?;
+        let columns = self
+            .access
+            .table_columns(&db, &table, needed, column_needs)?;
         match self.catalog.table(&db, &table) {
-            Some(t) => Ok((db, t.clone())),
+            Some(t) => Ok((db, t.clone(), columns)),
             None => Err(Error::no_such_table(&db, &table)),
         }
     }
@@ -306,7 +310,7 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
         }
         _ => return Err(Error::not_supported("UNION, INTERSECT, EXCEPT and VALUES")),
     };
-    let sources = bind_from(&select.from, cx, Privileges::SELECT)?;
+    let sources = bind_from(&select.from, cx, Privileges::SELECT, Privileges::SELECT)?;
     let width: usize = sources.iter().map(|s| s.table.schema.columns.len()).sum();
     let parameters = cx.parameters;
 
@@ -483,6 +487,7 @@ pub fn bind_from(
     from: &[ast::TableWithJoins],
     cx: &BindContext,
     needed: Privileges,
+    column_needs: Privileges,
 ) -> Result<Vec<SourceTable>> {
     let mut sources = Vec::new();
     match from {
@@ -500,7 +505,7 @@ pub fn bind_from(
             if name.0.len() == 1 && object_part(&name.0[0]).eq_ignore_ascii_case("dual") {
                 return Ok(sources);
             }
-            let (db, table) = cx.table(name, needed)?;
+            let (db, table, columns) = cx.table(name, needed, column_needs)?;
             let alias = match alias {
                 Some(a) => a.name.value.clone(),
                 None => table.schema.name.clone(),
@@ -510,6 +515,7 @@ pub fn bind_from(
                 alias,
                 table,
                 offset: 0,
+                columns,
             });
         }
         _ => return Err(Error::not_supported("joins")),
@@ -584,8 +590,11 @@ fn bind_item(
     cx: &BindContext,
     items: &mut Vec<Item>,
 ) -> Result<()> {
-    let mut push_table = |source: &SourceTable| {
-        for (i, c) in source.table.schema.columns.iter().enumerate() {
+    let mut push_table = |source: &SourceTable| -> Result<()> {
+        let schema = &source.table.schema;
+        let names = schema.columns.iter().map(|c| c.name.as_str());
+        source.columns.check_all(names, Privileges::SELECT)?;
+        for (i, c) in schema.columns.iter().enumerate() {
             items.push(Item {
                 expr: Expr::Column(ColumnRef {
                     index: source.offset + i,
@@ -595,15 +604,14 @@ fn bind_item(
                 info: table_column_info(source, i, &c.name),
             });
         }
+        Ok(())
     };
     let (ast_expr, alias) = match item {
         ast::SelectItem::Wildcard(_) => {
-            sources.iter().for_each(&mut push_table);
-            return Ok(());
+            return sources.iter().try_for_each(&mut push_table);
         }
         ast::SelectItem::QualifiedWildcard(kind, _) => {
-            push_table(find_source(sources, &kind.to_string())?);
-            return Ok(());
+            return push_table(find_source(sources, &kind.to_string())?);
         }
         ast::SelectItem::UnnamedExpr(e) => (e, None),
         ast::SelectItem::ExprWithAlias { expr, alias } => (expr, Some(alias.value.clone())),

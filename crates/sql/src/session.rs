@@ -30,7 +30,7 @@ use crate::exec::{self, ExecContext};
 use crate::expr::{EvalContext, SessionContext, VarScope};
 use crate::parse::{self, Statement};
 use crate::plan_cache::{CachedPlan, Lookup, TextPlans};
-use crate::privilege::{AccessCheck, Privileges, SessionGrants};
+use crate::privilege::{AccessCheck, ColumnAccess, Privileges, SessionGrants};
 use crate::scope::{Alias, BindScope, Parameters, SourceTable};
 use crate::select::{self, BindContext, SelectPlan};
 use crate::show::{self, Rows};
@@ -1271,13 +1271,16 @@ impl Session {
             alias: table.to_string(),
             table: t.clone(),
             offset: 0,
+            columns: ColumnAccess::default(),
         };
+        let grants = &self.state.grants;
         let columns: Vec<ColumnInfo> = t
             .schema
             .columns
             .iter()
             .enumerate()
             .filter(|(_, c)| wildcard.is_empty() || variables::like_matches(wildcard, &c.name))
+            .filter(|(_, c)| grants.sees_column(&db, table, &c.name))
             .map(|(i, c)| {
                 let mut info = select::table_column_info(&source, i, &c.name);
                 info.default = show::default_text(c);
@@ -1685,6 +1688,20 @@ impl Session {
         rows
     }
 
+    /// SHOW COLUMNS rows (name first) the session may see: every column with a privilege
+    /// on the table, else those it holds a column privilege on.
+    fn visible_columns(&self, db: &str, table: &Table, mut rows: Rows) -> Rows {
+        let grants = &self.state.grants;
+        rows.rows.retain(|r| {
+            let name = r[0]
+                .as_bytes()
+                .map(String::from_utf8_lossy)
+                .unwrap_or_default();
+            grants.sees_column(db, &table.schema.name, &name)
+        });
+        rows
+    }
+
     /// Resolves a table name the session must hold `needed` on (None: any privilege, for
     /// SHOW COLUMNS and the like). Privileges are checked before existence.
     fn lookup_table(
@@ -2007,22 +2024,27 @@ impl Session {
                     .and_then(|i| i.parent_name.clone())
                     .ok_or_else(|| Error::parse_near("", 1))?;
                 // sqlparser puts `FROM t FROM db` as [db, t].
-                let (_, t) = self.lookup_table(&name, None)?;
+                let (db, t) = self.lookup_table(&name, None)?;
                 let like = like_filter(show_options)?;
-                let rows = show::columns(&t, *full, like.as_deref());
+                let rows = self.visible_columns(&db, &t, show::columns(&t, *full, like.as_deref()));
                 let rows =
                     self.filter_where(rows, where_filter(show_options), params, parameters)?;
                 return self.send_rows(rows, sink, more);
             }
             S::ExplainTable { table_name, .. } => {
-                let (_, t) = self.lookup_table(table_name, None)?;
-                return self.send_rows(show::columns(&t, false, None), sink, more);
+                let (db, t) = self.lookup_table(table_name, None)?;
+                let rows = self.visible_columns(&db, &t, show::columns(&t, false, None));
+                return self.send_rows(rows, sink, more);
             }
             S::ShowCreate {
                 obj_type: ast::ShowCreateObject::Table,
                 obj_name,
             } => {
-                let (_, t) = self.lookup_table(obj_name, None)?;
+                let (db, t) = self.lookup_table(obj_name, None)?;
+                // Column grants alone do not show the whole definition (MariaDB: 1142).
+                self.state
+                    .access()
+                    .table_level_any(&db, &t.schema.name, "SHOW")?;
                 return self.send_rows(show::create_table(&t), sink, more);
             }
             S::ShowVariables { filter, global, .. } => {

@@ -12,7 +12,7 @@ use manycore_testkit::{mariadb_cli, Server};
 use mysql::prelude::Queryable;
 use mysql::{Conn, Opts};
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 fn connect_as(port: u16, user: &str, password: &str) -> Result<Conn, mysql::Error> {
     Conn::new(Opts::from(
@@ -171,11 +171,20 @@ fn accounts_and_grants_survive_a_restart() {
     };
     let port = server.port();
     setup(&mut manycore_testkit::client::connect(port));
+    // A data directory from before column privileges has no mysql.columns_priv: startup
+    // creates it.
+    let mut root = manycore_testkit::client::connect(port);
+    root.query_drop("DROP TABLE mysql.columns_priv")
+        .expect("drop columns_priv");
+    drop(root);
+    server.restart();
     let mut root = manycore_testkit::client::connect(port);
     root.query_drop(
         "CREATE USER dave@localhost IDENTIFIED WITH caching_sha2_password BY 'pw' REQUIRE SSL",
     )
     .expect("create dave");
+    root.query_drop("GRANT SELECT (id) ON acct.hidden TO alice@localhost")
+        .expect("column grant in the re-created columns_priv");
     drop(root);
     server.restart();
     let mut alice = connect_as(port, "alice", "secret").expect("alice after restart");
@@ -185,7 +194,17 @@ fn accounts_and_grants_survive_a_restart() {
     assert_eq!(v.as_deref(), Some("one"));
     let (code, _, _) = error_of(alice.query_drop("INSERT INTO acct.t VALUES (3, 'x')"));
     assert_eq!(code, 1142);
+    alice
+        .query_drop("SELECT id FROM acct.hidden")
+        .expect("column grant after restart");
     let mut root = manycore_testkit::client::connect(port);
+    let grants: Vec<String> = root
+        .query("SHOW GRANTS FOR alice@localhost")
+        .expect("show grants");
+    assert!(
+        grants.contains(&"GRANT SELECT (`id`) ON `acct`.`hidden` TO `alice`@`localhost`".into()),
+        "{grants:?}"
+    );
     let grants: Vec<String> = root
         .query("SHOW GRANTS FOR dave@localhost")
         .expect("show grants");
@@ -223,5 +242,206 @@ fn refuses_to_listen_beyond_loopback_while_root_has_no_password() {
                 .stderr
                 .contains("ALTER USER 'root'@'localhost' IDENTIFIED BY"),
         "{out}"
+    );
+}
+
+/// `sql` as `conn` fails with `code` and `message`, SQLSTATE 42000.
+fn assert_denied(conn: &mut Conn, sql: &str, code: u16, message: &str) {
+    let (got, state, text) = error_of(conn.query_drop(sql));
+    assert_eq!(
+        (got, state.as_str(), text.as_str()),
+        (code, "42000", message),
+        "{sql}"
+    );
+}
+
+#[test]
+fn column_privileges_with_a_restricted_user() {
+    let server = Server::from_env();
+    let port = server.port();
+    let mut root = server.connect();
+    for statement in [
+        "DROP USER IF EXISTS colin@localhost",
+        "DROP DATABASE IF EXISTS acct_cols",
+        "CREATE DATABASE acct_cols",
+        "CREATE TABLE acct_cols.t (a INT PRIMARY KEY, b INT, c INT, d INT)",
+        "INSERT INTO acct_cols.t VALUES (1, 10, 100, 1000)",
+        "CREATE TABLE acct_cols.other (id INT PRIMARY KEY)",
+        "CREATE TABLE acct_cols.hidden (id INT PRIMARY KEY)",
+        "CREATE USER colin@localhost IDENTIFIED BY 'pw'",
+        "GRANT SELECT (a, b), INSERT (a, b), UPDATE (b), REFERENCES (c) ON acct_cols.t \
+         TO colin@localhost",
+    ] {
+        root.query_drop(statement)
+            .unwrap_or_else(|e| panic!("{statement}: {e}"));
+    }
+    let mut colin = connect_as(port, "colin", "pw").expect("colin logs in");
+    colin
+        .query_drop("USE acct_cols")
+        .expect("column grants open the database");
+
+    // What the grants allow.
+    let rows: Vec<(i32, i32)> = colin
+        .query("SELECT a, b FROM t WHERE a = 1 ORDER BY b")
+        .expect("granted columns");
+    assert_eq!(rows, [(1, 10)]);
+    let count: Option<i64> = colin.query_first("SELECT COUNT(*) FROM t").expect("count");
+    assert_eq!(count, Some(1));
+    colin
+        .query_drop("INSERT INTO t (a, b) VALUES (2, 20)")
+        .expect("insert granted columns");
+    colin
+        .query_drop("UPDATE t SET b = b + a WHERE a = 2")
+        .expect("update b reading a and b");
+    let b: Option<i32> = colin
+        .query_first("SELECT b FROM t WHERE a = 2")
+        .expect("read");
+    assert_eq!(b, Some(22));
+    // Only the columns with some privilege are described; the table is listed.
+    let fields: Vec<String> = colin
+        .query_map("SHOW COLUMNS FROM t", |row: mysql::Row| {
+            row.get::<String, _>(0).expect("Field")
+        })
+        .expect("show columns");
+    assert_eq!(fields, ["a", "b", "c"]);
+    let tables: Vec<String> = colin.query("SHOW TABLES").expect("show tables");
+    assert_eq!(tables, ["t"]);
+
+    // A column read anywhere, written or inserted without the privilege: 1143.
+    let column = |command: &str, column: &str| {
+        format!(
+            "{command} command denied to user 'colin'@'localhost' for column '{column}' in \
+             table 't'"
+        )
+    };
+    for (sql, command, name) in [
+        ("SELECT c FROM t", "SELECT", "c"),
+        ("SELECT a FROM t WHERE c = 1", "SELECT", "c"),
+        ("SELECT a FROM t ORDER BY d", "SELECT", "d"),
+        ("SELECT COUNT(*) FROM t GROUP BY c", "SELECT", "c"),
+        ("SELECT COUNT(*) FROM t HAVING MAX(d) > 0", "SELECT", "d"),
+        ("SELECT COUNT(c) FROM t", "SELECT", "c"),
+        ("INSERT INTO t (a, c) VALUES (3, 3)", "INSERT", "c"),
+        ("UPDATE t SET a = 5", "UPDATE", "a"),
+        ("UPDATE t SET b = c", "SELECT", "c"),
+        ("UPDATE t SET b = 1 WHERE d = 1", "SELECT", "d"),
+        // ON DUPLICATE KEY UPDATE: the inserted columns need UPDATE too (MariaDB).
+        (
+            "INSERT INTO t (a) VALUES (1) ON DUPLICATE KEY UPDATE b = 5",
+            "UPDATE",
+            "a",
+        ),
+    ] {
+        assert_denied(&mut colin, sql, 1143, &column(command, name));
+    }
+    // Every column implicitly, or a privilege with no column level: 1142 on the table.
+    let table = |command: &str, table: &str| {
+        format!(
+            "{command} command denied to user 'colin'@'localhost' for table `acct_cols`.`{table}`"
+        )
+    };
+    for (sql, command, name) in [
+        ("SELECT * FROM t", "SELECT", "t"),
+        ("INSERT INTO t VALUES (3, 3, 3, 3)", "INSERT", "t"),
+        ("DELETE FROM t WHERE a = 1", "DELETE", "t"),
+        ("SHOW CREATE TABLE t", "SHOW", "t"),
+        ("SELECT * FROM hidden", "SELECT", "hidden"),
+    ] {
+        assert_denied(&mut colin, sql, 1142, &table(command, name));
+    }
+
+    // A prepared statement is checked again after a REVOKE, and again after a GRANT.
+    let prepared = colin.prep("SELECT b FROM t WHERE a = ?").expect("prepare");
+    let b: Option<i32> = colin.exec_first(&prepared, (1,)).expect("execute");
+    assert_eq!(b, Some(10));
+    root.query_drop("REVOKE SELECT (b) ON acct_cols.t FROM colin@localhost")
+        .expect("revoke");
+    let (code, _, message) = error_of(colin.exec_first::<i32, _, _>(&prepared, (1,)));
+    assert_eq!((code, message), (1143, column("SELECT", "b")));
+    root.query_drop("GRANT SELECT (b) ON acct_cols.t TO colin@localhost")
+        .expect("grant");
+    let b: Option<i32> = colin.exec_first(&prepared, (1,)).expect("execute again");
+    assert_eq!(b, Some(10));
+
+    // ON DUPLICATE KEY UPDATE needs UPDATE, REPLACE needs DELETE, besides INSERT.
+    root.query_drop("GRANT INSERT ON acct_cols.other TO colin@localhost")
+        .expect("grant insert");
+    colin
+        .query_drop("INSERT INTO other VALUES (1)")
+        .expect("plain insert");
+    assert_denied(
+        &mut colin,
+        "INSERT INTO other VALUES (1) ON DUPLICATE KEY UPDATE id = 2",
+        1142,
+        &table("UPDATE", "other"),
+    );
+    assert_denied(
+        &mut colin,
+        "REPLACE INTO other VALUES (1)",
+        1142,
+        &table("DELETE", "other"),
+    );
+    // (SELECT too: MariaDB wants it for an upsert's implicit column list.)
+    root.query_drop("GRANT SELECT, UPDATE, DELETE ON acct_cols.other TO colin@localhost")
+        .expect("grant update, delete");
+    colin
+        .query_drop("INSERT INTO other VALUES (1) ON DUPLICATE KEY UPDATE id = 2")
+        .expect("upsert with UPDATE");
+    colin
+        .query_drop("REPLACE INTO other VALUES (3)")
+        .expect("replace with DELETE");
+    root.query_drop("DROP USER colin@localhost").expect("drop");
+    root.query_drop("DROP DATABASE acct_cols")
+        .expect("drop database");
+}
+
+#[test]
+fn failed_logins_from_one_host_are_delayed() {
+    if manycore_testkit::Target::from_env() != manycore_testkit::Target::Manycore {
+        return; // MariaDB needs the connection_control plugin for this.
+    }
+    let delay = Duration::from_millis(700);
+    let server = manycore_testkit::manycore::ManycoreServer::start_with(&[
+        "--failed-login-delay-threshold",
+        "2",
+        "--failed-login-delay-ms",
+        "700",
+    ]);
+    let port = server.port();
+    manycore_testkit::client::connect(port)
+        .query_drop("CREATE USER erin@localhost IDENTIFIED BY 'right'")
+        .expect("create erin");
+    let attempt = |user: &str, password: &str| {
+        let start = Instant::now();
+        let result = connect_as(port, user, password);
+        (result, start.elapsed())
+    };
+    // Two failures are answered at once (the threshold); the timing is not asserted.
+    for user in ["erin", "nobody"] {
+        assert_eq!(error_of(attempt(user, "wrong").0).0, 1045);
+    }
+    // Past it, an unknown user (the CLI) and a wrong password (the driver) wait alike,
+    // longer each time.
+    let start = Instant::now();
+    let out = mariadb_cli(port, &["-unobody", "-pwrong", "-e", "SELECT 1"], "");
+    let elapsed = start.elapsed();
+    assert!(out.stderr.contains("ERROR 1045 (28000)"), "{out}");
+    assert!(elapsed >= delay, "third failure answered after {elapsed:?}");
+    let (result, elapsed) = attempt("erin", "wrong");
+    assert_eq!(error_of(result).0, 1045);
+    assert!(
+        elapsed >= 2 * delay,
+        "fourth failure answered after {elapsed:?}"
+    );
+    // A success resets the host's count: the next failure is below the threshold again
+    // (without the reset it would wait 3 x 700 ms).
+    attempt("erin", "right")
+        .0
+        .expect("the right password still logs in");
+    let (result, elapsed) = attempt("erin", "wrong");
+    assert_eq!(error_of(result).0, 1045);
+    assert!(
+        elapsed < 3 * delay,
+        "failure after a success waited {elapsed:?}"
     );
 }

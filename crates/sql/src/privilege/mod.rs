@@ -20,6 +20,12 @@
 //!     match the client is the one it authenticates as (no fallback to later rows).
 //! (4) Privilege checks happen before existence checks, so a user without access cannot
 //!     probe which databases or tables exist (MariaDB reports 1142 for a missing table too).
+//! (5) Column privileges are checked once, when a statement is bound: binding a table
+//!     yields its `ColumnAccess` (nothing to check, and nothing allocated, when the table
+//!     level covers what the statement does to columns), and every column the statement
+//!     names is checked as it resolves: read -> SELECT, INSERT list -> INSERT, SET target
+//!     -> UPDATE (1143); an implicit all-column list needs them on every column (1142).
+//!     A prepared statement is re-bound, so re-checked, when the generation changes.
 
 pub mod statement;
 pub mod tables;
@@ -55,6 +61,18 @@ impl Privileges {
     pub const ALTER: Privileges = Privileges(1 << 11);
     pub const SUPER: Privileges = Privileges(1 << 12);
     pub const CREATE_USER: Privileges = Privileges(1 << 13);
+    /// Column level only (nothing references tables yet; it makes a column visible).
+    pub const REFERENCES: Privileges = Privileges(1 << 14);
+
+    /// What a column grant can hold, with its word in `Column_priv` (a SET's member).
+    pub const COLUMN_NAMES: [(Privileges, &'static str, &'static str); 4] = [
+        (Self::SELECT, "SELECT", "Select"),
+        (Self::INSERT, "INSERT", "Insert"),
+        (Self::UPDATE, "UPDATE", "Update"),
+        (Self::REFERENCES, "REFERENCES", "References"),
+    ];
+    pub const COLUMN_LEVEL: Privileges =
+        Privileges(Self::SELECT.0 | Self::INSERT.0 | Self::UPDATE.0 | Self::REFERENCES.0);
 
     /// What a database or table grant can hold (ALL at those levels).
     pub const OBJECT_LEVEL: Privileges = Privileges(
@@ -122,8 +140,18 @@ impl Privileges {
     pub fn name(self) -> &'static str {
         Self::NAMES
             .iter()
+            .chain(&Self::COLUMN_NAMES)
             .find(|(p, _, _)| *p == self)
             .map_or("USAGE", |(_, n, _)| n)
+    }
+
+    /// The name of the first privilege (in SHOW GRANTS order) of `self` missing from `have`.
+    fn first_missing(self, have: Privileges) -> &'static str {
+        Self::NAMES
+            .iter()
+            .chain(&Self::COLUMN_NAMES)
+            .find(|(p, _, _)| self.contains(*p) && !have.contains(*p))
+            .map_or("SELECT", |(_, name, _)| name)
     }
 
     /// The names of the privileges set, GRANT OPTION left out.
@@ -219,6 +247,18 @@ pub struct TableGrant {
     pub privileges: Privileges,
 }
 
+/// One row of `mysql.columns_priv`: privileges on one column of one table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ColumnGrant {
+    pub user: String,
+    pub host: String,
+    pub db: String,
+    pub table: String,
+    /// As the GRANT wrote it (MariaDB keeps the case; checks ignore it).
+    pub column: String,
+    pub privileges: Privileges,
+}
+
 /// Whether a host pattern matches a client address (invariant (3)). Host names are not
 /// resolved: `localhost` means loopback, everything else is matched against the address
 /// text with `%`/`_` wildcards (MySQL with --skip-name-resolve).
@@ -260,6 +300,7 @@ pub struct PrivilegeSnapshot {
     accounts: Vec<Account>,
     databases: Vec<DatabaseGrant>,
     tables: Vec<TableGrant>,
+    columns: Vec<ColumnGrant>,
 }
 
 impl PrivilegeSnapshot {
@@ -267,6 +308,7 @@ impl PrivilegeSnapshot {
         mut accounts: Vec<Account>,
         databases: Vec<DatabaseGrant>,
         tables: Vec<TableGrant>,
+        columns: Vec<ColumnGrant>,
     ) -> PrivilegeSnapshot {
         accounts.sort_by_key(specificity);
         PrivilegeSnapshot {
@@ -274,6 +316,7 @@ impl PrivilegeSnapshot {
             accounts,
             databases,
             tables,
+            columns,
         }
     }
 
@@ -309,6 +352,13 @@ impl PrivilegeSnapshot {
             .collect()
     }
 
+    pub fn column_grants(&self, user: &str, host: &str) -> Vec<&ColumnGrant> {
+        self.columns
+            .iter()
+            .filter(|g| g.user == user && g.host.eq_ignore_ascii_case(host))
+            .collect()
+    }
+
     /// The first account without a password, if any (the non-loopback listen rule).
     pub fn passwordless_account(&self) -> Option<&Account> {
         self.accounts.iter().find(|a| !a.has_password())
@@ -335,15 +385,35 @@ impl PrivilegeSnapshot {
             }
         }
         for g in self.table_grants(user, host) {
-            *grants
-                .tables
-                .entry(g.db.clone())
-                .or_default()
-                .entry(g.table.clone())
-                .or_default() |= g.privileges;
+            grants.table_entry(&g.db, &g.table).privileges |= g.privileges;
+        }
+        let mut columns: HashMap<(&str, &str), TableColumns> = HashMap::new();
+        for g in self.column_grants(user, host) {
+            let table = columns.entry((&g.db, &g.table)).or_default();
+            *table.columns.entry(g.column.to_lowercase()).or_default() |= g.privileges;
+            table.any |= g.privileges;
+        }
+        for ((db, table), columns) in columns {
+            grants.table_entry(db, table).columns = Some(Arc::new(columns));
         }
         grants
     }
+}
+
+/// A session's privileges on one table: the table-level grant and its column grants.
+#[derive(Clone, Debug, Default)]
+struct TableEntry {
+    privileges: Privileges,
+    columns: Option<Arc<TableColumns>>,
+}
+
+/// One account's column grants on one table.
+#[derive(Debug, Default)]
+pub struct TableColumns {
+    /// Lower-cased column name (column names compare case-insensitively) -> privileges.
+    columns: HashMap<String, Privileges>,
+    /// The union over the columns (MySQL's `Column_priv`).
+    any: Privileges,
 }
 
 /// One session's grants, resolved for one snapshot generation (invariant (2)).
@@ -355,7 +425,7 @@ pub struct SessionGrants {
     pub global: Privileges,
     databases: HashMap<String, Privileges>,
     database_patterns: Vec<(String, Privileges)>,
-    tables: HashMap<String, HashMap<String, Privileges>>,
+    tables: HashMap<String, HashMap<String, TableEntry>>,
 }
 
 impl SessionGrants {
@@ -373,6 +443,19 @@ impl SessionGrants {
 
     pub fn is_unrestricted(&self) -> bool {
         self.unrestricted
+    }
+
+    fn table_entry(&mut self, db: &str, table: &str) -> &mut TableEntry {
+        self.tables
+            .entry(db.to_string())
+            .or_default()
+            .entry(table.to_string())
+            .or_default()
+    }
+
+    /// The table's column grants, if the session holds any.
+    fn columns(&self, db: &str, table: &str) -> Option<&Arc<TableColumns>> {
+        self.tables.get(db)?.get(table)?.columns.as_ref()
     }
 
     /// Privileges on database `db` from the global and database levels.
@@ -396,9 +479,27 @@ impl SessionGrants {
         }
         let mut p = self.database(db);
         if let Some(t) = self.tables.get(db).and_then(|t| t.get(table)) {
-            p |= *t;
+            p |= t.privileges;
         }
         p
+    }
+
+    /// Whether the session holds some privilege on the table or one of its columns (SHOW
+    /// TABLES lists it; SHOW COLUMNS and COM_FIELD_LIST may describe it).
+    pub fn table_any(&self, db: &str, table: &str) -> bool {
+        self.sees_all_tables(db)
+            || self.table(db, table).intersects(Privileges::OBJECT_LEVEL)
+            || self.columns(db, table).is_some()
+    }
+
+    /// Whether the session may see column `column` of the table: some privilege on the
+    /// table, or on the column (SHOW COLUMNS, COM_FIELD_LIST).
+    pub fn sees_column(&self, db: &str, table: &str, column: &str) -> bool {
+        self.sees_all_tables(db)
+            || self.table(db, table).intersects(Privileges::OBJECT_LEVEL)
+            || self
+                .columns(db, table)
+                .is_some_and(|c| c.columns.contains_key(&column.to_lowercase()))
     }
 
     /// Whether the session may see database `db` at all (USE, SHOW DATABASES, SHOW TABLES).
@@ -449,16 +550,26 @@ impl AccessCheck<'_> {
         if have.contains(needed) {
             return Ok(());
         }
-        let missing = Privileges::NAMES
-            .iter()
-            .find(|(p, _, _)| needed.contains(*p) && !have.contains(*p))
-            .map_or("SELECT", |(_, name, _)| name);
-        Err(table_denied(missing, self.quoted_user, db, table))
+        Err(table_denied(
+            needed.first_missing(have),
+            self.quoted_user,
+            db,
+            table,
+        ))
     }
 
-    /// 1142 (naming SELECT) unless the session holds some privilege on the table
-    /// (SHOW COLUMNS, SHOW CREATE TABLE, SHOW INDEX, COM_FIELD_LIST).
+    /// 1142 (naming SELECT) unless the session holds some privilege on the table or one
+    /// of its columns (SHOW COLUMNS, SHOW INDEX, COM_FIELD_LIST).
     pub fn table_any(&self, db: &str, table: &str) -> Result<()> {
+        if self.grants.table_any(db, table) {
+            return Ok(());
+        }
+        Err(table_denied("SELECT", self.quoted_user, db, table))
+    }
+
+    /// 1142 naming `command` unless the session holds some privilege on the table itself
+    /// (SHOW CREATE TABLE: column grants are not enough).
+    pub fn table_level_any(&self, db: &str, table: &str, command: &str) -> Result<()> {
         if self.grants.sees_all_tables(db)
             || self
                 .grants
@@ -467,7 +578,41 @@ impl AccessCheck<'_> {
         {
             return Ok(());
         }
-        Err(table_denied("SELECT", self.quoted_user, db, table))
+        Err(table_denied(command, self.quoted_user, db, table))
+    }
+
+    /// Binding a table a statement uses: 1142 unless the session holds `needed` on the
+    /// table, each privilege either on the table or on some of its columns; then what it
+    /// may do with the columns, for the checks of `column_needs` on each column the
+    /// statement names. Holding `column_needs` on the table (every administrator and
+    /// table-level grantee) leaves nothing to check per column and allocates nothing.
+    pub fn table_columns(
+        &self,
+        db: &str,
+        table: &str,
+        needed: Privileges,
+        column_needs: Privileges,
+    ) -> Result<ColumnAccess> {
+        if self.grants.global(needed | column_needs) {
+            return Ok(ColumnAccess::default());
+        }
+        let have = self.grants.table(db, table);
+        if have.contains(needed | column_needs) {
+            return Ok(ColumnAccess::default()); // Table grantees: no column lookup.
+        }
+        let columns = self.grants.columns(db, table);
+        let column_any = columns.map_or(Privileges::NONE, |c| c.any);
+        if !(have | column_any).contains(needed) {
+            let missing = needed.first_missing(have | column_any);
+            return Err(table_denied(missing, self.quoted_user, db, table));
+        }
+        Ok(ColumnAccess(Some(Arc::new(ColumnRestriction {
+            table_level: have,
+            columns: columns.cloned(),
+            quoted_user: self.quoted_user.to_string(),
+            db: db.to_string(),
+            table: table.to_string(),
+        }))))
     }
 
     /// 1044 unless the session holds `needed` on the database level.
@@ -499,6 +644,75 @@ impl AccessCheck<'_> {
                 needed.name()
             ),
         ))
+    }
+}
+
+/// What a bound statement may do with the columns of one of its tables (None: whatever
+/// it needs, the common case). Checked once, at bind time, for each column it names.
+#[derive(Clone, Debug, Default)]
+pub struct ColumnAccess(Option<Arc<ColumnRestriction>>);
+
+#[derive(Debug)]
+struct ColumnRestriction {
+    /// From the global, database and table levels: held on every column.
+    table_level: Privileges,
+    columns: Option<Arc<TableColumns>>,
+    quoted_user: String,
+    db: String,
+    table: String,
+}
+
+impl ColumnRestriction {
+    fn held(&self, column: &str) -> Privileges {
+        let own = self
+            .columns
+            .as_ref()
+            .and_then(|c| c.columns.get(&column.to_lowercase()).copied())
+            .unwrap_or_default();
+        self.table_level | own
+    }
+}
+
+impl ColumnAccess {
+    /// 1143 unless the session holds `needed` on `column` (its schema name).
+    pub fn check(&self, column: &str, needed: Privileges) -> Result<()> {
+        let Some(r) = &self.0 else {
+            return Ok(());
+        };
+        let held = r.held(column);
+        if held.contains(needed) {
+            return Ok(());
+        }
+        Err(Error::new(
+            ErrorCode::ColumnAccessDenied,
+            format!(
+                "{} command denied to user {} for column '{column}' in table '{}'",
+                needed.first_missing(held),
+                r.quoted_user,
+                r.table
+            ),
+        ))
+    }
+
+    /// For a statement naming every column implicitly (`SELECT *`, INSERT without a
+    /// column list): 1142 on the table unless the session holds `needed` on all of them,
+    /// naming no column (as MariaDB, so the error does not list columns one cannot see).
+    pub fn check_all<'a>(
+        &self,
+        columns: impl IntoIterator<Item = &'a str>,
+        needed: Privileges,
+    ) -> Result<()> {
+        let Some(r) = &self.0 else {
+            return Ok(());
+        };
+        for column in columns {
+            let held = r.held(column);
+            if !held.contains(needed) {
+                let missing = needed.first_missing(held);
+                return Err(table_denied(missing, &r.quoted_user, &r.db, &r.table));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -588,6 +802,7 @@ mod tests {
             ],
             Vec::new(),
             Vec::new(),
+            Vec::new(),
         );
         let ip = |s: &str| s.parse::<IpAddr>().expect("test address");
         let found = |user, peer| {
@@ -651,6 +866,7 @@ mod tests {
                 table: "t".into(),
                 privileges: Privileges::SELECT,
             }],
+            Vec::new(),
         );
         let g = snapshot.grants_of("u", "%");
         assert_eq!(g.table("d1", "x"), Privileges::PROCESS | Privileges::INSERT);
@@ -665,11 +881,73 @@ mod tests {
     }
 
     #[test]
+    fn column_grants_are_checked_per_column() {
+        let column = |name: &str, privileges| ColumnGrant {
+            user: "u".into(),
+            host: "%".into(),
+            db: "d".into(),
+            table: "t".into(),
+            column: name.into(),
+            privileges,
+        };
+        let snapshot = PrivilegeSnapshot::new(
+            vec![account("u", "%")],
+            vec![],
+            vec![TableGrant {
+                user: "u".into(),
+                host: "%".into(),
+                db: "d".into(),
+                table: "t".into(),
+                privileges: Privileges::NONE,
+            }],
+            vec![
+                column("A", Privileges::SELECT | Privileges::INSERT),
+                column("b", Privileges::UPDATE),
+            ],
+        );
+        let grants = snapshot.grants_of("u", "%");
+        let access = AccessCheck {
+            grants: &grants,
+            quoted_user: "'u'@'h'",
+        };
+        assert!(grants.sees_database("d") && grants.table_any("d", "t"));
+        assert!(grants.sees_column("d", "t", "a") && !grants.sees_column("d", "t", "c"));
+        let message = |r: Result<()>| r.expect_err("denied").message;
+        // DELETE has no column level: the table check fails.
+        assert_eq!(
+            message(
+                access
+                    .table_columns("d", "t", Privileges::DELETE, Privileges::SELECT)
+                    .map(drop)
+            ),
+            "DELETE command denied to user 'u'@'h' for table `d`.`t`"
+        );
+        let select = access
+            .table_columns("d", "t", Privileges::SELECT, Privileges::SELECT)
+            .expect("SELECT on a column is enough for the table");
+        select.check("a", Privileges::SELECT).expect("granted as A");
+        assert_eq!(
+            message(select.check("b", Privileges::SELECT)),
+            "SELECT command denied to user 'u'@'h' for column 'b' in table 't'"
+        );
+        assert_eq!(
+            message(select.check_all(["a", "b"], Privileges::SELECT)),
+            "SELECT command denied to user 'u'@'h' for table `d`.`t`"
+        );
+        let update = access
+            .table_columns("d", "t", Privileges::UPDATE, Privileges::UPDATE)
+            .expect("UPDATE on b");
+        update.check("b", Privileges::UPDATE).expect("granted");
+        assert!(update.check("a", Privileges::UPDATE).is_err());
+    }
+
+    #[test]
     fn publish_bumps_the_generation() {
         let registry = PrivilegeRegistry::default();
         let before = registry.generation();
         registry.publish(PrivilegeSnapshot::new(
             vec![account("a", "%")],
+            vec![],
             vec![],
             vec![],
         ));

@@ -11,6 +11,8 @@
 //!   RENAME USER user TO user [, user TO user]...
 //!   SET PASSWORD [FOR user] = PASSWORD('text') | 'hash'
 //!   GRANT privileges ON level TO spec [, spec]... [REQUIRE ...] [WITH GRANT OPTION]
+//!   privileges: ALL [PRIVILEGES] | priv [(column [, column]...)] [, ...]
+//!               (a column list only after SELECT, INSERT, UPDATE, REFERENCES)
 //!   REVOKE privileges ON level FROM user [, user]...
 //!   REVOKE ALL [PRIVILEGES], GRANT OPTION FROM user [, user]...
 //!   SHOW GRANTS [FOR user]
@@ -73,11 +75,14 @@ pub enum Level {
     Table(Option<String>, String),
 }
 
-/// What GRANT/REVOKE name: a set, or ALL [PRIVILEGES] (whose meaning depends on the level).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What GRANT/REVOKE name: a set, or ALL [PRIVILEGES] (whose meaning depends on the level),
+/// and column privileges (only at the table level).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PrivilegeList {
     pub privileges: Privileges,
     pub all: bool,
+    /// Column (as written) -> privileges, in order of first mention.
+    pub columns: Vec<(String, Privileges)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -375,11 +380,7 @@ impl Parser<'_> {
                 self.expect("REPLACE")?;
             }
             self.expect("USER")?;
-            let if_not_exists = self.eat("IF");
-            if if_not_exists {
-                self.expect("NOT")?;
-                self.expect("EXISTS")?;
-            }
+            let if_not_exists = self.eat_words(&["IF", "NOT", "EXISTS"])?;
             let users = self.list(Self::user_spec)?;
             let options = self.options()?;
             return Ok(AccountStatement::CreateUser {
@@ -391,10 +392,7 @@ impl Parser<'_> {
         }
         if self.eat("ALTER") {
             self.expect("USER")?;
-            let if_exists = self.eat("IF");
-            if if_exists {
-                self.expect("EXISTS")?;
-            }
+            let if_exists = self.eat_words(&["IF", "EXISTS"])?;
             let users = self.list(Self::user_spec)?;
             let options = self.options()?;
             return Ok(AccountStatement::AlterUser {
@@ -405,10 +403,7 @@ impl Parser<'_> {
         }
         if self.eat("DROP") {
             self.expect("USER")?;
-            let if_exists = self.eat("IF");
-            if if_exists {
-                self.expect("EXISTS")?;
-            }
+            let if_exists = self.eat_words(&["IF", "EXISTS"])?;
             let users = self.list(Self::user)?;
             return Ok(AccountStatement::DropUser { if_exists, users });
         }
@@ -423,16 +418,9 @@ impl Parser<'_> {
         }
         if self.eat("SET") {
             self.expect("PASSWORD")?;
-            let user = if self.eat("FOR") {
-                Some(self.user()?)
-            } else {
-                None
-            };
+            let user = self.for_user()?;
             self.expect_punct('=')?;
-            let auth = if self.eat("PASSWORD") {
-                self.expect_punct('(')?;
-                let password = self.string()?;
-                self.expect_punct(')')?;
+            let auth = if let Some(password) = self.password_call()? {
                 AuthOption::Password {
                     plugin: None,
                     password,
@@ -447,27 +435,17 @@ impl Parser<'_> {
         }
         if self.eat("SHOW") {
             self.expect("GRANTS")?;
-            let user = if self.eat("FOR") {
-                Some(self.user()?)
-            } else {
-                None
-            };
-            return Ok(AccountStatement::ShowGrants(user));
+            return Ok(AccountStatement::ShowGrants(self.for_user()?));
         }
         if self.eat("GRANT") {
-            let privileges = self.privileges()?;
-            self.expect("ON")?;
-            let level = self.level()?;
+            let (mut privileges, level) = self.privileges_on()?;
             self.expect("TO")?;
             let users = self.list(Self::user_spec)?;
             let mut options = AccountOptions::default();
-            let mut privileges = privileges;
             loop {
                 if self.eat("REQUIRE") {
                     options.require_ssl = Some(self.require()?);
-                } else if self.eat("WITH") {
-                    self.expect("GRANT")?;
-                    self.expect("OPTION")?;
+                } else if self.eat_words(&["WITH", "GRANT", "OPTION"])? {
                     privileges.privileges |= Privileges::GRANT;
                 } else {
                     break;
@@ -485,17 +463,13 @@ impl Parser<'_> {
             if self.eat("ALL") {
                 self.eat("PRIVILEGES");
                 if self.eat_punct(',') {
-                    self.expect("GRANT")?;
-                    self.expect("OPTION")?;
-                    self.expect("FROM")?;
+                    self.eat_words(&["GRANT", "OPTION", "FROM"])?;
                     let users = self.list(Self::user)?;
                     return Ok(AccountStatement::RevokeAll { users });
                 }
             }
             self.at = start;
-            let privileges = self.privileges()?;
-            self.expect("ON")?;
-            let level = self.level()?;
+            let (privileges, level) = self.privileges_on()?;
             self.expect("FROM")?;
             let users = self.list(Self::user)?;
             return Ok(AccountStatement::Revoke {
@@ -505,6 +479,48 @@ impl Parser<'_> {
             });
         }
         Err(self.error())
+    }
+
+    /// Eats `words` if the first is next (true), else nothing (false); Err if the first
+    /// is there but not the rest (`IF NOT EXISTS`, `GRANT OPTION`).
+    fn eat_words(&mut self, words: &[&str]) -> Result<bool> {
+        let Some((first, rest)) = words.split_first() else {
+            return Ok(false);
+        };
+        if !self.eat(first) {
+            return Ok(false);
+        }
+        for word in rest {
+            self.expect(word)?;
+        }
+        Ok(true)
+    }
+
+    /// `[FOR user]` (SET PASSWORD, SHOW GRANTS).
+    fn for_user(&mut self) -> Result<Option<UserRef>> {
+        if self.eat("FOR") {
+            Ok(Some(self.user()?))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// `PASSWORD('text')`, if next.
+    fn password_call(&mut self) -> Result<Option<String>> {
+        if !self.eat("PASSWORD") {
+            return Ok(None);
+        }
+        self.expect_punct('(')?;
+        let password = self.string()?;
+        self.expect_punct(')')?;
+        Ok(Some(password))
+    }
+
+    /// `privileges ON level` (GRANT and REVOKE).
+    fn privileges_on(&mut self) -> Result<(PrivilegeList, Level)> {
+        let privileges = self.privileges()?;
+        self.expect("ON")?;
+        Ok((privileges, self.level()?))
     }
 
     fn list<T>(&mut self, mut item: impl FnMut(&mut Self) -> Result<T>) -> Result<Vec<T>> {
@@ -574,10 +590,7 @@ impl Parser<'_> {
                     hash: self.string()?,
                 }
             } else if self.eat("USING") {
-                if self.eat("PASSWORD") {
-                    self.expect_punct('(')?;
-                    let password = self.string()?;
-                    self.expect_punct(')')?;
+                if let Some(password) = self.password_call()? {
                     AuthOption::Password { plugin, password }
                 } else {
                     AuthOption::Hash {
@@ -630,11 +643,11 @@ impl Parser<'_> {
         if self.eat("ALL") {
             self.eat("PRIVILEGES");
             return Ok(PrivilegeList {
-                privileges: Privileges::NONE,
                 all: true,
+                ..PrivilegeList::default()
             });
         }
-        let mut privileges = Privileges::NONE;
+        let mut list = PrivilegeList::default();
         loop {
             let Some(Token::Word(first)) = self.peek().cloned() else {
                 return Err(self.error());
@@ -649,23 +662,34 @@ impl Parser<'_> {
                 }
                 _ => first,
             };
-            if name != "USAGE" {
-                match Privileges::from_name(&name) {
-                    Some(p) => privileges |= p,
+            let column_privilege = Privileges::COLUMN_NAMES
+                .iter()
+                .find(|(_, n, _)| *n == name)
+                .map(|(p, _, _)| *p);
+            match column_privilege {
+                Some(p) if self.eat_punct('(') => {
+                    for column in self.list(Self::name)? {
+                        match list.columns.iter_mut().find(|(c, _)| *c == column) {
+                            Some((_, privileges)) => *privileges |= p,
+                            None => list.columns.push((column, p)),
+                        }
+                    }
+                    self.expect_punct(')')?;
+                }
+                _ if name == "USAGE" => {}
+                _ => match Privileges::from_name(&name) {
+                    Some(p) => list.privileges |= p,
+                    None if name == "REFERENCES" => {
+                        return Err(Error::not_supported("REFERENCES other than on columns"))
+                    }
                     None => {
                         self.at -= 1;
                         return Err(self.error());
                     }
-                }
-            }
-            if self.peek() == Some(&Token::Punct('(')) {
-                return Err(Error::not_supported("column privileges"));
+                },
             }
             if !self.eat_punct(',') {
-                return Ok(PrivilegeList {
-                    privileges,
-                    all: false,
-                });
+                return Ok(list);
             }
         }
     }
@@ -755,9 +779,29 @@ mod tests {
                             | Privileges::INSERT
                             | Privileges::CREATE_USER
                             | Privileges::GRANT,
-                        all: false,
+                        ..PrivilegeList::default()
                     },
                     level: Level::Table(Some("db".into()), "t".into()),
+                    users: vec![UserSpec {
+                        user: named("u", "%"),
+                        auth: None,
+                    }],
+                    options: AccountOptions::default(),
+                },
+            ),
+            (
+                "GRANT SELECT (a, `B`), INSERT (a), UPDATE, REFERENCES (c) ON t TO u",
+                AccountStatement::Grant {
+                    privileges: PrivilegeList {
+                        privileges: Privileges::UPDATE,
+                        all: false,
+                        columns: vec![
+                            ("a".into(), Privileges::SELECT | Privileges::INSERT),
+                            ("B".into(), Privileges::SELECT),
+                            ("c".into(), Privileges::REFERENCES),
+                        ],
+                    },
+                    level: Level::Table(None, "t".into()),
                     users: vec![UserSpec {
                         user: named("u", "%"),
                         auth: None,
@@ -769,8 +813,8 @@ mod tests {
                 "revoke all privileges on *.* from u",
                 AccountStatement::Revoke {
                     privileges: PrivilegeList {
-                        privileges: Privileges::NONE,
                         all: true,
+                        ..PrivilegeList::default()
                     },
                     level: Level::Global,
                     users: vec![named("u", "%")],
@@ -817,6 +861,8 @@ mod tests {
         );
         let e = parse("CREATE USER u IDENTIFIED BY", 1).expect_err("no password");
         assert!(e.message.contains("near ''"), "{}", e.message);
+        let e = parse("GRANT DELETE (a) ON t TO u", 1).expect_err("no DELETE on columns");
+        assert!(e.message.contains("near '(a) ON t TO u'"), "{}", e.message);
         assert!(!is_account_statement("CREATE TABLE user (a int)"));
         assert!(!is_account_statement("SET @password = 1"));
     }

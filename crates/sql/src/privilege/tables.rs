@@ -1,4 +1,5 @@
-//! The grant tables: `mysql.user`, `mysql.db` and `mysql.tables_priv`, ordinary tables
+//! The grant tables: `mysql.user`, `mysql.db`, `mysql.tables_priv` and
+//! `mysql.columns_priv`, ordinary tables
 //! (so the log records and recovery restores them like any data), their layout, the
 //! bootstrap of an empty server, and reading and writing their rows.
 //!
@@ -10,16 +11,29 @@
 //!   db:          Host, Db, User, <Select_priv .. Alter_priv of the object level>
 //!                PRIMARY KEY (Host, Db, User)
 //!   tables_priv: Host, Db, User, Table_name, Grantor, Table_priv (a SET's text:
-//!                'Select,Insert,...'), PRIMARY KEY (Host, Db, User, Table_name)
+//!                'Select,Insert,...'), Column_priv ('Select,Insert,Update,References':
+//!                the union of the table's columns_priv rows, as MariaDB keeps it),
+//!                PRIMARY KEY (Host, Db, User, Table_name)
+//!   columns_priv: Host, Db, User, Table_name, Column_name, Column_priv
+//!                PRIMARY KEY (Host, Db, User, Table_name, Column_name)
 //!
-//! User, Db and Table_name are VARBINARY: they compare case-sensitively, as in MySQL;
-//! Host compares case-insensitively.
+//! User, Db, Table_name and Column_name are VARBINARY: they compare case-sensitively, as
+//! in MySQL (a column grant keeps the name as written; checks ignore its case); Host
+//! compares case-insensitively.
+//!
+//! A tables_priv row exists while the account holds a table privilege or a column
+//! privilege on the table (Table_priv '' with Column_priv set for column grants only).
+//! Data directories created before column privileges have a tables_priv without
+//! Column_priv (manycore has no ALTER TABLE ADD COLUMN yet); nothing reads it, so they
+//! work the same, and the missing columns_priv is created at startup.
 //!
 //! Invariant: rows are written only through `write_*`/`delete_*` here (account
 //! statements) or by SQL DML a user with privileges on `mysql` runs; the snapshot is
 //! rebuilt from the rows (`load`) after account statements and FLUSH PRIVILEGES.
 
-use super::{Account, DatabaseGrant, PasswordPlugin, PrivilegeSnapshot, Privileges, TableGrant};
+use super::{
+    Account, ColumnGrant, DatabaseGrant, PasswordPlugin, PrivilegeSnapshot, Privileges, TableGrant,
+};
 use crate::error::{Error, ErrorCode, Result};
 use manycore_storage::{Catalog, IndexNo, KeyRange, RowSlot, Table, Transaction};
 use manycore_types::Value;
@@ -30,6 +44,7 @@ pub const DATABASE: &str = "mysql";
 pub const USER: &str = "user";
 pub const DB: &str = "db";
 pub const TABLES_PRIV: &str = "tables_priv";
+pub const COLUMNS_PRIV: &str = "columns_priv";
 
 /// The privileges with a column in `mysql.db` and a word in `Table_priv`.
 fn object_privileges() -> impl Iterator<Item = &'static (Privileges, &'static str, &'static str)> {
@@ -81,18 +96,29 @@ pub fn bootstrap_statements(catalog: &Catalog) -> Vec<String> {
             "CREATE TABLE `{DATABASE}`.`{TABLES_PRIV}` (`Host` VARCHAR(255) NOT NULL DEFAULT '', \
              `Db` VARBINARY(64) NOT NULL DEFAULT '', `User` VARBINARY(128) NOT NULL DEFAULT '', \
              `Table_name` VARBINARY(64) NOT NULL DEFAULT '', `Grantor` VARCHAR(384) NOT NULL \
-             DEFAULT '', `Table_priv` VARCHAR(255) NOT NULL DEFAULT '', PRIMARY KEY (`Host`, \
-             `Db`, `User`, `Table_name`))"
+             DEFAULT '', `Table_priv` VARCHAR(255) NOT NULL DEFAULT '', `Column_priv` \
+             VARCHAR(255) NOT NULL DEFAULT '', PRIMARY KEY (`Host`, `Db`, `User`, \
+             `Table_name`))"
+        ));
+    }
+    if missing(COLUMNS_PRIV) {
+        statements.push(format!(
+            "CREATE TABLE `{DATABASE}`.`{COLUMNS_PRIV}` (`Host` VARCHAR(255) NOT NULL DEFAULT \
+             '', `Db` VARBINARY(64) NOT NULL DEFAULT '', `User` VARBINARY(128) NOT NULL \
+             DEFAULT '', `Table_name` VARBINARY(64) NOT NULL DEFAULT '', `Column_name` \
+             VARBINARY(64) NOT NULL DEFAULT '', `Column_priv` VARCHAR(255) NOT NULL DEFAULT \
+             '', PRIMARY KEY (`Host`, `Db`, `User`, `Table_name`, `Column_name`))"
         ));
     }
     statements
 }
 
-/// The three tables, resolved from one catalog.
+/// The grant tables, resolved from one catalog.
 pub struct GrantTables {
     user: Arc<Table>,
     db: Arc<Table>,
     tables_priv: Arc<Table>,
+    columns_priv: Arc<Table>,
 }
 
 fn text(row: &[Value], table: &Table, column: &str) -> String {
@@ -120,6 +146,28 @@ fn table_priv_text(privileges: Privileges) -> String {
         .map(|(_, _, column)| column.trim_end_matches("_priv"))
         .collect::<Vec<_>>()
         .join(",")
+}
+
+/// `Column_priv` text: 'Select,Insert,Update,References'.
+fn column_priv_text(privileges: Privileges) -> String {
+    Privileges::COLUMN_NAMES
+        .iter()
+        .filter(|(p, _, _)| privileges.contains(*p))
+        .map(|(_, _, word)| *word)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn parse_column_priv(text: &str) -> Privileges {
+    let mut privileges = Privileges::NONE;
+    for word in text.split(',') {
+        for (p, _, member) in &Privileges::COLUMN_NAMES {
+            if member.eq_ignore_ascii_case(word.trim()) {
+                privileges |= *p;
+            }
+        }
+    }
+    privileges
 }
 
 fn parse_table_priv(text: &str) -> Privileges {
@@ -152,6 +200,7 @@ impl GrantTables {
             user: get(USER)?,
             db: get(DB)?,
             tables_priv: get(TABLES_PRIV)?,
+            columns_priv: get(COLUMNS_PRIV)?,
         })
     }
 
@@ -222,7 +271,19 @@ impl GrantTables {
                 privileges: parse_table_priv(&text(&row, tp, "Table_priv")),
             })
             .collect();
-        PrivilegeSnapshot::new(accounts, databases, tables)
+        let cp = &self.columns_priv;
+        let columns = Self::rows(txn, cp)
+            .into_iter()
+            .map(|(_, row)| ColumnGrant {
+                user: text(&row, cp, "User"),
+                host: text(&row, cp, "Host"),
+                db: text(&row, cp, "Db"),
+                table: text(&row, cp, "Table_name"),
+                column: text(&row, cp, "Column_name"),
+                privileges: parse_column_priv(&text(&row, cp, "Column_priv")),
+            })
+            .collect();
+        PrivilegeSnapshot::new(accounts, databases, tables, columns)
     }
 
     /// The row of `table` whose primary key columns hold `key` (a point lookup: Host
@@ -326,11 +387,13 @@ impl GrantTables {
         Self::put(txn, t, &key, row)
     }
 
-    /// Sets (or with no privileges, removes) a `mysql.tables_priv` row.
+    /// Sets (or with no privileges, removes) a `mysql.tables_priv` row; `columns` is the
+    /// union of the account's column grants on the table (its `Column_priv`).
     pub fn write_table_grant(
         &self,
         txn: &mut Transaction,
         grant: &TableGrant,
+        columns: Privileges,
         grantor: &str,
     ) -> Result<()> {
         let t = &self.tables_priv;
@@ -340,7 +403,7 @@ impl GrantTables {
             ("User", grant.user.as_str()),
             ("Table_name", grant.table.as_str()),
         ];
-        if grant.privileges.is_empty() {
+        if grant.privileges.is_empty() && columns.is_empty() {
             return Self::remove(txn, t, &key);
         }
         let row = t
@@ -354,15 +417,46 @@ impl GrantTables {
                 "Table_name" => Value::text(&grant.table),
                 "Grantor" => Value::text(grantor),
                 "Table_priv" => Value::text(&table_priv_text(grant.privileges)),
+                "Column_priv" => Value::text(&column_priv_text(columns)),
                 _ => Value::text(""),
             })
             .collect();
         Self::put(txn, t, &key, row)
     }
 
-    /// Deletes every row of `user`@`host` in the three tables.
+    /// Sets (or with no privileges, removes) a `mysql.columns_priv` row.
+    pub fn write_column_grant(&self, txn: &mut Transaction, grant: &ColumnGrant) -> Result<()> {
+        let t = &self.columns_priv;
+        let key = [
+            ("Host", grant.host.as_str()),
+            ("Db", grant.db.as_str()),
+            ("User", grant.user.as_str()),
+            ("Table_name", grant.table.as_str()),
+            ("Column_name", grant.column.as_str()),
+        ];
+        if grant.privileges.is_empty() {
+            return Self::remove(txn, t, &key);
+        }
+        let row = t
+            .schema
+            .columns
+            .iter()
+            .map(|column| match column.name.as_str() {
+                "Host" => Value::text(&grant.host),
+                "Db" => Value::text(&grant.db),
+                "User" => Value::text(&grant.user),
+                "Table_name" => Value::text(&grant.table),
+                "Column_name" => Value::text(&grant.column),
+                "Column_priv" => Value::text(&column_priv_text(grant.privileges)),
+                _ => Value::text(""),
+            })
+            .collect();
+        Self::put(txn, t, &key, row)
+    }
+
+    /// Deletes every row of `user`@`host` in the grant tables.
     pub fn delete_account(&self, txn: &mut Transaction, user: &str, host: &str) -> Result<()> {
-        for table in [&self.user, &self.db, &self.tables_priv] {
+        for table in [&self.user, &self.db, &self.tables_priv, &self.columns_priv] {
             for (slot, row) in Self::rows(txn, table) {
                 if text(&row, table, "User") == user
                     && text(&row, table, "Host").eq_ignore_ascii_case(host)
@@ -398,5 +492,8 @@ mod tests {
         assert_eq!(table_priv_text(p), "Select,Insert,Grant,Alter");
         assert_eq!(parse_table_priv("Select,Insert,Grant,Alter"), p);
         assert_eq!(parse_table_priv(""), Privileges::NONE);
+        let c = Privileges::SELECT | Privileges::REFERENCES;
+        assert_eq!(column_priv_text(c), "Select,References");
+        assert_eq!(parse_column_priv("Select,References"), c);
     }
 }

@@ -13,7 +13,8 @@ use crate::privilege::statement::{
 };
 use crate::privilege::tables::{self, GrantTables};
 use crate::privilege::{
-    self, Account, DatabaseGrant, PasswordPlugin, PrivilegeSnapshot, Privileges, TableGrant,
+    self, Account, ColumnGrant, DatabaseGrant, PasswordPlugin, PrivilegeSnapshot, Privileges,
+    TableGrant,
 };
 use crate::show::{self, Rows};
 use crate::sink::{ColumnInfo, ResultSink};
@@ -87,15 +88,28 @@ fn apply_options(account: &mut Account, options: &AccountOptions) {
     }
 }
 
-fn operation_failed(operation: &str, failed: &[UserName]) -> Error {
-    let names: Vec<String> = failed
-        .iter()
-        .map(|u| format!("'{}'@'{}'", u.user, u.host))
-        .collect();
-    Error::new(
+/// Applies a CREATE/ALTER/DROP/RENAME USER to each of its users. `apply` returns the
+/// account the operation fails for (exists, missing), if it does; every user is tried so
+/// that the error (1396) names all of them, as MariaDB's does, and the caller's rollback
+/// then undoes the ones that worked (atomic statements, module doc).
+fn for_each_user<T>(
+    operation: &str,
+    users: &[T],
+    mut apply: impl FnMut(&T) -> Result<Option<UserName>>,
+) -> Result<()> {
+    let mut failed = Vec::new();
+    for user in users {
+        if let Some(name) = apply(user)? {
+            failed.push(format!("'{}'@'{}'", name.user, name.host));
+        }
+    }
+    if failed.is_empty() {
+        return Ok(());
+    }
+    Err(Error::new(
         ErrorCode::CannotUser,
-        format!("Operation {operation} failed for {}", names.join(",")),
-    )
+        format!("Operation {operation} failed for {}", failed.join(",")),
+    ))
 }
 
 fn no_such_grant(user: &UserName) -> Error {
@@ -122,6 +136,13 @@ fn level_privileges(list: &PrivilegeList, level: &Level) -> Result<Privileges> {
         Level::Global => (Privileges::GLOBAL_LEVEL, Privileges::GLOBAL_LEVEL),
         _ => (Privileges::OBJECT_LEVEL, Privileges::OBJECT_LEVEL),
     };
+    if !list.columns.is_empty() && !matches!(level, Level::Table(..)) {
+        return Err(Error::new(
+            ErrorCode::IllegalGrantForTable,
+            "Illegal GRANT/REVOKE command; please consult the manual to see which \
+             privileges can be used",
+        ));
+    }
     let grant_option = list.privileges.intersection(Privileges::GRANT);
     let privileges = if list.all {
         all.without(Privileges::GRANT) | grant_option
@@ -201,16 +222,126 @@ pub(crate) fn grant_lines(snapshot: &PrivilegeSnapshot, account: &Account) -> Ve
             grant_option_text(g.privileges)
         ));
     }
+    let columns = snapshot.column_grants(&account.user, &account.host);
     for g in snapshot.table_grants(&account.user, &account.host) {
+        let columns: Vec<_> = columns
+            .iter()
+            .filter(|c| c.db == g.db && c.table == g.table)
+            .collect();
         lines.push(format!(
             "GRANT {} ON `{}`.`{}` TO {to}{}",
-            privilege_text(g.privileges, Privileges::OBJECT_LEVEL),
+            table_privilege_text(g.privileges, &columns),
             g.db,
             g.table,
             grant_option_text(g.privileges)
         ));
     }
     lines
+}
+
+/// A table line's privileges, MariaDB's way: in privilege order, each privilege held on
+/// the table by name and each held on columns as `NAME (`a`, `b`)`:
+/// `SELECT, SELECT (`a`), UPDATE (`b`)`.
+fn table_privilege_text(privileges: Privileges, columns: &[&&ColumnGrant]) -> String {
+    if columns.is_empty() {
+        return privilege_text(privileges, Privileges::OBJECT_LEVEL);
+    }
+    let all = privileges.contains(Privileges::OBJECT_LEVEL.without(Privileges::GRANT));
+    let mut parts = Vec::new();
+    if all {
+        parts.push("ALL PRIVILEGES".to_string());
+    }
+    // MariaDB's order: REFERENCES comes after DROP, before INDEX.
+    let order = Privileges::NAMES
+        .iter()
+        .filter(|(p, _, _)| {
+            Privileges::OBJECT_LEVEL
+                .without(Privileges::GRANT)
+                .contains(*p)
+        })
+        .flat_map(|(p, name, _)| {
+            let references =
+                (*p == Privileges::INDEX).then_some((Privileges::REFERENCES, "REFERENCES"));
+            references.into_iter().chain([(*p, *name)])
+        });
+    for (p, name) in order {
+        if !all && privileges.contains(p) {
+            parts.push(name.to_string());
+        }
+        let named: Vec<String> = columns
+            .iter()
+            .filter(|c| c.privileges.contains(p))
+            .map(|c| format!("`{}`", c.column))
+            .collect();
+        if !named.is_empty() {
+            parts.push(format!("{name} ({})", named.join(", ")));
+        }
+    }
+    parts.join(", ")
+}
+
+/// An account's privileges on one table: the table level and its column grants (None
+/// if it has no `mysql.tables_priv` row for the table).
+fn table_state(
+    current: &PrivilegeSnapshot,
+    name: &UserName,
+    db: &str,
+    table: &str,
+) -> Option<(Privileges, Vec<(String, Privileges)>)> {
+    let held = current
+        .table_grants(&name.user, &name.host)
+        .into_iter()
+        .find(|g| g.db == db && g.table == table)?
+        .privileges;
+    let columns = current
+        .column_grants(&name.user, &name.host)
+        .into_iter()
+        .filter(|g| g.db == db && g.table == table)
+        .map(|g| (g.column.clone(), g.privileges))
+        .collect();
+    Some((held, columns))
+}
+
+/// Makes `name`'s privileges on `db`.`table` what is given: the `columns_priv` rows (a
+/// column with no privileges left, or no longer listed, loses its row) and the
+/// `tables_priv` row, whose `Column_priv` is the union of the columns' privileges.
+#[allow(clippy::too_many_arguments)]
+fn write_table_privileges(
+    tables: &GrantTables,
+    txn: &mut Transaction,
+    current: &PrivilegeSnapshot,
+    name: &UserName,
+    (db, table): (&str, &str),
+    privileges: Privileges,
+    columns: &[(String, Privileges)],
+    grantor: &str,
+) -> Result<()> {
+    let column_grant = |column: &str, privileges| ColumnGrant {
+        user: name.user.clone(),
+        host: name.host.clone(),
+        db: db.to_string(),
+        table: table.to_string(),
+        column: column.to_string(),
+        privileges,
+    };
+    for old in current.column_grants(&name.user, &name.host) {
+        if old.db == db && old.table == table && !columns.iter().any(|(c, _)| *c == old.column) {
+            tables.write_column_grant(txn, &column_grant(&old.column, Privileges::NONE))?;
+        }
+    }
+    let mut union = Privileges::NONE;
+    for (column, p) in columns {
+        tables.write_column_grant(txn, &column_grant(column, *p))?;
+        union |= *p;
+    }
+    let grant = TableGrant {
+        user: name.user.clone(),
+        host: name.host.clone(),
+        db: db.to_string(),
+        table: table.to_string(),
+        privileges,
+    };
+    tables.write_table_grant(txn, &grant, union, grantor)
 }
 
 impl Session {
@@ -279,7 +410,13 @@ impl Session {
             | AccountStatement::Revoke {
                 privileges, level, ..
             } => {
-                let needed = level_privileges(privileges, level)? | Privileges::GRANT;
+                // REFERENCES exists only on columns: GRANT OPTION on the table grants it.
+                let columns = privileges
+                    .columns
+                    .iter()
+                    .fold(Privileges::NONE, |all, (_, p)| all | *p)
+                    .without(Privileges::REFERENCES);
+                let needed = level_privileges(privileges, level)? | columns | Privileges::GRANT;
                 match level {
                     Level::Global if !self.state.grants.global(needed) => Err(Error::new(
                         ErrorCode::AccessDenied,
@@ -326,97 +463,76 @@ impl Session {
                 if_not_exists,
                 users,
                 options,
-            } => {
-                let mut failed = Vec::new();
-                for spec in users {
-                    let name = self.resolve_user(&spec.user);
-                    if find(&name).is_some() {
-                        if *or_replace {
-                            tables.delete_account(txn, &name.user, &name.host)?;
-                        } else if *if_not_exists {
-                            self.state.note(
-                                ErrorCode::UserCreateExists,
-                                format!(
-                                    "Can't create user '{}'@'{}'; it already exists",
-                                    name.user, name.host
-                                ),
-                            );
-                            continue;
-                        } else {
-                            failed.push(name);
-                            continue;
-                        }
+            } => for_each_user(statement.operation(), users, |spec| {
+                let name = self.resolve_user(&spec.user);
+                if find(&name).is_some() {
+                    if *or_replace {
+                        tables.delete_account(txn, &name.user, &name.host)?;
+                    } else if *if_not_exists {
+                        self.state.note(
+                            ErrorCode::UserCreateExists,
+                            format!(
+                                "Can't create user '{}'@'{}'; it already exists",
+                                name.user, name.host
+                            ),
+                        );
+                        return Ok(None);
+                    } else {
+                        return Ok(Some(name));
                     }
-                    let mut account = new_account(&name);
-                    if let Some(auth) = &spec.auth {
-                        apply_auth(&mut account, auth)?;
-                    }
-                    apply_options(&mut account, options);
-                    tables.write_account(txn, &account)?;
                 }
-                if !failed.is_empty() {
-                    return Err(operation_failed("CREATE USER", &failed));
+                let mut account = new_account(&name);
+                if let Some(auth) = &spec.auth {
+                    apply_auth(&mut account, auth)?;
                 }
-            }
+                apply_options(&mut account, options);
+                tables.write_account(txn, &account)?;
+                Ok(None)
+            })?,
             AccountStatement::AlterUser {
                 if_exists,
                 users,
                 options,
-            } => {
-                let mut failed = Vec::new();
-                for spec in users {
-                    let name = self.resolve_user(&spec.user);
-                    let Some(mut account) = find(&name) else {
-                        if !*if_exists {
-                            failed.push(name);
-                        }
-                        continue;
-                    };
-                    if let Some(auth) = &spec.auth {
-                        apply_auth(&mut account, auth)?;
-                    }
-                    apply_options(&mut account, options);
-                    tables.write_account(txn, &account)?;
+            } => for_each_user(statement.operation(), users, |spec| {
+                let name = self.resolve_user(&spec.user);
+                let Some(mut account) = find(&name) else {
+                    return Ok((!*if_exists).then_some(name));
+                };
+                if let Some(auth) = &spec.auth {
+                    apply_auth(&mut account, auth)?;
                 }
-                if !failed.is_empty() {
-                    return Err(operation_failed("ALTER USER", &failed));
-                }
-            }
+                apply_options(&mut account, options);
+                tables.write_account(txn, &account)?;
+                Ok(None)
+            })?,
             AccountStatement::DropUser { if_exists, users } => {
-                let mut failed = Vec::new();
-                for user in users {
+                for_each_user(statement.operation(), users, |user| {
                     let name = self.resolve_user(user);
-                    if find(&name).is_none() {
-                        if *if_exists {
-                            self.state.note(
-                                ErrorCode::UserDropExists,
-                                format!(
-                                    "Can't drop user '{}'@'{}'; it doesn't exist",
-                                    name.user, name.host
-                                ),
-                            );
-                        } else {
-                            failed.push(name);
-                        }
-                        continue;
+                    if find(&name).is_some() {
+                        tables.delete_account(txn, &name.user, &name.host)?;
+                        return Ok(None);
                     }
-                    tables.delete_account(txn, &name.user, &name.host)?;
-                }
-                if !failed.is_empty() {
-                    return Err(operation_failed("DROP USER", &failed));
-                }
+                    if !*if_exists {
+                        return Ok(Some(name));
+                    }
+                    self.state.note(
+                        ErrorCode::UserDropExists,
+                        format!(
+                            "Can't drop user '{}'@'{}'; it doesn't exist",
+                            name.user, name.host
+                        ),
+                    );
+                    Ok(None)
+                })?
             }
             AccountStatement::RenameUser(pairs) => {
-                let mut failed = Vec::new();
-                for (from, to) in pairs {
+                for_each_user(statement.operation(), pairs, |(from, to)| {
                     let (from, to) = (self.resolve_user(from), self.resolve_user(to));
                     let Some(mut account) = find(&from) else {
-                        failed.push(from);
-                        continue;
+                        return Ok(Some(from));
                     };
                     if find(&to).is_some() {
-                        failed.push(from);
-                        continue;
+                        return Ok(Some(from));
                     }
                     tables.delete_account(txn, &from.user, &from.host)?;
                     account.user = to.user.clone();
@@ -429,15 +545,21 @@ impl Session {
                         tables.write_database_grant(txn, &g)?;
                     }
                     for g in current.table_grants(&from.user, &from.host) {
-                        let mut g = g.clone();
-                        g.user = to.user.clone();
-                        g.host = to.host.clone();
-                        tables.write_table_grant(txn, &g, &self.state.current_user)?;
+                        let (privileges, columns) =
+                            table_state(current, &from, &g.db, &g.table).unwrap_or_default();
+                        write_table_privileges(
+                            tables,
+                            txn,
+                            current,
+                            &to,
+                            (&g.db, &g.table),
+                            privileges,
+                            &columns,
+                            &self.state.current_user,
+                        )?;
                     }
-                }
-                if !failed.is_empty() {
-                    return Err(operation_failed("RENAME USER", &failed));
-                }
+                    Ok(None)
+                })?
             }
             AccountStatement::SetPassword { user, auth } => {
                 let name = match user {
@@ -454,7 +576,6 @@ impl Session {
                 users,
                 options,
             } => {
-                let privileges = level_privileges(privileges, level)?;
                 for spec in users {
                     self.grant_to(tables, txn, current, spec, privileges, level, options)?;
                 }
@@ -464,7 +585,6 @@ impl Session {
                 level,
                 users,
             } => {
-                let privileges = level_privileges(privileges, level)?;
                 for user in users {
                     let name = self.resolve_user(user);
                     let account = find(&name).ok_or_else(|| no_such_grant(&name))?;
@@ -483,9 +603,16 @@ impl Session {
                         tables.write_database_grant(txn, &g)?;
                     }
                     for g in current.table_grants(&name.user, &name.host) {
-                        let mut g = g.clone();
-                        g.privileges = Privileges::NONE;
-                        tables.write_table_grant(txn, &g, "")?;
+                        write_table_privileges(
+                            tables,
+                            txn,
+                            current,
+                            &name,
+                            (&g.db, &g.table),
+                            Privileges::NONE,
+                            &[],
+                            "",
+                        )?;
                     }
                 }
             }
@@ -501,10 +628,11 @@ impl Session {
         txn: &mut Transaction,
         current: &PrivilegeSnapshot,
         spec: &UserSpec,
-        privileges: Privileges,
+        list: &PrivilegeList,
         level: &Level,
         options: &AccountOptions,
     ) -> Result<()> {
+        let privileges = level_privileges(list, level)?;
         let name = self.resolve_user(&spec.user);
         let mut account = match current.account(&name.user, &name.host) {
             Some(account) => account.clone(),
@@ -540,23 +668,33 @@ impl Session {
             }
             Level::Table(db, table) => {
                 let db = self.require_db(db.clone())?;
-                if self.engine.storage().catalog().table(&db, table).is_none() {
+                let catalog = self.engine.storage().catalog();
+                let Some(t) = catalog.table(&db, table) else {
                     return Err(Error::no_such_table(&db, table));
+                };
+                if let Some((column, _)) = list
+                    .columns
+                    .iter()
+                    .find(|(c, _)| t.schema.column_index(c).is_none())
+                {
+                    return Err(Error::bad_field(column, table));
                 }
-                let existing = current
-                    .table_grants(&name.user, &name.host)
-                    .into_iter()
-                    .find(|g| g.db == db && g.table == *table)
-                    .map_or(Privileges::NONE, |g| g.privileges);
-                tables.write_table_grant(
+                let (existing, mut columns) =
+                    table_state(current, &name, &db, table).unwrap_or_default();
+                for (column, p) in &list.columns {
+                    match columns.iter_mut().find(|(c, _)| c == column) {
+                        Some((_, held)) => *held |= *p,
+                        None => columns.push((column.clone(), *p)),
+                    }
+                }
+                write_table_privileges(
+                    tables,
                     txn,
-                    &TableGrant {
-                        user: name.user.clone(),
-                        host: name.host.clone(),
-                        db,
-                        table: table.clone(),
-                        privileges: existing | privileges,
-                    },
+                    current,
+                    &name,
+                    (&db, table),
+                    existing | privileges,
+                    &columns,
                     &self.state.current_user,
                 )?;
             }
@@ -570,9 +708,10 @@ impl Session {
         txn: &mut Transaction,
         current: &PrivilegeSnapshot,
         mut account: Account,
-        privileges: Privileges,
+        list: &PrivilegeList,
         level: &Level,
     ) -> Result<()> {
+        let privileges = level_privileges(list, level)?;
         let name = UserName {
             user: account.user.clone(),
             host: account.host.clone(),
@@ -595,12 +734,8 @@ impl Session {
             }
             Level::Table(db, table) => {
                 let db = self.require_db(db.clone())?;
-                let mut grant = current
-                    .table_grants(&name.user, &name.host)
-                    .into_iter()
-                    .find(|g| g.db == db && g.table == *table)
-                    .cloned()
-                    .ok_or_else(|| {
+                let (held, mut columns) =
+                    table_state(current, &name, &db, table).ok_or_else(|| {
                         Error::new(
                             ErrorCode::NonexistingTableGrant,
                             format!(
@@ -610,8 +745,31 @@ impl Session {
                             ),
                         )
                     })?;
-                grant.privileges = grant.privileges.without(privileges);
-                tables.write_table_grant(txn, &grant, &self.state.current_user)
+                // A table-level REVOKE takes the privilege from every column too (MariaDB);
+                // ALL includes REFERENCES, which exists only there.
+                let from_columns = if list.all {
+                    privileges | Privileges::COLUMN_LEVEL
+                } else {
+                    privileges
+                };
+                for (column, p) in &mut columns {
+                    *p = p.without(from_columns);
+                    for (named, revoked) in &list.columns {
+                        if named.eq_ignore_ascii_case(column) {
+                            *p = p.without(*revoked);
+                        }
+                    }
+                }
+                write_table_privileges(
+                    tables,
+                    txn,
+                    current,
+                    &name,
+                    (&db, table),
+                    held.without(privileges),
+                    &columns,
+                    &self.state.current_user,
+                )
             }
         }
     }
