@@ -2,6 +2,9 @@
 //! throughput (1 and 2 threads, disjoint rows) with the collector running. Run with
 //! `cargo run --release -p manycore-storage --example storage_bench`.
 //!
+//! `storage_bench recovery` only bulk-loads 8 tables of 100k rows (with a secondary index) the
+//! way restart does (`apply_recovery_batch`, 2 threads) and prints the CPU it took.
+//!
 //! `storage_bench gets N` only loads the table and does N random point gets on one thread, in
 //! `point_gets`, for instruction counts per get:
 //! `valgrind --tool=callgrind --toggle-collect='*point_gets*' storage_bench gets 100000`.
@@ -57,6 +60,36 @@ fn cpu_seconds() -> f64 {
     ticks / 100.0
 }
 
+/// Restart's bulk load: 8 sysbench-like tables, rows in key order as a checkpoint has them.
+fn recovery(schema: &TableSchema) {
+    let storage = Storage::new();
+    storage.create_database("d", false).expect("db");
+    let names: Vec<String> = (1..=8).map(|i| format!("t{i}")).collect();
+    for name in &names {
+        let schema = TableSchema {
+            name: name.clone(),
+            ..schema.clone()
+        };
+        storage.create_table("d", schema, false).expect("table");
+    }
+    let mut batch = storage.recovery_batch();
+    for name in &names {
+        let table = storage.catalog().table("d", name).expect("table").clone();
+        for id in 0..ROWS {
+            let row = vec![Value::Int(id), Value::Int(id * 7919 % ROWS), Value::Int(0)];
+            let key = table.primary_key(&row[..1]);
+            assert!(batch.push("d", name, key, Some(row)));
+        }
+    }
+    let start = cpu_seconds();
+    storage.apply_recovery_batch(batch, 2).expect("apply");
+    let cpu = cpu_seconds() - start;
+    println!(
+        "recovery apply of 8 x {ROWS} rows: {cpu:.2} s of CPU ({:.0} ns per row)",
+        cpu * 1e9 / (8 * ROWS) as f64
+    );
+}
+
 fn main() {
     let gets_only: Option<usize> = match std::env::args().nth(1).as_deref() {
         Some("gets") => Some(
@@ -67,8 +100,6 @@ fn main() {
         ),
         _ => None,
     };
-    let storage = Storage::new();
-    storage.create_database("d", false).expect("db");
     let schema = TableSchema {
         name: "t".into(),
         columns: vec![column("id"), column("k"), column("c")],
@@ -80,6 +111,12 @@ fn main() {
         }],
         comment: String::new(),
     };
+    if std::env::args().nth(1).as_deref() == Some("recovery") {
+        recovery(&schema);
+        return;
+    }
+    let storage = Storage::new();
+    storage.create_database("d", false).expect("db");
     storage.create_table("d", schema, false).expect("table");
     let table = storage.catalog().table("d", "t").expect("t").clone();
     let reader = storage.register_reader();
