@@ -310,3 +310,32 @@ fn accept_or_fail(
     report.truncated_corruption = Some((file.to_string(), offset, reason));
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use manycore_types::Value;
+
+    /// Enough payload bytes to decode on every core: the records come back in order, and a
+    /// bad payload in a later part is reported at its own position.
+    #[test]
+    fn parallel_decoding_keeps_order_and_reports_the_first_bad_payload() {
+        let records: Vec<LogRecord> = (0..64u8)
+            .map(|i| LogRecord::TableRows {
+                db: "d".into(),
+                table: format!("t{i}"),
+                rows: vec![(vec![i], vec![Value::Bytes(vec![i; 40_000])])],
+            })
+            .collect();
+        let encoded: Vec<_> = records.iter().map(LogRecord::encode).collect();
+        let mut payloads: Vec<&[u8]> = encoded.iter().map(|e| e.payload()).collect();
+        let bytes = payloads.iter().map(|p| p.len()).sum();
+        assert!(bytes >= PARALLEL_DECODE_BYTES_MIN);
+        assert_eq!(decode_payloads(&payloads, bytes), Ok(records));
+        let bad = [crate::record::FORMAT_VERSION, 0xEE];
+        payloads[50] = &bad;
+        payloads[60] = &bad;
+        let (at, _) = decode_payloads(&payloads, bytes).expect_err("payload 50 is bad");
+        assert_eq!(at, 50);
+    }
+}
