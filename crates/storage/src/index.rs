@@ -23,7 +23,7 @@
 //! 100k rows went from 1,915 to 520 instructions (callgrind) and from ~2.5 us to ~0.65 us of
 //! CPU (storage_bench; docs/performance.md). The hash index stores only the `Arc<RowSlot>`
 //! (its key is the slot's key), so it adds no key copy. Its price is paid by writers and
-//! restart: ~0.6 us of CPU per recovered row (docs/durability.md).
+//! restart: ~0.3-0.6 us of CPU per recovered row (docs/durability.md).
 //! Its reads are lock-free (bucket bitmaps under an `sdd` epoch guard); while it resizes a
 //! reader may move one bucket with a try-lock (never waits), and a moved entry is written
 //! to its new bucket before it is cleared from the old one, which readers check first, so
