@@ -1,8 +1,15 @@
 //! Performance sanity check (not a test): point gets per second from 1 and 2 threads, and update
 //! throughput (1 and 2 threads, disjoint rows) with the collector running. Run with
 //! `cargo run --release -p manycore-storage --example storage_bench`.
+//!
+//! `storage_bench recovery` only bulk-loads 8 tables of 100k rows (with a secondary index) the
+//! way restart does (`apply_recovery_batch`, 2 threads) and prints the CPU it took.
+//!
+//! `storage_bench gets N` only loads the table and does N random point gets on one thread, in
+//! `point_gets`, for instruction counts per get:
+//! `valgrind --tool=callgrind --toggle-collect='*point_gets*' storage_bench gets 100000`.
 
-use manycore_storage::{ColumnSchema, IndexSchema, Storage, TableSchema};
+use manycore_storage::{ColumnSchema, IndexSchema, ReadView, Storage, Table, TableSchema};
 use manycore_types::{ColumnDefault, DataType, IntWidth, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -27,9 +34,72 @@ fn column(name: &str) -> ColumnSchema {
     }
 }
 
-fn main() {
+/// N random point gets through one snapshot; the callgrind target.
+#[inline(never)]
+fn point_gets(table: &Table, view: &ReadView, keys: &[Vec<u8>], n: usize) -> usize {
+    let mut found = 0;
+    let mut i = 0;
+    for _ in 0..n {
+        i = (i + 104_729) % keys.len();
+        found += table.get(view, &keys[i], |_, row| row.len()).unwrap_or(0);
+    }
+    found
+}
+
+/// CPU seconds (user + system) this process has used.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").expect("/proc/self/stat");
+    let fields: Vec<&str> = stat
+        .rsplit(')')
+        .next()
+        .expect("stat has a command")
+        .split_whitespace()
+        .collect();
+    let ticks: f64 =
+        fields[11].parse::<f64>().expect("utime") + fields[12].parse::<f64>().expect("stime");
+    ticks / 100.0
+}
+
+/// Restart's bulk load: 8 sysbench-like tables, rows in key order as a checkpoint has them.
+fn recovery(schema: &TableSchema) {
     let storage = Storage::new();
     storage.create_database("d", false).expect("db");
+    let names: Vec<String> = (1..=8).map(|i| format!("t{i}")).collect();
+    for name in &names {
+        let schema = TableSchema {
+            name: name.clone(),
+            ..schema.clone()
+        };
+        storage.create_table("d", schema, false).expect("table");
+    }
+    let mut batch = storage.recovery_batch();
+    for name in &names {
+        let table = storage.catalog().table("d", name).expect("table").clone();
+        for id in 0..ROWS {
+            let row = vec![Value::Int(id), Value::Int(id * 7919 % ROWS), Value::Int(0)];
+            let key = table.primary_key(&row[..1]);
+            assert!(batch.push("d", name, key, Some(row)));
+        }
+    }
+    let start = cpu_seconds();
+    storage.apply_recovery_batch(batch, 2).expect("apply");
+    let cpu = cpu_seconds() - start;
+    println!(
+        "recovery apply of 8 x {ROWS} rows: {cpu:.2} s of CPU ({:.0} ns per row)",
+        cpu * 1e9 / (8 * ROWS) as f64
+    );
+}
+
+fn main() {
+    let gets_only: Option<usize> = match std::env::args().nth(1).as_deref() {
+        Some("gets") => Some(
+            std::env::args()
+                .nth(2)
+                .and_then(|n| n.parse().ok())
+                .expect("gets N"),
+        ),
+        _ => None,
+    };
     let schema = TableSchema {
         name: "t".into(),
         columns: vec![column("id"), column("k"), column("c")],
@@ -41,6 +111,12 @@ fn main() {
         }],
         comment: String::new(),
     };
+    if std::env::args().nth(1).as_deref() == Some("recovery") {
+        recovery(&schema);
+        return;
+    }
+    let storage = Storage::new();
+    storage.create_database("d", false).expect("db");
     storage.create_table("d", schema, false).expect("table");
     let table = storage.catalog().table("d", "t").expect("t").clone();
     let reader = storage.register_reader();
@@ -55,10 +131,24 @@ fn main() {
             .map(|id| table.primary_key(&[Value::Int(id)]))
             .collect(),
     );
+    if let Some(n) = gets_only {
+        let reader = storage.register_reader();
+        let txn = storage.begin(&reader);
+        let start = cpu_seconds();
+        let found = point_gets(&table, &txn.view(), &keys, n);
+        let cpu = cpu_seconds() - start;
+        assert_eq!(found, 3 * n);
+        println!(
+            "{n} point gets: {:.0} ns of CPU each",
+            cpu * 1e9 / n.max(1) as f64
+        );
+        return;
+    }
 
     // Point gets: one snapshot per 100 gets (as a session's statement would).
     for threads in [1, 2] {
         let start = Instant::now();
+        let cpu_start = cpu_seconds();
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let (storage, table, keys) = (storage.clone(), table.clone(), keys.clone());
@@ -83,9 +173,11 @@ fn main() {
             .collect();
         let gets: u64 = handles.into_iter().map(|h| h.join().expect("getter")).sum();
         let secs = start.elapsed().as_secs_f64();
+        let cpu = cpu_seconds() - cpu_start;
         println!(
-            "point gets, {threads} threads: {:.2} M/s",
-            gets as f64 / secs / 1e6
+            "point gets, {threads} threads: {:.2} M/s, {:.0} ns of CPU each",
+            gets as f64 / secs / 1e6,
+            cpu * 1e9 / gets as f64
         );
     }
 

@@ -24,7 +24,7 @@
 //!     retired only after the log took the drop.
 
 use crate::gc::{Horizon, ReaderSlot};
-use crate::index::{IndexNo, KeyRange};
+use crate::index::{IndexNo, KeyRange, PrimaryIndex};
 use crate::log_hook::{note_commit_lsn, CommitLog, DdlChange};
 use crate::slot::{RowSlot, DEAD, FREE, UNCOMMITTED};
 use crate::transaction::{ReadView, Transaction};
@@ -35,7 +35,7 @@ use manycore_sync::NamedMutex;
 use manycore_types::{key, ColumnDefault, DataType, Value};
 use parking_lot::{Mutex, RwLock};
 use std::collections::BTreeMap;
-use std::ops::Bound::Unbounded;
+use std::ops::Bound::{self, Unbounded};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -171,7 +171,7 @@ type Tree = crate::index::OrderedIndex;
 
 /// Rows of a table, shared by every `Table` object that DDL makes for it.
 pub(crate) struct TableData {
-    pub(crate) primary: Tree,
+    pub(crate) primary: PrimaryIndex,
     pub(crate) auto_increment: CachePadded<AtomicU64>,
     pub(crate) next_row_id: CachePadded<AtomicU64>,
     /// Serializes uniqueness checks on secondary unique indexes.
@@ -643,7 +643,7 @@ fn clone_database(db: &Database) -> Database {
 impl TableData {
     fn new() -> TableData {
         TableData {
-            primary: Tree::new(),
+            primary: PrimaryIndex::new(),
             auto_increment: CachePadded::new(AtomicU64::new(1)),
             next_row_id: CachePadded::new(AtomicU64::new(1)),
             unique_latch: Mutex::new(()),
@@ -702,7 +702,7 @@ impl TableData {
         }
         // Slot invariant (3): from here on writers look the key up again.
         slot.writer.store(DEAD, Ordering::Release);
-        self.primary.remove_if(&slot.key, |s| Arc::ptr_eq(s, slot));
+        self.primary.remove(slot);
         true
     }
 
@@ -865,16 +865,22 @@ impl Table {
         self.data.collect_garbage(horizon);
     }
 
-    /// Calls `f` with the row whose primary key is `key` (encoded), if visible.
+    /// Calls `f` with the row whose primary key is `key` (encoded), if visible. One hash
+    /// lookup, not a skip-list search.
     pub fn get<R>(
         &self,
         view: &ReadView,
         key: &[u8],
         f: impl FnOnce(&Arc<RowSlot>, &[Value]) -> R,
     ) -> Option<R> {
-        let guard = crate::index::pin();
-        let slot = self.data.primary.get(key, &guard)?;
-        slot.read(view, |row| f(slot, row))
+        self.data
+            .primary
+            .get(key, |slot| slot.read(view, |row| f(slot, row)))?
+    }
+
+    /// Number of primary hash index entries (a diagnostic: equals the primary index's).
+    pub fn primary_hash_entry_count(&self) -> usize {
+        self.data.primary.hashed_len()
     }
 
     /// Visits visible rows of `range` over `index` in index order until `f` breaks.
@@ -886,6 +892,16 @@ impl Table {
         mut f: impl FnMut(&Arc<RowSlot>, &[Value]) -> ControlFlow<()>,
     ) {
         let types = self.schema.index_types(index);
+        if let (IndexNo::Primary, Bound::Included(low), Bound::Included(high)) =
+            (index, &range.lower, &range.upper)
+        {
+            // The whole primary key, as `id IN (...)` gives: at most one row, by hash.
+            if low.len() == types.len() && !types.is_empty() && low == high {
+                let key = crate::index::encode_prefix(low, &types);
+                self.get(view, &key, f);
+                return;
+            }
+        }
         let (lower, upper) = range.encode(&types);
         let guard = crate::index::pin();
         match index {

@@ -22,8 +22,8 @@
 //!     for nothing while it holds one.
 //! (4) A version that no active snapshot can see is unreachable after the next write to its
 //!     slot (chains are cut below the newest version visible to the oldest snapshot).
-//! (5) Index reads take no lock: skip-list traversal under an epoch pin and `arc_swap`
-//!     loads only (see `index`).
+//! (5) Index reads take no lock: skip-list traversal or a hash lookup under an epoch pin,
+//!     and `arc_swap` loads only (see `index`).
 
 mod catalog;
 mod gc;

@@ -289,11 +289,15 @@ impl Transaction {
                 Some(slot) => slot,
                 None => {
                     let slot = Arc::new(RowSlot::new(key.clone(), txn));
-                    if !data.primary.insert_new(key.clone(), &slot) {
-                        continue; // Another writer created it first: lock theirs.
+                    match data.primary.insert_new(key.clone(), &slot) {
+                        Ok(()) => {
+                            self.locked.push(slot.clone());
+                            return Ok(slot);
+                        }
+                        // Another writer created it first (lock theirs), or the collector
+                        // is removing a dead slot (wait it out below).
+                        Err(holder) => holder,
                     }
-                    self.locked.push(slot.clone());
-                    return Ok(slot);
                 }
             };
             match self.lock(&slot) {

@@ -380,6 +380,18 @@ fn bulk_replay_equals_the_state_before_the_crash() {
                     "{name} {index:?}"
                 );
             }
+            // The hash index beside the primary index: one entry per row, each found.
+            assert_eq!(after.primary_hash_entry_count(), rows.len(), "{name}");
+            for r in &rows {
+                assert_eq!(
+                    get(&after, &view, int_of(&r[0])).as_ref(),
+                    Some(r),
+                    "{name}"
+                );
+            }
+            for id in 41..45 {
+                assert_eq!(get(&after, &view, id), None, "{name}: never written");
+            }
             let taken = rows.iter().find(|r| !r[2].is_null()).expect("a row with b");
             let mut txn = fresh.begin(&fresh_reader);
             match txn.insert(&after, row(1000, None, Some(int_of(&taken[2])))) {

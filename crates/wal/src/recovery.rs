@@ -9,7 +9,8 @@
 //!    stops startup with the file and offset, unless `recover_truncate_log`, which cuts the
 //!    log there, drops later segments and warns loudly.
 //! 4. Stream the checkpoint to `apply` (its records carry LSN C), then every log record
-//!    with LSN > C, in LSN order.
+//!    with LSN > C, in LSN order. Both are decoded on every core (checkpoint entries a
+//!    run of them at a time) and applied in order.
 //! 5. Repair: truncate the torn tail, remove obsolete files, and start a new segment if
 //!    the next LSN would not continue the newest segment.
 //!
@@ -24,7 +25,7 @@ use crate::segment::{parse_segment_name, scan_segment, ScanEnd, SEGMENT_HEADER_L
 use crate::{DecodeError, Lsn, WalError, WalOptions};
 use std::ops::Range;
 
-/// Segments at least this large are decoded on every core.
+/// Segments (and runs of checkpoint entries) at least this large are decoded on every core.
 const PARALLEL_DECODE_BYTES_MIN: usize = 1 << 20;
 
 /// What recovery found and did; the server logs it.
@@ -244,27 +245,37 @@ fn decode_frames(
     bytes: &[u8],
     frames: &[(Lsn, Range<usize>)],
 ) -> Result<Vec<(Lsn, LogRecord)>, (usize, DecodeError)> {
-    let decode = |part: &[(Lsn, Range<usize>)]| {
+    let payloads: Vec<&[u8]> = frames.iter().map(|(_, r)| &bytes[r.clone()]).collect();
+    let records =
+        decode_payloads(&payloads, bytes.len()).map_err(|(i, e)| (frames[i].1.start, e))?;
+    Ok(frames.iter().map(|(lsn, _)| *lsn).zip(records).collect())
+}
+
+/// Decodes payloads in order: when they total at least `PARALLEL_DECODE_BYTES_MIN`
+/// (`bytes`), one contiguous part per core. Err: the position in `payloads` and error of
+/// the first payload in order that does not decode.
+pub(crate) fn decode_payloads(
+    payloads: &[&[u8]],
+    bytes: usize,
+) -> Result<Vec<LogRecord>, (usize, DecodeError)> {
+    let decode = |first: usize, part: &[&[u8]]| {
         part.iter()
-            .map(
-                |(lsn, range)| match LogRecord::decode(&bytes[range.clone()]) {
-                    Ok(record) => Ok((*lsn, record)),
-                    Err(e) => Err((range.start, e)),
-                },
-            )
+            .enumerate()
+            .map(|(i, payload)| LogRecord::decode(payload).map_err(|e| (first + i, e)))
             .collect::<Result<Vec<_>, _>>()
     };
-    let threads = match bytes.len() {
+    let threads = match bytes {
         0..PARALLEL_DECODE_BYTES_MIN => 1,
         _ => std::thread::available_parallelism().map_or(1, usize::from),
     };
-    let chunk = frames.len().div_ceil(threads).max(1);
+    let chunk = payloads.len().div_ceil(threads).max(1);
     std::thread::scope(|scope| {
-        let parts: Vec<_> = frames
+        let parts: Vec<_> = payloads
             .chunks(chunk)
-            .map(|part| scope.spawn(move || decode(part)))
+            .enumerate()
+            .map(|(i, part)| scope.spawn(move || decode(i * chunk, part)))
             .collect();
-        let mut records = Vec::with_capacity(frames.len());
+        let mut records = Vec::with_capacity(payloads.len());
         for part in parts {
             records.extend(part.join().expect("decoding thread panicked")?);
         }
@@ -298,4 +309,33 @@ fn accept_or_fail(
     );
     report.truncated_corruption = Some((file.to_string(), offset, reason));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use manycore_types::Value;
+
+    /// Enough payload bytes to decode on every core: the records come back in order, and a
+    /// bad payload in a later part is reported at its own position.
+    #[test]
+    fn parallel_decoding_keeps_order_and_reports_the_first_bad_payload() {
+        let records: Vec<LogRecord> = (0..64u8)
+            .map(|i| LogRecord::TableRows {
+                db: "d".into(),
+                table: format!("t{i}"),
+                rows: vec![(vec![i], vec![Value::Bytes(vec![i; 40_000])])],
+            })
+            .collect();
+        let encoded: Vec<_> = records.iter().map(LogRecord::encode).collect();
+        let mut payloads: Vec<&[u8]> = encoded.iter().map(|e| e.payload()).collect();
+        let bytes = payloads.iter().map(|p| p.len()).sum();
+        assert!(bytes >= PARALLEL_DECODE_BYTES_MIN);
+        assert_eq!(decode_payloads(&payloads, bytes), Ok(records));
+        let bad = [crate::record::FORMAT_VERSION, 0xEE];
+        payloads[50] = &bad;
+        payloads[60] = &bad;
+        let (at, _) = decode_payloads(&payloads, bytes).expect_err("payload 50 is bad");
+        assert_eq!(at, 50);
+    }
 }
