@@ -169,14 +169,19 @@ impl Borrow<[u8]> for SlotKey {
 /// and a hash index over the same slots for point reads (invariant (4)).
 pub(crate) struct PrimaryIndex {
     ordered: OrderedIndex,
-    hashed: HashIndex<SlotKey, ()>,
+    hashed: HashIndex<SlotKey, (), PointHasher>,
 }
+
+/// foldhash seeded per process: about a third of SipHash's instructions per key
+/// (std's default), with a random seed so keys chosen by clients cannot be aimed at one
+/// bucket without knowing it.
+type PointHasher = foldhash::quality::RandomState;
 
 impl PrimaryIndex {
     pub(crate) fn new() -> PrimaryIndex {
         PrimaryIndex {
             ordered: OrderedIndex::new(),
-            hashed: HashIndex::new(),
+            hashed: HashIndex::with_hasher(PointHasher::default()),
         }
     }
 
@@ -224,7 +229,7 @@ impl PrimaryIndex {
 
     /// Keeps room for `additional` more keys while the result lives, so a bulk load does not
     /// grow the hash index step by step.
-    pub(crate) fn reserve(&self, additional: usize) -> Option<Reserve<'_, SlotKey, ()>> {
+    pub(crate) fn reserve(&self, additional: usize) -> Option<Reserve<'_, SlotKey, (), PointHasher>> {
         self.hashed.reserve(additional)
     }
 
