@@ -229,7 +229,10 @@ impl PrimaryIndex {
 
     /// Keeps room for `additional` more keys while the result lives, so a bulk load does not
     /// grow the hash index step by step.
-    pub(crate) fn reserve(&self, additional: usize) -> Option<Reserve<'_, SlotKey, (), PointHasher>> {
+    pub(crate) fn reserve(
+        &self,
+        additional: usize,
+    ) -> Option<Reserve<'_, SlotKey, (), PointHasher>> {
         self.hashed.reserve(additional)
     }
 

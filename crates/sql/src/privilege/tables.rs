@@ -311,14 +311,26 @@ impl GrantTables {
         })
     }
 
-    /// Inserts `row`, or replaces the row with the same primary `key`.
+    /// Inserts, or replaces by its primary `key`, the row whose key columns hold `key`'s
+    /// values and every other column `value(column name)`.
     fn put(
         txn: &mut Transaction,
         table: &Arc<Table>,
         key: &[(&str, &str)],
-        row: Vec<Value>,
+        value: impl Fn(&str) -> Value,
     ) -> Result<()> {
-        let row = row.into_boxed_slice();
+        let row: Box<[Value]> = table
+            .schema
+            .columns
+            .iter()
+            .map(|column| {
+                let name = column.name.as_str();
+                match key.iter().find(|(k, _)| *k == name) {
+                    Some((_, v)) => Value::text(v),
+                    None => value(name),
+                }
+            })
+            .collect();
         let result = match Self::find(txn, table, key) {
             Some((slot, _)) => txn.update(table, &slot, row),
             None => txn.insert(table, row).map(drop),
@@ -336,55 +348,36 @@ impl GrantTables {
 
     /// Inserts or replaces the `mysql.user` row of `account`.
     pub fn write_account(&self, txn: &mut Transaction, account: &Account) -> Result<()> {
-        let t = &self.user;
-        let mut row = Vec::with_capacity(t.schema.columns.len());
-        for column in &t.schema.columns {
-            let name = column.name.as_str();
+        let key = [
+            ("Host", account.host.as_str()),
+            ("User", account.user.as_str()),
+        ];
+        Self::put(txn, &self.user, &key, |name| {
             let privilege = Privileges::NAMES.iter().find(|(_, _, c)| *c == name);
-            row.push(match (name, privilege) {
+            match (name, privilege) {
                 (_, Some((p, _, _))) => yes_no(account.global.contains(*p)),
-                ("Host", _) => Value::text(&account.host),
-                ("User", _) => Value::text(&account.user),
                 ("ssl_type", _) => Value::text(if account.require_ssl { "ANY" } else { "" }),
                 ("plugin", _) => Value::text(account.plugin.name()),
                 ("authentication_string", _) => Value::text(&account.authentication),
                 ("account_locked", _) => yes_no(account.locked),
                 _ => Value::text(""),
-            });
-        }
-        let key = [
-            ("Host", account.host.as_str()),
-            ("User", account.user.as_str()),
-        ];
-        Self::put(txn, t, &key, row)
+            }
+        })
     }
 
     /// Sets (or with no privileges, removes) a `mysql.db` row.
     pub fn write_database_grant(&self, txn: &mut Transaction, grant: &DatabaseGrant) -> Result<()> {
-        let t = &self.db;
         let key = [
             ("Host", grant.host.as_str()),
             ("Db", grant.db.as_str()),
             ("User", grant.user.as_str()),
         ];
         if grant.privileges.is_empty() {
-            return Self::remove(txn, t, &key);
+            return Self::remove(txn, &self.db, &key);
         }
-        let row = t
-            .schema
-            .columns
-            .iter()
-            .map(|column| match column.name.as_str() {
-                "Host" => Value::text(&grant.host),
-                "Db" => Value::text(&grant.db),
-                "User" => Value::text(&grant.user),
-                name => yes_no(
-                    object_privileges()
-                        .any(|(p, _, c)| *c == name && grant.privileges.contains(*p)),
-                ),
-            })
-            .collect();
-        Self::put(txn, t, &key, row)
+        Self::put(txn, &self.db, &key, |name| {
+            yes_no(object_privileges().any(|(p, _, c)| *c == name && grant.privileges.contains(*p)))
+        })
     }
 
     /// Sets (or with no privileges, removes) a `mysql.tables_priv` row; `columns` is the
@@ -396,7 +389,6 @@ impl GrantTables {
         columns: Privileges,
         grantor: &str,
     ) -> Result<()> {
-        let t = &self.tables_priv;
         let key = [
             ("Host", grant.host.as_str()),
             ("Db", grant.db.as_str()),
@@ -404,29 +396,18 @@ impl GrantTables {
             ("Table_name", grant.table.as_str()),
         ];
         if grant.privileges.is_empty() && columns.is_empty() {
-            return Self::remove(txn, t, &key);
+            return Self::remove(txn, &self.tables_priv, &key);
         }
-        let row = t
-            .schema
-            .columns
-            .iter()
-            .map(|column| match column.name.as_str() {
-                "Host" => Value::text(&grant.host),
-                "Db" => Value::text(&grant.db),
-                "User" => Value::text(&grant.user),
-                "Table_name" => Value::text(&grant.table),
-                "Grantor" => Value::text(grantor),
-                "Table_priv" => Value::text(&table_priv_text(grant.privileges)),
-                "Column_priv" => Value::text(&column_priv_text(columns)),
-                _ => Value::text(""),
-            })
-            .collect();
-        Self::put(txn, t, &key, row)
+        Self::put(txn, &self.tables_priv, &key, |name| match name {
+            "Grantor" => Value::text(grantor),
+            "Table_priv" => Value::text(&table_priv_text(grant.privileges)),
+            "Column_priv" => Value::text(&column_priv_text(columns)),
+            _ => Value::text(""),
+        })
     }
 
     /// Sets (or with no privileges, removes) a `mysql.columns_priv` row.
     pub fn write_column_grant(&self, txn: &mut Transaction, grant: &ColumnGrant) -> Result<()> {
-        let t = &self.columns_priv;
         let key = [
             ("Host", grant.host.as_str()),
             ("Db", grant.db.as_str()),
@@ -435,23 +416,12 @@ impl GrantTables {
             ("Column_name", grant.column.as_str()),
         ];
         if grant.privileges.is_empty() {
-            return Self::remove(txn, t, &key);
+            return Self::remove(txn, &self.columns_priv, &key);
         }
-        let row = t
-            .schema
-            .columns
-            .iter()
-            .map(|column| match column.name.as_str() {
-                "Host" => Value::text(&grant.host),
-                "Db" => Value::text(&grant.db),
-                "User" => Value::text(&grant.user),
-                "Table_name" => Value::text(&grant.table),
-                "Column_name" => Value::text(&grant.column),
-                "Column_priv" => Value::text(&column_priv_text(grant.privileges)),
-                _ => Value::text(""),
-            })
-            .collect();
-        Self::put(txn, t, &key, row)
+        Self::put(txn, &self.columns_priv, &key, |name| match name {
+            "Column_priv" => Value::text(&column_priv_text(grant.privileges)),
+            _ => Value::text(""),
+        })
     }
 
     /// Deletes every row of `user`@`host` in the grant tables.
