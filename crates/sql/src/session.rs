@@ -1007,7 +1007,7 @@ impl Session {
             }
         };
         let statement = parse::parse(&piece.text, piece.line)?;
-        let parameters = Parameters::untyped();
+        let parameters = Parameters::untyped().with_user_variables(&self.state.user_vars.borrow());
         self.state.refresh_grants();
         let bound = self.bind(&statement, &piece.text, &parameters)?;
         let params = match &bound {
@@ -1276,7 +1276,7 @@ impl Session {
         }
         self.begin_statement(statement);
         self.state.refresh_grants();
-        let parameters = Parameters::untyped();
+        let parameters = Parameters::untyped().with_user_variables(&self.state.user_vars.borrow());
         match self.bind(statement, text, &parameters)? {
             Some(bound) => self.execute_bound(&bound, params, sink, more),
             None => self.execute_unbound(statement, text, params, sink, more),
@@ -1516,7 +1516,7 @@ impl Session {
         sink: &mut dyn ResultSink,
         more: bool,
     ) -> Result<()> {
-        let parameters = Parameters::untyped();
+        let parameters = Parameters::untyped().with_user_variables(&self.state.user_vars.borrow());
         let outcome = match statement {
             Statement::Sql(s) => return self.execute_sql(s, params, &parameters, sink, more),
             Statement::Account(a) => return self.execute_account(a, sink, more),

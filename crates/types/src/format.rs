@@ -21,7 +21,7 @@
 use crate::datatype::DataType;
 use crate::temporal::{Date, DateTime};
 use crate::value::Value;
-use rust_decimal::Decimal;
+use crate::Decimal;
 use std::io::Write;
 
 /// Appends the text form of `value`, whose expression or column type is `data_type`.
@@ -57,17 +57,8 @@ pub fn to_text(value: &Value, data_type: &DataType) -> String {
 
 /// A DECIMAL with `scale` fraction digits (rounded half away from zero), or its own scale.
 pub fn write_decimal(d: &Decimal, scale: Option<u8>, out: &mut Vec<u8>) {
-    let mut d = *d;
-    if let Some(scale) = scale {
-        d = d.round_dp_with_strategy(
-            scale as u32,
-            rust_decimal::RoundingStrategy::MidpointAwayFromZero,
-        );
-        d.rescale(scale as u32);
-    }
-    if d.is_zero() {
-        d.set_sign_positive(true);
-    }
+    // Padding to the type's scale never passes 65 digits for a value of that type.
+    let d = scale.and_then(|s| d.rescale(s as u32)).unwrap_or(*d);
     write!(out, "{d}").expect("writing to a Vec cannot fail");
 }
 
@@ -198,6 +189,7 @@ mod tests {
                 DataType::Decimal {
                     precision: 10,
                     scale: 2,
+                    unsigned: false,
                 },
                 "1.50",
             ),
@@ -206,6 +198,7 @@ mod tests {
                 DataType::Decimal {
                     precision: 10,
                     scale: 2,
+                    unsigned: false,
                 },
                 "1.56",
             ),
@@ -214,6 +207,7 @@ mod tests {
                 DataType::Decimal {
                     precision: 10,
                     scale: 2,
+                    unsigned: false,
                 },
                 "0.00",
             ),
@@ -222,6 +216,7 @@ mod tests {
                 DataType::Decimal {
                     precision: 10,
                     scale: 0,
+                    unsigned: false,
                 },
                 "7",
             ),
