@@ -57,9 +57,18 @@ pub fn to_text(value: &Value, data_type: &DataType) -> String {
 
 /// A DECIMAL with `scale` fraction digits (rounded half away from zero), or its own scale.
 pub fn write_decimal(d: &Decimal, scale: Option<u8>, out: &mut Vec<u8>) {
-    // Padding to the type's scale never passes 65 digits for a value of that type.
-    let d = scale.and_then(|s| d.rescale(s as u32)).unwrap_or(*d);
-    write!(out, "{d}").expect("writing to a Vec cannot fail");
+    let Some(scale) = scale.map(u32::from) else {
+        return write!(out, "{d}").expect("writing to a Vec cannot fail");
+    };
+    // A quotient typed with more digits than 65 hold (scale + 4) keeps fewer fraction
+    // digits: MariaDB pads the digits it kept with zeros, and so do we.
+    let r = d.rescale(scale).unwrap_or(*d);
+    write!(out, "{r}").expect("writing to a Vec cannot fail");
+    let missing = scale.saturating_sub(r.scale()) as usize;
+    if r.scale() == 0 && missing > 0 {
+        out.push(b'.');
+    }
+    out.resize(out.len() + missing, b'0');
 }
 
 pub fn write_date(d: &Date, out: &mut Vec<u8>) {
@@ -201,6 +210,16 @@ mod tests {
                     unsigned: false,
                 },
                 "1.56",
+            ),
+            (
+                // SELECT w / 3 for w = DECIMAL(65,30) max: 65 digits kept, scale 34.
+                dec(&format!("{}.{}", "3".repeat(35), "3".repeat(30))),
+                DataType::Decimal {
+                    precision: 65,
+                    scale: 34,
+                    unsigned: false,
+                },
+                "33333333333333333333333333333333333.3333333333333333333333333333330000",
             ),
             (
                 dec("-0.001"),

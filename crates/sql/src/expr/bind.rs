@@ -445,6 +445,7 @@ pub(super) fn number_literal(text: &str) -> Result<Expr> {
 
 fn decimal_literal(text: &str) -> Result<Expr> {
     let (int_part, frac) = text.split_once('.').unwrap_or((text, ""));
+    let int_part = int_part.trim_start_matches(['-', '+']);
     let int_digits = int_part.trim_start_matches('0').len() as u32;
     let scale = frac.len() as u32;
     match super::coerce::parse_decimal_text(text) {

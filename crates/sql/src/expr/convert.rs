@@ -197,6 +197,14 @@ pub fn store_value(
                     d
                 }
                 Value::Double(f) if !f.is_finite() => Decimal::ZERO,
+                // Beyond 65 digits: out of range like any value above the column's max.
+                Value::Double(f) if Decimal::from_f64(*f).is_none() => {
+                    let max =
+                        Decimal::max_of(precision.saturating_sub(*scale) as u32, *scale as u32);
+                    let min = if *unsigned { Decimal::ZERO } else { -max };
+                    let clamped = Value::Decimal(if *f < 0.0 { min } else { max });
+                    return complain(strict, session, out_of_range(column_name, row), clamped);
+                }
                 other => coerce::to_decimal(other, session).unwrap_or_default(),
             };
             let (fitted, clamped) = clamp_decimal(d, *precision, *scale, *unsigned);
