@@ -528,10 +528,13 @@ pub fn str_to_date(text: &[u8], format: &[u8]) -> Option<DateTime> {
         }
         dt.hour = dt.hour % 12 + if pm { 12 } else { 0 };
     }
-    let valid_day = dt.date.month == 0
-        || dt.date.day <= Date::days_in_month(dt.date.year, dt.date.month.min(12));
-    let valid =
-        dt.date.month <= 12 && valid_day && dt.hour < 24 && dt.minute < 60 && dt.second < 60;
+    // MariaDB checks each part's range, not the day against its month: '31/02/2024'
+    // gives 2024-02-31.
+    let valid = dt.date.month <= 12
+        && dt.date.day <= 31
+        && dt.hour < 24
+        && dt.minute < 60
+        && dt.second < 60;
     valid.then_some(dt)
 }
 
@@ -581,7 +584,7 @@ mod parse_tests {
             ),
             ("March 5 2024", "%M %e %Y", Some("2024-03-05")),
             ("5 pm 24", "%l %p %y", Some("2024-00-00 17:00:00")),
-            ("31/02/2024", "%d/%m/%Y", None),
+            ("32/02/2024", "%d/%m/%Y", None),
             ("15-03-2024", "%d/%m/%Y", None),
         ];
         for (text, format, want) in cases {
