@@ -77,7 +77,8 @@ impl<'a> ColumnDefinition<'a> {
         if data_type.is_numeric() {
             flags |= column_flag::NUM;
         }
-        if data_type.is_unsigned() {
+        if data_type.is_unsigned() || matches!(data_type, DataType::Decimal { unsigned: true, .. })
+        {
             flags |= column_flag::UNSIGNED;
         }
         if matches!(data_type, DataType::Text { .. } | DataType::Blob { .. }) {
@@ -342,7 +343,7 @@ fn as_i64(value: &Value) -> std::result::Result<i64, ValueTypeMismatch> {
         Value::Int(i) => Ok(*i),
         Value::UInt(u) => Ok(*u as i64),
         Value::Double(d) => Ok(*d as i64),
-        Value::Decimal(d) => i64::try_from(d.trunc()).map_err(|_| ValueTypeMismatch),
+        Value::Decimal(d) => d.to_i64().ok_or(ValueTypeMismatch),
         _ => Err(ValueTypeMismatch),
     }
 }
@@ -352,7 +353,7 @@ fn as_f64(value: &Value) -> std::result::Result<f64, ValueTypeMismatch> {
         Value::Int(i) => Ok(*i as f64),
         Value::UInt(u) => Ok(*u as f64),
         Value::Double(d) => Ok(*d),
-        Value::Decimal(d) => f64::try_from(*d).map_err(|_| ValueTypeMismatch),
+        Value::Decimal(d) => Ok(d.to_f64()),
         _ => Err(ValueTypeMismatch),
     }
 }
@@ -521,6 +522,7 @@ mod tests {
                 DataType::Decimal {
                     precision: 10,
                     scale: 3,
+                    unsigned: false,
                 },
                 b"\x051.500",
             ),
@@ -529,6 +531,7 @@ mod tests {
                 DataType::Decimal {
                     precision: 5,
                     scale: 2,
+                    unsigned: false,
                 },
                 b"\x05-0.50",
             ),
@@ -537,6 +540,7 @@ mod tests {
                 DataType::Decimal {
                     precision: 5,
                     scale: 0,
+                    unsigned: false,
                 },
                 b"\x017",
             ),

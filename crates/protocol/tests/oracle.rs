@@ -262,6 +262,7 @@ fn mysql_common_reads_our_rows() {
         DataType::Decimal {
             precision: 10,
             scale: 2,
+            unsigned: false,
         },
         DataType::VarChar { length: 20 },
         DataType::Date,

@@ -87,11 +87,21 @@ pub fn column_type(name: &str, t: &ast::DataType) -> Result<DataType> {
             width: IntWidth::Tiny,
             unsigned: false,
         },
-        A::Decimal(info)
-        | A::Numeric(info)
-        | A::Dec(info)
-        | A::DecimalUnsigned(info)
-        | A::DecUnsigned(info) => expr::declared_decimal(info, name, name)?,
+        A::Decimal(info) | A::Numeric(info) | A::Dec(info) => {
+            expr::declared_decimal(info, name, name)?
+        }
+        A::DecimalUnsigned(info) | A::DecUnsigned(info) => {
+            match expr::declared_decimal(info, name, name)? {
+                DataType::Decimal {
+                    precision, scale, ..
+                } => DataType::Decimal {
+                    precision,
+                    scale,
+                    unsigned: true,
+                },
+                other => other,
+            }
+        }
         A::Float(info) | A::FloatUnsigned(info) => match info {
             ast::ExactNumberInfo::Precision(p) if *p > 24 => DataType::Double,
             _ => DataType::Float,

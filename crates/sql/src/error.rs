@@ -85,6 +85,7 @@ pub enum ErrorCode {
     NoDefaultForField = 1364,
     TruncatedWrongValueForField = 1366,
     DataTooLong = 1406,
+    WrongValueForType = 1411,
     WrongValueCountOnRowInsert = 1407,
     NonInsertableTable = 1471,
     WrongParamcountToNativeFct = 1582,

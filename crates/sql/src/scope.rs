@@ -11,9 +11,10 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{self, AggregateCall, ColumnRef, Expr, Scope};
 use crate::privilege::{ColumnAccess, Privileges};
 use manycore_storage::Table;
-use manycore_types::DataType;
+use manycore_types::{DataType, Value};
 use sqlparser::ast;
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A table in FROM: its row occupies `offset .. offset + columns` of the input row.
@@ -53,6 +54,9 @@ pub struct Parameters {
     next: Cell<usize>,
     /// By position; empty (all untyped) when binding for PREPARE.
     types: Vec<DataType>,
+    /// The types of the session's user variables when the statement is bound (MariaDB
+    /// types `@v` by the value it holds then); unset ones are LONGTEXT.
+    user_variables: HashMap<String, DataType>,
 }
 
 impl Parameters {
@@ -64,7 +68,26 @@ impl Parameters {
         Parameters {
             next: Cell::new(0),
             types,
+            user_variables: HashMap::new(),
         }
+    }
+
+    /// Types user variables by the values they hold (no allocation when there are none).
+    /// A plan bound so is valid only while those types hold: a plan cache must key on
+    /// them, or not cache statements that read `@v`.
+    pub fn with_user_variables(mut self, values: &HashMap<String, Value>) -> Parameters {
+        self.user_variables = values
+            .iter()
+            .map(|(name, value)| (name.clone(), expr::user_variable_type(value)))
+            .collect();
+        self
+    }
+
+    pub fn user_variable_type(&self, name: &str) -> DataType {
+        self.user_variables
+            .get(name)
+            .cloned()
+            .unwrap_or(expr::USER_VARIABLE_STRING)
     }
 
     /// Numbers the next `?`.
@@ -231,5 +254,9 @@ impl Scope for BindScope<'_> {
 
     fn parameter_type(&self, index: usize) -> DataType {
         self.parameters.type_of(index)
+    }
+
+    fn user_variable_type(&self, name: &str) -> DataType {
+        self.parameters.user_variable_type(name)
     }
 }

@@ -111,11 +111,35 @@ impl BindContext<'_> {
             );
         }
         end = close_open_parentheses(self.text, start, end);
+        if ends_with_interval(expr) {
+            // The span of `INTERVAL n unit` stops before the unit.
+            end = extend_over_words(self.text, end, INTERVAL_UNITS);
+        }
         let end = extend_over_parentheses(self.text, end);
         match self.text.get(start..end) {
             Some(s) if !s.is_empty() => s.to_string(),
             _ => expr.to_string(),
         }
+    }
+}
+
+const INTERVAL_UNITS: &[&str] = &[
+    "MICROSECOND",
+    "SECOND",
+    "MINUTE",
+    "HOUR",
+    "DAY",
+    "WEEK",
+    "MONTH",
+    "QUARTER",
+    "YEAR",
+];
+
+fn ends_with_interval(expr: &ast::Expr) -> bool {
+    match expr {
+        ast::Expr::Interval(_) => true,
+        ast::Expr::BinaryOp { right, .. } => ends_with_interval(right),
+        _ => false,
     }
 }
 

@@ -1082,7 +1082,7 @@ impl Session {
             }
         };
         let statement = parse::parse(&piece.text, piece.line)?;
-        let parameters = Parameters::untyped();
+        let parameters = Parameters::untyped().with_user_variables(&self.state.user_vars.borrow());
         self.state.refresh_grants();
         let catalog = self.engine.storage().catalog();
         let bound = self.bind(&catalog, &statement, &piece.text, &parameters)?;
@@ -1432,7 +1432,9 @@ impl Session {
         self.state.refresh_grants();
         let (bound, template) = {
             let catalog = self.engine.storage().catalog();
-            let bound = self.bind(&catalog, statement, text, &Parameters::untyped())?;
+            let parameters =
+                Parameters::untyped().with_user_variables(&self.state.user_vars.borrow());
+            let bound = self.bind(&catalog, statement, text, &parameters)?;
             // The plan holds the catalog: a reference-count write on the shared catalog,
             // once per new statement shape, never on a hit.
             let template = match &bound {
@@ -1749,7 +1751,7 @@ impl Session {
         sink: &mut dyn ResultSink,
         more: bool,
     ) -> Result<()> {
-        let parameters = Parameters::untyped();
+        let parameters = Parameters::untyped().with_user_variables(&self.state.user_vars.borrow());
         let outcome = match statement {
             Statement::Sql(s) => return self.execute_sql(s, params, &parameters, sink, more),
             Statement::Account(a) => return self.execute_account(a, sink, more),

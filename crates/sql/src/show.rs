@@ -538,6 +538,7 @@ pub fn processlist(engine: &Engine, full: bool) -> Rows {
             DataType::Decimal {
                 precision: 7,
                 scale: 3,
+                unsigned: false,
             },
             true,
         ),

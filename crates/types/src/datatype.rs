@@ -31,6 +31,8 @@ pub enum DataType {
     Decimal {
         precision: u8,
         scale: u8,
+        /// DECIMAL UNSIGNED: negative values are out of range.
+        unsigned: bool,
     },
     Float,
     Double,
@@ -257,9 +259,11 @@ impl DataType {
                 };
                 digits + if *unsigned { 0 } else { 1 }
             }
-            DataType::Decimal { precision, scale } => {
-                *precision as u32 + if *scale > 0 { 2 } else { 1 }
-            }
+            DataType::Decimal {
+                precision,
+                scale,
+                unsigned,
+            } => *precision as u32 + (*scale > 0) as u32 + (!*unsigned) as u32,
             DataType::Float => 12,
             DataType::Double => 22,
             DataType::Char { length } | DataType::VarChar { length } => length.saturating_mul(4),
@@ -318,7 +322,14 @@ impl DataType {
                 let sign = if *unsigned { " unsigned" } else { "" };
                 format!("{}({display}){sign}", width.sql_name())
             }
-            DataType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
+            DataType::Decimal {
+                precision,
+                scale,
+                unsigned,
+            } => {
+                let sign = if *unsigned { " unsigned" } else { "" };
+                format!("decimal({precision},{scale}){sign}")
+            }
             DataType::Float => "float".to_string(),
             DataType::Double => "double".to_string(),
             DataType::Char { length } => format!("char({length})"),

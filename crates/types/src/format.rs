@@ -21,7 +21,7 @@
 use crate::datatype::DataType;
 use crate::temporal::{Date, DateTime};
 use crate::value::Value;
-use rust_decimal::Decimal;
+use crate::Decimal;
 use std::io::Write;
 
 /// Appends the text form of `value`, whose expression or column type is `data_type`.
@@ -57,18 +57,18 @@ pub fn to_text(value: &Value, data_type: &DataType) -> String {
 
 /// A DECIMAL with `scale` fraction digits (rounded half away from zero), or its own scale.
 pub fn write_decimal(d: &Decimal, scale: Option<u8>, out: &mut Vec<u8>) {
-    let mut d = *d;
-    if let Some(scale) = scale {
-        d = d.round_dp_with_strategy(
-            scale as u32,
-            rust_decimal::RoundingStrategy::MidpointAwayFromZero,
-        );
-        d.rescale(scale as u32);
+    let Some(scale) = scale.map(u32::from) else {
+        return write!(out, "{d}").expect("writing to a Vec cannot fail");
+    };
+    // A quotient typed with more digits than 65 hold (scale + 4) keeps fewer fraction
+    // digits: MariaDB pads the digits it kept with zeros, and so do we.
+    let r = d.rescale(scale).unwrap_or(*d);
+    write!(out, "{r}").expect("writing to a Vec cannot fail");
+    let missing = scale.saturating_sub(r.scale()) as usize;
+    if r.scale() == 0 && missing > 0 {
+        out.push(b'.');
     }
-    if d.is_zero() {
-        d.set_sign_positive(true);
-    }
-    write!(out, "{d}").expect("writing to a Vec cannot fail");
+    out.resize(out.len() + missing, b'0');
 }
 
 pub fn write_date(d: &Date, out: &mut Vec<u8>) {
@@ -198,6 +198,7 @@ mod tests {
                 DataType::Decimal {
                     precision: 10,
                     scale: 2,
+                    unsigned: false,
                 },
                 "1.50",
             ),
@@ -206,14 +207,26 @@ mod tests {
                 DataType::Decimal {
                     precision: 10,
                     scale: 2,
+                    unsigned: false,
                 },
                 "1.56",
+            ),
+            (
+                // SELECT w / 3 for w = DECIMAL(65,30) max: 65 digits kept, scale 34.
+                dec(&format!("{}.{}", "3".repeat(35), "3".repeat(30))),
+                DataType::Decimal {
+                    precision: 65,
+                    scale: 34,
+                    unsigned: false,
+                },
+                "33333333333333333333333333333333333.3333333333333333333333333333330000",
             ),
             (
                 dec("-0.001"),
                 DataType::Decimal {
                     precision: 10,
                     scale: 2,
+                    unsigned: false,
                 },
                 "0.00",
             ),
@@ -222,6 +235,7 @@ mod tests {
                 DataType::Decimal {
                     precision: 10,
                     scale: 0,
+                    unsigned: false,
                 },
                 "7",
             ),

@@ -4,8 +4,8 @@
 //! with a tag byte (0x00 NULL, 0x01 value) so NULLs sort first, as in MySQL. Then:
 //!   integers  8 bytes big-endian; signed values with the sign bit flipped
 //!   double    8 bytes: IEEE bits, all bits flipped if negative, else sign bit set
-//!   decimal   16 bytes big-endian of the mantissa (sign flipped) after rescaling to the
-//!             column's scale (stored values already have it: crate invariant (2))
+//!   decimal   a sign byte and 27 bytes of magnitude at the column's scale (stored values
+//!             already have it: crate invariant (2)), see `Decimal::write_key`
 //!   strings   the collation weight, with 0x00 escaped as 0x00 0xFF, ended by 0x00 0x00
 //!   date      year (2 bytes) month day; datetime adds hour minute second and 4 bytes of
 //!             microseconds
@@ -39,10 +39,7 @@ pub fn encode_field(value: &Value, data_type: &DataType, out: &mut Vec<u8>) {
             out.extend_from_slice(&ordered.to_be_bytes());
         }
         (Value::Decimal(d), DataType::Decimal { scale, .. }) => {
-            let mut d = *d;
-            d.rescale(*scale as u32);
-            let mantissa = d.mantissa();
-            out.extend_from_slice(&((mantissa as u128) ^ (1 << 127)).to_be_bytes());
+            d.write_key(*scale as u32, out);
         }
         (Value::Bytes(b), t) => {
             let mut weight = Vec::with_capacity(b.len() * 3);
@@ -92,7 +89,7 @@ pub fn encode_key(row: &[Value], columns: &[usize], types: &[DataType], out: &mu
 mod tests {
     use super::*;
     use crate::datatype::IntWidth;
-    use rust_decimal::Decimal;
+    use crate::Decimal;
 
     fn enc(v: Value, t: &DataType) -> Vec<u8> {
         let mut out = Vec::new();
@@ -118,6 +115,7 @@ mod tests {
         let dec = DataType::Decimal {
             precision: 10,
             scale: 2,
+            unsigned: false,
         };
         let ds = ["-3.50", "-0.01", "0.00", "2.25", "100.00"];
         let encoded: Vec<_> = ds

@@ -13,6 +13,7 @@
 
 pub mod collation;
 pub mod datatype;
+pub mod decimal;
 pub mod format;
 pub mod key;
 pub mod temporal;
@@ -20,7 +21,7 @@ pub mod value;
 
 pub use collation::Collation;
 pub use datatype::{ColumnDefault, DataType, IntWidth, LobSize};
-pub use rust_decimal::Decimal;
+pub use decimal::Decimal;
 pub use temporal::{Date, DateTime};
 pub use value::Value;
 

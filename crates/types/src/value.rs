@@ -4,7 +4,7 @@
 //! expression type (`DataType`) says how to format it (FLOAT vs DOUBLE, CHAR vs BLOB).
 
 use crate::temporal::{Date, DateTime};
-use rust_decimal::Decimal;
+use crate::Decimal;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {

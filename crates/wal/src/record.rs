@@ -26,13 +26,16 @@
 //!   A change without a row is a delete; with one, an insert or the new full image.
 //! - row: count, then values.
 //! - value: u8 tag: 0 NULL | 1 Int zigzag | 2 UInt varint | 3 Double (u64 LE bits) |
-//!   4 Decimal (i128 LE mantissa, u8 scale) | 5 Bytes | 6 Date | 7 DateTime.
+//!   4 Decimal as written before 65-digit decimals (i128 LE mantissa, u8 scale; still
+//!   read) | 5 Bytes | 6 Date | 7 DateTime | 8 Decimal (the 28 bytes of
+//!   `Decimal::to_bytes`: 27-byte big-endian magnitude, then sign bit and scale).
 //!   Date = varint year, u8 month, u8 day; DateTime = Date, u8 hour, minute, second,
 //!   varint microsecond.
 //! - data type: u8 tag: 0 Null | 1 Int (u8 width 0..=4 tiny..big, bool unsigned) |
 //!   2 Decimal (u8 precision, u8 scale) | 3 Float | 4 Double | 5 Char | 6 VarChar |
 //!   7 Binary | 8 VarBinary (each: varint length) | 9 Text | 10 Blob (each: u8 size
-//!   0..=3 tiny..long) | 11 Date | 12 DateTime | 13 Timestamp (each: u8 fsp).
+//!   0..=3 tiny..long) | 11 Date | 12 DateTime | 13 Timestamp (each: u8 fsp) |
+//!   14 Decimal unsigned (u8 precision, u8 scale).
 //! - column: name, type, bool nullable, default (u8 0 none | 1 value | 2 CURRENT_TIMESTAMP),
 //!   bool auto_increment, bool on_update_current_timestamp, comment, varint display
 //!   width (0 none, else width + 1).
@@ -49,6 +52,7 @@
 
 use crate::codec::*;
 use manycore_storage::{ColumnSchema, IndexSchema, TableSchema};
+use manycore_types::decimal::PACKED_LEN;
 use manycore_types::{ColumnDefault, DataType, Date, DateTime, Decimal, IntWidth, LobSize, Value};
 use std::sync::Arc;
 
@@ -385,9 +389,8 @@ pub(crate) fn put_value(out: &mut Vec<u8>, value: &Value) {
             put_u64_fixed(out, v.to_bits());
         }
         Value::Decimal(d) => {
-            put_u8(out, 4);
-            out.extend_from_slice(&d.mantissa().to_le_bytes());
-            put_u8(out, d.scale() as u8);
+            put_u8(out, 8);
+            out.extend_from_slice(&d.to_bytes());
         }
         Value::Bytes(b) => {
             put_u8(out, 5);
@@ -429,9 +432,16 @@ pub(crate) fn get_value(r: &mut Reader<'_>) -> Result<Value, DecodeError> {
         4 => {
             let mantissa = i128::from_le_bytes(r.take(16)?.try_into().expect("took 16 bytes"));
             let scale = r.u8()? as u32;
-            let d = Decimal::try_from_i128_with_scale(mantissa, scale)
-                .map_err(|_| DecodeError("decimal out of range"))?;
+            let d = Decimal::from_i128_with_scale(mantissa, scale)
+                .ok_or(DecodeError("decimal out of range"))?;
             Value::Decimal(d)
+        }
+        8 => {
+            let bytes = r
+                .take(PACKED_LEN)?
+                .try_into()
+                .expect("took the packed length");
+            Value::Decimal(Decimal::from_bytes(bytes).ok_or(DecodeError("malformed decimal"))?)
         }
         5 => Value::Bytes(r.bytes()?),
         6 => Value::Date(get_date(r)?),
@@ -470,7 +480,11 @@ fn put_data_type(out: &mut Vec<u8>, t: &DataType) {
             };
             out.extend_from_slice(&[1, w, *unsigned as u8]);
         }
-        DataType::Decimal { precision, scale } => out.extend_from_slice(&[2, *precision, *scale]),
+        DataType::Decimal {
+            precision,
+            scale,
+            unsigned,
+        } => out.extend_from_slice(&[if *unsigned { 14 } else { 2 }, *precision, *scale]),
         DataType::Float => put_u8(out, 3),
         DataType::Double => put_u8(out, 4),
         DataType::Char { length } => length_type(out, 5, *length),
@@ -514,9 +528,10 @@ fn get_data_type(r: &mut Reader<'_>) -> Result<DataType, DecodeError> {
                 unsigned: r.bool()?,
             }
         }
-        2 => DataType::Decimal {
+        tag @ (2 | 14) => DataType::Decimal {
             precision: r.u8()?,
             scale: r.u8()?,
+            unsigned: tag == 14,
         },
         3 => DataType::Float,
         4 => DataType::Double,
@@ -698,7 +713,9 @@ mod tests {
             Value::Double(f64::INFINITY),
             Value::Double(1.5e-300),
             Value::Decimal(Decimal::new(-123_456_789, 4)),
-            Value::Decimal(Decimal::MAX),
+            Value::Decimal(Decimal::max_of(35, 30)),
+            Value::Decimal(-Decimal::max_of(65, 0)),
+            Value::Decimal(Decimal::new(-5, 30)),
             Value::Bytes(Vec::new()),
             Value::Bytes("straße \0 ✓".as_bytes().to_vec()),
             Value::Date(Date::default()),
@@ -735,6 +752,7 @@ mod tests {
         types.push(DataType::Decimal {
             precision: 65,
             scale: 30,
+            unsigned: false,
         });
         types.push(DataType::Char { length: 255 });
         types.push(DataType::VarChar { length: u32::MAX });
@@ -883,6 +901,31 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Decimals keep their scale (Value equality is numeric, so check the text), and a
+    /// log written with the 16-byte mantissa form (tag 4) still reads.
+    #[test]
+    fn decimals_keep_scale_and_read_the_old_form() {
+        for text in [
+            "1.50",
+            "-0.000000000000000000000000000001",
+            "12345678901234567890123456789012345678901234567890123456789012345",
+        ] {
+            let value = Value::Decimal(text.parse().expect("literal"));
+            let mut out = Vec::new();
+            put_value(&mut out, &value);
+            let decoded = get_value(&mut Reader::new(&out));
+            assert_eq!(decoded.map(|v| format!("{v:?}")), Ok(format!("{value:?}")));
+        }
+        let mut old = vec![4];
+        old.extend_from_slice(&(-15i128).to_le_bytes());
+        old.push(1);
+        let decoded = get_value(&mut Reader::new(&old));
+        assert_eq!(
+            decoded.map(|v| format!("{v:?}")),
+            Ok("Decimal(-1.5)".to_string())
+        );
     }
 
     #[test]

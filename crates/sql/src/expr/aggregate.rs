@@ -18,7 +18,6 @@ use super::function::{decimal_type, exact_shape, UBIGINT};
 use super::{bind, EvalContext, Expr};
 use crate::error::{Error, ErrorCode, Result};
 use manycore_types::{DataType, Decimal, LobSize, Value};
-use rust_decimal::RoundingStrategy;
 use sqlparser::ast;
 use std::cmp::Ordering;
 use std::collections::HashSet;
@@ -296,8 +295,8 @@ impl Accumulator {
         Ok(())
     }
 
-    /// The aggregate's value for the rows fed so far. A DECIMAL sum beyond rust_decimal's
-    /// 28 digits is error 1690.
+    /// The aggregate's value for the rows fed so far. A DECIMAL sum beyond 65 digits is
+    /// error 1690.
     pub fn finish(&self, _ctx: &EvalContext) -> Result<Value> {
         use AggregateFunction::*;
         if self.overflow {
@@ -314,8 +313,8 @@ impl Accumulator {
             Count => Value::Int(self.count as i64),
             Sum | Avg => match self.result_type {
                 DataType::Decimal { scale, .. } => {
-                    let int = Decimal::try_from_i128_with_scale(self.int_sum, 0)
-                        .map_err(|_| super::coerce::decimal_out_of_range("sum"))?;
+                    let int = Decimal::from_i128_with_scale(self.int_sum, 0)
+                        .ok_or_else(|| super::coerce::decimal_out_of_range("sum"))?;
                     let sum = self
                         .decimal_sum
                         .unwrap_or_default()
@@ -324,11 +323,11 @@ impl Accumulator {
                     if self.call.function == Sum {
                         Value::Decimal(sum)
                     } else {
-                        let avg = sum / Decimal::from(self.count);
-                        Value::Decimal(avg.round_dp_with_strategy(
-                            scale as u32,
-                            RoundingStrategy::MidpointAwayFromZero,
-                        ))
+                        let avg = sum
+                            .checked_div(Decimal::from(self.count))
+                            .and_then(|avg| avg.round(scale as i32))
+                            .ok_or_else(|| super::coerce::decimal_out_of_range("avg"))?;
+                        Value::Decimal(avg)
                     }
                 }
                 _ if self.call.function == Sum => Value::Double(self.double_sum),

@@ -54,6 +54,11 @@ pub trait Scope {
         super::NOMINAL_PARAMETER_TYPE
     }
 
+    /// The type of user variable `name` (lower case) by its current value.
+    fn user_variable_type(&self, _name: &str) -> DataType {
+        super::USER_VARIABLE_STRING
+    }
+
     /// The session's current database, for "FUNCTION db.f does not exist" (1305).
     fn database(&self) -> Option<String> {
         None
@@ -440,19 +445,16 @@ pub(super) fn number_literal(text: &str) -> Result<Expr> {
 
 fn decimal_literal(text: &str) -> Result<Expr> {
     let (int_part, frac) = text.split_once('.').unwrap_or((text, ""));
+    let int_part = int_part.trim_start_matches(['-', '+']);
     let int_digits = int_part.trim_start_matches('0').len() as u32;
     let scale = frac.len() as u32;
     match super::coerce::parse_decimal_text(text) {
-        Some(d) if int_digits + scale <= 65 => {
-            let mut d = d;
-            d.rescale(scale.min(28));
-            Ok(Expr::Literal {
-                value: Value::Decimal(d),
-                data_type: decimal_type(int_digits.max(1), scale),
-            })
-        }
+        Some(d) if int_digits + scale <= 65 => Ok(Expr::Literal {
+            value: Value::Decimal(d.rescale(scale).unwrap_or(d)),
+            data_type: decimal_type(int_digits.max(1), scale),
+        }),
         _ => {
-            // Beyond rust_decimal's 28 digits: MariaDB keeps it exact; we fall back to DOUBLE.
+            // Beyond DECIMAL's 65 digits a literal is a DOUBLE, as in MariaDB.
             let d: f64 = text.parse().map_err(|_| Error::parse_near(text, 1))?;
             Ok(Expr::Literal {
                 value: Value::Double(d),
@@ -514,8 +516,10 @@ fn bind_identifier(ident: &ast::Ident, scope: &dyn Scope) -> Result<Expr> {
             return Ok(system_variable(rest, VarScope::Default));
         }
         if let Some(rest) = name.strip_prefix('@') {
+            let name = unquote(rest).to_lowercase();
             return Ok(Expr::UserVariable {
-                name: unquote(rest).to_lowercase(),
+                data_type: scope.user_variable_type(&name),
+                name,
             });
         }
         if let Some(f) = niladic_function(name) {
@@ -866,6 +870,37 @@ fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
         };
         return Ok(call(function, vec![date, amount]));
     }
+    // BIN(n) and OCT(n) are CONV(n, 10, 2) and CONV(n, 10, 8).
+    if let Some(base) = match upper.as_str() {
+        "BIN" => Some(2),
+        "OCT" => Some(8),
+        _ => None,
+    } {
+        if raw.len() != 1 {
+            return Err(param_count(&written));
+        }
+        let literal = |n: i64| Expr::Literal {
+            value: Value::Int(n),
+            data_type: DataType::BIGINT,
+        };
+        return Ok(call(
+            Function::Conv,
+            vec![bind(raw[0], scope)?, literal(10), literal(base)],
+        ));
+    }
+    // TIMESTAMPDIFF(unit, a, b): the unit is a keyword, not an expression.
+    if upper == "TIMESTAMPDIFF" {
+        if raw.len() != 3 {
+            return Err(param_count(&written));
+        }
+        let unit = match raw[0] {
+            ast::Expr::Identifier(ident) => unit_named(&ident.value.to_ascii_uppercase()),
+            _ => None,
+        }
+        .ok_or_else(|| Error::parse_near(&raw[0].to_string(), 1))?;
+        let args = vec![bind(raw[1], scope)?, bind(raw[2], scope)?];
+        return Ok(call(Function::TimestampDiff(unit), args));
+    }
     let Some(function) = Function::lookup(&upper) else {
         let name = match scope.database() {
             Some(db) => format!("{db}.{written}"),
@@ -889,6 +924,21 @@ fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
         args.truncate(1);
     }
     Ok(call(function, args))
+}
+
+fn unit_named(name: &str) -> Option<IntervalUnit> {
+    Some(match name {
+        "MICROSECOND" => IntervalUnit::Microsecond,
+        "SECOND" => IntervalUnit::Second,
+        "MINUTE" => IntervalUnit::Minute,
+        "HOUR" => IntervalUnit::Hour,
+        "DAY" => IntervalUnit::Day,
+        "WEEK" => IntervalUnit::Week,
+        "MONTH" => IntervalUnit::Month,
+        "QUARTER" => IntervalUnit::Quarter,
+        "YEAR" => IntervalUnit::Year,
+        _ => return None,
+    })
 }
 
 fn param_count(name: &str) -> Error {
@@ -944,6 +994,7 @@ pub fn declared_decimal(
     Ok(DataType::Decimal {
         precision: precision.max(1) as u8,
         scale: scale as u8,
+        unsigned: false,
     })
 }
 

@@ -13,8 +13,6 @@ use super::SessionContext;
 use crate::error::{Error, ErrorCode};
 use manycore_types::format::{to_text, write_text};
 use manycore_types::{Collation, DataType, Date, DateTime, Decimal, Value};
-use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
-use rust_decimal::RoundingStrategy;
 use std::cmp::Ordering;
 
 /// The text of a value in a warning message: strings as they are, others formatted.
@@ -120,34 +118,25 @@ pub fn str_to_decimal_quiet(s: &[u8]) -> Decimal {
     parse_decimal_text(text).unwrap_or_default()
 }
 
-/// Parses "[-]digits[.digits][e[-]digits]" exactly; None if it does not fit 28 digits.
+/// Parses "[-]digits[.digits][e[-]digits]" exactly (fraction digits past 65 digits are
+/// rounded away); None if the integer part needs more than 65 digits.
 pub fn parse_decimal_text(text: &str) -> Option<Decimal> {
     if text.is_empty() {
         return Some(Decimal::ZERO);
     }
     let text = text.strip_prefix('+').unwrap_or(text);
-    if text.contains(['e', 'E']) {
-        return Decimal::from_scientific(text)
-            .ok()
-            .or_else(|| text.parse::<f64>().ok().and_then(Decimal::from_f64));
-    }
-    let text = if let Some(t) = text.strip_suffix('.') {
-        t
-    } else {
-        text
+    // MySQL accepts "5." and ".5"; the decimal parser wants digits on both sides.
+    let (sign, unsigned) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text),
     };
-    let text = if text.starts_with('.') {
-        format!("0{text}")
-    } else if text.starts_with("-.") {
-        format!("-0{}", &text[1..])
-    } else {
-        text.to_string()
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => unsigned.split_at(at),
+        None => (unsigned, ""),
     };
-    match Decimal::from_str_exact(&text) {
-        Ok(d) => Some(d),
-        // More fraction digits than fit: round them away.
-        Err(_) => text.parse::<Decimal>().ok(),
-    }
+    let mantissa = mantissa.strip_suffix('.').unwrap_or(mantissa);
+    let zero = if mantissa.starts_with('.') { "0" } else { "" };
+    Decimal::parse(&format!("{sign}{zero}{mantissa}{exponent}"))
 }
 
 /// String to a signed integer for integer contexts (CAST AS SIGNED, bit operations,
@@ -186,7 +175,7 @@ pub fn to_f64(value: &Value, session: &dyn SessionContext) -> Option<f64> {
         Value::Int(i) => *i as f64,
         Value::UInt(u) => *u as f64,
         Value::Double(d) => *d,
-        Value::Decimal(d) => d.to_f64().unwrap_or(0.0),
+        Value::Decimal(d) => d.to_f64(),
         Value::Bytes(b) => str_to_f64(b, session),
         Value::Date(d) => date_number(d) as f64,
         Value::DateTime(dt) => datetime_number(dt) as f64 + dt.microsecond as f64 / 1_000_000.0,
@@ -204,11 +193,12 @@ pub fn to_decimal(value: &Value, session: &dyn SessionContext) -> Option<Decimal
         Value::Bytes(b) => str_to_decimal(b, session),
         Value::Date(d) => Decimal::from(date_number(d)),
         Value::DateTime(dt) => {
-            let mut d = Decimal::from(datetime_number(dt));
-            if dt.microsecond != 0 {
-                d += Decimal::new(dt.microsecond as i64, 6);
+            if dt.microsecond == 0 {
+                Decimal::from(datetime_number(dt))
+            } else {
+                let micros = datetime_number(dt) as i128 * 1_000_000 + dt.microsecond as i128;
+                Decimal::from_i128_with_scale(micros, 6).expect("a datetime fits 65 digits")
             }
-            d
         }
     })
 }
@@ -217,11 +207,12 @@ pub fn double_to_decimal(d: f64) -> Decimal {
     if !d.is_finite() {
         return Decimal::ZERO;
     }
-    parse_decimal_text(&format!("{d}")).unwrap_or({
+    Decimal::from_f64(d).unwrap_or({
+        let max = Decimal::max_of(65, 0);
         if d > 0.0 {
-            Decimal::MAX
+            max
         } else {
-            Decimal::MIN
+            -max
         }
     })
 }
@@ -251,8 +242,8 @@ pub fn double_to_i128(d: f64) -> i128 {
 }
 
 pub fn decimal_to_i128(d: &Decimal) -> i128 {
-    let r = d.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero);
-    r.to_i128()
+    d.round(0)
+        .and_then(Decimal::to_i128)
         .unwrap_or(if d.is_sign_negative() {
             i64::MIN as i128
         } else {
@@ -630,9 +621,7 @@ pub fn compare(
 fn at_scale(v: &Value, t: &DataType) -> Value {
     match (v, t) {
         (Value::Decimal(d), DataType::Decimal { scale, .. }) if d.scale() > *scale as u32 => {
-            Value::Decimal(
-                d.round_dp_with_strategy(*scale as u32, RoundingStrategy::MidpointAwayFromZero),
-            )
+            Value::Decimal(d.round(*scale as i32).unwrap_or(*d))
         }
         _ => v.clone(),
     }
@@ -690,7 +679,7 @@ pub fn bigint_out_of_range(unsigned: bool, expression: &str) -> Error {
     )
 }
 
-/// Error 1690 for a DECIMAL result that does not fit (rust_decimal holds 28 digits).
+/// Error 1690 for a DECIMAL result that does not fit 65 digits.
 pub fn decimal_out_of_range(expression: &str) -> Error {
     Error::new(
         ErrorCode::DataOutOfRange,

@@ -18,8 +18,6 @@ use super::coerce::{
 use super::SessionContext;
 use crate::error::{Error, ErrorCode, Result};
 use manycore_types::{Collation, DataType, Date, DateTime, Decimal, Value};
-use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
-use rust_decimal::RoundingStrategy;
 use std::cmp::Ordering;
 
 /// Names a column in messages: `column_name` may be "c" or "db.t.c"; 1264/1406/1265 print
@@ -178,12 +176,17 @@ pub fn store_value(
             }
             Ok(as_int(wide))
         }
-        DataType::Decimal { precision, scale } => {
+        DataType::Decimal {
+            precision,
+            scale,
+            unsigned,
+        } => {
             let d = match &value {
                 Value::Bytes(b) => {
                     let (d, clean) = parse_number_text(b);
                     if !clean {
-                        let adjusted = Value::Decimal(clamp_decimal(d, *precision, *scale).0);
+                        let adjusted =
+                            Value::Decimal(clamp_decimal(d, *precision, *scale, *unsigned).0);
                         return complain(
                             strict,
                             session,
@@ -194,9 +197,17 @@ pub fn store_value(
                     d
                 }
                 Value::Double(f) if !f.is_finite() => Decimal::ZERO,
+                // Beyond 65 digits: out of range like any value above the column's max.
+                Value::Double(f) if Decimal::from_f64(*f).is_none() => {
+                    let max =
+                        Decimal::max_of(precision.saturating_sub(*scale) as u32, *scale as u32);
+                    let min = if *unsigned { Decimal::ZERO } else { -max };
+                    let clamped = Value::Decimal(if *f < 0.0 { min } else { max });
+                    return complain(strict, session, out_of_range(column_name, row), clamped);
+                }
                 other => coerce::to_decimal(other, session).unwrap_or_default(),
             };
-            let (fitted, clamped) = clamp_decimal(d, *precision, *scale);
+            let (fitted, clamped) = clamp_decimal(d, *precision, *scale, *unsigned);
             if clamped {
                 return complain(
                     strict,
@@ -217,7 +228,7 @@ pub fn store_value(
                 Value::Bytes(b) => {
                     let (d, clean) = parse_number_text(b);
                     let f = String::from_utf8_lossy(b).trim().parse::<f64>().ok();
-                    let f = f.unwrap_or_else(|| d.to_f64().unwrap_or(0.0));
+                    let f = f.unwrap_or_else(|| d.to_f64());
                     if !clean {
                         return complain(
                             strict,
@@ -387,17 +398,20 @@ fn truncate_utf8(text: &str, max_bytes: usize) -> String {
     text[..end].to_string()
 }
 
-/// Rounds to `scale` (half away from zero) and clamps to DECIMAL(precision, scale);
-/// returns whether it had to clamp.
-fn clamp_decimal(d: Decimal, precision: u8, scale: u8) -> (Decimal, bool) {
-    let r = d.round_dp_with_strategy(scale.min(28) as u32, RoundingStrategy::MidpointAwayFromZero);
-    let max = super::eval::decimal_max(precision.saturating_sub(scale) as u32, scale as u32);
-    let mut r = r;
-    if r.abs() > max {
-        return (if r.is_sign_negative() { -max } else { max }, true);
+/// Rounds to `scale` (half away from zero) and clamps to DECIMAL(precision, scale),
+/// whose least value is 0 if unsigned; returns whether it had to clamp.
+fn clamp_decimal(d: Decimal, precision: u8, scale: u8, unsigned: bool) -> (Decimal, bool) {
+    let max = Decimal::max_of(precision.saturating_sub(scale) as u32, scale as u32);
+    let min = if unsigned {
+        Decimal::ZERO.rescale(scale as u32).unwrap_or_default()
+    } else {
+        -max
+    };
+    let clamped = if d.is_sign_negative() { min } else { max };
+    match d.rescale(scale as u32) {
+        Some(r) if r <= max && r >= min => (r, false),
+        _ => (clamped, true),
     }
-    r.rescale(scale.min(28) as u32);
-    (r, false)
 }
 
 /// The constant `value` in the column's key representation, only if the conversion is
@@ -436,14 +450,16 @@ pub fn exact_key_value(value: &Value, column: &DataType) -> Option<Value> {
                     .then_some(Value::Int(i as i64))
             }
         }
-        DataType::Decimal { precision, scale } => {
+        DataType::Decimal {
+            precision, scale, ..
+        } => {
             let d = match value {
                 Value::Int(i) => Decimal::from(*i),
                 Value::UInt(u) => Decimal::from(*u),
                 Value::Decimal(d) => *d,
                 Value::Double(f) => {
                     let d = Decimal::from_f64(*f)?;
-                    if d.to_f64()? != *f {
+                    if d.to_f64() != *f {
                         return None;
                     }
                     d
@@ -457,17 +473,9 @@ pub fn exact_key_value(value: &Value, column: &DataType) -> Option<Value> {
                 }
                 _ => return None,
             };
-            let mut r = d.round_dp(*scale as u32);
-            if r != d {
-                return None;
-            }
-            let max =
-                super::eval::decimal_max(precision.saturating_sub(*scale) as u32, *scale as u32);
-            if r.abs() > max {
-                return None;
-            }
-            r.rescale(*scale as u32);
-            Some(Value::Decimal(r))
+            let r = d.rescale(*scale as u32)?;
+            let max = Decimal::max_of(precision.saturating_sub(*scale) as u32, *scale as u32);
+            (r == d && r.abs() <= max).then_some(Value::Decimal(r))
         }
         DataType::Float | DataType::Double => {
             let f = match value {
@@ -481,7 +489,7 @@ pub fn exact_key_value(value: &Value, column: &DataType) -> Option<Value> {
                 }
                 Value::Double(f) => *f,
                 Value::Decimal(d) => {
-                    let f = d.to_f64()?;
+                    let f = d.to_f64();
                     (Decimal::from_f64(f)? == *d).then_some(f)?
                 }
                 _ => return None,
@@ -574,7 +582,7 @@ fn number_f64(v: &Value) -> f64 {
     match v {
         Value::Int(i) => *i as f64,
         Value::UInt(u) => *u as f64,
-        Value::Decimal(d) => d.to_f64().unwrap_or(0.0),
+        Value::Decimal(d) => d.to_f64(),
         Value::Double(d) => *d,
         _ => 0.0,
     }
@@ -654,14 +662,18 @@ fn double_key(d: f64, out: &mut Vec<u8>) {
 
 fn decimal_key(d: Decimal, out: &mut Vec<u8>) {
     out.push(KEY_EXACT);
-    let d = d.normalize();
     if d.is_zero() {
         out.push(0x80);
         return;
     }
     let negative = d.is_sign_negative();
-    let digits = d.mantissa().unsigned_abs().to_string();
-    let exponent = digits.len() as i32 - d.scale() as i32;
+    // Significant digits without leading or trailing zeros, so 1.5 and 1.50 agree.
+    let text = d.abs().to_string();
+    let (int, fraction) = text.split_once('.').unwrap_or((&text, ""));
+    let all = format!("{int}{fraction}");
+    let leading_zeros = all.len() - all.trim_start_matches('0').len();
+    let digits = all.trim_matches('0');
+    let exponent = int.len() as i32 - leading_zeros as i32;
     let e = (exponent + 0x8000) as u16;
     let mut body = Vec::with_capacity(digits.len() + 3);
     body.extend_from_slice(&e.to_be_bytes());
@@ -692,6 +704,7 @@ mod tests {
         let t = DataType::Decimal {
             precision: 20,
             scale: 4,
+            unsigned: false,
         };
         let ordered = [
             Value::Null,

@@ -80,7 +80,7 @@ fn write(e: &Expr, out: &mut String, nested: bool) {
         Expr::Column(c) => out.push_str(&format!("col#{}", c.index)),
         Expr::Parameter { .. } => out.push('?'),
         Expr::SystemVariable { name, .. } => out.push_str(&format!("@@{name}")),
-        Expr::UserVariable { name } => out.push_str(&format!("@{name}")),
+        Expr::UserVariable { name, .. } => out.push_str(&format!("@{name}")),
         Expr::SetUserVariable { name, value, .. } => {
             out.push_str(&format!("@{name} := "));
             write(value, out, true);

@@ -1,12 +1,12 @@
 //! Evaluation of bound expressions, and the node-level type and nullability queries.
 //!
 //! Operators dispatch on the bound result type when it is known (an INT node computes
-//! in 64-bit integers with overflow error 1690, a DECIMAL node in rust_decimal, a DOUBLE
+//! in 64-bit integers with overflow error 1690, a DECIMAL node in 65 digits, a DOUBLE
 //! node in f64), and on the operand values when the type is nominal (mod.rs invariant
 //! (3)). Division by zero is NULL with warning 1365.
 //!
-//! DECIMAL values hold at most 28 significant digits (rust_decimal); a result beyond that
-//! is error 1690, where MariaDB would still compute up to 65 digits.
+//! DECIMAL values hold at most 65 significant digits (`manycore_types::Decimal`); a
+//! result whose integer part needs more is error 1690, as in MariaDB.
 
 use super::coerce::{
     self, compare, string_collation, to_bytes, to_decimal, to_f64, to_i128, to_temporal,
@@ -17,9 +17,28 @@ use super::function::{self, conform, BOOL_TYPE};
 use super::{BinaryOp, EvalContext, Expr, UnaryOp};
 use crate::error::{Error, ErrorCode, Result};
 use manycore_types::{Collation, DataType, Decimal, Value};
-use rust_decimal::prelude::ToPrimitive;
-use rust_decimal::RoundingStrategy;
 use std::cmp::Ordering;
+
+/// The type of a user variable holding a string, a date, NULL, or never set.
+pub const USER_VARIABLE_STRING: DataType = DataType::Text {
+    size: manycore_types::LobSize::Long,
+};
+
+/// The type MariaDB gives `@v` holding `value`: integers BIGINT, doubles DOUBLE,
+/// decimals DECIMAL(65, their scale), anything else LONGTEXT.
+pub fn user_variable_type(value: &Value) -> DataType {
+    match value {
+        Value::Int(_) => DataType::BIGINT,
+        Value::UInt(_) => function::UBIGINT,
+        Value::Double(_) => DataType::Double,
+        Value::Decimal(d) => DataType::Decimal {
+            precision: 65,
+            scale: d.scale().min(manycore_types::decimal::SCALE_MAX) as u8,
+            unsigned: false,
+        },
+        _ => USER_VARIABLE_STRING,
+    }
+}
 
 /// The nominal type of nodes whose type is only known at run time.
 pub const NOMINAL_STRING: DataType = DataType::VarChar { length: 255 };
@@ -76,11 +95,14 @@ impl Expr {
                 ctx.session.set_user_variable(name, v.clone());
                 Ok(v)
             }
-            Expr::UserVariable { name } => {
+            Expr::UserVariable { name, data_type } => {
                 let v = ctx.session.user_variable(name);
-                Ok(to_bytes(&v, &DataType::Null)
-                    .map(Value::Bytes)
-                    .unwrap_or(Value::Null))
+                if data_type.is_string() || v.is_null() {
+                    return Ok(to_bytes(&v, &DataType::Null)
+                        .map(Value::Bytes)
+                        .unwrap_or(Value::Null));
+                }
+                conform(v.clone(), &user_variable_type(&v), data_type, ctx)
             }
             Expr::Unary {
                 op,
@@ -281,18 +303,13 @@ impl Expr {
             | Expr::Case { data_type, .. }
             | Expr::Cast { data_type, .. }
             | Expr::SetUserVariable { data_type, .. }
+            | Expr::UserVariable { data_type, .. }
             | Expr::Parameter { data_type, .. }
             | Expr::Call { data_type, .. } => data_type.clone(),
             Expr::Column(c) => c.data_type.clone(),
             Expr::SystemVariable { name, .. } => {
                 crate::variables::value_type(name).unwrap_or(NOMINAL_STRING)
             }
-            // MariaDB types a user variable by the value it holds when the statement is
-            // prepared; that of a string or NULL (and of one never set) is LONGTEXT. The
-            // binder does not see values yet, so every user variable is typed so.
-            Expr::UserVariable { .. } => DataType::Text {
-                size: manycore_types::LobSize::Long,
-            },
             Expr::IsNull { .. }
             | Expr::IsBool { .. }
             | Expr::InList { .. }
@@ -578,12 +595,7 @@ pub(super) fn arith(
                         _ => x.scale() + DIV_PRECISION_INCREMENT,
                     };
                     let digits = scale.div_ceil(9) * 9;
-                    x.checked_div(y).map(|q| {
-                        q.round_dp_with_strategy(
-                            digits.min(28),
-                            RoundingStrategy::MidpointAwayFromZero,
-                        )
-                    })
+                    x.checked_div(y).and_then(|q| q.round(digits as i32))
                 }
                 _ => unreachable_op(op)?,
             };
@@ -743,7 +755,9 @@ pub fn cast_value(v: Value, from: &DataType, to: &DataType, ctx: &EvalContext) -
             }
             Value::UInt(if i < 0 { i as i64 as u64 } else { i as u64 })
         }
-        DataType::Decimal { precision, scale } => {
+        DataType::Decimal {
+            precision, scale, ..
+        } => {
             let d = to_decimal(&v, session).unwrap_or_default();
             Value::Decimal(fit_decimal(d, *precision, *scale, session, || {
                 format!("CAST({} AS DECIMAL)", expr_text_value(&v))
@@ -818,10 +832,12 @@ pub fn fit_decimal(
     session: &dyn super::SessionContext,
     what: impl FnOnce() -> String,
 ) -> Decimal {
-    let mut r =
-        d.round_dp_with_strategy(scale.min(28) as u32, RoundingStrategy::MidpointAwayFromZero);
     let int_digits = precision.saturating_sub(scale) as u32;
-    let max = decimal_max(int_digits, scale as u32);
+    let max = Decimal::max_of(int_digits, scale as u32);
+    // Rounding past 65 digits (999...9.5) is out of range like any value above max.
+    let mut r = d
+        .round(scale as i32)
+        .unwrap_or(if d.is_sign_negative() { -max } else { max });
     if r.abs() > max {
         session.warn(
             ErrorCode::WarnDataOutOfRange,
@@ -830,12 +846,4 @@ pub fn fit_decimal(
         r = if r.is_sign_negative() { -max } else { max };
     }
     r
-}
-
-/// The largest DECIMAL(int_digits + scale, scale) value, saturating at rust_decimal's range.
-pub fn decimal_max(int_digits: u32, scale: u32) -> Decimal {
-    let digits = (int_digits + scale).min(28);
-    let scale = scale.min(28).min(digits);
-    let mantissa = 10i128.pow(digits) - 1;
-    Decimal::from_i128_with_scale(mantissa, scale)
 }

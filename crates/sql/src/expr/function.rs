@@ -16,8 +16,6 @@ use super::temporal::{self as tm};
 use super::{EvalContext, Expr};
 use crate::error::{Error, ErrorCode, Result};
 use manycore_types::{DataType, DateTime, Decimal, IntWidth, LobSize, Value};
-use rust_decimal::prelude::ToPrimitive;
-use rust_decimal::RoundingStrategy;
 use std::cmp::Ordering;
 
 /// Units of `INTERVAL n unit`.
@@ -116,6 +114,13 @@ pub enum Function {
     /// LOCATE(substr, str[, pos]).
     Locate,
     Ascii,
+    /// ORD(str): the first character's bytes as a big-endian number.
+    Ord,
+    Quote,
+    /// INSERT(str, pos, len, newstr).
+    Insert,
+    /// CONV(n, from_base, to_base); BIN and OCT bind to it with bases 10 -> 2 and 8.
+    Conv,
     Char,
     Hex,
     Unhex,
@@ -157,6 +162,10 @@ pub enum Function {
     ToDays,
     FromDays,
     LastDay,
+    MakeDate,
+    StrToDate,
+    /// TIMESTAMPDIFF(unit, a, b).
+    TimestampDiff(IntervalUnit),
     Database,
     User,
     CurrentUser,
@@ -224,6 +233,10 @@ impl Function {
             "RPAD" => Rpad,
             "LOCATE" | "POSITION" | "INSTR" => Locate,
             "ASCII" => Ascii,
+            "ORD" => Ord,
+            "QUOTE" => Quote,
+            "INSERT" => Insert,
+            "CONV" => Conv,
             "CHAR" => Char,
             "HEX" => Hex,
             "UNHEX" => Unhex,
@@ -261,6 +274,8 @@ impl Function {
             "TO_DAYS" => ToDays,
             "FROM_DAYS" => FromDays,
             "LAST_DAY" => LastDay,
+            "MAKEDATE" => MakeDate,
+            "STR_TO_DATE" => StrToDate,
             "DATABASE" | "SCHEMA" => Database,
             "USER" | "SESSION_USER" | "SYSTEM_USER" => User,
             "CURRENT_USER" => CurrentUser,
@@ -326,6 +341,10 @@ impl Function {
             Rpad => "rpad",
             Locate => "locate",
             Ascii => "ascii",
+            Ord => "ord",
+            Quote => "quote",
+            Insert => "insert",
+            Conv => "conv",
             Char => "char",
             Hex => "hex",
             Unhex => "unhex",
@@ -365,6 +384,9 @@ impl Function {
             ToDays => "to_days",
             FromDays => "from_days",
             LastDay => "last_day",
+            MakeDate => "makedate",
+            StrToDate => "str_to_date",
+            TimestampDiff(_) => "timestampdiff",
             Database => "database",
             User => "user",
             CurrentUser => "current_user",
@@ -393,13 +415,16 @@ impl Function {
             | CharLength | Upper | Lower | Reverse | Space | Ascii | Hex | Unhex | Md5 | Sha1
             | Date | Year | Month | Day | Hour | Minute | Second | Microsecond | DayOfWeek
             | DayOfYear | Weekday | Quarter | DayName | MonthName | ToDays | FromDays | LastDay
-            | Charset | Collation | BitCount | Crc32 | Sleep => (1, 1),
+            | Charset | Collation | BitCount | Crc32 | Sleep | Ord | Quote => (1, 1),
             Round | Log | FromUnixtime | Week => (1, 2),
             Trim(_) => (1, 2),
             Truncate | Mod | Pow | IfNull | NullIf | Left | Right | Repeat | Sha2 | Strcmp
-            | FindInSet | DateFormat | DateDiff | DateAdd(_) | DateSub(_) => (2, 2),
+            | FindInSet | DateFormat | DateDiff | DateAdd(_) | DateSub(_) | MakeDate
+            | StrToDate | TimestampDiff(_) => (2, 2),
+            Conv => (3, 3),
             Substring | Locate | Format => (2, 3),
             If | Replace | Lpad | Rpad => (3, 3),
+            Insert => (4, 4),
             Greatest | Least | Field | Elt | ConcatWs => (2, MANY),
             Coalesce | Concat | Char => (1, MANY),
         }
@@ -487,7 +512,9 @@ pub fn int_digits(width: IntWidth, unsigned: bool) -> u32 {
 pub fn exact_shape(t: &DataType) -> (u32, u32) {
     match t {
         DataType::Int { width, unsigned } => (int_digits(*width, *unsigned), 0),
-        DataType::Decimal { precision, scale } => (
+        DataType::Decimal {
+            precision, scale, ..
+        } => (
             (*precision as u32).saturating_sub(*scale as u32),
             *scale as u32,
         ),
@@ -501,6 +528,7 @@ pub fn decimal_type(int_digits: u32, scale: u32) -> DataType {
     DataType::Decimal {
         precision: precision as u8,
         scale: scale as u8,
+        unsigned: false,
     }
 }
 
@@ -509,7 +537,9 @@ pub fn char_length(t: &DataType) -> u64 {
     match t {
         DataType::Null => 0,
         DataType::Int { width, unsigned } => int_digits(*width, *unsigned) as u64 + 1,
-        DataType::Decimal { precision, scale } => *precision as u64 + 1 + (*scale > 0) as u64,
+        DataType::Decimal {
+            precision, scale, ..
+        } => *precision as u64 + 1 + (*scale > 0) as u64,
         DataType::Float => 12,
         DataType::Double => 22,
         DataType::Char { length }
@@ -657,7 +687,9 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
         Ceil | Floor => match t(0) {
             // An integer argument comes back unchanged, type and all.
             d @ DataType::Int { .. } => d,
-            DataType::Decimal { precision, scale } => match rounded_digits(precision, scale) {
+            DataType::Decimal {
+                precision, scale, ..
+            } => match rounded_digits(precision, scale) {
                 0..=9 => INT_TYPE,
                 10..=18 => DataType::BIGINT,
                 digits => decimal_type(digits, 0),
@@ -675,7 +707,9 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
                         .data_type(),
                     _ => d,
                 },
-                DataType::Decimal { precision, scale } => {
+                DataType::Decimal {
+                    precision, scale, ..
+                } => {
                     let int = (precision as u32).saturating_sub(scale as u32);
                     let new_scale = match places {
                         None => 0,
@@ -777,7 +811,30 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
         Now | SysDate => DataType::DateTime {
             fsp: args.first().and_then(literal_int).unwrap_or(0).clamp(0, 6) as u8,
         },
-        CurDate | FromDays | LastDay | Date => DataType::Date,
+        CurDate | FromDays | LastDay | Date | MakeDate => DataType::Date,
+        // The format decides; a format known only at run time gives DATETIME(6).
+        StrToDate => match args.get(1) {
+            Some(Expr::Literal {
+                value: Value::Bytes(format),
+                ..
+            }) => match tm::format_parts(format) {
+                tm::FormatParts::Date => DataType::Date,
+                tm::FormatParts::DateTime => DataType::DateTime {
+                    fsp: if format.windows(2).any(|w| w == b"%f") {
+                        6
+                    } else {
+                        0
+                    },
+                },
+                tm::FormatParts::Time => varchar(17),
+            },
+            _ => DataType::DateTime { fsp: 6 },
+        },
+        Ord => INT_TYPE,
+        TimestampDiff(_) => DataType::BIGINT,
+        Insert => same_string_type(&t(0), char_length(&t(0)) + char_length(&t(3))),
+        Quote => same_string_type(&t(0), char_length(&t(0)).saturating_mul(2) + 2),
+        Conv => varchar(64),
         CurTime => varchar(8),
         UnixTimestamp => DataType::BIGINT,
         FromUnixtime => {
@@ -812,7 +869,10 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
                 DataType::DateTime { fsp } | DataType::Timestamp { fsp } => DataType::DateTime {
                     fsp: if micro { 6 } else { fsp },
                 },
-                _ => varchar(if micro { 26 } else { 19 }),
+                // A string argument gives a CHAR result, as in MariaDB.
+                _ => DataType::Char {
+                    length: if micro { 26 } else { 19 },
+                },
             }
         }
         Database | User | CurrentUser | Version | Charset | Collation => varchar(64),
@@ -845,8 +905,9 @@ pub fn nullable(function: Function, args: &[Expr]) -> bool {
         IfNull => args.get(1).is_none_or(Expr::nullable),
         If => args.get(1).is_none_or(Expr::nullable) || args.get(2).is_none_or(Expr::nullable),
         Concat | ConcatWs | Length | CharLength | Upper | Lower | Reverse | Trim(_) | Hex | Md5
-        | Sha1 | Abs | Sign | Ceil | Floor | Ascii | Strcmp | Greatest | Least | BitCount
+        | Sha1 | Abs | Sign | Ceil | Floor | Ascii | Ord | Strcmp | Greatest | Least | BitCount
         | Crc32 | Field | Char => any(),
+        Quote => false,
         _ => true,
     }
 }
@@ -1218,6 +1279,61 @@ pub fn call(
             Some(b) => int_value(b.first().copied().unwrap_or(0) as i64),
             None => Value::Null,
         },
+        Ord => match s(0) {
+            Some(b) => {
+                let binary = is_binary_arg(args, 0);
+                let len = if binary { 1 } else { utf8_char_len(&b) };
+                let code = b
+                    .iter()
+                    .take(len)
+                    .fold(0i64, |n, byte| n << 8 | *byte as i64);
+                int_value(code)
+            }
+            None => Value::Null,
+        },
+        Insert => {
+            if null {
+                return Ok(Value::Null);
+            }
+            let text = chars(&s(0).unwrap_or_default());
+            let (pos, len) = (int(1).unwrap_or(0), int(2).unwrap_or(0));
+            // A position outside the string leaves it unchanged; a negative or too long
+            // length replaces the rest.
+            if pos < 1 || pos as usize > text.len() {
+                from_chars(&text)
+            } else {
+                let start = pos as usize - 1;
+                let end = if len < 0 {
+                    text.len()
+                } else {
+                    start.saturating_add(len as usize).min(text.len())
+                };
+                let new = chars(&s(3).unwrap_or_default());
+                let mut out = text[..start].to_vec();
+                out.extend_from_slice(&new);
+                out.extend_from_slice(&text[end..]);
+                from_chars(&out)
+            }
+        }
+        Quote => match s(0) {
+            Some(b) => Value::Bytes(quote(&b)),
+            None => Value::text("NULL"),
+        },
+        Conv => {
+            if null {
+                return Ok(Value::Null);
+            }
+            let text = match &v[0] {
+                Value::Bytes(b) => b.clone(),
+                other => to_bytes(other, &args[0].data_type()).unwrap_or_default(),
+            };
+            match (int(1), int(2)) {
+                (Some(from), Some(to)) => conv(&text, from, to)
+                    .map(|t| Value::Bytes(t.into_bytes()))
+                    .unwrap_or(Value::Null),
+                _ => Value::Null,
+            }
+        }
         Char => {
             let mut out = Vec::new();
             for x in &v {
@@ -1350,11 +1466,12 @@ pub fn call(
             if d.is_sign_negative() {
                 return Ok(Value::Null);
             }
-            let secs = d.trunc().to_i64().unwrap_or(-1);
-            let micros = ((d - d.trunc()) * Decimal::from(1_000_000))
-                .trunc()
-                .to_u32()
-                .unwrap_or(0);
+            let secs = d.to_i64().unwrap_or(-1);
+            let micros = d
+                .fract()
+                .checked_mul(Decimal::from(1_000_000i64))
+                .and_then(Decimal::to_i64)
+                .unwrap_or(0) as u32;
             let Some(dt) = (secs <= 32_536_771_199)
                 .then(|| tm::from_unix_seconds(secs, micros))
                 .flatten()
@@ -1375,10 +1492,30 @@ pub fn call(
         Year => temporal_part(&v[0], session, |dt| Some(int_value(dt.date.year as i64))),
         Month => temporal_part(&v[0], session, |dt| Some(int_value(dt.date.month as i64))),
         Day => temporal_part(&v[0], session, |dt| Some(int_value(dt.date.day as i64))),
-        Hour => temporal_part(&v[0], session, |dt| Some(int_value(dt.hour as i64))),
-        Minute => temporal_part(&v[0], session, |dt| Some(int_value(dt.minute as i64))),
-        Second => temporal_part(&v[0], session, |dt| Some(int_value(dt.second as i64))),
-        Microsecond => temporal_part(&v[0], session, |dt| Some(int_value(dt.microsecond as i64))),
+        // These read their argument as a TIME: 'hh:mm:ss' first, else a datetime's time.
+        Hour | Minute | Second | Microsecond => {
+            let time = match &v[0] {
+                Value::Bytes(b) => tm::parse_time_of_day(b),
+                _ => None,
+            };
+            let part = |(hours, minutes, seconds, micros): (u32, u8, u8, u32)| match function {
+                Hour => hours as i64,
+                Minute => minutes as i64,
+                Second => seconds as i64,
+                _ => micros as i64,
+            };
+            match time {
+                Some(t) => int_value(part(t)),
+                None => temporal_part(&v[0], session, |dt| {
+                    Some(int_value(part((
+                        dt.hour as u32,
+                        dt.minute,
+                        dt.second,
+                        dt.microsecond,
+                    ))))
+                }),
+            }
+        }
         Quarter => temporal_part(&v[0], session, |dt| {
             Some(int_value((dt.date.month as i64 + 2) / 3))
         }),
@@ -1453,6 +1590,53 @@ pub fn call(
                 })
             })
         }),
+        MakeDate => match (int(0), int(1)) {
+            (Some(year), Some(day)) => tm::make_date(year, day)
+                .map(Value::Date)
+                .unwrap_or(Value::Null),
+            _ => Value::Null,
+        },
+        StrToDate => {
+            if null {
+                return Ok(Value::Null);
+            }
+            let (text, format) = (s(0).unwrap_or_default(), s(1).unwrap_or_default());
+            match tm::str_to_date(&text, &format) {
+                Some(dt) => match data_type {
+                    DataType::Date => Value::Date(dt.date),
+                    DataType::DateTime { .. } => Value::DateTime(dt),
+                    _ => Value::Bytes(
+                        format!("{:02}:{:02}:{:02}", dt.hour, dt.minute, dt.second).into_bytes(),
+                    ),
+                },
+                None => {
+                    let shown = match tm::format_parts(&format) {
+                        tm::FormatParts::Date => "date",
+                        tm::FormatParts::Time => "time",
+                        tm::FormatParts::DateTime => "datetime",
+                    };
+                    session.warn(
+                        ErrorCode::WrongValueForType,
+                        format!(
+                            "Incorrect {shown} value: '{}' for function str_to_date",
+                            String::from_utf8_lossy(&text)
+                        ),
+                    );
+                    Value::Null
+                }
+            }
+        }
+        TimestampDiff(unit) => {
+            if null {
+                return Ok(Value::Null);
+            }
+            match (to_temporal(&v[0], session), to_temporal(&v[1], session)) {
+                (Some(a), Some(b)) => tm::timestamp_diff(unit, &a.datetime, &b.datetime)
+                    .map(int_value)
+                    .unwrap_or(Value::Null),
+                _ => Value::Null,
+            }
+        }
         Database => match session.current_database() {
             Some(db) => Value::text(db),
             None => Value::Null,
@@ -1607,7 +1791,9 @@ fn round_value(
             let d = to_decimal(v, session).unwrap_or_default();
             let r = round_decimal(d, places, truncate);
             match data_type {
-                DataType::Int { unsigned: true, .. } => Value::UInt(r.to_u64().unwrap_or(0)),
+                DataType::Int { unsigned: true, .. } => {
+                    Value::UInt(r.to_i128().and_then(|i| u64::try_from(i).ok()).unwrap_or(0))
+                }
                 DataType::Int { .. } => Value::Int(r.to_i64().unwrap_or(0)),
                 _ => Value::Decimal(r),
             }
@@ -1628,23 +1814,14 @@ fn round_value(
     }
 }
 
+/// ROUND/TRUNCATE of a DECIMAL to `places` (negative: tens, hundreds...); 0 when the
+/// rounded value would not fit 65 digits.
 fn round_decimal(d: Decimal, places: i64, truncate: bool) -> Decimal {
-    let strategy = if truncate {
-        RoundingStrategy::ToZero
+    let places = places.clamp(-100, 100) as i32;
+    if truncate {
+        d.truncate(places)
     } else {
-        RoundingStrategy::MidpointAwayFromZero
-    };
-    if places >= 0 {
-        return d.round_dp_with_strategy(places.min(28) as u32, strategy);
-    }
-    let shift = (-places).min(28) as u32;
-    let factor = Decimal::from_i128_with_scale(10i128.pow(shift), 0);
-    match d.checked_div(factor) {
-        Some(q) => q
-            .round_dp_with_strategy(0, strategy)
-            .checked_mul(factor)
-            .unwrap_or(Decimal::ZERO),
-        None => Decimal::ZERO,
+        d.round(places).unwrap_or(Decimal::ZERO)
     }
 }
 
@@ -1735,9 +1912,10 @@ fn unhex(b: &[u8]) -> Option<Vec<u8>> {
 
 /// FORMAT(x, d): rounded to d places, thousands separated by ',' (locale en_US).
 fn format_number(d: &Decimal, places: u32) -> String {
-    let r = d.round_dp_with_strategy(places.min(28), RoundingStrategy::MidpointAwayFromZero);
+    let places = places.min(manycore_types::decimal::SCALE_MAX);
+    let r = d.round(places as i32).unwrap_or(*d);
     let mut bytes = Vec::new();
-    manycore_types::format::write_decimal(&r, Some(places.min(28) as u8), &mut bytes);
+    manycore_types::format::write_decimal(&r, Some(places as u8), &mut bytes);
     let text = String::from_utf8(bytes).unwrap_or_default();
     let (negative, body) = match text.strip_prefix('-') {
         Some(rest) => (true, rest.to_string()),
@@ -1782,9 +1960,10 @@ fn date_add(
     // Fractional amounts round to whole units, except SECOND keeps microseconds.
     let (amount, unit) = if unit == IntervalUnit::Second {
         let d = to_decimal(amount, session).unwrap_or_default();
-        let micros = (d * Decimal::from(1_000_000))
-            .round()
-            .to_i128()
+        let micros = d
+            .checked_mul(Decimal::from(1_000_000i64))
+            .and_then(|m| m.round(0))
+            .and_then(Decimal::to_i128)
             .unwrap_or(0);
         (micros, IntervalUnit::Microsecond)
     } else {
@@ -1866,4 +2045,129 @@ fn uuid_v4() -> String {
         b >> 48,
         b & 0xFFFF_FFFF_FFFF
     )
+}
+
+/// Bytes of the first UTF-8 character of `b` (1 for an invalid lead byte).
+fn utf8_char_len(b: &[u8]) -> usize {
+    match b.first() {
+        Some(0xF0..=0xF7) => 4,
+        Some(0xE0..=0xEF) => 3,
+        Some(0xC0..=0xDF) => 2,
+        _ => 1,
+    }
+    .min(b.len().max(1))
+}
+
+/// QUOTE(s): single-quoted, with backslash, quote, NUL and Ctrl-Z escaped so the result
+/// reads back as the same string literal.
+fn quote(b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(b.len() + 2);
+    out.push(b'\'');
+    for &byte in b {
+        match byte {
+            b'\\' | b'\'' => out.extend_from_slice(&[b'\\', byte]),
+            0 => out.extend_from_slice(b"\\0"),
+            0x1A => out.extend_from_slice(b"\\Z"),
+            _ => out.push(byte),
+        }
+    }
+    out.push(b'\'');
+    out
+}
+
+/// CONV(text, from, to): the leading digits of `text` in base |from| (signed if from is
+/// negative), written in base |to| (as a signed number if to is negative); None for a
+/// base outside 2..=36. Values saturate at the 64-bit bounds, as in MySQL.
+fn conv(text: &[u8], from: i64, to: i64) -> Option<String> {
+    let (from_base, to_base) = (from.unsigned_abs(), to.unsigned_abs());
+    if !(2..=36).contains(&from_base) || !(2..=36).contains(&to_base) {
+        return None;
+    }
+    let text = std::str::from_utf8(text).ok()?.trim_start();
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let mut magnitude: u64 = 0;
+    for c in digits.chars() {
+        let Some(d) = c.to_digit(from_base as u32) else {
+            break;
+        };
+        magnitude = magnitude
+            .checked_mul(from_base)
+            .and_then(|m| m.checked_add(d as u64))
+            .unwrap_or(u64::MAX);
+    }
+    let value: u64 = if from < 0 {
+        let signed = if negative {
+            (magnitude.min(1 << 63) as i128).wrapping_neg()
+        } else {
+            magnitude.min(i64::MAX as u64) as i128
+        };
+        signed as i64 as u64
+    } else if negative {
+        magnitude.wrapping_neg()
+    } else {
+        magnitude
+    };
+    let (negative_out, mut n) = if to < 0 && (value as i64) < 0 {
+        (true, (value as i64).unsigned_abs())
+    } else {
+        (false, value)
+    };
+    let mut out = Vec::new();
+    loop {
+        let d = (n % to_base) as u32;
+        out.push(
+            char::from_digit(d, to_base as u32)
+                .expect("digit below base")
+                .to_ascii_uppercase(),
+        );
+        n /= to_base;
+        if n == 0 {
+            break;
+        }
+    }
+    if negative_out {
+        out.push('-');
+    }
+    Some(out.iter().rev().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{conv, quote};
+
+    #[test]
+    fn conv_cases() {
+        let cases: &[(&str, i64, i64, Option<&str>)] = &[
+            ("ff", 16, 10, Some("255")),
+            ("10", 10, 2, Some("1010")),
+            ("-1", 10, 16, Some("FFFFFFFFFFFFFFFF")),
+            ("-1", 10, -10, Some("-1")),
+            ("zz", 36, 10, Some("1295")),
+            ("12x9", 10, 10, Some("12")),
+            (
+                "99999999999999999999999",
+                10,
+                10,
+                Some("18446744073709551615"),
+            ),
+            ("12", 1, 10, None),
+            ("12", 10, 37, None),
+        ];
+        for (text, from, to, want) in cases {
+            assert_eq!(
+                conv(text.as_bytes(), *from, *to).as_deref(),
+                *want,
+                "CONV('{text}', {from}, {to})"
+            );
+        }
+    }
+
+    #[test]
+    fn quote_escapes() {
+        assert_eq!(quote(b"it's"), b"'it\\'s'");
+        assert_eq!(quote(b"a\\b\0\x1a"), b"'a\\\\b\\0\\Z'");
+    }
 }

@@ -148,7 +148,9 @@ pub fn binary_length(op: BinaryOp, left: &Expr, right: &Expr) -> Option<IntLengt
 fn integer_digits(e: &Expr) -> u32 {
     let digits = match e.data_type() {
         DataType::Int { .. } => int_length(e).map_or(0, |l| l.precision),
-        DataType::Decimal { precision, scale } => (precision - scale) as u32,
+        DataType::Decimal {
+            precision, scale, ..
+        } => (precision - scale) as u32,
         DataType::Null => 1,
         other => char_length(&other).min(u32::MAX as u64) as u32,
     };
@@ -186,7 +188,9 @@ pub fn rounded_digits(precision: u8, scale: u8) -> u32 {
 fn call_length(function: Function, args: &[Expr]) -> Option<IntLength> {
     match function {
         Function::Ceil | Function::Floor => match args.first()?.data_type() {
-            DataType::Decimal { precision, scale } => Some(IntLength::of_precision(
+            DataType::Decimal {
+                precision, scale, ..
+            } => Some(IntLength::of_precision(
                 rounded_digits(precision, scale),
                 false,
             )),

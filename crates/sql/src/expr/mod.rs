@@ -41,6 +41,7 @@ pub use aggregate::{bind_aggregate, Accumulator, AggregateCall, AggregateFunctio
 pub use bind::{bind, declared_decimal, is_aggregate, Scope};
 pub use convert::{compare_values, exact_key_value, sort_key, store_value};
 pub use eval::NOMINAL_STRING as NOMINAL_PARAMETER_TYPE;
+pub use eval::{user_variable_type, USER_VARIABLE_STRING};
 pub use function::{Function, IntervalUnit, TrimSide};
 
 /// Scope of a `@@variable` reference.
@@ -118,8 +119,11 @@ pub enum Expr {
         name: String,
         scope: VarScope,
     },
+    /// Typed by the variable's value when bound (`user_variable_type`); evaluates to the
+    /// current value converted to that type.
     UserVariable {
         name: String,
+        data_type: DataType,
     },
     /// `@name := value`: evaluates `value`, stores it in the session's user variable and
     /// yields it. Typed as `value` (an integer as long, `int_length`).

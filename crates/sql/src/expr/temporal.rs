@@ -289,3 +289,357 @@ mod tests {
         );
     }
 }
+
+/// MAKEDATE(year, day_of_year): two-digit years as MySQL reads them (70..99 -> 19xx,
+/// 0..69 -> 20xx); None for a day below 1 or a result past 9999-12-31.
+pub fn make_date(year: i64, day_of_year: i64) -> Option<Date> {
+    if !(0..=9999).contains(&year) || day_of_year < 1 {
+        return None;
+    }
+    let year = match year {
+        0..=69 => year + 2000,
+        70..=99 => year + 1900,
+        _ => year,
+    };
+    let first = Date {
+        year: year as u16,
+        month: 1,
+        day: 1,
+    };
+    let date = Date::from_days(first.to_days()?.checked_add(day_of_year - 1)?)?;
+    (date.year <= 9999).then_some(date)
+}
+
+/// TIMESTAMPDIFF(unit, a, b): whole units from a to b, truncated toward zero. Months
+/// (and quarters, years) count only when b's day and time reach a's, as in MySQL.
+pub fn timestamp_diff(unit: IntervalUnit, a: &DateTime, b: &DateTime) -> Option<i64> {
+    let months_per = match unit {
+        IntervalUnit::Month => Some(1),
+        IntervalUnit::Quarter => Some(3),
+        IntervalUnit::Year => Some(12),
+        _ => None,
+    };
+    if let Some(per) = months_per {
+        let month_index = |dt: &DateTime| dt.date.year as i64 * 12 + dt.date.month as i64;
+        let rest = |dt: &DateTime| (dt.date.day, dt.hour, dt.minute, dt.second, dt.microsecond);
+        let mut months = month_index(b) - month_index(a);
+        if months > 0 && rest(b) < rest(a) {
+            months -= 1;
+        } else if months < 0 && rest(b) > rest(a) {
+            months += 1;
+        }
+        return Some(months / per);
+    }
+    let unit_micros: i128 = match unit {
+        IntervalUnit::Microsecond => 1,
+        IntervalUnit::Second => MICROS_PER_SECOND,
+        IntervalUnit::Minute => 60 * MICROS_PER_SECOND,
+        IntervalUnit::Hour => 3600 * MICROS_PER_SECOND,
+        IntervalUnit::Day => MICROS_PER_DAY,
+        IntervalUnit::Week => 7 * MICROS_PER_DAY,
+        _ => return None,
+    };
+    i64::try_from((to_micros(b)? - to_micros(a)?) / unit_micros).ok()
+}
+
+/// A TIME string "[-][D ]h:mm[:ss[.ffffff]]" as (hours, minutes, seconds, microseconds),
+/// for HOUR/MINUTE/SECOND of a time; None if the text is not that shape (callers then
+/// read it as a datetime).
+pub fn parse_time_of_day(text: &[u8]) -> Option<(u32, u8, u8, u32)> {
+    let text = std::str::from_utf8(text).ok()?.trim();
+    let text = text.strip_prefix('-').unwrap_or(text);
+    let (days, clock) = match text.split_once(' ') {
+        Some((d, rest)) => (d.parse::<u32>().ok()?, rest),
+        None => (0, text),
+    };
+    let (clock, fraction) = clock.split_once('.').unwrap_or((clock, ""));
+    let parts: Vec<&str> = clock.split(':').collect();
+    if !(2..=3).contains(&parts.len()) || parts.iter().any(|p| p.is_empty() || p.len() > 3) {
+        return None;
+    }
+    let number = |s: &str| {
+        s.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| s.parse::<u32>().ok())?
+    };
+    let hours = number(parts[0])?;
+    let minutes = number(parts[1])?;
+    let seconds = parts.get(2).map_or(Some(0), |s| number(s))?;
+    if minutes > 59 || seconds > 59 || !fraction.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let micros = format!("{:0<6}", &fraction[..fraction.len().min(6)])
+        .parse()
+        .ok()?;
+    Some((days * 24 + hours, minutes as u8, seconds as u8, micros))
+}
+
+/// What STR_TO_DATE's format yields: a date, a date and time, or (not in the value
+/// model) a time alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormatParts {
+    Date,
+    DateTime,
+    Time,
+}
+
+/// The parts a STR_TO_DATE format sets (MariaDB picks the result type from them).
+pub fn format_parts(format: &[u8]) -> FormatParts {
+    let (mut date, mut time) = (false, false);
+    let mut i = 0;
+    while i + 1 < format.len() {
+        if format[i] == b'%' {
+            match format[i + 1] {
+                b'd' | b'e' | b'm' | b'c' | b'Y' | b'y' | b'M' | b'b' | b'j' | b'a' | b'W'
+                | b'D' | b'U' | b'u' | b'V' | b'v' | b'X' | b'x' | b'w' => date = true,
+                b'H' | b'k' | b'h' | b'I' | b'l' | b'i' | b's' | b'S' | b'f' | b'p' | b'T'
+                | b'r' => time = true,
+                _ => {}
+            }
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    match (date, time) {
+        (true, true) => FormatParts::DateTime,
+        (false, true) => FormatParts::Time,
+        _ => FormatParts::Date,
+    }
+}
+
+/// STR_TO_DATE(text, format): the inverse of DATE_FORMAT for the numeric and name
+/// specifiers; None when the text does not match the format (the caller warns 1411).
+pub fn str_to_date(text: &[u8], format: &[u8]) -> Option<DateTime> {
+    let mut dt = DateTime::default();
+    let (mut t, mut f) = (0, 0);
+    let mut pm = None;
+    let mut hour12 = false;
+    let skip_spaces = |t: &mut usize| {
+        while *t < text.len() && text[*t].is_ascii_whitespace() {
+            *t += 1;
+        }
+    };
+    let number = |t: &mut usize, max_digits: usize| -> Option<u32> {
+        let start = *t;
+        while *t < text.len() && *t - start < max_digits && text[*t].is_ascii_digit() {
+            *t += 1;
+        }
+        std::str::from_utf8(&text[start..*t]).ok()?.parse().ok()
+    };
+    while f < format.len() {
+        if format[f].is_ascii_whitespace() {
+            f += 1;
+            skip_spaces(&mut t);
+            continue;
+        }
+        if format[f] != b'%' || f + 1 == format.len() {
+            if text.get(t) != Some(&format[f]) {
+                return None;
+            }
+            t += 1;
+            f += 1;
+            continue;
+        }
+        let spec = format[f + 1];
+        f += 2;
+        if spec != b'%' && spec != b'p' {
+            skip_spaces(&mut t);
+        }
+        match spec {
+            b'd' | b'e' => dt.date.day = number(&mut t, 2)? as u8,
+            b'm' | b'c' => dt.date.month = number(&mut t, 2)? as u8,
+            b'Y' => {
+                let start = t;
+                let y = number(&mut t, 4)?;
+                dt.date.year = if t - start <= 2 {
+                    two_digit_year(y)
+                } else {
+                    y as u16
+                };
+            }
+            b'y' => dt.date.year = two_digit_year(number(&mut t, 2)?),
+            b'j' => {
+                let day = number(&mut t, 3)?;
+                let date = make_date(dt.date.year as i64, day as i64)?;
+                dt.date = date;
+            }
+            b'H' | b'k' => dt.hour = number(&mut t, 2)? as u8,
+            b'h' | b'I' | b'l' => {
+                dt.hour = number(&mut t, 2)? as u8;
+                hour12 = true;
+            }
+            b'i' => dt.minute = number(&mut t, 2)? as u8,
+            b's' | b'S' => dt.second = number(&mut t, 2)? as u8,
+            b'f' => {
+                let start = t;
+                let digits = number(&mut t, 6)?;
+                dt.microsecond = digits * 10u32.pow(6 - (t - start) as u32);
+            }
+            b'p' => {
+                let word = text.get(t..t + 2)?.to_ascii_uppercase();
+                pm = Some(match word.as_slice() {
+                    b"AM" => false,
+                    b"PM" => true,
+                    _ => return None,
+                });
+                t += 2;
+            }
+            b'M' | b'b' => {
+                let rest = &text[t..];
+                let (month, len) = MONTH_NAMES.iter().enumerate().find_map(|(i, name)| {
+                    let len = if spec == b'b' { 3 } else { name.len() };
+                    rest.get(..len)
+                        .filter(|w| w.eq_ignore_ascii_case(&name.as_bytes()[..len]))
+                        .map(|_| (i as u8 + 1, len))
+                })?;
+                dt.date.month = month;
+                t += len;
+            }
+            b'a' | b'W' => {
+                let rest = &text[t..];
+                let len = DAY_NAMES.iter().find_map(|name| {
+                    let len = if spec == b'a' { 3 } else { name.len() };
+                    rest.get(..len)
+                        .filter(|w| w.eq_ignore_ascii_case(&name.as_bytes()[..len]))
+                        .map(|_| len)
+                })?;
+                t += len;
+            }
+            b'T' => {
+                dt.hour = number(&mut t, 2)? as u8;
+                (text.get(t) == Some(&b':')).then_some(())?;
+                t += 1;
+                dt.minute = number(&mut t, 2)? as u8;
+                (text.get(t) == Some(&b':')).then_some(())?;
+                t += 1;
+                dt.second = number(&mut t, 2)? as u8;
+            }
+            b'%' => {
+                (text.get(t) == Some(&b'%')).then_some(())?;
+                t += 1;
+            }
+            _ => return None,
+        }
+    }
+    if let Some(pm) = pm {
+        if !hour12 || dt.hour == 0 || dt.hour > 12 {
+            return None;
+        }
+        dt.hour = dt.hour % 12 + if pm { 12 } else { 0 };
+    }
+    // MariaDB checks each part's range, not the day against its month: '31/02/2024'
+    // gives 2024-02-31.
+    let valid = dt.date.month <= 12
+        && dt.date.day <= 31
+        && dt.hour < 24
+        && dt.minute < 60
+        && dt.second < 60;
+    valid.then_some(dt)
+}
+
+fn two_digit_year(y: u32) -> u16 {
+    match y {
+        0..=69 => 2000 + y as u16,
+        70..=99 => 1900 + y as u16,
+        _ => y as u16,
+    }
+}
+
+#[cfg(test)]
+mod parse_tests {
+    use super::*;
+
+    fn dt(text: &str) -> DateTime {
+        let (date, time) = text.split_once(' ').unwrap_or((text, "00:00:00"));
+        let d: Vec<u32> = date
+            .split('-')
+            .map(|p| p.parse().expect("digits"))
+            .collect();
+        let t: Vec<u32> = time
+            .split(':')
+            .map(|p| p.parse().expect("digits"))
+            .collect();
+        DateTime {
+            date: Date {
+                year: d[0] as u16,
+                month: d[1] as u8,
+                day: d[2] as u8,
+            },
+            hour: t[0] as u8,
+            minute: t[1] as u8,
+            second: t[2] as u8,
+            microsecond: 0,
+        }
+    }
+
+    #[test]
+    fn str_to_date_cases() {
+        let cases: &[(&str, &str, Option<&str>)] = &[
+            ("15/03/2024", "%d/%m/%Y", Some("2024-03-15")),
+            (
+                "2024-03-15 07:08:09",
+                "%Y-%m-%d %H:%i:%s",
+                Some("2024-03-15 07:08:09"),
+            ),
+            ("March 5 2024", "%M %e %Y", Some("2024-03-05")),
+            ("5 pm 24", "%l %p %y", Some("2024-00-00 17:00:00")),
+            ("32/02/2024", "%d/%m/%Y", None),
+            ("15-03-2024", "%d/%m/%Y", None),
+        ];
+        for (text, format, want) in cases {
+            let got = str_to_date(text.as_bytes(), format.as_bytes());
+            let want = want.map(|w| {
+                let mut d = dt(&w.replace("-00-00", "-01-01"));
+                if w.contains("-00-00") {
+                    d.date.month = 0;
+                    d.date.day = 0;
+                }
+                d
+            });
+            assert_eq!(got, want, "STR_TO_DATE('{text}', '{format}')");
+        }
+        assert_eq!(format_parts(b"%d/%m/%Y"), FormatParts::Date);
+        assert_eq!(format_parts(b"%Y %H"), FormatParts::DateTime);
+        assert_eq!(format_parts(b"%H:%i"), FormatParts::Time);
+    }
+
+    #[test]
+    fn timestamp_diff_cases() {
+        let cases = [
+            (IntervalUnit::Day, "2024-01-01", "2024-03-01", 60),
+            (IntervalUnit::Month, "2024-01-31", "2024-03-01", 1),
+            (IntervalUnit::Month, "2024-03-01", "2024-01-31", -1),
+            (IntervalUnit::Year, "2000-02-29", "2024-02-28", 23),
+            (
+                IntervalUnit::Hour,
+                "2024-01-01 10:00:00",
+                "2024-01-01 07:30:00",
+                -2,
+            ),
+        ];
+        for (unit, a, b, want) in cases {
+            assert_eq!(
+                timestamp_diff(unit, &dt(a), &dt(b)),
+                Some(want),
+                "{unit:?} {a} {b}"
+            );
+        }
+    }
+
+    #[test]
+    fn make_date_and_time_of_day() {
+        assert_eq!(make_date(2024, 60), Some(dt("2024-02-29").date));
+        assert_eq!(make_date(99, 1), Some(dt("1999-01-01").date));
+        assert_eq!(make_date(2024, 0), None);
+        assert_eq!(make_date(9999, 366), None);
+        assert_eq!(parse_time_of_day(b"10:20:30"), Some((10, 20, 30, 0)));
+        assert_eq!(
+            parse_time_of_day(b"100:20:30.5"),
+            Some((100, 20, 30, 500_000))
+        );
+        assert_eq!(parse_time_of_day(b"1 02:03"), Some((26, 3, 0, 0)));
+        assert_eq!(parse_time_of_day(b"2024-03-15 10:20:30"), None);
+        assert_eq!(parse_time_of_day(b"10:70:00"), None);
+    }
+}

@@ -131,6 +131,7 @@ pub fn test_table() -> (TestScope, Vec<Value>) {
             DataType::Decimal {
                 precision: 10,
                 scale: 2,
+                unsigned: false,
             },
             true,
         ),
@@ -457,6 +458,7 @@ fn aggregates() {
             DataType::Decimal {
                 precision: 32,
                 scale: 0,
+                unsigned: false,
             },
         ),
         (
@@ -466,6 +468,7 @@ fn aggregates() {
             DataType::Decimal {
                 precision: 32,
                 scale: 0,
+                unsigned: false,
             },
         ),
         (
@@ -475,6 +478,7 @@ fn aggregates() {
             DataType::Decimal {
                 precision: 14,
                 scale: 4,
+                unsigned: false,
             },
         ),
         ("min(i)", ints.to_vec(), "1", int(IntWidth::Int, false)),
@@ -486,6 +490,7 @@ fn aggregates() {
             DataType::Decimal {
                 precision: 32,
                 scale: 2,
+                unsigned: false,
             },
         ),
         (
@@ -495,6 +500,7 @@ fn aggregates() {
             DataType::Decimal {
                 precision: 14,
                 scale: 6,
+                unsigned: false,
             },
         ),
         (
@@ -510,6 +516,7 @@ fn aggregates() {
             DataType::Decimal {
                 precision: 32,
                 scale: 0,
+                unsigned: false,
             },
         ),
         ("count(i)", vec![], "0", DataType::BIGINT),
@@ -599,6 +606,7 @@ fn store_assignment() {
             DataType::Decimal {
                 precision: 5,
                 scale: 2,
+                unsigned: false,
             },
             Ok(dec("1.01")),
         ),
@@ -607,6 +615,7 @@ fn store_assignment() {
             DataType::Decimal {
                 precision: 5,
                 scale: 2,
+                unsigned: false,
             },
             Err((1264, "Out of range value for column 'c' at row 1")),
         ),
@@ -723,6 +732,7 @@ fn exact_keys() {
     let d = DataType::Decimal {
         precision: 10,
         scale: 2,
+        unsigned: false,
     };
     let cases: Vec<(Value, DataType, Option<Value>)> = vec![
         (Value::text("5"), i.clone(), Some(Value::Int(5))),
