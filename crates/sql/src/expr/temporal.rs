@@ -58,15 +58,7 @@ pub fn add_interval(dt: &DateTime, amount: i128, unit: IntervalUnit) -> Option<D
             ..*dt
         });
     }
-    let unit_micros: i128 = match unit {
-        IntervalUnit::Microsecond => 1,
-        IntervalUnit::Second => MICROS_PER_SECOND,
-        IntervalUnit::Minute => 60 * MICROS_PER_SECOND,
-        IntervalUnit::Hour => 3600 * MICROS_PER_SECOND,
-        IntervalUnit::Day => MICROS_PER_DAY,
-        IntervalUnit::Week => 7 * MICROS_PER_DAY,
-        _ => return None,
-    };
+    let unit_micros = fixed_unit_micros(unit)?;
     let base = to_micros(dt)?;
     from_micros(base.checked_add(amount.checked_mul(unit_micros)?)?)
 }
@@ -330,15 +322,7 @@ pub fn timestamp_diff(unit: IntervalUnit, a: &DateTime, b: &DateTime) -> Option<
         }
         return Some(months / per);
     }
-    let unit_micros: i128 = match unit {
-        IntervalUnit::Microsecond => 1,
-        IntervalUnit::Second => MICROS_PER_SECOND,
-        IntervalUnit::Minute => 60 * MICROS_PER_SECOND,
-        IntervalUnit::Hour => 3600 * MICROS_PER_SECOND,
-        IntervalUnit::Day => MICROS_PER_DAY,
-        IntervalUnit::Week => 7 * MICROS_PER_DAY,
-        _ => return None,
-    };
+    let unit_micros = fixed_unit_micros(unit)?;
     i64::try_from((to_micros(b)? - to_micros(a)?) / unit_micros).ok()
 }
 
@@ -642,4 +626,17 @@ mod parse_tests {
         assert_eq!(parse_time_of_day(b"2024-03-15 10:20:30"), None);
         assert_eq!(parse_time_of_day(b"10:70:00"), None);
     }
+}
+
+/// Microseconds in one `unit`, for the units of fixed length (not MONTH, QUARTER, YEAR).
+fn fixed_unit_micros(unit: IntervalUnit) -> Option<i128> {
+    Some(match unit {
+        IntervalUnit::Microsecond => 1,
+        IntervalUnit::Second => MICROS_PER_SECOND,
+        IntervalUnit::Minute => 60 * MICROS_PER_SECOND,
+        IntervalUnit::Hour => 3600 * MICROS_PER_SECOND,
+        IntervalUnit::Day => MICROS_PER_DAY,
+        IntervalUnit::Week => 7 * MICROS_PER_DAY,
+        _ => return None,
+    })
 }
