@@ -77,6 +77,12 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 10_000)]
     pub failed_login_delay_max_ms: u64,
 
+    /// How replies leave a worker: `uring` sends the replies of one pass of the worker's
+    /// event loop with one io_uring system call (falling back to `write` where io_uring is
+    /// unavailable); `off` writes each connection's replies with its own system call.
+    #[arg(long, default_value = "uring", value_parser = ["uring", "off"])]
+    pub send_batching: String,
+
     /// Start even if the log is damaged before its tail: discard it from the first bad
     /// record on, losing those commits. Without it such damage stops startup.
     #[arg(long)]

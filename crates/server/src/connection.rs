@@ -37,8 +37,10 @@ use manycore_protocol::ProtocolError;
 use manycore_sql::{ConnectionInfo, Counter, Engine, Error, ErrorCode, KillKind, Session};
 use manycore_storage::LockWait;
 use manycore_types::Value;
+use manycore_uring::SendRing;
 use std::collections::HashMap;
 use std::net::SocketAddr;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -66,6 +68,8 @@ pub struct ConnectionContext {
     pub security: Arc<crate::tls::Security>,
     /// Shared by all workers: failures count per client host, whichever worker saw them.
     pub failed_logins: Arc<crate::login_delay::FailedLogins>,
+    /// `--send-batching uring`: each worker sends replies through an io_uring ring.
+    pub send_batching: bool,
 }
 
 /// Set by KILL from another session; read by this connection's loop.
@@ -102,6 +106,8 @@ struct Connection {
     params: Vec<Value>,
     /// A login refusal `establish` decided on, answered after the delay (invariant (7)).
     refusal: Option<Error>,
+    /// The worker's batched sender; None where io_uring is unavailable or turned off.
+    send_ring: Option<Rc<SendRing>>,
 }
 
 enum Flow {
@@ -133,6 +139,7 @@ pub async fn run(
     stream: TcpStream,
     peer: SocketAddr,
     context: Arc<ConnectionContext>,
+    send_ring: Option<Rc<SendRing>>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     let _ = stream.set_nodelay(true);
@@ -156,6 +163,7 @@ pub async fn run(
         prepared: HashMap::new(),
         params: Vec::new(),
         refusal: None,
+        send_ring,
     };
     let kill = Arc::new(KillSignal {
         kind: AtomicU8::new(NOT_KILLED),
@@ -952,13 +960,15 @@ impl Connection {
     }
 
     async fn flush(&mut self) -> std::io::Result<()> {
-        let result = self.stream.write_all(&self.output).await;
         let sent = self.output.len() as u64;
+        let result = self
+            .stream
+            .write_all(&mut self.output, self.send_ring.as_deref())
+            .await;
         self.context
             .engine
             .status()
             .add(self.context.worker, Counter::BytesSent, sent);
-        self.output.clear();
         if self.output.capacity() > WRITE_BUFFER_RETAINED_MAX {
             self.output.shrink_to(WRITE_BUFFER_RETAINED_MAX);
         }

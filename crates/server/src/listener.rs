@@ -14,9 +14,11 @@
 use crate::config::ServeArgs;
 use crate::connection::{self, ConnectionContext};
 use crate::data_dir::DataDir;
-use manycore_sql::{Engine, EngineConfig};
+use manycore_sql::{Counter, Engine, EngineConfig};
 use manycore_storage::Storage;
+use manycore_uring::SendRing;
 use socket2::{Domain, Protocol, Socket, Type};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -24,6 +26,8 @@ use tokio::sync::watch;
 
 /// How often old row versions and dead index entries are collected.
 const GARBAGE_COLLECTION_INTERVAL: Duration = Duration::from_millis(100);
+/// Sends a worker's ring has in the kernel at once; more wait for the next pass.
+const SEND_RING_CAPACITY: u32 = 1024;
 /// Pending connections the kernel queues per listener.
 const LISTEN_BACKLOG: i32 = 1024;
 
@@ -83,6 +87,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             durability: durability.clone(),
             security: security.clone(),
             failed_logins: failed_logins.clone(),
+            send_batching: args.send_batching == "uring",
         };
         let shutdown = shutdown_rx.clone();
         let core = (!cores.is_empty()).then(|| cores[worker % cores.len()]);
@@ -200,14 +205,17 @@ fn run_worker(
         let tasks = tokio::task::LocalSet::new();
         tasks
             .run_until(async {
+                let send_ring = start_send_ring(&context);
                 loop {
                     tokio::select! {
                         accepted = listener.accept() => match accepted {
                             Ok((stream, peer)) => {
                                 let context = context.clone();
                                 let shutdown = shutdown.clone();
+                                let send_ring = send_ring.clone();
                                 tokio::task::spawn_local(async move {
-                                    connection::run(stream, peer, context, shutdown).await;
+                                    connection::run(stream, peer, context, send_ring, shutdown)
+                                        .await;
                                 });
                             }
                             // Out of descriptors or a connection reset before accept:
@@ -224,6 +232,32 @@ fn run_worker(
             .await;
         // Dropping `tasks` drops every connection: sessions roll back (invariant (2)).
     });
+}
+
+/// The worker's batched sender (`manycore_uring`) and its flusher task, or None when
+/// batching is off or io_uring is unavailable (then each connection writes its own replies).
+fn start_send_ring(context: &Arc<ConnectionContext>) -> Option<Rc<SendRing>> {
+    if !context.send_batching {
+        return None;
+    }
+    let ring = match SendRing::new(SEND_RING_CAPACITY) {
+        Ok(ring) => ring,
+        Err(e) => {
+            tracing::warn!(
+                "worker {}: io_uring unavailable ({e}); replies are sent with write",
+                context.worker
+            );
+            return None;
+        }
+    };
+    let (engine, worker) = (context.engine.clone(), context.worker);
+    tokio::task::spawn_local(Rc::clone(&ring).run(move |sends| {
+        engine
+            .status()
+            .add(worker, Counter::SendRingSends, sends as u64);
+        engine.status().add(worker, Counter::SendRingSubmits, 1);
+    }));
+    Some(ring)
 }
 
 fn spawn_garbage_collector(

@@ -7,9 +7,14 @@
 //!     buffered records to the socket.
 //! (3) The upgrade happens at most once, before authentication; a failed TLS handshake
 //!     leaves the stream `Closed` and the connection ends.
+//! (4) With the worker's send ring, a plain write is queued and goes out with the other
+//!     replies of the worker's pass in one system call (`manycore_uring`); whatever the
+//!     kernel did not take is written here, so the caller's contract is unchanged.
 
 use crate::tls::TlsInfo;
+use manycore_uring::SendRing;
 use std::io;
+use std::os::fd::AsRawFd;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_rustls::server::TlsStream;
@@ -31,8 +36,37 @@ impl Stream {
         }
     }
 
-    /// Invariant (2).
-    pub async fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+    /// Invariants (2) and (4). `buffer` is cleared once written, keeping its capacity.
+    pub async fn write_all(
+        &mut self,
+        buffer: &mut Vec<u8>,
+        ring: Option<&SendRing>,
+    ) -> io::Result<()> {
+        let result = self.write_buffer(buffer, ring).await;
+        buffer.clear();
+        result
+    }
+
+    async fn write_buffer(
+        &mut self,
+        buffer: &mut Vec<u8>,
+        ring: Option<&SendRing>,
+    ) -> io::Result<()> {
+        let buf = match (&*self, ring) {
+            (Stream::Plain(stream), Some(ring)) if !buffer.is_empty() => {
+                let (result, returned) =
+                    ring.send(stream.as_raw_fd(), std::mem::take(buffer)).await;
+                *buffer = returned;
+                // An error took nothing (a full socket buffer, a failed ring, a reset
+                // peer): the write below sends it all or reports the socket's error.
+                let taken = result.unwrap_or(0);
+                if taken == buffer.len() {
+                    return Ok(());
+                }
+                &buffer[taken..]
+            }
+            _ => &buffer[..],
+        };
         match self {
             Stream::Plain(stream) => stream.write_all(buf).await,
             Stream::Tls(stream) => {

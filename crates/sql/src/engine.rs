@@ -186,6 +186,10 @@ counters! {
     PlanCacheHits = "Plan_cache_hits",
     PlanCacheMisses = "Plan_cache_misses",
     Queries = "Queries",
+    // Replies sent through a worker's io_uring send ring, and the system calls that
+    // submitted them (manycore's own): their ratio is the batch size.
+    SendRingSends = "Send_ring_sends",
+    SendRingSubmits = "Send_ring_submits",
     Questions = "Questions",
     SelectFullJoin = "Select_full_join",
     SelectRange = "Select_range",
