@@ -604,13 +604,11 @@ impl Connection {
             Command::Quit => return Flow::Close,
             Command::Query { query } => {
                 engine.status().add(worker, Counter::Questions, 1);
-                session.set_command("Query");
                 let text = String::from_utf8_lossy(query);
                 let result = {
                     let mut sink = self.sink(session.status_flags(), false);
                     session.run_query(&text, &mut sink)
                 };
-                session.set_command("Sleep");
                 return self.finish_statement(session, result, false);
             }
             Command::InitDb { schema } => {
@@ -759,11 +757,9 @@ impl Connection {
         let params = std::mem::take(&mut self.params);
         let result = {
             let mut sink = self.sink(session.status_flags(), true);
-            session.set_command("Execute");
             session.execute_prepared(statement_id, &params, &mut sink)
         };
         self.params = params;
-        session.set_command("Sleep");
         self.finish_statement(session, result, true)
     }
 

@@ -275,7 +275,9 @@ struct ProcessState {
     /// The statement running, reusing its buffer between statements.
     info: String,
     has_info: bool,
-    since: Instant,
+    /// When `command` began. A coarse clock (CLOCK_MONOTONIC_COARSE, a few ms of
+    /// resolution for a column shown in seconds): it is read twice per statement.
+    since: coarsetime::Instant,
 }
 
 /// One row of SHOW PROCESSLIST.
@@ -294,19 +296,20 @@ impl ProcessEntry {
     pub(crate) fn set_command(&self, command: &'static str) {
         let mut state = self.state.lock();
         state.command = command;
-        state.since = Instant::now();
+        state.since = coarsetime::Instant::now();
         if command != "Query" && command != "Execute" {
             state.has_info = false;
         }
     }
 
-    pub(crate) fn set_query(&self, text: &str) {
+    /// A statement starts: `command` is "Query" (COM_QUERY) or "Execute" (COM_STMT_EXECUTE).
+    pub(crate) fn set_query(&self, command: &'static str, text: &str) {
         let mut state = self.state.lock();
         state.info.clear();
         state.info.push_str(text);
         state.has_info = true;
-        state.command = "Query";
-        state.since = Instant::now();
+        state.command = command;
+        state.since = coarsetime::Instant::now();
     }
 
     pub(crate) fn set_identity(&self, user: &str, host: &str, database: Option<&str>) {
@@ -390,7 +393,7 @@ impl ProcessList {
                 command: "Sleep",
                 info: String::new(),
                 has_info: false,
-                since: Instant::now(),
+                since: coarsetime::Instant::now(),
             }),
             interrupted: AtomicBool::new(false),
             on_kill,

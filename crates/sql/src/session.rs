@@ -395,6 +395,10 @@ impl Bound {
 struct Prepared {
     text: Arc<str>,
     statement: Arc<Statement>,
+    /// `com_counter` and `clears_warnings` of `statement`, found once at PREPARE so an
+    /// execution does not walk the syntax tree (cold memory with many connections).
+    counter: Option<Counter>,
+    clears_warnings: bool,
     bound: Option<Arc<Bound>>,
     params: usize,
     /// The parameter types `bound` was bound with (empty: untyped, as at PREPARE).
@@ -790,10 +794,6 @@ impl Session {
         self.multi_statements = enabled;
     }
 
-    pub fn set_command(&self, command: &'static str) {
-        self.process.entry().set_command(command);
-    }
-
     pub fn warning_count(&self) -> u16 {
         self.state.warning_count()
     }
@@ -951,7 +951,7 @@ impl Session {
 
     /// COM_QUERY. The server counts Questions; this counts Queries and Com_*.
     pub fn run_query(&mut self, text: &str, sink: &mut dyn ResultSink) -> Result<()> {
-        self.process.entry().set_query(text);
+        self.process.entry().set_query("Query", text);
         let result = self.run_pieces(text, sink);
         self.process.entry().set_command("Sleep");
         result
@@ -1106,6 +1106,8 @@ impl Session {
             id,
             Prepared {
                 text: piece.text.as_str().into(),
+                counter: com_counter(&statement),
+                clears_warnings: clears_warnings(&statement),
                 statement: Arc::new(statement),
                 bound: bound.map(Arc::new),
                 params,
@@ -1177,7 +1179,7 @@ impl Session {
                 "Incorrect arguments to mysqld_stmt_execute",
             ));
         }
-        self.process.entry().set_query(&prepared.text);
+        self.process.entry().set_query("Execute", &prepared.text);
         // Re-bind after DDL replaced a table the plan uses, or after a GRANT or REVOKE
         // (binding checks privileges; privilege invariant (2)).
         let mut stale = prepared.checked_generation != generation;
@@ -1204,9 +1206,10 @@ impl Session {
                     .iter()
                     .zip(params)
                     .all(|(t, v)| *t == parameter_type(v)));
-        let statement = Arc::clone(&prepared.statement);
-        let text = Arc::clone(&prepared.text);
+        let (counter, clears) = (prepared.counter, prepared.clears_warnings);
         if stale || retype {
+            let statement = Arc::clone(&prepared.statement);
+            let text = Arc::clone(&prepared.text);
             let database = prepared.database.clone();
             let saved = std::mem::replace(&mut self.state.database, database);
             let param_types: Vec<DataType> = params.iter().map(parameter_type).collect();
@@ -1220,14 +1223,18 @@ impl Session {
             prepared.checked_catalog = Arc::clone(&catalog);
         }
         drop(catalog);
-        let bound = self.prepared.get(&id).and_then(|p| p.bound.clone());
-        if let Some(c) = com_counter(&statement) {
+        if let Some(c) = counter {
             self.count(c);
         }
-        self.begin_statement(clears_warnings(&statement));
-        match bound {
+        self.begin_statement(clears);
+        let prepared = self.prepared.get(&id).expect("checked above");
+        match prepared.bound.clone() {
             Some(bound) => self.execute_bound(&bound, params, sink, false),
-            None => self.execute_unbound(&statement, &text, params, sink, false),
+            None => {
+                let (statement, text) =
+                    (Arc::clone(&prepared.statement), Arc::clone(&prepared.text));
+                self.execute_unbound(&statement, &text, params, sink, false)
+            }
         }
     }
 
