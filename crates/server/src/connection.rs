@@ -507,10 +507,11 @@ impl Connection {
                     flow = self.finish_change_user(session, *auth).await;
                 }
                 // Durability invariant (2): no reply before what it acknowledges is durable.
-                let durability = self.context.durability.clone();
+                // Borrowed, not cloned: the log is shared by every worker, and a reference
+                // count write per command would be a shared write (ARCHITECTURE (3)).
                 let (output, writer) = (&mut self.output, &mut self.writer);
                 crate::durability::await_commit(
-                    &durability,
+                    &self.context.durability,
                     committed,
                     reply_start,
                     output,
@@ -598,7 +599,11 @@ impl Connection {
     }
 
     fn execute(&mut self, session: &mut Session, command: Command<'_>, payload: &[u8]) -> Flow {
-        let engine = self.context.engine.clone();
+        // The worker's context, not the engine, is cloned: the engine's reference count is
+        // shared by every worker, and a write to it per command is a shared write
+        // (ARCHITECTURE (3)); the context's belongs to this worker's thread.
+        let context = Arc::clone(&self.context);
+        let engine = &context.engine;
         let worker = self.context.worker;
         match command {
             Command::Quit => return Flow::Close,
