@@ -85,6 +85,8 @@ const KILLED_CONNECTION: u8 = 2;
 /// by the client (reused when later executes omit them) and long data.
 struct PreparedState {
     param_types: Vec<Option<ParamType>>,
+    /// One slot per parameter once COM_STMT_SEND_LONG_DATA arrived, else empty: an
+    /// execution without long data then reads no more than this Vec's header.
     long_data: Vec<Option<Vec<u8>>>,
 }
 
@@ -670,7 +672,7 @@ impl Connection {
                     Ok(info) => {
                         let state = PreparedState {
                             param_types: vec![None; info.params.len()],
-                            long_data: vec![None; info.params.len()],
+                            long_data: Vec::new(),
                         };
                         self.prepared.insert(info.id, state);
                         let flags = session.status_flags();
@@ -692,6 +694,9 @@ impl Connection {
             } => {
                 // No reply, by protocol.
                 if let Some(state) = self.prepared.get_mut(&statement_id) {
+                    if state.long_data.is_empty() {
+                        state.long_data.resize(state.param_types.len(), None);
+                    }
                     if let Some(slot) = state.long_data.get_mut(param_id as usize) {
                         slot.get_or_insert_with(Vec::new).extend_from_slice(data);
                     }
@@ -704,7 +709,7 @@ impl Connection {
             }
             Command::StmtReset { statement_id } => {
                 if let Some(state) = self.prepared.get_mut(&statement_id) {
-                    state.long_data.iter_mut().for_each(|d| *d = None);
+                    state.long_data.clear();
                 }
                 match session.reset_prepared(statement_id) {
                     Ok(()) => self.send_ok(session),
@@ -739,7 +744,7 @@ impl Connection {
             self.send_error(&error);
             return Flow::Continue;
         };
-        let has_long_data = state.long_data.iter().any(Option::is_some);
+        let has_long_data = !state.long_data.is_empty();
         let long_data = has_long_data.then_some(&state.long_data[..]);
         let execute = match parse_execute(payload, &mut state.param_types, long_data) {
             Ok(execute) => execute,
@@ -756,8 +761,10 @@ impl Connection {
         }
         self.params.clear();
         self.params.extend(execute.params().map(|p| p.to_value()));
-        if let Some(state) = self.prepared.get_mut(&statement_id) {
-            state.long_data.iter_mut().for_each(|d| *d = None);
+        if has_long_data {
+            if let Some(state) = self.prepared.get_mut(&statement_id) {
+                state.long_data.clear();
+            }
         }
         let params = std::mem::take(&mut self.params);
         let result = {

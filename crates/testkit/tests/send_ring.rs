@@ -33,7 +33,10 @@ fn serve_clients(server: &ManycoreServer) -> u64 {
                     .args(["--no-defaults", "--protocol=TCP", "-h127.0.0.1", "-uroot"])
                     .args(["--skip-ssl", "-N", "-B"])
                     .arg(format!("-P{port}"));
-                (stream, run_bounded(command, input.as_bytes(), Duration::from_secs(300)))
+                (
+                    stream,
+                    run_bounded(command, input.as_bytes(), Duration::from_secs(300)),
+                )
             })
         })
         .collect();
@@ -53,7 +56,9 @@ fn serve_clients(server: &ManycoreServer) -> u64 {
     let big = mariadb_cli(
         port,
         &["--skip-ssl", "-N", "-B", "--max-allowed-packet=64M"],
-        &format!("SELECT LENGTH(REPEAT('x', {BIG_REPLY_BYTES})), REPEAT('y', {BIG_REPLY_BYTES});\n"),
+        &format!(
+            "SELECT LENGTH(REPEAT('x', {BIG_REPLY_BYTES})), REPEAT('y', {BIG_REPLY_BYTES});\n"
+        ),
     );
     assert!(big.success(), "big reply: {big}");
     let line = big.stdout.trim_end_matches('\n');
