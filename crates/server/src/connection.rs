@@ -632,7 +632,7 @@ impl Connection {
                     .write_with(&mut self.output, |o| write_eof(o, 0, flags));
             }
             Command::Statistics => {
-                let text = statistics_line(&engine);
+                let text = statistics_line(engine);
                 self.writer.write_packet(&mut self.output, text.as_bytes());
             }
             Command::ProcessKill { connection_id } => {
