@@ -247,8 +247,8 @@ fn default_value(
     if value.is_null() {
         return Ok(ColumnDefault::Value(Value::Null));
     }
-    let stored =
-        expr::store_value(value, t, name, 1, true, session).map_err(|_| invalid_default(name))?;
+    let stored = expr::store_value(value, t, &|| name.to_string(), 1, true, session)
+        .map_err(|_| invalid_default(name))?;
     Ok(ColumnDefault::Value(stored))
 }
 

@@ -599,7 +599,7 @@ pub fn execute_update(
         for (column, e) in &plan.assignments {
             let value = write_session.check(e.eval(&new, &eval))?;
             let c = &schema.columns[*column];
-            let name = qualified(&plan.db, table, c);
+            let name = || qualified(&plan.db, table, c);
             new[*column] = store(value, c, &name, n as u64 + 1, strict, true, session)?;
         }
         if new == old {
@@ -652,7 +652,7 @@ pub fn execute_delete(
 fn store(
     value: Value,
     c: &manycore_storage::ColumnSchema,
-    name: &str,
+    name: &dyn Fn() -> String,
     row_number: u64,
     strict: bool,
     null_is_error: bool,
@@ -861,7 +861,7 @@ pub fn execute_insert(
                     if v.is_null() && Some(column) == auto_column {
                         None
                     } else {
-                        let name = qualified(&plan.db, table, c);
+                        let name = || qualified(&plan.db, table, c);
                         Some(store(
                             v,
                             c,
@@ -1013,7 +1013,7 @@ fn insert_row(
                         both[..new.len()].clone_from_slice(&new);
                         let value = e.eval(&both, eval)?;
                         let c = &schema.columns[*column];
-                        let name = qualified(&plan.db, table, c);
+                        let name = || qualified(&plan.db, table, c);
                         new[*column] = store(value, c, &name, row_number, strict, true, session)?;
                     }
                     if new == old {

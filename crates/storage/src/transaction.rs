@@ -26,6 +26,9 @@
 //! (8) A commit is logged before it is stamped (`log_hook` invariant (1)); a log that
 //!     refuses commits for good is seen at the first write, so a doomed transaction does
 //!     no work.
+//! (9) Exactly one write per slot in `locked` has `took_lock`: the one whose call locked
+//!     it. A rollback that undoes that write releases the lock with it (invariant (4)), so
+//!     a later write to the slot takes the lock, and the flag, again.
 
 use crate::catalog::{Table, TableData, GC_TXN};
 use crate::gc::ReaderSlot;
@@ -62,6 +65,8 @@ struct Write {
     /// Secondary entries the new version no longer has: stale once committed.
     superseded: Vec<(usize, Box<[u8]>)>,
     deleted: bool,
+    /// This write's call locked the slot (invariant (9)).
+    took_lock: bool,
 }
 
 pub struct Transaction {
@@ -176,16 +181,18 @@ impl Transaction {
         self.view.txn
     }
 
-    fn lock(&mut self, slot: &Arc<RowSlot>) -> Result<(), LockFailure> {
+    /// Locks `slot` for this transaction; true if this call took the lock (it was not
+    /// already ours).
+    fn lock(&mut self, slot: &Arc<RowSlot>) -> Result<bool, LockFailure> {
         let txn = self.txn_id();
         let mut gc_waits = 0;
         loop {
             match slot.lock(txn) {
                 Ok(true) => {
                     self.locked.push(slot.clone());
-                    return Ok(());
+                    return Ok(true);
                 }
-                Ok(false) => return Ok(()),
+                Ok(false) => return Ok(false),
                 Err(DEAD) => return Err(LockFailure::Dead),
                 Err(GC_TXN) if gc_waits < GC_HOLD_YIELDS_MAX => {
                     gc_waits += 1;
@@ -236,8 +243,8 @@ impl Transaction {
                 id.to_be_bytes().to_vec().into_boxed_slice()
             }
         };
-        let slot = self.lock_slot_for_insert(&table.data, key)?;
-        let result = self.insert_into(table, &slot, row);
+        let (slot, took_lock) = self.lock_slot_for_insert(&table.data, key)?;
+        let result = self.insert_into(table, &slot, row, took_lock);
         if result.is_err() && slot.head.load().is_none() {
             // A slot this call created (or an empty one it found): the collector removes
             // it once the lock is released.
@@ -251,6 +258,7 @@ impl Transaction {
         table: &Arc<Table>,
         slot: &Arc<RowSlot>,
         row: Row,
+        took_lock: bool,
     ) -> Result<(), StorageError> {
         let head = slot.head.load_full();
         if let LatestOwned::Row { .. } = slot.latest(&self.write_view(), &head) {
@@ -273,15 +281,17 @@ impl Transaction {
             added,
             superseded: Vec::new(),
             deleted: false,
+            took_lock,
         });
         Ok(())
     }
 
+    /// The slot for `key`, locked, and whether this call took the lock.
     fn lock_slot_for_insert(
         &mut self,
         data: &TableData,
         key: Box<[u8]>,
-    ) -> Result<Arc<RowSlot>, StorageError> {
+    ) -> Result<(Arc<RowSlot>, bool), StorageError> {
         let txn = self.txn_id();
         loop {
             let existing = data.primary.get_cloned(&key);
@@ -292,7 +302,7 @@ impl Transaction {
                     match data.primary.insert_new(key.clone(), &slot) {
                         Ok(()) => {
                             self.locked.push(slot.clone());
-                            return Ok(slot);
+                            return Ok((slot, true));
                         }
                         // Another writer created it first (lock theirs), or the collector
                         // is removing a dead slot (wait it out below).
@@ -301,7 +311,7 @@ impl Transaction {
                 }
             };
             match self.lock(&slot) {
-                Ok(()) => return Ok(slot),
+                Ok(took_lock) => return Ok((slot, took_lock)),
                 // Being removed from the index (slot invariant (3)): look the key up again.
                 Err(LockFailure::Dead) => std::thread::yield_now(),
                 Err(LockFailure::Held(holder)) => return Err(StorageError::LockWait { holder }),
@@ -335,7 +345,7 @@ impl Transaction {
             }
         }
         let _structure = Self::writable(table)?;
-        self.lock(slot)?;
+        let took_lock = self.lock(slot)?;
         let head = slot.head.load_full();
         let latest = slot.latest(&self.write_view(), &head);
         if latest.committed_after_snapshot() {
@@ -363,6 +373,7 @@ impl Transaction {
             added,
             superseded,
             deleted: false,
+            took_lock,
         });
         Ok(())
     }
@@ -374,7 +385,7 @@ impl Transaction {
 
     fn delete_row(&mut self, table: &Arc<Table>, slot: &Arc<RowSlot>) -> Result<(), StorageError> {
         let _structure = Self::writable(table)?;
-        self.lock(slot)?;
+        let took_lock = self.lock(slot)?;
         let head = slot.head.load_full();
         let latest = slot.latest(&self.write_view(), &head);
         if latest.committed_after_snapshot() {
@@ -392,6 +403,7 @@ impl Transaction {
             added: Vec::new(),
             superseded,
             deleted: true,
+            took_lock,
         });
         Ok(())
     }
@@ -603,12 +615,17 @@ impl Transaction {
     }
 
     /// The final image of each row this transaction wrote, in first-write order (each
-    /// locked slot's newest version is ours: invariant (4)).
+    /// locked slot's newest version is ours: invariant (4)). The write that took a slot's
+    /// lock stands for all writes to it (invariant (9)), so no set of seen slots is needed.
     fn logged_changes(&self, keep: Option<&dyn Fn(&Table) -> bool>) -> Vec<RowChange> {
-        let mut seen = std::collections::HashSet::new();
-        let mut changes = Vec::with_capacity(self.writes.len());
+        let mut changes = Vec::with_capacity(self.locked.len());
+        let mut slots = 0;
         for write in &self.writes {
-            if !seen.insert(Arc::as_ptr(&write.slot)) || keep.is_some_and(|k| !k(&write.table)) {
+            if !write.took_lock {
+                continue;
+            }
+            slots += 1;
+            if keep.is_some_and(|k| !k(&write.table)) {
                 continue;
             }
             let head = write.slot.head.load();
@@ -621,6 +638,11 @@ impl Transaction {
                 row: version.row.as_ref().map(|r| r.to_vec()),
             });
         }
+        assert_eq!(
+            slots,
+            self.locked.len(),
+            "invariant (9): one locking write per slot"
+        );
         changes
     }
 

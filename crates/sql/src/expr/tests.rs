@@ -692,18 +692,26 @@ fn store_assignment() {
         ),
     ];
     for (value, column, want) in strict_cases {
-        let got = store_value(value.clone(), &column, "test.t.c", 1, true, &session)
-            .map_err(|e| (e.code.code(), e.message));
+        let got = store_value(
+            value.clone(),
+            &column,
+            &|| "test.t.c".into(),
+            1,
+            true,
+            &session,
+        )
+        .map_err(|e| (e.code.code(), e.message));
         let want = want.map_err(|(c, m)| (c, m.to_string()));
         assert_eq!(got, want, "{value:?} into {column:?}");
     }
     // Non-strict: clamp / truncate with a warning.
-    let got = store_value(Value::Int(300), &tiny, "c", 2, false, &session).expect("non-strict");
+    let got = store_value(Value::Int(300), &tiny, &|| "c".into(), 2, false, &session)
+        .expect("non-strict");
     assert_eq!(got, Value::Int(127));
     let got = store_value(
         Value::text("abcdef"),
         &DataType::VarChar { length: 3 },
-        "c",
+        &|| "c".into(),
         2,
         false,
         &session,
