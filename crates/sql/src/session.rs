@@ -1225,10 +1225,36 @@ impl Session {
             self.count(c);
         }
         self.begin_statement(clears_warnings(&statement));
-        match bound {
+        let outer_database = self.enter_prepared_database(id);
+        let result = match bound {
             Some(bound) => self.execute_bound(&bound, params, sink, false),
             None => self.execute_unbound(&statement, &text, params, sink, false),
+        };
+        if let Some(database) = outer_database {
+            self.process.entry().set_database(database.as_deref());
+            self.state.database = database;
         }
+        result
+    }
+
+    /// MariaDB runs a prepared statement in the database that was current when it was
+    /// prepared and then switches back, undoing a USE it ran (`Prepared_statement::execute`);
+    /// a database dropped since leaves none selected, with note 1049. Returns the session's
+    /// own database if it switched (rarely: the common case allocates nothing).
+    fn enter_prepared_database(&mut self, id: u32) -> Option<Option<String>> {
+        let prepared = self.prepared.get(&id)?;
+        if prepared.database == self.state.database {
+            return None;
+        }
+        let database = prepared.database.clone().filter(|name| {
+            let exists = self.engine.storage().catalog().databases.contains_key(name);
+            if !exists {
+                let e = Error::bad_db(name);
+                self.state.note(e.code, e.message);
+            }
+            exists
+        });
+        Some(std::mem::replace(&mut self.state.database, database))
     }
 
     pub fn init_db(&mut self, db: &str) -> Result<()> {
