@@ -1705,13 +1705,7 @@ impl Session {
     fn visible_tables(&self, db: &str, mut rows: Rows) -> Rows {
         if !self.state.grants.sees_all_tables(db) {
             let access = self.state.access();
-            rows.rows.retain(|r| {
-                let name = r[0]
-                    .as_bytes()
-                    .map(String::from_utf8_lossy)
-                    .unwrap_or_default();
-                access.table_any(db, &name).is_ok()
-            });
+            rows.retain_named(|name| access.table_any(db, name).is_ok());
         }
         rows
     }
@@ -1720,13 +1714,7 @@ impl Session {
     /// on the table, else those it holds a column privilege on.
     fn visible_columns(&self, db: &str, table: &Table, mut rows: Rows) -> Rows {
         let grants = &self.state.grants;
-        rows.rows.retain(|r| {
-            let name = r[0]
-                .as_bytes()
-                .map(String::from_utf8_lossy)
-                .unwrap_or_default();
-            grants.sees_column(db, &table.schema.name, &name)
-        });
+        rows.retain_named(|name| grants.sees_column(db, &table.schema.name, name));
         rows
     }
 
@@ -2013,12 +2001,8 @@ impl Session {
                 let like = like_filter(show_options)?;
                 let mut rows = show::databases(&self.engine, like.as_deref());
                 let grants = &self.state.grants;
-                rows.rows.retain(|r| {
-                    let name = r[0]
-                        .as_bytes()
-                        .map(String::from_utf8_lossy)
-                        .unwrap_or_default();
-                    name == "information_schema" || grants.sees_database(&name)
+                rows.retain_named(|name| {
+                    name == "information_schema" || grants.sees_database(name)
                 });
                 let rows =
                     self.filter_where(rows, where_filter(show_options), params, parameters)?;
