@@ -450,7 +450,7 @@ fn parameter_type(value: &Value) -> DataType {
             width: manycore_types::IntWidth::Big,
             unsigned: true,
         },
-        Value::Double(_) => DataType::Double,
+        Value::Double(_) => DataType::DOUBLE,
         _ => crate::expr::NOMINAL_PARAMETER_TYPE,
     }
 }
