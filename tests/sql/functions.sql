@@ -24,6 +24,10 @@ SELECT TRUNCATE(2.789, 2), TRUNCATE(-2.789, 1), TRUNCATE(123, -1);
 SELECT FLOOR(2.7), FLOOR(-2.7), CEIL(2.1), CEILING(-2.1), FLOOR(5), CEIL(1.0);
 SELECT MOD(10, 3), MOD(-10, 3), MOD(10.5, 3), POW(2, 10), POWER(2, -1), SQRT(16), SQRT(-1);
 SELECT EXP(0), LN(1), LOG(1), LOG10(1000), LOG2(8), PI();
+-- PI() is an exact DOUBLE printed with 6 decimals, which what is computed from it keeps.
+SELECT PI() * 2, PI() / 2, -PI(), PI() + 0e0, POW(PI(), 2), CONCAT(PI()), GREATEST(PI(), 1.1234567);
+SELECT PI() = 3.141593, PI() = 3.1415927, PI() = 3.1415926, PI() + 0e0 = 3.141593;
+SELECT AVG(PI()), SUM(PI()), MAX(PI());
 SELECT CONV('ff', 16, 10), CONV(10, 10, 2), BIN(5), OCT(8);
 SELECT CONV('-1', 10, 16), CONV('-1', 10, -10), CONV('zz', 36, 10), CONV('12', 1, 10), BIN(NULL), ORD('é'), QUOTE(NULL), QUOTE('a\\b');
 SELECT GREATEST(3, 7, 5), LEAST('b', 'a', 'c');

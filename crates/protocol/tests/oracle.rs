@@ -257,7 +257,7 @@ fn mysql_common_reads_our_rows() {
         },
         DataType::BIGINT,
         DataType::Null,
-        DataType::Double,
+        DataType::DOUBLE,
         DataType::Float,
         DataType::Decimal {
             precision: 10,

@@ -103,7 +103,7 @@ pub fn column_type(name: &str, t: &ast::DataType) -> Result<DataType> {
             }
         }
         A::Float(info) | A::FloatUnsigned(info) => match info {
-            ast::ExactNumberInfo::Precision(p) if *p > 24 => DataType::Double,
+            ast::ExactNumberInfo::Precision(p) if *p > 24 => DataType::DOUBLE,
             _ => DataType::Float,
         },
         A::Real
@@ -113,7 +113,7 @@ pub fn column_type(name: &str, t: &ast::DataType) -> Result<DataType> {
         | A::DoublePrecision
         | A::DoublePrecisionUnsigned
         | A::Float8
-        | A::Float64 => DataType::Double,
+        | A::Float64 => DataType::DOUBLE,
         A::Float4 | A::Float32 => DataType::Float,
         A::Char(l) | A::Character(l) => {
             let length = char_length(l, Some(1))?;

@@ -454,7 +454,7 @@ fn parameter_type(value: &Value) -> DataType {
             width: manycore_types::IntWidth::Big,
             unsigned: true,
         },
-        Value::Double(_) => DataType::Double,
+        Value::Double(_) => DataType::DOUBLE,
         _ => crate::expr::NOMINAL_PARAMETER_TYPE,
     }
 }
@@ -1227,15 +1227,41 @@ impl Session {
             self.count(c);
         }
         self.begin_statement(clears);
+        let outer_database = self.enter_prepared_database(id);
         let prepared = self.prepared.get(&id).expect("checked above");
-        match prepared.bound.clone() {
+        let result = match prepared.bound.clone() {
             Some(bound) => self.execute_bound(&bound, params, sink, false),
             None => {
                 let (statement, text) =
                     (Arc::clone(&prepared.statement), Arc::clone(&prepared.text));
                 self.execute_unbound(&statement, &text, params, sink, false)
             }
+        };
+        if let Some(database) = outer_database {
+            self.process.entry().set_database(database.as_deref());
+            self.state.database = database;
         }
+        result
+    }
+
+    /// MariaDB runs a prepared statement in the database that was current when it was
+    /// prepared and then switches back, undoing a USE it ran (`Prepared_statement::execute`);
+    /// a database dropped since leaves none selected, with note 1049. Returns the session's
+    /// own database if it switched (rarely: the common case allocates nothing).
+    fn enter_prepared_database(&mut self, id: u32) -> Option<Option<String>> {
+        let prepared = self.prepared.get(&id)?;
+        if prepared.database == self.state.database {
+            return None;
+        }
+        let database = prepared.database.clone().filter(|name| {
+            let exists = self.engine.storage().catalog().databases.contains_key(name);
+            if !exists {
+                let e = Error::bad_db(name);
+                self.state.note(e.code, e.message);
+            }
+            exists
+        });
+        Some(std::mem::replace(&mut self.state.database, database))
     }
 
     pub fn init_db(&mut self, db: &str) -> Result<()> {
@@ -1686,13 +1712,7 @@ impl Session {
     fn visible_tables(&self, db: &str, mut rows: Rows) -> Rows {
         if !self.state.grants.sees_all_tables(db) {
             let access = self.state.access();
-            rows.rows.retain(|r| {
-                let name = r[0]
-                    .as_bytes()
-                    .map(String::from_utf8_lossy)
-                    .unwrap_or_default();
-                access.table_any(db, &name).is_ok()
-            });
+            rows.retain_named(|name| access.table_any(db, name).is_ok());
         }
         rows
     }
@@ -1701,13 +1721,7 @@ impl Session {
     /// on the table, else those it holds a column privilege on.
     fn visible_columns(&self, db: &str, table: &Table, mut rows: Rows) -> Rows {
         let grants = &self.state.grants;
-        rows.rows.retain(|r| {
-            let name = r[0]
-                .as_bytes()
-                .map(String::from_utf8_lossy)
-                .unwrap_or_default();
-            grants.sees_column(db, &table.schema.name, &name)
-        });
+        rows.retain_named(|name| grants.sees_column(db, &table.schema.name, name));
         rows
     }
 
@@ -1994,12 +2008,8 @@ impl Session {
                 let like = like_filter(show_options)?;
                 let mut rows = show::databases(&self.engine, like.as_deref());
                 let grants = &self.state.grants;
-                rows.rows.retain(|r| {
-                    let name = r[0]
-                        .as_bytes()
-                        .map(String::from_utf8_lossy)
-                        .unwrap_or_default();
-                    name == "information_schema" || grants.sees_database(&name)
+                rows.retain_named(|name| {
+                    name == "information_schema" || grants.sees_database(name)
                 });
                 let rows =
                     self.filter_where(rows, where_filter(show_options), params, parameters)?;

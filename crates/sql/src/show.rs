@@ -13,6 +13,20 @@ pub struct Rows {
     pub rows: Vec<Vec<Value>>,
 }
 
+impl Rows {
+    /// Keeps the rows whose first column, a name, passes `keep` (the privilege filters of
+    /// SHOW DATABASES, TABLES and COLUMNS).
+    pub fn retain_named(&mut self, mut keep: impl FnMut(&str) -> bool) {
+        self.rows.retain(|row| {
+            let name = row[0]
+                .as_bytes()
+                .map(String::from_utf8_lossy)
+                .unwrap_or_default();
+            keep(&name)
+        });
+    }
+}
+
 pub fn text(s: &str) -> Value {
     Value::text(s)
 }

@@ -1137,3 +1137,37 @@ fn repeated_unplannable_statements_run_against_current_state() {
     assert_eq!(error(&mut s, "DO 1/0 + nosuch").code, ErrorCode::BadField);
     assert_eq!(error(&mut s, "DO 1/0 + nosuch").code, ErrorCode::BadField);
 }
+
+/// Runs prepared statement `id` (no parameters); its last result set's rows, or None.
+fn execute(s: &mut Session, id: u32) -> Option<Vec<Vec<String>>> {
+    let mut sink = Collect::default();
+    s.execute_prepared(id, &[], &mut sink).expect("execute");
+    match sink.events.pop() {
+        Some(Event::Rows { rows, .. }) => Some(rows),
+        _ => None,
+    }
+}
+
+#[test]
+fn prepared_statements_run_in_the_database_they_were_prepared_in() {
+    let (_engine, mut s) = setup();
+    run(&mut s, "CREATE DATABASE other");
+    run(&mut s, "CREATE DATABASE third");
+    let database = s.prepare("SELECT DATABASE()").expect("prepare").id;
+    let use_other = s.prepare("USE other").expect("prepare").id;
+    run(&mut s, "USE other");
+    assert_eq!(execute(&mut s, database), Some(table(&[&["test"]])));
+    assert_eq!(rows(&mut s, "SELECT DATABASE()"), table(&[&["other"]]));
+    // A USE prepared in `test` switches back to `test` when it ends: it changes nothing.
+    run(&mut s, "USE third");
+    execute(&mut s, use_other);
+    assert_eq!(rows(&mut s, "SELECT DATABASE()"), table(&[&["third"]]));
+    // Its database dropped, a statement runs with none selected, and says so in a note.
+    run(&mut s, "DROP DATABASE test");
+    assert_eq!(execute(&mut s, database), Some(table(&[&["NULL"]])));
+    assert_eq!(
+        rows(&mut s, "SHOW WARNINGS"),
+        table(&[&["Note", "1049", "Unknown database 'test'"]])
+    );
+    assert_eq!(rows(&mut s, "SELECT DATABASE()"), table(&[&["third"]]));
+}

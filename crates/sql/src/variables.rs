@@ -472,13 +472,13 @@ pub fn value_type(name: &str) -> Option<DataType> {
         "warning_count" | "error_count" | "last_insert_id" | "identity" | "insert_id"
         | "pseudo_thread_id" => return Some(big(true)),
         "in_transaction" => return Some(big(false)),
-        "timestamp" => return Some(DataType::Double),
+        "timestamp" => return Some(DataType::DOUBLE),
         _ => {}
     }
     match lookup(name)?.kind {
         Bool => Some(big(false)),
         UInt { .. } => Some(big(true)),
-        Double => Some(DataType::Double),
+        Double => Some(DataType::DOUBLE),
         Str | Enum(_) | Set(_) => None,
     }
 }
@@ -488,8 +488,8 @@ pub fn typed_value(value: Value, data_type: &DataType) -> Value {
     match (data_type, value) {
         (_, Value::Null) => Value::Null,
         (DataType::Int { .. }, v @ (Value::Int(_) | Value::UInt(_))) => v,
-        (DataType::Double, Value::Double(d)) => Value::Double(d),
-        (DataType::Int { .. } | DataType::Double, v) => {
+        (DataType::Double { .. }, Value::Double(d)) => Value::Double(d),
+        (DataType::Int { .. } | DataType::Double { .. }, v) => {
             let text = value_text(&v);
             if let Ok(i) = text.parse::<i64>() {
                 Value::Int(i)

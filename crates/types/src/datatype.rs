@@ -35,7 +35,12 @@ pub enum DataType {
         unsigned: bool,
     },
     Float,
-    Double,
+    /// `decimals`: the fraction digits its text form has (MariaDB's `decimals`), or
+    /// NOT_FIXED_DECIMALS for the shortest digits that round-trip. Only PI() and what is
+    /// computed from it have fixed decimals.
+    Double {
+        decimals: u8,
+    },
     Char {
         length: u32,
     },
@@ -146,10 +151,19 @@ impl LobSize {
     }
 }
 
+/// MariaDB's NOT_FIXED_DEC: a FLOAT or DOUBLE printed with the shortest digits that
+/// round-trip; also what column definitions send as their decimals.
+pub const NOT_FIXED_DECIMALS: u8 = 31;
+
 impl DataType {
     pub const BIGINT: DataType = DataType::Int {
         width: IntWidth::Big,
         unsigned: false,
+    };
+
+    /// A DOUBLE printed with the shortest digits that round-trip (almost every DOUBLE).
+    pub const DOUBLE: DataType = DataType::Double {
+        decimals: NOT_FIXED_DECIMALS,
     };
 
     pub fn is_integer(&self) -> bool {
@@ -163,7 +177,10 @@ impl DataType {
     pub fn is_numeric(&self) -> bool {
         matches!(
             self,
-            DataType::Int { .. } | DataType::Decimal { .. } | DataType::Float | DataType::Double
+            DataType::Int { .. }
+                | DataType::Decimal { .. }
+                | DataType::Float
+                | DataType::Double { .. }
         )
     }
 
@@ -224,7 +241,7 @@ impl DataType {
             },
             DataType::Decimal { .. } => NEWDECIMAL,
             DataType::Float => FLOAT,
-            DataType::Double => DOUBLE,
+            DataType::Double { .. } => DOUBLE,
             DataType::Char { .. } | DataType::Binary { .. } => STRING,
             DataType::VarChar { .. } | DataType::VarBinary { .. } => VAR_STRING,
             DataType::Text { size } | DataType::Blob { size } => match size {
@@ -265,7 +282,7 @@ impl DataType {
                 unsigned,
             } => *precision as u32 + (*scale > 0) as u32 + (!*unsigned) as u32,
             DataType::Float => 12,
-            DataType::Double => 22,
+            DataType::Double { .. } => 22,
             DataType::Char { length } | DataType::VarChar { length } => length.saturating_mul(4),
             DataType::Binary { length } | DataType::VarBinary { length } => *length,
             DataType::Text { size } | DataType::Blob { size } => {
@@ -278,11 +295,32 @@ impl DataType {
         }
     }
 
+    /// The decimals a DOUBLE computed from a value of this type keeps (MariaDB's
+    /// `Item::decimals`): an exact type's scale or fsp, a DOUBLE's own; NOT_FIXED for FLOAT,
+    /// strings and NULL.
+    pub fn double_decimals(&self) -> u8 {
+        match self {
+            DataType::Int { .. } | DataType::Date => 0,
+            DataType::Decimal { scale, .. } => *scale,
+            DataType::DateTime { fsp } | DataType::Timestamp { fsp } => *fsp,
+            DataType::Double { decimals } => *decimals,
+            _ => NOT_FIXED_DECIMALS,
+        }
+    }
+
+    /// A DOUBLE with `decimals` (at most NOT_FIXED_DECIMALS: more digits are not fixed).
+    pub fn double(decimals: u8) -> DataType {
+        DataType::Double {
+            decimals: decimals.min(NOT_FIXED_DECIMALS),
+        }
+    }
+
     /// Number of decimals sent in column definitions.
     pub fn decimals(&self) -> u8 {
         match self {
             DataType::Decimal { scale, .. } => *scale,
-            DataType::Float | DataType::Double => 31,
+            DataType::Float => NOT_FIXED_DECIMALS,
+            DataType::Double { decimals } => *decimals,
             DataType::DateTime { fsp } | DataType::Timestamp { fsp } => *fsp,
             DataType::Char { .. }
             | DataType::VarChar { .. }
@@ -331,7 +369,7 @@ impl DataType {
                 format!("decimal({precision},{scale}){sign}")
             }
             DataType::Float => "float".to_string(),
-            DataType::Double => "double".to_string(),
+            DataType::Double { .. } => "double".to_string(),
             DataType::Char { length } => format!("char({length})"),
             DataType::VarChar { length } => format!("varchar({length})"),
             DataType::Binary { length } => format!("binary({length})"),

@@ -8,7 +8,8 @@
 //!             value's own scale
 //!   DOUBLE    the shortest digits that round-trip, in fixed notation when the decimal
 //!             exponent is in -15..=14, else `<digits>e<exp>` ("1e20", "1.5e-16",
-//!             "0.00000015", "100000000000000"); -0 prints "0"
+//!             "0.00000015", "100000000000000"); -0 prints "0"; a DOUBLE with fixed
+//!             decimals (PI()) prints exactly that many fraction digits ("3.141593")
 //!   FLOAT     rounded to 6 significant digits first ("123457000", "1.1"), then as DOUBLE
 //!   DATE      YYYY-MM-DD; DATETIME/TIMESTAMP with the type's fsp fraction digits
 //!   strings   their bytes
@@ -18,7 +19,7 @@
 //! (2) This is the one number-to-text rule of the SQL layer: CAST(x AS CHAR), CONCAT and
 //!     result rows all format through `write_text`, so they always agree.
 
-use crate::datatype::DataType;
+use crate::datatype::{DataType, NOT_FIXED_DECIMALS};
 use crate::temporal::{Date, DateTime};
 use crate::value::Value;
 use crate::Decimal;
@@ -31,7 +32,12 @@ pub fn write_text(value: &Value, data_type: &DataType, out: &mut Vec<u8>) {
         Value::Int(i) => write!(out, "{i}").expect("writing to a Vec cannot fail"),
         Value::UInt(u) => write!(out, "{u}").expect("writing to a Vec cannot fail"),
         Value::Double(d) if *data_type == DataType::Float => write_float(*d as f32, out),
-        Value::Double(d) => write_double(*d, out),
+        Value::Double(d) => match data_type {
+            DataType::Double { decimals } if *decimals < NOT_FIXED_DECIMALS => {
+                write_fixed(*d, *decimals, out)
+            }
+            _ => write_double(*d, out),
+        },
         Value::Decimal(d) => match data_type {
             DataType::Decimal { scale, .. } => write_decimal(d, Some(*scale), out),
             _ => write_decimal(d, None, out),
@@ -96,6 +102,14 @@ pub fn write_double(value: f64, out: &mut Vec<u8>) {
     // `{:e}` gives the shortest digits that round-trip, as d.ddde-x.
     let text = format!("{value:e}");
     layout_scientific(text.as_bytes(), out);
+}
+
+/// A DOUBLE with `decimals` fraction digits, rounded (MariaDB's my_fcvt).
+fn write_fixed(value: f64, decimals: u8, out: &mut Vec<u8>) {
+    if !value.is_finite() {
+        return write_non_finite(value, out);
+    }
+    write!(out, "{value:.0$}", decimals as usize).expect("writing to a Vec cannot fail");
 }
 
 /// A FLOAT as MariaDB prints it: 6 significant digits, then the DOUBLE layout.
@@ -239,21 +253,31 @@ mod tests {
                 },
                 "7",
             ),
-            (Value::Double(1e15), DataType::Double, "1e15"),
-            (Value::Double(1e16), DataType::Double, "1e16"),
+            (Value::Double(1e15), DataType::DOUBLE, "1e15"),
+            (Value::Double(1e16), DataType::DOUBLE, "1e16"),
             (
                 Value::Double(123_456_789.123_456_79),
-                DataType::Double,
+                DataType::DOUBLE,
                 "123456789.12345679",
             ),
-            (Value::Double(0.00001), DataType::Double, "0.00001"),
-            (Value::Double(-0.0), DataType::Double, "0"),
+            (Value::Double(0.00001), DataType::DOUBLE, "0.00001"),
+            (Value::Double(-0.0), DataType::DOUBLE, "0"),
             (
                 Value::Double(1.0 / 3.0),
-                DataType::Double,
+                DataType::DOUBLE,
                 "0.3333333333333333",
             ),
-            (Value::Double(100000.0), DataType::Double, "100000"),
+            (Value::Double(100000.0), DataType::DOUBLE, "100000"),
+            (
+                Value::Double(std::f64::consts::PI),
+                DataType::Double { decimals: 6 },
+                "3.141593",
+            ),
+            (
+                Value::Double(std::f64::consts::FRAC_PI_2),
+                DataType::Double { decimals: 10 },
+                "1.5707963268",
+            ),
             (Value::Double(1.1f32 as f64), DataType::Float, "1.1"),
             (
                 Value::Date(Date {

@@ -107,7 +107,7 @@ mod tests {
         let encoded: Vec<_> = ints.iter().map(|v| enc(v.clone(), &int)).collect();
         assert!(encoded.windows(2).all(|w| w[0] < w[1]));
 
-        let dbl = DataType::Double;
+        let dbl = DataType::DOUBLE;
         let ds = [-10.5, -0.1, 0.0, 0.1, 3e10];
         let encoded: Vec<_> = ds.iter().map(|v| enc(Value::Double(*v), &dbl)).collect();
         assert!(encoded.windows(2).all(|w| w[0] < w[1]));

@@ -20,7 +20,7 @@ pub mod temporal;
 pub mod value;
 
 pub use collation::Collation;
-pub use datatype::{ColumnDefault, DataType, IntWidth, LobSize};
+pub use datatype::{ColumnDefault, DataType, IntWidth, LobSize, NOT_FIXED_DECIMALS};
 pub use decimal::Decimal;
 pub use temporal::{Date, DateTime};
 pub use value::Value;

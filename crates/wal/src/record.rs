@@ -486,7 +486,7 @@ fn put_data_type(out: &mut Vec<u8>, t: &DataType) {
             unsigned,
         } => out.extend_from_slice(&[if *unsigned { 14 } else { 2 }, *precision, *scale]),
         DataType::Float => put_u8(out, 3),
-        DataType::Double => put_u8(out, 4),
+        DataType::Double { .. } => put_u8(out, 4),
         DataType::Char { length } => length_type(out, 5, *length),
         DataType::VarChar { length } => length_type(out, 6, *length),
         DataType::Binary { length } => length_type(out, 7, *length),
@@ -534,7 +534,7 @@ fn get_data_type(r: &mut Reader<'_>) -> Result<DataType, DecodeError> {
             unsigned: tag == 14,
         },
         3 => DataType::Float,
-        4 => DataType::Double,
+        4 => DataType::DOUBLE,
         5 => DataType::Char {
             length: r.u32_varint()?,
         },
@@ -734,7 +734,7 @@ mod tests {
         let mut types = vec![
             DataType::Null,
             DataType::Float,
-            DataType::Double,
+            DataType::DOUBLE,
             DataType::Date,
         ];
         for width in [

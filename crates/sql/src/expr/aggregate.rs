@@ -139,7 +139,13 @@ impl AggregateCall {
                 let (i, s) = exact_shape(&arg);
                 decimal_type(i, s + 4)
             }
-            Sum | Avg | StdPop | StdSamp | VarPop | VarSamp => DataType::Double,
+            // A DOUBLE argument's decimals carry over; the averages add
+            // div_precision_increment (AVG(PI()) prints 10 digits).
+            Sum => DataType::double(arg.double_decimals()),
+            Avg | StdPop | StdSamp | VarPop | VarSamp => DataType::double(
+                arg.double_decimals()
+                    .saturating_add(super::eval::DIV_PRECISION_INCREMENT as u8),
+            ),
             Min | Max => arg,
             BitAnd | BitOr | BitXor => UBIGINT,
             GroupConcat => DataType::Text {

@@ -426,7 +426,7 @@ pub(super) fn number_literal(text: &str) -> Result<Expr> {
         let d: f64 = text.parse().map_err(|_| Error::parse_near(text, 1))?;
         return Ok(Expr::Literal {
             value: Value::Double(d),
-            data_type: DataType::Double,
+            data_type: DataType::DOUBLE,
         });
     }
     if !text.contains('.') {
@@ -458,7 +458,7 @@ fn decimal_literal(text: &str) -> Result<Expr> {
             let d: f64 = text.parse().map_err(|_| Error::parse_near(text, 1))?;
             Ok(Expr::Literal {
                 value: Value::Double(d),
-                data_type: DataType::Double,
+                data_type: DataType::DOUBLE,
             })
         }
     }
@@ -608,8 +608,8 @@ fn bind_unary(op: ast::UnaryOperator, operand: &ast::Expr, scope: &dyn Scope) ->
                     DataType::Int { .. } => neg_length(&inner)
                         .expect("an integer operand has a length")
                         .data_type(),
-                    d @ DataType::Decimal { .. } => d,
-                    _ => DataType::Double,
+                    d @ (DataType::Decimal { .. } | DataType::Double { .. }) => d,
+                    _ => DataType::DOUBLE,
                 };
                 Expr::Unary {
                     op: UnaryOp::Neg,
@@ -795,7 +795,16 @@ pub fn binary_type(op: BinaryOp, left: &Expr, right: &Expr) -> DataType {
     let (NumView::Exact(ia, sa, inta), NumView::Exact(ib, sb, intb)) =
         (num_view(&left_type), num_view(&right_type))
     else {
-        return DataType::Double;
+        // MariaDB's Item_num_op::fix_length_and_dec_double: the operands' larger decimals,
+        // plus div_precision_increment for `/` (PI()/2 prints 10 digits).
+        let decimals = left_type
+            .double_decimals()
+            .max(right_type.double_decimals());
+        let increment = match op {
+            Div => super::eval::DIV_PRECISION_INCREMENT as u8,
+            _ => 0,
+        };
+        return DataType::double(decimals.saturating_add(increment));
     };
     if let (true, true, Some(length)) = (inta, intb, binary_length(op, left, right)) {
         return length.data_type();
@@ -1012,7 +1021,7 @@ fn cast_type(t: &ast::DataType, operand: &Expr, operand_text: &str) -> Result<Da
         T::Decimal(info) | T::Numeric(info) | T::Dec(info) => {
             declared_decimal(info, operand_text, "")?
         }
-        T::Double(_) | T::DoublePrecision | T::Real | T::Float8 => DataType::Double,
+        T::Double(_) | T::DoublePrecision | T::Real | T::Float8 => DataType::DOUBLE,
         T::Float(_) | T::Float4 => DataType::Float,
         T::Char(len) | T::Character(len) | T::Varchar(len) | T::Nvarchar(len) => {
             // MariaDB's CAST(x AS CHAR(n)) is a VARCHAR(n), cut to n characters.

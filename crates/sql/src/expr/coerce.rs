@@ -12,7 +12,7 @@
 use super::SessionContext;
 use crate::error::{Error, ErrorCode};
 use manycore_types::format::{to_text, write_text};
-use manycore_types::{Collation, DataType, Date, DateTime, Decimal, Value};
+use manycore_types::{Collation, DataType, Date, DateTime, Decimal, Value, NOT_FIXED_DECIMALS};
 use std::cmp::Ordering;
 
 /// The text of a value in a warning message: strings as they are, others formatted.
@@ -611,7 +611,17 @@ pub fn compare(
         CompareKind::Double => {
             let x = to_f64(a, session).unwrap_or(0.0);
             let y = to_f64(b, session).unwrap_or(0.0);
-            x.partial_cmp(&y).unwrap_or(Ordering::Equal)
+            // MariaDB's compare_real_fixed: when both sides have fixed decimals (one is
+            // computed from PI()), values closer than half a unit in the last of the more
+            // precise side's digits are equal, so PI() = 3.141593 holds.
+            let decimals = at.double_decimals().max(bt.double_decimals());
+            if decimals < NOT_FIXED_DECIMALS
+                && (x - y).abs() < 5.0 / 10f64.powi(i32::from(decimals) + 1)
+            {
+                Ordering::Equal
+            } else {
+                x.partial_cmp(&y).unwrap_or(Ordering::Equal)
+            }
         }
     })
 }

@@ -225,7 +225,7 @@ pub fn store_value(
             }
             Ok(Value::Decimal(fitted))
         }
-        DataType::Float | DataType::Double => {
+        DataType::Float | DataType::Double { .. } => {
             let d = match &value {
                 Value::Bytes(b) => {
                     let (d, clean) = parse_number_text(b);
@@ -479,7 +479,7 @@ pub fn exact_key_value(value: &Value, column: &DataType) -> Option<Value> {
             let max = Decimal::max_of(precision.saturating_sub(*scale) as u32, *scale as u32);
             (r == d && r.abs() <= max).then_some(Value::Decimal(r))
         }
-        DataType::Float | DataType::Double => {
+        DataType::Float | DataType::Double { .. } => {
             let f = match value {
                 Value::Int(i) => {
                     let f = *i as f64;
@@ -615,7 +615,7 @@ pub fn sort_key(value: &Value, data_type: &DataType, out: &mut Vec<u8>) {
     match value {
         Value::Null => out.push(KEY_NULL),
         Value::Int(_) | Value::UInt(_) | Value::Decimal(_)
-            if matches!(data_type, DataType::Double | DataType::Float) =>
+            if matches!(data_type, DataType::Double { .. } | DataType::Float) =>
         {
             double_key(number_f64(value), out)
         }
@@ -732,7 +732,7 @@ mod tests {
         assert_eq!(key(&Value::Int(1), &t), key(&dec("1.00"), &t));
         let s = DataType::VarChar { length: 10 };
         assert_eq!(key(&Value::text("abc"), &s), key(&Value::text("ABC "), &s));
-        let d = DataType::Double;
+        let d = DataType::DOUBLE;
         assert_eq!(key(&Value::Double(0.0), &d), key(&Value::Double(-0.0), &d));
         assert!(key(&Value::Double(-1.0), &d) < key(&Value::Double(0.5), &d));
     }

@@ -30,7 +30,7 @@ pub fn user_variable_type(value: &Value) -> DataType {
     match value {
         Value::Int(_) => DataType::BIGINT,
         Value::UInt(_) => function::UBIGINT,
-        Value::Double(_) => DataType::Double,
+        Value::Double(_) => DataType::DOUBLE,
         Value::Decimal(d) => DataType::Decimal {
             precision: 65,
             scale: d.scale().min(manycore_types::decimal::SCALE_MAX) as u8,
@@ -79,7 +79,7 @@ impl Expr {
                 let v = ctx.session.system_variable(name, *scope)?;
                 if let Some(t) = crate::variables::value_type(name) {
                     let v = crate::variables::typed_value(v, &t);
-                    if t == DataType::Double {
+                    if matches!(t, DataType::Double { .. }) {
                         if let Value::Int(i) = v {
                             return Ok(Value::Double(i as f64));
                         }
@@ -550,7 +550,7 @@ pub(super) fn arith(
             unsigned: *unsigned,
         },
         DataType::Decimal { .. } => Mode::Decimal,
-        DataType::Double | DataType::Float => Mode::Double,
+        DataType::Double { .. } | DataType::Float => Mode::Double,
         _ => dynamic_mode(op, a, b),
     };
     match mode {
@@ -763,7 +763,7 @@ pub fn cast_value(v: Value, from: &DataType, to: &DataType, ctx: &EvalContext) -
                 format!("CAST({} AS DECIMAL)", expr_text_value(&v))
             }))
         }
-        DataType::Double => Value::Double(to_f64(&v, session).unwrap_or(0.0)),
+        DataType::Double { .. } => Value::Double(to_f64(&v, session).unwrap_or(0.0)),
         DataType::Float => Value::Double(to_f64(&v, session).unwrap_or(0.0) as f32 as f64),
         DataType::Date => match to_temporal(&v, session) {
             Some(p) => Value::Date(p.datetime.date),

@@ -15,7 +15,7 @@ use super::int_length::{int_length, rounded_digits};
 use super::temporal::{self as tm};
 use super::{EvalContext, Expr};
 use crate::error::{Error, ErrorCode, Result};
-use manycore_types::{DataType, DateTime, Decimal, IntWidth, LobSize, Value};
+use manycore_types::{DataType, DateTime, Decimal, IntWidth, LobSize, Value, NOT_FIXED_DECIMALS};
 use std::cmp::Ordering;
 
 /// Units of `INTERVAL n unit`.
@@ -541,7 +541,7 @@ pub fn char_length(t: &DataType) -> u64 {
             precision, scale, ..
         } => *precision as u64 + 1 + (*scale > 0) as u64,
         DataType::Float => 12,
-        DataType::Double => 22,
+        DataType::Double { .. } => 22,
         DataType::Char { length }
         | DataType::VarChar { length }
         | DataType::Binary { length }
@@ -625,9 +625,10 @@ pub fn aggregate_types<'a>(types: impl IntoIterator<Item = &'a DataType>) -> Dat
     }
     if types
         .iter()
-        .any(|t| matches!(t, DataType::Float | DataType::Double))
+        .any(|t| matches!(t, DataType::Float | DataType::Double { .. }))
     {
-        return DataType::Double;
+        let decimals = types.iter().map(|t| t.double_decimals()).max();
+        return DataType::double(decimals.unwrap_or(NOT_FIXED_DECIMALS));
     }
     if types.iter().all(|t| t.is_integer()) {
         let all_unsigned = types.iter().all(|t| t.is_unsigned());
@@ -681,8 +682,8 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
             DataType::Int { .. } => int_length(&args[0])
                 .expect("an integer argument has a length")
                 .data_type(),
-            d @ DataType::Decimal { .. } => d,
-            _ => DataType::Double,
+            d @ (DataType::Decimal { .. } | DataType::Double { .. }) => d,
+            _ => DataType::DOUBLE,
         },
         Ceil | Floor => match t(0) {
             // An integer argument comes back unchanged, type and all.
@@ -694,7 +695,7 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
                 10..=18 => DataType::BIGINT,
                 digits => decimal_type(digits, 0),
             },
-            _ => DataType::Double,
+            _ => DataType::DOUBLE,
         },
         Round | Truncate => {
             let places = args.get(1).map(literal_int);
@@ -718,11 +719,14 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
                     };
                     decimal_type(int + (function == Round) as u32, new_scale)
                 }
-                _ => DataType::Double,
+                _ => DataType::DOUBLE,
             }
         }
         Mod => super::bind::binary_type(super::BinaryOp::Mod, &args[0], &args[1]),
-        Pow | Sqrt | Exp | Ln | Log | Log2 | Log10 | Pi | Rand => DataType::Double,
+        Pow | Sqrt | Exp | Ln | Log | Log2 | Log10 | Rand => DataType::DOUBLE,
+        // MariaDB gives PI() 6 decimals: it prints 3.141593, and what is computed from it
+        // keeps them (`DataType::double_decimals`) though the value is exact.
+        Pi => DataType::double(6),
         Sign | IsNull | Length | CharLength | Locate | Ascii | Strcmp | Field | FindInSet
         | Year | Month | Day | Hour | Minute | Second | Microsecond | DayOfWeek | DayOfYear
         | Weekday | Week | Quarter | DateDiff | ToDays | BitCount | Sleep => INT_TYPE,
@@ -735,7 +739,7 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
                 .iter(),
         ) {
             t if t.is_numeric() && args.iter().any(|a| a.data_type() == DataType::Null) => {
-                DataType::Double
+                DataType::DOUBLE
             }
             t => t,
         },
@@ -843,7 +847,7 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
             } else {
                 match t(0) {
                     DataType::Decimal { scale, .. } => DataType::DateTime { fsp: scale.min(6) },
-                    DataType::Double | DataType::Float | DataType::VarChar { .. } => {
+                    DataType::Double { .. } | DataType::Float | DataType::VarChar { .. } => {
                         DataType::DateTime { fsp: 6 }
                     }
                     _ => DataType::DateTime { fsp: 0 },
@@ -1057,9 +1061,7 @@ pub fn call(
                 })
             }
         },
-        // MariaDB types PI() as DOUBLE with 6 decimals and prints 3.141593; our DOUBLE
-        // carries no decimals, so the value itself is rounded.
-        Pi => Value::Double((std::f64::consts::PI * 1e6).round() / 1e6),
+        Pi => Value::Double(std::f64::consts::PI),
         Rand => Value::Double(match v.first() {
             Some(seed) if !seed.is_null() => mysql_rand_first(to_i64(seed, session).unwrap_or(0)),
             _ => random_unit(),
@@ -1752,7 +1754,9 @@ pub fn conform(value: Value, from: &DataType, to: &DataType, ctx: &EvalContext) 
             }
         },
         DataType::Decimal { .. } => Value::Decimal(to_decimal(&value, session).unwrap_or_default()),
-        DataType::Float | DataType::Double => Value::Double(to_f64(&value, session).unwrap_or(0.0)),
+        DataType::Float | DataType::Double { .. } => {
+            Value::Double(to_f64(&value, session).unwrap_or(0.0))
+        }
         DataType::Date => match coerce::to_datetime(&value, session) {
             Some(dt) => Value::Date(dt.date),
             None => Value::Null,

@@ -136,7 +136,7 @@ pub fn test_table() -> (TestScope, Vec<Value>) {
             true,
         ),
         ("f", DataType::Float, true),
-        ("db", DataType::Double, true),
+        ("db", DataType::DOUBLE, true),
         ("c", DataType::Char { length: 5 }, true),
         ("vc", DataType::VarChar { length: 10 }, true),
         ("dt", DataType::DateTime { fsp: 0 }, true),
@@ -227,7 +227,7 @@ fn type_class(t: &DataType) -> &'static str {
         },
         DataType::Decimal { .. } => "decimal",
         DataType::Float => "float",
-        DataType::Double => "double",
+        DataType::Double { .. } => "double",
         DataType::Date => "date",
         DataType::DateTime { .. } => "datetime",
         DataType::Timestamp { .. } => "timestamp",
@@ -507,7 +507,7 @@ fn aggregates() {
             "sum(db)",
             vec![Value::Double(0.1), Value::Double(0.2)],
             "0.30000000000000004",
-            DataType::Double,
+            DataType::DOUBLE,
         ),
         (
             "sum(i)",
@@ -552,14 +552,14 @@ fn aggregates() {
         (
             "std(i)",
             vec![Value::Int(1), Value::Int(3)],
-            "1",
-            DataType::Double,
+            "1.0000",
+            DataType::Double { decimals: 4 },
         ),
         (
             "variance(i)",
             vec![Value::Int(1), Value::Int(3)],
-            "1",
-            DataType::Double,
+            "1.0000",
+            DataType::Double { decimals: 4 },
         ),
     ];
     for (text, values, want, want_type) in cases {
