@@ -233,11 +233,17 @@ impl Inner {
         if take == 0 {
             return 0;
         }
-        let batch: Vec<usize> = self.queued.drain(..take).collect();
+        // The batch is `queued[..take]`, removed from the queue once the kernel has it (no
+        // allocation per pass).
         {
-            let Inner { ring, slots, .. } = self;
+            let Inner {
+                ring,
+                slots,
+                queued,
+                ..
+            } = self;
             let mut submission = ring.submission();
-            for &index in &batch {
+            for &index in &queued[..take] {
                 let slot = &slots[index];
                 debug_assert!(matches!(slot.state, State::Queued));
                 let len = u32::try_from(slot.buffer.len()).unwrap_or(u32::MAX);
@@ -257,13 +263,13 @@ impl Inner {
                     "submission queue full with {take} of {capacity}"
                 );
             }
+            for &index in &queued[..take] {
+                slots[index].state = State::InKernel;
+            }
         }
-        for &index in &batch {
-            self.slots[index].state = State::InKernel;
-        }
-        self.in_kernel += batch.len();
+        self.in_kernel += take;
         // io_uring_enter may take part of the batch; loop until the kernel has it all.
-        let mut left = batch.len();
+        let mut left = take;
         while left > 0 {
             match self.ring.submit() {
                 Ok(n) if n > 0 => left = left.saturating_sub(n),
@@ -272,19 +278,19 @@ impl Inner {
                 Err(e) => {
                     // Entries still in the submission queue were not taken; fail them.
                     self.in_kernel -= left;
-                    let unsent = &batch[batch.len() - left..];
-                    for &index in unsent {
+                    for i in take - left..take {
+                        let index = self.queued[i];
                         self.slots[index].state = State::Done(Err(dead_error(e.kind())));
-                    }
-                    self.die(e.kind());
-                    for &index in unsent {
                         self.finish(index);
                     }
-                    return batch.len() - left;
+                    self.queued.drain(..take);
+                    self.die(e.kind());
+                    return take - left;
                 }
             }
         }
-        batch.len()
+        self.queued.drain(..take);
+        take
     }
 
     /// Completes every send the kernel has finished.
