@@ -20,6 +20,12 @@
 //! (7) A refused login is answered after the host's failed-login delay (`login_delay`),
 //!     which runs after the connect timeout's deadline stopped applying, so a long delay
 //!     still ends in the error packet.
+//! (8) Nothing but the socket and the connection's own state is polled per command. KILL
+//!     CONNECTION aborts the task and shutdown drops the worker's task set, both dropping
+//!     the connection at its next await point (4). A `select!` over kill and shutdown
+//!     signals instead re-polled both on every wake-up, and each poll of a waiting
+//!     `Notified` locks its `Notify`'s mutex: the shutdown watch's is one shared by every
+//!     connection of both workers, so that was a shared write per command.
 
 use crate::accounts;
 use crate::sink::{ColumnTypes, WireSink};
@@ -41,11 +47,11 @@ use manycore_uring::SendRing;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::AtomicU32;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tokio::net::TcpStream;
-use tokio::sync::{watch, Notify};
+use tokio::task::AbortHandle;
 
 /// Sent in the handshake. The "5.5.5-" prefix is MariaDB's convention for clients that
 /// parse the version as MySQL 5.x; MariaDB clients strip it.
@@ -72,14 +78,12 @@ pub struct ConnectionContext {
     pub send_batching: bool,
 }
 
-/// Set by KILL from another session; read by this connection's loop.
+/// How KILL CONNECTION, from any thread, ends this connection: by aborting its task.
+#[derive(Default)]
 struct KillSignal {
-    kind: AtomicU8,
-    notify: Notify,
+    /// Set by `spawn` before the task first runs, so before any session can be killed.
+    task: OnceLock<AbortHandle>,
 }
-
-const NOT_KILLED: u8 = 0;
-const KILLED_CONNECTION: u8 = 2;
 
 /// Per-statement state the protocol needs beyond the session's: parameter types sent
 /// by the client (reused when later executes omit them) and long data.
@@ -137,12 +141,26 @@ struct ChangeUserAuth {
     using_password: bool,
 }
 
-pub async fn run(
+/// Starts connection `stream` as a task of the calling worker's `LocalSet` (invariant (8)).
+pub fn spawn(
     stream: TcpStream,
     peer: SocketAddr,
     context: Arc<ConnectionContext>,
     send_ring: Option<Rc<SendRing>>,
-    mut shutdown: watch::Receiver<bool>,
+) {
+    let kill = Arc::new(KillSignal::default());
+    let task = tokio::task::spawn_local(run(stream, peer, context, send_ring, kill.clone()));
+    kill.task
+        .set(task.abort_handle())
+        .expect("a connection's task is spawned once");
+}
+
+async fn run(
+    stream: TcpStream,
+    peer: SocketAddr,
+    context: Arc<ConnectionContext>,
+    send_ring: Option<Rc<SendRing>>,
+    kill: Arc<KillSignal>,
 ) {
     let _ = stream.set_nodelay(true);
     let id = crate::listener::allocate_connection_id(&context.next_connection_id);
@@ -167,10 +185,6 @@ pub async fn run(
         refusal: None,
         send_ring,
     };
-    let kill = Arc::new(KillSignal {
-        kind: AtomicU8::new(NOT_KILLED),
-        notify: Notify::new(),
-    });
     let timeout = connection.context.connect_timeout;
     let session = match tokio::time::timeout(timeout, connection.establish(peer, &kill)).await {
         Ok(Some(session)) => session,
@@ -186,12 +200,8 @@ pub async fn run(
         }
     };
     let mut session = session;
-    tokio::select! {
-        _ = connection.command_loop(&mut session) => {}
-        _ = kill.notify.notified() => {}
-        _ = shutdown.changed() => {}
-    }
-    session.end();
+    connection.command_loop(&mut session).await;
+    // Dropping `session` ends it (invariant (4)), here or wherever the task is aborted.
 }
 
 impl Connection {
@@ -263,9 +273,8 @@ impl Connection {
         };
         let kill_target = kill.clone();
         let on_kill = Box::new(move |kind: KillKind| {
-            if matches!(kind, KillKind::Connection) {
-                kill_target.kind.store(KILLED_CONNECTION, Ordering::Release);
-                kill_target.notify.notify_one();
+            if let (KillKind::Connection, Some(task)) = (kind, kill_target.task.get()) {
+                task.abort();
             }
         });
         match Session::new(engine, info, on_kill) {

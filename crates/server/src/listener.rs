@@ -210,13 +210,7 @@ fn run_worker(
                     tokio::select! {
                         accepted = listener.accept() => match accepted {
                             Ok((stream, peer)) => {
-                                let context = context.clone();
-                                let shutdown = shutdown.clone();
-                                let send_ring = send_ring.clone();
-                                tokio::task::spawn_local(async move {
-                                    connection::run(stream, peer, context, send_ring, shutdown)
-                                        .await;
-                                });
+                                connection::spawn(stream, peer, context.clone(), send_ring.clone())
                             }
                             // Out of descriptors or a connection reset before accept:
                             // back off briefly instead of spinning.

@@ -953,8 +953,16 @@ impl Session {
     pub fn run_query(&mut self, text: &str, sink: &mut dyn ResultSink) -> Result<()> {
         self.process.entry().set_query("Query", text);
         let result = self.run_pieces(text, sink);
-        self.process.entry().set_command("Sleep");
+        self.statement_ended();
         result
+    }
+
+    /// The process list shows the connection idle again, unless its statement waits for a
+    /// row lock: that statement is still running and SHOW PROCESSLIST must say which.
+    fn statement_ended(&self) {
+        if self.pending.is_none() {
+            self.process.entry().set_command("Sleep");
+        }
     }
 
     fn run_pieces(&mut self, text: &str, sink: &mut dyn ResultSink) -> Result<()> {
@@ -1040,11 +1048,13 @@ impl Session {
 
     /// Runs the interrupted work again once its lock wait ended.
     pub fn resume(&mut self, sink: &mut dyn ResultSink) -> Result<()> {
-        match self.pending.take() {
+        let result = match self.pending.take() {
             Some(Pending::Pieces(pieces)) => self.run_statements(pieces, sink),
-            Some(Pending::Prepared { id, params }) => self.execute_prepared(id, &params, sink),
+            Some(Pending::Prepared { id, params }) => self.run_prepared(id, &params, sink),
             None => Ok(()),
-        }
+        };
+        self.statement_ended();
+        result
     }
 
     /// The lock wait timed out: the waiting statement fails with 1205 (the transaction
@@ -1052,6 +1062,7 @@ impl Session {
     pub fn abandon_lock_wait(&mut self) -> Error {
         self.lock_wait = None;
         self.pending = None;
+        self.statement_ended();
         let e = Error::lock_wait_timeout();
         self.fail(&e);
         e
@@ -1146,8 +1157,14 @@ impl Session {
     ) -> Result<()> {
         // Questions and Com_stmt_execute are counted by the server.
         self.count(Counter::Queries);
+        let result = self.run_prepared(id, params, sink);
+        self.statement_ended();
+        result
+    }
+
+    /// One execution of a prepared statement, first or resumed after a lock wait.
+    fn run_prepared(&mut self, id: u32, params: &[Value], sink: &mut dyn ResultSink) -> Result<()> {
         let result = self.execute_prepared_inner(id, params, sink);
-        self.process.entry().set_command("Sleep");
         if let Err(e) = &result {
             if e.lock_holder.is_some() && self.lock_wait.is_some() {
                 self.pending = Some(Pending::Prepared {
@@ -1370,7 +1387,7 @@ impl Session {
         Ok(())
     }
 
-    pub fn end(&mut self) {
+    fn end(&mut self) {
         self.lock_wait = None;
         self.pending = None;
         self.rollback_transaction();
