@@ -5,12 +5,13 @@
 //!
 //!   u8 10 | server version NUL | u32 connection id | 8 bytes scramble part 1 | u8 0
 //!   u16 capabilities (low) | u8 charset | u16 status | u16 capabilities (high)
-//!   u8 scramble length + 1 (21) | 6 bytes 0 | 4 bytes MariaDB extended caps (0)
+//!   u8 scramble length + 1 (21) | 6 bytes 0 | u32 MariaDB extended capabilities
 //!   12 bytes scramble part 2 | u8 0 | auth plugin name NUL
 //!
 //! HandshakeResponse41 payload:
 //!
-//!   u32 capabilities | u32 max packet | u8 charset | 23 bytes filler | user NUL
+//!   u32 capabilities | u32 max packet | u8 charset | 19 bytes filler
+//!   u32 MariaDB extended capabilities (read only without CLIENT_MYSQL) | user NUL
 //!   auth response: lenenc (PLUGIN_AUTH_LENENC_CLIENT_DATA) or u8 length (SECURE_CONNECTION)
 //!   [database NUL (CONNECT_WITH_DB)] [plugin name NUL (PLUGIN_AUTH)]
 //!   [lenenc total length, then lenenc key / lenenc value pairs (CONNECT_ATTRS)]
@@ -20,9 +21,9 @@
 //! server then starts TLS and the client sends the full response inside it.
 //!
 //! Invariants:
-//! (1) We present ourselves as MySQL: CLIENT_LONG_PASSWORD (MariaDB's "CLIENT_MYSQL")
-//!     is set and MariaDB's extended capability bytes are zero, so MariaDB clients use
-//!     only the standard capability bits.
+//! (1) We present ourselves as MariaDB: CLIENT_MYSQL (bit 0, MySQL's old LONG_PASSWORD)
+//!     is clear, so MariaDB clients read the extended capabilities, of which we offer
+//!     only `mariadb_capability::CACHE_METADATA`. MySQL clients ignore both.
 //! (2) The scramble has 20 bytes in 1..=127 without '$' (as MySQL generates): no NUL, so
 //!     clients that treat it as a C string read all of it.
 //! (3) Response parsing is strict: a field the capabilities announce must be present
@@ -35,6 +36,7 @@ use rand::Rng;
 
 /// Client/server capability flags.
 pub mod capability {
+    /// MariaDB calls this bit CLIENT_MYSQL: set by a server, it says "not MariaDB".
     pub const LONG_PASSWORD: u32 = 1;
     pub const FOUND_ROWS: u32 = 1 << 1;
     pub const LONG_FLAG: u32 = 1 << 2;
@@ -68,13 +70,13 @@ pub mod capability {
     pub const SSL_VERIFY_SERVER_CERT: u32 = 1 << 30;
     pub const REMEMBER_OPTIONS: u32 = 1 << 31;
 
-    /// What this server supports, without SSL. Left out on purpose: COMPRESS and
+    /// What this server supports, without SSL. Left out on purpose: LONG_PASSWORD
+    /// (invariant (1)), COMPRESS and
     /// ZSTD (no compressed protocol), LOCAL_FILES (LOAD DATA LOCAL not implemented),
     /// SESSION_TRACK (we send no session-state blocks), QUERY_ATTRIBUTES (COM_QUERY
     /// then carries a parameter block we do not parse), OPTIONAL_RESULTSET_METADATA,
     /// MULTI_FACTOR_AUTHENTICATION.
-    pub const SERVER_DEFAULT: u32 = LONG_PASSWORD
-        | FOUND_ROWS
+    pub const SERVER_DEFAULT: u32 = FOUND_ROWS
         | LONG_FLAG
         | CONNECT_WITH_DB
         | NO_SCHEMA
@@ -103,6 +105,17 @@ pub mod capability {
             SERVER_DEFAULT
         }
     }
+}
+
+/// MariaDB's extended capability flags: bits 32.. of its 64-bit capabilities, sent as
+/// a u32 in bytes the MySQL handshake leaves reserved.
+pub mod mariadb_capability {
+    /// A result set's column count carries a "metadata follows" byte; a prepared
+    /// statement's execution may leave out column definitions the client already holds.
+    pub const CACHE_METADATA: u32 = 1 << 4;
+
+    /// What this server supports (invariant (1)).
+    pub const SERVER_DEFAULT: u32 = CACHE_METADATA;
 }
 
 /// utf8mb4_general_ci, the collation the handshake announces.
@@ -174,8 +187,8 @@ pub fn write_initial_handshake(out: &mut Vec<u8>, h: &InitialHandshake<'_>) {
     write_u16(out, h.status_flags);
     write_u16(out, (h.capabilities >> 16) as u16);
     out.push(SCRAMBLE_LEN as u8 + 1);
-    // 6 reserved bytes and MariaDB's 4 extended-capability bytes, all zero (invariant (1)).
-    out.extend_from_slice(&[0; 10]);
+    out.extend_from_slice(&[0; 6]);
+    write_u32(out, mariadb_capability::SERVER_DEFAULT);
     out.extend_from_slice(&scramble[8..]);
     out.push(0);
     write_nul_bytes(out, h.auth_plugin.as_bytes());
@@ -201,6 +214,8 @@ pub struct SslRequest {
 pub struct HandshakeResponse<'a> {
     /// The client's capability flags as sent; the session uses these AND the server's.
     pub capabilities: u32,
+    /// MariaDB's extended flags as sent; 0 from a client that set CLIENT_MYSQL.
+    pub extended_capabilities: u32,
     pub max_packet_size: u32,
     pub charset: u8,
     pub username: &'a [u8],
@@ -251,7 +266,13 @@ pub fn parse_handshake_response(payload: &[u8]) -> Result<ClientHandshake<'_>> {
     }
     let max_packet_size = r.u32("max packet size")?;
     let charset = r.u8("charset")?;
-    r.skip(23, "filler")?;
+    r.skip(19, "filler")?;
+    let extended = r.u32("extended capabilities")?;
+    let extended_capabilities = if capabilities & capability::LONG_PASSWORD == 0 {
+        extended
+    } else {
+        0
+    };
     if payload.len() == SSL_REQUEST_LEN && capabilities & capability::SSL != 0 {
         return Ok(ClientHandshake::SslRequest(SslRequest {
             capabilities,
@@ -286,6 +307,7 @@ pub fn parse_handshake_response(payload: &[u8]) -> Result<ClientHandshake<'_>> {
     // Anything after (a zstd level byte) belongs to features we never negotiate.
     Ok(ClientHandshake::Response(HandshakeResponse {
         capabilities,
+        extended_capabilities,
         max_packet_size,
         charset,
         username,

@@ -156,17 +156,25 @@ pub fn write_field_list_definition(
     }
 }
 
+/// CACHE_METADATA's byte after the column count.
+const METADATA_FOLLOWS: u8 = 1;
+const NO_METADATA: u8 = 0;
+
 /// Writes a result set packet by packet; knows whether EOF packets are deprecated.
 #[derive(Clone, Copy, Debug)]
 pub struct ResultSetEncoder {
     pub deprecate_eof: bool,
+    /// MariaDB's CACHE_METADATA was negotiated: column counts carry a metadata byte.
+    pub cache_metadata: bool,
 }
 
 impl ResultSetEncoder {
-    /// `client_capabilities` are the negotiated ones.
-    pub fn new(client_capabilities: u32) -> Self {
+    /// `client_capabilities` and `extended_capabilities` are the negotiated ones.
+    pub fn new(client_capabilities: u32, extended_capabilities: u32) -> Self {
+        use crate::handshake::{capability, mariadb_capability};
         ResultSetEncoder {
-            deprecate_eof: client_capabilities & crate::handshake::capability::DEPRECATE_EOF != 0,
+            deprecate_eof: client_capabilities & capability::DEPRECATE_EOF != 0,
+            cache_metadata: extended_capabilities & mariadb_capability::CACHE_METADATA != 0,
         }
     }
 
@@ -178,10 +186,36 @@ impl ResultSetEncoder {
         columns: impl ExactSizeIterator<Item = ColumnDefinition<'c>>,
         status_flags: u16,
     ) {
-        writer.write_with(out, |o| write_column_count(o, columns.len() as u64));
+        writer.write_with(out, |o| {
+            write_column_count(o, columns.len() as u64);
+            if self.cache_metadata {
+                o.push(METADATA_FOLLOWS);
+            }
+        });
         for c in columns {
             writer.write_with(out, |o| write_column_definition(o, &c));
         }
+        self.write_metadata_end(out, writer, status_flags);
+    }
+
+    /// A result set's metadata when the client already holds its column definitions
+    /// (only under `cache_metadata`): the column count, "no metadata", and the EOF if not
+    /// deprecated (MariaDB Connector/C reads that EOF for the status flags).
+    pub fn write_cached_metadata(
+        &self,
+        out: &mut Vec<u8>,
+        writer: &mut PacketWriter,
+        column_count: usize,
+        status_flags: u16,
+    ) {
+        assert!(
+            self.cache_metadata,
+            "metadata left out without CACHE_METADATA"
+        );
+        writer.write_with(out, |o| {
+            write_column_count(o, column_count as u64);
+            o.push(NO_METADATA);
+        });
         self.write_metadata_end(out, writer, status_flags);
     }
 
@@ -679,7 +713,7 @@ mod tests {
                 &[0xFE, 0, 0, 2, 0, 0, 0],
             ),
         ] {
-            let enc = ResultSetEncoder::new(caps);
+            let enc = ResultSetEncoder::new(caps, 0);
             let mut out = Vec::new();
             let mut w = PacketWriter::new(1);
             let cols = [ColumnDefinition::new(b"a", &types[0])];

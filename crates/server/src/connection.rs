@@ -33,18 +33,20 @@ use crate::stream::Stream;
 use manycore_protocol::auth::{AuthExchange, AuthStep, Credential};
 use manycore_protocol::command::{parse_command, Command};
 use manycore_protocol::handshake::{
-    capability, parse_handshake_response, write_initial_handshake, ClientHandshake,
-    InitialHandshake, Scramble, CHARSET_UTF8MB4_GENERAL_CI,
+    capability, mariadb_capability, parse_handshake_response, write_initial_handshake,
+    ClientHandshake, InitialHandshake, Scramble, CHARSET_UTF8MB4_GENERAL_CI,
 };
 use manycore_protocol::packet::{next_payload, Frame, PacketWriter, HEADER_LEN};
 use manycore_protocol::prepared::{parse_execute, ParamType};
 use manycore_protocol::response::{status, write_eof, write_err, write_ok, OkPacket};
+use manycore_protocol::resultset::ResultSetEncoder;
 use manycore_protocol::ProtocolError;
-use manycore_sql::{ConnectionInfo, Counter, Engine, Error, ErrorCode, KillKind, Session};
+use manycore_sql::{
+    ColumnInfo, ConnectionInfo, Counter, Engine, Error, ErrorCode, KillKind, Session,
+};
 use manycore_storage::LockWait;
 use manycore_types::Value;
 use manycore_uring::SendRing;
-use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::rc::Rc;
 use std::sync::atomic::AtomicU32;
@@ -92,6 +94,10 @@ struct PreparedState {
     /// One slot per parameter once COM_STMT_SEND_LONG_DATA arrived, else empty: an
     /// execution without long data then reads no more than this Vec's header.
     long_data: Vec<Option<Vec<u8>>>,
+    /// The result columns whose definitions the client last received for this statement,
+    /// in PREPARE's reply or an execution's: an execution with the same columns leaves
+    /// them out under CACHE_METADATA, as MariaDB does.
+    client_columns: Vec<ColumnInfo>,
 }
 
 struct Connection {
@@ -100,6 +106,8 @@ struct Connection {
     context: Arc<ConnectionContext>,
     id: u32,
     capabilities: u32,
+    /// MariaDB's extended capabilities both sides declared (`mariadb_capability`).
+    extended_capabilities: u32,
     scramble: Scramble,
     input: Vec<u8>,
     /// Bytes of `input` holding data; `input[consumed..filled]` is not yet decoded.
@@ -108,7 +116,10 @@ struct Connection {
     output: Vec<u8>,
     writer: PacketWriter,
     column_types: ColumnTypes,
-    prepared: HashMap<u32, PreparedState>,
+    /// The wire-protocol side of the session's prepared statements (which the session,
+    /// serving text and binary protocol alike, does not hold); foldhash for the same
+    /// reason as the session's map: read on every COM_STMT_EXECUTE.
+    prepared: foldhash::HashMap<u32, PreparedState>,
     params: Vec<Value>,
     /// A login refusal `establish` decided on, answered after the delay (invariant (7)).
     refusal: Option<Error>,
@@ -120,10 +131,11 @@ enum Flow {
     Continue,
     Close,
     /// The statement waits for another transaction's row lock; resume after it ends.
-    /// `binary`: the interrupted work was a prepared statement (binary result rows).
+    /// `statement`: the interrupted work was this prepared statement's execution
+    /// (binary result rows), else a COM_QUERY.
     Wait {
         wait: LockWait,
-        binary: bool,
+        statement: Option<u32>,
     },
     /// COM_CHANGE_USER's exchange needs more packets (caching_sha2 full authentication);
     /// the command loop drives it to the end.
@@ -173,6 +185,7 @@ async fn run(
         context,
         id,
         capabilities: 0,
+        extended_capabilities: 0,
         scramble: Scramble::random(),
         input: vec![0; READ_BUFFER_INITIAL],
         filled: 0,
@@ -180,7 +193,7 @@ async fn run(
         output: Vec::with_capacity(READ_BUFFER_INITIAL),
         writer: PacketWriter::new(0),
         column_types: ColumnTypes::default(),
-        prepared: HashMap::new(),
+        prepared: foldhash::HashMap::default(),
         params: Vec::new(),
         refusal: None,
         send_ring,
@@ -244,6 +257,8 @@ impl Connection {
             }
         };
         self.capabilities = response.capabilities & capabilities;
+        self.extended_capabilities =
+            response.extended_capabilities & mariadb_capability::SERVER_DEFAULT;
         let user = String::from_utf8_lossy(response.username).into_owned();
         let database = response
             .database
@@ -548,7 +563,7 @@ impl Connection {
     /// innodb_lock_wait_timeout passes (1205). Session invariant (4).
     async fn wait_and_resume(&mut self, session: &mut Session, mut flow: Flow) -> Flow {
         let deadline = tokio::time::Instant::now() + session.lock_wait_timeout();
-        while let Flow::Wait { wait, binary } = flow {
+        while let Flow::Wait { wait, statement } = flow {
             let immediate = wait.holder() == 0;
             if tokio::time::timeout_at(deadline, wait.wait())
                 .await
@@ -563,10 +578,10 @@ impl Connection {
                 tokio::task::yield_now().await;
             }
             let result = {
-                let mut sink = self.sink(session.status_flags(), binary);
+                let mut sink = self.sink(session.status_flags(), statement);
                 session.resume(&mut sink)
             };
-            flow = self.finish_statement(session, result, binary);
+            flow = self.finish_statement(session, result, statement);
         }
         flow
     }
@@ -576,12 +591,12 @@ impl Connection {
         &mut self,
         session: &mut Session,
         result: manycore_sql::Result<()>,
-        binary: bool,
+        statement: Option<u32>,
     ) -> Flow {
         match result {
             Ok(()) => Flow::Continue,
             Err(error) => match (error.lock_holder, session.take_lock_wait()) {
-                (Some(_), Some(wait)) => Flow::Wait { wait, binary },
+                (Some(_), Some(wait)) => Flow::Wait { wait, statement },
                 _ => {
                     self.send_error(&error);
                     Flow::Continue
@@ -622,10 +637,10 @@ impl Connection {
                 engine.status().add(worker, Counter::Questions, 1);
                 let text = String::from_utf8_lossy(query);
                 let result = {
-                    let mut sink = self.sink(session.status_flags(), false);
+                    let mut sink = self.sink(session.status_flags(), None);
                     session.run_query(&text, &mut sink)
                 };
-                return self.finish_statement(session, result, false);
+                return self.finish_statement(session, result, None);
             }
             Command::InitDb { schema } => {
                 let name = String::from_utf8_lossy(schema);
@@ -645,7 +660,7 @@ impl Connection {
                 self.writer.write_packet(&mut self.output, text.as_bytes());
             }
             Command::ProcessKill { connection_id } => {
-                let mut sink = self.sink(session.status_flags(), false);
+                let mut sink = self.sink(session.status_flags(), None);
                 let result = session.run_query(&format!("KILL {connection_id}"), &mut sink);
                 if let Err(error) = result {
                     self.send_error(&error);
@@ -655,7 +670,7 @@ impl Connection {
                 let table = String::from_utf8_lossy(table).into_owned();
                 let wildcard = String::from_utf8_lossy(wildcard).into_owned();
                 let result = {
-                    let mut sink = self.sink(session.status_flags(), false);
+                    let mut sink = self.sink(session.status_flags(), None);
                     session.field_list(&table, &wildcard, &mut sink)
                 };
                 if let Err(error) = result {
@@ -682,10 +697,11 @@ impl Connection {
                         let state = PreparedState {
                             param_types: vec![None; info.params.len()],
                             long_data: Vec::new(),
+                            client_columns: info.columns.clone(),
                         };
                         self.prepared.insert(info.id, state);
                         let flags = session.status_flags();
-                        let mut sink = self.sink(flags, true);
+                        let mut sink = self.sink(flags, None);
                         sink.prepare_ok(info.id, info.params.len(), &info.columns, flags);
                     }
                     Err(error) => self.send_error(&error),
@@ -777,11 +793,11 @@ impl Connection {
         }
         let params = std::mem::take(&mut self.params);
         let result = {
-            let mut sink = self.sink(session.status_flags(), true);
+            let mut sink = self.sink(session.status_flags(), Some(statement_id));
             session.execute_prepared(statement_id, &params, &mut sink)
         };
         self.params = params;
-        self.finish_statement(session, result, true)
+        self.finish_statement(session, result, Some(statement_id))
     }
 
     fn change_user(&mut self, change: manycore_protocol::command::ChangeUser<'_>) -> Flow {
@@ -848,14 +864,24 @@ impl Connection {
         }
     }
 
-    fn sink(&mut self, status_flags: u16, binary: bool) -> WireSink<'_> {
+    /// The sink for one command's results: for `statement`'s execution binary rows, and
+    /// under CACHE_METADATA no column definitions the client already holds for it.
+    fn sink(&mut self, status_flags: u16, statement: Option<u32>) -> WireSink<'_> {
+        let encoder = ResultSetEncoder::new(self.capabilities, self.extended_capabilities);
+        let held_columns = match statement {
+            Some(id) if encoder.cache_metadata => {
+                self.prepared.get_mut(&id).map(|s| &mut s.client_columns)
+            }
+            _ => None,
+        };
         WireSink::new(
             &mut self.output,
             &mut self.writer,
             &mut self.column_types,
-            self.capabilities,
+            encoder,
             status_flags,
-            binary,
+            statement.is_some(),
+            held_columns,
         )
     }
 

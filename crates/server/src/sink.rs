@@ -24,6 +24,8 @@ pub struct WireSink<'a> {
     encoder: ResultSetEncoder,
     status_flags: u16,
     binary: bool,
+    /// A prepared statement's columns as the client holds them, under CACHE_METADATA.
+    held_columns: Option<&'a mut Vec<ColumnInfo>>,
 }
 
 impl<'a> WireSink<'a> {
@@ -31,11 +33,12 @@ impl<'a> WireSink<'a> {
         out: &'a mut Vec<u8>,
         writer: &'a mut PacketWriter,
         types: &'a mut ColumnTypes,
-        capabilities: u32,
+        encoder: ResultSetEncoder,
         status_flags: u16,
         binary: bool,
+        held_columns: Option<&'a mut Vec<ColumnInfo>>,
     ) -> WireSink<'a> {
-        let encoder = ResultSetEncoder::new(capabilities);
+        assert!(held_columns.is_none() || encoder.cache_metadata);
         WireSink {
             out,
             writer,
@@ -43,6 +46,7 @@ impl<'a> WireSink<'a> {
             encoder,
             status_flags,
             binary,
+            held_columns,
         }
     }
 
@@ -105,6 +109,19 @@ impl ResultSink for WireSink<'_> {
         self.types
             .0
             .extend(columns.iter().map(|c| c.data_type.clone()));
+        if let Some(held) = self.held_columns.as_deref_mut() {
+            if held.as_slice() == columns {
+                self.encoder.write_cached_metadata(
+                    self.out,
+                    self.writer,
+                    columns.len(),
+                    self.status_flags,
+                );
+                return Ok(());
+            }
+            held.clear();
+            held.extend_from_slice(columns);
+        }
         self.encoder.write_metadata(
             self.out,
             self.writer,

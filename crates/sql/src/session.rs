@@ -411,6 +411,22 @@ struct Prepared {
     checked_catalog: Arc<manycore_storage::Catalog>,
 }
 
+impl Prepared {
+    fn plan(&self) -> PreparedPlan {
+        match &self.bound {
+            Some(bound) => PreparedPlan::Bound(Arc::clone(bound)),
+            None => PreparedPlan::Unbound(Arc::clone(&self.statement), Arc::clone(&self.text)),
+        }
+    }
+}
+
+/// What one execution of a prepared statement runs: its bound plan, or the statement
+/// and text for statements that are not bound ahead (`execute_unbound`).
+enum PreparedPlan {
+    Bound(Arc<Bound>),
+    Unbound(Arc<Statement>, Arc<str>),
+}
+
 pub struct Session {
     engine: Arc<Engine>,
     state: SessionState,
@@ -422,7 +438,9 @@ pub struct Session {
     read_only: bool,
     reader: ReaderSlot,
     process: ProcessHandle,
-    prepared: HashMap<u32, Prepared>,
+    /// foldhash, not SipHash: ids are ours, not the client's to choose, and this map is
+    /// read on every COM_STMT_EXECUTE.
+    prepared: foldhash::HashMap<u32, Prepared>,
     next_prepared_id: u32,
     /// COM_QUERY plans by statement shape (`plan_cache`).
     text_plans: TextPlans,
@@ -763,7 +781,7 @@ impl Session {
             read_only: false,
             reader,
             process,
-            prepared: HashMap::new(),
+            prepared: foldhash::HashMap::default(),
             next_prepared_id: 1,
             text_plans: TextPlans::default(),
             multi_statements: false,
@@ -1224,7 +1242,10 @@ impl Session {
                     .zip(params)
                     .all(|(t, v)| *t == parameter_type(v)));
         let (counter, clears) = (prepared.counter, prepared.clears_warnings);
-        if stale || retype {
+        // Everything the execution needs is taken from this one lookup of the statement.
+        let prepared_database =
+            (prepared.database != self.state.database).then(|| prepared.database.clone());
+        let bound = if stale || retype {
             let statement = Arc::clone(&prepared.statement);
             let text = Arc::clone(&prepared.text);
             let database = prepared.database.clone();
@@ -1238,19 +1259,19 @@ impl Session {
             prepared.param_types = param_types;
             prepared.checked_generation = generation;
             prepared.checked_catalog = Arc::clone(&catalog);
-        }
+            prepared.plan()
+        } else {
+            prepared.plan()
+        };
         drop(catalog);
         if let Some(c) = counter {
             self.count(c);
         }
         self.begin_statement(clears);
-        let outer_database = self.enter_prepared_database(id);
-        let prepared = self.prepared.get(&id).expect("checked above");
-        let result = match prepared.bound.clone() {
-            Some(bound) => self.execute_bound(&bound, params, sink, false),
-            None => {
-                let (statement, text) =
-                    (Arc::clone(&prepared.statement), Arc::clone(&prepared.text));
+        let outer_database = prepared_database.map(|database| self.enter_database(database));
+        let result = match bound {
+            PreparedPlan::Bound(bound) => self.execute_bound(&bound, params, sink, false),
+            PreparedPlan::Unbound(statement, text) => {
                 self.execute_unbound(&statement, &text, params, sink, false)
             }
         };
@@ -1261,16 +1282,12 @@ impl Session {
         result
     }
 
-    /// MariaDB runs a prepared statement in the database that was current when it was
-    /// prepared and then switches back, undoing a USE it ran (`Prepared_statement::execute`);
+    /// MariaDB runs a prepared statement in `database`, the one current when it was
+    /// prepared, and then switches back, undoing a USE it ran (`Prepared_statement::execute`);
     /// a database dropped since leaves none selected, with note 1049. Returns the session's
-    /// own database if it switched (rarely: the common case allocates nothing).
-    fn enter_prepared_database(&mut self, id: u32) -> Option<Option<String>> {
-        let prepared = self.prepared.get(&id)?;
-        if prepared.database == self.state.database {
-            return None;
-        }
-        let database = prepared.database.clone().filter(|name| {
+    /// own database, to switch back to.
+    fn enter_database(&mut self, database: Option<String>) -> Option<String> {
+        let database = database.filter(|name| {
             let exists = self.engine.storage().catalog().databases.contains_key(name);
             if !exists {
                 let e = Error::bad_db(name);
@@ -1278,7 +1295,7 @@ impl Session {
             }
             exists
         });
-        Some(std::mem::replace(&mut self.state.database, database))
+        std::mem::replace(&mut self.state.database, database)
     }
 
     pub fn init_db(&mut self, db: &str) -> Result<()> {

@@ -69,15 +69,27 @@ impl RawClient {
 
     /// Connects and logs in as root with no password; Err if the server refuses.
     pub fn login(port: u16) -> io::Result<RawClient> {
+        Ok(RawClient::login_as(port, None)?.0)
+    }
+
+    /// Logs in as a MariaDB client does: CLIENT_MYSQL clear and MariaDB's `extended`
+    /// capability flags declared. Returns the client and the extended capabilities the
+    /// server's handshake offered.
+    pub fn login_mariadb(port: u16, extended: u32) -> io::Result<(RawClient, u32)> {
+        RawClient::login_as(port, Some(extended))
+    }
+
+    fn login_as(port: u16, extended: Option<u32>) -> io::Result<(RawClient, u32)> {
         let mut client = RawClient::connect(port)?;
         let (_, handshake) = client.read_packet()?;
         let plugin = handshake_plugin(&handshake).unwrap_or_else(|| "mysql_native_password".into());
-        client.write_packet(1, &handshake_response(&plugin))?;
+        let offered = handshake_extended_capabilities(&handshake).unwrap_or(0);
+        client.write_packet(1, &handshake_response(&plugin, extended))?;
         let mut seq = 2;
         loop {
             let (reply_seq, payload) = client.read_packet()?;
             match payload.first() {
-                Some(0x00) => return Ok(client),
+                Some(0x00) => return Ok((client, offered)),
                 // Auth switch (0xFE) or more auth data (0x01): answer with an empty response.
                 Some(0xfe) | Some(0x01) if seq < 8 => {
                     seq = reply_seq.wrapping_add(1);
@@ -144,6 +156,30 @@ impl RawClient {
             self.drain_result_set()?;
         }
         Ok(reply)
+    }
+
+    /// COM_STMT_PREPARE: (statement id, parameter count, column count), after reading
+    /// the definitions that follow (each list ends in an EOF: no DEPRECATE_EOF here).
+    pub fn prepare(&mut self, sql: &str) -> io::Result<(u32, u16, u16)> {
+        self.command(COM_STMT_PREPARE, sql.as_bytes())?;
+        let (_, ok) = self.read_packet()?;
+        if ok.first() != Some(&0) || ok.len() < 9 {
+            return Err(io::Error::other(format!(
+                "COM_STMT_PREPARE_OK expected, got {:?}",
+                classify(Some(ok))
+            )));
+        }
+        let id = u32::from_le_bytes([ok[1], ok[2], ok[3], ok[4]]);
+        let columns = u16::from_le_bytes([ok[5], ok[6]]);
+        let params = u16::from_le_bytes([ok[7], ok[8]]);
+        for count in [params, columns] {
+            if count > 0 {
+                for _ in 0..=count {
+                    self.read_packet()?;
+                }
+            }
+        }
+        Ok((id, params, columns))
     }
 
     /// Reads packets up to the end of a text result set (two EOF/OK terminators:
@@ -220,9 +256,25 @@ fn handshake_plugin(handshake: &[u8]) -> Option<String> {
     Some(String::from_utf8_lossy(&rest[..end]).into_owned())
 }
 
-/// HandshakeResponse41 for root with an empty password and no database.
-fn handshake_response(plugin: &str) -> Vec<u8> {
-    let capabilities = CLIENT_LONG_PASSWORD
+/// MariaDB's extended capabilities in a v10 handshake (None if it is too short), read
+/// whether or not CLIENT_MYSQL says they mean anything.
+fn handshake_extended_capabilities(handshake: &[u8]) -> Option<u32> {
+    let version_end = 1 + handshake.get(1..)?.iter().position(|&b| b == 0)?;
+    // As in `handshake_plugin`; the last 4 of the 10 reserved bytes.
+    let at = version_end + 1 + 4 + 8 + 1 + 2 + 1 + 2 + 2 + 1 + 6;
+    let bytes = handshake.get(at..at + 4)?;
+    Some(u32::from_le_bytes(bytes.try_into().ok()?))
+}
+
+/// HandshakeResponse41 for root with an empty password and no database; with
+/// `extended`, as a MariaDB client (CLIENT_MYSQL clear, extended flags in the filler).
+fn handshake_response(plugin: &str, extended: Option<u32>) -> Vec<u8> {
+    let client_mysql = if extended.is_some() {
+        0
+    } else {
+        CLIENT_LONG_PASSWORD
+    };
+    let capabilities = client_mysql
         | CLIENT_PROTOCOL_41
         | CLIENT_TRANSACTIONS
         | CLIENT_SECURE_CONNECTION
@@ -232,7 +284,8 @@ fn handshake_response(plugin: &str) -> Vec<u8> {
     payload.extend_from_slice(&capabilities.to_le_bytes());
     payload.extend_from_slice(&(16u32 * 1024 * 1024).to_le_bytes());
     payload.push(45); // utf8mb4_general_ci
-    payload.extend_from_slice(&[0u8; 23]);
+    payload.extend_from_slice(&[0u8; 19]);
+    payload.extend_from_slice(&extended.unwrap_or(0).to_le_bytes());
     payload.extend_from_slice(b"root\0");
     payload.push(0); // auth response length: empty password
     payload.extend_from_slice(plugin.as_bytes());

@@ -3,36 +3,11 @@
 //! is that execution's value; the next execution binds its own values again. Runs
 //! against the server under test (`MANYCORE_TEST_TARGET`), so MariaDB checks the test.
 
-use manycore_testkit::raw::{RawClient, COM_STMT_EXECUTE, COM_STMT_PREPARE};
+use manycore_testkit::raw::{RawClient, COM_STMT_EXECUTE};
 use manycore_testkit::Server;
 
 const COM_STMT_SEND_LONG_DATA: u8 = 0x18;
 const MYSQL_TYPE_VAR_STRING: u8 = 0xfd;
-
-/// Prepares `sql`; returns the statement id after reading the definitions that follow.
-fn prepare(client: &mut RawClient, sql: &str) -> (u32, u16) {
-    client
-        .command(COM_STMT_PREPARE, sql.as_bytes())
-        .expect("prepare");
-    let (_, ok) = client.read_packet().expect("prepare reply");
-    assert_eq!(
-        ok.first(),
-        Some(&0),
-        "COM_STMT_PREPARE_OK expected, got {ok:?}"
-    );
-    let id = u32::from_le_bytes(ok[1..5].try_into().expect("id"));
-    let columns = u16::from_le_bytes([ok[5], ok[6]]);
-    let params = u16::from_le_bytes([ok[7], ok[8]]);
-    for count in [params, columns] {
-        if count > 0 {
-            // The definitions, then an EOF (the raw client does not ask for DEPRECATE_EOF).
-            for _ in 0..=count {
-                client.read_packet().expect("definition");
-            }
-        }
-    }
-    (id, params)
-}
 
 fn send_long_data(client: &mut RawClient, id: u32, param: u16, data: &[u8]) {
     let mut argument = id.to_le_bytes().to_vec();
@@ -84,7 +59,7 @@ fn execute(client: &mut RawClient, id: u32, values: &[Option<&str>]) -> String {
 fn long_data_is_the_next_execution_s_value_only() {
     let server = Server::from_env();
     let mut client = RawClient::login(server.port()).expect("login");
-    let (id, params) = prepare(&mut client, "SELECT CONCAT(?, '|', ?)");
+    let (id, params, _) = client.prepare("SELECT CONCAT(?, '|', ?)").expect("prepare");
     assert_eq!(params, 2);
     send_long_data(&mut client, id, 1, b"long ");
     send_long_data(&mut client, id, 1, b"data");
