@@ -9,7 +9,8 @@
 //!   DOUBLE    the shortest digits that round-trip, in fixed notation when the decimal
 //!             exponent is in -15..=14, else `<digits>e<exp>` ("1e20", "1.5e-16",
 //!             "0.00000015", "100000000000000"); -0 prints "0"; a DOUBLE with fixed
-//!             decimals (PI()) prints exactly that many fraction digits ("3.141593")
+//!             decimals (PI(), ROUND(x, 2)) prints exactly that many fraction digits
+//!             ("3.141593"), -0 as "0.00"
 //!   FLOAT     rounded to 6 significant digits first ("123457000", "1.1"), then as DOUBLE
 //!   DATE      YYYY-MM-DD; DATETIME/TIMESTAMP with the type's fsp fraction digits
 //!   strings   their bytes
@@ -109,6 +110,9 @@ fn write_fixed(value: f64, decimals: u8, out: &mut Vec<u8>) {
     if !value.is_finite() {
         return write_non_finite(value, out);
     }
+    // -0 (ROUND(-0.001e0, 2)) prints "0.00"; a negative value that merely rounds to zero
+    // keeps its sign ("-0.0000000000"), as my_fcvt does.
+    let value = if value == 0.0 { 0.0 } else { value };
     write!(out, "{value:.0$}", decimals as usize).expect("writing to a Vec cannot fail");
 }
 
@@ -277,6 +281,21 @@ mod tests {
                 Value::Double(std::f64::consts::FRAC_PI_2),
                 DataType::Double { decimals: 10 },
                 "1.5707963268",
+            ),
+            (
+                Value::Double(-0.0),
+                DataType::Double { decimals: 2 },
+                "0.00",
+            ),
+            (
+                Value::Double(-1e-11),
+                DataType::Double { decimals: 10 },
+                "-0.0000000000",
+            ),
+            (
+                Value::Double(1e20),
+                DataType::Double { decimals: 0 },
+                "100000000000000000000",
             ),
             (Value::Double(1.1f32 as f64), DataType::Float, "1.1"),
             (
