@@ -1100,9 +1100,10 @@ pub fn call(
                     let r = if up { d.ceil() } else { d.floor() };
                     numeric_as(Value::Decimal(r), data_type)
                 }
-                other => {
-                    double(to_f64(other, session).map(|d| if up { d.ceil() } else { d.floor() }))
-                }
+                // + 0.0: CEIL(-0.5e0) is 0, not -0, in MariaDB's binary protocol too.
+                other => double(
+                    to_f64(other, session).map(|d| if up { d.ceil() } else { d.floor() } + 0.0),
+                ),
             }
         }
         Round | Truncate => {
@@ -1928,10 +1929,12 @@ fn round_double(value: f64, places: i64, truncate: bool) -> f64 {
     } else {
         scaled.round_ties_even()
     };
+    // + 0.0 turns -0 into 0: MariaDB sends ROUND(-0.001e0, 2) as 0 in the binary
+    // protocol too.
     if negative {
-        rounded * factor
+        rounded * factor + 0.0
     } else {
-        rounded / factor
+        rounded / factor + 0.0
     }
 }
 

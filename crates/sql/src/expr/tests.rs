@@ -301,6 +301,31 @@ fn check_mariadb_cases() {
     );
 }
 
+/// Rounding a small negative DOUBLE to zero gives 0, not -0: MariaDB sends 0 in the
+/// binary protocol, where the text form cannot hide the sign.
+#[test]
+fn rounding_to_zero_is_positive_zero() {
+    let (scope, row) = test_table();
+    let session = TestSession::default();
+    let ctx = EvalContext {
+        params: &[],
+        session: &session,
+    };
+    for text in [
+        "ceil(-0.5e0)",
+        "round(-0.001e0, 2)",
+        "truncate(-0.001e0, 2)",
+        "round(-4e0, -1)",
+        "round(-0.4e0)",
+    ] {
+        let expr = bind(&parse(text), &scope).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        match expr.eval(&row, &ctx) {
+            Ok(Value::Double(d)) => assert!(d == 0.0 && d.is_sign_positive(), "{text}: {d:?}"),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+}
+
 /// Column lengths (and decimals) MariaDB 10.11 reports for the rounding functions and
 /// PI(), over the test row (`mysql --column-type-info`).
 #[test]
