@@ -110,8 +110,10 @@ pub fn write_double(value: f64, out: &mut Vec<u8>) {
 /// `decimals` fraction digits (ROUND(1e0/3, 30) is 0.333333333333333300000000000000, not
 /// the binary value's exact expansion), else rounded to `decimals`.
 fn write_fixed(value: f64, decimals: u8, out: &mut Vec<u8>) {
+    // my_fcvt prints an overflowed value (ROUND(1.5e308, -308)) as "0".
     if !value.is_finite() {
-        return write_non_finite(value, out);
+        out.push(b'0');
+        return;
     }
     // -0 (ROUND(-0.001e0, 2)) prints "0.00"; a negative value that merely rounds to zero
     // keeps its sign ("-0.0000000000"), as my_fcvt does.
@@ -325,6 +327,11 @@ mod tests {
                 Value::Double(123456789012345678.0),
                 DataType::Double { decimals: 2 },
                 "123456789012345680.00",
+            ),
+            (
+                Value::Double(f64::INFINITY),
+                DataType::Double { decimals: 0 },
+                "0",
             ),
             (
                 Value::Double(1e20),
