@@ -701,8 +701,32 @@ impl Places {
             Value::UInt(u) => Places::Constant((*u).min(i64::MAX as u64) as i64),
             Value::Decimal(d) => Places::Constant(super::coerce::decimal_to_i128(d) as i64),
             Value::Double(d) => Places::Constant(super::coerce::double_to_i128(*d) as i64),
+            Value::Bytes(text) => Places::Constant(integer_prefix(text)),
             _ => Places::Varying,
         }
+    }
+}
+
+/// The integer a string literal starts with, as MariaDB reads constant places from it
+/// ('1.6' is 1, 'x' is 0; a conversion warning, if any, comes when the call runs).
+fn integer_prefix(text: &[u8]) -> i64 {
+    let text = String::from_utf8_lossy(text);
+    let text = text.trim_start();
+    let (negative, digits) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let magnitude = digits
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .fold(0i64, |n, d| {
+            n.saturating_mul(10).saturating_add((d - b'0') as i64)
+        });
+    if negative {
+        -magnitude
+    } else {
+        magnitude
     }
 }
 
@@ -1003,8 +1027,8 @@ pub fn nullable(function: Function, args: &[Expr]) -> bool {
         IfNull => args.get(1).is_none_or(Expr::nullable),
         If => args.get(1).is_none_or(Expr::nullable) || args.get(2).is_none_or(Expr::nullable),
         Concat | ConcatWs | Length | CharLength | Upper | Lower | Reverse | Trim(_) | Hex | Md5
-        | Sha1 | Abs | Sign | Ceil | Floor | Ascii | Ord | Strcmp | Greatest | Least | BitCount
-        | Crc32 | Field | Char => any(),
+        | Sha1 | Abs | Sign | Ceil | Floor | Round | Truncate | Ascii | Ord | Strcmp | Greatest
+        | Least | BitCount | Crc32 | Field | Char => any(),
         Quote => false,
         _ => true,
     }

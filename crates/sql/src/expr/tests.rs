@@ -333,6 +333,7 @@ fn rounding_column_lengths() {
     let cases: &[(&str, u32, u8)] = &[
         ("pi()", 8, 6),
         ("round(pi(), 2)", 19, 2),
+        ("round(db, '1')", 18, 1),
         ("round(pi())", 17, 0),
         ("round(pi(), -1)", 17, 0),
         ("round(pi(), 40)", 23, 31),
