@@ -28,6 +28,32 @@ SELECT EXP(0), LN(1), LOG(1), LOG10(1000), LOG2(8), PI();
 SELECT PI() * 2, PI() / 2, -PI(), PI() + 0e0, POW(PI(), 2), CONCAT(PI()), GREATEST(PI(), 1.1234567);
 SELECT PI() = 3.141593, PI() = 3.1415927, PI() = 3.1415926, PI() + 0e0 = 3.141593;
 SELECT AVG(PI()), SUM(PI()), MAX(PI());
+-- ROUND/TRUNCATE of a DOUBLE: a DOUBLE rounded as rint() does, printed with the constant
+-- places as decimals (none for negative places, not fixed from 31 on or for NULL places).
+SELECT ROUND(PI(), 2), ROUND(PI()), ROUND(PI(), 10), ROUND(PI(), -1), ROUND(PI(), 40), TRUNCATE(PI()*100, 1), TRUNCATE(-PI(), 4);
+SELECT ROUND(1e0, 2), ROUND(1.005e0, 2), ROUND(1250e0, -2), ROUND(1350e0, -2), ROUND(-0.001e0, 2), TRUNCATE(-1.999e0, 2), TRUNCATE(1999e0, -2);
+SELECT ROUND(1e300, -301), TRUNCATE(1e-300, 400), ROUND(123.456e0, 18446744073709551615), ROUND(123.456e0, 1.4), TRUNCATE(1.55e0, 1.6), ROUND('3.14159', 3), ROUND(PI(), NULL);
+SELECT ROUND(PI(), 2) * 2, CONCAT(ROUND(PI(), 2)), ROUND(PI(), 2) = 3.14, CONCAT(FLOOR(1.5e0)), ROUND(PI(), '3'), ROUND(1.5e308, -308);
+-- CEIL/FLOOR of a DOUBLE stay DOUBLE (1e20 has no integer type), printed without decimals.
+SELECT FLOOR(1.5e0), CEIL(1.5e0), CEILING(-1.5e0), FLOOR(PI()), CEIL(PI()), FLOOR(1e20), CEIL(-0.5e0), FLOOR(NULL);
+-- DECIMAL: the scale follows constant places, even beyond the argument's; integers that
+-- need a 20th digit become DECIMAL.
+SELECT ROUND(5.55, 4), TRUNCATE(5.55, 4), ROUND(5.55, 1), ROUND(1.5, 1.4), ROUND(1.5, NULL), ROUND(5.55, 40), ROUND(5.55, -70);
+SELECT ROUND(9, -1), ROUND(-9, -1), TRUNCATE(99, -1), ROUND(123, 2), ROUND(15, NULL), ROUND(9223372036854775807, -1), ROUND(18446744073709551615, -1), TRUNCATE(9223372036854775807, -1);
+CREATE TABLE r (id INT PRIMARY KEY, d DOUBLE, f FLOAT, n DECIMAL(10,3), i INT, u INT UNSIGNED, b BIGINT, p INT, s VARCHAR(20));
+INSERT INTO r VALUES (1, 3.14159, 1.5, 123.456, 17, 25, 1234567, 2, '2.567'), (2, -1234.5678, -2.5, -0.5, -15, 4000000000, -9223372036854775807, -1, 'x'), (3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+SELECT ROUND(d, 2), ROUND(d, -2), ROUND(d, p), ROUND(f, 1), TRUNCATE(d, 2), TRUNCATE(d, p), TRUNCATE(f, 1), ROUND(d, NULL) FROM r ORDER BY id;
+SELECT FLOOR(d), CEIL(d), FLOOR(f), CEIL(f), FLOOR(n), CEIL(n), FLOOR(i), CEIL(u), FLOOR(b) FROM r ORDER BY id;
+SELECT ROUND(n, 2), ROUND(n, -1), ROUND(n, p), ROUND(n, 5), TRUNCATE(n, 1), TRUNCATE(n, p), ROUND(n, NULL) FROM r ORDER BY id;
+SELECT ROUND(i, -1), ROUND(i, p), TRUNCATE(i, p), TRUNCATE(u, -1), ROUND(u, -1), ROUND(u, p), ROUND(b, -2), ROUND(b, 2), ROUND(b, p), TRUNCATE(b, p) FROM r ORDER BY id;
+SELECT ROUND(s, 1), TRUNCATE(s, 2), FLOOR(s), CEIL(s) FROM r ORDER BY id;
+DROP TABLE r;
+-- A column's DOUBLE(M,D) is not kept (the log records a plain DOUBLE): MariaDB stores the
+-- value rounded to D decimals and prints it, and what keeps its decimals, with D digits.
+CREATE TABLE rd (id INT PRIMARY KEY, d4 DOUBLE(10,4));
+INSERT INTO rd VALUES (1, 2.71828), (2, -0.00005);
+SELECT d4, ROUND(d4, 2), ROUND(d4, id), FLOOR(d4) FROM rd ORDER BY id;
+DROP TABLE rd;
 SELECT CONV('ff', 16, 10), CONV(10, 10, 2), BIN(5), OCT(8);
 SELECT CONV('-1', 10, 16), CONV('-1', 10, -10), CONV('zz', 36, 10), CONV('12', 1, 10), BIN(NULL), ORD('é'), QUOTE(NULL), QUOTE('a\\b');
 SELECT GREATEST(3, 7, 5), LEAST('b', 'a', 'c');

@@ -183,21 +183,39 @@ pub fn write_u64(out: &mut Vec<u8>, v: u64) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 
-/// Runs `format` to append a value whose length is below 251 bytes, then prefixes it
-/// with its one-byte lenenc length. Used for numbers and dates, whose text is short,
-/// so they can be formatted straight into the output buffer.
+/// Runs `format` to append a value, then prefixes it with its lenenc length. Used for
+/// numbers and dates, whose text is almost always below 251 bytes (a one-byte length), so
+/// they are formatted straight into the output buffer; a longer one (FLOOR(1e300) prints
+/// 301 digits, a DOUBLE with fixed decimals is never in exponent form) is moved once to
+/// make room for a longer length.
 pub(crate) fn write_short_lenenc_with(out: &mut Vec<u8>, format: impl FnOnce(&mut Vec<u8>)) {
     let at = out.len();
     out.push(0);
     format(out);
     let len = out.len() - at - 1;
-    assert!(len <= 0xFA, "short lenenc value of {len} bytes");
-    out[at] = len as u8;
+    if len <= 0xFA {
+        out[at] = len as u8;
+    } else {
+        let text = out.split_off(at + 1);
+        out.truncate(at);
+        write_lenenc_bytes(out, &text);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn formatted_lenenc_values_of_any_length() {
+        for len in [0, 1, 250, 251, 252, 312, 70_000] {
+            let mut out = vec![7];
+            write_short_lenenc_with(&mut out, |o| o.resize(o.len() + len, b'9'));
+            let mut expected = vec![7];
+            write_lenenc_bytes(&mut expected, &vec![b'9'; len]);
+            assert_eq!(out, expected, "{len}");
+        }
+    }
 
     #[test]
     fn lenenc_int_round_trips_at_every_boundary() {

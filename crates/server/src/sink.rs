@@ -80,6 +80,7 @@ fn definition(column: &ColumnInfo) -> ColumnDefinition<'_> {
             column.org_table.as_bytes(),
             column.org_name.as_bytes(),
         );
+    definition.column_length = column.length;
     let flags = [
         (column.not_null, column_flag::NOT_NULL),
         (column.primary_key, column_flag::PRI_KEY),

@@ -598,6 +598,7 @@ pub fn table_column_info(source: &SourceTable, i: usize, name: &str) -> ColumnIn
         name: name.to_string(),
         org_name: c.name.clone(),
         data_type: c.data_type.clone(),
+        length: c.data_type.display_length(),
         not_null: !c.nullable,
         primary_key: in_primary,
         unique_key,
@@ -665,7 +666,10 @@ fn bind_item(
                 .expect("column index inside some table");
             table_column_info(source, c.index - source.offset, &name)
         }
-        _ => ColumnInfo::expression(name, expr.data_type().clone(), !expr.nullable()),
+        _ => ColumnInfo {
+            length: expr.column_length(),
+            ..ColumnInfo::expression(name, expr.data_type().clone(), !expr.nullable())
+        },
     };
     items.push(Item { expr, info });
     Ok(())

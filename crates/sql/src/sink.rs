@@ -30,6 +30,9 @@ pub struct ColumnInfo {
     pub name: String,
     pub org_name: String,
     pub data_type: DataType,
+    /// The column length sent in the column definition: the type's display length,
+    /// or an expression's own where MariaDB's differs (`Expr::column_length`).
+    pub length: u32,
     pub not_null: bool,
     pub primary_key: bool,
     pub unique_key: bool,
@@ -48,6 +51,7 @@ impl ColumnInfo {
             org_table: String::new(),
             name: name.into(),
             org_name: String::new(),
+            length: data_type.display_length(),
             data_type,
             not_null,
             primary_key: false,

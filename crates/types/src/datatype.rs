@@ -36,8 +36,9 @@ pub enum DataType {
     },
     Float,
     /// `decimals`: the fraction digits its text form has (MariaDB's `decimals`), or
-    /// NOT_FIXED_DECIMALS for the shortest digits that round-trip. Only PI() and what is
-    /// computed from it have fixed decimals.
+    /// NOT_FIXED_DECIMALS for the shortest digits that round-trip. Only PI(), a DOUBLE
+    /// rounded by ROUND/TRUNCATE/CEIL/FLOOR, and what is computed from them have fixed
+    /// decimals (a column's DOUBLE(M,D) is not kept: it is a plain DOUBLE here).
     Double {
         decimals: u8,
     },

@@ -9,7 +9,8 @@
 //!   DOUBLE    the shortest digits that round-trip, in fixed notation when the decimal
 //!             exponent is in -15..=14, else `<digits>e<exp>` ("1e20", "1.5e-16",
 //!             "0.00000015", "100000000000000"); -0 prints "0"; a DOUBLE with fixed
-//!             decimals (PI()) prints exactly that many fraction digits ("3.141593")
+//!             decimals (PI(), ROUND(x, 2)) prints exactly that many fraction digits
+//!             ("3.141593"), -0 as "0.00"
 //!   FLOAT     rounded to 6 significant digits first ("123457000", "1.1"), then as DOUBLE
 //!   DATE      YYYY-MM-DD; DATETIME/TIMESTAMP with the type's fsp fraction digits
 //!   strings   their bytes
@@ -104,12 +105,36 @@ pub fn write_double(value: f64, out: &mut Vec<u8>) {
     layout_scientific(text.as_bytes(), out);
 }
 
-/// A DOUBLE with `decimals` fraction digits, rounded (MariaDB's my_fcvt).
+/// A DOUBLE with `decimals` fraction digits (MariaDB's my_fcvt, dtoa mode 3): the
+/// shortest digits that round-trip, padded with zeros when they need no more than
+/// `decimals` fraction digits (ROUND(1e0/3, 30) is 0.333333333333333300000000000000, not
+/// the binary value's exact expansion), else rounded to `decimals`.
 fn write_fixed(value: f64, decimals: u8, out: &mut Vec<u8>) {
+    // my_fcvt prints an overflowed value (ROUND(1.5e308, -308)) as "0".
     if !value.is_finite() {
-        return write_non_finite(value, out);
+        out.push(b'0');
+        return;
     }
-    write!(out, "{value:.0$}", decimals as usize).expect("writing to a Vec cannot fail");
+    // -0 (ROUND(-0.001e0, 2)) prints "0.00"; a negative value that merely rounds to zero
+    // keeps its sign ("-0.0000000000"), as my_fcvt does.
+    let value = if value == 0.0 { 0.0 } else { value };
+    let at = out.len();
+    // Display is the shortest round-trip digits in plain (never exponent) notation.
+    write!(out, "{value}").expect("writing to a Vec cannot fail");
+    let fraction = match out[at..].iter().position(|&b| b == b'.') {
+        Some(point) => out.len() - at - point - 1,
+        None => 0,
+    };
+    let decimals = decimals as usize;
+    if fraction <= decimals {
+        if fraction == 0 && decimals > 0 {
+            out.push(b'.');
+        }
+        out.resize(out.len() + decimals - fraction, b'0');
+    } else {
+        out.truncate(at);
+        write!(out, "{value:.decimals$}").expect("writing to a Vec cannot fail");
+    }
 }
 
 /// A FLOAT as MariaDB prints it: 6 significant digits, then the DOUBLE layout.
@@ -277,6 +302,41 @@ mod tests {
                 Value::Double(std::f64::consts::FRAC_PI_2),
                 DataType::Double { decimals: 10 },
                 "1.5707963268",
+            ),
+            (
+                Value::Double(-0.0),
+                DataType::Double { decimals: 2 },
+                "0.00",
+            ),
+            (
+                Value::Double(-1e-11),
+                DataType::Double { decimals: 10 },
+                "-0.0000000000",
+            ),
+            (
+                Value::Double(1.0 / 3.0),
+                DataType::Double { decimals: 30 },
+                "0.333333333333333300000000000000",
+            ),
+            (
+                Value::Double(0.1 + 0.2),
+                DataType::Double { decimals: 25 },
+                "0.3000000000000000400000000",
+            ),
+            (
+                Value::Double(123456789012345678.0),
+                DataType::Double { decimals: 2 },
+                "123456789012345680.00",
+            ),
+            (
+                Value::Double(f64::INFINITY),
+                DataType::Double { decimals: 0 },
+                "0",
+            ),
+            (
+                Value::Double(1e20),
+                DataType::Double { decimals: 0 },
+                "100000000000000000000",
             ),
             (Value::Double(1.1f32 as f64), DataType::Float, "1.1"),
             (

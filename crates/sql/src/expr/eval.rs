@@ -294,6 +294,20 @@ impl Expr {
         }
     }
 
+    /// The column length a result column of this expression reports: its type's
+    /// (`DataType::display_length`), except for the functions whose MariaDB length is
+    /// not a function of the type (`function::column_length`).
+    pub fn column_length(&self) -> u32 {
+        let data_type = self.data_type();
+        match self {
+            Expr::Call { function, args, .. } => {
+                function::column_length(*function, args, &data_type)
+            }
+            _ => None,
+        }
+        .unwrap_or_else(|| data_type.display_length())
+    }
+
     /// The result type (see mod.rs invariants (1) and (3)).
     pub fn data_type(&self) -> DataType {
         match self {

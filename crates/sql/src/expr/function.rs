@@ -673,6 +673,146 @@ fn literal_int(e: &Expr) -> Option<i64> {
     }
 }
 
+/// The places argument of ROUND/TRUNCATE as MariaDB's `Item_func_round` sees it when
+/// it fixes the result type: only a constant decides the result's decimals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Places {
+    /// ROUND(x): zero places.
+    Absent,
+    /// A literal number (rounded to an integer as `val_int` rounds it).
+    Constant(i64),
+    /// A NULL literal: the result is NULL, typed as a DOUBLE with no fixed decimals.
+    Null,
+    /// Anything else: known only per row.
+    Varying,
+}
+
+impl Places {
+    pub(super) fn of(args: &[Expr]) -> Places {
+        let Some(places) = args.get(1) else {
+            return Places::Absent;
+        };
+        let Expr::Literal { value, .. } = places else {
+            return Places::Varying;
+        };
+        match value {
+            Value::Null => Places::Null,
+            Value::Int(i) => Places::Constant(*i),
+            Value::UInt(u) => Places::Constant((*u).min(i64::MAX as u64) as i64),
+            Value::Decimal(d) => Places::Constant(super::coerce::decimal_to_i128(d) as i64),
+            Value::Double(d) => Places::Constant(super::coerce::double_to_i128(*d) as i64),
+            Value::Bytes(text) => Places::Constant(integer_prefix(text)),
+            _ => Places::Varying,
+        }
+    }
+}
+
+/// The integer a string literal starts with, as MariaDB reads constant places from it
+/// ('1.6' is 1, 'x' is 0; a conversion warning, if any, comes when the call runs).
+fn integer_prefix(text: &[u8]) -> i64 {
+    let text = String::from_utf8_lossy(text);
+    let text = text.trim_start();
+    let (negative, digits) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let magnitude = digits
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .fold(0i64, |n, d| {
+            n.saturating_mul(10).saturating_add((d - b'0') as i64)
+        });
+    if negative {
+        -magnitude
+    } else {
+        magnitude
+    }
+}
+
+/// MariaDB's `float_length`: the column length of a DOUBLE with `decimals` (17 digits
+/// and a sign, point and the decimals; 23 when they are not fixed).
+pub fn float_length(decimals: u8) -> u32 {
+    if decimals >= NOT_FIXED_DECIMALS {
+        23
+    } else {
+        17 + decimals as u32
+    }
+}
+
+/// The type of ROUND/TRUNCATE(x, places), as MariaDB's `Item_func_round::fix_arg_*`:
+///   integer x   kept, or one character wider for ROUND to negative or unknown places
+///               (ROUND(9, -1) = 10); a BIGINT x then becomes a DECIMAL one digit wider;
+///   DECIMAL x   scale = the constant places (0..=38), precision one integer digit wider
+///               when ROUND drops digits; its own scale when places vary;
+///   other x     DOUBLE with the constant places as decimals (0 if negative, not fixed
+///               from 31 on), the argument's own decimals when places vary.
+/// A NULL literal for places makes a non-integer result a DOUBLE without fixed decimals.
+fn round_type(truncate: bool, args: &[Expr]) -> DataType {
+    let places = Places::of(args);
+    match args[0].data_type() {
+        d @ DataType::Int { width, .. } => {
+            let widened = match places {
+                Places::Constant(p) => !truncate && p < 0,
+                Places::Varying => !truncate,
+                Places::Absent | Places::Null => false,
+            };
+            if !widened {
+                return d;
+            }
+            let length = int_length(&args[0]).expect("an integer argument has a length");
+            if width == IntWidth::Big {
+                // MariaDB does not widen a BIGINT: one more digit makes it a DECIMAL
+                // (ROUND(9223372036854775807, -1) = 9223372036854775810).
+                DataType::Decimal {
+                    precision: (length.precision + 1).min(65) as u8,
+                    scale: 0,
+                    unsigned: length.unsigned,
+                }
+            } else {
+                length.widened().data_type()
+            }
+        }
+        DataType::Decimal {
+            precision, scale, ..
+        } => {
+            let int = (precision as u32).saturating_sub(scale as u32);
+            let new_scale = match places {
+                Places::Null => return DataType::double(NOT_FIXED_DECIMALS),
+                Places::Absent => 0,
+                Places::Constant(p) => p.clamp(0, 38) as u32,
+                Places::Varying => scale as u32,
+            };
+            let dropped = new_scale < scale as u32 || places == Places::Varying;
+            decimal_type(int + (!truncate && dropped) as u32, new_scale)
+        }
+        t if t.is_temporal() => DataType::DOUBLE,
+        t => DataType::double(match places {
+            Places::Absent => 0,
+            Places::Constant(p) => p.clamp(0, NOT_FIXED_DECIMALS as i64) as u8,
+            Places::Null => NOT_FIXED_DECIMALS,
+            Places::Varying => t.double_decimals(),
+        }),
+    }
+}
+
+/// The column length MariaDB reports for `function(args)` where it is not the one its
+/// result type implies (`DataType::display_length`): PI() is 8 characters, a rounded
+/// DOUBLE `float_length` of its decimals, a rounded integer its `int_length`.
+pub fn column_length(function: Function, args: &[Expr], data_type: &DataType) -> Option<u32> {
+    use Function::*;
+    match (function, data_type) {
+        (Pi, _) => Some(8),
+        (Round | Truncate | Ceil | Floor, DataType::Double { decimals }) => {
+            Some(float_length(*decimals))
+        }
+        (Round | Truncate | Ceil | Floor, DataType::Int { .. }) => {
+            super::int_length::call_length(function, args).map(|l| l.length)
+        }
+        _ => None,
+    }
+}
+
 /// The result type of `function(args)`.
 pub fn result_type(function: Function, args: &[Expr]) -> DataType {
     use Function::*;
@@ -695,33 +835,11 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
                 10..=18 => DataType::BIGINT,
                 digits => decimal_type(digits, 0),
             },
-            _ => DataType::DOUBLE,
+            t if t.is_temporal() => DataType::DOUBLE,
+            // A DOUBLE stays one (1e300 has no integer type), printed with no decimals.
+            _ => DataType::double(0),
         },
-        Round | Truncate => {
-            let places = args.get(1).map(literal_int);
-            match t(0) {
-                // ROUND(9, -1) = 10 needs one more digit; otherwise the type is kept.
-                d @ DataType::Int { .. } => match places {
-                    Some(Some(p)) if function == Round && p < 0 => int_length(&args[0])
-                        .expect("an integer argument has a length")
-                        .widened()
-                        .data_type(),
-                    _ => d,
-                },
-                DataType::Decimal {
-                    precision, scale, ..
-                } => {
-                    let int = (precision as u32).saturating_sub(scale as u32);
-                    let new_scale = match places {
-                        None => 0,
-                        Some(Some(d)) => d.clamp(0, scale as i64) as u32,
-                        Some(None) => scale as u32,
-                    };
-                    decimal_type(int + (function == Round) as u32, new_scale)
-                }
-                _ => DataType::DOUBLE,
-            }
-        }
+        Round | Truncate => round_type(function == Truncate, args),
         Mod => super::bind::binary_type(super::BinaryOp::Mod, &args[0], &args[1]),
         Pow | Sqrt | Exp | Ln | Log | Log2 | Log10 | Rand => DataType::DOUBLE,
         // MariaDB gives PI() 6 decimals: it prints 3.141593, and what is computed from it
@@ -909,8 +1027,8 @@ pub fn nullable(function: Function, args: &[Expr]) -> bool {
         IfNull => args.get(1).is_none_or(Expr::nullable),
         If => args.get(1).is_none_or(Expr::nullable) || args.get(2).is_none_or(Expr::nullable),
         Concat | ConcatWs | Length | CharLength | Upper | Lower | Reverse | Trim(_) | Hex | Md5
-        | Sha1 | Abs | Sign | Ceil | Floor | Ascii | Ord | Strcmp | Greatest | Least | BitCount
-        | Crc32 | Field | Char => any(),
+        | Sha1 | Abs | Sign | Ceil | Floor | Round | Truncate | Ascii | Ord | Strcmp | Greatest
+        | Least | BitCount | Crc32 | Field | Char => any(),
         Quote => false,
         _ => true,
     }
@@ -1006,9 +1124,10 @@ pub fn call(
                     let r = if up { d.ceil() } else { d.floor() };
                     numeric_as(Value::Decimal(r), data_type)
                 }
-                other => {
-                    double(to_f64(other, session).map(|d| if up { d.ceil() } else { d.floor() }))
-                }
+                // + 0.0: CEIL(-0.5e0) is 0, not -0, in MariaDB's binary protocol too.
+                other => double(
+                    to_f64(other, session).map(|d| if up { d.ceil() } else { d.floor() } + 0.0),
+                ),
             }
         }
         Round | Truncate => {
@@ -1802,19 +1921,59 @@ fn round_value(
                 _ => Value::Decimal(r),
             }
         }
-        other => {
-            let d = to_f64(other, session).unwrap_or(0.0);
-            let factor = 10f64.powi(places.clamp(-308, 308) as i32);
-            let scaled = d * factor;
-            // MariaDB rounds doubles with rint(): halves to even (ROUND(2.5e0) = 2).
-            let r = if truncate {
-                scaled.trunc()
-            } else {
-                scaled.round_ties_even()
-            };
-            let out = r / factor;
-            Value::Double(if out.is_finite() { out } else { d })
-        }
+        other => Value::Double(round_double(
+            to_f64(other, session).unwrap_or(0.0),
+            places,
+            truncate,
+        )),
+    }
+}
+
+/// ROUND/TRUNCATE of a DOUBLE, step for step as MariaDB's `my_double_round`, so the
+/// last bit agrees: scale by an exact power of ten (multiplying for places >= 0, dividing
+/// for negative places, as 10^-n is inexact), round half to even (rint) or toward zero,
+/// scale back. A value that overflows when scaled up is returned as it is (it has no
+/// digits that far right); scaling down by more than 10^308 gives 0.
+fn round_double(value: f64, places: i64, truncate: bool) -> f64 {
+    let negative = places < 0;
+    let factor = power_of_ten(places.unsigned_abs());
+    if negative && factor.is_infinite() {
+        return 0.0;
+    }
+    let scaled = if negative {
+        value / factor
+    } else {
+        value * factor
+    };
+    if !negative && scaled.is_infinite() {
+        return value;
+    }
+    let rounded = if truncate {
+        scaled.trunc()
+    } else {
+        scaled.round_ties_even()
+    };
+    // + 0.0 turns -0 into 0: MariaDB sends ROUND(-0.001e0, 2) as 0 in the binary
+    // protocol too.
+    if negative {
+        rounded * factor + 0.0
+    } else {
+        rounded / factor + 0.0
+    }
+}
+
+/// 10^n correctly rounded, as MariaDB's table of `1e0`..`1e308` literals; infinite
+/// beyond. `powi` is exact only up to 10^22 (larger powers are not representable and
+/// repeated multiplication rounds more than once), so those are parsed from text.
+fn power_of_ten(n: u64) -> f64 {
+    const EXACT_MAX: u64 = 22;
+    const FINITE_MAX: u64 = 308;
+    match n {
+        0..=EXACT_MAX => 10f64.powi(n as i32),
+        n if n <= FINITE_MAX => format!("1e{n}")
+            .parse()
+            .expect("1e<n> is a valid float literal"),
+        _ => f64::INFINITY,
     }
 }
 

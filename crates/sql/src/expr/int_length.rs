@@ -23,7 +23,7 @@
 //! binary protocol sends LONG in 4 bytes). The rules above keep it: each bounds the
 //! result's digits by its operands'.
 
-use super::function::{char_length, int_digits};
+use super::function::{char_length, int_digits, Places};
 use super::{BinaryOp, Expr, Function, UnaryOp};
 use manycore_types::{DataType, IntWidth, Value};
 
@@ -185,7 +185,7 @@ pub fn rounded_digits(precision: u8, scale: u8) -> u32 {
     (precision as u32).saturating_sub(scale as u32) + (scale > 0) as u32
 }
 
-fn call_length(function: Function, args: &[Expr]) -> Option<IntLength> {
+pub(super) fn call_length(function: Function, args: &[Expr]) -> Option<IntLength> {
     match function {
         Function::Ceil | Function::Floor => match args.first()?.data_type() {
             DataType::Decimal {
@@ -197,11 +197,11 @@ fn call_length(function: Function, args: &[Expr]) -> Option<IntLength> {
             _ => int_length(args.first()?),
         },
         Function::Abs | Function::Truncate => int_length(args.first()?),
-        Function::Round => match args.get(1) {
-            Some(Expr::Literal {
-                value: Value::Int(places),
-                ..
-            }) if *places < 0 => int_length(args.first()?).map(IntLength::widened),
+        // ROUND(9, -1) = 10: negative places, or places not known until run time, may
+        // need one more digit.
+        Function::Round => match Places::of(args) {
+            Places::Constant(p) if p < 0 => int_length(args.first()?).map(IntLength::widened),
+            Places::Varying => int_length(args.first()?).map(IntLength::widened),
             _ => int_length(args.first()?),
         },
         Function::Mod => binary_length(BinaryOp::Mod, args.first()?, args.get(1)?),

@@ -301,6 +301,72 @@ fn check_mariadb_cases() {
     );
 }
 
+/// Rounding a small negative DOUBLE to zero gives 0, not -0: MariaDB sends 0 in the
+/// binary protocol, where the text form cannot hide the sign.
+#[test]
+fn rounding_to_zero_is_positive_zero() {
+    let (scope, row) = test_table();
+    let session = TestSession::default();
+    let ctx = EvalContext {
+        params: &[],
+        session: &session,
+    };
+    for text in [
+        "ceil(-0.5e0)",
+        "round(-0.001e0, 2)",
+        "truncate(-0.001e0, 2)",
+        "round(-4e0, -1)",
+        "round(-0.4e0)",
+    ] {
+        let expr = bind(&parse(text), &scope).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        match expr.eval(&row, &ctx) {
+            Ok(Value::Double(d)) => assert!(d == 0.0 && d.is_sign_positive(), "{text}: {d:?}"),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+}
+
+/// Column lengths (and decimals) MariaDB 10.11 reports for the rounding functions and
+/// PI(), over the test row (`mysql --column-type-info`).
+#[test]
+fn rounding_column_lengths() {
+    let cases: &[(&str, u32, u8)] = &[
+        ("pi()", 8, 6),
+        ("round(pi(), 2)", 19, 2),
+        ("round(db, '1')", 18, 1),
+        ("round(pi())", 17, 0),
+        ("round(pi(), -1)", 17, 0),
+        ("round(pi(), 40)", 23, 31),
+        ("round(pi(), i)", 23, 6),
+        ("round(db, NULL)", 23, 31),
+        ("truncate(pi() * 100, 1)", 18, 1),
+        ("round(db, i)", 23, 31),
+        ("floor(1.5e0)", 17, 0),
+        ("ceil(db)", 17, 0),
+        ("floor(d)", 10, 0),
+        ("round(9, -1)", 2, 0),
+        ("round(i, -1)", 12, 0),
+        ("round(i, ti)", 12, 0),
+        ("truncate(u, -1)", 10, 0),
+        ("round(d, 5)", 15, 5),
+        ("round(5.55, 4)", 7, 4),
+        ("round(1.5, 1)", 4, 1),
+    ];
+    let (scope, _) = test_table();
+    let mut failures = Vec::new();
+    for &(text, length, decimals) in cases {
+        let expr = bind(&parse(text), &scope).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        let got = (expr.column_length(), expr.data_type().decimals());
+        if got != (length, decimals) {
+            failures.push(format!(
+                "{text}: (length, decimals) {got:?}, MariaDB {:?}",
+                (length, decimals)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[test]
 fn errors_and_messages() {
     let cases: &[(&str, u16, &str)] = &[
