@@ -38,7 +38,7 @@ pub use catalog::{Catalog, ColumnSchema, Database, IndexSchema, Table, TableId, 
 pub use gc::ReaderSlot;
 pub use index::{IndexNo, KeyRange};
 pub use lock_wait::LockWait;
-pub use log_hook::{take_commit_lsn, CommitLog, DdlChange, EncodedCommit, RowChange};
+pub use log_hook::{take_commit_lsn, CommitLog, DdlChange, EncodedCommit, RowChange, RowChangeRef};
 pub use recovery::{CheckpointSnapshot, RecoveryBatch};
 pub use slot::RowSlot;
 pub use transaction::{ReadView, Savepoint, Transaction};

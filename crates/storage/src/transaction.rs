@@ -34,7 +34,7 @@ use crate::catalog::{Table, TableData, GC_TXN};
 use crate::gc::ReaderSlot;
 use crate::index::IndexNo;
 use crate::lock_wait::{LockWait, TxnState};
-use crate::log_hook::{note_commit_lsn, CommitLog, EncodedCommit, RowChange};
+use crate::log_hook::{note_commit_lsn, CommitLog, EncodedCommit, RowChangeRef};
 use crate::slot::{LatestOwned, RowSlot, DEAD};
 use crate::{Storage, StorageError};
 use manycore_types::{Row, Value};
@@ -546,7 +546,10 @@ impl Transaction {
         }
         let storage = self.storage.clone();
         let log = storage.log.get();
-        let mut encoded = log.map(|log| log.encode_commit(&self.logged_changes(None)));
+        let mut encoded = log.map(|log| {
+            self.encode_commit(&**log, None)
+                .expect("a transaction with writes locked a slot (invariant (9))")
+        });
         let appended = {
             let _order = storage.commit_order.lock();
             let commit_ts = storage.clock.load(Ordering::Relaxed) + 1;
@@ -605,20 +608,24 @@ impl Transaction {
                 .is_some_and(|t| Arc::ptr_eq(&t.data, &table.data))
         };
         if !self.writes.iter().all(|w| current(&w.table)) {
-            let changes = self.logged_changes(Some(&current));
-            if changes.is_empty() {
-                return Ok(0);
+            match self.encode_commit(log, Some(&current)) {
+                Some(reencoded) => *encoded = reencoded,
+                None => return Ok(0),
             }
-            *encoded = log.encode_commit(&changes);
         }
         log.append_commit(encoded, commit_ts)
     }
 
-    /// The final image of each row this transaction wrote, in first-write order (each
-    /// locked slot's newest version is ours: invariant (4)). The write that took a slot's
-    /// lock stands for all writes to it (invariant (9)), so no set of seen slots is needed.
-    fn logged_changes(&self, keep: Option<&dyn Fn(&Table) -> bool>) -> Vec<RowChange> {
-        let mut changes = Vec::with_capacity(self.locked.len());
+    /// Encodes the final image of each row this transaction wrote, in first-write order
+    /// (each locked slot's newest version is ours: invariant (4)), borrowed from those
+    /// versions. The write that took a slot's lock stands for all writes to it (invariant
+    /// (9)), so no set of seen slots is needed. None if `keep` left no change.
+    fn encode_commit(
+        &self,
+        log: &dyn CommitLog,
+        keep: Option<&dyn Fn(&Table) -> bool>,
+    ) -> Option<EncodedCommit> {
+        let mut versions = Vec::with_capacity(self.locked.len());
         let mut slots = 0;
         for write in &self.writes {
             if !write.took_lock {
@@ -628,22 +635,32 @@ impl Transaction {
             if keep.is_some_and(|k| !k(&write.table)) {
                 continue;
             }
-            let head = write.slot.head.load();
-            let version = head.as_ref().expect("a written slot has our version");
+            let version = write
+                .slot
+                .head
+                .load_full()
+                .expect("a written slot has our version");
             assert_eq!(version.txn, self.view.txn, "newest version is not ours");
-            changes.push(RowChange {
-                db: write.table.db.clone(),
-                table: Arc::from(write.table.schema.name.as_str()),
-                key: write.slot.key.to_vec(),
-                row: version.row.as_ref().map(|r| r.to_vec()),
-            });
+            versions.push((write, version));
         }
         assert_eq!(
             slots,
             self.locked.len(),
             "invariant (9): one locking write per slot"
         );
-        changes
+        if versions.is_empty() {
+            return None;
+        }
+        let changes: Vec<RowChangeRef<'_>> = versions
+            .iter()
+            .map(|(write, version)| RowChangeRef {
+                db: &write.table.db,
+                table: &write.table.schema.name,
+                key: &write.slot.key,
+                row: version.row.as_deref(),
+            })
+            .collect();
+        Some(log.encode_commit(&changes))
     }
 
     pub fn rollback(mut self) {
