@@ -354,7 +354,7 @@ impl Transaction {
         }
         let old = latest.row().ok_or(StorageError::LockWait { holder: 0 })?;
         let changed: Vec<usize> = (0..table.secondary.len())
-            .filter(|&i| table.secondary_prefix(i, old) != table.secondary_prefix(i, &row))
+            .filter(|&i| !table.same_secondary_prefix(i, old, &row))
             .collect();
         let superseded = changed
             .iter()
