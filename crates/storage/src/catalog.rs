@@ -734,7 +734,7 @@ impl TableData {
             Err(DEAD) => return true,
             Err(_) => return false,
         }
-        let removable = match &*slot.head.load() {
+        let removable = match &slot.head.load_full() {
             None => true,
             Some(v) => {
                 let ts = v.commit_ts.load(Ordering::Acquire);

@@ -23,7 +23,8 @@
 //! (4) A version that no active snapshot can see is unreachable after the next write to its
 //!     slot (chains are cut below the newest version visible to the oldest snapshot).
 //! (5) Index reads take no lock: skip-list traversal or a hash lookup under an epoch pin,
-//!     and `arc_swap` loads only (see `index`).
+//!     and version-chain loads (`sync::ArcCell`, also under an epoch pin) only (see
+//!     `index`, `slot`).
 
 mod catalog;
 mod gc;

@@ -245,7 +245,7 @@ impl Transaction {
         };
         let (slot, took_lock) = self.lock_slot_for_insert(&table.data, key)?;
         let result = self.insert_into(table, &slot, row, took_lock);
-        if result.is_err() && slot.head.load().is_none() {
+        if result.is_err() && slot.head.is_none() {
             // A slot this call created (or an empty one it found): the collector removes
             // it once the lock is released.
             table.data.queue_garbage_slot(slot.clone(), 0);
@@ -528,7 +528,7 @@ impl Transaction {
                 write.table.secondary[i].remove_if(&key, |s| Arc::ptr_eq(s, &write.slot));
             }
         }
-        if write.slot.head.load().is_none() {
+        if write.slot.head.is_none() {
             write.table.data.queue_garbage_slot(write.slot.clone(), 0);
         }
     }
