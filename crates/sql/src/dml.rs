@@ -1027,7 +1027,7 @@ enum RowWrite {
 fn insert_row(
     plan: &InsertPlan,
     txn: &mut Transaction,
-    row: Vec<Value>,
+    mut row: Vec<Value>,
     eval: &EvalContext,
     row_number: u64,
     session: &dyn expr::SessionContext,
@@ -1037,9 +1037,11 @@ fn insert_row(
     let mut replaced = 0;
     // REPLACE may delete one conflicting row per unique index.
     for _ in 0..=schema.indexes.len() + 1 {
-        match txn.insert(table, row.clone().into_boxed_slice()) {
+        // Storage hands the row back if the insert fails: no copy up front.
+        match txn.insert_or_return(table, row.into_boxed_slice()) {
             Ok(_) => return Ok(RowWrite::Inserted { replaced }),
-            Err(StorageError::DuplicateKey { index, existing }) => {
+            Err((StorageError::DuplicateKey { index, existing }, back)) => {
+                row = back.into_vec();
                 if plan.replace {
                     txn.delete(table, &existing)
                         .map_err(|e| write_error(e, table, &row))?;
@@ -1083,7 +1085,7 @@ fn insert_row(
                 }
                 return Err(e);
             }
-            Err(e) => return Err(write_error(e, table, &row)),
+            Err((e, back)) => return Err(write_error(e, table, &back)),
         }
     }
     Err(Error::new(

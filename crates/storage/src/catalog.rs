@@ -853,6 +853,20 @@ impl Table {
         Some(out.into_boxed_slice())
     }
 
+    /// Whether `row`'s primary key encodes to `key` (a hidden row id never changes: true).
+    /// Encodes into a per-thread buffer: no allocation.
+    pub(crate) fn has_primary_key(&self, row: &[Value], key: &[u8]) -> bool {
+        let Some(columns) = self.schema.primary_key.as_deref() else {
+            return true;
+        };
+        with_key_scratch(|scratch| {
+            for &c in columns {
+                key::encode_field(&row[c], &self.schema.columns[c].data_type, scratch);
+            }
+            scratch[..] == *key
+        })
+    }
+
     /// Key of `row` in secondary index `i`: index columns then the primary key.
     pub(crate) fn secondary_key(&self, i: usize, row: &[Value], primary: &[u8]) -> Box<[u8]> {
         self.schema.secondary_key(i, row, primary)
