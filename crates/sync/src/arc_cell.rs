@@ -19,11 +19,15 @@
 //! (4) Stores publish with Release (the swap) and loads read with Acquire, so a loader
 //!     sees the value fully written.
 
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::Arc;
 
 pub struct ArcCell<T> {
     ptr: AtomicPtr<T>,
+    /// The cell owns an `Arc<T>`: it is `Send`/`Sync` only when that is (an `AtomicPtr`
+    /// alone would make it both for any `T`).
+    _owns: PhantomData<Arc<T>>,
 }
 
 /// A pointer whose strong count a deferred closure releases on another thread.
@@ -41,6 +45,7 @@ impl<T: Send + Sync + 'static> ArcCell<T> {
     pub fn new(value: Option<Arc<T>>) -> ArcCell<T> {
         ArcCell {
             ptr: AtomicPtr::new(into_raw(value)),
+            _owns: PhantomData,
         }
     }
 
