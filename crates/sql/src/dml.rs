@@ -516,11 +516,13 @@ pub fn duplicate_error(table: &Table, index: manycore_storage::IndexNo, row: &[V
 /// A row a write statement targets: its slot and current values.
 type TargetRow = (Arc<RowSlot>, Vec<Value>);
 
-/// Rows a write statement targets, after ORDER BY and LIMIT.
+/// Rows a write statement targets, after ORDER BY and LIMIT. With `copy_rows` false (a
+/// DELETE, which needs only the slots) each target's values are left empty.
 fn collect_targets(
     scan: &Scan,
     order: &[SortKey],
     limit: Option<Count>,
+    copy_rows: bool,
     ctx: &ExecContext,
 ) -> Result<Vec<TargetRow>> {
     let limit = match limit {
@@ -546,7 +548,8 @@ fn collect_targets(
         for k in order {
             keys.push(k.expr.eval(row, &ctx.eval)?);
         }
-        rows.push((keys, (slot.clone(), row.to_vec())));
+        let values = if copy_rows { row.to_vec() } else { Vec::new() };
+        rows.push((keys, (slot.clone(), values)));
         if order.is_empty() && rows.len() as u64 >= limit {
             return Ok(ControlFlow::Break(()));
         }
@@ -583,7 +586,7 @@ pub fn execute_update(
     let schema = &table.schema;
     let targets = {
         let ctx = exec_context(txn, EvalContext { params, session }, interrupt);
-        collect_targets(&plan.scan, &plan.order, plan.limit, &ctx)?
+        collect_targets(&plan.scan, &plan.order, plan.limit, true, &ctx)?
     };
     // IGNORE turns strict-mode data errors into warnings (non-strict adjustments).
     let strict = session.strict() && !plan.ignore;
@@ -592,17 +595,28 @@ pub fn execute_update(
         params,
         session: &write_session,
     };
+    let may_duplicate = may_change_unique_key(plan);
     let (mut matched, mut changed) = (0u64, 0u64);
-    for (n, (slot, old)) in targets.into_iter().enumerate() {
+    // The values the assignments replaced in the current row (each column once), to tell
+    // whether it changed: the row is updated in place rather than copied.
+    let mut replaced: Vec<(usize, Value)> = Vec::with_capacity(plan.assignments.len());
+    for (n, (slot, mut new)) in targets.into_iter().enumerate() {
         matched += 1;
-        let mut new = old.clone();
+        replaced.clear();
         for (column, e) in &plan.assignments {
             let value = write_session.check(e.eval(&new, &eval))?;
             let c = &schema.columns[*column];
             let name = || qualified(&plan.db, table, c);
-            new[*column] = store(value, c, &name, n as u64 + 1, strict, true, session)?;
+            let value = store(value, c, &name, n as u64 + 1, strict, true, session)?;
+            let previous = std::mem::replace(&mut new[*column], value);
+            if !replaced.iter().any(|(r, _)| r == column) {
+                replaced.push((*column, previous));
+            }
         }
-        if new == old {
+        if replaced
+            .iter()
+            .all(|(column, previous)| new[*column] == *previous)
+        {
             continue;
         }
         for (i, c) in schema.columns.iter().enumerate() {
@@ -610,16 +624,47 @@ pub fn execute_update(
                 new[i] = Value::DateTime(session.statement_time());
             }
         }
-        match txn.update(table, &slot, new.clone().into_boxed_slice()) {
+        // Only a duplicate-key message needs the new row once storage has it.
+        let kept = may_duplicate.then(|| new.clone());
+        match txn.update(table, &slot, new.into_boxed_slice()) {
             Ok(()) => changed += 1,
-            Err(StorageError::DuplicateKey { index, .. }) if plan.ignore => {
-                let e = duplicate_error(table, index, &new);
+            Err(StorageError::DuplicateKey { index, .. }) => {
+                let e = duplicate_error(table, index, kept_row(&kept));
+                if !plan.ignore {
+                    return Err(e);
+                }
                 session.warn(e.code, e.message);
             }
-            Err(e) => return Err(write_error(e, table, &new)),
+            // Not a duplicate key: the message does not show the row.
+            Err(e) => return Err(write_error(e, table, &[])),
         }
     }
     Ok(StatementOutcome::Update { matched, changed })
+}
+
+/// Whether an UPDATE can fail with a duplicate key: only if the table has a unique
+/// secondary index, or the statement can change a primary key column (assigned, or set by
+/// ON UPDATE CURRENT_TIMESTAMP). Storage reports duplicates of unique keys only.
+fn may_change_unique_key(plan: &UpdatePlan) -> bool {
+    let schema = &plan.scan.table.schema;
+    if schema.indexes.iter().any(|i| i.unique) {
+        return true;
+    }
+    schema
+        .primary_key
+        .as_deref()
+        .unwrap_or(&[])
+        .iter()
+        .any(|&c| {
+            schema.columns[c].on_update_current_timestamp
+                || plan.assignments.iter().any(|(a, _)| *a == c)
+        })
+}
+
+/// The row an UPDATE's duplicate-key message shows (kept when `may_change_unique_key`).
+fn kept_row(kept: &Option<Vec<Value>>) -> &[Value] {
+    kept.as_deref()
+        .expect("a duplicate key only from an update that may change a unique key")
 }
 
 pub fn execute_delete(
@@ -633,12 +678,13 @@ pub fn execute_delete(
     let table = &plan.scan.table;
     let targets = {
         let ctx = exec_context(txn, EvalContext { params, session }, interrupt);
-        collect_targets(&plan.scan, &plan.order, plan.limit, &ctx)?
+        collect_targets(&plan.scan, &plan.order, plan.limit, false, &ctx)?
     };
     let mut deleted = 0;
-    for (slot, row) in targets {
+    for (slot, _) in targets {
+        // A delete never meets a duplicate key, the one error that shows the row.
         txn.delete(table, &slot)
-            .map_err(|e| write_error(e, table, &row))?;
+            .map_err(|e| write_error(e, table, &[]))?;
         deleted += 1;
     }
     Ok(StatementOutcome::Affected {
@@ -981,7 +1027,7 @@ enum RowWrite {
 fn insert_row(
     plan: &InsertPlan,
     txn: &mut Transaction,
-    row: Vec<Value>,
+    mut row: Vec<Value>,
     eval: &EvalContext,
     row_number: u64,
     session: &dyn expr::SessionContext,
@@ -991,9 +1037,11 @@ fn insert_row(
     let mut replaced = 0;
     // REPLACE may delete one conflicting row per unique index.
     for _ in 0..=schema.indexes.len() + 1 {
-        match txn.insert(table, row.clone().into_boxed_slice()) {
+        // Storage hands the row back if the insert fails: no copy up front.
+        match txn.insert_or_return(table, row.into_boxed_slice()) {
             Ok(_) => return Ok(RowWrite::Inserted { replaced }),
-            Err(StorageError::DuplicateKey { index, existing }) => {
+            Err((StorageError::DuplicateKey { index, existing }, back)) => {
+                row = back.into_vec();
                 if plan.replace {
                     txn.delete(table, &existing)
                         .map_err(|e| write_error(e, table, &row))?;
@@ -1037,7 +1085,7 @@ fn insert_row(
                 }
                 return Err(e);
             }
-            Err(e) => return Err(write_error(e, table, &row)),
+            Err((e, back)) => return Err(write_error(e, table, &back)),
         }
     }
     Err(Error::new(

@@ -1687,10 +1687,11 @@ impl Session {
             } => (
                 0,
                 0,
-                format!(
-                    "Records: {records}  Duplicates: {duplicates}  Warnings: {}",
-                    self.state.warning_count()
-                ),
+                counts_info(&[
+                    ("Records: ", records),
+                    ("  Duplicates: ", duplicates),
+                    ("  Warnings: ", self.state.warning_count() as u64),
+                ]),
             ),
             StatementOutcome::InsertedRows {
                 rows,
@@ -1703,17 +1704,21 @@ impl Session {
                     self.state.last_insert_id.set(id);
                 }
                 let warnings = self.state.warning_count();
-                let info =
-                    format!("Records: {records}  Duplicates: {duplicates}  Warnings: {warnings}");
+                let info = counts_info(&[
+                    ("Records: ", records),
+                    ("  Duplicates: ", duplicates),
+                    ("  Warnings: ", warnings as u64),
+                ]);
                 (rows, last_insert_id, info)
             }
             StatementOutcome::Update { matched, changed } => (
                 changed,
                 0,
-                format!(
-                    "Rows matched: {matched}  Changed: {changed}  Warnings: {}",
-                    self.state.warning_count()
-                ),
+                counts_info(&[
+                    ("Rows matched: ", matched),
+                    ("  Changed: ", changed),
+                    ("  Warnings: ", self.state.warning_count() as u64),
+                ]),
             ),
         };
         self.state.row_count.set(affected as i64);
@@ -2768,6 +2773,31 @@ impl Session {
     }
 }
 
+/// An OK packet's info text ("Rows matched: 1  Changed: 1  Warnings: 0") from labels and
+/// counts. Built by hand because it is sent for every UPDATE, where `format!` cost about
+/// 1,000 instructions.
+fn counts_info(parts: &[(&str, u64)]) -> String {
+    let mut info = String::with_capacity(48);
+    for (label, count) in parts {
+        info.push_str(label);
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut rest = *count;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        for &digit in &digits[at..] {
+            info.push(digit as char);
+        }
+    }
+    info
+}
+
 fn is_keyword(e: &ast::Expr, word: &str) -> bool {
     matches!(e, ast::Expr::Identifier(i) if i.quote_style.is_none() && i.value.eq_ignore_ascii_case(word))
 }
@@ -2820,5 +2850,18 @@ fn no_such_thread(id: u64) -> Error {
 impl Drop for Session {
     fn drop(&mut self) {
         self.end();
+    }
+}
+
+#[cfg(test)]
+mod info_tests {
+    #[test]
+    fn counts_info_matches_format() {
+        for (a, b) in [(0u64, 0u64), (1, 10), (12_345, u64::MAX)] {
+            assert_eq!(
+                super::counts_info(&[("Rows matched: ", a), ("  Changed: ", b)]),
+                format!("Rows matched: {a}  Changed: {b}")
+            );
+        }
     }
 }

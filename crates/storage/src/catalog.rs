@@ -134,6 +134,35 @@ impl TableSchema {
         }
     }
 
+    /// Whether `key` is `row`'s entry key in secondary index `i` (`primary` is the row's
+    /// primary key). Encodes into a per-thread buffer: no allocation.
+    pub(crate) fn is_secondary_key(
+        &self,
+        i: usize,
+        row: &[Value],
+        primary: &[u8],
+        key: &[u8],
+    ) -> bool {
+        let Some(prefix) = key.strip_suffix(primary) else {
+            return false;
+        };
+        with_key_scratch(|scratch| {
+            self.encode_secondary_prefix(i, row, scratch);
+            scratch[..] == *prefix
+        })
+    }
+
+    /// Whether rows `a` and `b` have the same key in secondary index `i` (no allocation).
+    pub(crate) fn same_secondary_prefix(&self, i: usize, a: &[Value], b: &[Value]) -> bool {
+        with_key_scratch(|scratch| {
+            self.encode_secondary_prefix(i, a, scratch);
+            let split = scratch.len();
+            self.encode_secondary_prefix(i, b, scratch);
+            let (first, second) = scratch.split_at(split);
+            first == second
+        })
+    }
+
     /// Whether a version of `slot` that some snapshot may still read (all of them, with
     /// `horizon` None) has `key` in secondary index `i`.
     pub(crate) fn chain_has_secondary_key(
@@ -146,7 +175,7 @@ impl TableSchema {
         let mut current = slot.head.load_full();
         while let Some(version) = current {
             if let Some(row) = &version.row {
-                if &self.secondary_key(i, row, &slot.key)[..] == key {
+                if self.is_secondary_key(i, row, &slot.key, key) {
                     return true;
                 }
             }
@@ -168,6 +197,23 @@ impl TableSchema {
 }
 
 type Tree = crate::index::OrderedIndex;
+
+thread_local! {
+    /// Scratch space for comparing encoded index keys without allocating one per compare.
+    static KEY_SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Calls `f` with an empty buffer: this thread's scratch buffer, or a new one if a caller
+/// up the stack is using it.
+fn with_key_scratch<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+    KEY_SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut buffer) => {
+            buffer.clear();
+            f(&mut buffer)
+        }
+        Err(_) => f(&mut Vec::new()),
+    })
+}
 
 /// Rows of a table, shared by every `Table` object that DDL makes for it.
 pub(crate) struct TableData {
@@ -688,7 +734,7 @@ impl TableData {
             Err(DEAD) => return true,
             Err(_) => return false,
         }
-        let removable = match &*slot.head.load() {
+        let removable = match &slot.head.load_full() {
             None => true,
             Some(v) => {
                 let ts = v.commit_ts.load(Ordering::Acquire);
@@ -807,6 +853,20 @@ impl Table {
         Some(out.into_boxed_slice())
     }
 
+    /// Whether `row`'s primary key encodes to `key` (a hidden row id never changes: true).
+    /// Encodes into a per-thread buffer: no allocation.
+    pub(crate) fn has_primary_key(&self, row: &[Value], key: &[u8]) -> bool {
+        let Some(columns) = self.schema.primary_key.as_deref() else {
+            return true;
+        };
+        with_key_scratch(|scratch| {
+            for &c in columns {
+                key::encode_field(&row[c], &self.schema.columns[c].data_type, scratch);
+            }
+            scratch[..] == *key
+        })
+    }
+
     /// Key of `row` in secondary index `i`: index columns then the primary key.
     pub(crate) fn secondary_key(&self, i: usize, row: &[Value], primary: &[u8]) -> Box<[u8]> {
         self.schema.secondary_key(i, row, primary)
@@ -814,6 +874,10 @@ impl Table {
 
     pub(crate) fn secondary_prefix(&self, i: usize, row: &[Value]) -> Vec<u8> {
         self.schema.secondary_prefix(i, row)
+    }
+
+    pub(crate) fn same_secondary_prefix(&self, i: usize, a: &[Value], b: &[Value]) -> bool {
+        self.schema.same_secondary_prefix(i, a, b)
     }
 
     /// Number of entries in an index, stale ones included (a diagnostic).
@@ -916,8 +980,7 @@ impl Table {
                 for (entry, slot) in self.secondary[i].range(lower, upper, &guard) {
                     let flow = slot.read(view, |row| {
                         // Stale entries: the visible row must still have this key.
-                        let current = self.secondary_key(i, row, &slot.key);
-                        if current[..] == entry[..] {
+                        if self.schema.is_secondary_key(i, row, &slot.key, entry) {
                             f(slot, row)
                         } else {
                             ControlFlow::Continue(())

@@ -23,7 +23,8 @@
 //! (4) A version that no active snapshot can see is unreachable after the next write to its
 //!     slot (chains are cut below the newest version visible to the oldest snapshot).
 //! (5) Index reads take no lock: skip-list traversal or a hash lookup under an epoch pin,
-//!     and `arc_swap` loads only (see `index`).
+//!     and version-chain loads (`sync::ArcCell`, also under an epoch pin) only (see
+//!     `index`, `slot`).
 
 mod catalog;
 mod gc;
@@ -38,7 +39,7 @@ pub use catalog::{Catalog, ColumnSchema, Database, IndexSchema, Table, TableId, 
 pub use gc::ReaderSlot;
 pub use index::{IndexNo, KeyRange};
 pub use lock_wait::LockWait;
-pub use log_hook::{take_commit_lsn, CommitLog, DdlChange, EncodedCommit, RowChange};
+pub use log_hook::{take_commit_lsn, CommitLog, DdlChange, EncodedCommit, RowChange, RowChangeRef};
 pub use recovery::{CheckpointSnapshot, RecoveryBatch};
 pub use slot::RowSlot;
 pub use transaction::{ReadView, Savepoint, Transaction};

@@ -37,6 +37,40 @@ pub struct RowChange {
     pub row: Option<Vec<Value>>,
 }
 
+impl RowChange {
+    /// The change as `CommitLog::encode_commit` takes it.
+    pub fn borrowed(&self) -> RowChangeRef<'_> {
+        RowChangeRef {
+            db: &self.db,
+            table: &self.table,
+            key: &self.key,
+            row: self.row.as_deref(),
+        }
+    }
+}
+
+/// A `RowChange` borrowed from the committing transaction's own versions: a commit copies
+/// each row once, into its log record, and allocates nothing else per change.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RowChangeRef<'a> {
+    pub db: &'a str,
+    pub table: &'a str,
+    pub key: &'a [u8],
+    pub row: Option<&'a [Value]>,
+}
+
+impl RowChangeRef<'_> {
+    /// An owned copy (for logs that keep the changes rather than encode them).
+    pub fn to_owned(&self) -> RowChange {
+        RowChange {
+            db: Arc::from(self.db),
+            table: Arc::from(self.table),
+            key: self.key.to_vec(),
+            row: self.row.map(<[Value]>::to_vec),
+        }
+    }
+}
+
 /// A catalog change to log.
 #[derive(Clone, Debug, PartialEq)]
 pub enum DdlChange {
@@ -83,7 +117,7 @@ pub struct EncodedCommit(pub Vec<u8>);
 /// `StorageError::LogFailed`.
 pub trait CommitLog: Send + Sync {
     /// Encodes a commit of `changes` (no lock held; may be slow).
-    fn encode_commit(&self, changes: &[RowChange]) -> EncodedCommit;
+    fn encode_commit(&self, changes: &[RowChangeRef<'_>]) -> EncodedCommit;
     /// Appends it with `commit_ts` and returns its LSN. Called under `commit_order`: must
     /// not do I/O.
     fn append_commit(

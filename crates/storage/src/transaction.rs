@@ -34,7 +34,7 @@ use crate::catalog::{Table, TableData, GC_TXN};
 use crate::gc::ReaderSlot;
 use crate::index::IndexNo;
 use crate::lock_wait::{LockWait, TxnState};
-use crate::log_hook::{note_commit_lsn, CommitLog, EncodedCommit, RowChange};
+use crate::log_hook::{note_commit_lsn, CommitLog, EncodedCommit, RowChangeRef};
 use crate::slot::{LatestOwned, RowSlot, DEAD};
 use crate::{Storage, StorageError};
 use manycore_types::{Row, Value};
@@ -231,11 +231,47 @@ impl Transaction {
 
     /// Inserts `row` (already coerced to the column types). Returns its slot.
     pub fn insert(&mut self, table: &Arc<Table>, row: Row) -> Result<Arc<RowSlot>, StorageError> {
-        self.atomically(|txn| txn.insert_row(table, row))
+        self.insert_or_return(table, row).map_err(|(e, _)| e)
     }
 
-    fn insert_row(&mut self, table: &Arc<Table>, row: Row) -> Result<Arc<RowSlot>, StorageError> {
-        let _structure = Self::writable(table)?;
+    /// As `insert`, but a failed insert hands `row` back with the error, so a caller that
+    /// still needs it (a duplicate-key message, REPLACE's next try) need not copy it first.
+    pub fn insert_or_return(
+        &mut self,
+        table: &Arc<Table>,
+        row: Row,
+    ) -> Result<Arc<RowSlot>, (StorageError, Row)> {
+        let mut row = Some(row);
+        let mut rejected = None;
+        let result = self.atomically(|txn| {
+            let row = row.take().expect("the call runs once");
+            txn.insert_row(table, row, &mut rejected)
+        });
+        // Not taken if the call did not run (a log refusing commits).
+        result.map_err(|e| {
+            (
+                e,
+                rejected
+                    .or(row)
+                    .expect("a failed insert hands back its row"),
+            )
+        })
+    }
+
+    /// Inserts `row`; if that fails before the row is stored, puts it in `rejected`.
+    fn insert_row(
+        &mut self,
+        table: &Arc<Table>,
+        row: Row,
+        rejected: &mut Option<Row>,
+    ) -> Result<Arc<RowSlot>, StorageError> {
+        let _structure = match Self::writable(table) {
+            Ok(structure) => structure,
+            Err(e) => {
+                *rejected = Some(row);
+                return Err(e);
+            }
+        };
         let key = match table.primary_key_of_row(&row) {
             Some(key) => key,
             None => {
@@ -243,9 +279,15 @@ impl Transaction {
                 id.to_be_bytes().to_vec().into_boxed_slice()
             }
         };
-        let (slot, took_lock) = self.lock_slot_for_insert(&table.data, key)?;
-        let result = self.insert_into(table, &slot, row, took_lock);
-        if result.is_err() && slot.head.load().is_none() {
+        let (slot, took_lock) = match self.lock_slot_for_insert(&table.data, key) {
+            Ok(locked) => locked,
+            Err(e) => {
+                *rejected = Some(row);
+                return Err(e);
+            }
+        };
+        let result = self.insert_into(table, &slot, row, took_lock, rejected);
+        if result.is_err() && slot.head.is_none() {
             // A slot this call created (or an empty one it found): the collector removes
             // it once the lock is released.
             table.data.queue_garbage_slot(slot.clone(), 0);
@@ -259,9 +301,11 @@ impl Transaction {
         slot: &Arc<RowSlot>,
         row: Row,
         took_lock: bool,
+        rejected: &mut Option<Row>,
     ) -> Result<(), StorageError> {
         let head = slot.head.load_full();
         if let LatestOwned::Row { .. } = slot.latest(&self.write_view(), &head) {
+            *rejected = Some(row);
             return Err(StorageError::DuplicateKey {
                 index: IndexNo::Primary,
                 existing: slot.clone(),
@@ -270,9 +314,12 @@ impl Transaction {
         let unique_latch = table
             .has_unique_secondary()
             .then(|| table.data.unique_latch.lock());
-        let changed: Vec<usize> = (0..table.secondary.len()).collect();
-        self.check_unique(table, &row, slot, &changed)?;
-        let added = self.add_entries(table, slot, &row, &changed);
+        let every_index = 0..table.secondary.len();
+        if let Err(e) = self.check_unique(table, &row, slot, every_index.clone()) {
+            *rejected = Some(row);
+            return Err(e);
+        }
+        let added = self.add_entries(table, slot, &row, every_index);
         slot.push(self.view.txn, Some(row), self.storage.horizon.get());
         drop(unique_latch); // Invariant (5): the version is in place before others check.
         self.writes.push(Write {
@@ -337,12 +384,10 @@ impl Transaction {
         slot: &Arc<RowSlot>,
         row: Row,
     ) -> Result<(), StorageError> {
-        if let Some(new_key) = table.primary_key_of_row(&row) {
-            if new_key != slot.key {
-                self.delete_row(table, slot)?;
-                self.insert_row(table, row)?;
-                return Ok(());
-            }
+        if !table.has_primary_key(&row, &slot.key) {
+            self.delete_row(table, slot)?;
+            self.insert_row(table, row, &mut None)?;
+            return Ok(());
         }
         let _structure = Self::writable(table)?;
         let took_lock = self.lock(slot)?;
@@ -354,7 +399,7 @@ impl Transaction {
         }
         let old = latest.row().ok_or(StorageError::LockWait { holder: 0 })?;
         let changed: Vec<usize> = (0..table.secondary.len())
-            .filter(|&i| table.secondary_prefix(i, old) != table.secondary_prefix(i, &row))
+            .filter(|&i| !table.same_secondary_prefix(i, old, &row))
             .collect();
         let superseded = changed
             .iter()
@@ -363,8 +408,8 @@ impl Transaction {
         let unique_latch = table
             .has_unique_secondary()
             .then(|| table.data.unique_latch.lock());
-        self.check_unique(table, &row, slot, &changed)?;
-        let added = self.add_entries(table, slot, &row, &changed);
+        self.check_unique(table, &row, slot, changed.iter().copied())?;
+        let added = self.add_entries(table, slot, &row, changed.iter().copied());
         slot.push(self.view.txn, Some(row), self.storage.horizon.get());
         drop(unique_latch); // Invariant (5).
         self.writes.push(Write {
@@ -416,9 +461,9 @@ impl Transaction {
         table: &Table,
         row: &[Value],
         slot: &Arc<RowSlot>,
-        changed: &[usize],
+        changed: impl Iterator<Item = usize>,
     ) -> Result<(), StorageError> {
-        for &i in changed {
+        for i in changed {
             let index = &table.schema.indexes[i];
             if !index.unique || index.columns.iter().any(|&c| row[c].is_null()) {
                 continue;
@@ -471,10 +516,10 @@ impl Transaction {
         table: &Table,
         slot: &Arc<RowSlot>,
         row: &[Value],
-        indexes: &[usize],
+        indexes: impl Iterator<Item = usize>,
     ) -> Vec<(usize, Box<[u8]>)> {
         let mut added = Vec::new();
-        for &i in indexes {
+        for i in indexes {
             let key = table.secondary_key(i, row, &slot.key);
             let tree = &table.secondary[i];
             loop {
@@ -528,7 +573,7 @@ impl Transaction {
                 write.table.secondary[i].remove_if(&key, |s| Arc::ptr_eq(s, &write.slot));
             }
         }
-        if write.slot.head.load().is_none() {
+        if write.slot.head.is_none() {
             write.table.data.queue_garbage_slot(write.slot.clone(), 0);
         }
     }
@@ -546,7 +591,10 @@ impl Transaction {
         }
         let storage = self.storage.clone();
         let log = storage.log.get();
-        let mut encoded = log.map(|log| log.encode_commit(&self.logged_changes(None)));
+        let mut encoded = log.map(|log| {
+            self.encode_commit(&**log, None)
+                .expect("a transaction with writes locked a slot (invariant (9))")
+        });
         let appended = {
             let _order = storage.commit_order.lock();
             let commit_ts = storage.clock.load(Ordering::Relaxed) + 1;
@@ -605,20 +653,24 @@ impl Transaction {
                 .is_some_and(|t| Arc::ptr_eq(&t.data, &table.data))
         };
         if !self.writes.iter().all(|w| current(&w.table)) {
-            let changes = self.logged_changes(Some(&current));
-            if changes.is_empty() {
-                return Ok(0);
+            match self.encode_commit(log, Some(&current)) {
+                Some(reencoded) => *encoded = reencoded,
+                None => return Ok(0),
             }
-            *encoded = log.encode_commit(&changes);
         }
         log.append_commit(encoded, commit_ts)
     }
 
-    /// The final image of each row this transaction wrote, in first-write order (each
-    /// locked slot's newest version is ours: invariant (4)). The write that took a slot's
-    /// lock stands for all writes to it (invariant (9)), so no set of seen slots is needed.
-    fn logged_changes(&self, keep: Option<&dyn Fn(&Table) -> bool>) -> Vec<RowChange> {
-        let mut changes = Vec::with_capacity(self.locked.len());
+    /// Encodes the final image of each row this transaction wrote, in first-write order
+    /// (each locked slot's newest version is ours: invariant (4)), borrowed from those
+    /// versions. The write that took a slot's lock stands for all writes to it (invariant
+    /// (9)), so no set of seen slots is needed. None if `keep` left no change.
+    fn encode_commit(
+        &self,
+        log: &dyn CommitLog,
+        keep: Option<&dyn Fn(&Table) -> bool>,
+    ) -> Option<EncodedCommit> {
+        let mut versions = Vec::with_capacity(self.locked.len());
         let mut slots = 0;
         for write in &self.writes {
             if !write.took_lock {
@@ -628,22 +680,32 @@ impl Transaction {
             if keep.is_some_and(|k| !k(&write.table)) {
                 continue;
             }
-            let head = write.slot.head.load();
-            let version = head.as_ref().expect("a written slot has our version");
+            let version = write
+                .slot
+                .head
+                .load_full()
+                .expect("a written slot has our version");
             assert_eq!(version.txn, self.view.txn, "newest version is not ours");
-            changes.push(RowChange {
-                db: write.table.db.clone(),
-                table: Arc::from(write.table.schema.name.as_str()),
-                key: write.slot.key.to_vec(),
-                row: version.row.as_ref().map(|r| r.to_vec()),
-            });
+            versions.push((write, version));
         }
         assert_eq!(
             slots,
             self.locked.len(),
             "invariant (9): one locking write per slot"
         );
-        changes
+        if versions.is_empty() {
+            return None;
+        }
+        let changes: Vec<RowChangeRef<'_>> = versions
+            .iter()
+            .map(|(write, version)| RowChangeRef {
+                db: &write.table.db,
+                table: &write.table.schema.name,
+                key: &write.slot.key,
+                row: version.row.as_deref(),
+            })
+            .collect();
+        Some(log.encode_commit(&changes))
     }
 
     pub fn rollback(mut self) {

@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use manycore_storage::{
     take_commit_lsn, CommitLog, DdlChange, EncodedCommit, IndexNo, IndexSchema, KeyRange,
-    RowChange, Storage, StorageError, TableSchema,
+    RowChange, RowChangeRef, Storage, StorageError, TableSchema,
 };
 use manycore_types::Value;
 use parking_lot::Mutex;
@@ -29,9 +29,9 @@ struct MemoryLog {
 }
 
 impl CommitLog for MemoryLog {
-    fn encode_commit(&self, changes: &[RowChange]) -> EncodedCommit {
+    fn encode_commit(&self, changes: &[RowChangeRef<'_>]) -> EncodedCommit {
         let mut encoded = self.encoded.lock();
-        encoded.push(changes.to_vec());
+        encoded.push(changes.iter().map(RowChangeRef::to_owned).collect());
         EncodedCommit((encoded.len() - 1).to_le_bytes().to_vec())
     }
 

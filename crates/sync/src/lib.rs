@@ -11,17 +11,20 @@
 //! - [`instrument`]: per-name lock statistics and [`mutex_status`].
 //! - [`counters`]: `WorkerCounters<N>` and `PerWorker<T>` on padded cache lines.
 //! - [`alloc_count`]: a counting global allocator for allocation-free-path tests.
+//! - [`arc_cell`]: `ArcCell<T>`, an epoch-reclaimed `Option<Arc<T>>` for version chains.
 //!
 //! Crate invariants:
 //! (1) Every `unsafe` block says why it is sound in a `// SAFETY:` comment.
 //! (2) Lock acquire uses Acquire, release uses Release; monitor counters use
-//!     Relaxed. Nothing in this crate issues a SeqCst fence.
+//!     Relaxed. Nothing in this crate issues a SeqCst fence (an `ArcCell` load pins
+//!     the epoch, which crossbeam-epoch does with one).
 //! (3) No spin delay executes an atomic read-modify-write or writes shared memory.
 //! (4) Prefer `parking_lot`: a lock is written here only when no library lock does
 //!     the job, and then it is model-checked (`RUSTFLAGS="--cfg loom" cargo test
 //!     -p manycore-sync --release`) and benchmarked (`manycore lockbench`).
 
 pub mod alloc_count;
+pub mod arc_cell;
 pub mod calibrate;
 pub mod counters;
 pub mod instrument;
@@ -31,6 +34,7 @@ pub mod raw_lock;
 pub mod spin;
 pub mod spin_wait;
 
+pub use arc_cell::ArcCell;
 pub use calibrate::{calibrate_spin_hint, SpinCalibration};
 pub use counters::{PerWorker, WorkerCounters};
 pub use instrument::{mutex_status, LockStats, MutexStatusRow};

@@ -8,7 +8,7 @@
 
 use crate::record::{encode_commit, EncodedRecord, LogRecord};
 use crate::{Wal, WalError};
-use manycore_storage::{CommitLog, DdlChange, EncodedCommit, RowChange, StorageError};
+use manycore_storage::{CommitLog, DdlChange, EncodedCommit, RowChangeRef, StorageError};
 
 pub fn storage_error(e: WalError) -> StorageError {
     match e {
@@ -42,7 +42,7 @@ pub fn ddl_record(change: &DdlChange) -> LogRecord {
 }
 
 impl CommitLog for Wal {
-    fn encode_commit(&self, changes: &[RowChange]) -> EncodedCommit {
+    fn encode_commit(&self, changes: &[RowChangeRef<'_>]) -> EncodedCommit {
         EncodedCommit(encode_commit(0, changes).into_payload())
     }
 

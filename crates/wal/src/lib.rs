@@ -101,7 +101,7 @@ pub use hook::{ddl_record, storage_error};
 pub use log::{WalStats, APPEND_BACKLOG_BYTES_MAX};
 pub use rebuild::{write_checkpoint, Replayer};
 pub use record::{
-    encode_commit, EncodedRecord, KeyedRows, LogRecord, RowChange, RECORD_PAYLOAD_MAX,
+    encode_commit, EncodedRecord, KeyedRows, LogRecord, RowChange, RowChangeRef, RECORD_PAYLOAD_MAX,
 };
 pub use recovery::RecoveryReport;
 

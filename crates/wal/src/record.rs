@@ -67,7 +67,7 @@ pub const RECORD_PAYLOAD_MAX: usize = 1 << 30;
 
 /// One row written, deleted or replaced by a committed transaction: storage's type, so a
 /// commit is encoded straight from what storage hands the log hook.
-pub use manycore_storage::RowChange;
+pub use manycore_storage::{RowChange, RowChangeRef};
 
 /// Rows of one table in a checkpoint: (encoded key, row).
 pub type KeyedRows = Vec<(Vec<u8>, Vec<Value>)>;
@@ -145,31 +145,46 @@ impl EncodedRecord {
 }
 
 /// Kind 8 from its fields, for `LogRecord::encode` and `encode_commit`.
-fn put_commit(out: &mut Vec<u8>, commit_ts: u64, changes: &[RowChange]) {
+fn put_commit(out: &mut Vec<u8>, commit_ts: u64, changes: &[RowChangeRef<'_>]) {
     put_u8(out, 8);
     put_u64_fixed(out, commit_ts);
     put_varint(out, changes.len() as u64);
     let mut previous: Option<(&str, &str)> = None;
     for change in changes {
-        let same = previous == Some((&change.db, &change.table));
+        let same = previous == Some((change.db, change.table));
         let flags = change.row.is_some() as u8 | (same as u8) << 1;
         put_u8(out, flags);
         if !same {
-            put_str(out, &change.db);
-            put_str(out, &change.table);
+            put_str(out, change.db);
+            put_str(out, change.table);
         }
-        put_bytes(out, &change.key);
-        if let Some(row) = &change.row {
+        put_bytes(out, change.key);
+        if let Some(row) = change.row {
             put_row(out, row);
         }
-        previous = Some((&change.db, &change.table));
+        previous = Some((change.db, change.table));
     }
+}
+
+/// About the encoded size of a commit of `changes` (exact for strings and byte strings,
+/// an upper bound for the rest), so the payload is allocated once, not grown value by value.
+fn commit_size_hint(changes: &[RowChangeRef<'_>]) -> usize {
+    let value_size = |v: &Value| match v {
+        Value::Bytes(b) => 1 + 10 + b.len(),
+        _ => 1 + PACKED_LEN.max(16),
+    };
+    changes.iter().fold(16, |size, change| {
+        let row = change
+            .row
+            .map_or(0, |r| 10 + r.iter().map(value_size).sum::<usize>());
+        size + 1 + 20 + change.db.len() + change.table.len() + 10 + change.key.len() + row
+    })
 }
 
 /// The same bytes as `LogRecord::Commit { commit_ts, changes }.encode()`, without copying
 /// the changes into a record first.
-pub fn encode_commit(commit_ts: u64, changes: &[RowChange]) -> EncodedRecord {
-    let mut out = Vec::with_capacity(64);
+pub fn encode_commit(commit_ts: u64, changes: &[RowChangeRef<'_>]) -> EncodedRecord {
+    let mut out = Vec::with_capacity(commit_size_hint(changes));
     put_u8(&mut out, FORMAT_VERSION);
     put_commit(&mut out, commit_ts, changes);
     assert!(
@@ -242,7 +257,9 @@ impl LogRecord {
                 put_str(&mut out, name);
             }
             LogRecord::Commit { commit_ts, changes } => {
-                put_commit(&mut out, *commit_ts, changes);
+                let changes: Vec<RowChangeRef<'_>> =
+                    changes.iter().map(RowChange::borrowed).collect();
+                put_commit(&mut out, *commit_ts, &changes);
             }
             LogRecord::AutoIncrement { db, table, next } => {
                 put_u8(&mut out, 9);

@@ -259,11 +259,21 @@ pub fn store_value(
             Ok(Value::Double(d))
         }
         DataType::Char { .. } | DataType::VarChar { .. } | DataType::Text { .. } => {
-            let bytes = to_bytes(&value, &DataType::Null).unwrap_or_default();
-            let text = String::from_utf8_lossy(&bytes).into_owned();
+            // An owned string value is kept as it is when it is valid UTF-8 (the usual
+            // case): no copy, and the lossy conversion only for invalid bytes.
+            let bytes = match value {
+                Value::Bytes(b) => b,
+                other => to_bytes(&other, &DataType::Null).unwrap_or_default(),
+            };
+            let text = match String::from_utf8(bytes) {
+                Ok(text) => text,
+                Err(invalid) => String::from_utf8_lossy(invalid.as_bytes()).into_owned(),
+            };
             let limit = column.max_length().unwrap_or(u64::MAX);
             let is_text = matches!(column, DataType::Text { .. });
-            let length = if is_text {
+            // A string has at most as many characters as bytes, so characters are
+            // counted only when the byte length is over the limit.
+            let length = if is_text || text.len() as u64 <= limit {
                 text.len() as u64
             } else {
                 text.chars().count() as u64
