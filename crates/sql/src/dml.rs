@@ -629,7 +629,12 @@ pub fn execute_update(
         match txn.update(table, &slot, new.into_boxed_slice()) {
             Ok(()) => changed += 1,
             Err(StorageError::DuplicateKey { index, .. }) => {
-                let e = duplicate_error(table, index, kept_row(&kept));
+                let e = match &kept {
+                    Some(row) => duplicate_error(table, index, row),
+                    // `may_change_unique_key` rules this out; if it ever were wrong, the
+                    // client still gets 1062, only without the key's value.
+                    None => Error::dup_entry("?", table.schema.index_name(index)),
+                };
                 if !plan.ignore {
                     return Err(e);
                 }
@@ -659,12 +664,6 @@ fn may_change_unique_key(plan: &UpdatePlan) -> bool {
             schema.columns[c].on_update_current_timestamp
                 || plan.assignments.iter().any(|(a, _)| *a == c)
         })
-}
-
-/// The row an UPDATE's duplicate-key message shows (kept when `may_change_unique_key`).
-fn kept_row(kept: &Option<Vec<Value>>) -> &[Value] {
-    kept.as_deref()
-        .expect("a duplicate key only from an update that may change a unique key")
 }
 
 pub fn execute_delete(
