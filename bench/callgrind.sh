@@ -1,0 +1,45 @@
+#!/bin/bash
+# The server's user-space instructions per sysbench event, counted by callgrind: a
+# deterministic cost measure where CPU time is noisy. Instrumentation is on only for
+# EVENTS events after a warm-up, so startup and loading are not counted.
+#
+# usage: bench/callgrind.sh BIN [test=oltp_point_select] [ps-mode=auto] [threads=8] [events=20000]
+# env:   CG_DIR (scratch, default /var/tmp/manycore-cg), CG_PORT (default 3498),
+#        CG_ARGS (extra server arguments, default "--sync none"; CG_ARGS= for durable)
+# Leaves the profile in $CG_DIR/callgrind.out for callgrind_annotate.
+set -euo pipefail
+BIN=$1; TEST=${2:-oltp_point_select}; MODE=${3:-auto}; THREADS=${4:-8}; EVENTS=${5:-20000}
+DIR=${CG_DIR:-/var/tmp/manycore-cg}; PORT=${CG_PORT:-3498}; ARGS=${CG_ARGS---sync none}
+SB=(sysbench "$TEST" --mysql-host=127.0.0.1 --mysql-port="$PORT" --mysql-user=root
+    --tables=4 --table-size=100000 --threads="$THREADS" --time=0 --db-ps-mode="$MODE")
+rm -rf "$DIR"; mkdir -p "$DIR"
+answers() {
+  for _ in $(seq 240); do
+    mariadb --skip-ssl -h127.0.0.1 -P"$PORT" -uroot -e "SELECT 1" > /dev/null 2>&1 && return
+    sleep 0.5
+  done
+  echo "server did not answer"; exit 1
+}
+# Load natively (under valgrind it would take minutes), then restart under callgrind.
+"$BIN" serve --listen "127.0.0.1:$PORT" --data-dir "$DIR/data" $ARGS > "$DIR/load.log" 2>&1 &
+PID=$!
+answers
+mariadb --skip-ssl -h127.0.0.1 -P"$PORT" -uroot -e "CREATE DATABASE IF NOT EXISTS sbtest"
+# sysbench 1.0 exits 0 even when preparing fails: look for its FATAL lines.
+if "${SB[@]}" --threads=4 prepare 2>&1 | grep FATAL; then exit 1; fi
+kill "$PID"; wait "$PID" 2> /dev/null || true
+valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$DIR/dump" \
+  "$BIN" serve --listen "127.0.0.1:$PORT" --data-dir "$DIR/data" $ARGS > "$DIR/server.log" 2>&1 &
+PID=$!
+trap 'kill $PID 2> /dev/null || true' EXIT
+answers
+"${SB[@]}" --events=4000 run > /dev/null
+callgrind_control -i on "$PID" > /dev/null
+"${SB[@]}" --events="$EVENTS" run > /dev/null
+callgrind_control -i off "$PID" > /dev/null
+callgrind_control -d "$PID" > /dev/null
+sleep 1
+profile=$(ls -S "$DIR"/dump.* | head -1)
+mv "$profile" "$DIR/callgrind.out"
+total=$(callgrind_annotate "$DIR/callgrind.out" 2> /dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
+echo "$TEST $MODE threads=$THREADS: $((total / EVENTS)) instructions per event ($DIR/callgrind.out)"
