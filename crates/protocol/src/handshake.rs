@@ -383,7 +383,16 @@ pub(crate) mod tests {
         assert_eq!(caps & capability::SSL, 0);
         assert_eq!(out[32], 45);
         assert_eq!(out[37], 21);
-        assert_eq!(&out[38..48], &[0; 10]);
+        assert_eq!(&out[38..44], &[0; 6]);
+        assert_eq!(
+            caps & capability::LONG_PASSWORD,
+            0,
+            "CLIENT_MYSQL clear: MariaDB"
+        );
+        assert_eq!(
+            u32::from_le_bytes([out[44], out[45], out[46], out[47]]),
+            mariadb_capability::CACHE_METADATA
+        );
         assert_eq!(&out[48..61], b"ijklmnopqrst\0");
         assert_eq!(&out[61..], b"caching_sha2_password\0");
     }
@@ -414,6 +423,32 @@ pub(crate) mod tests {
         );
         for cut in 0..p.len() {
             assert!(parse_handshake_response(&p[..cut]).is_err(), "prefix {cut}");
+        }
+    }
+
+    #[test]
+    fn extended_capabilities_count_only_without_client_mysql() {
+        let response = |caps: u32| {
+            let mut p = Vec::new();
+            write_u32(&mut p, caps);
+            write_u32(&mut p, 0);
+            p.push(45);
+            p.extend_from_slice(&[0; 19]);
+            write_u32(&mut p, mariadb_capability::CACHE_METADATA);
+            write_nul_bytes(&mut p, b"bob");
+            p.push(0);
+            p
+        };
+        let base = capability::PROTOCOL_41 | capability::SECURE_CONNECTION;
+        for (caps, expected) in [
+            (base, mariadb_capability::CACHE_METADATA),
+            (base | capability::LONG_PASSWORD, 0),
+        ] {
+            let p = response(caps);
+            let ClientHandshake::Response(r) = parse_handshake_response(&p).expect("valid") else {
+                panic!("not a response")
+            };
+            assert_eq!(r.extended_capabilities, expected, "client caps {caps:#x}");
         }
     }
 

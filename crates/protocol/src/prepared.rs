@@ -565,6 +565,7 @@ pub(crate) mod tests {
         let mut w = PacketWriter::new(1);
         let enc = ResultSetEncoder {
             deprecate_eof: false,
+            cache_metadata: false,
         };
         let t = manycore_types::DataType::BIGINT;
         let cols = [ColumnDefinition::new(b"a", &t)];

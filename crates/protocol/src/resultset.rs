@@ -695,6 +695,7 @@ mod tests {
         // Through the encoder a failed row leaves no partial packet behind.
         let enc = ResultSetEncoder {
             deprecate_eof: true,
+            cache_metadata: false,
         };
         let mut w = PacketWriter::new(3);
         let mut out = b"kept".to_vec();
@@ -724,5 +725,32 @@ mod tests {
             assert_eq!(w.sequence_id(), 1 + packets);
             assert!(out.ends_with(end));
         }
+    }
+
+    #[test]
+    fn cache_metadata_flags_the_column_count() {
+        use crate::handshake::mariadb_capability::CACHE_METADATA;
+        let t = DataType::BIGINT;
+        let plain = ResultSetEncoder::new(0, 0);
+        let cached = ResultSetEncoder::new(0, CACHE_METADATA);
+        assert!(!plain.cache_metadata && cached.cache_metadata);
+
+        // Definitions follow: the count packet is [count, 1].
+        let (mut out, mut w) = (Vec::new(), PacketWriter::new(1));
+        let cols = [ColumnDefinition::new(b"a", &t)];
+        cached.write_metadata(&mut out, &mut w, cols.into_iter(), 2);
+        assert_eq!(out[..6], [2, 0, 0, 1, 1, 1]);
+        assert_eq!(w.sequence_id(), 4, "count, definition, EOF");
+
+        // Left out: [count, 0], then only the EOF (Connector/C reads its status flags).
+        let (mut out, mut w) = (Vec::new(), PacketWriter::new(1));
+        cached.write_cached_metadata(&mut out, &mut w, 1, 2);
+        assert_eq!(out, [2, 0, 0, 1, 1, 0, 5, 0, 0, 2, 0xFE, 0, 0, 2, 0]);
+
+        // Without the capability the count packet is the count alone.
+        let (mut out, mut w) = (Vec::new(), PacketWriter::new(1));
+        let cols = [ColumnDefinition::new(b"a", &t)];
+        plain.write_metadata(&mut out, &mut w, cols.into_iter(), 2);
+        assert_eq!(out[..5], [1, 0, 0, 1, 1]);
     }
 }
