@@ -150,6 +150,18 @@ impl Drop for LockWait {
     }
 }
 
+
+impl std::fmt::Debug for LockWait {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "LockWait {{ waiter: {}, holder: {} }}",
+            self.waiter.id,
+            self.holder()
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,16 +204,5 @@ mod tests {
         middle.waiting_for.store(1, Ordering::SeqCst);
         assert!(registry.wait_for(&waiter, 2).is_err(), "1 -> 2 -> 3 -> 1");
         assert_eq!(waiter.waiting_for.load(Ordering::SeqCst), 0);
-    }
-}
-
-impl std::fmt::Debug for LockWait {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "LockWait {{ waiter: {}, holder: {} }}",
-            self.waiter.id,
-            self.holder()
-        )
     }
 }
