@@ -150,7 +150,6 @@ impl Drop for LockWait {
     }
 }
 
-
 impl std::fmt::Debug for LockWait {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(

@@ -59,8 +59,9 @@ fn read_result_set(client: &mut RawClient, cache_metadata: bool) -> ResultSet {
     }
 }
 
-/// COM_STMT_EXECUTE of a one-parameter statement, the parameter typed as `value` is.
-fn execute(client: &mut RawClient, id: u32, value: Param) -> ResultSet {
+/// COM_STMT_EXECUTE of a one-parameter statement, the parameter typed as `value` is, on
+/// a connection that did (`cache_metadata`) or did not negotiate CACHE_METADATA.
+fn execute_as(client: &mut RawClient, id: u32, value: Param, cache_metadata: bool) -> ResultSet {
     let mut argument = id.to_le_bytes().to_vec();
     argument.push(0); // no cursor
     argument.extend_from_slice(&1u32.to_le_bytes()); // iteration count
@@ -81,7 +82,11 @@ fn execute(client: &mut RawClient, id: u32, value: Param) -> ResultSet {
     client
         .command(COM_STMT_EXECUTE, &argument)
         .expect("execute");
-    read_result_set(client, true)
+    read_result_set(client, cache_metadata)
+}
+
+fn execute(client: &mut RawClient, id: u32, value: Param) -> ResultSet {
+    execute_as(client, id, value, true)
 }
 
 #[derive(Clone, Copy)]
@@ -178,15 +183,7 @@ fn a_client_without_the_capability_gets_the_plain_format() {
     let mut client = RawClient::login(server.port()).expect("login");
     let (id, _, _) = client.prepare("SELECT ? AS v").expect("prepare");
     for n in [1, 2] {
-        let mut argument = id.to_le_bytes().to_vec();
-        argument.push(0);
-        argument.extend_from_slice(&1u32.to_le_bytes());
-        argument.extend_from_slice(&[0, 1, MYSQL_TYPE_LONGLONG, 0]);
-        argument.extend_from_slice(&(n as i64).to_le_bytes());
-        client
-            .command(COM_STMT_EXECUTE, &argument)
-            .expect("execute");
-        let result = read_result_set(&mut client, false);
+        let result = execute_as(&mut client, id, Param::Int(n), false);
         assert_eq!(
             result.column_types,
             [MYSQL_TYPE_LONGLONG],

@@ -44,6 +44,18 @@ fn setup(conn: &mut Conn) {
         .expect("insert");
 }
 
+/// A second connection in a transaction that changed row 2 (and so holds its lock);
+/// also its connection id.
+fn victim_holding_row_2(port: u16) -> (Conn, u64) {
+    let mut victim = client::connect(port);
+    let victim_id = connection_id(&mut victim);
+    victim.query_drop("BEGIN").expect("begin");
+    victim
+        .query_drop("UPDATE kill_test.accounts SET balance = 0 WHERE id = 2")
+        .expect("victim's update of row 2");
+    (victim, victim_id)
+}
+
 fn balances(conn: &mut Conn) -> Vec<(i64, i64)> {
     conn.query("SELECT id, balance FROM kill_test.accounts ORDER BY id")
         .expect("balances")
@@ -56,12 +68,7 @@ fn kill_ends_an_idle_connection_and_rolls_back_its_transaction() {
     let mut admin = client::connect(port);
     setup(&mut admin);
 
-    let mut victim = client::connect(port);
-    let victim_id = connection_id(&mut victim);
-    victim.query_drop("BEGIN").expect("begin");
-    victim
-        .query_drop("UPDATE kill_test.accounts SET balance = 0 WHERE id = 2")
-        .expect("victim's update");
+    let (mut victim, victim_id) = victim_holding_row_2(port);
     victim
         .query_drop("INSERT INTO kill_test.accounts VALUES (3, 300)")
         .expect("victim's insert");
@@ -90,12 +97,7 @@ fn kill_interrupts_a_connection_waiting_for_a_row_lock() {
     let mut holder = client::connect(port);
     setup(&mut holder);
 
-    let mut victim = client::connect(port);
-    let victim_id = connection_id(&mut victim);
-    victim.query_drop("BEGIN").expect("begin");
-    victim
-        .query_drop("UPDATE kill_test.accounts SET balance = 0 WHERE id = 2")
-        .expect("victim's first update");
+    let (mut victim, victim_id) = victim_holding_row_2(port);
     holder.query_drop("BEGIN").expect("begin");
     holder
         .query_drop("UPDATE kill_test.accounts SET balance = 50 WHERE id = 1")
