@@ -5,7 +5,10 @@
 #
 # usage: bench/callgrind.sh BIN [test=oltp_point_select] [ps-mode=auto] [threads=8] [events=20000]
 # env:   CG_DIR (scratch, default /var/tmp/manycore-cg), CG_PORT (default 3498),
-#        CG_ARGS (extra server arguments, default "--sync none"; CG_ARGS= for durable)
+#        CG_ARGS (extra server arguments, default "--sync none"; CG_ARGS= for durable),
+#        CG_VALGRIND (extra valgrind arguments, e.g. "--cache-sim=yes --D1=49152,12,64
+#        --LL=2097152,16,64" to count data-cache misses per event against this machine's
+#        L1d and per-core L2)
 # Leaves the profile in $CG_DIR/callgrind.out for callgrind_annotate.
 set -euo pipefail
 BIN=$1; TEST=${2:-oltp_point_select}; MODE=${3:-auto}; THREADS=${4:-8}; EVENTS=${5:-20000}
@@ -28,7 +31,7 @@ mariadb --skip-ssl -h127.0.0.1 -P"$PORT" -uroot -e "CREATE DATABASE IF NOT EXIST
 # sysbench 1.0 exits 0 even when preparing fails: look for its FATAL lines.
 if "${SB[@]}" --threads=4 prepare 2>&1 | grep FATAL; then exit 1; fi
 kill "$PID"; wait "$PID" 2> /dev/null || true
-valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$DIR/dump" \
+valgrind --tool=callgrind --instr-atstart=no ${CG_VALGRIND:-} --callgrind-out-file="$DIR/dump" \
   "$BIN" serve --listen "127.0.0.1:$PORT" --data-dir "$DIR/data" $ARGS > "$DIR/server.log" 2>&1 &
 PID=$!
 trap 'kill $PID 2> /dev/null || true' EXIT
@@ -41,5 +44,8 @@ callgrind_control -d "$PID" > /dev/null
 sleep 1
 profile=$(ls -S "$DIR"/dump.* | head -1)
 mv "$profile" "$DIR/callgrind.out"
-total=$(callgrind_annotate "$DIR/callgrind.out" 2> /dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
-echo "$TEST $MODE threads=$THREADS: $((total / EVENTS)) instructions per event ($DIR/callgrind.out)"
+totals=$(callgrind_annotate "$DIR/callgrind.out" 2> /dev/null | awk '/PROGRAM TOTALS/ {gsub(",", ""); NF--; NF--; print}')
+events=$(callgrind_annotate "$DIR/callgrind.out" 2> /dev/null | awk '/^Events shown:/ {$1 = $2 = ""; print}')
+echo "$TEST $MODE threads=$THREADS, per event ($DIR/callgrind.out):"
+paste <(echo $events | tr ' ' '\n') <(echo $totals | tr ' ' '\n') |
+  awk -v n="$EVENTS" '{printf "  %-5s %10.1f\n", $1, $2 / n}'

@@ -158,6 +158,13 @@ impl PacketWriter {
     pub fn finish(&mut self, out: &mut Vec<u8>, start: PacketStart) {
         let base = start.header_at;
         let total = out.len() - base - HEADER_LEN;
+        if total < MAX_PACKET_CHUNK {
+            // Nearly every packet: one header, no splitting.
+            let header = (total as u32 | u32::from(self.sequence_id) << 24).to_le_bytes();
+            out[base..base + HEADER_LEN].copy_from_slice(&header);
+            self.sequence_id = self.sequence_id.wrapping_add(1);
+            return;
+        }
         let chunks = total / MAX_PACKET_CHUNK + 1;
         if chunks > 1 {
             // Make room for the extra headers, then move chunks back to front so no chunk

@@ -41,9 +41,7 @@ use manycore_protocol::prepared::{parse_execute, ParamType};
 use manycore_protocol::response::{status, write_eof, write_err, write_ok, OkPacket};
 use manycore_protocol::resultset::ResultSetEncoder;
 use manycore_protocol::ProtocolError;
-use manycore_sql::{
-    ColumnInfo, ConnectionInfo, Counter, Engine, Error, ErrorCode, KillKind, Session,
-};
+use manycore_sql::{Columns, ConnectionInfo, Counter, Engine, Error, ErrorCode, KillKind, Session};
 use manycore_storage::LockWait;
 use manycore_types::Value;
 use manycore_uring::SendRing;
@@ -97,7 +95,7 @@ struct PreparedState {
     /// The result columns whose definitions the client last received for this statement,
     /// in PREPARE's reply or an execution's: an execution with the same columns leaves
     /// them out under CACHE_METADATA, as MariaDB does.
-    client_columns: Vec<ColumnInfo>,
+    client_columns: Columns,
 }
 
 struct Connection {
@@ -787,16 +785,22 @@ impl Connection {
         self.params.clear();
         self.params.extend(execute.params().map(|p| p.to_value()));
         if has_long_data {
-            if let Some(state) = self.prepared.get_mut(&statement_id) {
-                state.long_data.clear();
-            }
+            state.long_data.clear();
         }
-        let params = std::mem::take(&mut self.params);
-        let result = {
-            let mut sink = self.sink(session.status_flags(), Some(statement_id));
-            session.execute_prepared(statement_id, &params, &mut sink)
-        };
-        self.params = params;
+        // As `sink` would build it, from the statement state in hand rather than a
+        // second lookup of it.
+        let encoder = ResultSetEncoder::new(self.capabilities, self.extended_capabilities);
+        let held_columns = encoder.cache_metadata.then_some(&mut state.client_columns);
+        let mut sink = WireSink::new(
+            &mut self.output,
+            &mut self.writer,
+            &mut self.column_types,
+            encoder,
+            session.status_flags(),
+            true,
+            held_columns,
+        );
+        let result = session.execute_prepared(statement_id, &self.params, &mut sink);
         self.finish_statement(session, result, Some(statement_id))
     }
 

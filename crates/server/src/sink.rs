@@ -9,13 +9,34 @@ use manycore_protocol::response::{status, write_eof, write_ok, OkPacket};
 use manycore_protocol::resultset::{
     column_flag, write_field_list_definition, ColumnDefinition, ResultSetEncoder,
 };
-use manycore_sql::{ColumnInfo, Error, ErrorCode, OkInfo, ResultSink};
+use manycore_sql::{ColumnInfo, Columns, Error, ErrorCode, OkInfo, ResultSink};
 use manycore_types::{DataType, Value};
+use std::sync::Arc;
 
 /// The column types of the result set being written, reused across statements so
-/// encoding rows allocates nothing.
+/// encoding rows allocates nothing, and kept with the columns they were taken from so a
+/// statement executed again does not take them again.
 #[derive(Default)]
-pub struct ColumnTypes(Vec<DataType>);
+pub struct ColumnTypes {
+    types: Vec<DataType>,
+    source: Option<Columns>,
+}
+
+impl ColumnTypes {
+    fn describe(&mut self, columns: &Columns) {
+        if self
+            .source
+            .as_ref()
+            .is_some_and(|s| Arc::ptr_eq(s, columns))
+        {
+            return;
+        }
+        self.types.clear();
+        self.types
+            .extend(columns.iter().map(|c| c.data_type.clone()));
+        self.source = Some(Arc::clone(columns));
+    }
+}
 
 pub struct WireSink<'a> {
     out: &'a mut Vec<u8>,
@@ -25,7 +46,7 @@ pub struct WireSink<'a> {
     status_flags: u16,
     binary: bool,
     /// A prepared statement's columns as the client holds them, under CACHE_METADATA.
-    held_columns: Option<&'a mut Vec<ColumnInfo>>,
+    held_columns: Option<&'a mut Columns>,
 }
 
 impl<'a> WireSink<'a> {
@@ -36,7 +57,7 @@ impl<'a> WireSink<'a> {
         encoder: ResultSetEncoder,
         status_flags: u16,
         binary: bool,
-        held_columns: Option<&'a mut Vec<ColumnInfo>>,
+        held_columns: Option<&'a mut Columns>,
     ) -> WireSink<'a> {
         assert!(held_columns.is_none() || encoder.cache_metadata);
         WireSink {
@@ -105,13 +126,16 @@ fn with_more(flags: u16, more_results: bool) -> u16 {
 }
 
 impl ResultSink for WireSink<'_> {
-    fn result_set_start(&mut self, columns: &[ColumnInfo]) -> manycore_sql::Result<()> {
-        self.types.0.clear();
-        self.types
-            .0
-            .extend(columns.iter().map(|c| c.data_type.clone()));
+    fn result_set_start(&mut self, columns: &Columns) -> manycore_sql::Result<()> {
+        self.types.describe(columns);
         if let Some(held) = self.held_columns.as_deref_mut() {
-            if held.as_slice() == columns {
+            // The same plan's columns (one pointer compare), or a new plan's with the
+            // same definitions (after a re-bind): the client holds them either way.
+            let same = Arc::ptr_eq(held, columns) || **held == **columns;
+            if !Arc::ptr_eq(held, columns) {
+                *held = Arc::clone(columns);
+            }
+            if same {
                 self.encoder.write_cached_metadata(
                     self.out,
                     self.writer,
@@ -120,8 +144,6 @@ impl ResultSink for WireSink<'_> {
                 );
                 return Ok(());
             }
-            held.clear();
-            held.extend_from_slice(columns);
         }
         self.encoder.write_metadata(
             self.out,
@@ -135,11 +157,11 @@ impl ResultSink for WireSink<'_> {
     fn row(&mut self, values: &[Value]) -> manycore_sql::Result<()> {
         if self.binary {
             self.encoder
-                .write_binary_row(self.out, self.writer, values, &self.types.0)
+                .write_binary_row(self.out, self.writer, values, &self.types.types)
                 .map_err(|e| Error::new(ErrorCode::UnknownError, e.to_string()))
         } else {
             self.encoder
-                .write_text_row(self.out, self.writer, values, &self.types.0);
+                .write_text_row(self.out, self.writer, values, &self.types.types);
             Ok(())
         }
     }

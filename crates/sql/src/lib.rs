@@ -57,5 +57,6 @@ pub use engine::{
 pub use error::{Error, ErrorCode, Result};
 pub use session::{Session, Warning};
 pub use sink::{
-    ColumnInfo, OkInfo, PreparedInfo, ResultSink, SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS,
+    ColumnInfo, Columns, OkInfo, PreparedInfo, ResultSink, SERVER_STATUS_AUTOCOMMIT,
+    SERVER_STATUS_IN_TRANS,
 };

@@ -7,7 +7,7 @@ use crate::expr::{ColumnRef, Expr};
 use crate::plan::{AccessPath, Count, Plan, Scan, SortKey};
 use crate::privilege::{AccessCheck, ColumnAccess, Privileges};
 use crate::scope::{Aggregates, Alias, BindScope, Parameters, SourceTable};
-use crate::sink::ColumnInfo;
+use crate::sink::{ColumnInfo, Columns};
 use manycore_storage::{Catalog, Table};
 use sqlparser::ast;
 use std::cell::RefCell;
@@ -17,7 +17,7 @@ use std::sync::Arc;
 #[derive(Clone)]
 pub struct SelectPlan {
     pub plan: Plan,
-    pub columns: Vec<ColumnInfo>,
+    pub columns: Columns,
     /// Tables read, to re-bind prepared statements after DDL.
     pub tables: Vec<Arc<Table>>,
     /// FOR UPDATE / LOCK IN SHARE MODE was given (accepted; storage has no row locks

@@ -35,7 +35,8 @@ use crate::scope::{Alias, BindScope, Parameters, SourceTable};
 use crate::select::{self, BindContext, SelectPlan};
 use crate::show::{self, Rows};
 use crate::sink::{
-    ColumnInfo, OkInfo, PreparedInfo, ResultSink, SERVER_STATUS_AUTOCOMMIT, SERVER_STATUS_IN_TRANS,
+    ColumnInfo, Columns, OkInfo, PreparedInfo, ResultSink, SERVER_STATUS_AUTOCOMMIT,
+    SERVER_STATUS_IN_TRANS,
 };
 use crate::split;
 use crate::variables::{self, VarMap, VarScopeKind};
@@ -1121,7 +1122,7 @@ impl Session {
         };
         let columns = match &bound {
             Some(Bound::Select(s)) => s.columns.clone(),
-            _ => Vec::new(),
+            _ => Columns::from([]),
         };
         let id = self.next_prepared_id;
         self.next_prepared_id = self.next_prepared_id.wrapping_add(1).max(1);
@@ -1733,7 +1734,7 @@ impl Session {
     }
 
     fn send_rows(&mut self, rows: Rows, sink: &mut dyn ResultSink, more: bool) -> Result<()> {
-        sink.result_set_start(&rows.columns)?;
+        sink.result_set_start(&rows.columns.into())?;
         for row in &rows.rows {
             sink.row(row)?;
         }

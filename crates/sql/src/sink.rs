@@ -11,6 +11,7 @@
 
 use crate::error::Result;
 use manycore_types::{DataType, Value};
+use std::sync::Arc;
 
 /// SERVER_STATUS_IN_TRANS: a transaction is open.
 pub const SERVER_STATUS_IN_TRANS: u16 = 0x0001;
@@ -84,17 +85,22 @@ pub struct OkInfo {
     pub info: String,
 }
 
+/// A result's column definitions, shared with the plan that produces them: a sink that
+/// keeps the `Arc` can tell by pointer that the next result has the same columns,
+/// without comparing every name.
+pub type Columns = Arc<[ColumnInfo]>;
+
 /// What COM_STMT_PREPARE answers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PreparedInfo {
     pub id: u32,
     pub params: Vec<ColumnInfo>,
-    pub columns: Vec<ColumnInfo>,
+    pub columns: Columns,
 }
 
 /// Receives statement results; implemented by the server (and by tests).
 pub trait ResultSink {
-    fn result_set_start(&mut self, columns: &[ColumnInfo]) -> Result<()>;
+    fn result_set_start(&mut self, columns: &Columns) -> Result<()>;
     fn row(&mut self, values: &[Value]) -> Result<()>;
     fn result_set_end(
         &mut self,

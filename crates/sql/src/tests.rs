@@ -4,7 +4,7 @@
 use crate::engine::{ConnectionInfo, Engine, EngineConfig};
 use crate::error::{ErrorCode, Result};
 use crate::session::Session;
-use crate::sink::{ColumnInfo, OkInfo, ResultSink};
+use crate::sink::{ColumnInfo, Columns, OkInfo, ResultSink};
 use manycore_storage::Storage;
 use manycore_types::{format, Value};
 use std::sync::Arc;
@@ -33,7 +33,7 @@ pub struct Collect {
 }
 
 impl ResultSink for Collect {
-    fn result_set_start(&mut self, columns: &[ColumnInfo]) -> Result<()> {
+    fn result_set_start(&mut self, columns: &Columns) -> Result<()> {
         self.columns = columns.to_vec();
         self.rows.clear();
         Ok(())

@@ -6,7 +6,7 @@
 use manycore_sql::engine::{ConnectionInfo, Engine, EngineConfig};
 use manycore_sql::error::Result;
 use manycore_sql::session::Session;
-use manycore_sql::sink::{ColumnInfo, OkInfo, ResultSink};
+use manycore_sql::sink::{ColumnInfo, Columns, OkInfo, ResultSink};
 use manycore_storage::Storage;
 use manycore_sync::alloc_count::{allocations_during, CountingAllocator};
 use manycore_types::Value;
@@ -22,9 +22,9 @@ struct Buffer {
 }
 
 impl ResultSink for Buffer {
-    fn result_set_start(&mut self, columns: &[ColumnInfo]) -> Result<()> {
+    fn result_set_start(&mut self, columns: &Columns) -> Result<()> {
         self.bytes.clear();
-        for c in columns {
+        for c in columns.iter() {
             self.bytes.extend_from_slice(c.name.as_bytes());
         }
         Ok(())

@@ -834,7 +834,7 @@ fn new_account(name: &UserName) -> Account {
 struct Discard;
 
 impl ResultSink for Discard {
-    fn result_set_start(&mut self, _: &[ColumnInfo]) -> Result<()> {
+    fn result_set_start(&mut self, _: &crate::sink::Columns) -> Result<()> {
         Ok(())
     }
     fn row(&mut self, _: &[manycore_types::Value]) -> Result<()> {
