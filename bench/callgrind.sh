@@ -4,6 +4,10 @@
 # EVENTS events after a warm-up, so startup and loading are not counted.
 #
 # usage: bench/callgrind.sh BIN [test=oltp_point_select] [ps-mode=auto] [threads=8] [events=20000]
+#        test=connect: each event is one connection of the mariadb CLI (no TLS) running
+#        SELECT 1 (login, session set-up and teardown); ps-mode and threads are ignored.
+# Each sysbench run opens its own connections, so at high thread counts the counted run
+# includes their set-up (measure that alone with test=connect).
 # env:   CG_DIR (scratch, default /var/tmp/manycore-cg), CG_PORT (default 3498),
 #        CG_ARGS (extra server arguments, default "--sync none"; CG_ARGS= for durable),
 #        CG_VALGRIND (extra valgrind arguments, e.g. "--cache-sim=yes --D1=49152,12,64
@@ -36,15 +40,27 @@ valgrind --tool=callgrind --instr-atstart=no ${CG_VALGRIND:-} --callgrind-out-fi
 PID=$!
 trap 'kill $PID 2> /dev/null || true' EXIT
 answers
-"${SB[@]}" --events=4000 run > /dev/null
-callgrind_control -i on "$PID" > /dev/null
-"${SB[@]}" --events="$EVENTS" run > /dev/null
+connections() {
+  for _ in $(seq "$1"); do
+    mariadb --skip-ssl -h127.0.0.1 -P"$PORT" -uroot -e "SELECT 1" > /dev/null
+  done
+}
+if [ "$TEST" = connect ]; then
+  connections 100
+  callgrind_control -i on "$PID" > /dev/null
+  connections "$EVENTS"
+else
+  "${SB[@]}" --events=4000 run > /dev/null
+  callgrind_control -i on "$PID" > /dev/null
+  "${SB[@]}" --events="$EVENTS" run > /dev/null
+fi
 callgrind_control -i off "$PID" > /dev/null
 callgrind_control -d "$PID" > /dev/null
 sleep 1
 profile=$(ls -S "$DIR"/dump.* | head -1)
 mv "$profile" "$DIR/callgrind.out"
-totals=$(callgrind_annotate "$DIR/callgrind.out" 2> /dev/null | awk '/PROGRAM TOTALS/ {gsub(",", ""); NF--; NF--; print}')
+totals=$(callgrind_annotate "$DIR/callgrind.out" 2> /dev/null |
+  awk '/PROGRAM TOTALS/ {gsub(",", ""); for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) print $i}')
 events=$(callgrind_annotate "$DIR/callgrind.out" 2> /dev/null | awk '/^Events shown:/ {$1 = $2 = ""; print}')
 echo "$TEST $MODE threads=$THREADS, per event ($DIR/callgrind.out):"
 paste <(echo $events | tr ' ' '\n') <(echo $totals | tr ' ' '\n') |

@@ -31,7 +31,10 @@ pub struct EngineConfig {
 pub struct Engine {
     storage: Arc<Storage>,
     config: EngineConfig,
+    /// Written only through `set_global`, which keeps `session_defaults` in step.
     pub(crate) globals: RwLock<VarMap>,
+    /// `variables::session_defaults` of the globals, rebuilt by `set_global` (rare).
+    session_defaults: RwLock<Arc<VarMap>>,
     status: Status,
     processlist: ProcessList,
     privileges: PrivilegeRegistry,
@@ -57,6 +60,7 @@ impl Engine {
         let workers = config.workers.max(1);
         Arc::new(Engine {
             storage,
+            session_defaults: RwLock::new(Arc::new(variables::session_defaults(&globals))),
             globals: RwLock::new(globals),
             status: Status::new(workers),
             processlist: ProcessList::default(),
@@ -95,10 +99,21 @@ impl Engine {
     /// the server at startup. Unknown names are ignored.
     pub fn set_server_variable(&self, name: &str, value: &str) {
         if let Some(def) = variables::lookup(name) {
-            self.globals
-                .write()
-                .insert(def.name, def.parse_default(value));
+            self.set_global(def.name, def.parse_default(value));
         }
+    }
+
+    /// Sets a global variable; sessions started from now on see it (SET GLOBAL).
+    pub(crate) fn set_global(&self, name: &'static str, value: manycore_types::Value) {
+        let mut globals = self.globals.write();
+        globals.insert(name, value);
+        // Under the globals' lock, so defaults are never published out of order.
+        *self.session_defaults.write() = Arc::new(variables::session_defaults(&globals));
+    }
+
+    /// What a new (or reset) session's variables start from.
+    pub(crate) fn session_variables(&self) -> variables::SessionVars {
+        variables::SessionVars::new(self.session_defaults.read().clone())
     }
 
     pub fn global_variable(&self, name: &'static str) -> Option<manycore_types::Value> {

@@ -39,7 +39,7 @@ use crate::sink::{
     SERVER_STATUS_IN_TRANS,
 };
 use crate::split;
-use crate::variables::{self, VarMap, VarScopeKind};
+use crate::variables::{self, SessionVars, VarScopeKind};
 use manycore_storage::{LockWait, ReaderSlot, Savepoint, StorageError, Table, Transaction};
 use manycore_types::{DataType, Date, DateTime, Value};
 use sqlparser::ast;
@@ -124,7 +124,7 @@ pub(crate) struct SessionState {
     /// This session's resolved grants (privilege invariant (2)).
     grants: SessionGrants,
     database: Option<String>,
-    vars: VarMap,
+    vars: SessionVars,
     /// User variables by lower-case name; `@x := v` sets them while a statement runs.
     user_vars: RefCell<HashMap<String, Value>>,
     warnings: RefCell<Vec<Warning>>,
@@ -217,15 +217,6 @@ impl SessionState {
         });
         self.strict = mode
             .is_some_and(|m| m.contains("STRICT_TRANS_TABLES") || m.contains("STRICT_ALL_TABLES"));
-    }
-
-    fn session_copy(engine: &Engine) -> VarMap {
-        let globals = engine.globals.read();
-        variables::VARIABLES
-            .iter()
-            .filter(|d| d.scope != VarScopeKind::Global)
-            .filter_map(|d| globals.get(d.name).map(|v| (d.name, v.clone())))
-            .collect()
     }
 
     fn computed(&self, name: &str) -> Option<Value> {
@@ -740,7 +731,7 @@ impl Session {
             user: String::new(),
             host: String::new(),
             database: None,
-            vars: SessionState::session_copy(&engine),
+            vars: engine.session_variables(),
             user_vars: RefCell::new(HashMap::new()),
             warnings: RefCell::new(Vec::new()),
             warning_total: Cell::new(0),
@@ -1363,7 +1354,7 @@ impl Session {
         self.pending = None;
         self.rollback_transaction();
         self.state.user_vars.borrow_mut().clear();
-        self.state.vars = SessionState::session_copy(&self.engine);
+        self.state.vars = self.engine.session_variables();
         self.state.refresh_cached();
         self.prepared.clear();
         self.text_plans.clear();
@@ -2758,7 +2749,7 @@ impl Session {
         };
         if global {
             self.state.access().global(Privileges::SUPER)?;
-            self.engine.globals.write().insert(def.name, new);
+            self.engine.set_global(def.name, new);
             return Ok(());
         }
         if def.name == "autocommit" {

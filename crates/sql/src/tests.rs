@@ -1171,3 +1171,29 @@ fn prepared_statements_run_in_the_database_they_were_prepared_in() {
     );
     assert_eq!(rows(&mut s, "SELECT DATABASE()"), table(&[&["third"]]));
 }
+
+#[test]
+fn set_global_reaches_new_and_reset_sessions_only() {
+    let engine = engine();
+    let mut a = session(&engine, 1);
+    let value = |s: &mut Session, sql: &str| rows(s, sql)[0][0].clone();
+    run(&mut a, "SET SESSION sort_buffer_size = 300000");
+    run(&mut a, "SET GLOBAL sort_buffer_size = 400000");
+    // The setting session keeps its own value; the global changed.
+    assert_eq!(value(&mut a, "SELECT @@session.sort_buffer_size"), "300000");
+    assert_eq!(value(&mut a, "SELECT @@global.sort_buffer_size"), "400000");
+    // A session started afterwards starts from the new global ...
+    let mut b = session(&engine, 2);
+    assert_eq!(value(&mut b, "SELECT @@sort_buffer_size"), "400000");
+    // ... and its own SET changes neither the global nor another session.
+    run(&mut b, "SET sort_buffer_size = 500000");
+    assert_eq!(value(&mut b, "SELECT @@global.sort_buffer_size"), "400000");
+    assert_eq!(value(&mut a, "SELECT @@sort_buffer_size"), "300000");
+    // SET ... = DEFAULT takes the global; a reset connection starts over from it.
+    run(&mut b, "SET sort_buffer_size = DEFAULT");
+    assert_eq!(value(&mut b, "SELECT @@sort_buffer_size"), "400000");
+    a.reset();
+    assert_eq!(value(&mut a, "SELECT @@sort_buffer_size"), "400000");
+    let shown = rows(&mut a, "SHOW SESSION VARIABLES LIKE 'sort_buffer_size'");
+    assert_eq!(shown, table(&[&["sort_buffer_size", "400000"]]));
+}

@@ -14,7 +14,7 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use manycore_types::{DataType, IntWidth, Value};
-use std::collections::HashMap;
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VarScopeKind {
@@ -505,8 +505,44 @@ pub fn typed_value(value: Value, data_type: &DataType) -> Value {
     }
 }
 
-/// Variable values by name (names are the definitions' lowercase names).
-pub type VarMap = HashMap<&'static str, Value>;
+/// Variable values by name (names are the definitions' lowercase names). foldhash, not
+/// SipHash: the names are ours, not the client's to choose.
+pub type VarMap = foldhash::HashMap<&'static str, Value>;
+
+/// The session-scope values of `globals`: what a new session starts from.
+pub fn session_defaults(globals: &VarMap) -> VarMap {
+    VARIABLES
+        .iter()
+        .filter(|d| d.scope != VarScopeKind::Global)
+        .filter_map(|d| globals.get(d.name).map(|v| (d.name, v.clone())))
+        .collect()
+}
+
+/// A session's system variables: the defaults it started with, shared with every session
+/// that started under the same globals, and the values it set itself. A connection
+/// then costs one reference count instead of a copy of every variable.
+#[derive(Clone)]
+pub struct SessionVars {
+    defaults: Arc<VarMap>,
+    set: VarMap,
+}
+
+impl SessionVars {
+    pub fn new(defaults: Arc<VarMap>) -> SessionVars {
+        SessionVars {
+            defaults,
+            set: VarMap::default(),
+        }
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.set.get(name).or_else(|| self.defaults.get(name))
+    }
+
+    pub fn insert(&mut self, name: &'static str, value: Value) {
+        self.set.insert(name, value);
+    }
+}
 
 impl VarDef {
     /// Parses the textual default (invariant (1)).
