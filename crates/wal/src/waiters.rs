@@ -19,8 +19,11 @@
 //! (2) `wake_upto(lsn)` wakes only entries at or below `lsn`; later ones stay asleep.
 //! (3) Every decision is followed by a drain that covers it: publishing durable LSN D by
 //!     `wake_upto(D)`, failing LSNs up to F by `wake_upto(F)`, poison and shutdown by
-//!     `wake_all`. So a waiter that finds its condition decided may leave its entry to that
-//!     drain; it removes the entry itself only when dropped undecided (`cancel`).
+//!     `wake_all`. A waiter whose re-check right after registering finds its condition
+//!     decided removes its entry itself: that decision's drain may have run before the
+//!     registration. Once a re-check found it undecided, the drain of any later decision
+//!     comes after the registration (by (1)), so the entry is the drain's to remove; the
+//!     waiter removes it only when dropped undecided (`cancel`). (loom found the first case.)
 //! (4) Blocking waiters are the same futures, polled by `block_on` with a waker that
 //!     unparks the thread, so both kinds keep (1)-(3).
 
@@ -76,7 +79,7 @@ impl DurableWaiters {
 
     /// Polls a wait for `lsn`: Ready with `decide`'s outcome once it gives one, else
     /// registers `cx`'s waker under `lsn` (in `registration`) and re-checks (invariant (1)).
-    /// `registration` is None again once Ready: the entry is the drain's (invariant (3)).
+    /// `registration` is None again once Ready (invariant (3)).
     pub(crate) fn poll_wait<T>(
         &self,
         lsn: u64,
@@ -85,7 +88,7 @@ impl DurableWaiters {
         decide: impl Fn() -> Option<T>,
     ) -> Poll<T> {
         if let Some(outcome) = decide() {
-            *registration = None;
+            *registration = None; // Registered and undecided before: drained (invariant (3)).
             return Poll::Ready(outcome);
         }
         {
@@ -99,7 +102,9 @@ impl DurableWaiters {
         }
         match decide() {
             Some(outcome) => {
-                *registration = None;
+                // The deciding drain may have run before we registered (invariant (3)).
+                let key = registration.take().expect("registered above");
+                self.cancel(key);
                 Poll::Ready(outcome)
             }
             None => Poll::Pending,
