@@ -771,7 +771,7 @@ impl StaleEntry {
                     self.schema
                         .chain_has_secondary_key(slot, self.index, &self.key, Some(horizon));
                 if !needed {
-                    self.tree.remove_if(&self.key, |s| Arc::ptr_eq(s, slot));
+                    self.tree.remove_locked(&self.key, slot); // We hold the lock: index.rs (5).
                 }
                 slot.writer.store(FREE, Ordering::Release);
                 true

@@ -570,7 +570,7 @@ impl Transaction {
                 .table
                 .chain_has_secondary_key(&write.slot, i, &key, None)
             {
-                write.table.secondary[i].remove_if(&key, |s| Arc::ptr_eq(s, &write.slot));
+                write.table.secondary[i].remove_locked(&key, &write.slot); // index.rs (5).
             }
         }
         if write.slot.head.is_none() {
