@@ -646,12 +646,8 @@ impl Transaction {
         encoded: &mut EncodedCommit,
         commit_ts: u64,
     ) -> Result<u64, StorageError> {
-        let catalog = self.storage.catalog();
-        let current = |table: &Table| {
-            catalog
-                .table(&table.db, &table.schema.name)
-                .is_some_and(|t| Arc::ptr_eq(&t.data, &table.data))
-        };
+        // Set and read under `commit_order`, like the catalog store it goes with.
+        let current = |table: &Table| !table.data.detached.load(Ordering::Acquire);
         if !self.writes.iter().all(|w| current(&w.table)) {
             match self.encode_commit(log, Some(&current)) {
                 Some(reencoded) => *encoded = reencoded,
