@@ -88,7 +88,9 @@ impl DurableWaiters {
         decide: impl Fn() -> Option<T>,
     ) -> Poll<T> {
         if let Some(outcome) = decide() {
-            *registration = None; // Registered and undecided before: drained (invariant (3)).
+            // If registered, an earlier re-check found it undecided: the drain removed or
+            // will remove the entry (invariant (3)).
+            *registration = None;
             return Poll::Ready(outcome);
         }
         {
@@ -111,7 +113,8 @@ impl DurableWaiters {
         }
     }
 
-    /// Forgets an undecided waiter that is going away.
+    /// Removes a waiter's entry: one dropped undecided, or one decided by a drain that ran
+    /// before it registered (invariant (3)).
     pub(crate) fn cancel(&self, key: WaiterKey) {
         self.queue.lock().wakers.remove(&key);
     }
