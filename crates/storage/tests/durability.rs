@@ -140,9 +140,18 @@ fn a_poisoned_log_refuses_writes_while_reads_work() {
     *log.poisoned.lock() = Some(StorageError::LogFailed("fsync failed".into()));
     let reader = storage.register_reader();
     let mut txn = storage.begin(&reader);
-    match txn.insert(&t, row(2, None, None)) {
-        Err(StorageError::LogFailed(_)) => {}
-        other => panic!("expected LogFailed, got {other:?}"),
+    match txn.insert_or_return(&t, row(2, None, None)) {
+        Err((StorageError::LogFailed(_), rejected)) => assert_eq!(rejected, row(2, None, None)),
+        other => panic!("expected LogFailed with the row back, got {other:?}"),
+    }
+    // A refused write leaves nothing behind, so an insert that fails later (a duplicate)
+    // also hands its row back.
+    *log.poisoned.lock() = None;
+    match txn.insert_or_return(&t, row(1, Some(5), None)) {
+        Err((StorageError::DuplicateKey { .. }, rejected)) => {
+            assert_eq!(rejected, row(1, Some(5), None))
+        }
+        other => panic!("expected DuplicateKey with the row back, got {other:?}"),
     }
     assert_eq!(
         get(&t, &txn.view(), 1),
