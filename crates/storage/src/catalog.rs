@@ -34,7 +34,7 @@ use crossbeam_utils::CachePadded;
 use manycore_sync::NamedMutex;
 use manycore_types::{key, ColumnDefault, DataType, Value};
 use parking_lot::{Mutex, RwLock};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::ops::Bound::{self, Unbounded};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -225,6 +225,10 @@ pub(crate) struct TableData {
     pub(crate) structure: RwLock<()>,
     /// Work for the collector; written once per committed delete or key change.
     garbage: Mutex<Vec<Garbage>>,
+    /// Set under `commit_order` when a catalog without these rows is stored (TRUNCATE,
+    /// DROP TABLE, DROP DATABASE): commits through them are no longer logged (log_hook
+    /// invariant (3)). A commit reads it instead of looking its tables up by name.
+    pub(crate) detached: AtomicBool,
 }
 
 /// `RowSlot::writer` while the collector examines a slot.
@@ -341,6 +345,7 @@ impl Storage {
         if let (Some(log), Some(record)) = (self.log.get(), record) {
             note_commit_lsn(log.append_ddl(&record)?);
         }
+        detach_dropped_rows(&current, &databases);
         self.catalog.store(Arc::new(Catalog { databases }));
         Ok(result)
     }
@@ -647,6 +652,21 @@ impl Storage {
     }
 }
 
+/// Marks the rows of every table `old` has and `new` lacks (`TableData::detached`). Rows
+/// belong to one table name for life, so "absent from `new`" is "replaced or dropped".
+fn detach_dropped_rows(old: &Catalog, new: &BTreeMap<String, Arc<Database>>) {
+    let kept: HashSet<*const TableData> = new
+        .values()
+        .flat_map(|db| db.tables.values())
+        .map(|table| Arc::as_ptr(&table.data))
+        .collect();
+    for table in old.databases.values().flat_map(|db| db.tables.values()) {
+        if !kept.contains(&Arc::as_ptr(&table.data)) {
+            table.data.detached.store(true, Ordering::Release);
+        }
+    }
+}
+
 /// An index entry to insert: encoded key and the row it points to.
 pub(crate) type IndexEntry = (Box<[u8]>, Arc<RowSlot>);
 
@@ -695,6 +715,7 @@ impl TableData {
             unique_latch: Mutex::new(()),
             structure: RwLock::new(()),
             garbage: Mutex::new(Vec::new()),
+            detached: AtomicBool::new(false),
         }
     }
 
@@ -771,7 +792,7 @@ impl StaleEntry {
                     self.schema
                         .chain_has_secondary_key(slot, self.index, &self.key, Some(horizon));
                 if !needed {
-                    self.tree.remove_if(&self.key, |s| Arc::ptr_eq(s, slot));
+                    self.tree.remove_locked(&self.key, slot); // We hold the lock: index.rs (5).
                 }
                 slot.writer.store(FREE, Ordering::Release);
                 true

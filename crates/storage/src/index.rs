@@ -43,6 +43,12 @@
 //!     index second; it leaves the hash index first and the skip list second. The two differ
 //!     only while a new slot has no committed version yet or a dead slot's newest version is
 //!     a delete every snapshot sees, so a point read through either finds the same row.
+//! (5) While a transaction (or the collector) holds a live slot's row lock, a secondary key
+//!     the slot once had an entry under maps to that slot or to nothing: entries for a slot
+//!     are added by its lock holder (or by CREATE INDEX, for the slot itself), and any other
+//!     slot with the same primary key is dead, and entries are never added for dead slots.
+//!     So the lock holder may remove such a key by key alone (`remove_locked`), with one
+//!     search instead of `remove_if`'s two.
 
 use crate::slot::RowSlot;
 use crossbeam_skiplist::base::SkipList;
@@ -114,6 +120,23 @@ impl OrderedIndex {
             Some(entry) if holds(entry.value()) => entry.remove(),
             _ => false,
         }
+    }
+
+    /// Removes `key`, which maps to `slot` or to nothing because the caller holds `slot`'s
+    /// row lock and `slot` is live (invariant (5)). One search: `remove_if` needs a `get`
+    /// and then a second search to unlink the entry it found. Returns whether it removed.
+    pub(crate) fn remove_locked(&self, key: &[u8], slot: &Arc<RowSlot>) -> bool {
+        let guard = pin();
+        let Some(entry) = self.list.remove(key, &guard) else {
+            return false;
+        };
+        let ours = Arc::ptr_eq(entry.value(), slot);
+        entry.release(&guard);
+        assert!(
+            ours,
+            "invariant (5): a locked slot's key held by another slot"
+        );
+        true
     }
 
     /// Entries with keys within the bounds, in key order (invariant (1)).

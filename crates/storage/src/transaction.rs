@@ -213,14 +213,29 @@ impl Transaction {
         Ok(guard)
     }
 
-    /// Runs one write call; on error undoes whatever it did (invariant (4)).
+    /// Runs one write call (the first one only if the log takes commits); on error undoes
+    /// whatever it did (invariant (4)).
     fn atomically<R>(
         &mut self,
         call: impl FnOnce(&mut Self) -> Result<R, StorageError>,
     ) -> Result<R, StorageError> {
-        if self.writes.is_empty() {
-            self.storage.check_log_writable()?; // Invariant (8).
+        self.check_log_before_first_write()?;
+        self.undone_on_error(call)
+    }
+
+    /// Invariant (8): a log that refuses commits for good refuses the first write.
+    fn check_log_before_first_write(&self) -> Result<(), StorageError> {
+        match self.writes.is_empty() {
+            true => self.storage.check_log_writable(),
+            false => Ok(()),
         }
+    }
+
+    /// Runs `call`; on error undoes whatever it did (invariant (4)).
+    fn undone_on_error<R, E>(
+        &mut self,
+        call: impl FnOnce(&mut Self) -> Result<R, E>,
+    ) -> Result<R, E> {
         let savepoint = self.savepoint();
         let result = call(self);
         if result.is_err() {
@@ -241,36 +256,21 @@ impl Transaction {
         table: &Arc<Table>,
         row: Row,
     ) -> Result<Arc<RowSlot>, (StorageError, Row)> {
-        let mut row = Some(row);
-        let mut rejected = None;
-        let result = self.atomically(|txn| {
-            let row = row.take().expect("the call runs once");
-            txn.insert_row(table, row, &mut rejected)
-        });
-        // Not taken if the call did not run (a log refusing commits).
-        result.map_err(|e| {
-            (
-                e,
-                rejected
-                    .or(row)
-                    .expect("a failed insert hands back its row"),
-            )
-        })
+        if let Err(e) = self.check_log_before_first_write() {
+            return Err((e, row));
+        }
+        self.undone_on_error(|txn| txn.insert_row(table, row))
     }
 
-    /// Inserts `row`; if that fails before the row is stored, puts it in `rejected`.
+    /// Inserts `row`; every failure comes before the row is stored, so it comes back.
     fn insert_row(
         &mut self,
         table: &Arc<Table>,
         row: Row,
-        rejected: &mut Option<Row>,
-    ) -> Result<Arc<RowSlot>, StorageError> {
+    ) -> Result<Arc<RowSlot>, (StorageError, Row)> {
         let _structure = match Self::writable(table) {
             Ok(structure) => structure,
-            Err(e) => {
-                *rejected = Some(row);
-                return Err(e);
-            }
+            Err(e) => return Err((e, row)),
         };
         let key = match table.primary_key_of_row(&row) {
             Some(key) => key,
@@ -281,12 +281,9 @@ impl Transaction {
         };
         let (slot, took_lock) = match self.lock_slot_for_insert(&table.data, key) {
             Ok(locked) => locked,
-            Err(e) => {
-                *rejected = Some(row);
-                return Err(e);
-            }
+            Err(e) => return Err((e, row)),
         };
-        let result = self.insert_into(table, &slot, row, took_lock, rejected);
+        let result = self.insert_into(table, &slot, row, took_lock);
         if result.is_err() && slot.head.is_none() {
             // A slot this call created (or an empty one it found): the collector removes
             // it once the lock is released.
@@ -301,23 +298,21 @@ impl Transaction {
         slot: &Arc<RowSlot>,
         row: Row,
         took_lock: bool,
-        rejected: &mut Option<Row>,
-    ) -> Result<(), StorageError> {
+    ) -> Result<(), (StorageError, Row)> {
         let head = slot.head.load_full();
         if let LatestOwned::Row { .. } = slot.latest(&self.write_view(), &head) {
-            *rejected = Some(row);
-            return Err(StorageError::DuplicateKey {
+            let duplicate = StorageError::DuplicateKey {
                 index: IndexNo::Primary,
                 existing: slot.clone(),
-            });
+            };
+            return Err((duplicate, row));
         }
         let unique_latch = table
             .has_unique_secondary()
             .then(|| table.data.unique_latch.lock());
         let every_index = 0..table.secondary.len();
         if let Err(e) = self.check_unique(table, &row, slot, every_index.clone()) {
-            *rejected = Some(row);
-            return Err(e);
+            return Err((e, row));
         }
         let added = self.add_entries(table, slot, &row, every_index);
         slot.push(self.view.txn, Some(row), self.storage.horizon.get());
@@ -386,7 +381,7 @@ impl Transaction {
     ) -> Result<(), StorageError> {
         if !table.has_primary_key(&row, &slot.key) {
             self.delete_row(table, slot)?;
-            self.insert_row(table, row, &mut None)?;
+            self.insert_row(table, row).map_err(|(e, _)| e)?;
             return Ok(());
         }
         let _structure = Self::writable(table)?;
@@ -570,7 +565,7 @@ impl Transaction {
                 .table
                 .chain_has_secondary_key(&write.slot, i, &key, None)
             {
-                write.table.secondary[i].remove_if(&key, |s| Arc::ptr_eq(s, &write.slot));
+                write.table.secondary[i].remove_locked(&key, &write.slot); // index.rs (5).
             }
         }
         if write.slot.head.is_none() {
@@ -646,12 +641,8 @@ impl Transaction {
         encoded: &mut EncodedCommit,
         commit_ts: u64,
     ) -> Result<u64, StorageError> {
-        let catalog = self.storage.catalog();
-        let current = |table: &Table| {
-            catalog
-                .table(&table.db, &table.schema.name)
-                .is_some_and(|t| Arc::ptr_eq(&t.data, &table.data))
-        };
+        // Set and read under `commit_order`, like the catalog store it goes with.
+        let current = |table: &Table| !table.data.detached.load(Ordering::Acquire);
         if !self.writes.iter().all(|w| current(&w.table)) {
             match self.encode_commit(log, Some(&current)) {
                 Some(reencoded) => *encoded = reencoded,

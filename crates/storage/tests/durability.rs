@@ -140,9 +140,18 @@ fn a_poisoned_log_refuses_writes_while_reads_work() {
     *log.poisoned.lock() = Some(StorageError::LogFailed("fsync failed".into()));
     let reader = storage.register_reader();
     let mut txn = storage.begin(&reader);
-    match txn.insert(&t, row(2, None, None)) {
-        Err(StorageError::LogFailed(_)) => {}
-        other => panic!("expected LogFailed, got {other:?}"),
+    match txn.insert_or_return(&t, row(2, None, None)) {
+        Err((StorageError::LogFailed(_), rejected)) => assert_eq!(rejected, row(2, None, None)),
+        other => panic!("expected LogFailed with the row back, got {other:?}"),
+    }
+    // A refused write leaves nothing behind, so an insert that fails later (a duplicate)
+    // also hands its row back.
+    *log.poisoned.lock() = None;
+    match txn.insert_or_return(&t, row(1, Some(5), None)) {
+        Err((StorageError::DuplicateKey { .. }, rejected)) => {
+            assert_eq!(rejected, row(1, Some(5), None))
+        }
+        other => panic!("expected DuplicateKey with the row back, got {other:?}"),
     }
     assert_eq!(
         get(&t, &txn.view(), 1),
@@ -168,20 +177,55 @@ fn ddl_the_log_refuses_does_not_happen() {
     insert_committed(&storage, &t, vec![row(1, None, None)]);
 }
 
+/// A write is logged unless DDL took its table's rows out of the catalog before the commit
+/// (log_hook invariant (3)); DDL that keeps the rows (CREATE INDEX) does not stop it.
 #[test]
-fn writes_through_a_truncated_table_are_not_logged() {
-    let (storage, log) = logged_storage();
-    let t = table(&storage, "t");
-    let reader = storage.register_reader();
-    let mut txn = storage.begin(&reader);
-    txn.insert(&t, row(1, None, None)).expect("insert");
-    storage.truncate_table("d", "t").expect("truncate");
-    txn.commit().expect("commit");
-    let records = log.records.lock().clone();
-    assert!(
-        !records.iter().any(|r| matches!(r, Logged::Commit(_))),
-        "{records:?}"
-    );
+fn writes_through_a_replaced_or_dropped_table_are_not_logged() {
+    type Ddl = fn(&Storage);
+    let cases: [(&str, Ddl, bool); 4] = [
+        (
+            "truncate",
+            |s| s.truncate_table("d", "t").expect("truncate"),
+            false,
+        ),
+        (
+            "drop table",
+            |s| assert!(s.drop_table("d", "t", false).expect("drop")),
+            false,
+        ),
+        (
+            "drop database",
+            |s| assert!(s.drop_database("d", false).expect("drop").is_some()),
+            false,
+        ),
+        (
+            "create index",
+            |s| {
+                let index = IndexSchema {
+                    name: "ib".into(),
+                    columns: vec![1],
+                    unique: false,
+                };
+                s.create_index("d", "t", index).expect("create index")
+            },
+            true,
+        ),
+    ];
+    for (ddl, run, logged) in cases {
+        let (storage, log) = logged_storage();
+        let t = table(&storage, "t");
+        let reader = storage.register_reader();
+        let mut txn = storage.begin(&reader);
+        txn.insert(&t, row(1, None, None)).expect("insert");
+        run(&storage);
+        txn.commit().expect("commit");
+        let records = log.records.lock().clone();
+        let commits = records
+            .iter()
+            .filter(|r| matches!(r, Logged::Commit(_)))
+            .count();
+        assert_eq!(commits, usize::from(logged), "{ddl}: {records:?}");
+    }
 }
 
 fn hidden_schema() -> TableSchema {

@@ -4,6 +4,7 @@
 //! - `record.rs`     logical records (`LogRecord`) and their byte-level encoding.
 //! - `segment.rs`    log segment files: frame layout, checksums, torn tail vs corruption.
 //! - `log.rs`        appends, the log-writer thread (group commit), durable waits.
+//! - `waiters.rs`    durable waiters keyed by LSN: a batch wakes only the ones it decided.
 //! - `checkpoint.rs` checkpoint file format, atomic install, dropping old segments.
 //! - `recovery.rs`   newest checkpoint + log replay at startup.
 //! - `hook.rs`       `Wal` as storage's `CommitLog` (commits and DDL append through it).
@@ -93,6 +94,7 @@ mod record;
 mod recovery;
 mod segment;
 pub mod sim;
+mod waiters;
 
 pub use checkpoint::{CheckpointReport, CheckpointWriter};
 pub use codec::DecodeError;
@@ -251,7 +253,7 @@ impl Wal {
         &self,
         lsn: Lsn,
     ) -> impl Future<Output = Result<(), WalError>> + Send + 'static {
-        self.shared.clone().wait_async(lsn)
+        self.shared.clone().durable_wait(lsn, false)
     }
 
     /// Makes every record appended so far durable, in any sync mode. Returns the last LSN.

@@ -4,7 +4,8 @@
 //! current in-memory batch under `Shared::append` and get the next LSN; that is all they
 //! do. The writer thread takes the whole batch, seals it (checksums), writes it with one
 //! write and makes it durable with one fdatasync, outside the mutex, while new appends fill
-//! the next batch. Then it publishes the durable LSN and wakes blocking and async waiters.
+//! the next batch. Then it publishes the durable LSN and wakes the waiters at or below it
+//! (waiters.rs): a commit that went into the next batch sleeps on.
 //!
 //! Invariants:
 //! (1) LSNs are handed out dense and increasing under `append`; batches are written in
@@ -19,14 +20,20 @@
 //!     already made them visible in memory and later commits may depend on them.
 //! (6) The writer appends only to the newest segment; it syncs a segment completely before
 //!     creating the next (segment.rs invariant (2)).
+//! (7) Whatever changes a wait's outcome (`durable`, `failed_upto`, `poisoned`, shutdown) is
+//!     stored before the waiters it decides are drained (waiters.rs invariants (1), (3)).
 
 use crate::disk::{is_disk_full, Disk};
 use crate::segment::{push_frame, seal_frames, segment_header, segment_name, SEGMENT_HEADER_LEN};
+use crate::waiters::{block_on, DurableWaiters};
 use crate::{EncodedRecord, Lsn, SyncMode, WalError, WalOptions};
 use crossbeam_utils::CachePadded;
 use parking_lot::{Condvar, Mutex};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 /// Appended but unwritten bytes beyond which appends fail rather than grow memory without
@@ -69,9 +76,7 @@ pub(crate) struct Shared {
     failed_upto: AtomicU64,
     last_error: Mutex<Option<WalError>>,
     poisoned: AtomicBool,
-    waiters_lock: Mutex<()>,
-    waiters: Condvar,
-    notify: tokio::sync::Notify,
+    waiters: DurableWaiters,
     /// Segments in LSN order; the last is the one being written.
     pub(crate) segments: Mutex<Vec<SegmentInfo>>,
     pub(crate) stats: Stats,
@@ -131,9 +136,7 @@ impl Shared {
             failed_upto: AtomicU64::new(0),
             last_error: Mutex::new(None),
             poisoned: AtomicBool::new(false),
-            waiters_lock: Mutex::new(()),
-            waiters: Condvar::new(),
-            notify: tokio::sync::Notify::new(),
+            waiters: DurableWaiters::new(),
             segments: Mutex::new(segments),
             stats: Stats::default(),
             checkpoint_running: AtomicBool::new(false),
@@ -193,35 +196,21 @@ impl Shared {
         None
     }
 
-    pub(crate) fn wait_blocking(&self, lsn: Lsn, strict: bool) -> Result<(), WalError> {
-        let mut guard = self.waiters_lock.lock();
-        loop {
-            if let Some(outcome) = self.outcome(lsn, strict) {
-                return outcome;
-            }
-            self.waiters.wait(&mut guard);
-        }
+    pub(crate) fn wait_blocking(self: &Arc<Self>, lsn: Lsn, strict: bool) -> Result<(), WalError> {
+        block_on(self.clone().durable_wait(lsn, strict))
     }
 
-    pub(crate) async fn wait_async(self: Arc<Self>, lsn: Lsn) -> Result<(), WalError> {
-        loop {
-            let mut notified = std::pin::pin!(self.notify.notified());
-            notified.as_mut().enable();
-            if let Some(outcome) = self.outcome(lsn, false) {
-                return outcome;
-            }
-            notified.await;
+    pub(crate) fn durable_wait(self: Arc<Self>, lsn: Lsn, strict: bool) -> DurableWait {
+        DurableWait {
+            shared: self,
+            lsn,
+            strict,
+            registration: None,
         }
-    }
-
-    fn wake_waiters(&self) {
-        drop(self.waiters_lock.lock()); // Orders our stores before any waiter's next check.
-        self.waiters.notify_all();
-        self.notify.notify_waiters();
     }
 
     /// Blocks until every LSN appended so far is durable, whatever the sync mode.
-    pub(crate) fn flush(&self) -> Result<Lsn, WalError> {
+    pub(crate) fn flush(self: &Arc<Self>) -> Result<Lsn, WalError> {
         let lsn = {
             let mut st = self.append.lock();
             let lsn = Lsn(st.next_lsn.0 - 1);
@@ -272,7 +261,7 @@ impl Shared {
             self.last_error.lock().get_or_insert(WalError::Closed);
             self.failed_upto.fetch_max(appended, Ordering::AcqRel);
         }
-        self.wake_waiters();
+        self.waiters.wake_all();
     }
 
     fn poison(&self, error: WalError) {
@@ -280,7 +269,38 @@ impl Shared {
         self.append.lock().poison = Some(error.clone());
         *self.last_error.lock() = Some(error);
         self.poisoned.store(true, Ordering::Release);
-        self.wake_waiters();
+        self.waiters.wake_all();
+    }
+}
+
+/// A wait for the commit at `lsn` to become durable (or fail): the future connection tasks
+/// await, and what `wait_blocking` runs on its thread.
+pub(crate) struct DurableWait {
+    shared: Arc<Shared>,
+    lsn: Lsn,
+    /// Ignore SyncMode::None (flushes and checkpoints).
+    strict: bool,
+    registration: Option<(u64, u64)>,
+}
+
+impl Future for DurableWait {
+    type Output = Result<(), WalError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = &mut *self;
+        let decide = || this.shared.outcome(this.lsn, this.strict);
+        this.shared
+            .waiters
+            .poll_wait(this.lsn.0, &mut this.registration, cx, decide)
+    }
+}
+
+impl Drop for DurableWait {
+    fn drop(&mut self) {
+        // Dropped undecided (a killed connection): nobody else removes the entry.
+        if let Some(key) = self.registration {
+            self.shared.waiters.cancel(key);
+        }
     }
 }
 
@@ -444,7 +464,7 @@ impl Writer {
             "durable lsn went back from {previous} to {}",
             durable.0
         );
-        self.shared.wake_waiters();
+        self.shared.waiters.wake_upto(durable.0);
     }
 
     /// Invariant (5): ENOSPC keeps the batch for a retry; anything else poisons.
@@ -473,7 +493,7 @@ impl Writer {
         self.shared
             .failed_upto
             .fetch_max(appended, Ordering::AcqRel);
-        self.shared.wake_waiters();
+        self.shared.waiters.wake_upto(appended);
     }
 
     /// Invariant (6): sync the full segment, then start a new one at `first`.

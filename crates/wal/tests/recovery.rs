@@ -344,6 +344,40 @@ fn async_waiter_does_not_block_the_runtime() {
 }
 
 #[test]
+fn failed_fsync_fails_every_async_and_blocking_waiter() {
+    let disk = SimDisk::new();
+    let (wal, _, _) = open(disk.clone(), WalOptions::default()).expect("open");
+    append_all(&wal, &[commit("t", 1, 1)]);
+    disk.fail_sync_after(1);
+    let lsns: Vec<Lsn> = (2..12)
+        .map(|i| wal.append(&commit("t", i, 1).encode()).expect("append"))
+        .collect();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("runtime");
+    std::thread::scope(|scope| {
+        let blocking = scope.spawn(|| wal.wait_durable(lsns[0]));
+        runtime.block_on(async {
+            let local = tokio::task::LocalSet::new();
+            local
+                .run_until(async {
+                    let waits: Vec<_> = lsns
+                        .iter()
+                        .map(|&lsn| tokio::task::spawn_local(wal.durable_waiter(lsn)))
+                        .collect();
+                    for w in waits {
+                        let error = w.await.expect("task").expect_err("fsync failed");
+                        assert!(matches!(error, WalError::Io(_)), "{error:?}");
+                    }
+                })
+                .await;
+        });
+        let error = blocking.join().expect("thread").expect_err("fsync failed");
+        assert!(matches!(error, WalError::Io(_)), "{error:?}");
+    });
+}
+
+#[test]
 fn sync_mode_none_acknowledges_at_once_and_flush_syncs() {
     let disk = SimDisk::new();
     let options = WalOptions {
