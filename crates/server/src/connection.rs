@@ -635,7 +635,7 @@ impl Connection {
             Command::Quit => return Flow::Close,
             Command::Query { query } => {
                 engine.status().add(worker, Counter::Questions, 1);
-                let text = String::from_utf8_lossy(query);
+                let text = manycore_sql::query_text::decode(query);
                 let result = {
                     let mut sink = self.sink(session.status_flags(), None);
                     session.run_query(&text, &mut sink)
@@ -691,7 +691,7 @@ impl Connection {
             Command::ChangeUser(change) => return self.change_user(change),
             Command::StmtPrepare { query } => {
                 engine.status().add(worker, Counter::ComStmtPrepare, 1);
-                let text = String::from_utf8_lossy(query);
+                let text = manycore_sql::query_text::decode(query);
                 match session.prepare(&text) {
                     Ok(info) => {
                         let state = PreparedState {

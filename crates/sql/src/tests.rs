@@ -1171,3 +1171,29 @@ fn prepared_statements_run_in_the_database_they_were_prepared_in() {
     );
     assert_eq!(rows(&mut s, "SELECT DATABASE()"), table(&[&["third"]]));
 }
+
+#[test]
+fn binary_string_literals_keep_bytes_that_are_not_utf8() {
+    let (_engine, mut s) = setup();
+    run(&mut s, "CREATE TABLE blobs (id INT PRIMARY KEY, b BLOB)");
+    // What go-sql-driver's interpolateParams sends for a []byte: the bytes as they are.
+    let raw: &[u8] = b"\x80\xff\xc3\x00\xf4\x8f\xbd\x81";
+    for id in [1, 2] {
+        let query = [
+            format!("INSERT INTO blobs VALUES ({id}, _binary'").as_bytes(),
+            raw,
+            b"')",
+        ]
+        .concat();
+        run(&mut s, &crate::query_text::decode(&query));
+    }
+    assert_eq!(
+        rows(&mut s, "SELECT HEX(b) FROM blobs ORDER BY id"),
+        table(&[&["80FFC300F48FBD81"], &["80FFC300F48FBD81"]])
+    );
+    // A character string holds UTF-8: an invalid byte becomes U+FFFD, as before.
+    for _ in 0..2 {
+        let query = crate::query_text::decode(b"SELECT HEX('a\xffb')").into_owned();
+        assert_eq!(rows(&mut s, &query), table(&[&["61EFBFBD62"]]));
+    }
+}
