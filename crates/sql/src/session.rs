@@ -547,7 +547,7 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
         Statement::ShowCreateDatabase { .. } => Counter::ComShowCreateDb,
         Statement::Do(_) => Counter::ComDo,
         Statement::StartTransaction { .. } => Counter::ComBegin,
-        Statement::SetCharacterSet(_) => Counter::ComSetOption,
+        Statement::SetCharacterSet(_) | Statement::Sets(_) => Counter::ComSetOption,
         Statement::Account(_) => return None,
         Statement::Sql(s) => match s.as_ref() {
             S::Query(_) => Counter::ComSelect,
@@ -1924,6 +1924,12 @@ impl Session {
             Statement::Do(exprs) => {
                 for e in exprs {
                     self.eval_constant(e, params, &parameters)?;
+                }
+                StatementOutcome::ok()
+            }
+            Statement::Sets(items) => {
+                for set in items {
+                    self.execute_set(set, params, &parameters)?;
                 }
                 StatementOutcome::ok()
             }

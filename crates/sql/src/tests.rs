@@ -1197,3 +1197,34 @@ fn binary_string_literals_keep_bytes_that_are_not_utf8() {
         assert_eq!(rows(&mut s, &query), table(&[&["61EFBFBD62"]]));
     }
 }
+
+#[test]
+fn connector_j_connection_setup() {
+    let (_engine, mut s) = setup();
+    // MariaDB Connector/J: NAMES among other SET items.
+    run(
+        &mut s,
+        "SET autocommit=1, NAMES latin1 COLLATE latin1_swedish_ci, session_track_schema=1",
+    );
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT @@character_set_client, @@collation_connection, @@session_track_schema"
+        ),
+        table(&[&["latin1", "latin1_swedish_ci", "1"]])
+    );
+    // MySQL Connector/J: results unconverted; only character_set_results takes NULL.
+    run(&mut s, "SET character_set_results = NULL");
+    assert_eq!(
+        rows(&mut s, "SELECT @@character_set_results IS NULL"),
+        table(&[&["1"]])
+    );
+    assert_eq!(
+        rows(&mut s, "SHOW VARIABLES LIKE 'character_set_results'"),
+        table(&[&["character_set_results", ""]])
+    );
+    assert_eq!(
+        error(&mut s, "SET character_set_client = NULL").code,
+        ErrorCode::WrongValueForVar
+    );
+}
