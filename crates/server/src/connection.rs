@@ -304,6 +304,7 @@ impl Connection {
             Ok(mut session) => {
                 session.set_tls(self.stream.tls_info());
                 session.set_multi_statements(self.capabilities & capability::MULTI_STATEMENTS != 0);
+                session.set_client_found_rows(self.capabilities & capability::FOUND_ROWS != 0);
                 let ok = OkPacket {
                     status_flags: session.status_flags(),
                     ..OkPacket::default()

@@ -1228,3 +1228,27 @@ fn connector_j_connection_setup() {
         ErrorCode::WrongValueForVar
     );
 }
+
+#[test]
+fn client_found_rows_counts_matched_rows() {
+    let (_engine, mut s) = setup();
+    run(&mut s, "INSERT INTO sbtest1 (id, k) VALUES (1, 5), (2, 5)");
+    let same = "UPDATE sbtest1 SET k = 5 WHERE k = 5";
+    let unchanged_duplicate =
+        "INSERT INTO sbtest1 (id, k) VALUES (1, 5) ON DUPLICATE KEY UPDATE k = 5";
+    assert_eq!(ok(&mut s, same).affected_rows, 0);
+    assert_eq!(ok(&mut s, unchanged_duplicate).affected_rows, 0);
+    s.set_client_found_rows(true);
+    let update = ok(&mut s, same);
+    assert_eq!(update.affected_rows, 2);
+    assert_eq!(update.info, "Rows matched: 2  Changed: 0  Warnings: 0");
+    assert_eq!(ok(&mut s, unchanged_duplicate).affected_rows, 1);
+    assert_eq!(
+        ok(
+            &mut s,
+            "INSERT INTO sbtest1 (id, k) VALUES (1, 5) ON DUPLICATE KEY UPDATE k = 6"
+        )
+        .affected_rows,
+        2
+    );
+}
