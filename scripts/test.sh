@@ -38,9 +38,15 @@ install_dependencies() {
     # PyMySQL (and cryptography, for its RSA path) under Debian's python3: tests/tls.rs.
     /usr/bin/python3 -c 'import pymysql, cryptography' 2>/dev/null ||
         missing+=(python3-pymysql python3-cryptography)
+    # The Go, Node.js and Java driver programs: tests/drivers.rs (their own dependencies
+    # come from the Go proxy, npm and Maven Central on the first run).
+    command -v go >/dev/null || missing+=(golang-go)
+    { command -v node >/dev/null && command -v npm >/dev/null; } || missing+=(nodejs npm)
+    { command -v java >/dev/null && command -v javac >/dev/null; } || missing+=(default-jdk-headless)
+    command -v mvn >/dev/null || missing+=(maven)
     command -v cargo >/dev/null || { echo "cargo not found: install a Rust toolchain" >&2; return 1; }
     if ((${#missing[@]} == 0)); then
-        echo "mariadb, mariadb-admin, mariadbd, sysbench, PyMySQL: present"
+        echo "mariadb, mariadb-admin, mariadbd, sysbench, PyMySQL, go, node, npm, java, mvn: present"
         return 0
     fi
     local sudo=()
@@ -58,8 +64,7 @@ install_dependencies() {
     "${sudo[@]}" apt-get update -qq >/dev/null || rc=$?
     if ((rc == 0)); then
         DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
-            mariadb-client mariadb-server sysbench python3-pymysql python3-cryptography \
-            >/dev/null || rc=$?
+            "${missing[@]}" >/dev/null || rc=$?
     fi
     ((created_policy)) && "${sudo[@]}" rm -f "$policy"
     return $rc

@@ -103,7 +103,8 @@ impl<'a> ColumnDefinition<'a> {
 
     /// Sets schema, table alias and real table names and the real column name. A table's
     /// TEXT or BLOB column is BLOB on the wire whatever its size (MariaDB's
-    /// `Field_blob::type()`); only expressions say TINY/MEDIUM/LONG_BLOB.
+    /// `Field_blob::type()`); only expressions say TINY/MEDIUM/LONG_BLOB. A table's
+    /// TIMESTAMP column is UNSIGNED, as MariaDB's `Field_timestamp` says.
     pub fn with_table(
         mut self,
         schema: &'a [u8],
@@ -111,9 +112,12 @@ impl<'a> ColumnDefinition<'a> {
         org_table: &'a [u8],
         org_name: &'a [u8],
     ) -> Self {
-        use type_code::{BLOB, LONG_BLOB, MEDIUM_BLOB, TINY_BLOB};
+        use type_code::{BLOB, LONG_BLOB, MEDIUM_BLOB, TIMESTAMP, TINY_BLOB};
         if !org_table.is_empty() && matches!(self.type_code, TINY_BLOB | MEDIUM_BLOB | LONG_BLOB) {
             self.type_code = BLOB;
+        }
+        if !org_table.is_empty() && self.type_code == TIMESTAMP {
+            self.flags |= column_flag::UNSIGNED;
         }
         self.schema = schema;
         self.table = table;
@@ -625,6 +629,15 @@ mod tests {
         assert_eq!(r.u8("decimals"), Ok(0));
         assert_eq!(r.u16("filler"), Ok(0));
         assert!(r.is_empty());
+    }
+
+    #[test]
+    fn table_timestamp_columns_are_unsigned_like_mariadb() {
+        let t = DataType::Timestamp { fsp: 3 };
+        let expression = ColumnDefinition::new(b"ts", &t);
+        assert_eq!(expression.flags & column_flag::UNSIGNED, 0);
+        let column = expression.with_table(b"db", b"t", b"t", b"ts");
+        assert_eq!(column.flags, column_flag::BINARY | column_flag::UNSIGNED);
     }
 
     #[test]

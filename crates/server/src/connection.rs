@@ -98,6 +98,9 @@ struct PreparedState {
     client_columns: Columns,
 }
 
+/// The statement id that names the last prepared statement (MariaDB's `LAST_STMT_ID`).
+const LAST_PREPARED: u32 = u32::MAX;
+
 struct Connection {
     stream: Stream,
     peer: SocketAddr,
@@ -118,6 +121,10 @@ struct Connection {
     /// serving text and binary protocol alike, does not hold); foldhash for the same
     /// reason as the session's map: read on every COM_STMT_EXECUTE.
     prepared: foldhash::HashMap<u32, PreparedState>,
+    /// The statement the last successful COM_STMT_PREPARE created, which the statement id
+    /// `LAST_PREPARED` names: MariaDB Connector/Node and /J send PREPARE and EXECUTE
+    /// together, before the id is known.
+    last_prepared: Option<u32>,
     params: Vec<Value>,
     /// A login refusal `establish` decided on, answered after the delay (invariant (7)).
     refusal: Option<Error>,
@@ -192,6 +199,7 @@ async fn run(
         writer: PacketWriter::new(0),
         column_types: ColumnTypes::default(),
         prepared: foldhash::HashMap::default(),
+        last_prepared: None,
         params: Vec::new(),
         refusal: None,
         send_ring,
@@ -294,6 +302,7 @@ impl Connection {
             Ok(mut session) => {
                 session.set_tls(self.stream.tls_info());
                 session.set_multi_statements(self.capabilities & capability::MULTI_STATEMENTS != 0);
+                session.set_client_found_rows(self.capabilities & capability::FOUND_ROWS != 0);
                 let ok = OkPacket {
                     status_flags: session.status_flags(),
                     ..OkPacket::default()
@@ -633,7 +642,7 @@ impl Connection {
             Command::Quit => return Flow::Close,
             Command::Query { query } => {
                 engine.status().add(worker, Counter::Questions, 1);
-                let text = String::from_utf8_lossy(query);
+                let text = manycore_sql::query_text::decode(query);
                 let result = {
                     let mut sink = self.sink(session.status_flags(), None);
                     session.run_query(&text, &mut sink)
@@ -684,12 +693,13 @@ impl Connection {
             Command::ResetConnection => {
                 session.reset();
                 self.prepared.clear();
+                self.last_prepared = None;
                 self.send_ok(session);
             }
             Command::ChangeUser(change) => return self.change_user(change),
             Command::StmtPrepare { query } => {
                 engine.status().add(worker, Counter::ComStmtPrepare, 1);
-                let text = String::from_utf8_lossy(query);
+                let text = manycore_sql::query_text::decode(query);
                 match session.prepare(&text) {
                     Ok(info) => {
                         let state = PreparedState {
@@ -698,16 +708,21 @@ impl Connection {
                             client_columns: info.columns.clone(),
                         };
                         self.prepared.insert(info.id, state);
+                        self.last_prepared = Some(info.id);
                         let flags = session.status_flags();
                         let mut sink = self.sink(flags, None);
                         sink.prepare_ok(info.id, info.params.len(), &info.columns, flags);
                     }
-                    Err(error) => self.send_error(&error),
+                    Err(error) => {
+                        self.last_prepared = None;
+                        self.send_error(&error);
+                    }
                 }
             }
             Command::StmtExecute { statement_id } => {
                 engine.status().add(worker, Counter::Questions, 1);
                 engine.status().add(worker, Counter::ComStmtExecute, 1);
+                let statement_id = self.resolve_statement_id(statement_id);
                 return self.execute_prepared(session, statement_id, payload);
             }
             Command::StmtSendLongData {
@@ -716,6 +731,7 @@ impl Connection {
                 data,
             } => {
                 // No reply, by protocol.
+                let statement_id = self.resolve_statement_id(statement_id);
                 if let Some(state) = self.prepared.get_mut(&statement_id) {
                     if state.long_data.is_empty() {
                         state.long_data.resize(state.param_types.len(), None);
@@ -727,10 +743,15 @@ impl Connection {
             }
             Command::StmtClose { statement_id } => {
                 // No reply, by protocol.
+                let statement_id = self.resolve_statement_id(statement_id);
+                if self.last_prepared == Some(statement_id) {
+                    self.last_prepared = None;
+                }
                 self.prepared.remove(&statement_id);
                 session.close_prepared(statement_id);
             }
             Command::StmtReset { statement_id } => {
+                let statement_id = self.resolve_statement_id(statement_id);
                 if let Some(state) = self.prepared.get_mut(&statement_id) {
                     state.long_data.clear();
                 }
@@ -748,6 +769,15 @@ impl Connection {
             }
         }
         Flow::Continue
+    }
+
+    /// `statement_id`, or the last prepared statement's for `LAST_PREPARED` (MariaDB's
+    /// `find_prepared_statement`); without one it stays unknown, as in MariaDB.
+    fn resolve_statement_id(&self, statement_id: u32) -> u32 {
+        match (statement_id, self.last_prepared) {
+            (LAST_PREPARED, Some(last)) => last,
+            _ => statement_id,
+        }
     }
 
     fn execute_prepared(
@@ -856,6 +886,7 @@ impl Connection {
         self.context.failed_logins.succeeded(peer_ip);
         let host = accounts::host_name(peer_ip);
         self.prepared.clear();
+        self.last_prepared = None;
         match session.change_user(user, host, login.account.host, database) {
             Ok(()) => {
                 self.send_ok(session);

@@ -4,9 +4,9 @@
 //! sees its own changes while choosing rows (no Halloween problem) and storage callbacks
 //! never nest writes.
 //!
-//! Affected rows follow MySQL without CLIENT_FOUND_ROWS: 1 per inserted row, 2 per row
-//! updated by ON DUPLICATE KEY UPDATE (0 if unchanged), REPLACE 1 + rows deleted, UPDATE
-//! rows actually changed.
+//! Affected rows follow MySQL: 1 per inserted row, 2 per row updated by ON DUPLICATE KEY
+//! UPDATE (0 if unchanged, 1 with CLIENT_FOUND_ROWS), REPLACE 1 + rows deleted, UPDATE
+//! rows actually changed (rows matched with CLIENT_FOUND_ROWS, which the session applies).
 //!
 //! Reads of target rows use the transaction's write view, refreshed at the start of each
 //! write statement: like InnoDB's locking reads, UPDATE/DELETE see the latest commits even
@@ -842,6 +842,7 @@ pub fn execute_insert(
     params: &[Value],
     session: &dyn expr::SessionContext,
     interrupt: &crate::engine::ProcessEntry,
+    client_found_rows: bool,
 ) -> Result<StatementOutcome> {
     txn.refresh_write_view();
     let table = &plan.table;
@@ -976,7 +977,7 @@ pub fn execute_insert(
                 duplicates += 1;
                 last_auto_value = auto_of(&row).unwrap_or(last_auto_value);
             }
-            RowWrite::Unchanged => {}
+            RowWrite::Unchanged => affected += u64::from(client_found_rows),
             RowWrite::Ignored => spare_id = generated,
         }
     }

@@ -12,6 +12,7 @@
 //! - `engine`: what sessions share (storage, global variables, status, process list).
 //! - `session`: a connection's SQL state and the entry points the server calls.
 //! - `sink`: `ResultSink`, column metadata and OK packets: what statements produce.
+//! - `query_text`: query bytes as text, with binary string literals kept byte-exact.
 //! - `split`, `parse`: statement splitting (quotes, comments, executable comments) and
 //!   sqlparser plus our pre-dispatch for the MySQL statements it lacks; `dialect`:
 //!   MariaDB's operator grammar where sqlparser's MySQL dialect differs.
@@ -40,6 +41,7 @@ mod parse;
 mod plan;
 mod plan_cache;
 pub mod privilege;
+pub mod query_text;
 mod scope;
 mod select;
 pub mod session;

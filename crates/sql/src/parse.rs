@@ -15,7 +15,7 @@ use crate::privilege::statement::{self, AccountStatement};
 use sqlparser::ast;
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
-use sqlparser::tokenizer::{Token, TokenWithSpan};
+use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
 #[derive(Clone, Debug)]
 pub enum Statement {
@@ -47,6 +47,10 @@ pub enum Statement {
         consistent_snapshot: bool,
     },
     SetCharacterSet(Option<String>),
+    /// A SET whose items include NAMES beside others (`SET sql_mode = ..., NAMES utf8mb4`,
+    /// what MariaDB Connector/J sends at connect), item by item: sqlparser takes NAMES
+    /// only alone.
+    Sets(Vec<ast::Set>),
     /// CREATE/ALTER/DROP/RENAME USER, SET PASSWORD, GRANT, REVOKE, SHOW GRANTS.
     Account(AccountStatement),
 }
@@ -82,7 +86,11 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
         },
         Some("SET") => match pre_set(&mut parser) {
             Ok(Some(statement)) => Ok(statement),
-            Ok(None) => sql(text),
+            Ok(None) => match set_items_with_names(text) {
+                Ok(Some(items)) => Ok(Statement::Sets(items)),
+                Ok(None) => sql(text),
+                Err(e) => Err(e),
+            },
             Err(e) => Err(e),
         },
         _ => sql(text),
@@ -375,6 +383,81 @@ fn pre_set(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
     Ok(Some(Statement::SetCharacterSet(name)))
 }
 
+/// The items of a SET with more than one item, one of them NAMES, each parsed as a SET of
+/// its own; None for any other SET. Items are cut at the commas outside parentheses.
+fn set_items_with_names(text: &str) -> Result<Option<Vec<ast::Set>>, ParserError> {
+    let tokens = Tokenizer::new(&DIALECT, text).tokenize_with_location()?;
+    let mut depth = 0usize;
+    let mut comma_offsets = Vec::new();
+    let mut has_names = false;
+    // Whether the next word starts an item; the first item starts after SET.
+    let mut item_start = false;
+    let mut seen_set = false;
+    for token in &tokens {
+        match &token.token {
+            Token::Whitespace(_) => continue,
+            Token::LParen => depth += 1,
+            Token::RParen => depth = depth.saturating_sub(1),
+            Token::Comma if depth == 0 => {
+                comma_offsets.push(byte_offset(text, token.span.start));
+                item_start = true;
+                continue;
+            }
+            _ => {}
+        }
+        if item_start && word(token).as_deref() == Some("NAMES") {
+            has_names = true;
+        }
+        item_start = !seen_set;
+        seen_set = true;
+    }
+    if !has_names || comma_offsets.is_empty() {
+        return Ok(None);
+    }
+    let mut starts = vec![0];
+    starts.extend(comma_offsets.iter().map(|c| c + 1));
+    let mut ends = comma_offsets;
+    ends.push(text.len());
+    let mut items = Vec::new();
+    for (index, (start, end)) in starts.into_iter().zip(ends).enumerate() {
+        let item = &text[start..end];
+        let statement = if index == 0 {
+            sql(item)?
+        } else {
+            sql(&format!("SET {item}"))?
+        };
+        match statement {
+            Statement::Sql(s) => match *s {
+                ast::Statement::Set(set) => items.push(set),
+                other => {
+                    return Err(ParserError::ParserError(format!(
+                        "Expected: SET item, found: {other}"
+                    )))
+                }
+            },
+            _ => return Err(ParserError::ParserError("Expected: SET item".into())),
+        }
+    }
+    Ok(Some(items))
+}
+
+/// The byte offset of a tokenizer location (1-based line, and column in characters).
+fn byte_offset(text: &str, at: Location) -> usize {
+    let (mut line, mut column) = (1, 1);
+    for (offset, c) in text.char_indices() {
+        if line == at.line && column == at.column {
+            return offset;
+        }
+        if c == '\n' {
+            line += 1;
+            column = 1;
+        } else {
+            column += 1;
+        }
+    }
+    text.len()
+}
+
 /// 1064 with the remainder of the statement from the location in sqlparser's message.
 pub fn parse_error(text: &str, line: usize, error: &ParserError) -> Error {
     let message = match error {
@@ -486,6 +569,38 @@ mod tests {
             parse("begin", 1),
             Ok(Statement::StartTransaction { .. })
         ));
+    }
+
+    #[test]
+    fn set_lists_with_names_are_split_into_items() {
+        // What MariaDB Connector/J 3.5 sends at connect, abridged.
+        let connect = "set sql_mode=CONCAT(@@sql_mode,',STRICT_TRANS_TABLES'),\n\
+                       session_track_system_variables=CONCAT('autocommit,time_zone', \
+                       IF(LOCATE('*', @@session_track_system_variables) > 0, ',x', '')),\
+                       session_track_schema=1,NAMES utf8mb4";
+        match parse(connect, 1) {
+            Ok(Statement::Sets(items)) => {
+                assert_eq!(items.len(), 4);
+                assert!(matches!(items[3], ast::Set::SetNames { .. }), "{items:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse(
+            "SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci, @a = (1, 2)",
+            1,
+        ) {
+            Ok(Statement::Sets(items)) => assert_eq!(items.len(), 2),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            parse("SET NAMES utf8mb4", 1),
+            Ok(Statement::Sql(_))
+        ));
+        assert!(matches!(
+            parse("SET a = 1, b = 2", 1),
+            Ok(Statement::Sql(_))
+        ));
+        assert!(parse("SET NAMES utf8mb4, SELECT 1", 1).is_err());
     }
 
     #[test]

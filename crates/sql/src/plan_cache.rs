@@ -32,6 +32,7 @@
 
 use crate::engine::Counter;
 use crate::parse::Statement;
+use crate::query_text;
 use crate::session::Bound;
 use manycore_storage::Catalog;
 use manycore_types::Value;
@@ -226,14 +227,16 @@ fn template(text: &str, key: &mut String, values: &mut Vec<Value>) -> Option<usi
                 // A quote right after a word is x'..', b'..', N'..' or an introducer's
                 // string; one with escapes is kept as written, so the key never depends
                 // on how escapes decode.
-                if !in_word && plain {
+                // A literal with bytes that are not UTF-8 decodes by context (`query_text`).
+                let literal = &text[i + 1..end];
+                if !in_word && plain && !query_text::has_escapes(literal) {
                     let n = values.len();
                     if n == MAX_LITERALS {
                         return None;
                     }
                     key.push_str(&text[copied..i]);
                     key.push('?');
-                    values.push(Value::text(&text[i + 1..end].replace("''", "'")));
+                    values.push(Value::text(&literal.replace("''", "'")));
                     classes[n] = CLASS_STRING;
                     copied = end + 1;
                 }

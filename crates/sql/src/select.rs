@@ -148,7 +148,7 @@ fn string_literal_text(expr: &ast::Expr) -> Option<String> {
     match expr {
         ast::Expr::Value(v) => match &v.value {
             ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
-                Some(s.clone())
+                Some(crate::query_text::literal_text(s).into_owned())
             }
             _ => None,
         },

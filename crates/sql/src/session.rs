@@ -437,6 +437,8 @@ pub struct Session {
     /// COM_QUERY plans by statement shape (`plan_cache`).
     text_plans: TextPlans,
     multi_statements: bool,
+    /// CLIENT_FOUND_ROWS: affected rows count the rows a statement matched, changed or not.
+    client_found_rows: bool,
     /// Armed when a statement stopped at a row lock (invariant (4)).
     lock_wait: Option<LockWait>,
     /// What runs again once the lock wait ends.
@@ -539,7 +541,7 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
         Statement::ShowCreateDatabase { .. } => Counter::ComShowCreateDb,
         Statement::Do(_) => Counter::ComDo,
         Statement::StartTransaction { .. } => Counter::ComBegin,
-        Statement::SetCharacterSet(_) => Counter::ComSetOption,
+        Statement::SetCharacterSet(_) | Statement::Sets(_) => Counter::ComSetOption,
         Statement::Account(_) => return None,
         Statement::Sql(s) => match s.as_ref() {
             S::Query(_) => Counter::ComSelect,
@@ -777,6 +779,7 @@ impl Session {
             next_prepared_id: 1,
             text_plans: TextPlans::default(),
             multi_statements: false,
+            client_found_rows: false,
             lock_wait: None,
             pending: None,
             tls: None,
@@ -802,6 +805,11 @@ impl Session {
 
     pub fn set_multi_statements(&mut self, enabled: bool) {
         self.multi_statements = enabled;
+    }
+
+    /// Whether the client asked for CLIENT_FOUND_ROWS (most drivers do by default).
+    pub fn set_client_found_rows(&mut self, enabled: bool) {
+        self.client_found_rows = enabled;
     }
 
     pub fn warning_count(&self) -> u16 {
@@ -1635,9 +1643,12 @@ impl Session {
                 let _ = flags_after;
                 return sink.result_set_end(self.status_flags(), self.state.warning_count(), more);
             }
-            Bound::Insert(plan) => self.with_transaction(true, |txn, state, interrupt| {
-                dml::execute_insert(plan, txn, params, state, interrupt)
-            })?,
+            Bound::Insert(plan) => {
+                let found_rows = self.client_found_rows;
+                self.with_transaction(true, |txn, state, interrupt| {
+                    dml::execute_insert(plan, txn, params, state, interrupt, found_rows)
+                })?
+            }
             Bound::Update(plan) => self.with_transaction(true, |txn, state, interrupt| {
                 dml::execute_update(plan, txn, params, state, interrupt)
             })?,
@@ -1704,7 +1715,11 @@ impl Session {
                 (rows, last_insert_id, info)
             }
             StatementOutcome::Update { matched, changed } => (
-                changed,
+                if self.client_found_rows {
+                    matched
+                } else {
+                    changed
+                },
                 0,
                 counts_info(&[
                     ("Rows matched: ", matched),
@@ -1916,6 +1931,12 @@ impl Session {
             Statement::Do(exprs) => {
                 for e in exprs {
                     self.eval_constant(e, params, &parameters)?;
+                }
+                StatementOutcome::ok()
+            }
+            Statement::Sets(items) => {
+                for set in items {
+                    self.execute_set(set, params, &parameters)?;
                 }
                 StatementOutcome::ok()
             }

@@ -1197,3 +1197,84 @@ fn set_global_reaches_new_and_reset_sessions_only() {
     let shown = rows(&mut a, "SHOW SESSION VARIABLES LIKE 'sort_buffer_size'");
     assert_eq!(shown, table(&[&["sort_buffer_size", "400000"]]));
 }
+
+#[test]
+fn binary_string_literals_keep_bytes_that_are_not_utf8() {
+    let (_engine, mut s) = setup();
+    run(&mut s, "CREATE TABLE blobs (id INT PRIMARY KEY, b BLOB)");
+    // What go-sql-driver's interpolateParams sends for a []byte: the bytes as they are.
+    let raw: &[u8] = b"\x80\xff\xc3\x00\xf4\x8f\xbd\x81";
+    for id in [1, 2] {
+        let query = [
+            format!("INSERT INTO blobs VALUES ({id}, _binary'").as_bytes(),
+            raw,
+            b"')",
+        ]
+        .concat();
+        run(&mut s, &crate::query_text::decode(&query));
+    }
+    assert_eq!(
+        rows(&mut s, "SELECT HEX(b) FROM blobs ORDER BY id"),
+        table(&[&["80FFC300F48FBD81"], &["80FFC300F48FBD81"]])
+    );
+    // A character string holds UTF-8: an invalid byte becomes U+FFFD, as before.
+    for _ in 0..2 {
+        let query = crate::query_text::decode(b"SELECT HEX('a\xffb')").into_owned();
+        assert_eq!(rows(&mut s, &query), table(&[&["61EFBFBD62"]]));
+    }
+}
+
+#[test]
+fn connector_j_connection_setup() {
+    let (_engine, mut s) = setup();
+    // MariaDB Connector/J: NAMES among other SET items.
+    run(
+        &mut s,
+        "SET autocommit=1, NAMES latin1 COLLATE latin1_swedish_ci, session_track_schema=1",
+    );
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT @@character_set_client, @@collation_connection, @@session_track_schema"
+        ),
+        table(&[&["latin1", "latin1_swedish_ci", "1"]])
+    );
+    // MySQL Connector/J: results unconverted; only character_set_results takes NULL.
+    run(&mut s, "SET character_set_results = NULL");
+    assert_eq!(
+        rows(&mut s, "SELECT @@character_set_results IS NULL"),
+        table(&[&["1"]])
+    );
+    assert_eq!(
+        rows(&mut s, "SHOW VARIABLES LIKE 'character_set_results'"),
+        table(&[&["character_set_results", ""]])
+    );
+    assert_eq!(
+        error(&mut s, "SET character_set_client = NULL").code,
+        ErrorCode::WrongValueForVar
+    );
+}
+
+#[test]
+fn client_found_rows_counts_matched_rows() {
+    let (_engine, mut s) = setup();
+    run(&mut s, "INSERT INTO sbtest1 (id, k) VALUES (1, 5), (2, 5)");
+    let same = "UPDATE sbtest1 SET k = 5 WHERE k = 5";
+    let unchanged_duplicate =
+        "INSERT INTO sbtest1 (id, k) VALUES (1, 5) ON DUPLICATE KEY UPDATE k = 5";
+    assert_eq!(ok(&mut s, same).affected_rows, 0);
+    assert_eq!(ok(&mut s, unchanged_duplicate).affected_rows, 0);
+    s.set_client_found_rows(true);
+    let update = ok(&mut s, same);
+    assert_eq!(update.affected_rows, 2);
+    assert_eq!(update.info, "Rows matched: 2  Changed: 0  Warnings: 0");
+    assert_eq!(ok(&mut s, unchanged_duplicate).affected_rows, 1);
+    assert_eq!(
+        ok(
+            &mut s,
+            "INSERT INTO sbtest1 (id, k) VALUES (1, 5) ON DUPLICATE KEY UPDATE k = 6"
+        )
+        .affected_rows,
+        2
+    );
+}

@@ -8,7 +8,8 @@
 //!
 //! Invariants:
 //! (1) Every stored value has its definition's representation: `Bool` as `Value::Int(0|1)`,
-//!     `UInt` as `Value::UInt`, `Double` as `Value::Double`, strings as `Value::Bytes`,
+//!     `UInt` as `Value::UInt`, `Double` as `Value::Double`, strings as `Value::Bytes`
+//!     (`StrOrNull` also as `Value::Null`),
 //!     so `SELECT @@x` and `SHOW VARIABLES` agree with MariaDB (1 vs ON).
 //! (2) `SET` validates before storing: a rejected value changes nothing.
 
@@ -32,6 +33,9 @@ pub enum VarKind {
     },
     Double,
     Str,
+    /// A string that may also be NULL: `character_set_results`, where NULL asks for
+    /// results as stored (MySQL Connector/J sets it at connect).
+    StrOrNull,
     Enum(&'static [&'static str]),
     /// A comma-separated subset of the given names (sql_mode).
     Set(&'static [&'static str]),
@@ -175,7 +179,7 @@ pub static VARIABLES: &[VarDef] = &[
     def("character_set_connection", Both, Str, false, "utf8mb4"),
     def("character_set_database", Both, Str, false, "utf8mb4"),
     def("character_set_filesystem", Both, Str, false, "binary"),
-    def("character_set_results", Both, Str, false, "utf8mb4"),
+    def("character_set_results", Both, StrOrNull, false, "utf8mb4"),
     def("character_set_server", Both, Str, false, "utf8mb4"),
     def("character_set_system", Global, Str, true, "utf8mb3"),
     def(
@@ -479,7 +483,7 @@ pub fn value_type(name: &str) -> Option<DataType> {
         Bool => Some(big(false)),
         UInt { .. } => Some(big(true)),
         Double => Some(DataType::DOUBLE),
-        Str | Enum(_) | Set(_) => None,
+        Str | StrOrNull | Enum(_) | Set(_) => None,
     }
 }
 
@@ -555,7 +559,7 @@ impl VarDef {
             Bool => Value::Int(parse_bool_text(text)? as i64),
             UInt { .. } => Value::UInt(text.trim().parse().ok()?),
             Double => Value::Double(text.trim().parse().ok()?),
-            Str | Enum(_) | Set(_) => Value::text(text),
+            Str | StrOrNull | Enum(_) | Set(_) => Value::text(text),
         })
     }
 
@@ -598,8 +602,9 @@ impl VarDef {
                 Value::Decimal(d) => Ok(Value::Double(d.to_string().parse().map_err(|_| bad())?)),
                 _ => Err(wrong_type(self.name, true)),
             },
-            Str => match value {
+            Str | StrOrNull => match value {
                 Value::Bytes(b) => Ok(Value::Bytes(b.clone())),
+                Value::Null if self.kind == StrOrNull => Ok(Value::Null),
                 Value::Null => Err(bad()),
                 other => Ok(Value::text(&value_text(other))),
             },
@@ -644,6 +649,7 @@ impl VarDef {
             (Bool, Value::Int(0)) => "OFF".to_string(),
             (Bool, Value::Int(_)) => "ON".to_string(),
             (Double, Value::Double(d)) => format!("{d:.6}"),
+            (StrOrNull, Value::Null) => String::new(),
             (_, v) => value_text(v),
         }
     }

@@ -2,7 +2,8 @@
 //!
 //! It owns throwaway servers (a manycore binary or a MariaDB 10.11 instance, our
 //! oracle), the real clients we test with (`mariadb`, `mariadb-admin`, sysbench,
-//! the Rust `mysql` driver), and two data-driven runners: the differential SQL
+//! the Rust `mysql` driver; the Go, Node.js and Java driver programs of `tests/drivers/`
+//! are run by `tests/drivers.rs`), and two data-driven runners: the differential SQL
 //! runner (`tests/sql/*.sql`, manycore vs MariaDB) and the sqllogictest runner
 //! (the `slt` binary).
 //!

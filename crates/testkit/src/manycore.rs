@@ -107,8 +107,21 @@ pub fn manycore_binary() -> PathBuf {
     if let Some(bin) = std::env::var_os("MANYCORE_BIN") {
         return PathBuf::from(bin);
     }
-    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let target = std::env::var_os("CARGO_TARGET_DIR")
+    let binary = target_dir().join("release/manycore");
+    assert!(
+        binary.exists(),
+        "{} not found: run `cargo build --release -p manycore-server` (scripts/test.sh does), \
+         set MANYCORE_BIN, or test against MariaDB with MANYCORE_TEST_TARGET=mariadb",
+        binary.display()
+    );
+    binary
+}
+
+/// The workspace's cargo target directory: `CARGO_TARGET_DIR` (relative to the workspace)
+/// or `target`.
+pub fn target_dir() -> PathBuf {
+    let workspace = workspace_dir();
+    std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .map(|t| {
             if t.is_relative() {
@@ -117,15 +130,11 @@ pub fn manycore_binary() -> PathBuf {
                 t
             }
         })
-        .unwrap_or_else(|| workspace.join("target"));
-    let binary = target.join("release/manycore");
-    assert!(
-        binary.exists(),
-        "{} not found: run `cargo build --release -p manycore-server` (scripts/test.sh does), \
-         set MANYCORE_BIN, or test against MariaDB with MANYCORE_TEST_TARGET=mariadb",
-        binary.display()
-    );
-    binary
+        .unwrap_or_else(|| workspace.join("target"))
+}
+
+pub fn workspace_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// The server accepts connections and runs `SELECT 1`; under

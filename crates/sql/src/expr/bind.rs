@@ -27,6 +27,7 @@ use super::int_length::{
 };
 use super::{BinaryOp, ColumnRef, Expr, Function, IntervalUnit, TrimSide, UnaryOp, VarScope};
 use crate::error::{Error, ErrorCode, Result};
+use crate::query_text;
 use manycore_types::{DataType, IntWidth, Value};
 use sqlparser::ast;
 
@@ -290,13 +291,18 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
             let inner = bind(value, scope)?;
             if prefix.value.eq_ignore_ascii_case("_binary") {
                 if let Expr::Literal {
-                    value: v @ Value::Bytes(b),
+                    value: Value::Bytes(b),
                     ..
                 } = &inner
                 {
-                    let length = b.len() as u32;
+                    // A quoted string keeps the bytes the client sent, valid UTF-8 or not.
+                    let bytes = match quoted_string(value) {
+                        Some(text) => query_text::literal_bytes(text),
+                        None => b.clone(),
+                    };
+                    let length = bytes.len() as u32;
                     return Ok(Expr::Literal {
-                        value: v.clone(),
+                        value: Value::Bytes(bytes),
                         data_type: DataType::VarBinary { length },
                     });
                 }
@@ -346,9 +352,21 @@ fn is_bool(x: &ast::Expr, value: bool, negated: bool, scope: &dyn Scope) -> Resu
 }
 
 fn string_literal(s: &str) -> Expr {
+    let text = query_text::literal_text(s);
     Expr::Literal {
-        value: Value::text(s),
-        data_type: varchar(s.chars().count() as u64),
+        value: Value::text(&text),
+        data_type: varchar(text.chars().count() as u64),
+    }
+}
+
+/// The text of a quoted string literal, as decoded from the query.
+fn quoted_string(e: &ast::Expr) -> Option<&str> {
+    match e {
+        ast::Expr::Value(v) => match &v.value {
+            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => Some(s),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
