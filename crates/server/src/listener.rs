@@ -18,6 +18,7 @@ use manycore_sql::{Counter, Engine, EngineConfig};
 use manycore_storage::Storage;
 use manycore_uring::SendRing;
 use socket2::{Domain, Protocol, Socket, Type};
+use std::net::SocketAddr;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
@@ -63,11 +64,13 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
     crate::accounts::check_listen_address(&engine, &args.listen)?;
 
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
-    let listeners = (0..workers)
-        .map(|_| bind_listener(&args))
-        .collect::<Result<Vec<_>, String>>()?;
+    let listeners = bind_listeners(args.listen, workers)?;
+    let listening = listeners
+        .first()
+        .and_then(|l| l.local_addr().ok())
+        .unwrap_or(args.listen);
     tracing::info!(
-        listen = %args.listen, workers, data_dir = %data_dir.path.display(),
+        listen = %listening, workers, data_dir = %data_dir.path.display(),
         "manycore ready for connections"
     );
     let next_connection_id = Arc::new(AtomicU32::new(1));
@@ -152,8 +155,42 @@ fn publish_security_variables(
     }
 }
 
-fn bind_listener(args: &ServeArgs) -> Result<std::net::TcpListener, String> {
-    let address = args.listen;
+/// One listening socket per worker, all on `address`: SO_REUSEPORT spreads the
+/// connections among them. The kernel lets any process of the same user join such a
+/// group, so a second server started on a busy port would silently take a share of the
+/// first one's connections. The address is therefore first bound alone, which fails if
+/// anything listens there (and resolves port 0 to one port for every worker).
+fn bind_listeners(
+    address: SocketAddr,
+    workers: usize,
+) -> Result<Vec<std::net::TcpListener>, String> {
+    let claim = Socket::new(
+        Domain::for_address(address),
+        Type::STREAM,
+        Some(Protocol::TCP),
+    )
+    .map_err(|e| format!("cannot create socket: {e}"))?;
+    // SO_REUSEADDR: connections of an earlier run in TIME_WAIT do not block a restart.
+    claim
+        .set_reuse_address(true)
+        .map_err(|e| format!("SO_REUSEADDR: {e}"))?;
+    claim.bind(&address.into()).map_err(|e| {
+        let hint = match e.kind() {
+            std::io::ErrorKind::AddrInUse => " (is another server running?)",
+            _ => "",
+        };
+        format!("cannot listen on {address}: {e}{hint}")
+    })?;
+    let address = claim
+        .local_addr()
+        .ok()
+        .and_then(|a| a.as_socket())
+        .ok_or_else(|| format!("cannot listen on {address}: no local address"))?;
+    drop(claim);
+    (0..workers).map(|_| bind_listener(address)).collect()
+}
+
+fn bind_listener(address: SocketAddr) -> Result<std::net::TcpListener, String> {
     let socket = Socket::new(
         Domain::for_address(address),
         Type::STREAM,
