@@ -164,33 +164,27 @@ fn bind_listeners(
     address: SocketAddr,
     workers: usize,
 ) -> Result<Vec<std::net::TcpListener>, String> {
-    let claim = Socket::new(
-        Domain::for_address(address),
-        Type::STREAM,
-        Some(Protocol::TCP),
-    )
-    .map_err(|e| format!("cannot create socket: {e}"))?;
-    // SO_REUSEADDR: connections of an earlier run in TIME_WAIT do not block a restart.
-    claim
-        .set_reuse_address(true)
-        .map_err(|e| format!("SO_REUSEADDR: {e}"))?;
-    claim.bind(&address.into()).map_err(|e| {
-        let hint = match e.kind() {
-            std::io::ErrorKind::AddrInUse => " (is another server running?)",
-            _ => "",
-        };
-        format!("cannot listen on {address}: {e}{hint}")
-    })?;
+    let claim = bound_socket(address, false)?;
     let address = claim
         .local_addr()
         .ok()
         .and_then(|a| a.as_socket())
         .ok_or_else(|| format!("cannot listen on {address}: no local address"))?;
     drop(claim);
-    (0..workers).map(|_| bind_listener(address)).collect()
+    (0..workers)
+        .map(|_| {
+            let socket = bound_socket(address, true)?;
+            socket
+                .listen(LISTEN_BACKLOG)
+                .map_err(|e| format!("cannot listen on {address}: {e}"))?;
+            Ok(socket.into())
+        })
+        .collect()
 }
 
-fn bind_listener(address: SocketAddr) -> Result<std::net::TcpListener, String> {
+/// A non-blocking TCP socket bound to `address`, with SO_REUSEADDR (connections of an
+/// earlier run in TIME_WAIT do not block a restart) and, for a worker, SO_REUSEPORT.
+fn bound_socket(address: SocketAddr, reuse_port: bool) -> Result<Socket, String> {
     let socket = Socket::new(
         Domain::for_address(address),
         Type::STREAM,
@@ -200,19 +194,22 @@ fn bind_listener(address: SocketAddr) -> Result<std::net::TcpListener, String> {
     socket
         .set_reuse_address(true)
         .map_err(|e| format!("SO_REUSEADDR: {e}"))?;
-    socket
-        .set_reuse_port(true)
-        .map_err(|e| format!("SO_REUSEPORT: {e}"))?;
+    if reuse_port {
+        socket
+            .set_reuse_port(true)
+            .map_err(|e| format!("SO_REUSEPORT: {e}"))?;
+    }
     socket
         .set_nonblocking(true)
         .map_err(|e| format!("O_NONBLOCK: {e}"))?;
-    socket
-        .bind(&address.into())
-        .map_err(|e| format!("cannot listen on {address}: {e}"))?;
-    socket
-        .listen(LISTEN_BACKLOG)
-        .map_err(|e| format!("cannot listen on {address}: {e}"))?;
-    Ok(socket.into())
+    socket.bind(&address.into()).map_err(|e| {
+        let hint = match e.kind() {
+            std::io::ErrorKind::AddrInUse => " (is another server running?)",
+            _ => "",
+        };
+        format!("cannot listen on {address}: {e}{hint}")
+    })?;
+    Ok(socket)
 }
 
 fn run_worker(
