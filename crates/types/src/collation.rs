@@ -21,16 +21,7 @@ impl Collation {
         match self {
             Collation::Binary => a.cmp(b),
             Collation::Utf8mb4GeneralCi => {
-                let (a, b) = (trim_trailing_spaces(a), trim_trailing_spaces(b));
-                if a.is_ascii() && b.is_ascii() {
-                    let fold = |c: &u8| c.to_ascii_uppercase();
-                    return a.iter().map(fold).cmp(b.iter().map(fold));
-                }
-                let mut wa = Vec::new();
-                let mut wb = Vec::new();
-                self.append_weight(a, &mut wa);
-                self.append_weight(b, &mut wb);
-                wa.cmp(&wb)
+                compare_general_ci(trim_trailing_spaces(a), trim_trailing_spaces(b))
             }
         }
     }
@@ -46,13 +37,63 @@ impl Collation {
             Collation::Binary => out.extend_from_slice(s),
             Collation::Utf8mb4GeneralCi => {
                 let s = trim_trailing_spaces(s);
-                for c in String::from_utf8_lossy(s).chars() {
-                    let folded = fold_char(c) as u32;
-                    out.extend_from_slice(&folded.to_be_bytes()[1..]);
+                out.reserve(3 * s.len());
+                if s.is_ascii() {
+                    // Most strings: no Unicode case tables, no UTF-8 decoding.
+                    for &c in s {
+                        out.extend_from_slice(&[0, 0, c.to_ascii_uppercase()]);
+                    }
+                } else {
+                    for c in folded_code_points(s) {
+                        out.extend_from_slice(&c.to_be_bytes()[1..]);
+                    }
                 }
             }
         }
     }
+}
+
+/// general_ci order of trimmed strings, equal to the order of their weights. Sorting and
+/// DISTINCT compare strings many times each, and two strings usually differ early: the
+/// bytes they share are skipped as they are (equal bytes weigh the same), and only where
+/// they differ is a character folded. A difference at a non-ASCII byte compares weights.
+fn compare_general_ci(a: &[u8], b: &[u8]) -> Ordering {
+    let common = a.len().min(b.len());
+    let mut at = 0;
+    while at < common {
+        at += a[at..common]
+            .iter()
+            .zip(&b[at..common])
+            .position(|(x, y)| x != y)
+            .unwrap_or(common - at);
+        if at == common {
+            break;
+        }
+        let (x, y) = (a[at], b[at]);
+        if !(x.is_ascii() && y.is_ascii()) {
+            return folded_code_points(a).cmp(folded_code_points(b));
+        }
+        match x.to_ascii_uppercase().cmp(&y.to_ascii_uppercase()) {
+            Ordering::Equal => at += 1,
+            order => return order,
+        }
+    }
+    let longer = if a.len() > b.len() { a } else { b };
+    if longer.get(common).is_some_and(|&c| c & 0xC0 == 0x80) {
+        // The shorter one ends inside a character: a truncated one, which weighs as U+FFFD.
+        return folded_code_points(a).cmp(folded_code_points(b));
+    }
+    // One is a prefix of the other, as characters: trimmed, the longer one has more.
+    a.len().cmp(&b.len())
+}
+
+/// The folded code point of each character, U+FFFD for each invalid sequence (as a lossy
+/// UTF-8 decode gives).
+fn folded_code_points(s: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    s.utf8_chunks().flat_map(|chunk| {
+        let invalid = (!chunk.invalid().is_empty()).then_some('\u{FFFD}');
+        chunk.valid().chars().chain(invalid).map(|c| fold_char(c) as u32)
+    })
 }
 
 fn trim_trailing_spaces(s: &[u8]) -> &[u8] {
@@ -88,5 +129,50 @@ mod tests {
         ci.append_weight("éa".as_bytes(), &mut wa);
         ci.append_weight("ÉA ".as_bytes(), &mut wb);
         assert_eq!(wa, wb);
+    }
+
+    /// The invariant of the module notes, on strings where the fast paths and the general
+    /// one meet: case, trailing spaces, prefixes, non-ASCII and invalid UTF-8 at and after
+    /// the first difference.
+    #[test]
+    fn general_ci_compare_agrees_with_weights() {
+        let ci = Collation::Utf8mb4GeneralCi;
+        let strings: &[&[u8]] = &[
+            b"", b" ", b"a", b"A", b"a ", b"ab", b"aB", b"abc", b"ab c", b"ab\t", b"b",
+            b"Z", b"_", b"[", b"a\xff", b"a\xfe", b"a\xff ", b"\xc3", b"\xc3\xa9",
+            "é".as_bytes(), "É".as_bytes(), "éa".as_bytes(), "ÉB".as_bytes(),
+            "aé".as_bytes(), "aÉ ".as_bytes(), "a\u{10400}".as_bytes(), "a\u{FFFD}".as_bytes(),
+            "ß".as_bytes(), "SS".as_bytes(), "z".as_bytes(), "ÿ".as_bytes(), "Ÿ".as_bytes(),
+        ];
+        let weight = |s: &[u8]| {
+            let mut w = Vec::new();
+            ci.append_weight(s, &mut w);
+            w
+        };
+        // And every string of up to 3 bytes from an alphabet of ASCII, space, tab, UTF-8
+        // lead and continuation bytes and an invalid byte.
+        let alphabet = [b'a', b'A', b'b', b' ', b'\t', 0xC3, 0xA9, 0x89, 0xFF];
+        let mut short: Vec<Vec<u8>> = vec![Vec::new()];
+        for length in 1..=3 {
+            let mut next = Vec::new();
+            for s in short.iter().filter(|s| s.len() == length - 1) {
+                for &c in &alphabet {
+                    next.push([&s[..], &[c]].concat());
+                }
+            }
+            short.extend(next);
+        }
+        let all: Vec<&[u8]> = strings.iter().copied().chain(short.iter().map(|s| &s[..])).collect();
+        for a in &all {
+            for b in &all {
+                assert_eq!(
+                    ci.compare(a, b),
+                    weight(a).cmp(&weight(b)),
+                    "{:?} vs {:?}",
+                    String::from_utf8_lossy(a),
+                    String::from_utf8_lossy(b)
+                );
+            }
+        }
     }
 }
