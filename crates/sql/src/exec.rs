@@ -23,7 +23,6 @@ use manycore_storage::{IndexNo, KeyRange, ReadView, RowSlot};
 use manycore_types::{key, DataType, Value};
 use std::cell::Cell;
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
 use std::ops::{Bound as KeyBound, ControlFlow};
 use std::sync::Arc;
 
@@ -112,7 +111,7 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
             flow
         }
         Plan::Distinct { input } => {
-            let mut seen: HashSet<Vec<u8>> = HashSet::new();
+            let mut seen = foldhash::HashSet::<Vec<u8>>::default();
             let mut key = Vec::new();
             run(input, ctx, &mut |row| {
                 key.clear();
@@ -261,10 +260,12 @@ pub fn group_key(value: &Value, data_type: Option<&DataType>, out: &mut Vec<u8>)
             let collation = data_type
                 .map(coerce::string_collation)
                 .unwrap_or(manycore_types::Collation::Utf8mb4GeneralCi);
-            let mut weight = Vec::new();
-            collation.append_weight(b, &mut weight);
-            out.extend_from_slice(&(weight.len() as u32).to_be_bytes());
-            out.extend_from_slice(&weight);
+            // The weight's length, written once the weight is appended after it.
+            let length_at = out.len();
+            out.extend_from_slice(&[0; 4]);
+            collation.append_weight(b, out);
+            let length = (out.len() - length_at - 4) as u32;
+            out[length_at..length_at + 4].copy_from_slice(&length.to_be_bytes());
         }
         Value::Date(d) => {
             out.push(5);
@@ -296,7 +297,7 @@ fn run_aggregate(
     out: &mut dyn FnMut(&[Value]) -> Flow,
 ) -> Flow {
     let mut groups: Vec<Group> = Vec::new();
-    let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut index = foldhash::HashMap::<Vec<u8>, usize>::default();
     let mut key = Vec::new();
     let _ = run(input, ctx, &mut |row| {
         key.clear();
