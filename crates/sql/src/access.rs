@@ -8,12 +8,16 @@
 //! Preference: a primary-key point lookup, then a unique index fully bound by
 //! equalities, then the most equality columns, then a range; ties go to the primary key.
 //!
-//! Invariant: selection never changes results (plan invariant (2)): the WHERE clause is
-//! kept whole as the residual filter.
+//! Invariant: selection never changes results (plan invariant (2)). The WHERE clause is
+//! kept whole for an execution that falls back to a full scan; a conjunct is left out of
+//! the residual filter only where the index range is exactly the rows it accepts: a
+//! NOT NULL integer column, whose bound values convert exactly or the execution falls back.
 
-use crate::expr::{BinaryOp, Expr};
-use crate::plan::{AccessPath, Bound, IndexAccess};
-use manycore_storage::{IndexNo, TableSchema};
+use crate::expr::{BinaryOp, Expr, BOOL_TYPE};
+use crate::plan::{AccessPath, Bound, IndexAccess, Scan};
+use manycore_storage::{IndexNo, Table, TableSchema};
+use manycore_types::DataType;
+use std::sync::Arc;
 
 /// True for expressions whose value does not depend on the row.
 pub fn is_row_independent(expr: &Expr) -> bool {
@@ -52,20 +56,49 @@ pub fn conjuncts<'a>(expr: &'a Expr, out: &mut Vec<&'a Expr>) {
     }
 }
 
+/// Constraints on one column, each with the conjunct (its position) it came from.
 #[derive(Default)]
 struct ColumnConstraints {
-    eq: Option<Vec<Expr>>,
-    lower: Option<Bound>,
-    upper: Option<Bound>,
+    eq: Option<(Vec<Expr>, usize)>,
+    lower: Option<(Bound, usize)>,
+    upper: Option<(Bound, usize)>,
 }
 
-/// Chooses the access path of a single-table scan whose row starts at `offset`.
-pub fn choose(schema: &TableSchema, offset: usize, filter: Option<&Expr>) -> AccessPath {
-    let Some(filter) = filter else {
-        return AccessPath::Full;
+/// The scan of `table`, whose row starts at `offset`, for rows where `filter` holds: its
+/// access path, and the residual filter that path leaves (module notes).
+pub fn scan(table: Arc<Table>, offset: usize, filter: Option<Expr>) -> Scan {
+    let (access, residual) = match &filter {
+        None => (AccessPath::Full, None),
+        Some(filter) => {
+            let mut parts = Vec::new();
+            conjuncts(filter, &mut parts);
+            let (access, enforced) = choose(&table.schema, offset, &parts);
+            let residual = parts
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !enforced.contains(i))
+                .map(|(_, part)| (*part).clone())
+                .reduce(|left, right| Expr::Binary {
+                    op: BinaryOp::And,
+                    data_type: BOOL_TYPE, // AND's type, as the binder gives it
+                    left: Box::new(left),
+                    right: Box::new(right),
+                });
+            (access, residual)
+        }
     };
-    let mut parts = Vec::new();
-    conjuncts(filter, &mut parts);
+    Scan {
+        table,
+        access,
+        filter,
+        residual,
+    }
+}
+
+/// Chooses the access path of a single-table scan whose row starts at `offset` from the
+/// WHERE clause's conjuncts `parts`; also gives the positions of the parts the path
+/// enforces exactly (module notes).
+fn choose(schema: &TableSchema, offset: usize, parts: &[&Expr]) -> (AccessPath, Vec<usize>) {
     let mut constraints: Vec<ColumnConstraints> = (0..schema.columns.len())
         .map(|_| ColumnConstraints::default())
         .collect();
@@ -75,7 +108,7 @@ pub fn choose(schema: &TableSchema, offset: usize, filter: Option<&Expr>) -> Acc
         }
         _ => None,
     };
-    for part in parts {
+    for (position, &part) in parts.iter().enumerate() {
         match part {
             Expr::Binary {
                 op, left, right, ..
@@ -86,17 +119,19 @@ pub fn choose(schema: &TableSchema, offset: usize, filter: Option<&Expr>) -> Acc
                     _ => continue,
                 };
                 let slot = &mut constraints[column];
-                let bound = |inclusive| Bound {
-                    expr: (**value).clone(),
-                    inclusive,
+                let bound = |inclusive| {
+                    let expr = (**value).clone();
+                    Some((Bound { expr, inclusive }, position))
                 };
                 match op {
-                    BinaryOp::Eq if slot.eq.is_none() => slot.eq = Some(vec![(**value).clone()]),
+                    BinaryOp::Eq if slot.eq.is_none() => {
+                        slot.eq = Some((vec![(**value).clone()], position))
+                    }
                     BinaryOp::Lt | BinaryOp::LtEq if slot.upper.is_none() => {
-                        slot.upper = Some(bound(op == BinaryOp::LtEq))
+                        slot.upper = bound(op == BinaryOp::LtEq)
                     }
                     BinaryOp::Gt | BinaryOp::GtEq if slot.lower.is_none() => {
-                        slot.lower = Some(bound(op == BinaryOp::GtEq))
+                        slot.lower = bound(op == BinaryOp::GtEq)
                     }
                     _ => {}
                 }
@@ -115,14 +150,12 @@ pub fn choose(schema: &TableSchema, offset: usize, filter: Option<&Expr>) -> Acc
                 }
                 let slot = &mut constraints[column];
                 if slot.lower.is_none() && slot.upper.is_none() {
-                    slot.lower = Some(Bound {
-                        expr: (**low).clone(),
+                    let bound = |expr: &Expr| Bound {
+                        expr: expr.clone(),
                         inclusive: true,
-                    });
-                    slot.upper = Some(Bound {
-                        expr: (**high).clone(),
-                        inclusive: true,
-                    });
+                    };
+                    slot.lower = Some((bound(low), position));
+                    slot.upper = Some((bound(high), position));
                 }
             }
             Expr::InList {
@@ -136,7 +169,7 @@ pub fn choose(schema: &TableSchema, offset: usize, filter: Option<&Expr>) -> Acc
                 if !list.is_empty() && list.iter().all(is_row_independent) {
                     let slot = &mut constraints[column];
                     if slot.eq.is_none() {
-                        slot.eq = Some(list.clone());
+                        slot.eq = Some((list.clone(), position));
                     }
                 }
             }
@@ -144,7 +177,12 @@ pub fn choose(schema: &TableSchema, offset: usize, filter: Option<&Expr>) -> Acc
         }
     }
 
-    let mut best: Option<(u32, IndexAccess)> = None;
+    // Where the key range is exactly the rows the conjunct accepts (module notes).
+    let exact = |c: usize| {
+        let column = &schema.columns[c];
+        !column.nullable && matches!(column.data_type, DataType::Int { .. })
+    };
+    let mut best: Option<(u32, IndexAccess, Vec<usize>)> = None;
     let mut candidates = Vec::new();
     if schema.primary_key.is_some() {
         candidates.push(IndexNo::Primary);
@@ -163,20 +201,28 @@ pub fn choose(schema: &TableSchema, offset: usize, filter: Option<&Expr>) -> Acc
                 .collect(),
             primary_point: false,
         };
+        let mut enforced = Vec::new();
         let mut alternatives = 1usize;
         for &c in columns {
             let slot = &constraints[c];
-            if let Some(eq) = &slot.eq {
+            if let Some((eq, position)) = &slot.eq {
                 if alternatives.saturating_mul(eq.len()) > MAX_POINTS {
                     break;
                 }
                 alternatives *= eq.len();
                 access.eq.push(eq.clone());
+                if exact(c) {
+                    enforced.push(*position);
+                }
                 continue;
             }
-            if slot.lower.is_some() || slot.upper.is_some() {
-                access.lower = slot.lower.clone();
-                access.upper = slot.upper.clone();
+            for (bound, from) in [(&mut access.lower, &slot.lower), (&mut access.upper, &slot.upper)] {
+                if let Some((expr, position)) = from {
+                    *bound = Some(expr.clone());
+                    if exact(c) {
+                        enforced.push(*position);
+                    }
+                }
             }
             break;
         }
@@ -192,13 +238,13 @@ pub fn choose(schema: &TableSchema, offset: usize, filter: Option<&Expr>) -> Acc
             + access.eq.len() as u32 * 10
             + ranged as u32 * 5
             + (index == IndexNo::Primary) as u32;
-        if best.as_ref().is_none_or(|(s, _)| score > *s) {
-            best = Some((score, access));
+        if best.as_ref().is_none_or(|(s, _, _)| score > *s) {
+            best = Some((score, access, enforced));
         }
     }
     match best {
-        Some((_, access)) => AccessPath::Index(access),
-        None => AccessPath::Full,
+        Some((_, access, enforced)) => (AccessPath::Index(access), enforced),
+        None => (AccessPath::Full, Vec::new()),
     }
 }
 

@@ -439,15 +439,9 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
         None => None,
     };
     let (order, limit) = bind_order_limit(&update.order_by, update.limit.as_ref(), &sources, cx)?;
-    let table = sources[0].table.clone();
-    let access = crate::access::choose(&schema, 0, filter.as_ref());
     Ok(UpdatePlan {
         db: sources[0].db.to_string(),
-        scan: Scan {
-            table,
-            access,
-            filter,
-        },
+        scan: crate::access::scan(sources[0].table.clone(), 0, filter),
         assignments,
         order,
         limit,
@@ -479,14 +473,8 @@ pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<DeletePlan>
         None => None,
     };
     let (order, limit) = bind_order_limit(&delete.order_by, delete.limit.as_ref(), &sources, cx)?;
-    let table = sources[0].table.clone();
-    let access = crate::access::choose(&table.schema, 0, filter.as_ref());
     Ok(DeletePlan {
-        scan: Scan {
-            table,
-            access,
-            filter,
-        },
+        scan: crate::access::scan(sources[0].table.clone(), 0, filter),
         order,
         limit,
     })

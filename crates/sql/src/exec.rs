@@ -360,6 +360,10 @@ pub fn scan_rows(
         AccessPath::Full => Resolved::Full,
         AccessPath::Index(access) => resolve(scan, access, ctx)?,
     };
+    let filter = match resolved {
+        Resolved::Full => &scan.filter,
+        _ => &scan.residual,
+    };
     let mut visited = 0u64;
     let mut error = None;
     let mut stopped = false;
@@ -370,7 +374,7 @@ pub fn scan_rows(
                 error = Some(Error::interrupted());
                 return ControlFlow::Break(());
             }
-            if let Some(filter) = &scan.filter {
+            if let Some(filter) = filter {
                 match is_true(filter, row, ctx) {
                     Ok(true) => {}
                     Ok(false) => return ControlFlow::Continue(()),

@@ -20,8 +20,9 @@
 //!
 //! Invariants:
 //! (1) Every `Expr` in a plan is bound against the row layout its operator receives.
-//! (2) The scan's residual filter is the complete WHERE clause: access paths only narrow
-//!     which rows are visited, they never decide which rows qualify.
+//! (2) A scan's rows are those its WHERE clause accepts, whatever the access path: the
+//!     residual filter leaves out only conjuncts the path's key range enforces exactly
+//!     (`access` module notes), and a fallback to a full scan applies the whole clause.
 
 use crate::expr::{AggregateCall, Expr};
 use manycore_storage::{IndexNo, Table};
@@ -93,8 +94,10 @@ pub enum Count {
 pub struct Scan {
     pub table: Arc<Table>,
     pub access: AccessPath,
-    /// The full WHERE clause (invariant (2)).
+    /// The full WHERE clause (invariant (2)): for a full scan.
     pub filter: Option<Expr>,
+    /// What the index access leaves of `filter` to check per row (invariant (2)).
+    pub residual: Option<Expr>,
 }
 
 impl std::fmt::Debug for Scan {
@@ -103,6 +106,7 @@ impl std::fmt::Debug for Scan {
             .field("table", &self.table.schema.name)
             .field("access", &self.access)
             .field("filter", &self.filter)
+            .field("residual", &self.residual)
             .finish()
     }
 }

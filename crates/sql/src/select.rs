@@ -4,7 +4,7 @@
 use crate::access;
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{ColumnRef, Expr};
-use crate::plan::{AccessPath, Count, Plan, Scan, SortKey};
+use crate::plan::{AccessPath, Count, Plan, SortKey};
 use crate::privilege::{AccessCheck, ColumnAccess, Privileges};
 use crate::scope::{Aggregates, Alias, BindScope, Parameters, SourceTable};
 use crate::sink::{ColumnInfo, Columns};
@@ -431,11 +431,7 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
                 Plan::Empty
             }
         }
-        Some(source) => Plan::Scan(Scan {
-            table: source.table.clone(),
-            access: access::choose(&source.table.schema, source.offset, filter.as_ref()),
-            filter,
-        }),
+        Some(source) => Plan::Scan(access::scan(source.table.clone(), source.offset, filter)),
     };
     let select_exprs: Vec<Expr> = items.iter().map(|i| i.expr.clone()).collect();
     let extended = aggregated || having.is_some() || !sort_keys.is_empty();
