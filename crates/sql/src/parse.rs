@@ -86,11 +86,12 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
         },
         Some("SET") => match pre_set(&mut parser) {
             Ok(Some(statement)) => Ok(statement),
-            Ok(None) => match set_items_with_names(text) {
+            // Only a SET sqlparser rejects is split into items: most SETs are tokenized once.
+            Ok(None) => sql(text).or_else(|error| match set_items_with_names(text) {
                 Ok(Some(items)) => Ok(Statement::Sets(items)),
-                Ok(None) => sql(text),
+                Ok(None) => Err(error),
                 Err(e) => Err(e),
-            },
+            }),
             Err(e) => Err(e),
         },
         _ => sql(text),
