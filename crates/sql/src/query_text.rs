@@ -26,7 +26,7 @@ const ESCAPE_PREFIX: [u8; 2] = [0xF4, 0x8F];
 /// The query as text (module notes).
 pub fn decode(query: &[u8]) -> Cow<'_, str> {
     match std::str::from_utf8(query) {
-        Ok(text) if !query.windows(2).any(|w| w == ESCAPE_PREFIX) => Cow::Borrowed(text),
+        Ok(text) if !contains_escape_prefix(query) => Cow::Borrowed(text),
         _ => Cow::Owned(escape(query)),
     }
 }
@@ -62,7 +62,12 @@ fn is_escape(c: char) -> bool {
 
 /// True if `text` holds escape characters: a literal in it is not plain UTF-8.
 pub fn has_escapes(text: &str) -> bool {
-    text.as_bytes().windows(2).any(|w| w == ESCAPE_PREFIX) && text.chars().any(is_escape)
+    contains_escape_prefix(text.as_bytes()) && text.chars().any(is_escape)
+}
+
+/// Every COM_QUERY is scanned: memmem's vectorized search, not a byte-by-byte window.
+fn contains_escape_prefix(bytes: &[u8]) -> bool {
+    memchr::memmem::find(bytes, &ESCAPE_PREFIX).is_some()
 }
 
 /// The bytes the client sent for `text`, a piece of a decoded query.
