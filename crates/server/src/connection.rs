@@ -98,6 +98,35 @@ struct PreparedState {
     client_columns: Columns,
 }
 
+/// Where replies are built: the output buffer and what encoding result sets needs.
+struct Reply {
+    output: Vec<u8>,
+    writer: PacketWriter,
+    column_types: ColumnTypes,
+}
+
+impl Reply {
+    /// A sink appending to the output; `binary`: rows of a prepared statement's execution;
+    /// `held_columns`: the definitions the client holds for it (only under CACHE_METADATA).
+    fn sink<'a>(
+        &'a mut self,
+        encoder: ResultSetEncoder,
+        status_flags: u16,
+        binary: bool,
+        held_columns: Option<&'a mut Columns>,
+    ) -> WireSink<'a> {
+        WireSink::new(
+            &mut self.output,
+            &mut self.writer,
+            &mut self.column_types,
+            encoder,
+            status_flags,
+            binary,
+            held_columns,
+        )
+    }
+}
+
 /// The statement id that names the last prepared statement (MariaDB's `LAST_STMT_ID`).
 const LAST_PREPARED: u32 = u32::MAX;
 
@@ -114,9 +143,7 @@ struct Connection {
     /// Bytes of `input` holding data; `input[consumed..filled]` is not yet decoded.
     filled: usize,
     consumed: usize,
-    output: Vec<u8>,
-    writer: PacketWriter,
-    column_types: ColumnTypes,
+    reply: Reply,
     /// The wire-protocol side of the session's prepared statements (which the session,
     /// serving text and binary protocol alike, does not hold); foldhash for the same
     /// reason as the session's map: read on every COM_STMT_EXECUTE.
@@ -195,9 +222,11 @@ async fn run(
         input: vec![0; READ_BUFFER_INITIAL],
         filled: 0,
         consumed: 0,
-        output: Vec::with_capacity(READ_BUFFER_INITIAL),
-        writer: PacketWriter::new(0),
-        column_types: ColumnTypes::default(),
+        reply: Reply {
+            output: Vec::with_capacity(READ_BUFFER_INITIAL),
+            writer: PacketWriter::new(0),
+            column_types: ColumnTypes::default(),
+        },
         prepared: foldhash::HashMap::default(),
         last_prepared: None,
         params: Vec::new(),
@@ -243,9 +272,9 @@ impl Connection {
             status_flags: status::AUTOCOMMIT,
             auth_plugin: accounts::DEFAULT_PLUGIN.name(),
         };
-        self.writer.set_sequence_id(0);
-        self.writer
-            .write_with(&mut self.output, |o| write_initial_handshake(o, &handshake));
+        self.reply.writer.set_sequence_id(0);
+        self.reply.writer
+            .write_with(&mut self.reply.output, |o| write_initial_handshake(o, &handshake));
         self.flush().await.ok()?;
 
         let mut payload = self.read_first_payload().await?;
@@ -307,8 +336,8 @@ impl Connection {
                     status_flags: session.status_flags(),
                     ..OkPacket::default()
                 };
-                self.writer
-                    .write_with(&mut self.output, |o| write_ok(o, &ok));
+                self.reply.writer
+                    .write_with(&mut self.reply.output, |o| write_ok(o, &ok));
                 self.flush().await.ok()?;
                 Some(session)
             }
@@ -330,7 +359,7 @@ impl Connection {
     ) -> bool {
         let checked = login.map(|l| &l.credential);
         let mut exchange = self.exchange_for(checked.cloned());
-        let step = exchange.start(plugin, auth_response, &mut self.output, &mut self.writer);
+        let step = exchange.start(plugin, auth_response, &mut self.reply.output, &mut self.reply.writer);
         self.drive_exchange(&mut exchange, step, checked).await
     }
 
@@ -366,7 +395,7 @@ impl Connection {
                 }
                 AuthStep::PublicKeyRequested => {
                     let pem = self.context.security.rsa.public_pem();
-                    step = exchange.send_public_key(pem, &mut self.output, &mut self.writer);
+                    step = exchange.send_public_key(pem, &mut self.reply.output, &mut self.reply.writer);
                 }
                 AuthStep::DecryptPassword => {
                     let security = self.context.security.clone();
@@ -389,10 +418,10 @@ impl Connection {
                     };
                     let start = self.consumed;
                     self.consumed += frame.consumed;
-                    self.writer.set_sequence_id(frame.reply_sequence_id());
+                    self.reply.writer.set_sequence_id(frame.reply_sequence_id());
                     last_payload = start + frame.payload.start..start + frame.payload.end;
                     let payload = &self.input[last_payload.clone()];
-                    step = exchange.receive(payload, &mut self.output, &mut self.writer);
+                    step = exchange.receive(payload, &mut self.reply.output, &mut self.reply.writer);
                 }
             }
         }
@@ -468,7 +497,7 @@ impl Connection {
         let frame = self.read_frame().await?;
         let payload = self.input[self.consumed..][frame.payload.clone()].to_vec();
         self.consumed += frame.consumed;
-        self.writer.set_sequence_id(frame.reply_sequence_id());
+        self.reply.writer.set_sequence_id(frame.reply_sequence_id());
         Some(payload)
     }
 
@@ -528,9 +557,9 @@ impl Connection {
                 };
                 let start = self.consumed;
                 self.consumed += frame.consumed;
-                self.writer.set_sequence_id(frame.reply_sequence_id());
+                self.reply.writer.set_sequence_id(frame.reply_sequence_id());
                 let payload = start + frame.payload.start..start + frame.payload.end;
-                let reply_start = crate::durability::ReplyStart::new(&self.output, &self.writer);
+                let reply_start = crate::durability::ReplyStart::new(&self.reply.output, &self.reply.writer);
                 let mut flow = self.dispatch(session, payload);
                 let committed = manycore_storage::take_commit_lsn();
                 if let Flow::Wait { .. } = flow {
@@ -542,7 +571,7 @@ impl Connection {
                 // Durability invariant (2): no reply before what it acknowledges is durable.
                 // Borrowed, not cloned: the log is shared by every worker, and a reference
                 // count write per command would be a shared write (ARCHITECTURE (3)).
-                let (output, writer) = (&mut self.output, &mut self.writer);
+                let (output, writer) = (&mut self.reply.output, &mut self.reply.writer);
                 crate::durability::await_commit(
                     &self.context.durability,
                     committed,
@@ -556,7 +585,7 @@ impl Connection {
                     return;
                 }
             }
-            if !self.output.is_empty() && self.flush().await.is_err() {
+            if !self.reply.output.is_empty() && self.flush().await.is_err() {
                 return;
             }
             if self.read_more().await.is_err() {
@@ -659,12 +688,12 @@ impl Connection {
             Command::Ping => self.send_ok(session),
             Command::Debug => {
                 let flags = session.status_flags();
-                self.writer
-                    .write_with(&mut self.output, |o| write_eof(o, 0, flags));
+                self.reply.writer
+                    .write_with(&mut self.reply.output, |o| write_eof(o, 0, flags));
             }
             Command::Statistics => {
                 let text = statistics_line(engine);
-                self.writer.write_packet(&mut self.output, text.as_bytes());
+                self.reply.writer.write_packet(&mut self.reply.output, text.as_bytes());
             }
             Command::ProcessKill { connection_id } => {
                 let mut sink = self.sink(session.status_flags(), None);
@@ -687,8 +716,8 @@ impl Connection {
             Command::SetOption { multi_statements } => {
                 session.set_multi_statements(multi_statements);
                 let flags = session.status_flags();
-                self.writer
-                    .write_with(&mut self.output, |o| write_eof(o, 0, flags));
+                self.reply.writer
+                    .write_with(&mut self.reply.output, |o| write_eof(o, 0, flags));
             }
             Command::ResetConnection => {
                 session.reset();
@@ -786,6 +815,7 @@ impl Connection {
         statement_id: u32,
         payload: &[u8],
     ) -> Flow {
+        let encoder = self.encoder();
         let Some(state) = self.prepared.get_mut(&statement_id) else {
             let error = Error::new(
                 ErrorCode::UnknownStmtHandler,
@@ -817,19 +847,10 @@ impl Connection {
         if has_long_data {
             state.long_data.clear();
         }
-        // As `sink` would build it, from the statement state in hand rather than a
-        // second lookup of it.
-        let encoder = ResultSetEncoder::new(self.capabilities, self.extended_capabilities);
         let held_columns = encoder.cache_metadata.then_some(&mut state.client_columns);
-        let mut sink = WireSink::new(
-            &mut self.output,
-            &mut self.writer,
-            &mut self.column_types,
-            encoder,
-            session.status_flags(),
-            true,
-            held_columns,
-        );
+        let mut sink = self
+            .reply
+            .sink(encoder, session.status_flags(), true, held_columns);
         let result = session.execute_prepared(statement_id, &self.params, &mut sink);
         self.finish_statement(session, result, Some(statement_id))
     }
@@ -844,8 +865,8 @@ impl Connection {
         let step = exchange.start(
             change.auth_plugin,
             change.auth_response,
-            &mut self.output,
-            &mut self.writer,
+            &mut self.reply.output,
+            &mut self.reply.writer,
         );
         let database = (!change.schema.is_empty())
             .then(|| String::from_utf8_lossy(change.schema).into_owned());
@@ -902,22 +923,19 @@ impl Connection {
     /// The sink for one command's results: for `statement`'s execution binary rows, and
     /// under CACHE_METADATA no column definitions the client already holds for it.
     fn sink(&mut self, status_flags: u16, statement: Option<u32>) -> WireSink<'_> {
-        let encoder = ResultSetEncoder::new(self.capabilities, self.extended_capabilities);
+        let encoder = self.encoder();
         let held_columns = match statement {
             Some(id) if encoder.cache_metadata => {
                 self.prepared.get_mut(&id).map(|s| &mut s.client_columns)
             }
             _ => None,
         };
-        WireSink::new(
-            &mut self.output,
-            &mut self.writer,
-            &mut self.column_types,
-            encoder,
-            status_flags,
-            statement.is_some(),
-            held_columns,
-        )
+        self.reply
+            .sink(encoder, status_flags, statement.is_some(), held_columns)
+    }
+
+    fn encoder(&self) -> ResultSetEncoder {
+        ResultSetEncoder::new(self.capabilities, self.extended_capabilities)
     }
 
     fn send_ok(&mut self, session: &Session) {
@@ -926,15 +944,15 @@ impl Connection {
             warnings: session.warning_count(),
             ..OkPacket::default()
         };
-        self.writer
-            .write_with(&mut self.output, |o| write_ok(o, &ok));
+        self.reply.writer
+            .write_with(&mut self.reply.output, |o| write_ok(o, &ok));
     }
 
     fn send_error(&mut self, error: &Error) {
         let (code, state) = (error.code.code(), error.sqlstate());
         let message = error.message.as_bytes();
-        self.writer
-            .write_with(&mut self.output, |o| write_err(o, code, state, message));
+        self.reply.writer
+            .write_with(&mut self.reply.output, |o| write_err(o, code, state, message));
     }
 
     fn send_protocol_error(&mut self, error: &ProtocolError) {
@@ -957,7 +975,7 @@ impl Connection {
             }
             let header = &self.input[self.consumed..self.consumed + HEADER_LEN];
             let length = u32::from_le_bytes([header[0], header[1], header[2], 0]) as usize;
-            self.writer.set_sequence_id(header[3].wrapping_add(1));
+            self.reply.writer.set_sequence_id(header[3].wrapping_add(1));
             let mut remaining = HEADER_LEN + length;
             loop {
                 let available = (self.filled - self.consumed).min(remaining);
@@ -982,7 +1000,7 @@ impl Connection {
     /// order): one past the header's, so the client reads our error in sequence.
     fn reply_to_unframed_packet(&mut self) {
         if let Some(&sequence_id) = self.input[..self.filled].get(self.consumed + 3) {
-            self.writer.set_sequence_id(sequence_id.wrapping_add(1));
+            self.reply.writer.set_sequence_id(sequence_id.wrapping_add(1));
         }
     }
 
@@ -1038,17 +1056,17 @@ impl Connection {
     }
 
     async fn flush(&mut self) -> std::io::Result<()> {
-        let sent = self.output.len() as u64;
+        let sent = self.reply.output.len() as u64;
         let result = self
             .stream
-            .write_all(&mut self.output, self.send_ring.as_deref())
+            .write_all(&mut self.reply.output, self.send_ring.as_deref())
             .await;
         self.context
             .engine
             .status()
             .add(self.context.worker, Counter::BytesSent, sent);
-        if self.output.capacity() > WRITE_BUFFER_RETAINED_MAX {
-            self.output.shrink_to(WRITE_BUFFER_RETAINED_MAX);
+        if self.reply.output.capacity() > WRITE_BUFFER_RETAINED_MAX {
+            self.reply.output.shrink_to(WRITE_BUFFER_RETAINED_MAX);
         }
         result
     }
