@@ -210,10 +210,11 @@ pub fn is_true(predicate: &Expr, row: &[Value], ctx: &ExecContext) -> Result<boo
 
 /// Sorts by keys: NULL first ascending (last descending), stable for equal keys.
 pub fn sort_rows<T>(rows: &mut [(Vec<Value>, T)], keys: &[SortKey], ctx: &ExecContext) {
+    // Typed once, not per comparison: data_type() may build a DataType.
+    let types: Vec<DataType> = keys.iter().map(|key| key.expr.data_type()).collect();
     rows.sort_by(|a, b| {
-        for (i, key) in keys.iter().enumerate() {
-            let t = key.expr.data_type();
-            let ord = compare_for_sort(&a.0[i], &b.0[i], &t, ctx);
+        for (i, (key, t)) in keys.iter().zip(&types).enumerate() {
+            let ord = compare_for_sort(&a.0[i], &b.0[i], t, ctx);
             let ord = if key.descending { ord.reverse() } else { ord };
             if ord != Ordering::Equal {
                 return ord;

@@ -37,11 +37,13 @@ impl Collation {
             Collation::Binary => out.extend_from_slice(s),
             Collation::Utf8mb4GeneralCi => {
                 let s = trim_trailing_spaces(s);
-                out.reserve(3 * s.len());
                 if s.is_ascii() {
-                    // Most strings: no Unicode case tables, no UTF-8 decoding.
-                    for &c in s {
-                        out.extend_from_slice(&[0, 0, c.to_ascii_uppercase()]);
+                    // Most strings: no Unicode case tables, no UTF-8 decoding, no
+                    // capacity check per character.
+                    let start = out.len();
+                    out.resize(start + 3 * s.len(), 0);
+                    for (weight, &c) in out[start..].chunks_exact_mut(3).zip(s) {
+                        weight[2] = c.to_ascii_uppercase();
                     }
                 } else {
                     for c in folded_code_points(s) {
