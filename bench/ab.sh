@@ -1,16 +1,18 @@
 #!/bin/bash
-# A/B of two manycore binaries on sysbench oltp_point_select: alternating rounds, each on
-# a fresh copy of one data directory, printing QPS and the server's and sysbench's CPU per
-# query (from /proc). On a noisy machine compare medians over rounds, not single lines.
+# A/B of two manycore binaries on a sysbench test (AB_TEST, default oltp_point_select):
+# alternating rounds, each on a fresh copy of one data directory, printing QPS and the
+# server's and sysbench's CPU per query (from /proc; a transaction's statements count). On a noisy machine compare medians over rounds, not single lines.
 #
 # usage: bench/ab.sh BIN_A BIN_B [threads=8] [ps-mode=auto|disable] [rounds=3] [seconds=6]
 # env:   AB_DIR (scratch, default /var/tmp/manycore-ab), AB_PORT (default 3497),
-#        AB_ARGS (extra server arguments for both, default "--sync none")
+#        AB_ARGS (extra server arguments for both, default "--sync none"),
+#        AB_TEST (the sysbench test, e.g. oltp_read_only)
 set -euo pipefail
 A=$1; B=$2; THREADS=${3:-8}; MODE=${4:-auto}; ROUNDS=${5:-3}; SECONDS_RUN=${6:-6}
 DIR=${AB_DIR:-/var/tmp/manycore-ab}; PORT=${AB_PORT:-3497}; ARGS=${AB_ARGS---sync none}
 TICK=$(getconf CLK_TCK)
-SB=(sysbench oltp_point_select --mysql-host=127.0.0.1 --mysql-port="$PORT" --mysql-user=root
+SB=(sysbench "${AB_TEST:-oltp_point_select}" --mysql-host=127.0.0.1 --mysql-port="$PORT"
+    --mysql-user=root
     --tables=4 --table-size=100000)
 mkdir -p "$DIR"
 
