@@ -165,8 +165,8 @@ fn bind_listeners(
     workers: usize,
 ) -> Result<Vec<std::net::TcpListener>, String> {
     let claim = bound_socket(address, false)?;
-    // bind() alone can succeed beside listeners that share SO_REUSEADDR (the kernel's
-    // fast path for a port whose sockets all set it); listen() is where Linux refuses.
+    // Linux checks a listener's port again at listen(); the claim listens too, so it
+    // passes exactly the check a worker's listener must.
     claim
         .listen(1)
         .map_err(|e| format!("cannot listen on {address}: {e} (is another server running?)"))?;

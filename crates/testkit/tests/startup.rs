@@ -1,25 +1,27 @@
 //! How the manycore binary starts: what it refuses.
 
 use manycore_testkit::manycore::manycore_binary;
-use manycore_testkit::process::{is_port_taken, ScratchDir, ServerProcess};
+use manycore_testkit::process::{is_port_taken, port_accepts, ScratchDir, ServerProcess};
 use manycore_testkit::ManycoreServer;
+use std::net::SocketAddr;
 use std::process::Command;
 
-/// Workers listen with SO_REUSEPORT, which any process of the same user may join: a
-/// second server on the same port would silently take a share of the first one's
-/// connections, with its own data. It must refuse to start instead.
-#[test]
-fn a_second_server_on_a_busy_port_refuses_to_start() {
-    let first = ManycoreServer::start();
-    let dir = ScratchDir::new("testkit-second");
+fn serve(dir: &ScratchDir, listen: &str) -> Command {
     let mut command = Command::new(manycore_binary());
     command
         .arg("serve")
         .arg("--listen")
-        .arg(format!("127.0.0.1:{}", first.port()))
+        .arg(listen)
         .arg("--data-dir")
         .arg(dir.path().join("data"))
         .current_dir(dir.path());
+    command
+}
+
+/// Starts a second server on `port` and checks that it exits, saying why.
+fn assert_second_server_refused(port: u16) {
+    let dir = ScratchDir::new("testkit-second");
+    let command = serve(&dir, &format!("127.0.0.1:{port}"));
     let mut second = ServerProcess::spawn("second manycore", command, &dir.path().join("log"));
     // Never "ready": it must exit, or wait_ready panics when its time runs out.
     let output = second
@@ -27,6 +29,38 @@ fn a_second_server_on_a_busy_port_refuses_to_start() {
         .expect_err("the second server exits");
     assert!(is_port_taken(&output), "{output}");
     assert!(output.contains("is another server running?"), "{output}");
-    let mut first = first;
+}
+
+/// Workers listen with SO_REUSEPORT, which any process of the same user may join: a
+/// second server on the same port would silently take a share of the first one's
+/// connections, with its own data. It must refuse to start instead.
+#[test]
+fn a_second_server_on_a_busy_port_refuses_to_start() {
+    let mut first = ManycoreServer::start();
+    assert_second_server_refused(first.port());
     assert!(first.is_running(), "{}", first.log_tail());
+}
+
+/// Port 0: the server picks one port for all its workers and names it in its log (as
+/// plain text when the log is not a terminal); nothing but that server ever bound it, and
+/// a second server there is refused too.
+#[test]
+fn port_zero_is_one_port_named_in_the_log_and_defended() {
+    let dir = ScratchDir::new("testkit-first");
+    let log = dir.path().join("log");
+    let mut first = ServerProcess::spawn("first manycore", serve(&dir, "127.0.0.1:0"), &log);
+    let mut listening = None;
+    first
+        .wait_ready(|| {
+            listening = manycore_testkit::process::log_tail(&log)
+                .split_whitespace()
+                .find_map(|word| word.strip_prefix("listen="))
+                .and_then(|address| address.parse::<SocketAddr>().ok());
+            listening.is_some()
+        })
+        .expect("the first server starts");
+    let port = listening.expect("ready").port();
+    assert!(port_accepts(port));
+    assert_second_server_refused(port);
+    assert!(port_accepts(port), "{}", first.log_tail());
 }
