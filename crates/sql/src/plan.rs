@@ -120,7 +120,7 @@ pub enum AccessPath {
 /// Rows of one index whose leading columns equal `eq` and whose next column lies within
 /// `lower`/`upper`. Bound expressions are constants or parameters, evaluated per execution
 /// and converted exactly to the column types; a value without an exact conversion makes
-/// the execution fall back to a full scan (the residual filter decides).
+/// the execution fall back to a full scan (which applies the whole WHERE clause).
 #[derive(Clone, Debug)]
 pub struct IndexAccess {
     pub index: IndexNo,
