@@ -273,8 +273,9 @@ impl Connection {
             auth_plugin: accounts::DEFAULT_PLUGIN.name(),
         };
         self.reply.writer.set_sequence_id(0);
-        self.reply.writer
-            .write_with(&mut self.reply.output, |o| write_initial_handshake(o, &handshake));
+        self.reply.writer.write_with(&mut self.reply.output, |o| {
+            write_initial_handshake(o, &handshake)
+        });
         self.flush().await.ok()?;
 
         let mut payload = self.read_first_payload().await?;
@@ -336,7 +337,8 @@ impl Connection {
                     status_flags: session.status_flags(),
                     ..OkPacket::default()
                 };
-                self.reply.writer
+                self.reply
+                    .writer
                     .write_with(&mut self.reply.output, |o| write_ok(o, &ok));
                 self.flush().await.ok()?;
                 Some(session)
@@ -359,7 +361,12 @@ impl Connection {
     ) -> bool {
         let checked = login.map(|l| &l.credential);
         let mut exchange = self.exchange_for(checked.cloned());
-        let step = exchange.start(plugin, auth_response, &mut self.reply.output, &mut self.reply.writer);
+        let step = exchange.start(
+            plugin,
+            auth_response,
+            &mut self.reply.output,
+            &mut self.reply.writer,
+        );
         self.drive_exchange(&mut exchange, step, checked).await
     }
 
@@ -395,7 +402,11 @@ impl Connection {
                 }
                 AuthStep::PublicKeyRequested => {
                     let pem = self.context.security.rsa.public_pem();
-                    step = exchange.send_public_key(pem, &mut self.reply.output, &mut self.reply.writer);
+                    step = exchange.send_public_key(
+                        pem,
+                        &mut self.reply.output,
+                        &mut self.reply.writer,
+                    );
                 }
                 AuthStep::DecryptPassword => {
                     let security = self.context.security.clone();
@@ -421,7 +432,8 @@ impl Connection {
                     self.reply.writer.set_sequence_id(frame.reply_sequence_id());
                     last_payload = start + frame.payload.start..start + frame.payload.end;
                     let payload = &self.input[last_payload.clone()];
-                    step = exchange.receive(payload, &mut self.reply.output, &mut self.reply.writer);
+                    step =
+                        exchange.receive(payload, &mut self.reply.output, &mut self.reply.writer);
                 }
             }
         }
@@ -559,7 +571,8 @@ impl Connection {
                 self.consumed += frame.consumed;
                 self.reply.writer.set_sequence_id(frame.reply_sequence_id());
                 let payload = start + frame.payload.start..start + frame.payload.end;
-                let reply_start = crate::durability::ReplyStart::new(&self.reply.output, &self.reply.writer);
+                let reply_start =
+                    crate::durability::ReplyStart::new(&self.reply.output, &self.reply.writer);
                 let mut flow = self.dispatch(session, payload);
                 let committed = manycore_storage::take_commit_lsn();
                 if let Flow::Wait { .. } = flow {
@@ -688,12 +701,15 @@ impl Connection {
             Command::Ping => self.send_ok(session),
             Command::Debug => {
                 let flags = session.status_flags();
-                self.reply.writer
+                self.reply
+                    .writer
                     .write_with(&mut self.reply.output, |o| write_eof(o, 0, flags));
             }
             Command::Statistics => {
                 let text = statistics_line(engine);
-                self.reply.writer.write_packet(&mut self.reply.output, text.as_bytes());
+                self.reply
+                    .writer
+                    .write_packet(&mut self.reply.output, text.as_bytes());
             }
             Command::ProcessKill { connection_id } => {
                 let mut sink = self.sink(session.status_flags(), None);
@@ -716,7 +732,8 @@ impl Connection {
             Command::SetOption { multi_statements } => {
                 session.set_multi_statements(multi_statements);
                 let flags = session.status_flags();
-                self.reply.writer
+                self.reply
+                    .writer
                     .write_with(&mut self.reply.output, |o| write_eof(o, 0, flags));
             }
             Command::ResetConnection => {
@@ -944,15 +961,17 @@ impl Connection {
             warnings: session.warning_count(),
             ..OkPacket::default()
         };
-        self.reply.writer
+        self.reply
+            .writer
             .write_with(&mut self.reply.output, |o| write_ok(o, &ok));
     }
 
     fn send_error(&mut self, error: &Error) {
         let (code, state) = (error.code.code(), error.sqlstate());
         let message = error.message.as_bytes();
-        self.reply.writer
-            .write_with(&mut self.reply.output, |o| write_err(o, code, state, message));
+        self.reply.writer.write_with(&mut self.reply.output, |o| {
+            write_err(o, code, state, message)
+        });
     }
 
     fn send_protocol_error(&mut self, error: &ProtocolError) {
@@ -1000,7 +1019,9 @@ impl Connection {
     /// order): one past the header's, so the client reads our error in sequence.
     fn reply_to_unframed_packet(&mut self) {
         if let Some(&sequence_id) = self.input[..self.filled].get(self.consumed + 3) {
-            self.reply.writer.set_sequence_id(sequence_id.wrapping_add(1));
+            self.reply
+                .writer
+                .set_sequence_id(sequence_id.wrapping_add(1));
         }
     }
 

@@ -216,7 +216,10 @@ fn choose(schema: &TableSchema, offset: usize, parts: &[&Expr]) -> (AccessPath, 
                 }
                 continue;
             }
-            for (bound, from) in [(&mut access.lower, &slot.lower), (&mut access.upper, &slot.upper)] {
+            for (bound, from) in [
+                (&mut access.lower, &slot.lower),
+                (&mut access.upper, &slot.upper),
+            ] {
                 if let Some((expr, position)) = from {
                     *bound = Some(expr.clone());
                     if exact(c) {

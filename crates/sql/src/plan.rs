@@ -33,7 +33,8 @@ use std::sync::Arc;
 pub enum Plan {
     /// One row with no columns: SELECT without FROM.
     Empty,
-    Scan(Scan),
+    /// Boxed: a scan's two filters would make every plan node as large.
+    Scan(Box<Scan>),
     Filter {
         input: Box<Plan>,
         predicate: Expr,

@@ -431,7 +431,11 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
                 Plan::Empty
             }
         }
-        Some(source) => Plan::Scan(access::scan(source.table.clone(), source.offset, filter)),
+        Some(source) => Plan::Scan(Box::new(access::scan(
+            source.table.clone(),
+            source.offset,
+            filter,
+        ))),
     };
     let select_exprs: Vec<Expr> = items.iter().map(|i| i.expr.clone()).collect();
     let extended = aggregated || having.is_some() || !sort_keys.is_empty();

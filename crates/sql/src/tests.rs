@@ -265,7 +265,10 @@ fn index_ranges_keep_the_where_clause_exact() {
     ] {
         assert_eq!(ids(&mut s, filter), expected, "WHERE {filter}");
     }
-    let changed = ok(&mut s, "UPDATE t SET c = 'z' WHERE id BETWEEN 2 AND 3 AND k = 3");
+    let changed = ok(
+        &mut s,
+        "UPDATE t SET c = 'z' WHERE id BETWEEN 2 AND 3 AND k = 3",
+    );
     assert_eq!(changed.affected_rows, 1);
     assert_eq!(ids(&mut s, "c = 'z'"), ["3"]);
     assert_eq!(ok(&mut s, "DELETE FROM t WHERE id > 4").affected_rows, 1);

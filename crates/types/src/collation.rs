@@ -94,7 +94,11 @@ fn compare_general_ci(a: &[u8], b: &[u8]) -> Ordering {
 fn folded_code_points(s: &[u8]) -> impl Iterator<Item = u32> + '_ {
     s.utf8_chunks().flat_map(|chunk| {
         let invalid = (!chunk.invalid().is_empty()).then_some('\u{FFFD}');
-        chunk.valid().chars().chain(invalid).map(|c| fold_char(c) as u32)
+        chunk
+            .valid()
+            .chars()
+            .chain(invalid)
+            .map(|c| fold_char(c) as u32)
     })
 }
 
@@ -140,11 +144,38 @@ mod tests {
     fn general_ci_compare_agrees_with_weights() {
         let ci = Collation::Utf8mb4GeneralCi;
         let strings: &[&[u8]] = &[
-            b"", b" ", b"a", b"A", b"a ", b"ab", b"aB", b"abc", b"ab c", b"ab\t", b"b",
-            b"Z", b"_", b"[", b"a\xff", b"a\xfe", b"a\xff ", b"\xc3", b"\xc3\xa9",
-            "é".as_bytes(), "É".as_bytes(), "éa".as_bytes(), "ÉB".as_bytes(),
-            "aé".as_bytes(), "aÉ ".as_bytes(), "a\u{10400}".as_bytes(), "a\u{FFFD}".as_bytes(),
-            "ß".as_bytes(), "SS".as_bytes(), "z".as_bytes(), "ÿ".as_bytes(), "Ÿ".as_bytes(),
+            b"",
+            b" ",
+            b"a",
+            b"A",
+            b"a ",
+            b"ab",
+            b"aB",
+            b"abc",
+            b"ab c",
+            b"ab\t",
+            b"b",
+            b"Z",
+            b"_",
+            b"[",
+            b"a\xff",
+            b"a\xfe",
+            b"a\xff ",
+            b"\xc3",
+            b"\xc3\xa9",
+            "é".as_bytes(),
+            "É".as_bytes(),
+            "éa".as_bytes(),
+            "ÉB".as_bytes(),
+            "aé".as_bytes(),
+            "aÉ ".as_bytes(),
+            "a\u{10400}".as_bytes(),
+            "a\u{FFFD}".as_bytes(),
+            "ß".as_bytes(),
+            "SS".as_bytes(),
+            "z".as_bytes(),
+            "ÿ".as_bytes(),
+            "Ÿ".as_bytes(),
         ];
         let weight = |s: &[u8]| {
             let mut w = Vec::new();
@@ -164,7 +195,11 @@ mod tests {
             }
             short.extend(next);
         }
-        let all: Vec<&[u8]> = strings.iter().copied().chain(short.iter().map(|s| &s[..])).collect();
+        let all: Vec<&[u8]> = strings
+            .iter()
+            .copied()
+            .chain(short.iter().map(|s| &s[..]))
+            .collect();
         for a in &all {
             for b in &all {
                 assert_eq!(
