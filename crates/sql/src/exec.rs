@@ -357,12 +357,14 @@ pub fn scan_rows(
     ctx: &ExecContext,
     f: &mut dyn FnMut(&Arc<RowSlot>, &[Value]) -> Flow,
 ) -> Flow {
+    let from_text = Cell::new(false);
     let resolved = match &scan.access {
         AccessPath::Full => Resolved::Full,
-        AccessPath::Index(access) => resolve(scan, access, ctx)?,
+        AccessPath::Index(access) => resolve(scan, access, ctx, &from_text)?,
     };
     let filter = match resolved {
         Resolved::Full => &scan.filter,
+        _ if from_text.get() => &scan.filter,
         _ => &scan.residual,
     };
     let mut visited = 0u64;
@@ -430,15 +432,31 @@ pub fn scan_rows(
     })
 }
 
-fn key_value(expr: &Expr, data_type: &DataType, ctx: &ExecContext) -> Result<Option<Value>> {
+/// `expr`'s value as a key of `data_type`: None if it has no exact one. Sets `from_text`
+/// when the value is a string: comparing a row with it may warn (MariaDB warns once per
+/// row about `id = ' 3 '`), so the scan then checks its whole WHERE clause per row.
+fn key_value(
+    expr: &Expr,
+    data_type: &DataType,
+    ctx: &ExecContext,
+    from_text: &Cell<bool>,
+) -> Result<Option<Value>> {
     let value = expr.eval(&[], &ctx.eval)?;
     if value.is_null() {
         return Ok(Some(Value::Null));
     }
+    if let Value::Bytes(_) = value {
+        from_text.set(true);
+    }
     Ok(crate::expr::exact_key_value(&value, data_type))
 }
 
-fn resolve(scan: &Scan, access: &IndexAccess, ctx: &ExecContext) -> Result<Resolved> {
+fn resolve(
+    scan: &Scan,
+    access: &IndexAccess,
+    ctx: &ExecContext,
+    from_text: &Cell<bool>,
+) -> Result<Resolved> {
     // The common point lookup (one value per primary-key column, no range): the key is
     // encoded straight into the reused buffer (invariant (3)); the general path below
     // gives the same key.
@@ -447,7 +465,7 @@ fn resolve(scan: &Scan, access: &IndexAccess, ctx: &ExecContext) -> Result<Resol
         let mut key = KEY_BUFFER.take();
         key.clear();
         for (alternatives, data_type) in access.eq.iter().zip(&access.types) {
-            match key_value(&alternatives[0], data_type, ctx)? {
+            match key_value(&alternatives[0], data_type, ctx, from_text)? {
                 Some(Value::Null) => return Ok(Resolved::Nothing), // `= NULL` matches nothing.
                 Some(v) => key::encode_field(&v, data_type, &mut key),
                 None => return Ok(Resolved::Full),
@@ -461,7 +479,7 @@ fn resolve(scan: &Scan, access: &IndexAccess, ctx: &ExecContext) -> Result<Resol
         let mut values = Vec::with_capacity(alternatives.len());
         let mut keys: Vec<(Vec<u8>, Value)> = Vec::new();
         for e in alternatives {
-            match key_value(e, &access.types[i], ctx)? {
+            match key_value(e, &access.types[i], ctx, from_text)? {
                 Some(Value::Null) => {} // `= NULL` matches nothing.
                 Some(v) => {
                     let mut k = Vec::new();
@@ -482,7 +500,7 @@ fn resolve(scan: &Scan, access: &IndexAccess, ctx: &ExecContext) -> Result<Resol
     let next_type = access.types.get(access.eq.len());
     let bound_value = |b: &Option<crate::plan::Bound>| -> Result<Option<Option<(Value, bool)>>> {
         match (b, next_type) {
-            (Some(b), Some(t)) => match key_value(&b.expr, t, ctx)? {
+            (Some(b), Some(t)) => match key_value(&b.expr, t, ctx, from_text)? {
                 Some(Value::Null) => Ok(None),
                 Some(v) => Ok(Some(Some((v, b.inclusive)))),
                 None => Ok(Some(None)),
