@@ -27,6 +27,10 @@ answers() {
   done
   echo "server did not answer"; exit 1
 }
+# Whatever ends the script stops its server and waits for it: a server left running, or
+# still exiting, would hold the port when the next run starts.
+PID=
+trap '[ -n "$PID" ] && kill "$PID" 2> /dev/null && wait "$PID" 2> /dev/null; true' EXIT
 # Load natively (under valgrind it would take minutes), then restart under callgrind.
 "$BIN" serve --listen "127.0.0.1:$PORT" --data-dir "$DIR/data" $ARGS > "$DIR/load.log" 2>&1 &
 PID=$!
@@ -38,7 +42,6 @@ kill "$PID"; wait "$PID" 2> /dev/null || true
 valgrind --tool=callgrind --instr-atstart=no ${CG_VALGRIND:-} --callgrind-out-file="$DIR/dump" \
   "$BIN" serve --listen "127.0.0.1:$PORT" --data-dir "$DIR/data" $ARGS > "$DIR/server.log" 2>&1 &
 PID=$!
-trap 'kill $PID 2> /dev/null || true' EXIT
 answers
 connections() {
   for _ in $(seq "$1"); do
