@@ -18,7 +18,6 @@
 use crate::expr::{BinaryOp, Expr, BOOL_TYPE};
 use crate::plan::{AccessPath, Bound, IndexAccess, Scan};
 use manycore_storage::{IndexNo, Table, TableSchema};
-use manycore_types::DataType;
 use std::sync::Arc;
 
 /// True for expressions whose value does not depend on the row.
@@ -180,10 +179,7 @@ fn choose(schema: &TableSchema, offset: usize, parts: &[&Expr]) -> (AccessPath, 
     }
 
     // Where the key range is exactly the rows the conjunct accepts (module notes).
-    let exact = |c: usize| {
-        let column = &schema.columns[c];
-        !column.nullable && matches!(column.data_type, DataType::Int { .. })
-    };
+    let exact = |c: usize| !schema.columns[c].nullable && schema.columns[c].data_type.is_integer();
     let mut best: Option<(u32, IndexAccess, Vec<usize>)> = None;
     let mut candidates = Vec::new();
     if schema.primary_key.is_some() {
