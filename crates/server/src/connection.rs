@@ -107,7 +107,8 @@ struct Reply {
 
 impl Reply {
     /// A sink appending to the output; `binary`: rows of a prepared statement's execution;
-    /// `held_columns`: the definitions the client holds for it (only under CACHE_METADATA).
+    /// `held_columns`: the definitions the client holds for it, consulted only under
+    /// CACHE_METADATA.
     fn sink<'a>(
         &'a mut self,
         encoder: ResultSetEncoder,
@@ -122,7 +123,7 @@ impl Reply {
             encoder,
             status_flags,
             binary,
-            held_columns,
+            held_columns.filter(|_| encoder.cache_metadata),
         )
     }
 }
@@ -864,7 +865,7 @@ impl Connection {
         if has_long_data {
             state.long_data.clear();
         }
-        let held_columns = encoder.cache_metadata.then_some(&mut state.client_columns);
+        let held_columns = Some(&mut state.client_columns);
         let mut sink = self
             .reply
             .sink(encoder, session.status_flags(), true, held_columns);
@@ -941,12 +942,9 @@ impl Connection {
     /// under CACHE_METADATA no column definitions the client already holds for it.
     fn sink(&mut self, status_flags: u16, statement: Option<u32>) -> WireSink<'_> {
         let encoder = self.encoder();
-        let held_columns = match statement {
-            Some(id) if encoder.cache_metadata => {
-                self.prepared.get_mut(&id).map(|s| &mut s.client_columns)
-            }
-            _ => None,
-        };
+        let held_columns = statement
+            .and_then(|id| self.prepared.get_mut(&id))
+            .map(|s| &mut s.client_columns);
         self.reply
             .sink(encoder, status_flags, statement.is_some(), held_columns)
     }
