@@ -1,7 +1,8 @@
 #!/bin/bash
 # A/B of two manycore binaries on a sysbench test (AB_TEST, default oltp_point_select):
 # alternating rounds, each on a fresh copy of one data directory, printing QPS and the
-# server's and sysbench's CPU per query (from /proc; a transaction's statements count). On a noisy machine compare medians over rounds, not single lines.
+# server's and sysbench's CPU per query (from /proc; a transaction's statements count).
+# On a noisy machine compare medians over rounds, not single lines.
 #
 # usage: bench/ab.sh BIN_A BIN_B [threads=8] [ps-mode=auto|disable] [rounds=3] [seconds=6]
 # env:   AB_DIR (scratch, default /var/tmp/manycore-ab), AB_PORT (default 3497),
