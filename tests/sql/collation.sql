@@ -52,3 +52,22 @@ SELECT id, n FROM words WHERE id <= 3 ORDER BY id;
 DELETE FROM words WHERE id > '16';
 SELECT COUNT(*) FROM words;
 DROP TABLE words;
+
+-- Accents in keys: a primary key, a unique index, LIKE, ranges and ORDER BY.
+CREATE TABLE people (
+  name VARCHAR(20) NOT NULL PRIMARY KEY,
+  email VARCHAR(40) NULL,
+  UNIQUE KEY u_email (email)
+) DEFAULT CHARSET=utf8mb4;
+INSERT INTO people VALUES ('José', 'jose@example.com'), ('Zoë', NULL), ('Ångström', 'a@x');
+INSERT INTO people VALUES ('Jose', 'other@example.com');
+INSERT INTO people VALUES ('Zoe2', 'JOSÉ@example.com');
+SELECT name FROM people WHERE name = 'jose';
+SELECT name FROM people WHERE name LIKE 'ang%';
+SELECT name FROM people WHERE name > 'Z' ORDER BY name;
+SELECT email FROM people WHERE email = 'A@X';
+UPDATE people SET name = 'ZOE' WHERE name = 'zoë';
+SELECT name, email FROM people ORDER BY name;
+DELETE FROM people WHERE name = 'angstrom';
+SELECT COUNT(*) FROM people;
+DROP TABLE people;

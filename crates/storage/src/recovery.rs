@@ -212,7 +212,9 @@ fn load_table(
                 highest_row_id = highest_row_id.max(Some(u64::from_be_bytes(id)));
             } else if table.primary_key_of_row(row).as_deref() != Some(&key[..]) {
                 return Err(StorageError::LogFailed(format!(
-                    "recovered row of {} does not match its key",
+                    "recovered row of {} does not match its key (a log written before \
+                     format version 2 weighed accented utf8mb4_general_ci keys by case only: \
+                     docs/durability.md, \"Log format versions\")",
                     table.schema.name
                 )));
             }

@@ -8,7 +8,7 @@ use manycore_storage::{
     take_commit_lsn, CommitLog, DdlChange, EncodedCommit, IndexNo, IndexSchema, KeyRange,
     RowChange, RowChangeRef, Storage, StorageError, TableSchema,
 };
-use manycore_types::Value;
+use manycore_types::{DataType, Value};
 use parking_lot::Mutex;
 use std::sync::Arc;
 
@@ -466,4 +466,60 @@ fn apply_ddl(s: &Arc<Storage>, change: DdlChange) {
         DdlChange::AutoIncrement { db, table, next } => s.set_auto_increment(&db, &table, next),
     };
     result.expect("replay ddl");
+}
+
+/// Keys are utf8mb4_general_ci weights, which the log stores. A row filed under a key its
+/// values no longer weigh to (a format-1 log weighed 'é' by case only, as 'É') is refused,
+/// not filed where lookups of 'é' or 'e' would never find it; a key that weighs the same
+/// under both formats (ASCII) recovers.
+#[test]
+fn replay_refuses_a_row_whose_key_its_values_do_not_weigh_to() {
+    let mut s = schema("s");
+    s.columns[0].data_type = DataType::VarChar { length: 10 };
+    s.indexes.clear();
+    let text = |t: &str| Value::Bytes(t.as_bytes().into());
+    let key_of = |weights: &[u32]| {
+        // A present value (tag 1), 3-byte weights with 0x00 escaped as 0x00 0xFF, then
+        // the terminator (types/src/key.rs).
+        let mut key = vec![1];
+        for w in weights {
+            for &byte in &w.to_be_bytes()[1..] {
+                key.push(byte);
+                if byte == 0 {
+                    key.push(0xFF);
+                }
+            }
+        }
+        key.extend_from_slice(&[0, 0]);
+        key
+    };
+    let fresh = storage_with(s.clone());
+    let mut batch = fresh.recovery_batch();
+    let ascii = key_of(&['A' as u32, 'B' as u32]);
+    assert_eq!(ascii, table(&fresh, "s").primary_key(&[text("ab")]));
+    assert!(batch.push(
+        "d",
+        "s",
+        ascii,
+        Some(vec![text("ab"), Value::Null, Value::Null])
+    ));
+    fresh
+        .apply_recovery_batch(batch, 2)
+        .expect("an ASCII key weighs alike in both formats");
+
+    let fresh = storage_with(s);
+    let mut batch = fresh.recovery_batch();
+    let case_only = key_of(&['É' as u32]);
+    assert!(batch.push(
+        "d",
+        "s",
+        case_only,
+        Some(vec![text("é"), Value::Null, Value::Null])
+    ));
+    match fresh.apply_recovery_batch(batch, 2) {
+        Err(StorageError::LogFailed(message)) => {
+            assert!(message.contains("format version 2"), "{message}")
+        }
+        other => panic!("a key weighed by case only: {other:?}"),
+    }
 }

@@ -1,17 +1,30 @@
 //! String comparison rules.
 //!
-//! MariaDB's default collation for utf8mb4 is `utf8mb4_general_ci`: case-insensitive,
-//! trailing spaces ignored (PAD SPACE). We model it as "compare the per-character simple
-//! uppercase folding, with trailing spaces trimmed". Binary strings compare byte by byte.
+//! MariaDB's default collation for utf8mb4 is `utf8mb4_general_ci`: one weight per
+//! character, which ignores case and accents ('é' = 'E', 'ß' = 's'), and trailing spaces
+//! ignored (PAD SPACE). Binary strings compare byte by byte.
 //!
-//! Not yet MariaDB's: general_ci also ignores accents ('é' = 'E', 'Ÿ' = 'y') and weighs
-//! 'ß' as 's'; here those differ. Changing weights changes index keys, which the log and
-//! checkpoints store, so it needs a data-format version step.
+//! A character's weight (`char_weight`) is derived from Unicode, not copied from a table:
+//! in the Latin, Greek and Cyrillic blocks a precomposed letter weighs as its base letter
+//! (the first character of its canonical decomposition, when that recomposes to it), then
+//! every character weighs as its simple uppercase; outside the Basic Multilingual Plane
+//! every character weighs as U+FFFD. Three exceptions follow MariaDB: 'ß' weighs as 'S',
+//! Cyrillic 'Й' keeps its breve, and the lunate sigma 'ϲ' weighs as 'Σ'. `tests/collation_weights.rs` (testkit) compares every BMP
+//! character with MariaDB's `WEIGHT_STRING`: they differ only where Unicode gave a
+//! lowercase letter its uppercase after MariaDB's table was made (e.g. U+0180 'ƀ'), which
+//! MariaDB weighs as itself.
+//!
+//! Not yet MariaDB's: PAD SPACE pads the shorter string with spaces, so MariaDB orders
+//! 'a\tb' below 'a'; trimmed weights order it above.
+//!
+//! Weights are index keys, which the log and checkpoints store: changing any weight needs
+//! a new log record format version (`manycore_wal::record::FORMAT_VERSION`).
 //!
 //! Invariant: `compare(a, b) == Equal` iff `weight(a) == weight(b)`, and the byte order of
 //! weights is the collation order, so indexes (which store weights) agree with comparisons.
 
 use std::cmp::Ordering;
+use unicode_normalization::UnicodeNormalization;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Collation {
@@ -34,7 +47,7 @@ impl Collation {
     }
 
     /// Appends the sort weight of `s`: bytes whose order is the collation order.
-    /// For general_ci each character's simple uppercase code point, big-endian in 3 bytes.
+    /// For general_ci each character's `char_weight`, big-endian in 3 bytes.
     pub fn append_weight(self, s: &[u8], out: &mut Vec<u8>) {
         match self {
             Collation::Binary => out.extend_from_slice(s),
@@ -92,16 +105,12 @@ fn compare_general_ci(a: &[u8], b: &[u8]) -> Ordering {
     a.len().cmp(&b.len())
 }
 
-/// The folded code point of each character, U+FFFD for each invalid sequence (as a lossy
-/// UTF-8 decode gives).
+/// The weight of each character, U+FFFD's for each invalid sequence (as a lossy UTF-8
+/// decode gives).
 fn folded_code_points(s: &[u8]) -> impl Iterator<Item = u32> + '_ {
     s.utf8_chunks().flat_map(|chunk| {
         let invalid = (!chunk.invalid().is_empty()).then_some('\u{FFFD}');
-        chunk
-            .valid()
-            .chars()
-            .chain(invalid)
-            .map(|c| fold_char(c) as u32)
+        chunk.valid().chars().chain(invalid).map(char_weight)
     })
 }
 
@@ -110,12 +119,52 @@ fn trim_trailing_spaces(s: &[u8]) -> &[u8] {
     &s[..end]
 }
 
-/// Simple uppercase mapping of one character, as general_ci's weight table does
-/// for the Basic Multilingual Plane; characters outside it weigh as U+FFFD.
-fn fold_char(c: char) -> char {
-    if (c as u32) > 0xFFFF {
-        return '\u{FFFD}';
+/// utf8mb4_general_ci's weight of one character: a code point, equal for characters the
+/// collation does not tell apart (LIKE compares characters by it too).
+pub fn char_weight(c: char) -> u32 {
+    if c.is_ascii() {
+        return u32::from(c.to_ascii_uppercase() as u8);
     }
+    match BMP_WEIGHTS.get(c as usize) {
+        Some(&weight) => u32::from(weight),
+        None => 0xFFFD,
+    }
+}
+
+/// Every BMP character's weight, derived once (~65k decompositions) on first use.
+static BMP_WEIGHTS: std::sync::LazyLock<Box<[u16]>> = std::sync::LazyLock::new(|| {
+    (0..=0xFFFF_u32)
+        .map(|code| char::from_u32(code).map_or(code as u16, derive_weight))
+        .collect()
+});
+
+/// See the module notes. Only for BMP characters (the result must fit 16 bits).
+fn derive_weight(c: char) -> u16 {
+    let weight = match c {
+        'ß' => 'S',
+        'Й' | 'й' => 'Й',
+        'ϲ' => 'Σ',
+        _ => simple_uppercase(base_letter(c).unwrap_or(c)),
+    };
+    u16::try_from(weight as u32).expect("a BMP character's uppercase is in the BMP")
+}
+
+/// The letter a precomposed Latin, Greek or Cyrillic letter is built on ('é' -> 'e'), if
+/// `c` is one: its canonical decomposition starts with a letter and recomposes to `c`
+/// (which leaves out singletons such as U+1F71, a compatibility copy of U+03AC).
+fn base_letter(c: char) -> Option<char> {
+    let accented_blocks = |c: char| matches!(c, '\u{80}'..='\u{52F}' | '\u{1E00}'..='\u{1FFF}');
+    if !accented_blocks(c) {
+        return None;
+    }
+    let mut parts = Vec::new();
+    unicode_normalization::char::decompose_canonical(c, |part| parts.push(part));
+    let base = parts[0];
+    let recomposes = parts.iter().copied().nfc().eq(std::iter::once(c));
+    (parts.len() > 1 && base.is_alphabetic() && recomposes).then_some(base)
+}
+
+fn simple_uppercase(c: char) -> char {
     let mut upper = c.to_uppercase();
     match (upper.next(), upper.next()) {
         (Some(u), None) => u,
@@ -132,6 +181,11 @@ mod tests {
         let ci = Collation::Utf8mb4GeneralCi;
         assert!(ci.eq(b"abc", b"ABC  "));
         assert!(!ci.eq("straße".as_bytes(), "STRASSE".as_bytes()));
+        assert!(ci.eq("straße".as_bytes(), "STRASE".as_bytes()));
+        assert!(ci.eq("Élan".as_bytes(), "elan".as_bytes()));
+        assert!(ci.eq("Ÿ".as_bytes(), "y".as_bytes()));
+        assert!(!ci.eq("Й".as_bytes(), "и".as_bytes()));
+        assert_eq!(ci.compare("é".as_bytes(), b"f"), Ordering::Less);
         assert_eq!(ci.compare(b"a", b"B"), Ordering::Less);
         assert_eq!(Collation::Binary.compare(b"a", b"B"), Ordering::Greater);
         let (mut wa, mut wb) = (Vec::new(), Vec::new());

@@ -2,7 +2,7 @@
 //!
 //! A record payload (the bytes a log frame or checkpoint entry carries) is:
 //!
-//!   0: u8 format version (`FORMAT_VERSION`, 1)
+//!   0: u8 format version (`FORMAT_VERSION`, 2; version 1 is still read)
 //!   1: u8 kind (table below)
 //!   2: kind-specific fields, in declaration order
 //!
@@ -56,7 +56,18 @@ use manycore_types::decimal::PACKED_LEN;
 use manycore_types::{ColumnDefault, DataType, Date, DateTime, Decimal, IntWidth, LobSize, Value};
 use std::sync::Arc;
 
-pub const FORMAT_VERSION: u8 = 1;
+/// The version written. Versions differ only in how keys weigh utf8mb4_general_ci strings
+/// (`manycore_types::collation`); the bytes are laid out alike:
+/// - 1: by case only ('é' and 'E' were different keys);
+/// - 2: by case and accents, as MariaDB ('é' = 'E').
+///
+/// A version-1 row whose key holds a character that weighs differently now fails
+/// recovery's check that a row matches its key, rather than being filed under a key that
+/// later lookups cannot find (docs/durability.md, "Log format versions").
+pub const FORMAT_VERSION: u8 = 2;
+
+/// Versions `decode` accepts.
+const FORMAT_VERSIONS_READ: std::ops::RangeInclusive<u8> = 1..=FORMAT_VERSION;
 
 /// Offset of `commit_ts` in a Commit payload, so it can be patched after encoding.
 const COMMIT_TS_OFFSET: usize = 2;
@@ -288,7 +299,7 @@ impl LogRecord {
 
     pub fn decode(payload: &[u8]) -> Result<LogRecord, DecodeError> {
         let mut r = Reader::new(payload);
-        if r.u8()? != FORMAT_VERSION {
+        if !FORMAT_VERSIONS_READ.contains(&r.u8()?) {
             return Err(DecodeError("unknown record format version"));
         }
         let record = match r.u8()? {
@@ -916,6 +927,20 @@ mod tests {
                     LogRecord::decode(&encoded.payload()[..end]).is_err(),
                     "{record:?}"
                 );
+            }
+        }
+    }
+
+    /// A version-1 log still reads (its layout is version 2's); versions never written do not.
+    #[test]
+    fn reads_the_format_versions_it_knows() {
+        for record in sample_records() {
+            let mut payload = record.encode().payload().to_vec();
+            payload[0] = 1;
+            assert_eq!(LogRecord::decode(&payload).as_ref(), Ok(&record));
+            for unknown in [0, FORMAT_VERSION + 1] {
+                payload[0] = unknown;
+                assert!(LogRecord::decode(&payload).is_err(), "version {unknown}");
             }
         }
     }
