@@ -18,10 +18,26 @@
 //!     is running (a loader holds `&self`).
 //! (4) Stores publish with Release (the swap) and loads read with Acquire, so a loader
 //!     sees the value fully written.
+//!
+//! Model-checked with loom, crossbeam-epoch included (`loom_tests` below; the command is in
+//! docs/locking.md). Under `cfg(loom)` the pointer and the `Arc` are loom's, so loom also
+//! tracks every count: a leak, a double release or a use after release fails the run.
 
 use std::marker::PhantomData;
+
+#[cfg(loom)]
+use loom::sync::atomic::{AtomicPtr, Ordering};
+#[cfg(loom)]
+use loom::sync::Arc;
+#[cfg(not(loom))]
 use std::sync::atomic::{AtomicPtr, Ordering};
+#[cfg(not(loom))]
 use std::sync::Arc;
+
+// Without it crossbeam-epoch would run on real atomics and threads: loom would see none of
+// the pinning and the check would pass without checking anything.
+#[cfg(all(loom, not(crossbeam_loom)))]
+compile_error!("the loom run needs RUSTFLAGS=\"--cfg loom --cfg crossbeam_loom\"");
 
 pub struct ArcCell<T> {
     ptr: AtomicPtr<T>,
@@ -111,7 +127,10 @@ impl<T: Send + Sync + 'static> ArcCell<T> {
 
 impl<T> Drop for ArcCell<T> {
     fn drop(&mut self) {
+        #[cfg(not(loom))]
         let ptr = *self.ptr.get_mut();
+        #[cfg(loom)]
+        let ptr = self.ptr.with_mut(|ptr| *ptr);
         if !ptr.is_null() {
             // SAFETY: the cell owns this count (invariant (1)) and no loader is running
             // (invariant (3)).
@@ -191,6 +210,134 @@ mod tests {
             for i in 1..20_000u64 {
                 cell.store(Some(Arc::new(vec![i; 8])));
             }
+        });
+    }
+}
+
+/// Model checks: `RUSTFLAGS="--cfg loom --cfg crossbeam_loom" cargo test -p manycore-sync
+/// --release loom`. A reader must see the old or the new value whole and alive, and every
+/// value must be released exactly once, by the epoch collector while the model runs.
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use super::ArcCell;
+    use loom::cell::UnsafeCell;
+    use loom::sync::Arc;
+
+    const FREED: usize = usize::MAX;
+
+    struct Value {
+        id: usize,
+        /// Written when created and when dropped, read by readers: loom reports a read that
+        /// the creation does not happen-before (a publish too weak) or that races the drop
+        /// (a release too early).
+        data: UnsafeCell<usize>,
+    }
+
+    // SAFETY: `data` is written only by `new` and `drop`; loom checks that every read is
+    // ordered after the first and before the second.
+    unsafe impl Sync for Value {}
+
+    impl Value {
+        fn new(id: usize) -> Value {
+            Value {
+                id,
+                data: UnsafeCell::new(id),
+            }
+        }
+
+        /// Reads the value whole and returns its id.
+        fn check(&self) -> usize {
+            // SAFETY: loom checks the access (see `data`).
+            let data = self.data.with(|data| unsafe { *data });
+            assert_eq!(
+                data, self.id,
+                "read a value that is not whole or already freed"
+            );
+            self.id
+        }
+    }
+
+    impl Drop for Value {
+        fn drop(&mut self) {
+            self.data.with_mut(|data| {
+                // SAFETY: loom checks the access (see `data`).
+                let data = unsafe { &mut *data };
+                assert_ne!(*data, FREED, "value released twice");
+                *data = FREED;
+            });
+        }
+    }
+
+    /// Pushes this thread's deferred releases and tries to advance the epoch, so values
+    /// can be freed while the other thread runs (production threads get this by pinning
+    /// often; without it a model frees only at teardown, where nothing races).
+    fn collect() {
+        crossbeam_epoch::pin().flush();
+    }
+
+    fn builder(preemption_bound: usize) -> loom::model::Builder {
+        let mut builder = loom::model::Builder::new();
+        builder.preemption_bound = Some(preemption_bound);
+        builder
+    }
+
+    /// A reader takes a count (`load_full`) and then uses the value without one (`with`)
+    /// while the writer replaces it and collects; both drop their handle of the cell, so the
+    /// cell's own drop races the reader's last use of what it loaded.
+    #[test]
+    fn loom_load_full_and_with_against_store() {
+        builder(2).check(|| {
+            let cell = Arc::new(ArcCell::from_pointee(Value::new(1)));
+            let reader = {
+                let cell = Arc::clone(&cell);
+                loom::thread::spawn(move || {
+                    let loaded = cell.load_full().expect("never None");
+                    let now = cell.with(|value| value.expect("never None").check());
+                    drop(cell);
+                    assert!(loaded.check() <= now, "went back to an older value");
+                })
+            };
+            cell.store(Some(Arc::new(Value::new(2))));
+            collect();
+            drop(cell);
+            reader.join().expect("reader panicked");
+        });
+    }
+
+    /// A reader uses the value without a count while the writer empties the cell and
+    /// collects.
+    #[test]
+    fn loom_with_against_store_none() {
+        builder(3).check(|| {
+            let cell = Arc::new(ArcCell::from_pointee(Value::new(1)));
+            let reader = {
+                let cell = Arc::clone(&cell);
+                loom::thread::spawn(move || cell.with(|value| value.map(Value::check)))
+            };
+            cell.store(None);
+            collect();
+            assert!(matches!(
+                reader.join().expect("reader panicked"),
+                None | Some(1)
+            ));
+            assert!(cell.is_none());
+        });
+    }
+
+    /// Two writers race to replace the value: each of the three values is released once
+    /// (loom reports a leaked `Arc` at the end of an execution).
+    #[test]
+    fn loom_two_writers_release_every_value_once() {
+        builder(2).check(|| {
+            let cell = Arc::new(ArcCell::from_pointee(Value::new(1)));
+            let writer = {
+                let cell = Arc::clone(&cell);
+                loom::thread::spawn(move || cell.store(Some(Arc::new(Value::new(2)))))
+            };
+            cell.store(Some(Arc::new(Value::new(3))));
+            writer.join().expect("writer panicked");
+            let last = cell.load_full().expect("never None").check();
+            assert!(last == 2 || last == 3);
         });
     }
 }

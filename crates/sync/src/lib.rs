@@ -11,7 +11,8 @@
 //! - [`instrument`]: per-name lock statistics and [`mutex_status`].
 //! - [`counters`]: `WorkerCounters<N>` and `PerWorker<T>` on padded cache lines.
 //! - [`alloc_count`]: a counting global allocator for allocation-free-path tests.
-//! - [`arc_cell`]: `ArcCell<T>`, an epoch-reclaimed `Option<Arc<T>>` for version chains.
+//! - [`arc_cell`]: `ArcCell<T>`, an epoch-reclaimed `Option<Arc<T>>` for version chains,
+//!   model-checked with loom (crossbeam-epoch running on loom too).
 //!
 //! Crate invariants:
 //! (1) Every `unsafe` block says why it is sound in a `// SAFETY:` comment.
@@ -20,8 +21,9 @@
 //!     the epoch, which crossbeam-epoch does with one).
 //! (3) No spin delay executes an atomic read-modify-write or writes shared memory.
 //! (4) Prefer `parking_lot`: a lock is written here only when no library lock does
-//!     the job, and then it is model-checked (`RUSTFLAGS="--cfg loom" cargo test
-//!     -p manycore-sync --release`) and benchmarked (`manycore lockbench`).
+//!     the job, and then it is model-checked (`RUSTFLAGS="--cfg loom --cfg
+//!     crossbeam_loom" cargo test -p manycore-sync --release loom`) and benchmarked
+//!     (`manycore lockbench`). So is any other hand-written primitive (`ArcCell`).
 
 pub mod alloc_count;
 pub mod arc_cell;

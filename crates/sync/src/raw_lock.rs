@@ -253,7 +253,8 @@ mod tests {
     }
 }
 
-/// Model checks: `RUSTFLAGS="--cfg loom" cargo test -p manycore-sync --release loom`.
+/// Model checks: `RUSTFLAGS="--cfg loom --cfg crossbeam_loom" cargo test -p manycore-sync
+/// --release loom`.
 #[cfg(all(test, loom))]
 mod loom_tests {
     use super::*;
