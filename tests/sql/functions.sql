@@ -48,8 +48,8 @@ SELECT ROUND(n, 2), ROUND(n, -1), ROUND(n, p), ROUND(n, 5), TRUNCATE(n, 1), TRUN
 SELECT ROUND(i, -1), ROUND(i, p), TRUNCATE(i, p), TRUNCATE(u, -1), ROUND(u, -1), ROUND(u, p), ROUND(b, -2), ROUND(b, 2), ROUND(b, p), TRUNCATE(b, p) FROM r ORDER BY id;
 SELECT ROUND(s, 1), TRUNCATE(s, 2), FLOOR(s), CEIL(s) FROM r ORDER BY id;
 DROP TABLE r;
--- A column's DOUBLE(M,D) is not kept (the log records a plain DOUBLE): MariaDB stores the
--- value rounded to D decimals and prints it, and what keeps its decimals, with D digits.
+-- A DOUBLE(M,D) column stores its values rounded to D decimals and prints them, and what
+-- keeps its decimals, with D digits.
 CREATE TABLE rd (id INT PRIMARY KEY, d4 DOUBLE(10,4));
 INSERT INTO rd VALUES (1, 2.71828), (2, -0.00005);
 SELECT d4, ROUND(d4, 2), ROUND(d4, id), FLOOR(d4) FROM rd ORDER BY id;
@@ -81,3 +81,23 @@ SELECT NOW(), CURDATE(), CURTIME(), UNIX_TIMESTAMP(), UUID(), RAND(), SYSDATE();
 -- diff: skip-result
 SELECT VERSION(), CONNECTION_ID();
 SELECT LENGTH(UUID()), RAND(1) = RAND(1), NOW() = NOW();
+
+-- DOUBLE(M,D): rounding (half to even on the fraction), the range 10^(M-D), the limits.
+CREATE TABLE rd2 (id INT PRIMARY KEY, d DOUBLE(6,2) NOT NULL DEFAULT 1.005);
+INSERT INTO rd2 VALUES (1, 1234.565), (2, -0.005), (3, 9999.994), (4, -9999.99);
+INSERT INTO rd2 (id) VALUES (5);
+INSERT INTO rd2 VALUES (6, 10000);
+INSERT INTO rd2 VALUES (7, -9999.996);
+INSERT INTO rd2 VALUES (8, '12.345');
+SELECT id, d, d * 3, d + 0.001, ROUND(d, 1) FROM rd2 ORDER BY id;
+SHOW COLUMNS FROM rd2;
+SET sql_mode = '';
+INSERT INTO rd2 VALUES (9, 123456.7);
+SELECT d FROM rd2 WHERE id = 9;
+SET sql_mode = DEFAULT;
+UPDATE rd2 SET d = d / 3 WHERE id = 1;
+SELECT d FROM rd2 WHERE id = 1;
+DROP TABLE rd2;
+CREATE TABLE bad (d DOUBLE(4,5));
+CREATE TABLE bad (d DOUBLE(256,5));
+CREATE TABLE bad (d DOUBLE(40,31));

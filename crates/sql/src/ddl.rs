@@ -13,7 +13,7 @@ use crate::expr::{self, EvalContext, SessionContext};
 use crate::scope::{BindScope, Parameters, SourceTable};
 use crate::select::object_part;
 use manycore_storage::{ColumnSchema, IndexSchema, TableSchema};
-use manycore_types::{ColumnDefault, DataType, IntWidth, LobSize, Value};
+use manycore_types::{ColumnDefault, DataType, IntWidth, LobSize, Value, NOT_FIXED_DECIMALS};
 use sqlparser::ast;
 
 const CHAR_LENGTH_MAX: u64 = 255;
@@ -106,9 +106,9 @@ pub fn column_type(name: &str, t: &ast::DataType) -> Result<DataType> {
             ast::ExactNumberInfo::Precision(p) if *p > 24 => DataType::DOUBLE,
             _ => DataType::Float,
         },
+        A::Double(info) => declared_double(info, name)?,
         A::Real
         | A::RealUnsigned
-        | A::Double(_)
         | A::DoubleUnsigned(_)
         | A::DoublePrecision
         | A::DoublePrecisionUnsigned
@@ -552,4 +552,38 @@ pub fn split_name(name: &ast::ObjectName) -> Result<(Option<String>, String)> {
         [d, t] => Ok((Some(d.clone()), t.clone())),
         _ => Err(Error::not_supported("multi-part names")),
     }
+}
+
+/// DOUBLE or DOUBLE(M,D): with M and D, values are stored rounded to D decimals and must
+/// stay below 10^(M-D) (`expr::convert`). MariaDB's limits: M <= 255, D <= 30, D <= M.
+fn declared_double(info: &ast::ExactNumberInfo, name: &str) -> Result<DataType> {
+    let (precision, decimals) = match info {
+        ast::ExactNumberInfo::None => return Ok(DataType::DOUBLE),
+        ast::ExactNumberInfo::Precision(_) => return Err(Error::parse_near(")", 1)),
+        ast::ExactNumberInfo::PrecisionAndScale(m, d) => (*m, (*d).max(0) as u64),
+    };
+    if precision > 255 {
+        return Err(Error::new(
+            ErrorCode::TooBigDisplaywidth,
+            format!("Display width out of range for '{name}' (max = 255)"),
+        ));
+    }
+    if decimals >= u64::from(NOT_FIXED_DECIMALS) {
+        return Err(Error::new(
+            ErrorCode::TooBigScale,
+            format!("Too big scale specified for '{name}'. Maximum is 30"),
+        ));
+    }
+    if decimals > precision {
+        return Err(Error::new(
+            ErrorCode::MBiggerThanD,
+            format!(
+                "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{name}')"
+            ),
+        ));
+    }
+    Ok(DataType::Double {
+        decimals: decimals as u8,
+        precision: Some(precision.max(1) as u8),
+    })
 }

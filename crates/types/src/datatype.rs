@@ -34,13 +34,17 @@ pub enum DataType {
         /// DECIMAL UNSIGNED: negative values are out of range.
         unsigned: bool,
     },
+    /// FLOAT(M,D) is kept as a plain FLOAT: its values are not rounded to D decimals as
+    /// MariaDB's are (DOUBLE(M,D) is).
     Float,
     /// `decimals`: the fraction digits its text form has (MariaDB's `decimals`), or
-    /// NOT_FIXED_DECIMALS for the shortest digits that round-trip. Only PI(), a DOUBLE
-    /// rounded by ROUND/TRUNCATE/CEIL/FLOOR, and what is computed from them have fixed
-    /// decimals (a column's DOUBLE(M,D) is not kept: it is a plain DOUBLE here).
+    /// NOT_FIXED_DECIMALS for the shortest digits that round-trip. Fixed decimals come
+    /// from a DOUBLE(M,D) column, PI(), a DOUBLE rounded by ROUND/TRUNCATE/CEIL/FLOOR, and
+    /// what is computed from them. `precision`: a DOUBLE(M,D) column's M (its values are
+    /// stored rounded to D decimals and below 10^(M-D)); None for every other DOUBLE.
     Double {
         decimals: u8,
+        precision: Option<u8>,
     },
     Char {
         length: u32,
@@ -165,6 +169,7 @@ impl DataType {
     /// A DOUBLE printed with the shortest digits that round-trip (almost every DOUBLE).
     pub const DOUBLE: DataType = DataType::Double {
         decimals: NOT_FIXED_DECIMALS,
+        precision: None,
     };
 
     pub fn is_integer(&self) -> bool {
@@ -283,7 +288,7 @@ impl DataType {
                 unsigned,
             } => *precision as u32 + (*scale > 0) as u32 + (!*unsigned) as u32,
             DataType::Float => 12,
-            DataType::Double { .. } => 22,
+            DataType::Double { precision, .. } => precision.map_or(22, u32::from),
             DataType::Char { length } | DataType::VarChar { length } => length.saturating_mul(4),
             DataType::Binary { length } | DataType::VarBinary { length } => *length,
             DataType::Text { size } | DataType::Blob { size } => {
@@ -304,7 +309,7 @@ impl DataType {
             DataType::Int { .. } | DataType::Date => 0,
             DataType::Decimal { scale, .. } => *scale,
             DataType::DateTime { fsp } | DataType::Timestamp { fsp } => *fsp,
-            DataType::Double { decimals } => *decimals,
+            DataType::Double { decimals, .. } => *decimals,
             _ => NOT_FIXED_DECIMALS,
         }
     }
@@ -313,6 +318,7 @@ impl DataType {
     pub fn double(decimals: u8) -> DataType {
         DataType::Double {
             decimals: decimals.min(NOT_FIXED_DECIMALS),
+            precision: None,
         }
     }
 
@@ -321,7 +327,7 @@ impl DataType {
         match self {
             DataType::Decimal { scale, .. } => *scale,
             DataType::Float => NOT_FIXED_DECIMALS,
-            DataType::Double { decimals } => *decimals,
+            DataType::Double { decimals, .. } => *decimals,
             DataType::DateTime { fsp } | DataType::Timestamp { fsp } => *fsp,
             DataType::Char { .. }
             | DataType::VarChar { .. }
@@ -370,6 +376,10 @@ impl DataType {
                 format!("decimal({precision},{scale}){sign}")
             }
             DataType::Float => "float".to_string(),
+            DataType::Double {
+                decimals,
+                precision: Some(precision),
+            } => format!("double({precision},{decimals})"),
             DataType::Double { .. } => "double".to_string(),
             DataType::Char { length } => format!("char({length})"),
             DataType::VarChar { length } => format!("varchar({length})"),

@@ -34,7 +34,7 @@ pub fn write_text(value: &Value, data_type: &DataType, out: &mut Vec<u8>) {
         Value::UInt(u) => write!(out, "{u}").expect("writing to a Vec cannot fail"),
         Value::Double(d) if *data_type == DataType::Float => write_float(*d as f32, out),
         Value::Double(d) => match data_type {
-            DataType::Double { decimals } if *decimals < NOT_FIXED_DECIMALS => {
+            DataType::Double { decimals, .. } if *decimals < NOT_FIXED_DECIMALS => {
                 write_fixed(*d, *decimals, out)
             }
             _ => write_double(*d, out),
@@ -295,47 +295,35 @@ mod tests {
             (Value::Double(100000.0), DataType::DOUBLE, "100000"),
             (
                 Value::Double(std::f64::consts::PI),
-                DataType::Double { decimals: 6 },
+                DataType::double(6),
                 "3.141593",
             ),
             (
                 Value::Double(std::f64::consts::FRAC_PI_2),
-                DataType::Double { decimals: 10 },
+                DataType::double(10),
                 "1.5707963268",
             ),
-            (
-                Value::Double(-0.0),
-                DataType::Double { decimals: 2 },
-                "0.00",
-            ),
-            (
-                Value::Double(-1e-11),
-                DataType::Double { decimals: 10 },
-                "-0.0000000000",
-            ),
+            (Value::Double(-0.0), DataType::double(2), "0.00"),
+            (Value::Double(-1e-11), DataType::double(10), "-0.0000000000"),
             (
                 Value::Double(1.0 / 3.0),
-                DataType::Double { decimals: 30 },
+                DataType::double(30),
                 "0.333333333333333300000000000000",
             ),
             (
                 Value::Double(0.1 + 0.2),
-                DataType::Double { decimals: 25 },
+                DataType::double(25),
                 "0.3000000000000000400000000",
             ),
             (
                 Value::Double(123456789012345678.0),
-                DataType::Double { decimals: 2 },
+                DataType::double(2),
                 "123456789012345680.00",
             ),
-            (
-                Value::Double(f64::INFINITY),
-                DataType::Double { decimals: 0 },
-                "0",
-            ),
+            (Value::Double(f64::INFINITY), DataType::double(0), "0"),
             (
                 Value::Double(1e20),
-                DataType::Double { decimals: 0 },
+                DataType::double(0),
                 "100000000000000000000",
             ),
             (Value::Double(1.1f32 as f64), DataType::Float, "1.1"),

@@ -35,7 +35,8 @@
 //!   2 Decimal (u8 precision, u8 scale) | 3 Float | 4 Double | 5 Char | 6 VarChar |
 //!   7 Binary | 8 VarBinary (each: varint length) | 9 Text | 10 Blob (each: u8 size
 //!   0..=3 tiny..long) | 11 Date | 12 DateTime | 13 Timestamp (each: u8 fsp) |
-//!   14 Decimal unsigned (u8 precision, u8 scale).
+//!   14 Decimal unsigned (u8 precision, u8 scale) | 15 DOUBLE(M,D) (u8 M, u8 D).
+//!   A DOUBLE without (M,D) is tag 4.
 //! - column: name, type, bool nullable, default (u8 0 none | 1 value | 2 CURRENT_TIMESTAMP),
 //!   bool auto_increment, bool on_update_current_timestamp, comment, varint display
 //!   width (0 none, else width + 1).
@@ -53,7 +54,9 @@
 use crate::codec::*;
 use manycore_storage::{ColumnSchema, IndexSchema, TableSchema};
 use manycore_types::decimal::PACKED_LEN;
-use manycore_types::{ColumnDefault, DataType, Date, DateTime, Decimal, IntWidth, LobSize, Value};
+use manycore_types::{
+    ColumnDefault, DataType, Date, DateTime, Decimal, IntWidth, LobSize, Value, NOT_FIXED_DECIMALS,
+};
 use std::sync::Arc;
 
 /// The version written. Versions differ only in how keys weigh utf8mb4_general_ci strings
@@ -514,6 +517,14 @@ fn put_data_type(out: &mut Vec<u8>, t: &DataType) {
             unsigned,
         } => out.extend_from_slice(&[if *unsigned { 14 } else { 2 }, *precision, *scale]),
         DataType::Float => put_u8(out, 3),
+        DataType::Double {
+            decimals,
+            precision: Some(precision),
+        } => {
+            put_u8(out, 15);
+            put_u8(out, *precision);
+            put_u8(out, *decimals);
+        }
         DataType::Double { .. } => put_u8(out, 4),
         DataType::Char { length } => length_type(out, 5, *length),
         DataType::VarChar { length } => length_type(out, 6, *length),
@@ -563,6 +574,13 @@ fn get_data_type(r: &mut Reader<'_>) -> Result<DataType, DecodeError> {
         },
         3 => DataType::Float,
         4 => DataType::DOUBLE,
+        15 => DataType::Double {
+            precision: Some(r.u8()?),
+            decimals: match r.u8()? {
+                d @ 0..NOT_FIXED_DECIMALS => d,
+                _ => return Err(DecodeError("DOUBLE(M,D) with D over 30")),
+            },
+        },
         5 => DataType::Char {
             length: r.u32_varint()?,
         },
@@ -763,6 +781,10 @@ mod tests {
             DataType::Null,
             DataType::Float,
             DataType::DOUBLE,
+            DataType::Double {
+                decimals: 4,
+                precision: Some(10),
+            },
             DataType::Date,
         ];
         for width in [

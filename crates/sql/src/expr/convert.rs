@@ -256,6 +256,22 @@ pub fn store_value(
                 }
                 return Ok(Value::Double(f as f64));
             }
+            if let DataType::Double {
+                decimals,
+                precision: Some(precision),
+            } = column
+            {
+                let (fitted, in_range) = fit_double(d, *precision, *decimals);
+                if !in_range {
+                    return complain(
+                        strict,
+                        session,
+                        out_of_range(&column_name(), row),
+                        Value::Double(fitted),
+                    );
+                }
+                return Ok(Value::Double(fitted));
+            }
             Ok(Value::Double(d))
         }
         DataType::Char { .. } | DataType::VarChar { .. } | DataType::Text { .. } => {
@@ -548,6 +564,23 @@ fn temporal_constant(value: &Value) -> Option<DateTime> {
         Value::Bytes(b) => parse_datetime(b).map(|p| p.datetime),
         _ => None,
     }
+}
+
+/// A DOUBLE(M,D) column's value: `d` with its fraction rounded to D digits (half to
+/// even, as C's `rint`, which makes -0.00005 in DOUBLE(10,4) a positive 0), and whether it
+/// is within +-(10^(M-D) - 10^-D); out of range it is clamped to that bound.
+fn fit_double(d: f64, precision: u8, decimals: u8) -> (f64, bool) {
+    let scale = 10f64.powi(i32::from(decimals));
+    let whole = d.floor();
+    let rounded = match d.is_finite() {
+        true => whole + ((d - whole) * scale).round_ties_even() / scale,
+        false => d,
+    };
+    let bound = 10f64.powi(i32::from(precision) - i32::from(decimals)) - 1.0 / scale;
+    if rounded.abs() > bound {
+        return (bound.copysign(rounded), false);
+    }
+    (rounded, true)
 }
 
 /// Total order of values of one expression type for ORDER BY, MIN and MAX: NULL first,

@@ -803,7 +803,7 @@ pub fn column_length(function: Function, args: &[Expr], data_type: &DataType) ->
     use Function::*;
     match (function, data_type) {
         (Pi, _) => Some(8),
-        (Round | Truncate | Ceil | Floor, DataType::Double { decimals }) => {
+        (Round | Truncate | Ceil | Floor, DataType::Double { decimals, .. }) => {
             Some(float_length(*decimals))
         }
         (Round | Truncate | Ceil | Floor, DataType::Int { .. }) => {

@@ -619,13 +619,13 @@ fn aggregates() {
             "std(i)",
             vec![Value::Int(1), Value::Int(3)],
             "1.0000",
-            DataType::Double { decimals: 4 },
+            DataType::double(4),
         ),
         (
             "variance(i)",
             vec![Value::Int(1), Value::Int(3)],
             "1.0000",
-            DataType::Double { decimals: 4 },
+            DataType::double(4),
         ),
     ];
     for (text, values, want, want_type) in cases {
