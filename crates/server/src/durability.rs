@@ -69,6 +69,19 @@ pub fn recover(dir: &Path, args: &ServeArgs) -> Result<(Arc<Storage>, Arc<Durabi
             dir.display()
         ));
     }
+    if report.format1_records > 0 {
+        // Version 1 weighed accented keys by case only: rows its commits kept apart may
+        // now share a unique key (docs/durability.md, "Log format versions").
+        if let Some(index) = storage.find_unique_violation() {
+            return Err(format!(
+                "recovery of {}: two rows of {index} have the same key under today's \
+                 utf8mb4_general_ci weights, which ignore accents; the log (format version 1) \
+                 was written when they did not. Dump the data with the older manycore and \
+                 load it into a new data directory (docs/durability.md, \"Log format versions\")",
+                dir.display()
+            ));
+        }
+    }
     let elapsed_ms = started.elapsed().as_millis() as u64;
     if let Some((file, offset)) = &report.torn_tail {
         tracing::warn!(

@@ -26,8 +26,11 @@ use crate::catalog::{insert_sorted, Catalog, IndexEntry, Table};
 use crate::gc::ReaderSlot;
 use crate::slot::RowSlot;
 use crate::transaction::Transaction;
+use crate::{IndexNo, KeyRange};
 use crate::{Storage, StorageError};
 use manycore_types::{Row, Value};
+use std::collections::HashSet;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -281,4 +284,47 @@ fn load_table(
         next.fetch_max(id.saturating_add(1), Ordering::Relaxed);
     }
     Ok(())
+}
+
+impl Storage {
+    /// The first unique secondary index holding two visible rows with the same key, as
+    /// "`db`.`table`, unique index `name`". Replay does not check uniqueness: the log
+    /// holds only commits that passed the check. A key's weight can change since (log
+    /// format 1's collation, wal's record.rs), so startup runs this after replaying such a
+    /// log. One pass over every table with a unique secondary index.
+    pub fn find_unique_violation(self: &Arc<Self>) -> Option<String> {
+        let reader = self.register_reader();
+        let view = self.begin(&reader).view();
+        let catalog = self.catalog();
+        for (db_name, database) in &catalog.databases {
+            for table in database.tables.values() {
+                for (i, index) in table.schema.indexes.iter().enumerate() {
+                    if !index.unique {
+                        continue;
+                    }
+                    let mut keys = HashSet::new();
+                    let mut duplicate = false;
+                    table.scan(&view, IndexNo::Primary, &KeyRange::all(), |_, row| {
+                        // NULLs never collide in a unique index.
+                        if index.columns.iter().any(|&c| row[c].is_null()) {
+                            return ControlFlow::Continue(());
+                        }
+                        duplicate = !keys.insert(table.secondary_prefix(i, row));
+                        if duplicate {
+                            ControlFlow::Break(())
+                        } else {
+                            ControlFlow::Continue(())
+                        }
+                    });
+                    if duplicate {
+                        return Some(format!(
+                            "`{db_name}`.`{}`, unique index `{}`",
+                            table.schema.name, index.name
+                        ));
+                    }
+                }
+            }
+        }
+        None
+    }
 }

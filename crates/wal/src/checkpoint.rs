@@ -28,7 +28,7 @@
 use crate::codec::{read_u32_le, read_u64_le};
 use crate::disk::{is_disk_full, Disk};
 use crate::log::Shared;
-use crate::record::{KeyedRows, LogRecord, RECORD_PAYLOAD_MAX};
+use crate::record::{weighs_keys_by_case_only, KeyedRows, LogRecord, RECORD_PAYLOAD_MAX};
 use crate::recovery::decode_payloads;
 use crate::{Lsn, WalError};
 use manycore_types::Value;
@@ -288,13 +288,15 @@ fn remove_obsolete(
     Ok(obsolete.len())
 }
 
-/// Reads a checkpoint, verifying every entry, and hands each record to `apply`.
+/// Reads a checkpoint, verifying every entry, and hands each record to `apply`; counts
+/// the entries written in format version 1 into `format1_entries`.
 /// Streams: memory use is one chunk, not the file.
 pub(crate) fn read_checkpoint(
     disk: &dyn Disk,
     name: &str,
     lsn: Lsn,
     apply: &mut dyn FnMut(Lsn, LogRecord),
+    format1_entries: &mut u64,
 ) -> Result<u64, WalError> {
     let corrupt = |offset: u64, reason: &str| WalError::Corrupt {
         file: name.to_string(),
@@ -325,6 +327,10 @@ pub(crate) fn read_checkpoint(
     let mut pending_bytes = 0;
     let mut decode_pending = |pending: &mut Vec<(u64, Vec<u8>)>, bytes| -> Result<(), WalError> {
         let payloads: Vec<&[u8]> = pending.iter().map(|(_, p)| &p[..]).collect();
+        *format1_entries += payloads
+            .iter()
+            .filter(|p| weighs_keys_by_case_only(p))
+            .count() as u64;
         let records =
             decode_payloads(&payloads, bytes).map_err(|(i, e)| corrupt(pending[i].0, e.0))?;
         pending.clear();

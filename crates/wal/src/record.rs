@@ -69,6 +69,11 @@ use std::sync::Arc;
 /// later lookups cannot find (docs/durability.md, "Log format versions").
 pub const FORMAT_VERSION: u8 = 2;
 
+/// Whether `payload` was written in format version 1 (keys weighed by case only).
+pub fn weighs_keys_by_case_only(payload: &[u8]) -> bool {
+    payload.first() == Some(&1)
+}
+
 /// Versions `decode` accepts.
 const FORMAT_VERSIONS_READ: std::ops::RangeInclusive<u8> = 1..=FORMAT_VERSION;
 

@@ -20,7 +20,7 @@
 use crate::checkpoint::{is_temp_checkpoint, parse_checkpoint_name, read_checkpoint};
 use crate::disk::{read_all, Disk};
 use crate::log::{create_segment, Cursor, SegmentInfo};
-use crate::record::LogRecord;
+use crate::record::{weighs_keys_by_case_only, LogRecord};
 use crate::segment::{parse_segment_name, scan_segment, ScanEnd, SEGMENT_HEADER_LEN};
 use crate::{DecodeError, Lsn, WalError, WalOptions};
 use std::ops::Range;
@@ -43,6 +43,9 @@ pub struct RecoveryReport {
     pub truncated_corruption: Option<(String, u64, String)>,
     /// The first LSN the log will hand out.
     pub next_lsn: Lsn,
+    /// Records and checkpoint entries read that were written in format version 1, whose
+    /// keys weighed utf8mb4_general_ci strings by case only (record.rs).
+    pub format1_records: u64,
 }
 
 pub(crate) struct Recovered {
@@ -125,6 +128,10 @@ pub(crate) fn recover(
                     format!("record does not decode: {e}"),
                 )
             })?;
+        report.format1_records += scan.frames[after_checkpoint..]
+            .iter()
+            .filter(|(_, payload)| weighs_keys_by_case_only(&bytes[payload.clone()]))
+            .count() as u64;
         records.extend(decoded);
         match scan.end {
             ScanEnd::Clean => {}
@@ -162,7 +169,8 @@ pub(crate) fn recover(
 
     // Step 4: apply.
     if let Some((lsn, name)) = checkpoint {
-        report.checkpoint_entries = read_checkpoint(disk, name, lsn, apply)?;
+        report.checkpoint_entries =
+            read_checkpoint(disk, name, lsn, apply, &mut report.format1_records)?;
     }
     report.log_records = records.len() as u64;
     for (lsn, record) in records {
