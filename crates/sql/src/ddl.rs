@@ -568,20 +568,8 @@ fn declared_double(info: &ast::ExactNumberInfo, name: &str) -> Result<DataType> 
             format!("Display width out of range for '{name}' (max = 255)"),
         ));
     }
-    if decimals >= u64::from(NOT_FIXED_DECIMALS) {
-        return Err(Error::new(
-            ErrorCode::TooBigScale,
-            format!("Too big scale specified for '{name}'. Maximum is 30"),
-        ));
-    }
-    if decimals > precision {
-        return Err(Error::new(
-            ErrorCode::MBiggerThanD,
-            format!(
-                "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{name}')"
-            ),
-        ));
-    }
+    let max_decimals = u64::from(NOT_FIXED_DECIMALS) - 1;
+    expr::check_scale(decimals, max_decimals, precision, name, name)?;
     Ok(DataType::Double {
         decimals: decimals as u8,
         precision: Some(precision.max(1) as u8),

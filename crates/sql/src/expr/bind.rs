@@ -1003,10 +1003,27 @@ pub fn declared_decimal(
             format!("Too big precision specified for '{name}'. Maximum is 65"),
         ));
     }
-    if scale > 38 {
+    check_scale(scale, 38, precision, name, m_d_name)?;
+    Ok(DataType::Decimal {
+        precision: precision.max(1) as u8,
+        scale: scale as u8,
+        unsigned: false,
+    })
+}
+
+/// A declared (M,D)'s scale: at most `max_scale` (error 1425) and at most M (1427), as
+/// MariaDB checks DECIMAL and DOUBLE alike.
+pub fn check_scale(
+    scale: u64,
+    max_scale: u64,
+    precision: u64,
+    name: &str,
+    m_d_name: &str,
+) -> Result<()> {
+    if scale > max_scale {
         return Err(Error::new(
             ErrorCode::TooBigScale,
-            format!("Too big scale specified for '{name}'. Maximum is 38"),
+            format!("Too big scale specified for '{name}'. Maximum is {max_scale}"),
         ));
     }
     if scale > precision {
@@ -1018,11 +1035,7 @@ pub fn declared_decimal(
             ),
         ));
     }
-    Ok(DataType::Decimal {
-        precision: precision.max(1) as u8,
-        scale: scale as u8,
-        unsigned: false,
-    })
+    Ok(())
 }
 
 /// The target type of CAST(x AS t) / CONVERT(x, t).
