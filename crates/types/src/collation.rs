@@ -9,7 +9,8 @@
 //! (the first character of its canonical decomposition, when that recomposes to it), then
 //! every character weighs as its simple uppercase; outside the Basic Multilingual Plane
 //! every character weighs as U+FFFD. Three exceptions follow MariaDB: 'ß' weighs as 'S',
-//! Cyrillic 'Й' keeps its breve, and the lunate sigma 'ϲ' weighs as 'Σ'. `tests/collation_weights.rs` (testkit) compares every BMP
+//! Cyrillic 'Й' keeps its breve, and the lunate sigma 'ϲ' weighs as 'Σ'. The table is
+//! built on first use (~2 ms). `tests/collation_weights.rs` (testkit) compares every BMP
 //! character with MariaDB's `WEIGHT_STRING`: they differ only where Unicode gave a
 //! lowercase letter its uppercase after MariaDB's table was made (e.g. U+0180 'ƀ'), which
 //! MariaDB weighs as itself.
@@ -62,8 +63,8 @@ impl Collation {
                         weight[2] = c.to_ascii_uppercase();
                     }
                 } else {
-                    for c in folded_code_points(s) {
-                        out.extend_from_slice(&c.to_be_bytes()[1..]);
+                    for weight in char_weights(s) {
+                        out.extend_from_slice(&weight.to_be_bytes()[1..]);
                     }
                 }
             }
@@ -89,7 +90,7 @@ fn compare_general_ci(a: &[u8], b: &[u8]) -> Ordering {
         }
         let (x, y) = (a[at], b[at]);
         if !(x.is_ascii() && y.is_ascii()) {
-            return folded_code_points(a).cmp(folded_code_points(b));
+            return char_weights(a).cmp(char_weights(b));
         }
         match x.to_ascii_uppercase().cmp(&y.to_ascii_uppercase()) {
             Ordering::Equal => at += 1,
@@ -99,7 +100,7 @@ fn compare_general_ci(a: &[u8], b: &[u8]) -> Ordering {
     let longer = if a.len() > b.len() { a } else { b };
     if longer.get(common).is_some_and(|&c| c & 0xC0 == 0x80) {
         // The shorter one ends inside a character: a truncated one, which weighs as U+FFFD.
-        return folded_code_points(a).cmp(folded_code_points(b));
+        return char_weights(a).cmp(char_weights(b));
     }
     // One is a prefix of the other, as characters: trimmed, the longer one has more.
     a.len().cmp(&b.len())
@@ -107,7 +108,7 @@ fn compare_general_ci(a: &[u8], b: &[u8]) -> Ordering {
 
 /// The weight of each character, U+FFFD's for each invalid sequence (as a lossy UTF-8
 /// decode gives).
-fn folded_code_points(s: &[u8]) -> impl Iterator<Item = u32> + '_ {
+fn char_weights(s: &[u8]) -> impl Iterator<Item = u32> + '_ {
     s.utf8_chunks().flat_map(|chunk| {
         let invalid = (!chunk.invalid().is_empty()).then_some('\u{FFFD}');
         chunk.valid().chars().chain(invalid).map(char_weight)

@@ -572,9 +572,10 @@ fn temporal_constant(value: &Value) -> Option<DateTime> {
 fn fit_double(d: f64, precision: u8, decimals: u8) -> (f64, bool) {
     let scale = 10f64.powi(i32::from(decimals));
     let whole = d.floor();
-    let rounded = match d.is_finite() {
-        true => whole + ((d - whole) * scale).round_ties_even() / scale,
-        false => d,
+    let rounded = if d.is_finite() {
+        whole + ((d - whole) * scale).round_ties_even() / scale
+    } else {
+        d
     };
     let bound = 10f64.powi(i32::from(precision) - i32::from(decimals)) - 1.0 / scale;
     if rounded.abs() > bound {
