@@ -101,3 +101,24 @@ DROP TABLE rd2;
 CREATE TABLE bad (d DOUBLE(4,5));
 CREATE TABLE bad (d DOUBLE(256,5));
 CREATE TABLE bad (d DOUBLE(40,31));
+
+-- SLEEP: returns 0 (NULL and negative sleep no time); a statement that sleeps runs once,
+-- whether it reads, writes, assigns or sits in a transaction with other statements.
+SELECT SLEEP(0.05), SLEEP(NULL), SLEEP(-1), SLEEP('0.01');
+CREATE TABLE sl (id INT PRIMARY KEY, n INT NOT NULL);
+INSERT INTO sl VALUES (1, SLEEP(0.02)), (2, 10), (3, 20);
+SELECT id, n, SLEEP(0.02) FROM sl ORDER BY id;
+UPDATE sl SET n = n + 1 + SLEEP(0.02);
+SET @k = 5;
+SET @k = @k + 1 + SLEEP(0.02);
+DO SLEEP(0.02), @k := @k + 1;
+BEGIN;
+DELETE FROM sl WHERE id = SLEEP(0.02) + 3;
+INSERT INTO sl SELECT id + 10, n + SLEEP(0.01) FROM sl WHERE id < 3;
+COMMIT;
+SELECT id, n, @k FROM sl ORDER BY id;
+DROP TABLE sl;
+SET @j = 1;
+DO @j := @j + 1, SLEEP(0.02), @j := @j * 10;
+SET @j = @j + 1, @i = SLEEP(0.02);
+SELECT @j, @i;

@@ -22,7 +22,8 @@
 //!     still ends in the error packet.
 //! (8) Nothing but the socket and the connection's own state is polled per command. KILL
 //!     CONNECTION aborts the task and shutdown drops the worker's task set, both dropping
-//!     the connection at its next await point (4). A `select!` over kill and shutdown
+//!     the connection at its next await point (4); KILL QUERY's own `Notify` is polled
+//!     only while a statement waits. A `select!` over kill and shutdown
 //!     signals instead re-polled both on every wake-up, and each poll of a waiting
 //!     `Notified` locks its `Notify`'s mutex: the shutdown watch's is one shared by every
 //!     connection of both workers, so that was a shared write per command.
@@ -41,8 +42,9 @@ use manycore_protocol::prepared::{parse_execute, ParamType};
 use manycore_protocol::response::{status, write_eof, write_err, write_ok, OkPacket};
 use manycore_protocol::resultset::ResultSetEncoder;
 use manycore_protocol::ProtocolError;
-use manycore_sql::{Columns, ConnectionInfo, Counter, Engine, Error, ErrorCode, KillKind, Session};
-use manycore_storage::LockWait;
+use manycore_sql::{
+    Columns, ConnectionInfo, Counter, Engine, Error, ErrorCode, KillKind, Session, Wait,
+};
 use manycore_types::Value;
 use manycore_uring::SendRing;
 use std::net::SocketAddr;
@@ -51,6 +53,7 @@ use std::sync::atomic::AtomicU32;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tokio::net::TcpStream;
+use tokio::sync::Notify;
 use tokio::task::AbortHandle;
 
 /// Sent in the handshake. The "5.5.5-" prefix is MariaDB's convention for clients that
@@ -78,11 +81,32 @@ pub struct ConnectionContext {
     pub send_batching: bool,
 }
 
-/// How KILL CONNECTION, from any thread, ends this connection: by aborting its task.
+/// How KILL, from any thread, reaches this connection: KILL CONNECTION aborts its task,
+/// KILL QUERY wakes a statement waiting for a row lock or a SLEEP (`unless_killed`).
 #[derive(Default)]
 struct KillSignal {
     /// Set by `spawn` before the task first runs, so before any session can be killed.
     task: OnceLock<AbortHandle>,
+    query: Notify,
+}
+
+/// `future`'s output, or None if KILL QUERY came first: while it waits, or since the
+/// running statement began (the session's flag, read after the wake-up was registered).
+async fn unless_killed<F: std::future::Future>(
+    kill: &KillSignal,
+    session: &Session,
+    future: F,
+) -> Option<F::Output> {
+    // A `Notified` receives every notify_waiters after its creation, polled or not.
+    let killed = kill.query.notified();
+    if session.interrupted() {
+        return None;
+    }
+    tokio::select! {
+        biased;
+        _ = killed => None,
+        output = future => Some(output),
+    }
 }
 
 /// Per-statement state the protocol needs beyond the session's: parameter types sent
@@ -158,16 +182,17 @@ struct Connection {
     refusal: Option<Error>,
     /// The worker's batched sender; None where io_uring is unavailable or turned off.
     send_ring: Option<Rc<SendRing>>,
+    kill: Arc<KillSignal>,
 }
 
 enum Flow {
     Continue,
     Close,
-    /// The statement waits for another transaction's row lock; resume after it ends.
+    /// The statement was undone to wait (a row lock, a SLEEP); resume after the wait.
     /// `statement`: the interrupted work was this prepared statement's execution
     /// (binary result rows), else a COM_QUERY.
     Wait {
-        wait: LockWait,
+        wait: Wait,
         statement: Option<u32>,
     },
     /// COM_CHANGE_USER's exchange needs more packets (caching_sha2 full authentication);
@@ -233,9 +258,10 @@ async fn run(
         params: Vec::new(),
         refusal: None,
         send_ring,
+        kill,
     };
     let timeout = connection.context.connect_timeout;
-    let session = match tokio::time::timeout(timeout, connection.establish(peer, &kill)).await {
+    let session = match tokio::time::timeout(timeout, connection.establish(peer)).await {
         Ok(Some(session)) => session,
         Ok(None) => {
             connection.answer_refusal().await;
@@ -255,7 +281,7 @@ async fn run(
 
 impl Connection {
     /// Handshake and authentication; on success the session, ready for commands.
-    async fn establish(&mut self, peer: SocketAddr, kill: &Arc<KillSignal>) -> Option<Session> {
+    async fn establish(&mut self, peer: SocketAddr) -> Option<Session> {
         let engine = self.context.engine.clone();
         if engine.processlist().len() >= self.context.max_connections as usize {
             let error = Error::new(ErrorCode::ConCount, "Too many connections");
@@ -323,11 +349,14 @@ impl Connection {
             worker: self.context.worker,
             database,
         };
-        let kill_target = kill.clone();
-        let on_kill = Box::new(move |kind: KillKind| {
-            if let (KillKind::Connection, Some(task)) = (kind, kill_target.task.get()) {
-                task.abort();
+        let kill_target = self.kill.clone();
+        let on_kill = Box::new(move |kind: KillKind| match kind {
+            KillKind::Connection => {
+                if let Some(task) = kill_target.task.get() {
+                    task.abort();
+                }
             }
+            KillKind::Query => kill_target.query.notify_waiters(),
         });
         match Session::new(engine, info, on_kill) {
             Ok(mut session) => {
@@ -608,24 +637,41 @@ impl Connection {
         }
     }
 
-    /// Waits for row locks (without blocking the worker: other connections run meanwhile)
-    /// and re-runs the interrupted statement until it completes, fails, or
-    /// innodb_lock_wait_timeout passes (1205). Session invariant (4).
+    /// Waits for row locks and SLEEPs (without blocking the worker: other connections run
+    /// meanwhile) and re-runs the undone statement until it completes, fails,
+    /// innodb_lock_wait_timeout passes (1205) or KILL QUERY arrives (1317). Session
+    /// invariant (4).
     async fn wait_and_resume(&mut self, session: &mut Session, mut flow: Flow) -> Flow {
         let deadline = tokio::time::Instant::now() + session.lock_wait_timeout();
         while let Flow::Wait { wait, statement } = flow {
-            let immediate = wait.holder() == 0;
-            if tokio::time::timeout_at(deadline, wait.wait())
-                .await
-                .is_err()
-            {
-                let error = session.abandon_lock_wait();
+            let waited = match wait {
+                Wait::RowLock(lock) => {
+                    let immediate = lock.holder() == 0;
+                    let waited = tokio::time::timeout_at(deadline, lock.wait());
+                    match unless_killed(&self.kill, session, waited).await {
+                        Some(Err(_)) => Err(session.abandon_lock_wait()),
+                        Some(Ok(())) => {
+                            if immediate {
+                                // The row changed under the statement: let other
+                                // connections run first.
+                                tokio::task::yield_now().await;
+                            }
+                            Ok(())
+                        }
+                        None => Err(session.interrupt_wait()),
+                    }
+                }
+                Wait::Sleep(duration) => {
+                    let slept = tokio::time::sleep(duration);
+                    match unless_killed(&self.kill, session, slept).await {
+                        Some(()) => Ok(()),
+                        None => Err(session.interrupt_wait()),
+                    }
+                }
+            };
+            if let Err(error) = waited {
                 self.send_error(&error);
                 return Flow::Continue;
-            }
-            if immediate {
-                // The row changed under the statement: let other connections run first.
-                tokio::task::yield_now().await;
             }
             let result = {
                 let mut sink = self.sink(session.status_flags(), statement);
@@ -645,7 +691,7 @@ impl Connection {
     ) -> Flow {
         match result {
             Ok(()) => Flow::Continue,
-            Err(error) => match (error.lock_holder, session.take_lock_wait()) {
+            Err(error) => match (error.wait, session.take_wait()) {
                 (Some(_), Some(wait)) => Flow::Wait { wait, statement },
                 _ => {
                     self.send_error(&error);

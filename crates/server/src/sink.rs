@@ -3,6 +3,7 @@
 //! Invariant: a result set is column count, definitions, [EOF], rows, then EOF or OK;
 //! `more_results` sets SERVER_MORE_RESULTS_EXISTS on its last packet and nothing else.
 
+use crate::durability::ReplyStart;
 use manycore_protocol::packet::PacketWriter;
 use manycore_protocol::prepared::write_prepare_response;
 use manycore_protocol::response::{status, write_eof, write_ok, OkPacket};
@@ -47,6 +48,10 @@ pub struct WireSink<'a> {
     binary: bool,
     /// A prepared statement's columns as the client holds them, under CACHE_METADATA.
     held_columns: Option<&'a mut Columns>,
+    /// Where the last complete reply ends: `discard_unfinished` cuts back to it.
+    finished: ReplyStart,
+    /// What `held_columns` was before the unfinished statement replaced it.
+    held_before: Option<Columns>,
 }
 
 impl<'a> WireSink<'a> {
@@ -60,7 +65,10 @@ impl<'a> WireSink<'a> {
         held_columns: Option<&'a mut Columns>,
     ) -> WireSink<'a> {
         assert!(held_columns.is_none() || encoder.cache_metadata);
+        let finished = ReplyStart::new(out, writer);
         WireSink {
+            finished,
+            held_before: None,
             out,
             writer,
             types,
@@ -133,7 +141,8 @@ impl ResultSink for WireSink<'_> {
             // same definitions (after a re-bind): the client holds them either way.
             let same = Arc::ptr_eq(held, columns) || **held == **columns;
             if !Arc::ptr_eq(held, columns) {
-                *held = Arc::clone(columns);
+                let before = std::mem::replace(held, Arc::clone(columns));
+                self.held_before.get_or_insert(before);
             }
             if same {
                 self.encoder.write_cached_metadata(
@@ -175,6 +184,7 @@ impl ResultSink for WireSink<'_> {
         let flags = with_more(status_flags, more_results);
         self.encoder
             .write_end(self.out, self.writer, warnings, flags);
+        self.finish();
         Ok(())
     }
 
@@ -187,6 +197,7 @@ impl ResultSink for WireSink<'_> {
             info: ok.info.as_bytes(),
         };
         self.writer.write_with(self.out, |o| write_ok(o, &packet));
+        self.finish();
         Ok(())
     }
 
@@ -200,6 +211,25 @@ impl ResultSink for WireSink<'_> {
         }
         let flags = self.status_flags;
         self.writer.write_with(self.out, |o| write_eof(o, 0, flags));
+        self.finish();
         Ok(())
+    }
+
+    fn discard_unfinished(&mut self) {
+        self.out.truncate(self.finished.output_len);
+        self.writer.set_sequence_id(self.finished.sequence_id);
+        if let (Some(held), Some(before)) =
+            (self.held_columns.as_deref_mut(), self.held_before.take())
+        {
+            *held = before;
+        }
+    }
+}
+
+impl WireSink<'_> {
+    /// A complete reply was written: nothing before here is taken back.
+    fn finish(&mut self) {
+        self.finished = ReplyStart::new(self.out, self.writer);
+        self.held_before = None;
     }
 }

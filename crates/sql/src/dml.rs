@@ -11,7 +11,7 @@
 //! Reads of target rows use the transaction's write view, refreshed at the start of each
 //! write statement: like InnoDB's locking reads, UPDATE/DELETE see the latest commits even
 //! inside a REPEATABLE READ transaction. A row another transaction holds becomes an error
-//! with `lock_holder` set; the session waits for the holder and runs the statement again
+//! with `wait` set; the session waits for the holder and runs the statement again
 //! (session invariant (4)).
 //!
 //! Invariant: every value handed to storage went through `store_value` (or is a column
@@ -484,7 +484,7 @@ pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<DeletePlan>
 pub fn write_error(e: StorageError, table: &Table, row: &[Value]) -> Error {
     match e {
         StorageError::DuplicateKey { index, .. } => duplicate_error(table, index, row),
-        // The session waits and runs the statement again (Session::take_lock_wait).
+        // The session waits and runs the statement again (Session::take_wait).
         StorageError::LockWait { holder } => Error::lock_wait(holder),
         StorageError::WriteConflict | StorageError::Deadlock => Error::deadlock(),
         other => crate::session::log_error(other),
@@ -783,6 +783,9 @@ impl expr::SessionContext for WriteSession<'_> {
     }
     fn strict(&self) -> bool {
         self.strict
+    }
+    fn sleep(&self, duration: std::time::Duration) {
+        self.inner.sleep(duration)
     }
     fn found_rows(&self) -> u64 {
         self.inner.found_rows()

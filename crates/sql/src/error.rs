@@ -236,10 +236,19 @@ impl ErrorCode {
 pub struct Error {
     pub code: ErrorCode,
     pub message: String,
-    /// Set when the statement stopped at a row another transaction (this id; 0: one that
-    /// already finished) holds: the session waits and runs the statement again instead of
-    /// reporting it. It reaches a client only as 1205 after innodb_lock_wait_timeout.
-    pub lock_holder: Option<u64>,
+    /// Set when the statement stopped to wait instead of failing: it was undone, and the
+    /// session runs it again once the server awaited this (session invariant (4)).
+    pub wait: Option<WaitFor>,
+}
+
+/// What an undone statement waits for before it runs again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WaitFor {
+    /// A row that transaction `holder` (0: one that already finished) holds. Reaches a
+    /// client only as 1205 after innodb_lock_wait_timeout.
+    RowLock { holder: u64 },
+    /// The SLEEP() time the statement asked for beyond what was already slept for it.
+    Sleep(std::time::Duration),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -249,15 +258,23 @@ impl Error {
         Error {
             code,
             message: message.into(),
-            lock_holder: None,
+            wait: None,
         }
     }
 
     /// A statement that must wait for transaction `holder` to end, then run again.
     pub fn lock_wait(holder: u64) -> Error {
         Error {
-            lock_holder: Some(holder),
+            wait: Some(WaitFor::RowLock { holder }),
             ..Error::lock_wait_timeout()
+        }
+    }
+
+    /// A statement that must sleep `unserved` more (SLEEP()), then run again.
+    pub fn sleep(unserved: std::time::Duration) -> Error {
+        Error {
+            wait: Some(WaitFor::Sleep(unserved)),
+            ..Error::interrupted()
         }
     }
 

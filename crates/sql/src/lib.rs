@@ -57,7 +57,7 @@ pub use engine::{
     TlsInfo,
 };
 pub use error::{Error, ErrorCode, Result};
-pub use session::{Session, Warning};
+pub use session::{Session, Wait, Warning};
 pub use sink::{
     ColumnInfo, Columns, OkInfo, PreparedInfo, ResultSink, SERVER_STATUS_AUTOCOMMIT,
     SERVER_STATUS_IN_TRANS,

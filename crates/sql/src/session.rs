@@ -13,11 +13,15 @@
 //! (2) DDL, LOCK TABLES and SET autocommit=1 commit an open transaction first.
 //! (3) Warnings belong to the last statement that is not SHOW WARNINGS/ERRORS; a failed
 //!     statement leaves its error as the list's last entry.
-//! (4) A statement that meets a row held by another transaction is undone to its savepoint
-//!     and returns an error with `lock_holder` set while `lock_wait` is armed; the server
-//!     awaits the wait (never blocking its worker thread) and calls `resume`, which runs
-//!     that statement and the rest of its batch again. Waiting in a cycle is a deadlock
-//!     (1213, whole transaction rolled back); waiting past innodb_lock_wait_timeout is 1205.
+//! (4) A statement that must wait is undone (to its savepoint, with its user variable
+//!     assignments and what it sent) and returns an error with `wait` set while
+//!     `Session::wait` is armed; the server awaits the wait (never blocking its worker
+//!     thread) and calls `resume`, which runs that statement and the rest of its batch
+//!     again. It waits for a row held by another transaction (waiting in a cycle is a
+//!     deadlock: 1213, whole transaction rolled back; waiting past
+//!     innodb_lock_wait_timeout is 1205), or for SLEEP(): a statement whose SLEEP calls
+//!     asked for more than the server already slept for it waits for the difference, and
+//!     its next run finds its SLEEP calls slept. KILL QUERY ends either wait with 1317.
 
 mod accounts;
 
@@ -25,7 +29,7 @@ use crate::dml::{self, DeletePlan, InsertPlan, UpdatePlan};
 use crate::engine::{
     ConnectionInfo, Counter, Engine, KillKind, ProcessEntry, ProcessHandle, TlsInfo,
 };
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, ErrorCode, Result, WaitFor};
 use crate::exec::{self, ExecContext};
 use crate::expr::{EvalContext, SessionContext, VarScope};
 use crate::parse::{self, Statement};
@@ -47,6 +51,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Most warnings kept per statement (max_error_count's default).
 pub const WARNINGS_MAX: usize = 64;
@@ -127,6 +132,9 @@ pub(crate) struct SessionState {
     vars: SessionVars,
     /// User variables by lower-case name; `@x := v` sets them while a statement runs.
     user_vars: RefCell<HashMap<String, Value>>,
+    /// What the running statement's assignments replaced, oldest first: put back when
+    /// the statement is undone to wait (invariant (4)).
+    user_vars_before: RefCell<Vec<(String, Option<Value>)>>,
     warnings: RefCell<Vec<Warning>>,
     /// Warnings in the list, including those beyond WARNINGS_MAX (@@warning_count).
     warning_total: Cell<usize>,
@@ -139,12 +147,24 @@ pub(crate) struct SessionState {
     autocommit: bool,
     strict: bool,
     statement_time: Cell<Option<DateTime>>,
+    sleep: StatementSleep,
     found_rows: Cell<u64>,
     row_count: Cell<i64>,
     in_transaction: Cell<bool>,
 }
 
 impl SessionState {
+    /// Puts back the user variables the running statement assigned (invariant (4)).
+    fn undo_user_variables(&self) {
+        let mut vars = self.user_vars.borrow_mut();
+        for (name, before) in self.user_vars_before.borrow_mut().drain(..).rev() {
+            match before {
+                Some(value) => vars.insert(name, value),
+                None => vars.remove(&name),
+            };
+        }
+    }
+
     pub(crate) fn access(&self) -> AccessCheck<'_> {
         AccessCheck {
             grants: &self.grants,
@@ -261,6 +281,26 @@ fn now_utc() -> DateTime {
     }
 }
 
+/// The SLEEP() time of the running statement (invariant (4)).
+#[derive(Default)]
+struct StatementSleep {
+    /// What this run's SLEEP calls asked for.
+    asked: Cell<Duration>,
+    /// What the server already slept for the statement, before this run.
+    slept: Cell<Duration>,
+}
+
+impl StatementSleep {
+    /// Err (`Error::sleep`) when this run asked for more than was slept: the statement is
+    /// undone, and runs again after the server slept the rest.
+    fn check(&self) -> Result<()> {
+        match self.asked.get().checked_sub(self.slept.get()) {
+            Some(unslept) if !unslept.is_zero() => Err(Error::sleep(unslept)),
+            _ => Ok(()),
+        }
+    }
+}
+
 impl SessionContext for SessionState {
     fn system_variable(&self, name: &str, scope: VarScope) -> Result<Value> {
         let lower = name.to_ascii_lowercase();
@@ -299,9 +339,9 @@ impl SessionContext for SessionState {
     }
 
     fn set_user_variable(&self, name: &str, value: Value) {
-        self.user_vars
-            .borrow_mut()
-            .insert(name.to_ascii_lowercase(), value);
+        let name = name.to_ascii_lowercase();
+        let before = self.user_vars.borrow_mut().insert(name.clone(), value);
+        self.user_vars_before.borrow_mut().push((name, before));
     }
 
     fn current_database(&self) -> Option<&str> {
@@ -345,6 +385,11 @@ impl SessionContext for SessionState {
 
     fn strict(&self) -> bool {
         self.strict
+    }
+
+    fn sleep(&self, duration: Duration) {
+        let asked = &self.sleep.asked;
+        asked.set(asked.get().saturating_add(duration));
     }
 
     fn found_rows(&self) -> u64 {
@@ -439,15 +484,23 @@ pub struct Session {
     multi_statements: bool,
     /// CLIENT_FOUND_ROWS: affected rows count the rows a statement matched, changed or not.
     client_found_rows: bool,
-    /// Armed when a statement stopped at a row lock (invariant (4)).
-    lock_wait: Option<LockWait>,
-    /// What runs again once the lock wait ends.
+    /// Armed when a statement stopped to wait (invariant (4)).
+    wait: Option<Wait>,
+    /// What runs again once the wait ends.
     pending: Option<Pending>,
     /// The connection's TLS parameters; None on plain TCP (SHOW STATUS LIKE 'Ssl%').
     tls: Option<TlsInfo>,
 }
 
-/// Work interrupted by a row lock: resumed by `Session::resume`.
+/// What the server awaits before `Session::resume` runs an undone statement again.
+pub enum Wait {
+    /// The end of the transaction holding a row (bounded by `Session::lock_wait_timeout`).
+    RowLock(LockWait),
+    /// Time the statement's SLEEP calls asked for and nobody slept yet.
+    Sleep(Duration),
+}
+
+/// Work undone to wait (invariant (4)): resumed by `Session::resume`.
 enum Pending {
     /// The statement that waited and every statement after it in the same COM_QUERY.
     Pieces(Vec<split::Piece>),
@@ -486,7 +539,7 @@ fn count_placeholders(text: &str) -> usize {
 
 fn storage_error(e: StorageError) -> Error {
     match e {
-        // The session waits and runs the statement again (Session::take_lock_wait).
+        // The session waits and runs the statement again (Session::take_wait).
         StorageError::LockWait { holder } => Error::lock_wait(holder),
         StorageError::WriteConflict | StorageError::Deadlock => Error::deadlock(),
         StorageError::DatabaseExists(d) => Error::new(
@@ -735,6 +788,7 @@ impl Session {
             database: None,
             vars: engine.session_variables(),
             user_vars: RefCell::new(HashMap::new()),
+            user_vars_before: RefCell::new(Vec::new()),
             warnings: RefCell::new(Vec::new()),
             warning_total: Cell::new(0),
             statement_warnings: Cell::new(0),
@@ -743,6 +797,7 @@ impl Session {
             autocommit: true,
             strict: true,
             statement_time: Cell::new(None),
+            sleep: StatementSleep::default(),
             found_rows: Cell::new(0),
             row_count: Cell::new(-1),
             in_transaction: Cell::new(false),
@@ -780,7 +835,7 @@ impl Session {
             text_plans: TextPlans::default(),
             multi_statements: false,
             client_found_rows: false,
-            lock_wait: None,
+            wait: None,
             pending: None,
             tls: None,
         })
@@ -910,7 +965,8 @@ impl Session {
         let session_txn = self.explicit || !self.state.autocommit;
         if !session_txn {
             let mut txn = self.engine.storage().begin(&self.reader);
-            let mut result = f(&mut txn, &self.state, self.process.entry());
+            let mut result = f(&mut txn, &self.state, self.process.entry())
+                .and_then(|r| self.state.sleep.check().map(|()| r));
             match &result {
                 Ok(_) => {
                     if let Err(e) = txn.commit() {
@@ -918,9 +974,9 @@ impl Session {
                     }
                 }
                 Err(e) => {
-                    if let Some(holder) = e.lock_holder {
+                    if let Some(WaitFor::RowLock { holder }) = e.wait {
                         match txn.prepare_lock_wait(holder) {
-                            Ok(wait) => self.lock_wait = Some(wait),
+                            Ok(wait) => self.wait = Some(Wait::RowLock(wait)),
                             Err(_) => result = Err(Error::deadlock()),
                         }
                     }
@@ -935,14 +991,15 @@ impl Session {
         }
         let txn = self.txn.as_mut().expect("just ensured");
         let savepoint = txn.savepoint();
-        let result = f(txn, &self.state, self.process.entry());
+        let result = f(txn, &self.state, self.process.entry())
+            .and_then(|r| self.state.sleep.check().map(|()| r));
         if let Err(e) = &result {
-            if let Some(holder) = e.lock_holder {
+            if let Some(WaitFor::RowLock { holder }) = e.wait {
                 // Undo the statement (freeing the locks it took), then wait for the holder
                 // unless that closes a cycle: a deadlock rolls everything back (1213).
                 txn.rollback_to(savepoint);
                 match txn.prepare_lock_wait(holder) {
-                    Ok(wait) => self.lock_wait = Some(wait),
+                    Ok(wait) => self.wait = Some(Wait::RowLock(wait)),
                     Err(_) => {
                         self.rollback_transaction();
                         return Err(Error::deadlock());
@@ -988,6 +1045,7 @@ impl Session {
             // What `split` would return, without building it (no allocation).
             self.count(Counter::Queries);
             let result = self.run_piece(text, 1, sink, false);
+            self.after_run(&result, sink);
             return self.after_statement(result, || {
                 vec![split::Piece {
                     text: text.to_string(),
@@ -1021,6 +1079,7 @@ impl Session {
         for (i, piece) in pieces.iter().enumerate() {
             self.count(Counter::Queries);
             let result = self.run_piece(&piece.text, piece.line, sink, i < last);
+            self.after_run(&result, sink);
             if result.is_err() {
                 return self.after_statement(result, || pieces.into_iter().skip(i).collect());
             }
@@ -1028,15 +1087,15 @@ impl Session {
         Ok(())
     }
 
-    /// A failed statement either waits for a row lock, keeping itself and the statements
-    /// after it (`rest`) to run again, or is recorded for SHOW WARNINGS.
+    /// A failed statement either waits, keeping itself and the statements after it
+    /// (`rest`) to run again, or is recorded for SHOW WARNINGS.
     fn after_statement(
         &mut self,
         result: Result<()>,
         rest: impl FnOnce() -> Vec<split::Piece>,
     ) -> Result<()> {
         if let Err(e) = &result {
-            if e.lock_holder.is_some() && self.lock_wait.is_some() {
+            if self.waits(e) {
                 self.pending = Some(Pending::Pieces(rest()));
             } else {
                 self.fail(e);
@@ -1045,10 +1104,45 @@ impl Session {
         result
     }
 
-    /// After `run_query` or `execute_prepared` returned an error with `lock_holder` set:
-    /// what to await (bounded by `lock_wait_timeout`) before calling `resume`.
-    pub fn take_lock_wait(&mut self) -> Option<LockWait> {
-        self.lock_wait.take()
+    /// Whether failed statement `e` waits to run again (invariant (4)), arming its wait.
+    fn waits(&mut self, e: &Error) -> bool {
+        match e.wait {
+            // Armed where the statement's transaction was undone (`with_transaction`).
+            Some(WaitFor::RowLock { .. }) => self.wait.is_some(),
+            Some(WaitFor::Sleep(unslept)) => {
+                self.wait = Some(Wait::Sleep(unslept));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// After one run of a statement: one that waits to run again takes back what it sent;
+    /// one that ended had its SLEEP calls slept (invariant (4)).
+    fn after_run(&self, result: &Result<()>, sink: &mut dyn ResultSink) {
+        if result.as_ref().is_err_and(|e| e.wait.is_some()) {
+            sink.discard_unfinished();
+            self.state.undo_user_variables();
+        } else {
+            self.state.sleep.slept.set(Duration::ZERO);
+        }
+    }
+
+    /// After `run_query` or `execute_prepared` returned an error with `wait` set: what to
+    /// await before calling `resume`. A sleep counts as slept from here on: the server
+    /// sleeps it, or abandons the statement.
+    pub fn take_wait(&mut self) -> Option<Wait> {
+        let wait = self.wait.take();
+        if let Some(Wait::Sleep(unslept)) = &wait {
+            let slept = &self.state.sleep.slept;
+            slept.set(slept.get().saturating_add(*unslept));
+        }
+        wait
+    }
+
+    /// A KILL QUERY arrived since the running statement began.
+    pub fn interrupted(&self) -> bool {
+        self.process.entry().interrupted()
     }
 
     /// innodb_lock_wait_timeout, in seconds.
@@ -1078,10 +1172,20 @@ impl Session {
     /// The lock wait timed out: the waiting statement fails with 1205 (the transaction
     /// stays open, as with InnoDB's default innodb_rollback_on_timeout=OFF).
     pub fn abandon_lock_wait(&mut self) -> Error {
-        self.lock_wait = None;
+        self.abandon_wait(Error::lock_wait_timeout())
+    }
+
+    /// KILL QUERY ended the wait: the waiting statement fails with 1317 and the rest of
+    /// its batch does not run (the transaction stays open).
+    pub fn interrupt_wait(&mut self) -> Error {
+        self.abandon_wait(Error::interrupted())
+    }
+
+    fn abandon_wait(&mut self, e: Error) -> Error {
+        self.wait = None;
         self.pending = None;
+        self.state.sleep.slept.set(Duration::ZERO);
         self.statement_ended();
-        let e = Error::lock_wait_timeout();
         self.fail(&e);
         e
     }
@@ -1183,8 +1287,9 @@ impl Session {
     /// One execution of a prepared statement, first or resumed after a lock wait.
     fn run_prepared(&mut self, id: u32, params: &[Value], sink: &mut dyn ResultSink) -> Result<()> {
         let result = self.execute_prepared_inner(id, params, sink);
+        self.after_run(&result, sink);
         if let Err(e) = &result {
-            if e.lock_holder.is_some() && self.lock_wait.is_some() {
+            if self.waits(e) {
                 self.pending = Some(Pending::Prepared {
                     id,
                     params: params.to_vec(),
@@ -1358,8 +1463,9 @@ impl Session {
     }
 
     pub fn reset(&mut self) {
-        self.lock_wait = None;
+        self.wait = None;
         self.pending = None;
+        self.state.sleep.slept.set(Duration::ZERO);
         self.rollback_transaction();
         self.state.user_vars.borrow_mut().clear();
         self.state.vars = self.engine.session_variables();
@@ -1405,8 +1511,9 @@ impl Session {
     }
 
     fn end(&mut self) {
-        self.lock_wait = None;
+        self.wait = None;
         self.pending = None;
+        self.state.sleep.slept.set(Duration::ZERO);
         self.rollback_transaction();
     }
 
@@ -1419,6 +1526,8 @@ impl Session {
             self.state.clear_warnings();
         }
         self.state.statement_time.set(None);
+        self.state.sleep.asked.set(Duration::ZERO);
+        self.state.user_vars_before.borrow_mut().clear();
         self.process.entry().clear_interrupt();
     }
 
@@ -1801,13 +1910,16 @@ impl Session {
     ) -> Result<Value> {
         let no_tables: [SourceTable; 0] = [];
         let bound = BindScope::new(&no_tables, "SET", parameters).bind(e)?;
-        bound.eval(
+        let value = bound.eval(
             &[],
             &EvalContext {
                 params,
                 session: &self.state,
             },
-        )
+        )?;
+        // DO and SET have no transaction to check their sleep (`with_transaction`).
+        self.state.sleep.check()?;
+        Ok(value)
     }
 
     fn execute_unbound(
@@ -2599,6 +2711,7 @@ impl Session {
                 kept.push(row);
             }
         }
+        self.state.sleep.check()?;
         Ok(Rows {
             columns: rows.columns,
             rows: kept,

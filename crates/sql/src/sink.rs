@@ -110,4 +110,7 @@ pub trait ResultSink {
     ) -> Result<()>;
     fn ok(&mut self, ok: &OkInfo, more_results: bool) -> Result<()>;
     fn field_list(&mut self, columns: &[ColumnInfo]) -> Result<()>;
+    /// Takes back what the running statement sent since the last complete reply: it was
+    /// undone and runs again (session invariant (4)).
+    fn discard_unfinished(&mut self);
 }

@@ -74,6 +74,10 @@ impl ResultSink for Collect {
         self.events.push(Event::Fields(columns.to_vec()));
         Ok(())
     }
+    fn discard_unfinished(&mut self) {
+        self.columns.clear();
+        self.rows.clear();
+    }
 }
 
 pub fn engine() -> Arc<Engine> {
@@ -552,8 +556,13 @@ fn statement_atomicity_and_transactions() {
     run(&mut s, "BEGIN");
     run(&mut s, "UPDATE sbtest1 SET k = 1 WHERE id = 6");
     let e = error(&mut other, "UPDATE sbtest1 SET k = k + 9 WHERE id = 6");
-    assert!(e.lock_holder.is_some(), "{e:?}");
-    let wait = other.take_lock_wait().expect("a lock wait is armed");
+    assert!(
+        matches!(e.wait, Some(crate::error::WaitFor::RowLock { .. })),
+        "{e:?}"
+    );
+    let Some(crate::Wait::RowLock(wait)) = other.take_wait() else {
+        panic!("a lock wait is armed")
+    };
     run(&mut s, "COMMIT");
     assert!(wait.wait_blocking(std::time::Duration::from_secs(10)));
     other
@@ -1338,5 +1347,76 @@ fn client_found_rows_counts_matched_rows() {
         )
         .affected_rows,
         2
+    );
+}
+
+/// Runs `sql` and every wait it asks for: each must be a SLEEP, whose time is added up
+/// instead of slept. Returns the events and the total asked for.
+fn run_sleeping(s: &mut Session, sql: &str) -> (Vec<Event>, std::time::Duration) {
+    let mut sink = Collect::default();
+    let mut slept = std::time::Duration::ZERO;
+    let mut result = s.run_query(sql, &mut sink);
+    while let Err(e) = &result {
+        match (e.wait, s.take_wait()) {
+            (Some(_), Some(crate::Wait::Sleep(d))) => slept += d,
+            _ => panic!("{sql}: {e}"),
+        }
+        result = s.resume(&mut sink);
+    }
+    (sink.events, slept)
+}
+
+/// SLEEP undoes its statement, which waits and runs again with its sleep served (session
+/// invariant (4)): what it changed is changed once, its result is sent once, and a
+/// statement after it in the batch sleeps its own time.
+#[test]
+fn sleep_waits_then_runs_the_statement_once() {
+    use std::time::Duration;
+    let (_engine, mut s) = setup();
+    s.set_multi_statements(true);
+    run(&mut s, "INSERT INTO sbtest1 (k) VALUES (1), (2), (3)");
+
+    let (events, slept) = run_sleeping(&mut s, "SELECT id, SLEEP(0.5) FROM sbtest1");
+    assert_eq!(slept, Duration::from_millis(1500));
+    assert_eq!(events.len(), 1, "{events:?}");
+    let Event::Rows { rows: sent, .. } = &events[0] else {
+        panic!("{events:?}")
+    };
+    assert_eq!(sent, &table(&[&["1", "0"], &["2", "0"], &["3", "0"]]));
+
+    let (_, slept) = run_sleeping(&mut s, "UPDATE sbtest1 SET k = k + 10 + SLEEP(0.25)");
+    assert_eq!(slept, Duration::from_millis(750));
+    let (_, slept) = run_sleeping(&mut s, "SET @n = 1; SET @n = @n + 1 + SLEEP(1)");
+    assert_eq!(slept, Duration::from_secs(1));
+    let (_, slept) = run_sleeping(&mut s, "DO SLEEP(0.5); DO @n := @n * 2, SLEEP(1)");
+    assert_eq!(slept, Duration::from_millis(1500));
+    assert_eq!(
+        rows(&mut s, "SELECT SUM(k), @n FROM sbtest1"),
+        table(&[&["36", "4"]])
+    );
+    run(&mut s, "BEGIN");
+    run_sleeping(&mut s, "INSERT INTO sbtest1 (k) VALUES (SLEEP(0.1))");
+    assert_eq!(
+        rows(&mut s, "SELECT COUNT(*) FROM sbtest1"),
+        table(&[&["4"]])
+    );
+    run(&mut s, "ROLLBACK");
+
+    // KILL QUERY during the wait: the statement fails with 1317, undone, and the rest of
+    // its batch does not run.
+    let mut sink = Collect::default();
+    let e = s
+        .run_query(
+            "UPDATE sbtest1 SET k = 0 WHERE SLEEP(1) = 0; SET @n = 9",
+            &mut sink,
+        )
+        .expect_err("the statement waits");
+    assert!(matches!(e.wait, Some(crate::error::WaitFor::Sleep(_))));
+    assert!(s.take_wait().is_some());
+    assert_eq!(s.interrupt_wait().code, ErrorCode::QueryInterrupted);
+    assert!(sink.events.is_empty(), "{:?}", sink.events);
+    assert_eq!(
+        rows(&mut s, "SELECT SUM(k), @n FROM sbtest1"),
+        table(&[&["36", "4"]])
     );
 }

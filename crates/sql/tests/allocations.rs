@@ -47,6 +47,9 @@ impl ResultSink for Buffer {
     fn field_list(&mut self, _: &[ColumnInfo]) -> Result<()> {
         Ok(())
     }
+    fn discard_unfinished(&mut self) {
+        self.bytes.clear();
+    }
 }
 
 fn sysbench_session() -> Session {

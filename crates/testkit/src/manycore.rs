@@ -8,7 +8,7 @@
 //!
 //! Invariants:
 //! (1) The server is started as `serve --listen 127.0.0.1:<port> --data-dir <dir>
-//!     --workers 2`; `restart()` reuses the same port and data directory, so crash
+//!     --workers 2` (unless the extra arguments set `--workers`); `restart()` reuses the same port and data directory, so crash
 //!     tests see what survived.
 //! (2) The data directory outlives `kill9()` and `restart()`; it is removed only
 //!     when the `ManycoreServer` drops.
@@ -151,11 +151,11 @@ fn spawn(binary: &PathBuf, dir: &ScratchDir, port: u16, extra: &[String]) -> Ser
         .arg("--listen")
         .arg(format!("127.0.0.1:{port}"))
         .arg("--data-dir")
-        .arg(dir.path().join("data"))
-        .arg("--workers")
-        .arg("2")
-        .args(extra)
-        .current_dir(dir.path());
+        .arg(dir.path().join("data"));
+    if !extra.iter().any(|a| a == "--workers") {
+        command.arg("--workers").arg("2");
+    }
+    command.args(extra).current_dir(dir.path());
     ServerProcess::spawn(
         "manycore",
         command,

@@ -1799,8 +1799,13 @@ pub fn call(
         },
         Uuid => Value::Bytes(uuid_v4().into_bytes()),
         Sleep => {
-            let seconds = dbl(0).unwrap_or(0.0).clamp(0.0, SLEEP_SECONDS_MAX);
-            std::thread::sleep(std::time::Duration::from_secs_f64(seconds));
+            // Asked of the session, never slept here: a worker thread serves many
+            // connections (session invariant (4) says how the statement waits).
+            if let Some(seconds) = dbl(0).filter(|s| *s > 0.0) {
+                let asked = std::time::Duration::try_from_secs_f64(seconds)
+                    .map_or(SLEEP_MAX, |d| d.min(SLEEP_MAX));
+                session.sleep(asked);
+            }
             int_value(0)
         }
     })
@@ -1810,8 +1815,8 @@ pub fn call(
 /// results are NULL with warning 1301, as MariaDB does.
 pub const MAX_STRING_BYTES: usize = 16 * 1024 * 1024;
 
-/// SLEEP blocks the calling worker; capped so a test cannot stall a connection for long.
-pub const SLEEP_SECONDS_MAX: f64 = 5.0;
+/// The longest one SLEEP() call sleeps (MariaDB has no limit; a year is none in practice).
+pub const SLEEP_MAX: std::time::Duration = std::time::Duration::from_secs(365 * 24 * 3600);
 
 fn too_big(function: Function, session: &dyn super::SessionContext) -> Value {
     session.warn(

@@ -219,6 +219,8 @@ pub trait SessionContext {
     }
     /// Strict sql_mode (STRICT_TRANS_TABLES or STRICT_ALL_TABLES).
     fn strict(&self) -> bool;
+    /// SLEEP(): the statement asks to sleep `duration` (added to what it asked before).
+    fn sleep(&self, duration: std::time::Duration);
     /// FOUND_ROWS(): rows the previous SELECT returned (or would have without LIMIT).
     fn found_rows(&self) -> u64 {
         0

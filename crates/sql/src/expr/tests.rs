@@ -50,6 +50,8 @@ pub struct TestSession {
     pub warnings: RefCell<Vec<(ErrorCode, String)>>,
     /// Notes (level "Note"), kept apart from warnings.
     pub notes: RefCell<Vec<(ErrorCode, String)>>,
+    /// What SLEEP() asked for, in total.
+    pub asked_sleep: std::cell::Cell<std::time::Duration>,
 }
 
 impl SessionContext for TestSession {
@@ -101,6 +103,9 @@ impl SessionContext for TestSession {
     }
     fn strict(&self) -> bool {
         true
+    }
+    fn sleep(&self, duration: std::time::Duration) {
+        self.asked_sleep.set(self.asked_sleep.get() + duration);
     }
 }
 
@@ -328,6 +333,34 @@ fn rounding_to_zero_is_positive_zero() {
 
 /// Column lengths (and decimals) MariaDB 10.11 reports for the rounding functions and
 /// PI(), over the test row (`mysql --column-type-info`).
+/// SLEEP() returns 0 at once and asks the session for the time: the worker never sleeps.
+#[test]
+fn sleep_asks_the_session_instead_of_blocking() {
+    use std::time::Duration;
+    let (scope, row) = test_table();
+    for (text, asked) in [
+        ("sleep(1.5)", Duration::from_millis(1500)),
+        ("sleep(0.25) + sleep(1)", Duration::from_millis(1250)),
+        ("sleep(-1)", Duration::ZERO),
+        ("sleep(null)", Duration::ZERO),
+        ("sleep(1e300)", crate::expr::function::SLEEP_MAX),
+    ] {
+        let session = TestSession::default();
+        let ctx = EvalContext {
+            params: &[],
+            session: &session,
+        };
+        let expr = bind(&parse(text), &scope).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        let started = std::time::Instant::now();
+        let value = expr
+            .eval(&row, &ctx)
+            .unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        assert_eq!(value, Value::Int(0), "{text}");
+        assert_eq!(session.asked_sleep.get(), asked, "{text}");
+        assert!(started.elapsed() < Duration::from_secs(1), "{text} blocked");
+    }
+}
+
 #[test]
 fn rounding_column_lengths() {
     let cases: &[(&str, u32, u8)] = &[

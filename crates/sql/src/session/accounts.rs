@@ -849,4 +849,5 @@ impl ResultSink for Discard {
     fn field_list(&mut self, _: &[ColumnInfo]) -> Result<()> {
         Ok(())
     }
+    fn discard_unfinished(&mut self) {}
 }

@@ -1,0 +1,164 @@
+//! SLEEP() through a real driver. A sleeping statement must not hold up the worker thread
+//! its connection runs on (ARCHITECTURE invariant (4)), and KILL QUERY ends a sleep or a
+//! row-lock wait with 1317 while the connection and its transaction stay. The KILL QUERY
+//! tests run against the server under test (`MANYCORE_TEST_TARGET`, so MariaDB checks
+//! them); the worker test is manycore's own.
+
+use manycore_testkit::manycore::ManycoreServer;
+use manycore_testkit::{client, Server};
+use mysql::prelude::Queryable;
+use mysql::Conn;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How long the test waits for the server to show a state change before failing.
+const STATE_TIMEOUT: Duration = Duration::from_secs(20);
+
+fn connection_id(conn: &mut Conn) -> u64 {
+    conn.query_first("SELECT CONNECTION_ID()")
+        .expect("CONNECTION_ID()")
+        .expect("one row")
+}
+
+/// The statement connection `id` runs, as SHOW PROCESSLIST shows it.
+fn running(conn: &mut Conn, id: u64) -> Option<String> {
+    let rows: Vec<mysql::Row> = conn.query("SHOW PROCESSLIST").expect("SHOW PROCESSLIST");
+    rows.into_iter()
+        .find(|row| row.get::<u64, _>("Id") == Some(id))
+        .and_then(|row| row.get::<Option<String>, _>("Info").flatten())
+}
+
+fn wait_until_running(conn: &mut Conn, id: u64, statement: &str) {
+    let deadline = Instant::now() + STATE_TIMEOUT;
+    while running(conn, id).as_deref() != Some(statement) {
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {statement}"
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Runs `statement` on `conn` in a thread; its result comes back with the connection.
+fn start(
+    mut conn: Conn,
+    statement: &'static str,
+) -> thread::JoinHandle<(mysql::Result<Vec<mysql::Row>>, Conn)> {
+    thread::spawn(move || (conn.query(statement), conn))
+}
+
+fn error_code(result: &mysql::Result<Vec<mysql::Row>>) -> Option<u16> {
+    match result {
+        Err(mysql::Error::MySqlError(e)) => Some(e.code),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_sleeping_connection_does_not_hold_up_its_worker() {
+    // One worker: every connection shares the thread the sleeper runs on.
+    let server = ManycoreServer::start_with(&["--workers", "1"]);
+    let port = server.port();
+    let mut sleeper = client::connect(port);
+    let sleeper_id = connection_id(&mut sleeper);
+    let statement = "SELECT SLEEP(60)";
+    let sleeping = start(sleeper, statement);
+    let mut other = client::connect(port);
+    wait_until_running(&mut other, sleeper_id, statement);
+
+    other
+        .query_drop("CREATE DATABASE sleep_test")
+        .expect("create database");
+    for i in 0..20 {
+        let one: Option<i64> = other.query_first(format!("SELECT {i}")).expect("select");
+        assert_eq!(one, Some(i));
+    }
+    assert_eq!(
+        running(&mut other, sleeper_id).as_deref(),
+        Some(statement),
+        "the other connection was answered while the sleeper still slept"
+    );
+
+    other
+        .query_drop(format!("KILL QUERY {sleeper_id}"))
+        .expect("KILL QUERY");
+    let (result, _) = sleeping.join().expect("sleeper thread");
+    assert_eq!(error_code(&result), Some(1317), "{result:?}");
+}
+
+#[test]
+fn kill_query_ends_a_sleep_and_the_connection_stays() {
+    let server = Server::from_env();
+    let port = server.port();
+    let mut sleeper = client::connect(port);
+    let sleeper_id = connection_id(&mut sleeper);
+    sleeper.query_drop("SET @before = 1").expect("set");
+    let statement = "SELECT 1, SLEEP(60)";
+    let sleeping = start(sleeper, statement);
+    let mut killer = client::connect(port);
+    wait_until_running(&mut killer, sleeper_id, statement);
+    killer
+        .query_drop(format!("KILL QUERY {sleeper_id}"))
+        .expect("KILL QUERY");
+
+    let (result, mut sleeper) = sleeping.join().expect("sleeper thread");
+    assert_eq!(error_code(&result), Some(1317), "{result:?}");
+    let before: Option<i64> = sleeper
+        .query_first("SELECT @before")
+        .expect("the connection answers after its query was killed");
+    assert_eq!(before, Some(1));
+    // MariaDB clears the process list's Info just after it sends the error.
+    let deadline = Instant::now() + STATE_TIMEOUT;
+    while running(&mut killer, sleeper_id).is_some() {
+        assert!(
+            Instant::now() < deadline,
+            "the killed statement stays listed"
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+    assert!(server.is_alive());
+}
+
+#[test]
+fn kill_query_ends_a_row_lock_wait_and_the_transaction_stays() {
+    let server = Server::from_env();
+    let port = server.port();
+    let mut holder = client::connect(port);
+    holder
+        .query_drop("CREATE DATABASE kill_query_test")
+        .expect("create database");
+    holder
+        .query_drop("CREATE TABLE kill_query_test.t (id INT PRIMARY KEY, v INT NOT NULL)")
+        .expect("create table");
+    holder
+        .query_drop("INSERT INTO kill_query_test.t VALUES (1, 10), (2, 20)")
+        .expect("insert");
+    holder.query_drop("BEGIN").expect("begin");
+    holder
+        .query_drop("UPDATE kill_query_test.t SET v = 11 WHERE id = 1")
+        .expect("holder locks row 1");
+
+    let mut waiter = client::connect(port);
+    let waiter_id = connection_id(&mut waiter);
+    waiter.query_drop("BEGIN").expect("begin");
+    waiter
+        .query_drop("UPDATE kill_query_test.t SET v = 21 WHERE id = 2")
+        .expect("waiter locks row 2");
+    let statement = "UPDATE kill_query_test.t SET v = 0 WHERE id = 1";
+    let waiting = start(waiter, statement);
+    let mut killer = client::connect(port);
+    wait_until_running(&mut killer, waiter_id, statement);
+    killer
+        .query_drop(format!("KILL QUERY {waiter_id}"))
+        .expect("KILL QUERY");
+
+    let (result, mut waiter) = waiting.join().expect("waiter thread");
+    assert_eq!(error_code(&result), Some(1317), "{result:?}");
+    // The transaction is open with its first change, which it commits.
+    waiter.query_drop("COMMIT").expect("commit");
+    holder.query_drop("COMMIT").expect("commit");
+    let rows: Vec<(i64, i64)> = killer
+        .query("SELECT id, v FROM kill_query_test.t ORDER BY id")
+        .expect("select");
+    assert_eq!(rows, vec![(1, 11), (2, 21)]);
+}
