@@ -190,3 +190,28 @@ pub fn status_value(extended_status: &str, name: &str) -> Option<u64> {
         }
     })
 }
+
+/// CONNECTION_ID() of `conn`: what KILL and SHOW PROCESSLIST name it by.
+pub fn connection_id(conn: &mut Conn) -> u64 {
+    conn.query_first("SELECT CONNECTION_ID()")
+        .expect("CONNECTION_ID()")
+        .expect("one row")
+}
+
+/// `Info` of connection `id` in SHOW PROCESSLIST: None if it is not listed, Some(None)
+/// if it runs no statement.
+pub fn process_info(conn: &mut Conn, id: u64) -> Option<Option<String>> {
+    let rows: Vec<mysql::Row> = conn.query("SHOW PROCESSLIST").expect("SHOW PROCESSLIST");
+    rows.into_iter()
+        .find(|row| row.get::<u64, _>("Id") == Some(id))
+        .map(|row| row.get::<Option<String>, _>("Info").flatten())
+}
+
+/// Polls `done` until it holds; panics naming `what` after `timeout`.
+pub fn wait_for(what: &str, timeout: Duration, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + timeout;
+    while !done() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -3,36 +3,18 @@
 //! whether it is idle or waiting for a row lock, its open transaction is rolled back and
 //! its locks are released, and it leaves the process list.
 
-use manycore_testkit::{client, Server};
+use manycore_testkit::client::{self, connection_id, process_info};
+use manycore_testkit::Server;
 use mysql::prelude::Queryable;
 use mysql::Conn;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long the test waits for the server to show a state change before failing.
 const STATE_TIMEOUT: Duration = Duration::from_secs(20);
 
-fn connection_id(conn: &mut Conn) -> u64 {
-    conn.query_first("SELECT CONNECTION_ID()")
-        .expect("CONNECTION_ID()")
-        .expect("one row")
-}
-
-/// `Info` of connection `id` in SHOW PROCESSLIST: None if it is not listed, Some(None)
-/// if it runs no statement.
-fn process_info(conn: &mut Conn, id: u64) -> Option<Option<String>> {
-    let rows: Vec<mysql::Row> = conn.query("SHOW PROCESSLIST").expect("SHOW PROCESSLIST");
-    rows.into_iter()
-        .find(|row| row.get::<u64, _>("Id") == Some(id))
-        .map(|row| row.get::<Option<String>, _>("Info").flatten())
-}
-
-fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + STATE_TIMEOUT;
-    while !done() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        thread::sleep(Duration::from_millis(20));
-    }
+fn wait_for(what: &str, done: impl FnMut() -> bool) {
+    client::wait_for(what, STATE_TIMEOUT, done)
 }
 
 fn setup(conn: &mut Conn) {

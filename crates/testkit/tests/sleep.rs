@@ -4,39 +4,26 @@
 //! tests run against the server under test (`MANYCORE_TEST_TARGET`, so MariaDB checks
 //! them); the worker test is manycore's own.
 
+use manycore_testkit::client::{self, connection_id, process_info};
 use manycore_testkit::manycore::ManycoreServer;
-use manycore_testkit::{client, Server};
+use manycore_testkit::Server;
 use mysql::prelude::Queryable;
 use mysql::Conn;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long the test waits for the server to show a state change before failing.
 const STATE_TIMEOUT: Duration = Duration::from_secs(20);
 
-fn connection_id(conn: &mut Conn) -> u64 {
-    conn.query_first("SELECT CONNECTION_ID()")
-        .expect("CONNECTION_ID()")
-        .expect("one row")
-}
-
 /// The statement connection `id` runs, as SHOW PROCESSLIST shows it.
 fn running(conn: &mut Conn, id: u64) -> Option<String> {
-    let rows: Vec<mysql::Row> = conn.query("SHOW PROCESSLIST").expect("SHOW PROCESSLIST");
-    rows.into_iter()
-        .find(|row| row.get::<u64, _>("Id") == Some(id))
-        .and_then(|row| row.get::<Option<String>, _>("Info").flatten())
+    process_info(conn, id).flatten()
 }
 
 fn wait_until_running(conn: &mut Conn, id: u64, statement: &str) {
-    let deadline = Instant::now() + STATE_TIMEOUT;
-    while running(conn, id).as_deref() != Some(statement) {
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for {statement}"
-        );
-        thread::sleep(Duration::from_millis(20));
-    }
+    client::wait_for(statement, STATE_TIMEOUT, || {
+        running(conn, id).as_deref() == Some(statement)
+    });
 }
 
 /// Runs `statement` on `conn` in a thread; its result comes back with the connection.
@@ -108,14 +95,11 @@ fn kill_query_ends_a_sleep_and_the_connection_stays() {
         .expect("the connection answers after its query was killed");
     assert_eq!(before, Some(1));
     // MariaDB clears the process list's Info just after it sends the error.
-    let deadline = Instant::now() + STATE_TIMEOUT;
-    while running(&mut killer, sleeper_id).is_some() {
-        assert!(
-            Instant::now() < deadline,
-            "the killed statement stays listed"
-        );
-        thread::sleep(Duration::from_millis(20));
-    }
+    client::wait_for(
+        "the killed statement to leave the list",
+        STATE_TIMEOUT,
+        || running(&mut killer, sleeper_id).is_none(),
+    );
     assert!(server.is_alive());
 }
 
