@@ -91,3 +91,18 @@ DO @z := 9;
 SELECT @z;
 DO nope_column;
 DO SLEEP(0);
+
+-- SET checks every assignment before it makes any: values read the variables as they
+-- were, and an error anywhere assigns nothing.
+SET @a = 1;
+SET @a = @a + 1, @b = @a;
+SELECT @a, @b;
+SET @c = 5, sql_mode = 'bogus_mode';
+SELECT @c;
+SET @d = 5, nosuchvar = 1;
+SELECT @d;
+SET autocommit = 0, sql_mode = 'bogus';
+SELECT @@autocommit;
+SET @e = 7, sql_mode = 'ANSI', @f = @@sql_mode;
+SELECT @e, @f = @@sql_mode;
+SET sql_mode = DEFAULT;

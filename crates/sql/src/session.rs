@@ -2734,13 +2734,28 @@ impl Session {
                 let [value] = values.as_slice() else {
                     return Err(Error::parse_near(&variable.to_string(), 1));
                 };
-                self.assign(scope.as_ref(), variable, value, params, parameters)
+                let assignment =
+                    self.evaluate_assignment(scope.as_ref(), variable, value, params, parameters)?;
+                self.make_assignment(assignment)
             }
             ast::Set::MultipleAssignments { assignments } => {
-                for a in assignments {
-                    self.assign(a.scope.as_ref(), &a.name, &a.value, params, parameters)?;
-                }
-                Ok(())
+                // As MariaDB: every value is evaluated and checked before any is assigned,
+                // so `SET @a = @a + 1, @b = @a` reads the old @a, and an error assigns none.
+                let evaluated = assignments
+                    .iter()
+                    .map(|a| {
+                        self.evaluate_assignment(
+                            a.scope.as_ref(),
+                            &a.name,
+                            &a.value,
+                            params,
+                            parameters,
+                        )
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                evaluated
+                    .into_iter()
+                    .try_for_each(|a| self.make_assignment(a))
             }
             ast::Set::SetNames {
                 charset_name,
@@ -2795,23 +2810,26 @@ impl Session {
         }
     }
 
-    fn assign(
+    /// One SET assignment's value, evaluated and checked (privileges included).
+    fn evaluate_assignment(
         &mut self,
         scope: Option<&ast::ContextModifier>,
         name: &ast::ObjectName,
         value: &ast::Expr,
         params: &[Value],
         parameters: &Parameters,
-    ) -> Result<()> {
+    ) -> Result<Assignment> {
         let parts: Vec<String> = name.0.iter().map(select::object_part).collect();
         let mut global = matches!(scope, Some(ast::ContextModifier::Global));
         let mut explicit_session = matches!(scope, Some(ast::ContextModifier::Session));
         let var_name = match parts.as_slice() {
             [one] if one.starts_with("@@") => one[2..].to_string(),
             [one] if one.starts_with('@') => {
-                let v = self.eval_constant(value, params, parameters)?;
-                self.state.set_user_variable(&one[1..], v);
-                return Ok(());
+                let value = self.eval_constant(value, params, parameters)?;
+                return Ok(Assignment::User {
+                    name: one[1..].to_string(),
+                    value,
+                });
             }
             [one] => one.clone(),
             [prefix, var] if prefix.starts_with("@@") => {
@@ -2832,14 +2850,11 @@ impl Session {
                 || lower == "pseudo_thread_id"
             {
                 let v = self.eval_constant(value, params, parameters)?;
-                if lower == "last_insert_id" {
-                    if let Value::Int(i) = v {
-                        self.state.last_insert_id.set(i.max(0) as u64);
-                    } else if let Value::UInt(u) = v {
-                        self.state.last_insert_id.set(u);
-                    }
-                }
-                return Ok(());
+                return Ok(match (lower.as_str(), v) {
+                    ("last_insert_id", Value::Int(i)) => Assignment::LastInsertId(i.max(0) as u64),
+                    ("last_insert_id", Value::UInt(u)) => Assignment::LastInsertId(u),
+                    _ => Assignment::Ignored,
+                });
             }
             return Err(variables::read_only(&lower));
         }
@@ -2883,20 +2898,53 @@ impl Session {
         };
         if global {
             self.state.access().global(Privileges::SUPER)?;
-            self.engine.set_global(def.name, new);
-            return Ok(());
+            return Ok(Assignment::Global {
+                name: def.name,
+                value: new,
+            });
         }
-        if def.name == "autocommit" {
-            let on = new == Value::Int(1);
-            if on && !self.state.autocommit {
-                // Invariant (2): turning autocommit on commits.
-                self.commit_transaction()?;
+        Ok(Assignment::Session {
+            name: def.name,
+            value: new,
+        })
+    }
+
+    fn make_assignment(&mut self, assignment: Assignment) -> Result<()> {
+        match assignment {
+            Assignment::User { name, value } => self.state.set_user_variable(&name, value),
+            Assignment::LastInsertId(id) => self.state.last_insert_id.set(id),
+            Assignment::Ignored => {}
+            Assignment::Global { name, value } => self.engine.set_global(name, value),
+            Assignment::Session { name, value } => {
+                if name == "autocommit" && value == Value::Int(1) && !self.state.autocommit {
+                    // Invariant (2): turning autocommit on commits.
+                    self.commit_transaction()?;
+                }
+                self.state.vars.insert(name, value);
+                self.state.refresh_cached();
             }
         }
-        self.state.vars.insert(def.name, new);
-        self.state.refresh_cached();
         Ok(())
     }
+}
+
+/// One SET assignment, evaluated and checked but not yet made.
+enum Assignment {
+    User {
+        name: String,
+        value: Value,
+    },
+    LastInsertId(u64),
+    /// insert_id, timestamp and pseudo_thread_id: accepted, with no effect here.
+    Ignored,
+    Global {
+        name: &'static str,
+        value: Value,
+    },
+    Session {
+        name: &'static str,
+        value: Value,
+    },
 }
 
 /// An OK packet's info text ("Rows matched: 1  Changed: 1  Warnings: 0") from labels and
