@@ -642,11 +642,15 @@ impl Connection {
     /// innodb_lock_wait_timeout passes (1205) or KILL QUERY arrives (1317). Session
     /// invariant (4).
     async fn wait_and_resume(&mut self, session: &mut Session, mut flow: Flow) -> Flow {
-        let deadline = tokio::time::Instant::now() + session.lock_wait_timeout();
+        // Row-lock waits of one statement share one timeout, from the first of them.
+        let mut lock_deadline = None;
         while let Flow::Wait { wait, statement } = flow {
             let waited = match wait {
                 Wait::RowLock(lock) => {
                     let immediate = lock.holder() == 0;
+                    let deadline = *lock_deadline.get_or_insert_with(|| {
+                        tokio::time::Instant::now() + session.lock_wait_timeout()
+                    });
                     let waited = tokio::time::timeout_at(deadline, lock.wait());
                     match unless_killed(&self.kill, session, waited).await {
                         Some(Err(_)) => Err(session.abandon_lock_wait()),

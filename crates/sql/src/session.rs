@@ -281,23 +281,50 @@ fn now_utc() -> DateTime {
     }
 }
 
-/// The SLEEP() time of the running statement (invariant (4)).
+/// The SLEEP() time of the running statement (invariant (4)), in nanoseconds: a u64 is
+/// one load and compare per statement on the hot path, where a `Duration` is two words.
 #[derive(Default)]
 struct StatementSleep {
     /// What this run's SLEEP calls asked for.
-    asked: Cell<Duration>,
+    asked: Cell<u64>,
     /// What the server already slept for the statement, before this run.
-    slept: Cell<Duration>,
+    slept: Cell<u64>,
 }
 
 impl StatementSleep {
+    fn nanos(duration: Duration) -> u64 {
+        u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX)
+    }
+
+    fn ask(&self, duration: Duration) {
+        let asked = self.asked.get().saturating_add(Self::nanos(duration));
+        self.asked.set(asked);
+    }
+
+    /// The server sleeps `duration` for the statement before it runs again.
+    fn add_slept(&self, duration: Duration) {
+        let slept = self.slept.get().saturating_add(Self::nanos(duration));
+        self.slept.set(slept);
+    }
+
+    /// A run of a statement begins: it has asked for nothing yet.
+    fn begin_run(&self) {
+        self.asked.set(0);
+    }
+
+    /// The statement ended (done, failed or abandoned): nothing is slept for it any more.
+    fn end_statement(&self) {
+        self.slept.set(0);
+    }
+
     /// Err (`Error::sleep`) when this run asked for more than was slept: the statement is
     /// undone, and runs again after the server slept the rest.
     fn check(&self) -> Result<()> {
-        match self.asked.get().checked_sub(self.slept.get()) {
-            Some(unslept) if !unslept.is_zero() => Err(Error::sleep(unslept)),
-            _ => Ok(()),
+        let (asked, slept) = (self.asked.get(), self.slept.get());
+        if asked > slept {
+            return Err(Error::sleep(Duration::from_nanos(asked - slept)));
         }
+        Ok(())
     }
 }
 
@@ -388,8 +415,7 @@ impl SessionContext for SessionState {
     }
 
     fn sleep(&self, duration: Duration) {
-        let asked = &self.sleep.asked;
-        asked.set(asked.get().saturating_add(duration));
+        self.sleep.ask(duration);
     }
 
     fn found_rows(&self) -> u64 {
@@ -1124,7 +1150,7 @@ impl Session {
             sink.discard_unfinished();
             self.state.undo_user_variables();
         } else {
-            self.state.sleep.slept.set(Duration::ZERO);
+            self.state.sleep.end_statement();
         }
     }
 
@@ -1134,8 +1160,7 @@ impl Session {
     pub fn take_wait(&mut self) -> Option<Wait> {
         let wait = self.wait.take();
         if let Some(Wait::Sleep(unslept)) = &wait {
-            let slept = &self.state.sleep.slept;
-            slept.set(slept.get().saturating_add(*unslept));
+            self.state.sleep.add_slept(*unslept);
         }
         wait
     }
@@ -1184,7 +1209,7 @@ impl Session {
     fn abandon_wait(&mut self, e: Error) -> Error {
         self.wait = None;
         self.pending = None;
-        self.state.sleep.slept.set(Duration::ZERO);
+        self.state.sleep.end_statement();
         self.statement_ended();
         self.fail(&e);
         e
@@ -1465,7 +1490,7 @@ impl Session {
     pub fn reset(&mut self) {
         self.wait = None;
         self.pending = None;
-        self.state.sleep.slept.set(Duration::ZERO);
+        self.state.sleep.end_statement();
         self.rollback_transaction();
         self.state.user_vars.borrow_mut().clear();
         self.state.vars = self.engine.session_variables();
@@ -1513,7 +1538,7 @@ impl Session {
     fn end(&mut self) {
         self.wait = None;
         self.pending = None;
-        self.state.sleep.slept.set(Duration::ZERO);
+        self.state.sleep.end_statement();
         self.rollback_transaction();
     }
 
@@ -1526,7 +1551,7 @@ impl Session {
             self.state.clear_warnings();
         }
         self.state.statement_time.set(None);
-        self.state.sleep.asked.set(Duration::ZERO);
+        self.state.sleep.begin_run();
         self.state.user_vars_before.borrow_mut().clear();
         self.process.entry().clear_interrupt();
     }
