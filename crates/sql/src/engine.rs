@@ -287,6 +287,8 @@ struct ProcessState {
     host: String,
     database: Option<String>,
     command: &'static str,
+    /// What the statement does, where it says more than "executing" ("User sleep").
+    activity: &'static str,
     /// The statement running, reusing its buffer between statements.
     info: String,
     has_info: bool,
@@ -304,6 +306,8 @@ pub struct ProcessRow {
     pub database: Option<String>,
     pub command: &'static str,
     pub time_seconds: u64,
+    /// SHOW PROCESSLIST's State: "" when idle, else what the statement does.
+    pub state: &'static str,
     pub info: Option<String>,
 }
 
@@ -311,6 +315,7 @@ impl ProcessEntry {
     pub(crate) fn set_command(&self, command: &'static str) {
         let mut state = self.state.lock();
         state.command = command;
+        state.activity = "";
         state.since = coarsetime::Instant::now();
         if command != "Query" && command != "Execute" {
             state.has_info = false;
@@ -324,7 +329,13 @@ impl ProcessEntry {
         state.info.push_str(text);
         state.has_info = true;
         state.command = command;
+        state.activity = "";
         state.since = coarsetime::Instant::now();
+    }
+
+    /// The running statement now does `activity` (shown as State); "" for "executing".
+    pub(crate) fn set_activity(&self, activity: &'static str) {
+        self.state.lock().activity = activity;
     }
 
     pub(crate) fn set_identity(&self, user: &str, host: &str, database: Option<&str>) {
@@ -358,6 +369,11 @@ impl ProcessEntry {
             database: state.database.clone(),
             command: state.command,
             time_seconds: state.since.elapsed().as_secs(),
+            state: match (state.command, state.activity) {
+                ("Sleep", _) => "",
+                (_, "") => "executing",
+                (_, activity) => activity,
+            },
             info: state.has_info.then(|| state.info.clone()),
         }
     }
@@ -406,6 +422,7 @@ impl ProcessList {
                 host: info.host.clone(),
                 database: info.database.clone(),
                 command: "Sleep",
+                activity: "",
                 info: String::new(),
                 has_info: false,
                 since: coarsetime::Instant::now(),

@@ -1137,6 +1137,7 @@ impl Session {
             Some(WaitFor::RowLock { .. }) => self.wait.is_some(),
             Some(WaitFor::Sleep(unslept)) => {
                 self.wait = Some(Wait::Sleep(unslept));
+                self.process.entry().set_activity("User sleep");
                 true
             }
             None => false,
@@ -1185,6 +1186,7 @@ impl Session {
 
     /// Runs the interrupted work again once its lock wait ended.
     pub fn resume(&mut self, sink: &mut dyn ResultSink) -> Result<()> {
+        self.process.entry().set_activity("");
         let result = match self.pending.take() {
             Some(Pending::Pieces(pieces)) => self.run_statements(pieces, sink),
             Some(Pending::Prepared { id, params }) => self.run_prepared(id, &params, sink),

@@ -569,11 +569,6 @@ pub fn processlist(engine: &Engine, full: bool) -> Rows {
                     i.chars().take(100).collect()
                 }
             });
-            let state = if p.command == "Sleep" {
-                ""
-            } else {
-                "executing"
-            };
             vec![
                 int(p.id as u64),
                 text(&p.user),
@@ -581,7 +576,7 @@ pub fn processlist(engine: &Engine, full: bool) -> Rows {
                 p.database.map_or(Value::Null, |d| text(&d)),
                 text(p.command),
                 Value::Int(p.time_seconds.min(i32::MAX as u64) as i64),
-                text(state),
+                text(p.state),
                 info.map_or(Value::Null, |i| text(&i)),
                 Value::Decimal(manycore_types::Decimal::new(0, 3)),
             ]

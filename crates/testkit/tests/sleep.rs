@@ -26,6 +26,14 @@ fn wait_until_running(conn: &mut Conn, id: u64, statement: &str) {
     });
 }
 
+/// SHOW PROCESSLIST's State of connection `id`.
+fn state_of(conn: &mut Conn, id: u64) -> Option<String> {
+    let rows: Vec<mysql::Row> = conn.query("SHOW PROCESSLIST").expect("SHOW PROCESSLIST");
+    rows.into_iter()
+        .find(|row| row.get::<u64, _>("Id") == Some(id))
+        .and_then(|row| row.get::<Option<String>, _>("State").flatten())
+}
+
 /// Runs `statement` on `conn` in a thread; its result comes back with the connection.
 fn start(
     mut conn: Conn,
@@ -84,6 +92,9 @@ fn kill_query_ends_a_sleep_and_the_connection_stays() {
     let sleeping = start(sleeper, statement);
     let mut killer = client::connect(port);
     wait_until_running(&mut killer, sleeper_id, statement);
+    client::wait_for("State 'User sleep'", STATE_TIMEOUT, || {
+        state_of(&mut killer, sleeper_id).as_deref() == Some("User sleep")
+    });
     killer
         .query_drop(format!("KILL QUERY {sleeper_id}"))
         .expect("KILL QUERY");
