@@ -201,10 +201,16 @@ pub fn connection_id(conn: &mut Conn) -> u64 {
 /// `Info` of connection `id` in SHOW PROCESSLIST: None if it is not listed, Some(None)
 /// if it runs no statement.
 pub fn process_info(conn: &mut Conn, id: u64) -> Option<Option<String>> {
+    process_column(conn, id, "Info")
+}
+
+/// Column `column` of connection `id`'s row in SHOW PROCESSLIST: None if it is not
+/// listed, Some(None) if the column is NULL.
+pub fn process_column(conn: &mut Conn, id: u64, column: &str) -> Option<Option<String>> {
     let rows: Vec<mysql::Row> = conn.query("SHOW PROCESSLIST").expect("SHOW PROCESSLIST");
     rows.into_iter()
         .find(|row| row.get::<u64, _>("Id") == Some(id))
-        .map(|row| row.get::<Option<String>, _>("Info").flatten())
+        .map(|row| row.get::<Option<String>, _>(column).flatten())
 }
 
 /// Polls `done` until it holds; panics naming `what` after `timeout`.

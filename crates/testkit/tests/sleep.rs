@@ -28,10 +28,7 @@ fn wait_until_running(conn: &mut Conn, id: u64, statement: &str) {
 
 /// SHOW PROCESSLIST's State of connection `id`.
 fn state_of(conn: &mut Conn, id: u64) -> Option<String> {
-    let rows: Vec<mysql::Row> = conn.query("SHOW PROCESSLIST").expect("SHOW PROCESSLIST");
-    rows.into_iter()
-        .find(|row| row.get::<u64, _>("Id") == Some(id))
-        .and_then(|row| row.get::<Option<String>, _>("State").flatten())
+    client::process_column(conn, id, "State").flatten()
 }
 
 /// Runs `statement` on `conn` in a thread; its result comes back with the connection.
