@@ -36,7 +36,6 @@ use crate::query_text;
 use crate::session::Bound;
 use manycore_storage::Catalog;
 use manycore_types::Value;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Longest statement text the cache considers.
@@ -112,7 +111,10 @@ pub(crate) enum Lookup {
 
 #[derive(Default)]
 pub(crate) struct TextPlans {
-    entries: HashMap<String, Entry>,
+    /// foldhash (randomly seeded), not SipHash: keys are client text, but the map holds at
+    /// most `MAX_ENTRIES` of one session's own keys, so keys made to collide slow down
+    /// only the session that sent them.
+    entries: foldhash::HashMap<String, Entry>,
     /// The key of the statement last normalized; reused, so a hit allocates no key.
     key: String,
     /// Length of the template at the start of `key`.
@@ -200,8 +202,21 @@ impl TextPlans {
 }
 
 fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+    WORD_BYTES[usize::from(b)]
 }
+
+/// Bytes that belong to words: ASCII letters and digits, `_`, `$` and every byte of a
+/// non-ASCII character. A table, because every byte of every COM_QUERY is classified.
+const WORD_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
+        b += 1;
+    }
+    table
+};
 
 /// Writes the key of `text` (module notes) into `key` and the replaced literals into
 /// `values`; returns the template's length, or None if `text` is never cached.
@@ -249,15 +264,16 @@ fn template(text: &str, key: &mut String, values: &mut Vec<Value>) -> Option<usi
                 in_word = false;
             }
             b'0'..=b'9' if !in_word && (i == 0 || b[i - 1] != b'.') => {
+                // The digits' value as they are scanned; None once it overflows i64.
+                let mut value = Some(0i64);
                 let mut end = i;
                 while end < b.len() && b[end].is_ascii_digit() {
+                    let digit = i64::from(b[end] - b'0');
+                    value = value.and_then(|v| v.checked_mul(10)?.checked_add(digit));
                     end += 1;
                 }
                 let whole_token = end == b.len() || !(is_word_byte(b[end]) || b[end] == b'.');
-                let value = whole_token
-                    .then(|| text[i..end].parse::<i64>().ok())
-                    .flatten();
-                match value {
+                match value.filter(|_| whole_token) {
                     Some(v) => {
                         let n = values.len();
                         if n == MAX_LITERALS {
@@ -279,8 +295,16 @@ fn template(text: &str, key: &mut String, values: &mut Vec<Value>) -> Option<usi
                     }
                 }
             }
+            // A word (or digits after a word byte): skipped whole, nothing in it is replaced.
+            _ if is_word_byte(c) => {
+                i += 1;
+                while i < b.len() && is_word_byte(b[i]) {
+                    i += 1;
+                }
+                in_word = true;
+            }
             _ => {
-                in_word = is_word_byte(c);
+                in_word = false;
                 i += 1;
             }
         }

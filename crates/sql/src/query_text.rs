@@ -65,9 +65,12 @@ pub fn has_escapes(text: &str) -> bool {
     contains_escape_prefix(text.as_bytes()) && text.chars().any(is_escape)
 }
 
-/// Every COM_QUERY is scanned: memmem's vectorized search, not a byte-by-byte window.
+/// Every COM_QUERY is scanned: memchr's vectorized search for the first byte, which a
+/// normal query never holds. (`memmem::find` builds a searcher per call: ~300 instructions
+/// on a point select's text, 4% of its server-side user time.)
 fn contains_escape_prefix(bytes: &[u8]) -> bool {
-    memchr::memmem::find(bytes, &ESCAPE_PREFIX).is_some()
+    memchr::memchr_iter(ESCAPE_PREFIX[0], bytes)
+        .any(|i| bytes.get(i + 1) == Some(&ESCAPE_PREFIX[1]))
 }
 
 /// The bytes the client sent for `text`, a piece of a decoded query.
@@ -99,7 +102,13 @@ mod tests {
 
     #[test]
     fn valid_utf8_is_borrowed() {
-        for query in ["SELECT 1", "SELECT 'héllo 😀 日本語'", ""] {
+        // U+100000 (F4 80 80 80) and U+10EFFF (F4 8E BF BF) share only the prefix's first byte.
+        for query in [
+            "SELECT 1",
+            "SELECT 'héllo 😀 日本語'",
+            "\u{100000}\u{10EFFF}",
+            "",
+        ] {
             assert!(matches!(decode(query.as_bytes()), Cow::Borrowed(q) if q == query));
         }
     }
