@@ -190,6 +190,18 @@ impl ResultSetEncoder {
         columns: impl ExactSizeIterator<Item = ColumnDefinition<'c>>,
         status_flags: u16,
     ) {
+        self.write_definitions(out, writer, columns);
+        self.write_metadata_end(out, writer, status_flags);
+    }
+
+    /// Column count and the definitions: the part of the metadata that depends only on
+    /// the columns (and the sequence ids), not on the status flags.
+    pub fn write_definitions<'c>(
+        &self,
+        out: &mut Vec<u8>,
+        writer: &mut PacketWriter,
+        columns: impl ExactSizeIterator<Item = ColumnDefinition<'c>>,
+    ) {
         writer.write_with(out, |o| {
             write_column_count(o, columns.len() as u64);
             if self.cache_metadata {
@@ -199,7 +211,6 @@ impl ResultSetEncoder {
         for c in columns {
             writer.write_with(out, |o| write_column_definition(o, &c));
         }
-        self.write_metadata_end(out, writer, status_flags);
     }
 
     /// A result set's metadata when the client already holds its column definitions
