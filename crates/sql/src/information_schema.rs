@@ -1,7 +1,9 @@
 //! information_schema: the read-only database of virtual tables describing the others
-//! (SCHEMATA, TABLES, COLUMNS, STATISTICS, PROCESSLIST), with MariaDB 10.11's column names,
-//! order and types. Their rows are also the source of SHOW TABLES, SHOW TABLE STATUS,
-//! SHOW INDEX and SHOW PROCESSLIST, which show some of their columns (`show`).
+//! (SCHEMATA, TABLES, COLUMNS, STATISTICS, TABLE_CONSTRAINTS, KEY_COLUMN_USAGE,
+//! PROCESSLIST, ENGINES, CHARACTER_SETS, COLLATIONS), with MariaDB 10.11's column names,
+//! order and types. Their rows are also the source of SHOW DATABASES, TABLES, TABLE
+//! STATUS, INDEX, PROCESSLIST, ENGINES, CHARACTER SET and COLLATION, which show some of
+//! their columns (`show`).
 //!
 //! Each table is a `storage::Table::detached`: a real schema, so binding, column names,
 //! WHERE, ORDER BY, aggregates and LIMIT work as on any table, but no rows. A SELECT from
@@ -81,17 +83,27 @@ pub enum SystemTable {
     Tables,
     Columns,
     Statistics,
+    TableConstraints,
+    KeyColumnUsage,
     Processlist,
+    Engines,
+    CharacterSets,
+    Collations,
 }
 
 impl SystemTable {
     /// In name order (SHOW TABLES FROM information_schema).
-    pub const ALL: [SystemTable; 5] = [
+    pub const ALL: [SystemTable; 10] = [
+        SystemTable::CharacterSets,
+        SystemTable::Collations,
         SystemTable::Columns,
+        SystemTable::Engines,
+        SystemTable::KeyColumnUsage,
         SystemTable::Processlist,
         SystemTable::Schemata,
         SystemTable::Statistics,
         SystemTable::Tables,
+        SystemTable::TableConstraints,
     ];
 
     pub fn name(self) -> &'static str {
@@ -100,7 +112,12 @@ impl SystemTable {
             SystemTable::Tables => "TABLES",
             SystemTable::Columns => "COLUMNS",
             SystemTable::Statistics => "STATISTICS",
+            SystemTable::TableConstraints => "TABLE_CONSTRAINTS",
+            SystemTable::KeyColumnUsage => "KEY_COLUMN_USAGE",
             SystemTable::Processlist => "PROCESSLIST",
+            SystemTable::Engines => "ENGINES",
+            SystemTable::CharacterSets => "CHARACTER_SETS",
+            SystemTable::Collations => "COLLATIONS",
         }
     }
 
@@ -215,6 +232,53 @@ impl SystemTable {
                 ("COMMENT", NullText(16)),
                 ("INDEX_COMMENT", Text(1024)),
                 ("IGNORED", Text(3)),
+            ],
+            SystemTable::TableConstraints => &[
+                ("CONSTRAINT_CATALOG", Text(512)),
+                ("CONSTRAINT_SCHEMA", Text(64)),
+                ("CONSTRAINT_NAME", Text(64)),
+                ("TABLE_SCHEMA", Text(64)),
+                ("TABLE_NAME", Text(64)),
+                ("CONSTRAINT_TYPE", Text(64)),
+            ],
+            SystemTable::KeyColumnUsage => &[
+                ("CONSTRAINT_CATALOG", Text(512)),
+                ("CONSTRAINT_SCHEMA", Text(64)),
+                ("CONSTRAINT_NAME", Text(64)),
+                ("TABLE_CATALOG", Text(512)),
+                ("TABLE_SCHEMA", Text(64)),
+                ("TABLE_NAME", Text(64)),
+                ("COLUMN_NAME", Text(64)),
+                ("ORDINAL_POSITION", Integer(IntWidth::Big, 10)),
+                (
+                    "POSITION_IN_UNIQUE_CONSTRAINT",
+                    NullInteger(IntWidth::Big, 10),
+                ),
+                ("REFERENCED_TABLE_SCHEMA", NullText(64)),
+                ("REFERENCED_TABLE_NAME", NullText(64)),
+                ("REFERENCED_COLUMN_NAME", NullText(64)),
+            ],
+            SystemTable::Engines => &[
+                ("ENGINE", Text(64)),
+                ("SUPPORT", Text(8)),
+                ("COMMENT", Text(160)),
+                ("TRANSACTIONS", NullText(3)),
+                ("XA", NullText(3)),
+                ("SAVEPOINTS", NullText(3)),
+            ],
+            SystemTable::CharacterSets => &[
+                ("CHARACTER_SET_NAME", Text(32)),
+                ("DEFAULT_COLLATE_NAME", Text(64)),
+                ("DESCRIPTION", Text(60)),
+                ("MAXLEN", Integer(IntWidth::Big, 3)),
+            ],
+            SystemTable::Collations => &[
+                ("COLLATION_NAME", Text(64)),
+                ("CHARACTER_SET_NAME", NullText(32)),
+                ("ID", NullInteger(IntWidth::Big, 11)),
+                ("IS_DEFAULT", NullText(3)),
+                ("IS_COMPILED", Text(3)),
+                ("SORTLEN", Integer(IntWidth::Big, 3)),
             ],
             SystemTable::Processlist => &[
                 ("ID", Integer(IntWidth::Big, 4)),
@@ -361,7 +425,21 @@ pub fn rows(table: SystemTable, source: &RowSource) -> Vec<Row> {
             }
             rows
         }
+        SystemTable::TableConstraints | SystemTable::KeyColumnUsage => {
+            let kind = match table {
+                SystemTable::TableConstraints => ConstraintRows::Constraints,
+                _ => ConstraintRows::Columns,
+            };
+            let mut rows = Vec::new();
+            for (db, visible) in visible_tables(&catalog, source.grants, None) {
+                rows.extend(constraints(kind, db, &visible.schema));
+            }
+            rows
+        }
         SystemTable::Processlist => processlist(source),
+        SystemTable::Engines => engines(),
+        SystemTable::CharacterSets => character_sets(),
+        SystemTable::Collations => collations(),
     }
 }
 
@@ -681,11 +759,24 @@ pub fn sorted_indexes(schema: &TableSchema) -> Vec<&IndexSchema> {
     indexes
 }
 
-/// STATISTICS rows of one table (also SHOW INDEX): a row per index column, the primary
-/// key first, then the keys in `sorted_indexes` order. Cardinality is `row_count`.
+/// A table's keys as MariaDB lists them: (name, unique, column positions), the primary
+/// key first, then the others in `sorted_indexes` order.
+fn keys(schema: &TableSchema) -> Vec<(&str, bool, &[usize])> {
+    let primary = schema
+        .primary_key
+        .as_deref()
+        .map(|columns| ("PRIMARY", true, columns));
+    let others = sorted_indexes(schema)
+        .into_iter()
+        .map(|i| (i.name.as_str(), i.unique, i.columns.as_slice()));
+    primary.into_iter().chain(others).collect()
+}
+
+/// STATISTICS rows of one table (also SHOW INDEX): a row per key column, in `keys`
+/// order. Cardinality is `row_count`.
 pub fn statistics(db: &str, schema: &TableSchema, row_count: usize) -> Vec<Row> {
     let mut rows = Vec::new();
-    let mut add = |name: &str, unique: bool, columns: &[usize]| {
+    for (name, unique, columns) in keys(schema) {
         for (seq, &c) in columns.iter().enumerate() {
             let column = &schema.columns[c];
             rows.push(vec![
@@ -708,14 +799,138 @@ pub fn statistics(db: &str, schema: &TableSchema, row_count: usize) -> Vec<Row> 
                 string("NO"),
             ]);
         }
-    };
-    if let Some(pk) = &schema.primary_key {
-        add("PRIMARY", true, pk);
-    }
-    for i in sorted_indexes(schema) {
-        add(&i.name, i.unique, &i.columns);
     }
     rows
+}
+
+/// Which of the two constraint tables `constraints` makes rows of.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ConstraintRows {
+    /// TABLE_CONSTRAINTS: one row per constraint.
+    Constraints,
+    /// KEY_COLUMN_USAGE: one row per constraint column.
+    Columns,
+}
+
+/// TABLE_CONSTRAINTS or KEY_COLUMN_USAGE rows of one table: its unique keys (PRIMARY
+/// KEY, then UNIQUE in `keys` order). manycore has no foreign keys or CHECK constraints.
+fn constraints(kind: ConstraintRows, db: &str, schema: &TableSchema) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (name, _, columns) in keys(schema).into_iter().filter(|(_, unique, _)| *unique) {
+        if kind == ConstraintRows::Constraints {
+            let kind = if name == "PRIMARY" {
+                "PRIMARY KEY"
+            } else {
+                "UNIQUE"
+            };
+            rows.push(vec![
+                string(CATALOG),
+                string(db),
+                string(name),
+                string(db),
+                string(&schema.name),
+                string(kind),
+            ]);
+            continue;
+        }
+        for (position, &c) in columns.iter().enumerate() {
+            rows.push(vec![
+                string(CATALOG),
+                string(db),
+                string(name),
+                string(CATALOG),
+                string(db),
+                string(&schema.name),
+                string(&schema.columns[c].name),
+                Value::Int(position as i64 + 1),
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::Null,
+            ]);
+        }
+    }
+    rows
+}
+
+/// ENGINES rows (also SHOW ENGINES): manycore's storage, which answers to InnoDB.
+pub fn engines() -> Vec<Row> {
+    vec![vec![
+        string(ENGINE),
+        string("DEFAULT"),
+        string("manycore in-memory MVCC storage (answers to InnoDB for compatibility)"),
+        string("YES"),
+        string("NO"),
+        string("YES"),
+    ]]
+}
+
+/// The character sets manycore accepts: (name, description, default collation, maxlen).
+const CHARSETS: &[(&str, &str, &str, u64)] = &[
+    ("ascii", "US ASCII", "ascii_general_ci", 1),
+    ("binary", "Binary pseudo charset", "binary", 1),
+    ("latin1", "cp1252 West European", "latin1_swedish_ci", 1),
+    ("utf8mb3", "UTF-8 Unicode", "utf8mb3_general_ci", 3),
+    ("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4),
+];
+
+/// (name, character set, id, is the set's default) of the collations manycore accepts.
+const COLLATIONS: &[(&str, &str, u64, bool)] = &[
+    ("ascii_general_ci", "ascii", 11, true),
+    ("binary", "binary", 63, true),
+    ("latin1_swedish_ci", "latin1", 8, true),
+    ("utf8mb3_general_ci", "utf8mb3", 33, true),
+    ("utf8mb4_bin", "utf8mb4", 46, false),
+    ("utf8mb4_general_ci", "utf8mb4", 45, true),
+];
+
+/// The name and default collation of a character set manycore accepts (utf8 is utf8mb3).
+pub fn charset_default_collation(name: &str) -> Option<(&'static str, &'static str)> {
+    let name = if name.eq_ignore_ascii_case("utf8") {
+        "utf8mb3"
+    } else {
+        name
+    };
+    CHARSETS
+        .iter()
+        .find(|c| c.0.eq_ignore_ascii_case(name))
+        .map(|c| (c.0, c.2))
+}
+
+pub fn collation_exists(name: &str) -> bool {
+    COLLATIONS.iter().any(|c| c.0.eq_ignore_ascii_case(name))
+}
+
+/// CHARACTER_SETS rows (also SHOW CHARACTER SET).
+pub fn character_sets() -> Vec<Row> {
+    CHARSETS
+        .iter()
+        .map(|&(name, description, collation, maxlen)| {
+            vec![
+                string(name),
+                string(collation),
+                string(description),
+                count(maxlen),
+            ]
+        })
+        .collect()
+}
+
+/// COLLATIONS rows (also SHOW COLLATION).
+pub fn collations() -> Vec<Row> {
+    COLLATIONS
+        .iter()
+        .map(|&(name, charset, id, default)| {
+            vec![
+                string(name),
+                string(charset),
+                count(id),
+                string(if default { "Yes" } else { "" }),
+                string("Yes"),
+                count(1),
+            ]
+        })
+        .collect()
 }
 
 /// PROCESSLIST rows the session sees (invariant (2)); also SHOW PROCESSLIST.
@@ -810,6 +1025,21 @@ mod tests {
         assert!(stats
             .iter()
             .all(|r| r.len() == width(SystemTable::Statistics)));
+        let constraints_of = |kind| constraints(kind, "d", &schema);
+        let unique = constraints_of(ConstraintRows::Constraints);
+        assert_eq!(unique.len(), 1, "PRIMARY only: k is not unique");
+        assert_eq!(unique[0].len(), width(SystemTable::TableConstraints));
+        assert_eq!(unique[0][5], string("PRIMARY KEY"));
+        let usage = constraints_of(ConstraintRows::Columns);
+        assert_eq!(usage.len(), 1);
+        assert_eq!(usage[0].len(), width(SystemTable::KeyColumnUsage));
+        for (table, rows) in [
+            (SystemTable::Engines, engines()),
+            (SystemTable::CharacterSets, character_sets()),
+            (SystemTable::Collations, collations()),
+        ] {
+            assert!(rows.iter().all(|r| r.len() == width(table)), "{table:?}");
+        }
         let process = ProcessRow {
             id: 7,
             user: "u".into(),

@@ -2093,7 +2093,7 @@ impl Session {
             Statement::SetCharacterSet(name) => {
                 let charset = match name {
                     None => "utf8mb4".to_string(),
-                    Some(n) => show::charset_default_collation(n)
+                    Some(n) => information_schema::charset_default_collation(n)
                         .map(|(c, _)| c.to_string())
                         .ok_or_else(|| unknown_charset(n))?,
                 };
@@ -2762,10 +2762,10 @@ impl Session {
                 collation_name,
             } => {
                 let (charset, default_collation) =
-                    show::charset_default_collation(&charset_name.value)
+                    information_schema::charset_default_collation(&charset_name.value)
                         .ok_or_else(|| unknown_charset(&charset_name.value))?;
                 let collation = match collation_name {
-                    Some(c) if show::collation_exists(c) => c.to_ascii_lowercase(),
+                    Some(c) if information_schema::collation_exists(c) => c.to_ascii_lowercase(),
                     Some(c) => {
                         return Err(Error::new(
                             ErrorCode::UnknownCollation,

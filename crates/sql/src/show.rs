@@ -1,9 +1,10 @@
 //! SHOW statements and DESCRIBE: result sets built from the catalog, variables, status
 //! counters and the process list, with MariaDB 10.11's column names and layouts.
 //!
-//! As in MariaDB, SHOW TABLES, SHOW TABLE STATUS, SHOW INDEX, SHOW DATABASES and SHOW
-//! PROCESSLIST show columns of information_schema's rows (`information_schema`), so what
-//! they list and whom they list it to is decided in one place.
+//! As in MariaDB, SHOW DATABASES, TABLES, TABLE STATUS, INDEX, PROCESSLIST, ENGINES,
+//! CHARACTER SET and COLLATION show columns of information_schema's rows
+//! (`information_schema`), so what they list and whom they list it to is decided in one
+//! place.
 
 use crate::engine::{Counter, Engine, TlsInfo};
 use crate::information_schema::{
@@ -38,10 +39,6 @@ impl Rows {
 
 pub fn text(s: &str) -> Value {
     Value::text(s)
-}
-
-fn int(n: u64) -> Value {
-    Value::UInt(n)
 }
 
 /// The columns `positions` of each information_schema row, in that order.
@@ -487,6 +484,7 @@ pub fn processlist(source: &RowSource, full: bool) -> Rows {
     Rows { columns, rows }
 }
 
+/// SHOW ENGINES: ENGINES' rows.
 pub fn engines() -> Rows {
     let names = [
         "Engine",
@@ -501,14 +499,7 @@ pub fn engines() -> Rows {
             .iter()
             .map(|n| ColumnInfo::text_nullable(n, 80))
             .collect(),
-        rows: vec![vec![
-            text("InnoDB"),
-            text("DEFAULT"),
-            text("manycore in-memory MVCC storage (answers to InnoDB for compatibility)"),
-            text("YES"),
-            text("NO"),
-            text("YES"),
-        ]],
+        rows: information_schema::engines(),
     }
 }
 
@@ -549,29 +540,10 @@ pub fn engine_status(engine: &Engine) -> Rows {
     }
 }
 
-/// (charset, description, default collation, maxlen)
-const CHARSETS: &[(&str, &str, &str, u64)] = &[
-    ("ascii", "US ASCII", "ascii_general_ci", 1),
-    ("binary", "Binary pseudo charset", "binary", 1),
-    ("latin1", "cp1252 West European", "latin1_swedish_ci", 1),
-    ("utf8mb3", "UTF-8 Unicode", "utf8mb3_general_ci", 3),
-    ("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4),
-];
-
-/// The default collation of a character set manycore accepts (utf8 is utf8mb3).
-pub fn charset_default_collation(name: &str) -> Option<(&'static str, &'static str)> {
-    let name = if name.eq_ignore_ascii_case("utf8") {
-        "utf8mb3"
-    } else {
-        name
-    };
-    CHARSETS
-        .iter()
-        .find(|c| c.0.eq_ignore_ascii_case(name))
-        .map(|c| (c.0, c.2))
-}
-
+/// SHOW CHARACTER SET: CHARACTER_SETS' rows, description before default collation.
 pub fn charsets(like: Option<&str>) -> Rows {
+    let mut rows = project(information_schema::character_sets(), &[0, 2, 1, 3]);
+    filter_like(&mut rows, like);
     Rows {
         columns: vec![
             ColumnInfo::text("Charset", 32),
@@ -579,28 +551,14 @@ pub fn charsets(like: Option<&str>) -> Rows {
             ColumnInfo::text("Default collation", 64),
             bigint_column("Maxlen", true),
         ],
-        rows: CHARSETS
-            .iter()
-            .filter(|c| like.is_none_or(|p| like_matches(p, c.0)))
-            .map(|c| vec![text(c.0), text(c.1), text(c.2), int(c.3)])
-            .collect(),
+        rows,
     }
 }
 
-const COLLATIONS: &[(&str, &str, u64, bool)] = &[
-    ("ascii_general_ci", "ascii", 11, true),
-    ("binary", "binary", 63, true),
-    ("latin1_swedish_ci", "latin1", 8, true),
-    ("utf8mb3_general_ci", "utf8mb3", 33, true),
-    ("utf8mb4_bin", "utf8mb4", 46, false),
-    ("utf8mb4_general_ci", "utf8mb4", 45, true),
-];
-
-pub fn collation_exists(name: &str) -> bool {
-    COLLATIONS.iter().any(|c| c.0.eq_ignore_ascii_case(name))
-}
-
+/// SHOW COLLATION: COLLATIONS' rows.
 pub fn collations(like: Option<&str>) -> Rows {
+    let mut rows = information_schema::collations();
+    filter_like(&mut rows, like);
     Rows {
         columns: vec![
             ColumnInfo::text("Collation", 64),
@@ -610,19 +568,6 @@ pub fn collations(like: Option<&str>) -> Rows {
             ColumnInfo::text("Compiled", 3),
             bigint_column("Sortlen", true),
         ],
-        rows: COLLATIONS
-            .iter()
-            .filter(|c| like.is_none_or(|p| like_matches(p, c.0)))
-            .map(|c| {
-                vec![
-                    text(c.0),
-                    text(c.1),
-                    int(c.2),
-                    text(if c.3 { "Yes" } else { "" }),
-                    text("Yes"),
-                    int(1),
-                ]
-            })
-            .collect(),
+        rows,
     }
 }

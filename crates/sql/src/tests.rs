@@ -1550,11 +1550,16 @@ fn information_schema_names_are_case_insensitive() {
     assert_eq!(
         rows(&mut s, "SHOW TABLES"),
         table(&[
+            &["CHARACTER_SETS"],
+            &["COLLATIONS"],
             &["COLUMNS"],
+            &["ENGINES"],
+            &["KEY_COLUMN_USAGE"],
             &["PROCESSLIST"],
             &["SCHEMATA"],
             &["STATISTICS"],
-            &["TABLES"]
+            &["TABLES"],
+            &["TABLE_CONSTRAINTS"],
         ])
     );
     let e = error(&mut s, "SELECT * FROM information_schema.nosuch");
