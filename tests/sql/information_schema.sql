@@ -1,6 +1,6 @@
--- information_schema: SCHEMATA, TABLES, COLUMNS, STATISTICS and PROCESSLIST read like
--- tables (WHERE, ORDER BY, LIMIT, aggregates), only deterministic columns of this file's
--- database (diff_information_schema); read-only; rows current at each execution.
+-- information_schema: its tables read like tables (WHERE, ORDER BY, LIMIT, aggregates);
+-- only deterministic columns, of this file's database (diff_information_schema);
+-- read-only; rows current at each execution.
 
 CREATE TABLE items (
   id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT,
@@ -39,6 +39,20 @@ SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE
 SELECT TABLE_NAME, NON_UNIQUE, INDEX_SCHEMA, INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME, COLLATION, SUB_PART, PACKED, NULLABLE, INDEX_TYPE, COMMENT, INDEX_COMMENT, IGNORED
 FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX;
 
+-- Unique keys are constraints: TABLE_CONSTRAINTS and KEY_COLUMN_USAGE.
+CREATE TABLE pairs (a INT, b INT, c INT, d INT, PRIMARY KEY (a, b), UNIQUE KEY uc (c, a), KEY kd (d));
+SELECT CONSTRAINT_CATALOG, CONSTRAINT_SCHEMA, CONSTRAINT_NAME, TABLE_SCHEMA, TABLE_NAME, CONSTRAINT_TYPE
+FROM information_schema.TABLE_CONSTRAINTS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, CONSTRAINT_NAME;
+SELECT CONSTRAINT_NAME, TABLE_CATALOG, TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, POSITION_IN_UNIQUE_CONSTRAINT, REFERENCED_TABLE_SCHEMA, REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME
+FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION;
+DROP TABLE pairs;
+
+-- What the server supports.
+SELECT ENGINE, SUPPORT, TRANSACTIONS, SAVEPOINTS FROM information_schema.ENGINES WHERE ENGINE = 'InnoDB';
+SELECT * FROM information_schema.CHARACTER_SETS WHERE CHARACTER_SET_NAME IN ('utf8mb4', 'latin1', 'binary') ORDER BY 1;
+SELECT * FROM information_schema.COLLATIONS WHERE COLLATION_NAME IN ('utf8mb4_general_ci', 'utf8mb4_bin', 'binary') ORDER BY 1;
+SELECT COLLATION_NAME, IS_DEFAULT FROM information_schema.COLLATIONS WHERE CHARACTER_SET_NAME = 'utf8mb4' AND COLLATION_NAME IN ('utf8mb4_general_ci', 'utf8mb4_bin') ORDER BY ID;
+
 -- The process list holds this connection, running this statement.
 SELECT USER, DB, COMMAND, INFO FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID();
 
@@ -58,6 +72,8 @@ SHOW COLUMNS FROM information_schema.STATISTICS;
 DESCRIBE information_schema.TABLES;
 SHOW INDEX FROM information_schema.TABLES;
 SHOW DATABASES LIKE 'information_schema';
+SHOW CHARACTER SET LIKE 'utf8mb4';
+SHOW COLLATION LIKE 'utf8mb4_general_ci';
 
 -- USE information_schema; unqualified names then find its tables.
 USE information_schema;
