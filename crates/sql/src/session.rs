@@ -1482,13 +1482,11 @@ impl Session {
         self.state.refresh_grants();
         self.state.access().table_any(&db, table)?;
         let catalog = self.engine.storage().catalog();
-        let t = catalog
-            .table(&db, table)
-            .ok_or_else(|| Error::no_such_table(&db, table))?;
+        let (db, t) = information_schema::find_table(&catalog, &db, table)?;
         let source = SourceTable {
             db: db.clone(),
             alias: table.to_string(),
-            table: t.clone(),
+            table: Arc::clone(&t),
             offset: 0,
             columns: ColumnAccess::default(),
         };

@@ -1562,6 +1562,14 @@ fn information_schema_names_are_case_insensitive() {
             &["TABLE_CONSTRAINTS"],
         ])
     );
+    // COM_FIELD_LIST, as the mariadb client's completion sends it after USE.
+    let mut sink = Collect::default();
+    s.field_list("schemata", "SCHEMA%", &mut sink)
+        .expect("field list");
+    match sink.events.as_slice() {
+        [Event::Fields(fields)] => assert_eq!(fields.len(), 2, "SCHEMA_NAME, SCHEMA_COMMENT"),
+        other => panic!("{other:?}"),
+    }
     let e = error(&mut s, "SELECT * FROM information_schema.nosuch");
     assert_eq!(e.code, ErrorCode::UnknownTable);
     assert_eq!(e.message, "Unknown table 'nosuch' in information_schema");
