@@ -404,7 +404,7 @@ fn count(n: u64) -> Value {
 
 /// The catalog, the only catalog name MariaDB has.
 const CATALOG: &str = "def";
-/// What a table of ours is made of, as InnoDB reports it (docs/compatibility.md).
+/// The engine every table of ours answers to (as SHOW ENGINES and SHOW CREATE TABLE say).
 const ENGINE: &str = "InnoDB";
 const COLLATION: &str = "utf8mb4_general_ci";
 /// information_schema's own character set and collation in MariaDB.
