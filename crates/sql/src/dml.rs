@@ -793,6 +793,12 @@ impl expr::SessionContext for WriteSession<'_> {
     fn row_count(&self) -> i64 {
         self.inner.row_count()
     }
+    fn information_schema_rows(
+        &self,
+        table: crate::information_schema::SystemTable,
+    ) -> Vec<Vec<Value>> {
+        self.inner.information_schema_rows(table)
+    }
 }
 
 /// The value MySQL stores for a NOT NULL column given nothing usable: 0, '', zero date.

@@ -61,6 +61,18 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
     match plan {
         Plan::Empty => out(&[]),
         Plan::Scan(scan) => scan_rows(scan, ctx, &mut |_, row| out(row)),
+        Plan::SystemScan(scan) => {
+            for row in ctx.eval.session.information_schema_rows(scan.table) {
+                let passes = match &scan.filter {
+                    Some(filter) => is_true(filter, &row, ctx)?,
+                    None => true,
+                };
+                if passes && out(&row)?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            Ok(ControlFlow::Continue(()))
+        }
         Plan::Filter { input, predicate } => run(input, ctx, &mut |row| {
             if is_true(predicate, row, ctx)? {
                 out(row)

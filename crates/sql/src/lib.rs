@@ -19,6 +19,7 @@
 //! - `scope`, `select`, `dml`, `ddl`: binding statements against the catalog.
 //! - `plan`, `access`, `exec`: the operator tree, access-path choice, the executor.
 //! - `show`, `variables`: SHOW output and system variables.
+//! - `information_schema`: its virtual tables, whose rows SHOW shows too.
 //! - `privilege`: accounts, grants, the grant tables in `mysql`, the lock-free snapshot
 //!   every privilege check reads, and the account statements' parser.
 //!
@@ -37,6 +38,7 @@ pub mod engine;
 pub mod error;
 mod exec;
 pub mod expr;
+pub mod information_schema;
 mod parse;
 mod plan;
 mod plan_cache;

@@ -4,7 +4,8 @@
 //!
 //! ```text
 //!   Limit -> Distinct -> Project -> Sort -> Filter(HAVING) -> Compute(select list)
-//!         -> Aggregate | Widen -> Filter(WHERE residual) -> Scan(access path) | Empty
+//!         -> Aggregate | Widen -> Filter(WHERE residual) -> Scan(access path) | SystemScan
+//!         | Empty
 //! ```
 //!
 //! Row layout after the source: `[table columns W][select values K][aggregates A]`.
@@ -25,6 +26,7 @@
 //!     (`access` module notes), and a fallback to a full scan applies the whole clause.
 
 use crate::expr::{AggregateCall, Expr};
+use crate::information_schema::SystemTable;
 use manycore_storage::{IndexNo, Table};
 use manycore_types::DataType;
 use std::sync::Arc;
@@ -35,6 +37,9 @@ pub enum Plan {
     Empty,
     /// Boxed: a scan's two filters would make every plan node as large.
     Scan(Box<Scan>),
+    /// An information_schema table: rows made when the plan runs (information_schema
+    /// invariant (1)).
+    SystemScan(Box<SystemScan>),
     Filter {
         input: Box<Plan>,
         predicate: Expr,
@@ -110,6 +115,13 @@ impl std::fmt::Debug for Scan {
             .field("residual", &self.residual)
             .finish()
     }
+}
+
+/// The rows of an information_schema table that pass `filter`, the whole WHERE clause.
+#[derive(Clone, Debug)]
+pub struct SystemScan {
+    pub table: SystemTable,
+    pub filter: Option<Expr>,
 }
 
 #[derive(Clone, Debug)]

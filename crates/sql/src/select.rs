@@ -4,7 +4,8 @@
 use crate::access;
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{ColumnRef, Expr};
-use crate::plan::{AccessPath, Count, Plan, SortKey};
+use crate::information_schema::{self, SystemTable};
+use crate::plan::{AccessPath, Count, Plan, SortKey, SystemScan};
 use crate::privilege::{AccessCheck, ColumnAccess, Privileges};
 use crate::scope::{Aggregates, Alias, BindScope, Parameters, SourceTable};
 use crate::sink::{ColumnInfo, Columns};
@@ -60,10 +61,8 @@ impl BindContext<'_> {
         let columns = self
             .access
             .table_columns(&db, &table, needed, column_needs)?;
-        match self.catalog.table(&db, &table) {
-            Some(t) => Ok((db, t.clone(), columns)),
-            None => Err(Error::no_such_table(&db, &table)),
-        }
+        let (db, table) = information_schema::find_table(self.catalog, &db, &table)?;
+        Ok((db, table, columns))
     }
 
     /// The text of `expr` as the client wrote it, for column names.
@@ -431,11 +430,16 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
                 Plan::Empty
             }
         }
-        Some(source) => Plan::Scan(Box::new(access::scan(
-            source.table.clone(),
-            source.offset,
-            filter,
-        ))),
+        // Bind time is the one place a virtual table is told apart (information_schema
+        // invariant (4)): its rows are made when the plan runs.
+        Some(source) => match SystemTable::of(&source.table) {
+            Some(table) => Plan::SystemScan(Box::new(SystemScan { table, filter })),
+            None => Plan::Scan(Box::new(access::scan(
+                source.table.clone(),
+                source.offset,
+                filter,
+            ))),
+        },
     };
     let select_exprs: Vec<Expr> = items.iter().map(|i| i.expr.clone()).collect();
     let extended = aggregated || having.is_some() || !sort_keys.is_empty();
@@ -777,6 +781,7 @@ fn bind_limit(query: &ast::Query, parameters: &Parameters) -> Result<(Count, Opt
 pub fn is_full_scan(plan: &Plan) -> bool {
     match plan {
         Plan::Scan(s) => matches!(s.access, AccessPath::Full),
+        Plan::SystemScan(_) => true,
         Plan::Empty => false,
         Plan::Filter { input, .. }
         | Plan::Aggregate { input, .. }

@@ -32,6 +32,7 @@ use crate::engine::{
 use crate::error::{Error, ErrorCode, Result, WaitFor};
 use crate::exec::{self, ExecContext};
 use crate::expr::{EvalContext, SessionContext, VarScope};
+use crate::information_schema::{self, RowSource, SystemTable};
 use crate::parse::{self, Statement};
 use crate::plan_cache::{CachedPlan, Lookup, TextPlans};
 use crate::privilege::{AccessCheck, ColumnAccess, Privileges, SessionGrants};
@@ -162,6 +163,26 @@ impl SessionState {
                 Some(value) => vars.insert(name, value),
                 None => vars.remove(&name),
             };
+        }
+    }
+
+    /// The name database `db` is entered by (USE, COM_INIT_DB, a login's database): 1044
+    /// if the session may not see it (checked first: privilege invariant (4)), 1049 if
+    /// there is none; information_schema in any letter case is `information_schema`.
+    fn enterable_database(&self, db: &str) -> Result<String> {
+        self.access().sees_database(db)?;
+        if !information_schema::database_exists(&self.engine.storage().catalog(), db) {
+            return Err(Error::bad_db(db));
+        }
+        Ok(information_schema::canonical_database(db).to_string())
+    }
+
+    /// What information_schema's rows are made from for this session.
+    fn row_source(&self) -> RowSource<'_> {
+        RowSource {
+            engine: &self.engine,
+            grants: &self.grants,
+            user: &self.user,
         }
     }
 
@@ -424,6 +445,10 @@ impl SessionContext for SessionState {
 
     fn row_count(&self) -> i64 {
         self.row_count.get()
+    }
+
+    fn information_schema_rows(&self, table: SystemTable) -> Vec<Vec<Value>> {
+        information_schema::rows(table, &self.row_source())
     }
 }
 
@@ -835,13 +860,10 @@ impl Session {
             info.account_host.clone(),
         );
         state.refresh_grants();
-        if let Some(db) = &info.database {
-            state.access().sees_database(db)?;
-            if !engine.storage().catalog().databases.contains_key(db) {
-                return Err(Error::bad_db(db));
-            }
-        }
-        state.database = info.database.clone();
+        state.database = match &info.database {
+            Some(db) => Some(state.enterable_database(db)?),
+            None => None,
+        };
         let process = engine.processlist().register(&info, on_kill);
         engine
             .status()
@@ -1420,7 +1442,8 @@ impl Session {
     /// own database, to switch back to.
     fn enter_database(&mut self, database: Option<String>) -> Option<String> {
         let database = database.filter(|name| {
-            let exists = self.engine.storage().catalog().databases.contains_key(name);
+            let exists =
+                information_schema::database_exists(&self.engine.storage().catalog(), name);
             if !exists {
                 let e = Error::bad_db(name);
                 self.state.note(e.code, e.message);
@@ -1433,18 +1456,15 @@ impl Session {
     pub fn init_db(&mut self, db: &str) -> Result<()> {
         self.count(Counter::ComChangeDb);
         self.state.refresh_grants();
-        let allowed = self.state.access().sees_database(db);
-        if let Err(e) = allowed {
-            self.fail(&e);
-            return Err(e);
-        }
-        if !self.engine.storage().catalog().databases.contains_key(db) {
-            let e = Error::bad_db(db);
-            self.fail(&e);
-            return Err(e);
-        }
-        self.state.database = Some(db.to_string());
-        self.process.entry().set_database(Some(db));
+        let db = match self.state.enterable_database(db) {
+            Ok(db) => db,
+            Err(e) => {
+                self.fail(&e);
+                return Err(e);
+            }
+        };
+        self.process.entry().set_database(Some(&db));
+        self.state.database = Some(db);
         Ok(())
     }
 
@@ -1462,13 +1482,11 @@ impl Session {
         self.state.refresh_grants();
         self.state.access().table_any(&db, table)?;
         let catalog = self.engine.storage().catalog();
-        let t = catalog
-            .table(&db, table)
-            .ok_or_else(|| Error::no_such_table(&db, table))?;
+        let (db, t) = information_schema::find_table(&catalog, &db, table)?;
         let source = SourceTable {
             db: db.clone(),
             alias: table.to_string(),
-            table: t.clone(),
+            table: Arc::clone(&t),
             offset: 0,
             columns: ColumnAccess::default(),
         };
@@ -1482,7 +1500,7 @@ impl Session {
             .filter(|(_, c)| grants.sees_column(&db, table, &c.name))
             .map(|(i, c)| {
                 let mut info = select::table_column_info(&source, i, &c.name);
-                info.default = show::default_text(c);
+                info.default = information_schema::default_text(c);
                 info
             })
             .collect();
@@ -1515,18 +1533,13 @@ impl Session {
         self.state.set_identity(user, host, account_host);
         self.state.refresh_grants();
         let database = match database {
-            Some(db) => {
-                let allowed = self.state.access().sees_database(&db);
-                if let Err(e) = allowed {
+            Some(db) => match self.state.enterable_database(&db) {
+                Ok(db) => Some(db),
+                Err(e) => {
                     self.state.database = None;
                     return Err(e);
                 }
-                if !self.engine.storage().catalog().databases.contains_key(&db) {
-                    self.state.database = None;
-                    return Err(Error::bad_db(&db));
-                }
-                Some(db)
-            }
+            },
             None => None,
         };
         let (user, host) = (self.state.user.clone(), self.state.host.clone());
@@ -1889,16 +1902,6 @@ impl Session {
             .ok_or_else(Error::no_db_selected)
     }
 
-    /// SHOW TABLES / SHOW TABLE STATUS rows (name first) the session may see: all of them
-    /// with a database- or global-level grant, else those it holds a table grant on.
-    fn visible_tables(&self, db: &str, mut rows: Rows) -> Rows {
-        if !self.state.grants.sees_all_tables(db) {
-            let access = self.state.access();
-            rows.retain_named(|name| access.table_any(db, name).is_ok());
-        }
-        rows
-    }
-
     /// SHOW COLUMNS rows (name first) the session may see: every column with a privilege
     /// on the table, else those it holds a column privilege on.
     fn visible_columns(&self, db: &str, table: &Table, mut rows: Rows) -> Rows {
@@ -1920,12 +1923,7 @@ impl Session {
             Some(needed) => self.state.access().table(&db, &table, needed)?,
             None => self.state.access().table_any(&db, &table)?,
         }
-        let catalog = self.engine.storage().catalog();
-        let t = catalog
-            .table(&db, &table)
-            .cloned()
-            .ok_or_else(|| Error::no_such_table(&db, &table))?;
-        Ok((db, t))
+        information_schema::find_table(&self.engine.storage().catalog(), &db, &table)
     }
 
     /// Evaluates a row-independent expression (SET, DO, SHOW ... WHERE values).
@@ -2028,18 +2026,16 @@ impl Session {
                 let db = self.require_db(db.clone())?;
                 self.state.access().table_any(&db, table)?;
                 let catalog = self.engine.storage().catalog();
-                let t = catalog
-                    .table(&db, table)
-                    .ok_or_else(|| Error::no_such_table(&db, table))?;
-                let rows = show::index(t);
-                return self.send_rows(rows, sink, more);
+                let (db, t) = information_schema::find_table(&catalog, &db, table)?;
+                return self.send_rows(show::index(&db, &t), sink, more);
             }
             Statement::ShowTableStatus { db, like } => {
                 let db = self.require_db(db.clone())?;
                 self.state.access().sees_database(&db)?;
-                let rows = show::table_status(&self.engine, &db, like.as_deref())
-                    .ok_or_else(|| Error::bad_db(&db))?;
-                let rows = self.visible_tables(&db, rows);
+                let catalog = self.engine.storage().catalog();
+                let db = information_schema::canonical_database(&db);
+                let rows = show::table_status(&catalog, &self.state.grants, db, like.as_deref())
+                    .ok_or_else(|| Error::bad_db(db))?;
                 return self.send_rows(rows, sink, more);
             }
             Statement::ShowEngines => return self.send_rows(show::engines(), sink, more),
@@ -2095,7 +2091,7 @@ impl Session {
             Statement::SetCharacterSet(name) => {
                 let charset = match name {
                     None => "utf8mb4".to_string(),
-                    Some(n) => show::charset_default_collation(n)
+                    Some(n) => information_schema::charset_default_collation(n)
                         .map(|(c, _)| c.to_string())
                         .ok_or_else(|| unknown_charset(n))?,
                 };
@@ -2137,16 +2133,7 @@ impl Session {
                     }
                     other => return Err(Error::not_supported(&other.to_string())),
                 };
-                self.state.access().sees_database(&name)?;
-                if !self
-                    .engine
-                    .storage()
-                    .catalog()
-                    .databases
-                    .contains_key(&name)
-                {
-                    return Err(Error::bad_db(&name));
-                }
+                let name = self.state.enterable_database(&name)?;
                 self.process.entry().set_database(Some(&name));
                 self.state.database = Some(name);
                 StatementOutcome::ok()
@@ -2197,11 +2184,8 @@ impl Session {
             }
             S::ShowDatabases { show_options, .. } | S::ShowSchemas { show_options, .. } => {
                 let like = like_filter(show_options)?;
-                let mut rows = show::databases(&self.engine, like.as_deref());
-                let grants = &self.state.grants;
-                rows.retain_named(|name| {
-                    name == "information_schema" || grants.sees_database(name)
-                });
+                let catalog = self.engine.storage().catalog();
+                let rows = show::databases(&catalog, &self.state.grants, like.as_deref());
                 let rows =
                     self.filter_where(rows, where_filter(show_options), params, parameters)?;
                 return self.send_rows(rows, sink, more);
@@ -2218,9 +2202,10 @@ impl Session {
                 let db = self.require_db(db)?;
                 self.state.access().sees_database(&db)?;
                 let like = like_filter(show_options)?;
-                let rows = show::tables(&self.engine, &db, *full, like.as_deref())
-                    .ok_or_else(|| Error::bad_db(&db))?;
-                let rows = self.visible_tables(&db, rows);
+                let catalog = self.engine.storage().catalog();
+                let db = information_schema::canonical_database(&db);
+                let rows = show::tables(&catalog, &self.state.grants, db, *full, like.as_deref())
+                    .ok_or_else(|| Error::bad_db(db))?;
                 let rows =
                     self.filter_where(rows, where_filter(show_options), params, parameters)?;
                 return self.send_rows(rows, sink, more);
@@ -2277,12 +2262,7 @@ impl Session {
                 return self.send_rows(rows, sink, more);
             }
             S::ShowProcessList { full } => {
-                let mut rows = show::processlist(&self.engine, *full);
-                if !self.state.grants.global(Privileges::PROCESS) {
-                    // Without PROCESS a session sees only its own user's threads.
-                    let own = self.state.user.as_bytes();
-                    rows.rows.retain(|r| r[1].as_bytes() == Some(own));
-                }
+                let rows = show::processlist(&self.state.row_source(), *full);
                 return self.send_rows(rows, sink, more);
             }
             S::ShowCharset(c) => {
@@ -2361,15 +2341,6 @@ impl Session {
                     .last()
                     .map(select::object_part)
                     .unwrap_or_default();
-                if name.eq_ignore_ascii_case("information_schema") {
-                    return Err(Error::new(
-                        ErrorCode::DbAccessDenied,
-                        format!(
-                            "Access denied for user '{}' to database '{name}'",
-                            self.state.current_user
-                        ),
-                    ));
-                }
                 self.state.access().database(&name, Privileges::CREATE)?;
                 let created = storage
                     .create_database(&name, *if_not_exists)
@@ -2789,10 +2760,10 @@ impl Session {
                 collation_name,
             } => {
                 let (charset, default_collation) =
-                    show::charset_default_collation(&charset_name.value)
+                    information_schema::charset_default_collation(&charset_name.value)
                         .ok_or_else(|| unknown_charset(&charset_name.value))?;
                 let collation = match collation_name {
-                    Some(c) if show::collation_exists(c) => c.to_ascii_lowercase(),
+                    Some(c) if information_schema::collation_exists(c) => c.to_ascii_lowercase(),
                     Some(c) => {
                         return Err(Error::new(
                             ErrorCode::UnknownCollation,

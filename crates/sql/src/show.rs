@@ -1,10 +1,20 @@
 //! SHOW statements and DESCRIBE: result sets built from the catalog, variables, status
 //! counters and the process list, with MariaDB 10.11's column names and layouts.
+//!
+//! As in MariaDB, SHOW DATABASES, TABLES, TABLE STATUS, INDEX, PROCESSLIST, ENGINES,
+//! CHARACTER SET and COLLATION show columns of information_schema's rows
+//! (`information_schema`), so what they list and whom they list it to is decided in one
+//! place.
 
 use crate::engine::{Counter, Engine, TlsInfo};
+use crate::information_schema::{
+    self, default_text, extra, key_kind, quote_string, sorted_indexes, timestamp_function,
+    type_text, RowSource, COLUMN_PRIVILEGES,
+};
+use crate::privilege::SessionGrants;
 use crate::sink::ColumnInfo;
 use crate::variables::like_matches;
-use manycore_storage::{Table, TableSchema};
+use manycore_storage::{Catalog, Table};
 use manycore_types::{format, ColumnDefault, DataType, IntWidth, Value};
 
 /// A result set computed in full (SHOW output is small).
@@ -31,8 +41,21 @@ pub fn text(s: &str) -> Value {
     Value::text(s)
 }
 
-fn int(n: u64) -> Value {
-    Value::UInt(n)
+/// The columns `positions` of each information_schema row, in that order.
+fn project(rows: Vec<Vec<Value>>, positions: &[usize]) -> Vec<Vec<Value>> {
+    rows.into_iter()
+        .map(|row| positions.iter().map(|&i| row[i].clone()).collect())
+        .collect()
+}
+
+/// Keeps the rows whose first column passes the LIKE pattern, if there is one.
+fn filter_like(rows: &mut Vec<Vec<Value>>, like: Option<&str>) {
+    if let Some(pattern) = like {
+        rows.retain(|row| {
+            let name = row[0].as_bytes().map(String::from_utf8_lossy);
+            name.is_some_and(|n| like_matches(pattern, &n))
+        });
+    }
 }
 
 fn bigint_column(name: &str, not_null: bool) -> ColumnInfo {
@@ -46,29 +69,33 @@ fn bigint_column(name: &str, not_null: bool) -> ColumnInfo {
     )
 }
 
-pub fn databases(engine: &Engine, like: Option<&str>) -> Rows {
+/// SHOW DATABASES: SCHEMATA's names, sorted.
+pub fn databases(catalog: &Catalog, grants: &SessionGrants, like: Option<&str>) -> Rows {
     let name = match like {
         Some(p) => format!("Database ({p})"),
         None => "Database".to_string(),
     };
-    let catalog = engine.storage().catalog();
-    let mut names: Vec<String> = vec!["information_schema".to_string()];
-    names.extend(catalog.databases.keys().cloned());
-    names.sort();
-    let rows = names
-        .into_iter()
-        .filter(|n| like.is_none_or(|p| like_matches(p, n)))
-        .map(|n| vec![text(&n)])
-        .collect();
+    let mut rows = project(information_schema::schemata(catalog, grants), &[1]);
+    filter_like(&mut rows, like);
+    rows.sort_by(|a, b| a[0].as_bytes().cmp(&b[0].as_bytes()));
     Rows {
         columns: vec![ColumnInfo::text(&name, 256)],
         rows,
     }
 }
 
-pub fn tables(engine: &Engine, db: &str, full: bool, like: Option<&str>) -> Option<Rows> {
-    let catalog = engine.storage().catalog();
-    let database = catalog.databases.get(db)?;
+/// SHOW [FULL] TABLES: the names (and types) of TABLES' rows of `db`; None if there is
+/// no such database.
+pub fn tables(
+    catalog: &Catalog,
+    grants: &SessionGrants,
+    db: &str,
+    full: bool,
+    like: Option<&str>,
+) -> Option<Rows> {
+    if !information_schema::database_exists(catalog, db) {
+        return None;
+    }
     let mut name = format!("Tables_in_{db}");
     if let Some(p) = like {
         name.push_str(&format!(" ({p})"));
@@ -77,67 +104,13 @@ pub fn tables(engine: &Engine, db: &str, full: bool, like: Option<&str>) -> Opti
     if full {
         columns.push(ColumnInfo::text("Table_type", 64));
     }
-    let rows = database
-        .tables
-        .keys()
-        .filter(|n| like.is_none_or(|p| like_matches(p, n)))
-        .map(|n| {
-            let mut row = vec![text(n)];
-            if full {
-                row.push(text("BASE TABLE"));
-            }
-            row
-        })
-        .collect();
+    let positions: &[usize] = if full { &[2, 3] } else { &[2] };
+    let mut rows = project(
+        information_schema::tables(catalog, grants, Some(db)),
+        positions,
+    );
+    filter_like(&mut rows, like);
     Some(Rows { columns, rows })
-}
-
-/// Key column of SHOW COLUMNS: PRI, UNI or MUL (as MariaDB decides it).
-fn key_kind(schema: &TableSchema, i: usize) -> &'static str {
-    if schema
-        .primary_key
-        .as_deref()
-        .is_some_and(|pk| pk.contains(&i))
-    {
-        return "PRI";
-    }
-    if schema.indexes.iter().any(|x| x.unique && x.columns == [i]) {
-        return "UNI";
-    }
-    if schema.indexes.iter().any(|x| x.columns.first() == Some(&i)) {
-        return "MUL";
-    }
-    ""
-}
-
-fn timestamp_function(t: &DataType) -> String {
-    match t {
-        DataType::DateTime { fsp } | DataType::Timestamp { fsp } if *fsp > 0 => {
-            format!("current_timestamp({fsp})")
-        }
-        _ => "current_timestamp()".to_string(),
-    }
-}
-
-/// The default as SHOW COLUMNS prints it (unquoted), or None for NULL.
-pub fn default_text(c: &manycore_storage::ColumnSchema) -> Option<String> {
-    match &c.default {
-        ColumnDefault::None => None,
-        ColumnDefault::CurrentTimestamp => Some(timestamp_function(&c.data_type)),
-        ColumnDefault::Value(Value::Null) => None,
-        ColumnDefault::Value(v) => Some(format::to_text(v, &c.data_type)),
-    }
-}
-
-fn extra(c: &manycore_storage::ColumnSchema) -> String {
-    let mut parts = Vec::new();
-    if c.auto_increment {
-        parts.push("auto_increment".to_string());
-    }
-    if c.on_update_current_timestamp {
-        parts.push(format!("on update {}", timestamp_function(&c.data_type)));
-    }
-    parts.join(" ")
 }
 
 pub fn columns(table: &Table, full: bool, like: Option<&str>) -> Rows {
@@ -178,7 +151,7 @@ pub fn columns(table: &Table, full: bool, like: Option<&str>) -> Rows {
         row.push(default_text(c).map_or(Value::Null, |d| text(&d)));
         row.push(text(&extra(c)));
         if full {
-            row.push(text("select,insert,update,references"));
+            row.push(text(COLUMN_PRIVILEGES));
             row.push(text(&c.comment));
         }
         rows.push(row);
@@ -186,23 +159,8 @@ pub fn columns(table: &Table, full: bool, like: Option<&str>) -> Rows {
     Rows { columns, rows }
 }
 
-/// The column type as SHOW prints it, with the declared display width of an integer.
-fn type_text(c: &manycore_storage::ColumnSchema) -> String {
-    match (&c.data_type, c.display_width) {
-        (DataType::Int { width, unsigned }, Some(w)) => {
-            let sign = if *unsigned { " unsigned" } else { "" };
-            format!("{}({w}){sign}", width.sql_name())
-        }
-        _ => c.data_type.sql_name(),
-    }
-}
-
 fn quote_identifier(name: &str) -> String {
     format!("`{}`", name.replace('`', "``"))
-}
-
-fn quote_string(s: &str) -> String {
-    format!("'{}'", s.replace('\\', "\\\\").replace('\'', "''"))
 }
 
 /// SHOW CREATE TABLE text, formatted as MariaDB 10.11 prints it.
@@ -304,24 +262,8 @@ pub fn create_database(name: &str) -> Rows {
     }
 }
 
-/// Secondary indexes in the order MariaDB keeps keys (sort_keys): unique keys over NOT
-/// NULL columns, then other unique keys, then the rest, each group in creation order.
-fn sorted_indexes(schema: &TableSchema) -> Vec<&manycore_storage::IndexSchema> {
-    let rank = |i: &manycore_storage::IndexSchema| {
-        let nullable = i.columns.iter().any(|&c| schema.columns[c].nullable);
-        match (i.unique, nullable) {
-            (true, false) => 0,
-            (true, true) => 1,
-            (false, _) => 2,
-        }
-    };
-    let mut indexes: Vec<_> = schema.indexes.iter().collect();
-    indexes.sort_by_key(|i| rank(i));
-    indexes
-}
-
-pub fn index(table: &Table) -> Rows {
-    let schema = &table.schema;
+/// SHOW INDEX: STATISTICS' rows of the table, without catalog and schemas.
+pub fn index(db: &str, table: &Table) -> Rows {
     let columns = vec![
         ColumnInfo::text("Table", 64),
         ColumnInfo::expression(
@@ -352,41 +294,26 @@ pub fn index(table: &Table) -> Rows {
         ColumnInfo::text("Index_comment", 1024),
         ColumnInfo::text("Ignored", 3),
     ];
-    let rows_count = table.approximate_row_count() as u64;
-    let mut rows = Vec::new();
-    let mut add = |name: &str, unique: bool, cols: &[usize]| {
-        for (seq, &c) in cols.iter().enumerate() {
-            let column = &schema.columns[c];
-            rows.push(vec![
-                text(&schema.name),
-                Value::Int(if unique { 0 } else { 1 }),
-                text(name),
-                int(seq as u64 + 1),
-                text(&column.name),
-                text("A"),
-                int(rows_count),
-                Value::Null,
-                Value::Null,
-                text(if column.nullable { "YES" } else { "" }),
-                text("BTREE"),
-                text(""),
-                text(""),
-                text("NO"),
-            ]);
-        }
-    };
-    if let Some(pk) = &schema.primary_key {
-        add("PRIMARY", true, pk);
-    }
-    for i in sorted_indexes(schema) {
-        add(&i.name, i.unique, &i.columns);
-    }
+    let statistics =
+        information_schema::statistics(db, &table.schema, table.approximate_row_count());
+    let rows = project(
+        statistics,
+        &[2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
+    );
     Rows { columns, rows }
 }
 
-pub fn table_status(engine: &Engine, db: &str, like: Option<&str>) -> Option<Rows> {
-    let catalog = engine.storage().catalog();
-    let database = catalog.databases.get(db)?;
+/// SHOW TABLE STATUS: TABLES' rows of `db` without catalog, schema and type; None if
+/// there is no such database.
+pub fn table_status(
+    catalog: &Catalog,
+    grants: &SessionGrants,
+    db: &str,
+    like: Option<&str>,
+) -> Option<Rows> {
+    if !information_schema::database_exists(catalog, db) {
+        return None;
+    }
     let names = [
         "Name",
         "Engine",
@@ -423,40 +350,12 @@ pub fn table_status(engine: &Engine, db: &str, like: Option<&str>) -> Option<Row
             }
         })
         .collect();
-    let mut rows = Vec::new();
-    for (name, table) in &database.tables {
-        if like.is_some_and(|p| !like_matches(p, name)) {
-            continue;
-        }
-        let count = table.approximate_row_count() as u64;
-        let auto = if table.schema.auto_increment_column().is_some() {
-            int(table.auto_increment())
-        } else {
-            Value::Null
-        };
-        rows.push(vec![
-            text(name),
-            text("InnoDB"),
-            int(10),
-            text("Dynamic"),
-            int(count),
-            int(0),
-            int(0),
-            int(0),
-            int(0),
-            int(0),
-            auto,
-            Value::Null,
-            Value::Null,
-            Value::Null,
-            text("utf8mb4_general_ci"),
-            Value::Null,
-            text(""),
-            text(&table.schema.comment),
-            int(0),
-            text("N"),
-        ]);
-    }
+    let positions: Vec<usize> = std::iter::once(2).chain(4..=22).collect();
+    let mut rows = project(
+        information_schema::tables(catalog, grants, Some(db)),
+        &positions,
+    );
+    filter_like(&mut rows, like);
     Some(Rows { columns, rows })
 }
 
@@ -523,7 +422,11 @@ fn table_count(engine: &Engine) -> usize {
         .sum()
 }
 
-pub fn processlist(engine: &Engine, full: bool) -> Rows {
+/// Characters of a statement SHOW PROCESSLIST shows without FULL.
+const PROCESS_INFO_CHARS: usize = 100;
+
+/// SHOW [FULL] PROCESSLIST: PROCESSLIST's rows, Info cut to 100 characters unless FULL.
+pub fn processlist(source: &RowSource, full: bool) -> Rows {
     let columns = vec![
         ColumnInfo::expression(
             "Id",
@@ -546,7 +449,14 @@ pub fn processlist(engine: &Engine, full: bool) -> Rows {
             true,
         ),
         ColumnInfo::text_nullable("State", 30),
-        ColumnInfo::text_nullable("Info", if full { 65535 } else { 100 }),
+        ColumnInfo::text_nullable(
+            "Info",
+            if full {
+                65535
+            } else {
+                PROCESS_INFO_CHARS as u32
+            },
+        ),
         ColumnInfo::expression(
             "Progress",
             DataType::Decimal {
@@ -557,34 +467,24 @@ pub fn processlist(engine: &Engine, full: bool) -> Rows {
             true,
         ),
     ];
-    let rows = engine
-        .processlist()
-        .rows()
-        .into_iter()
-        .map(|p| {
-            let info = p.info.map(|i| {
-                if full {
-                    i
-                } else {
-                    i.chars().take(100).collect()
+    let mut rows = project(
+        information_schema::processlist(source),
+        &[0, 1, 2, 3, 4, 5, 6, 7, 11],
+    );
+    if !full {
+        for row in &mut rows {
+            if let Some(info) = row[7].as_bytes() {
+                let info = String::from_utf8_lossy(info);
+                if info.chars().count() > PROCESS_INFO_CHARS {
+                    row[7] = text(&info.chars().take(PROCESS_INFO_CHARS).collect::<String>());
                 }
-            });
-            vec![
-                int(p.id as u64),
-                text(&p.user),
-                text(&p.host),
-                p.database.map_or(Value::Null, |d| text(&d)),
-                text(p.command),
-                Value::Int(p.time_seconds.min(i32::MAX as u64) as i64),
-                text(p.state),
-                info.map_or(Value::Null, |i| text(&i)),
-                Value::Decimal(manycore_types::Decimal::new(0, 3)),
-            ]
-        })
-        .collect();
+            }
+        }
+    }
     Rows { columns, rows }
 }
 
+/// SHOW ENGINES: ENGINES' rows.
 pub fn engines() -> Rows {
     let names = [
         "Engine",
@@ -599,14 +499,7 @@ pub fn engines() -> Rows {
             .iter()
             .map(|n| ColumnInfo::text_nullable(n, 80))
             .collect(),
-        rows: vec![vec![
-            text("InnoDB"),
-            text("DEFAULT"),
-            text("manycore in-memory MVCC storage (answers to InnoDB for compatibility)"),
-            text("YES"),
-            text("NO"),
-            text("YES"),
-        ]],
+        rows: information_schema::engines(),
     }
 }
 
@@ -647,29 +540,10 @@ pub fn engine_status(engine: &Engine) -> Rows {
     }
 }
 
-/// (charset, description, default collation, maxlen)
-const CHARSETS: &[(&str, &str, &str, u64)] = &[
-    ("ascii", "US ASCII", "ascii_general_ci", 1),
-    ("binary", "Binary pseudo charset", "binary", 1),
-    ("latin1", "cp1252 West European", "latin1_swedish_ci", 1),
-    ("utf8mb3", "UTF-8 Unicode", "utf8mb3_general_ci", 3),
-    ("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4),
-];
-
-/// The default collation of a character set manycore accepts (utf8 is utf8mb3).
-pub fn charset_default_collation(name: &str) -> Option<(&'static str, &'static str)> {
-    let name = if name.eq_ignore_ascii_case("utf8") {
-        "utf8mb3"
-    } else {
-        name
-    };
-    CHARSETS
-        .iter()
-        .find(|c| c.0.eq_ignore_ascii_case(name))
-        .map(|c| (c.0, c.2))
-}
-
+/// SHOW CHARACTER SET: CHARACTER_SETS' rows, description before default collation.
 pub fn charsets(like: Option<&str>) -> Rows {
+    let mut rows = project(information_schema::character_sets(), &[0, 2, 1, 3]);
+    filter_like(&mut rows, like);
     Rows {
         columns: vec![
             ColumnInfo::text("Charset", 32),
@@ -677,28 +551,14 @@ pub fn charsets(like: Option<&str>) -> Rows {
             ColumnInfo::text("Default collation", 64),
             bigint_column("Maxlen", true),
         ],
-        rows: CHARSETS
-            .iter()
-            .filter(|c| like.is_none_or(|p| like_matches(p, c.0)))
-            .map(|c| vec![text(c.0), text(c.1), text(c.2), int(c.3)])
-            .collect(),
+        rows,
     }
 }
 
-const COLLATIONS: &[(&str, &str, u64, bool)] = &[
-    ("ascii_general_ci", "ascii", 11, true),
-    ("binary", "binary", 63, true),
-    ("latin1_swedish_ci", "latin1", 8, true),
-    ("utf8mb3_general_ci", "utf8mb3", 33, true),
-    ("utf8mb4_bin", "utf8mb4", 46, false),
-    ("utf8mb4_general_ci", "utf8mb4", 45, true),
-];
-
-pub fn collation_exists(name: &str) -> bool {
-    COLLATIONS.iter().any(|c| c.0.eq_ignore_ascii_case(name))
-}
-
+/// SHOW COLLATION: COLLATIONS' rows.
 pub fn collations(like: Option<&str>) -> Rows {
+    let mut rows = information_schema::collations();
+    filter_like(&mut rows, like);
     Rows {
         columns: vec![
             ColumnInfo::text("Collation", 64),
@@ -708,19 +568,6 @@ pub fn collations(like: Option<&str>) -> Rows {
             ColumnInfo::text("Compiled", 3),
             bigint_column("Sortlen", true),
         ],
-        rows: COLLATIONS
-            .iter()
-            .filter(|c| like.is_none_or(|p| like_matches(p, c.0)))
-            .map(|c| {
-                vec![
-                    text(c.0),
-                    text(c.1),
-                    int(c.2),
-                    text(if c.3 { "Yes" } else { "" }),
-                    text("Yes"),
-                    int(1),
-                ]
-            })
-            .collect(),
+        rows,
     }
 }

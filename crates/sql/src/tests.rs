@@ -1420,3 +1420,157 @@ fn sleep_waits_then_runs_the_statement_once() {
         table(&[&["36", "4"]])
     );
 }
+
+#[test]
+fn information_schema_rows_are_made_at_each_execution() {
+    let (engine, mut s) = setup();
+    let row_count = "SELECT TABLE_ROWS FROM information_schema.TABLES \
+                     WHERE TABLE_SCHEMA = 'test' AND TABLE_NAME = 'sbtest1'";
+    let prepared = s.prepare(row_count).expect("prepare").id;
+    assert_eq!(execute(&mut s, prepared), Some(table(&[&["0"]])));
+    assert_eq!(rows(&mut s, row_count), table(&[&["0"]]));
+    // An INSERT leaves the catalog as it was: nothing is re-bound, the same plans run.
+    let (hits, _) = plan_cache_counts(&mut s);
+    run(&mut s, "INSERT INTO sbtest1 (k) VALUES (1)");
+    assert_eq!(execute(&mut s, prepared), Some(table(&[&["1"]])));
+    assert_eq!(rows(&mut s, row_count), table(&[&["1"]]));
+    assert_eq!(
+        plan_cache_counts(&mut s).0,
+        hits + 1,
+        "the text plan was a hit"
+    );
+
+    let names = "SELECT TABLE_NAME FROM information_schema.TABLES \
+                 WHERE TABLE_SCHEMA = 'test' ORDER BY TABLE_NAME";
+    let prepared = s.prepare(names).expect("prepare").id;
+    assert_eq!(rows(&mut s, names), table(&[&["sbtest1"]]));
+    run(&mut s, "CREATE TABLE t2 (a INT)");
+    assert_eq!(
+        execute(&mut s, prepared),
+        Some(table(&[&["sbtest1"], &["t2"]]))
+    );
+    assert_eq!(rows(&mut s, names), table(&[&["sbtest1"], &["t2"]]));
+
+    let processes = "SELECT COUNT(*) FROM information_schema.PROCESSLIST";
+    let prepared = s.prepare(processes).expect("prepare").id;
+    assert_eq!(execute(&mut s, prepared), Some(table(&[&["1"]])));
+    let _other = session(&engine, 2);
+    assert_eq!(execute(&mut s, prepared), Some(table(&[&["2"]])));
+}
+
+#[test]
+fn information_schema_lists_what_grants_show() {
+    let engine = engine();
+    let mut root = session(&engine, 1);
+    run(&mut root, "CREATE DATABASE d");
+    run(&mut root, "CREATE DATABASE hidden");
+    run(
+        &mut root,
+        "CREATE TABLE d.t (a INT PRIMARY KEY, b INT, secret INT)",
+    );
+    run(&mut root, "CREATE TABLE d.other (a INT)");
+    run(&mut root, "CREATE TABLE hidden.h (a INT)");
+    run(&mut root, "CREATE USER u@'%'");
+    run(&mut root, "GRANT SELECT (a, b) ON d.t TO u@'%'");
+    let mut u = user_session(&engine, 2, "u", "%");
+    assert_eq!(
+        rows(
+            &mut u,
+            "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA ORDER BY 1"
+        ),
+        table(&[&["d"], &["information_schema"]])
+    );
+    assert_eq!(
+        rows(
+            &mut u,
+            "SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES \
+             WHERE TABLE_SCHEMA <> 'information_schema'"
+        ),
+        table(&[&["d", "t"]])
+    );
+    assert_eq!(
+        rows(
+            &mut u,
+            "SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'd'"
+        ),
+        table(&[&["a"], &["b"]])
+    );
+    assert_eq!(
+        rows(
+            &mut u,
+            "SELECT INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS \
+             WHERE TABLE_SCHEMA = 'd'"
+        ),
+        table(&[&["PRIMARY", "a"]])
+    );
+    assert_eq!(
+        rows(&mut u, "SELECT USER FROM information_schema.PROCESSLIST"),
+        table(&[&["u"]])
+    );
+    assert_eq!(
+        rows(
+            &mut root,
+            "SELECT COUNT(*) FROM information_schema.PROCESSLIST"
+        ),
+        table(&[&["2"]])
+    );
+    // Readable by everyone, writable by no one (1044, as MariaDB), whatever the grants.
+    for (s, user) in [
+        (&mut u, "'u'@'localhost'"),
+        (&mut root, "'root'@'localhost'"),
+    ] {
+        let e = error(s, "DELETE FROM information_schema.TABLES");
+        assert_eq!(e.code, ErrorCode::DbAccessDenied);
+        assert_eq!(
+            e.message,
+            format!("Access denied for user {user} to database 'information_schema'")
+        );
+    }
+    assert_eq!(
+        error(&mut root, "DROP TABLE INFORMATION_SCHEMA.tables").code,
+        ErrorCode::DbAccessDenied
+    );
+}
+
+#[test]
+fn information_schema_names_are_case_insensitive() {
+    let (_engine, mut s) = setup();
+    run(&mut s, "USE INFORMATION_SCHEMA");
+    assert_eq!(
+        rows(&mut s, "SELECT DATABASE()"),
+        table(&[&["information_schema"]])
+    );
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT table_name FROM tables WHERE table_schema = 'test'"
+        ),
+        table(&[&["sbtest1"]])
+    );
+    assert_eq!(
+        rows(&mut s, "SHOW TABLES"),
+        table(&[
+            &["CHARACTER_SETS"],
+            &["COLLATIONS"],
+            &["COLUMNS"],
+            &["ENGINES"],
+            &["KEY_COLUMN_USAGE"],
+            &["PROCESSLIST"],
+            &["SCHEMATA"],
+            &["STATISTICS"],
+            &["TABLES"],
+            &["TABLE_CONSTRAINTS"],
+        ])
+    );
+    // COM_FIELD_LIST, as the mariadb client's completion sends it after USE.
+    let mut sink = Collect::default();
+    s.field_list("schemata", "SCHEMA%", &mut sink)
+        .expect("field list");
+    match sink.events.as_slice() {
+        [Event::Fields(fields)] => assert_eq!(fields.len(), 2, "SCHEMA_NAME, SCHEMA_COMMENT"),
+        other => panic!("{other:?}"),
+    }
+    let e = error(&mut s, "SELECT * FROM information_schema.nosuch");
+    assert_eq!(e.code, ErrorCode::UnknownTable);
+    assert_eq!(e.message, "Unknown table 'nosuch' in information_schema");
+}

@@ -43,6 +43,11 @@ use std::sync::{Arc, OnceLock};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TableId(pub u32);
 
+impl TableId {
+    /// The id of every `Table::detached`; catalog tables are numbered from 1.
+    pub const DETACHED: TableId = TableId(0);
+}
+
 /// Bytes reserved per key field before encoding it (an integer takes 9, short strings
 /// fit), so building a key rarely reallocates.
 const KEY_FIELD_BYTES_GUESS: usize = 16;
@@ -825,6 +830,21 @@ impl Table {
             secondary,
             retired: AtomicBool::new(false),
         }
+    }
+
+    /// A table in no catalog, with no rows, that nothing may write: the schema of a
+    /// virtual table whose rows its reader makes (the SQL layer's information_schema).
+    /// Its id is `TableId::DETACHED`; a write through it fails as on a retired table.
+    pub fn detached(db: &str, schema: TableSchema) -> Table {
+        let table = Table::new(
+            TableId::DETACHED,
+            db,
+            schema,
+            Arc::new(TableData::new()),
+            Vec::new(),
+        );
+        table.retired.store(true, Ordering::Relaxed);
+        table
     }
 
     /// The next AUTO_INCREMENT value that would be generated.

@@ -3,9 +3,10 @@
 mod common;
 
 use common::*;
-use manycore_storage::{IndexNo, IndexSchema, KeyRange, StorageError, TableSchema};
+use manycore_storage::{IndexNo, IndexSchema, KeyRange, StorageError, Table, TableId, TableSchema};
 use manycore_types::Value;
 use std::ops::Bound;
+use std::sync::Arc;
 
 fn is_duplicate(result: Result<impl Sized, StorageError>, index: IndexNo) -> bool {
     matches!(result, Err(StorageError::DuplicateKey { index: i, .. }) if i == index)
@@ -981,4 +982,16 @@ fn waiting_in_a_cycle_is_a_deadlock() {
     a.update(&t, &slot, row(2, Some(7), Some(7)))
         .expect("a proceeds");
     a.commit().expect("commit");
+}
+
+#[test]
+fn detached_table_has_no_rows_and_refuses_writes() {
+    let storage = storage_with(schema("other"));
+    let t = Arc::new(Table::detached("virtual", schema("v")));
+    assert_eq!(t.id, TableId::DETACHED);
+    let reader = storage.register_reader();
+    let mut txn = storage.begin(&reader);
+    assert!(scan(&t, &txn.view(), IndexNo::Primary, &KeyRange::all()).is_empty());
+    assert!(is_conflict(txn.insert(&t, row(1, None, None))));
+    txn.rollback();
 }

@@ -229,4 +229,10 @@ pub trait SessionContext {
     fn row_count(&self) -> i64 {
         -1
     }
+    /// The rows of an information_schema table as this session sees them now (made per
+    /// execution: information_schema invariant (1)).
+    fn information_schema_rows(
+        &self,
+        table: crate::information_schema::SystemTable,
+    ) -> Vec<Vec<Value>>;
 }

@@ -26,12 +26,15 @@
 //!     names is checked as it resolves: read -> SELECT, INSERT list -> INSERT, SET target
 //!     -> UPDATE (1143); an implicit all-column list needs them on every column (1142).
 //!     A prepared statement is re-bound, so re-checked, when the generation changes.
+//! (6) information_schema is not granted: every session may read it, and no grant lets
+//!     one change it (1044 for any privilege but SELECT), as in MariaDB.
 
 pub mod statement;
 pub mod tables;
 
 use crate::engine::Engine;
 use crate::error::{Error, ErrorCode, Result};
+use crate::information_schema;
 use crate::variables::like_matches;
 use arc_swap::ArcSwap;
 use crossbeam_utils::CachePadded;
@@ -507,9 +510,12 @@ impl SessionGrants {
         self.sees_all_tables(db) || self.tables.get(db).is_some_and(|t| !t.is_empty())
     }
 
-    /// Whether the session sees every table of `db` (it holds a db- or global-level grant).
+    /// Whether the session sees every table of `db` (it holds a db- or global-level grant;
+    /// everyone sees information_schema).
     pub fn sees_all_tables(&self, db: &str) -> bool {
-        self.unrestricted || self.database(db).intersects(Privileges::OBJECT_LEVEL)
+        self.unrestricted
+            || information_schema::is_name(db)
+            || self.database(db).intersects(Privileges::OBJECT_LEVEL)
     }
 }
 
@@ -541,8 +547,19 @@ pub struct AccessCheck<'a> {
 }
 
 impl AccessCheck<'_> {
+    /// information_schema may be read by everyone and changed by no one (invariant (6)).
+    fn information_schema(&self, needed: Privileges) -> Result<()> {
+        if Privileges::SELECT.contains(needed) {
+            return Ok(());
+        }
+        Err(database_denied(self.quoted_user, information_schema::NAME))
+    }
+
     /// 1142 unless the session holds every privilege of `needed` on `db`.`table`.
     pub fn table(&self, db: &str, table: &str, needed: Privileges) -> Result<()> {
+        if information_schema::is_name(db) {
+            return self.information_schema(needed);
+        }
         if self.grants.global(needed) {
             return Ok(()); // The common case for administrators: one test, no lookups.
         }
@@ -593,6 +610,11 @@ impl AccessCheck<'_> {
         needed: Privileges,
         column_needs: Privileges,
     ) -> Result<ColumnAccess> {
+        if information_schema::is_name(db) {
+            return self
+                .information_schema(needed | column_needs)
+                .map(|()| ColumnAccess::default());
+        }
         if self.grants.global(needed | column_needs) {
             return Ok(ColumnAccess::default());
         }
@@ -617,6 +639,9 @@ impl AccessCheck<'_> {
 
     /// 1044 unless the session holds `needed` on the database level.
     pub fn database(&self, db: &str, needed: Privileges) -> Result<()> {
+        if information_schema::is_name(db) {
+            return self.information_schema(needed);
+        }
         if self.grants.global(needed) || self.grants.database(db).contains(needed) {
             return Ok(());
         }

@@ -1,0 +1,1089 @@
+//! information_schema: the read-only database of virtual tables describing the others
+//! (SCHEMATA, TABLES, COLUMNS, STATISTICS, TABLE_CONSTRAINTS, KEY_COLUMN_USAGE,
+//! PROCESSLIST, ENGINES, CHARACTER_SETS, COLLATIONS), with MariaDB 10.11's column names,
+//! order and types. Their rows are also the source of SHOW DATABASES, TABLES, TABLE
+//! STATUS, INDEX, PROCESSLIST, ENGINES, CHARACTER SET and COLLATION, which show some of
+//! their columns (`show`).
+//!
+//! Each table is a `storage::Table::detached`: a real schema, so binding, column names,
+//! WHERE, ORDER BY, aggregates and LIMIT work as on any table, but no rows. A SELECT from
+//! one binds to `Plan::SystemScan`, whose rows `rows` makes when the statement executes.
+//!
+//! Invariants:
+//! (1) Rows are made per execution, from the catalog, process list and grants current
+//!     then; a plan holds only which table it reads. So a prepared statement or a cached
+//!     text plan run after CREATE TABLE sees the new table.
+//! (2) A session sees only what its grants let it see, by the rules of SHOW: a database
+//!     it `sees_database`, a table it holds some privilege on (`table_any`), a column it
+//!     `sees_column`, the processes of its own user unless it holds PROCESS. Everyone
+//!     sees information_schema itself (privilege module).
+//! (3) Read-only: any privilege but SELECT on information_schema is denied with 1044,
+//!     as MariaDB (`privilege::AccessCheck`), so INSERT, UPDATE, DELETE and DDL fail
+//!     before they reach storage, where a detached table refuses writes anyway.
+//! (4) Names are recognised at bind time only (`find_table`, from
+//!     `select::BindContext::table`); executing an ordinary plan never asks whether its
+//!     table is virtual.
+//!
+//! What manycore cannot know is a constant (docs/information_schema.md): CREATE_TIME,
+//! UPDATE_TIME and CHECK_TIME are NULL, lengths in bytes are 0, TABLE_ROWS and
+//! CARDINALITY count primary index entries, PROCESSLIST's memory and stage columns are 0.
+
+use crate::engine::{Engine, ProcessRow};
+use crate::error::{Error, ErrorCode, Result};
+use crate::privilege::{Privileges, SessionGrants};
+use manycore_storage::{Catalog, ColumnSchema, IndexSchema, Table, TableId, TableSchema};
+use manycore_types::{format, ColumnDefault, DataType, Decimal, IntWidth, LobSize, Value};
+use std::sync::{Arc, OnceLock};
+
+/// The database's name, as DATABASE() and TABLE_SCHEMA show it (any letter case finds it).
+pub const NAME: &str = "information_schema";
+
+/// Whether `db` names information_schema (case-insensitive, as in MariaDB).
+pub fn is_name(db: &str) -> bool {
+    db.eq_ignore_ascii_case(NAME)
+}
+
+/// The name a database is shown by: information_schema in its own spelling.
+pub fn canonical_database(db: &str) -> &str {
+    if is_name(db) {
+        NAME
+    } else {
+        db
+    }
+}
+
+/// Whether database `db` exists (information_schema always does).
+pub fn database_exists(catalog: &Catalog, db: &str) -> bool {
+    is_name(db) || catalog.databases.contains_key(db)
+}
+
+/// The table `db`.`table` names, with the database's canonical name: an
+/// information_schema table (1109 if there is none by that name), else a catalog table
+/// (1146). The caller has checked privileges (privilege invariant (4)).
+pub fn find_table(catalog: &Catalog, db: &str, table: &str) -> Result<(String, Arc<Table>)> {
+    if is_name(db) {
+        return match SystemTable::find(table) {
+            Some(t) => Ok((NAME.to_string(), Arc::clone(t.table()))),
+            None => Err(Error::new(
+                ErrorCode::UnknownTable,
+                format!("Unknown table '{table}' in {NAME}"),
+            )),
+        };
+    }
+    match catalog.table(db, table) {
+        Some(t) => Ok((db.to_string(), Arc::clone(t))),
+        None => Err(Error::no_such_table(db, table)),
+    }
+}
+
+/// One information_schema table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SystemTable {
+    Schemata,
+    Tables,
+    Columns,
+    Statistics,
+    TableConstraints,
+    KeyColumnUsage,
+    Processlist,
+    Engines,
+    CharacterSets,
+    Collations,
+}
+
+impl SystemTable {
+    /// In name order (SHOW TABLES FROM information_schema).
+    pub const ALL: [SystemTable; 10] = [
+        SystemTable::CharacterSets,
+        SystemTable::Collations,
+        SystemTable::Columns,
+        SystemTable::Engines,
+        SystemTable::KeyColumnUsage,
+        SystemTable::Processlist,
+        SystemTable::Schemata,
+        SystemTable::Statistics,
+        SystemTable::Tables,
+        SystemTable::TableConstraints,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SystemTable::Schemata => "SCHEMATA",
+            SystemTable::Tables => "TABLES",
+            SystemTable::Columns => "COLUMNS",
+            SystemTable::Statistics => "STATISTICS",
+            SystemTable::TableConstraints => "TABLE_CONSTRAINTS",
+            SystemTable::KeyColumnUsage => "KEY_COLUMN_USAGE",
+            SystemTable::Processlist => "PROCESSLIST",
+            SystemTable::Engines => "ENGINES",
+            SystemTable::CharacterSets => "CHARACTER_SETS",
+            SystemTable::Collations => "COLLATIONS",
+        }
+    }
+
+    /// The table called `name` in any letter case.
+    pub fn find(name: &str) -> Option<SystemTable> {
+        Self::ALL
+            .into_iter()
+            .find(|t| t.name().eq_ignore_ascii_case(name))
+    }
+
+    /// The table `table` is, if it is one of ours (bind time only: invariant (4)).
+    pub fn of(table: &Arc<Table>) -> Option<SystemTable> {
+        if table.id != TableId::DETACHED {
+            return None;
+        }
+        Self::ALL
+            .into_iter()
+            .find(|t| Arc::ptr_eq(t.table(), table))
+    }
+
+    /// The table's schema, built once per process.
+    pub fn table(self) -> &'static Arc<Table> {
+        static TABLES: OnceLock<Vec<Arc<Table>>> = OnceLock::new();
+        let tables = TABLES.get_or_init(|| {
+            Self::ALL
+                .iter()
+                .map(|t| Arc::new(Table::detached(NAME, t.schema())))
+                .collect()
+        });
+        let position = Self::ALL
+            .iter()
+            .position(|t| *t == self)
+            .expect("ALL lists every table");
+        &tables[position]
+    }
+
+    fn schema(self) -> TableSchema {
+        use Column::*;
+        let columns: &[(&str, Column)] = match self {
+            SystemTable::Schemata => &[
+                ("CATALOG_NAME", Text(512)),
+                ("SCHEMA_NAME", Text(64)),
+                ("DEFAULT_CHARACTER_SET_NAME", Text(32)),
+                ("DEFAULT_COLLATION_NAME", Text(64)),
+                ("SQL_PATH", NullText(512)),
+                ("SCHEMA_COMMENT", Text(1024)),
+            ],
+            SystemTable::Tables => &[
+                ("TABLE_CATALOG", Text(512)),
+                ("TABLE_SCHEMA", Text(64)),
+                ("TABLE_NAME", Text(64)),
+                ("TABLE_TYPE", Text(64)),
+                ("ENGINE", NullText(64)),
+                ("VERSION", NullCount),
+                ("ROW_FORMAT", NullText(10)),
+                ("TABLE_ROWS", NullCount),
+                ("AVG_ROW_LENGTH", NullCount),
+                ("DATA_LENGTH", NullCount),
+                ("MAX_DATA_LENGTH", NullCount),
+                ("INDEX_LENGTH", NullCount),
+                ("DATA_FREE", NullCount),
+                ("AUTO_INCREMENT", NullCount),
+                ("CREATE_TIME", NullDateTime),
+                ("UPDATE_TIME", NullDateTime),
+                ("CHECK_TIME", NullDateTime),
+                ("TABLE_COLLATION", NullText(64)),
+                ("CHECKSUM", NullCount),
+                ("CREATE_OPTIONS", NullText(2048)),
+                ("TABLE_COMMENT", Text(2048)),
+                ("MAX_INDEX_LENGTH", NullCount),
+                ("TEMPORARY", NullText(1)),
+            ],
+            SystemTable::Columns => &[
+                ("TABLE_CATALOG", Text(512)),
+                ("TABLE_SCHEMA", Text(64)),
+                ("TABLE_NAME", Text(64)),
+                ("COLUMN_NAME", Text(64)),
+                ("ORDINAL_POSITION", Count),
+                ("COLUMN_DEFAULT", NullLongText),
+                ("IS_NULLABLE", Text(3)),
+                ("DATA_TYPE", Text(64)),
+                ("CHARACTER_MAXIMUM_LENGTH", NullCount),
+                ("CHARACTER_OCTET_LENGTH", NullCount),
+                ("NUMERIC_PRECISION", NullCount),
+                ("NUMERIC_SCALE", NullCount),
+                ("DATETIME_PRECISION", NullCount),
+                ("CHARACTER_SET_NAME", NullText(32)),
+                ("COLLATION_NAME", NullText(64)),
+                ("COLUMN_TYPE", LongText),
+                ("COLUMN_KEY", Text(3)),
+                ("EXTRA", Text(80)),
+                ("PRIVILEGES", Text(80)),
+                ("COLUMN_COMMENT", Text(1024)),
+                ("IS_GENERATED", Text(6)),
+                ("GENERATION_EXPRESSION", NullLongText),
+            ],
+            SystemTable::Statistics => &[
+                ("TABLE_CATALOG", Text(512)),
+                ("TABLE_SCHEMA", Text(64)),
+                ("TABLE_NAME", Text(64)),
+                ("NON_UNIQUE", Integer(IntWidth::Big, 1)),
+                ("INDEX_SCHEMA", Text(64)),
+                ("INDEX_NAME", Text(64)),
+                ("SEQ_IN_INDEX", Unsigned(IntWidth::Int, 2)),
+                ("COLUMN_NAME", Text(64)),
+                ("COLLATION", NullText(1)),
+                ("CARDINALITY", NullInteger(IntWidth::Big, 21)),
+                ("SUB_PART", NullInteger(IntWidth::Big, 3)),
+                ("PACKED", NullText(10)),
+                ("NULLABLE", Text(3)),
+                ("INDEX_TYPE", Text(16)),
+                ("COMMENT", NullText(16)),
+                ("INDEX_COMMENT", Text(1024)),
+                ("IGNORED", Text(3)),
+            ],
+            SystemTable::TableConstraints => &[
+                ("CONSTRAINT_CATALOG", Text(512)),
+                ("CONSTRAINT_SCHEMA", Text(64)),
+                ("CONSTRAINT_NAME", Text(64)),
+                ("TABLE_SCHEMA", Text(64)),
+                ("TABLE_NAME", Text(64)),
+                ("CONSTRAINT_TYPE", Text(64)),
+            ],
+            SystemTable::KeyColumnUsage => &[
+                ("CONSTRAINT_CATALOG", Text(512)),
+                ("CONSTRAINT_SCHEMA", Text(64)),
+                ("CONSTRAINT_NAME", Text(64)),
+                ("TABLE_CATALOG", Text(512)),
+                ("TABLE_SCHEMA", Text(64)),
+                ("TABLE_NAME", Text(64)),
+                ("COLUMN_NAME", Text(64)),
+                ("ORDINAL_POSITION", Integer(IntWidth::Big, 10)),
+                (
+                    "POSITION_IN_UNIQUE_CONSTRAINT",
+                    NullInteger(IntWidth::Big, 10),
+                ),
+                ("REFERENCED_TABLE_SCHEMA", NullText(64)),
+                ("REFERENCED_TABLE_NAME", NullText(64)),
+                ("REFERENCED_COLUMN_NAME", NullText(64)),
+            ],
+            SystemTable::Engines => &[
+                ("ENGINE", Text(64)),
+                ("SUPPORT", Text(8)),
+                ("COMMENT", Text(160)),
+                ("TRANSACTIONS", NullText(3)),
+                ("XA", NullText(3)),
+                ("SAVEPOINTS", NullText(3)),
+            ],
+            SystemTable::CharacterSets => &[
+                ("CHARACTER_SET_NAME", Text(32)),
+                ("DEFAULT_COLLATE_NAME", Text(64)),
+                ("DESCRIPTION", Text(60)),
+                ("MAXLEN", Integer(IntWidth::Big, 3)),
+            ],
+            SystemTable::Collations => &[
+                ("COLLATION_NAME", Text(64)),
+                ("CHARACTER_SET_NAME", NullText(32)),
+                ("ID", NullInteger(IntWidth::Big, 11)),
+                ("IS_DEFAULT", NullText(3)),
+                ("IS_COMPILED", Text(3)),
+                ("SORTLEN", Integer(IntWidth::Big, 3)),
+            ],
+            SystemTable::Processlist => &[
+                ("ID", Integer(IntWidth::Big, 4)),
+                ("USER", Text(128)),
+                ("HOST", Text(64)),
+                ("DB", NullText(64)),
+                ("COMMAND", Text(16)),
+                ("TIME", Integer(IntWidth::Int, 7)),
+                ("STATE", NullText(64)),
+                ("INFO", NullLongText),
+                ("TIME_MS", Fixed(22, 3)),
+                ("STAGE", Integer(IntWidth::Tiny, 2)),
+                ("MAX_STAGE", Integer(IntWidth::Tiny, 2)),
+                ("PROGRESS", Fixed(7, 3)),
+                ("MEMORY_USED", Integer(IntWidth::Big, 7)),
+                ("MAX_MEMORY_USED", Integer(IntWidth::Big, 7)),
+                ("EXAMINED_ROWS", Integer(IntWidth::Int, 7)),
+                ("QUERY_ID", Integer(IntWidth::Big, 4)),
+                ("INFO_BINARY", NullBlob),
+                ("TID", Integer(IntWidth::Big, 4)),
+            ],
+        };
+        TableSchema {
+            name: self.name().to_string(),
+            columns: columns.iter().map(|(name, c)| c.schema(name)).collect(),
+            primary_key: None,
+            indexes: Vec::new(),
+            comment: String::new(),
+        }
+    }
+}
+
+/// The column types information_schema uses (MariaDB's `ST_FIELD_INFO` kinds).
+#[derive(Clone, Copy)]
+enum Column {
+    /// VARCHAR(n) NOT NULL, and its nullable form.
+    Text(u32),
+    NullText(u32),
+    LongText,
+    NullLongText,
+    NullBlob,
+    /// BIGINT(21) UNSIGNED NOT NULL, and its nullable form: counts and sizes.
+    Count,
+    NullCount,
+    /// A signed integer of a display width, NOT NULL, and its nullable form.
+    Integer(IntWidth, u32),
+    NullInteger(IntWidth, u32),
+    Unsigned(IntWidth, u32),
+    /// DECIMAL(precision, scale) NOT NULL.
+    Fixed(u8, u8),
+    NullDateTime,
+}
+
+impl Column {
+    fn schema(self, name: &str) -> ColumnSchema {
+        let int = |width, unsigned| DataType::Int { width, unsigned };
+        let (data_type, nullable, display_width) = match self {
+            Column::Text(length) => (DataType::VarChar { length }, false, None),
+            Column::NullText(length) => (DataType::VarChar { length }, true, None),
+            Column::LongText => (text(LobSize::Long), false, None),
+            Column::NullLongText => (text(LobSize::Long), true, None),
+            Column::NullBlob => (
+                DataType::Blob {
+                    size: LobSize::Regular,
+                },
+                true,
+                None,
+            ),
+            Column::Count => (int(IntWidth::Big, true), false, Some(21)),
+            Column::NullCount => (int(IntWidth::Big, true), true, Some(21)),
+            Column::Integer(width, display) => (int(width, false), false, Some(display)),
+            Column::NullInteger(width, display) => (int(width, false), true, Some(display)),
+            Column::Unsigned(width, display) => (int(width, true), false, Some(display)),
+            Column::Fixed(precision, scale) => (
+                DataType::Decimal {
+                    precision,
+                    scale,
+                    unsigned: false,
+                },
+                false,
+                None,
+            ),
+            Column::NullDateTime => (DataType::DateTime { fsp: 0 }, true, None),
+        };
+        ColumnSchema {
+            name: name.to_string(),
+            data_type,
+            nullable,
+            default: ColumnDefault::None,
+            auto_increment: false,
+            on_update_current_timestamp: false,
+            comment: String::new(),
+            display_width,
+        }
+    }
+}
+
+fn text(size: LobSize) -> DataType {
+    DataType::Text { size }
+}
+
+/// What rows are made from: the state current when the statement runs (invariant (1)).
+pub struct RowSource<'a> {
+    pub engine: &'a Engine,
+    pub grants: &'a SessionGrants,
+    /// The session's user name (without PROCESS it sees only that user's processes).
+    pub user: &'a str,
+}
+
+type Row = Vec<Value>;
+
+fn string(s: &str) -> Value {
+    Value::text(s)
+}
+
+fn optional(s: Option<&str>) -> Value {
+    s.map_or(Value::Null, string)
+}
+
+fn count(n: u64) -> Value {
+    Value::UInt(n)
+}
+
+/// The catalog, the only catalog name MariaDB has.
+const CATALOG: &str = "def";
+/// The engine every table of ours answers to (as SHOW ENGINES and SHOW CREATE TABLE say).
+const ENGINE: &str = "InnoDB";
+const COLLATION: &str = "utf8mb4_general_ci";
+/// information_schema's own character set and collation in MariaDB.
+const SYSTEM_CHARSET: &str = "utf8mb3";
+const SYSTEM_COLLATION: &str = "utf8mb3_general_ci";
+
+/// The rows of `table` the session sees now (invariants (1), (2)).
+pub fn rows(table: SystemTable, source: &RowSource) -> Vec<Row> {
+    let catalog = source.engine.storage().catalog();
+    match table {
+        SystemTable::Schemata => schemata(&catalog, source.grants),
+        SystemTable::Tables => tables(&catalog, source.grants, None),
+        SystemTable::Columns => columns(&catalog, source.grants),
+        SystemTable::Statistics => {
+            let mut rows = Vec::new();
+            for (db, table) in visible_tables(&catalog, source.grants, None) {
+                rows.extend(statistics(db, &table.schema, table.approximate_row_count()));
+            }
+            rows
+        }
+        SystemTable::TableConstraints | SystemTable::KeyColumnUsage => {
+            let kind = match table {
+                SystemTable::TableConstraints => ConstraintRows::Constraints,
+                _ => ConstraintRows::Columns,
+            };
+            let mut rows = Vec::new();
+            for (db, visible) in visible_tables(&catalog, source.grants, None) {
+                rows.extend(constraints(kind, db, &visible.schema));
+            }
+            rows
+        }
+        SystemTable::Processlist => processlist(source),
+        SystemTable::Engines => engines(),
+        SystemTable::CharacterSets => character_sets(),
+        SystemTable::Collations => collations(),
+    }
+}
+
+/// SCHEMATA rows (also SHOW DATABASES): information_schema, then what the session sees.
+pub fn schemata(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
+    let schema = |name: &str, charset: &str, collation: &str| {
+        vec![
+            string(CATALOG),
+            string(name),
+            string(charset),
+            string(collation),
+            Value::Null,
+            string(""),
+        ]
+    };
+    let mut rows = vec![schema(NAME, SYSTEM_CHARSET, SYSTEM_COLLATION)];
+    for name in catalog.databases.keys() {
+        if grants.sees_database(name) {
+            rows.push(schema(name, "utf8mb4", COLLATION));
+        }
+    }
+    rows
+}
+
+/// (database, table) of the catalog tables the session sees (invariant (2)), in name
+/// order, of database `only` if given; information_schema's own come first.
+fn visible_tables<'a>(
+    catalog: &'a Catalog,
+    grants: &SessionGrants,
+    only: Option<&str>,
+) -> Vec<(&'a str, Arc<Table>)> {
+    let mut visible = Vec::new();
+    if only.is_none_or(is_name) {
+        visible.extend(
+            SystemTable::ALL
+                .iter()
+                .map(|t| (NAME, Arc::clone(t.table()))),
+        );
+    }
+    for (db, database) in &catalog.databases {
+        if only.is_some_and(|only| only != db.as_str()) {
+            continue;
+        }
+        for (name, table) in &database.tables {
+            if grants.table_any(db, name) {
+                visible.push((db.as_str(), Arc::clone(table)));
+            }
+        }
+    }
+    visible
+}
+
+/// TABLES rows, of database `only` if given: also SHOW TABLES and SHOW TABLE STATUS.
+pub fn tables(catalog: &Catalog, grants: &SessionGrants, only: Option<&str>) -> Vec<Row> {
+    visible_tables(catalog, grants, only)
+        .into_iter()
+        .map(|(db, table)| table_row(db, &table))
+        .collect()
+}
+
+fn table_row(db: &str, table: &Table) -> Row {
+    let schema = &table.schema;
+    let mut row = vec![string(CATALOG), string(db), string(&schema.name)];
+    if is_name(db) {
+        // As MariaDB describes its own (MEMORY engine) tables; sizes unknown.
+        row.extend([
+            string("SYSTEM VIEW"),
+            string("MEMORY"),
+            count(11),
+            string("Fixed"),
+        ]);
+        row.extend(std::iter::repeat_n(Value::Null, 10));
+        row.extend([
+            string(SYSTEM_COLLATION),
+            Value::Null,
+            string(""),
+            string(""),
+            count(0),
+            string("Y"),
+        ]);
+        return row;
+    }
+    let auto_increment = match schema.auto_increment_column() {
+        Some(_) => count(table.auto_increment()),
+        None => Value::Null,
+    };
+    row.extend([
+        string("BASE TABLE"),
+        string(ENGINE),
+        count(10),
+        string("Dynamic"),
+        count(table.approximate_row_count() as u64),
+        count(0),
+        count(0),
+        count(0),
+        count(0),
+        count(0),
+        auto_increment,
+        Value::Null,
+        Value::Null,
+        Value::Null,
+        string(COLLATION),
+        Value::Null,
+        string(""),
+        string(&schema.comment),
+        count(0),
+        string("N"),
+    ]);
+    row
+}
+
+fn columns(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (db, table) in visible_tables(catalog, grants, None) {
+        let schema = &table.schema;
+        for (i, c) in schema.columns.iter().enumerate() {
+            if grants.sees_column(db, &schema.name, &c.name) {
+                rows.push(column_row(db, schema, i));
+            }
+        }
+    }
+    rows
+}
+
+fn column_row(db: &str, schema: &TableSchema, i: usize) -> Row {
+    let c = &schema.columns[i];
+    let column_type = type_text(c);
+    let data_type = column_type
+        .split(['(', ' '])
+        .next()
+        .expect("split yields a first piece")
+        .to_string();
+    let (charset, collation) = match c.data_type.collation() {
+        manycore_types::Collation::Utf8mb4GeneralCi => (string("utf8mb4"), string(COLLATION)),
+        manycore_types::Collation::Binary => (Value::Null, Value::Null),
+    };
+    let (char_length, octet_length) = match character_length(&c.data_type) {
+        Some((chars, octets)) => (count(chars), count(octets)),
+        None => (Value::Null, Value::Null),
+    };
+    let (precision, scale) = numeric_precision(&c.data_type);
+    let datetime_precision = match c.data_type {
+        DataType::DateTime { fsp } | DataType::Timestamp { fsp } => count(fsp.into()),
+        _ => Value::Null,
+    };
+    vec![
+        string(CATALOG),
+        string(db),
+        string(&schema.name),
+        string(&c.name),
+        count(i as u64 + 1),
+        optional(column_default(c).as_deref()),
+        string(if c.nullable { "YES" } else { "NO" }),
+        string(&data_type),
+        char_length,
+        octet_length,
+        precision.map_or(Value::Null, count),
+        scale.map_or(Value::Null, count),
+        datetime_precision,
+        charset,
+        collation,
+        string(&column_type),
+        string(key_kind(schema, i)),
+        string(&extra(c)),
+        string(COLUMN_PRIVILEGES),
+        string(&c.comment),
+        string("NEVER"),
+        Value::Null,
+    ]
+}
+
+/// What COLUMNS.PRIVILEGES and SHOW FULL COLUMNS say (the privileges any column has).
+pub const COLUMN_PRIVILEGES: &str = "select,insert,update,references";
+
+/// (characters, bytes) a string column holds; None for other types.
+fn character_length(t: &DataType) -> Option<(u64, u64)> {
+    let lob = |size: &LobSize| match size {
+        LobSize::Tiny => 255,
+        LobSize::Regular => 65_535,
+        LobSize::Medium => 16_777_215,
+        LobSize::Long => 4_294_967_295,
+    };
+    match t {
+        // utf8mb4: up to four bytes a character.
+        DataType::Char { length } | DataType::VarChar { length } => {
+            Some((u64::from(*length), u64::from(*length) * 4))
+        }
+        DataType::Binary { length } | DataType::VarBinary { length } => {
+            Some((u64::from(*length), u64::from(*length)))
+        }
+        DataType::Text { size } | DataType::Blob { size } => Some((lob(size), lob(size))),
+        _ => None,
+    }
+}
+
+/// (NUMERIC_PRECISION, NUMERIC_SCALE) as MariaDB reports them.
+fn numeric_precision(t: &DataType) -> (Option<u64>, Option<u64>) {
+    match t {
+        DataType::Int { width, unsigned } => {
+            let digits = match (width, unsigned) {
+                (IntWidth::Tiny, _) => 3,
+                (IntWidth::Small, _) => 5,
+                (IntWidth::Medium, _) => 7,
+                (IntWidth::Int, _) => 10,
+                (IntWidth::Big, false) => 19,
+                (IntWidth::Big, true) => 20,
+            };
+            (Some(digits), Some(0))
+        }
+        DataType::Decimal {
+            precision, scale, ..
+        } => (Some((*precision).into()), Some((*scale).into())),
+        DataType::Float => (Some(12), None),
+        DataType::Double {
+            decimals,
+            precision: Some(precision),
+        } => (Some((*precision).into()), Some((*decimals).into())),
+        DataType::Double { .. } => (Some(22), None),
+        _ => (None, None),
+    }
+}
+
+/// The default as COLUMNS.COLUMN_DEFAULT shows it (MariaDB 10.2.7 and later): a string
+/// quoted, a number or CURRENT_TIMESTAMP as is, the word NULL for a nullable column
+/// without one, None (SQL NULL) for a NOT NULL column without one.
+fn column_default(c: &ColumnSchema) -> Option<String> {
+    match &c.default {
+        ColumnDefault::None | ColumnDefault::Value(Value::Null) => {
+            c.nullable.then(|| "NULL".to_string())
+        }
+        ColumnDefault::Value(_) if !c.data_type.is_numeric() => {
+            default_text(c).map(|text| quote_string(&text))
+        }
+        _ => default_text(c),
+    }
+}
+
+pub fn quote_string(s: &str) -> String {
+    format!("'{}'", s.replace('\\', "\\\\").replace('\'', "''"))
+}
+
+/// Key column of SHOW COLUMNS and COLUMNS.COLUMN_KEY: PRI, UNI or MUL (as MariaDB
+/// decides it).
+pub fn key_kind(schema: &TableSchema, i: usize) -> &'static str {
+    if schema
+        .primary_key
+        .as_deref()
+        .is_some_and(|pk| pk.contains(&i))
+    {
+        return "PRI";
+    }
+    if schema.indexes.iter().any(|x| x.unique && x.columns == [i]) {
+        return "UNI";
+    }
+    if schema.indexes.iter().any(|x| x.columns.first() == Some(&i)) {
+        return "MUL";
+    }
+    ""
+}
+
+pub fn timestamp_function(t: &DataType) -> String {
+    match t {
+        DataType::DateTime { fsp } | DataType::Timestamp { fsp } if *fsp > 0 => {
+            format!("current_timestamp({fsp})")
+        }
+        _ => "current_timestamp()".to_string(),
+    }
+}
+
+/// The default as SHOW COLUMNS prints it (unquoted), or None for NULL.
+pub fn default_text(c: &ColumnSchema) -> Option<String> {
+    match &c.default {
+        ColumnDefault::None => None,
+        ColumnDefault::CurrentTimestamp => Some(timestamp_function(&c.data_type)),
+        ColumnDefault::Value(Value::Null) => None,
+        ColumnDefault::Value(v) => Some(format::to_text(v, &c.data_type)),
+    }
+}
+
+/// SHOW COLUMNS' Extra and COLUMNS.EXTRA.
+pub fn extra(c: &ColumnSchema) -> String {
+    let mut parts = Vec::new();
+    if c.auto_increment {
+        parts.push("auto_increment".to_string());
+    }
+    if c.on_update_current_timestamp {
+        parts.push(format!("on update {}", timestamp_function(&c.data_type)));
+    }
+    parts.join(" ")
+}
+
+/// The column type as SHOW and COLUMNS.COLUMN_TYPE print it, with the declared display
+/// width of an integer.
+pub fn type_text(c: &ColumnSchema) -> String {
+    match (&c.data_type, c.display_width) {
+        (DataType::Int { width, unsigned }, Some(w)) => {
+            let sign = if *unsigned { " unsigned" } else { "" };
+            format!("{}({w}){sign}", width.sql_name())
+        }
+        _ => c.data_type.sql_name(),
+    }
+}
+
+/// Secondary indexes in the order MariaDB keeps keys (sort_keys): unique keys over NOT
+/// NULL columns, then other unique keys, then the rest, each group in creation order.
+pub fn sorted_indexes(schema: &TableSchema) -> Vec<&IndexSchema> {
+    let rank = |i: &IndexSchema| {
+        let nullable = i.columns.iter().any(|&c| schema.columns[c].nullable);
+        match (i.unique, nullable) {
+            (true, false) => 0,
+            (true, true) => 1,
+            (false, _) => 2,
+        }
+    };
+    let mut indexes: Vec<_> = schema.indexes.iter().collect();
+    indexes.sort_by_key(|i| rank(i));
+    indexes
+}
+
+/// A table's keys as MariaDB lists them: (name, unique, column positions), the primary
+/// key first, then the others in `sorted_indexes` order.
+fn keys(schema: &TableSchema) -> Vec<(&str, bool, &[usize])> {
+    let primary = schema
+        .primary_key
+        .as_deref()
+        .map(|columns| ("PRIMARY", true, columns));
+    let others = sorted_indexes(schema)
+        .into_iter()
+        .map(|i| (i.name.as_str(), i.unique, i.columns.as_slice()));
+    primary.into_iter().chain(others).collect()
+}
+
+/// STATISTICS rows of one table (also SHOW INDEX): a row per key column, in `keys`
+/// order. Cardinality is `row_count`.
+pub fn statistics(db: &str, schema: &TableSchema, row_count: usize) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (name, unique, columns) in keys(schema) {
+        for (seq, &c) in columns.iter().enumerate() {
+            let column = &schema.columns[c];
+            rows.push(vec![
+                string(CATALOG),
+                string(db),
+                string(&schema.name),
+                Value::Int(if unique { 0 } else { 1 }),
+                string(db),
+                string(name),
+                count(seq as u64 + 1),
+                string(&column.name),
+                string("A"),
+                count(row_count as u64),
+                Value::Null,
+                Value::Null,
+                string(if column.nullable { "YES" } else { "" }),
+                string("BTREE"),
+                string(""),
+                string(""),
+                string("NO"),
+            ]);
+        }
+    }
+    rows
+}
+
+/// Which of the two constraint tables `constraints` makes rows of.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ConstraintRows {
+    /// TABLE_CONSTRAINTS: one row per constraint.
+    Constraints,
+    /// KEY_COLUMN_USAGE: one row per constraint column.
+    Columns,
+}
+
+/// TABLE_CONSTRAINTS or KEY_COLUMN_USAGE rows of one table: its unique keys (PRIMARY
+/// KEY, then UNIQUE in `keys` order). manycore has no foreign keys or CHECK constraints.
+fn constraints(kind: ConstraintRows, db: &str, schema: &TableSchema) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (name, _, columns) in keys(schema).into_iter().filter(|(_, unique, _)| *unique) {
+        if kind == ConstraintRows::Constraints {
+            let kind = if name == "PRIMARY" {
+                "PRIMARY KEY"
+            } else {
+                "UNIQUE"
+            };
+            rows.push(vec![
+                string(CATALOG),
+                string(db),
+                string(name),
+                string(db),
+                string(&schema.name),
+                string(kind),
+            ]);
+            continue;
+        }
+        for (position, &c) in columns.iter().enumerate() {
+            rows.push(vec![
+                string(CATALOG),
+                string(db),
+                string(name),
+                string(CATALOG),
+                string(db),
+                string(&schema.name),
+                string(&schema.columns[c].name),
+                Value::Int(position as i64 + 1),
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::Null,
+            ]);
+        }
+    }
+    rows
+}
+
+/// ENGINES rows (also SHOW ENGINES): manycore's storage, which answers to InnoDB.
+pub fn engines() -> Vec<Row> {
+    vec![vec![
+        string(ENGINE),
+        string("DEFAULT"),
+        string("manycore in-memory MVCC storage (answers to InnoDB for compatibility)"),
+        string("YES"),
+        string("NO"),
+        string("YES"),
+    ]]
+}
+
+/// The character sets manycore accepts: (name, description, default collation, maxlen).
+const CHARSETS: &[(&str, &str, &str, u64)] = &[
+    ("ascii", "US ASCII", "ascii_general_ci", 1),
+    ("binary", "Binary pseudo charset", "binary", 1),
+    ("latin1", "cp1252 West European", "latin1_swedish_ci", 1),
+    ("utf8mb3", "UTF-8 Unicode", "utf8mb3_general_ci", 3),
+    ("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4),
+];
+
+/// (name, character set, id, is the set's default) of the collations manycore accepts.
+const COLLATIONS: &[(&str, &str, u64, bool)] = &[
+    ("ascii_general_ci", "ascii", 11, true),
+    ("binary", "binary", 63, true),
+    ("latin1_swedish_ci", "latin1", 8, true),
+    ("utf8mb3_general_ci", "utf8mb3", 33, true),
+    ("utf8mb4_bin", "utf8mb4", 46, false),
+    ("utf8mb4_general_ci", "utf8mb4", 45, true),
+];
+
+/// The name and default collation of a character set manycore accepts (utf8 is utf8mb3).
+pub fn charset_default_collation(name: &str) -> Option<(&'static str, &'static str)> {
+    let name = if name.eq_ignore_ascii_case("utf8") {
+        "utf8mb3"
+    } else {
+        name
+    };
+    CHARSETS
+        .iter()
+        .find(|c| c.0.eq_ignore_ascii_case(name))
+        .map(|c| (c.0, c.2))
+}
+
+pub fn collation_exists(name: &str) -> bool {
+    COLLATIONS.iter().any(|c| c.0.eq_ignore_ascii_case(name))
+}
+
+/// CHARACTER_SETS rows (also SHOW CHARACTER SET).
+pub fn character_sets() -> Vec<Row> {
+    CHARSETS
+        .iter()
+        .map(|&(name, description, collation, maxlen)| {
+            vec![
+                string(name),
+                string(collation),
+                string(description),
+                count(maxlen),
+            ]
+        })
+        .collect()
+}
+
+/// COLLATIONS rows (also SHOW COLLATION).
+pub fn collations() -> Vec<Row> {
+    COLLATIONS
+        .iter()
+        .map(|&(name, charset, id, default)| {
+            vec![
+                string(name),
+                string(charset),
+                count(id),
+                string(if default { "Yes" } else { "" }),
+                string("Yes"),
+                count(1),
+            ]
+        })
+        .collect()
+}
+
+/// PROCESSLIST rows the session sees (invariant (2)); also SHOW PROCESSLIST.
+pub fn processlist(source: &RowSource) -> Vec<Row> {
+    let all = source.grants.global(Privileges::PROCESS);
+    source
+        .engine
+        .processlist()
+        .rows()
+        .into_iter()
+        .filter(|p| all || p.user == source.user)
+        .map(process_row)
+        .collect()
+}
+
+fn process_row(p: ProcessRow) -> Row {
+    // TIME_MS with its three decimals: only whole seconds are known.
+    let seconds = i64::try_from(p.time_seconds).unwrap_or(i64::MAX);
+    let millis = Decimal::new(seconds.saturating_mul(1_000_000), 3);
+    let info_binary = p
+        .info
+        .as_ref()
+        .map_or(Value::Null, |i| Value::Bytes(i.as_bytes().to_vec()));
+    vec![
+        count(p.id.into()),
+        string(&p.user),
+        string(&p.host),
+        optional(p.database.as_deref()),
+        string(p.command),
+        Value::Int(p.time_seconds.min(i32::MAX as u64) as i64),
+        string(p.state),
+        optional(p.info.as_deref()),
+        Value::Decimal(millis),
+        Value::Int(0),
+        Value::Int(0),
+        Value::Decimal(Decimal::new(0, 3)),
+        Value::Int(0),
+        Value::Int(0),
+        Value::Int(0),
+        Value::Int(0),
+        info_binary,
+        count(p.id.into()),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_table_is_found_by_any_letter_case_and_recognised() {
+        let catalog = Catalog::default();
+        for t in SystemTable::ALL {
+            let (db, table) = find_table(&catalog, "INFORMATION_SCHEMA", &t.name().to_lowercase())
+                .expect("found");
+            assert_eq!(db, NAME);
+            assert_eq!(SystemTable::of(&table), Some(t));
+        }
+        let e = find_table(&catalog, NAME, "nosuch").err().expect("unknown");
+        assert_eq!(e.code, ErrorCode::UnknownTable);
+        let e = find_table(&catalog, "test", "t").err().expect("missing");
+        assert_eq!(e.code, ErrorCode::NoSuchTable);
+    }
+
+    #[test]
+    fn rows_are_as_wide_as_their_tables() {
+        let schema = TableSchema {
+            name: "t".into(),
+            columns: vec![
+                Column::Count.schema("id"),
+                Column::NullText(10).schema("name"),
+            ],
+            primary_key: Some(vec![0]),
+            indexes: vec![IndexSchema {
+                name: "k".into(),
+                columns: vec![1, 0],
+                unique: false,
+            }],
+            comment: String::new(),
+        };
+        let width = |t: SystemTable| t.table().schema.columns.len();
+        let table = Table::detached("d", schema.clone());
+        assert_eq!(table_row("d", &table).len(), width(SystemTable::Tables));
+        let system = SystemTable::Tables.table();
+        assert_eq!(table_row(NAME, system).len(), width(SystemTable::Tables));
+        assert_eq!(
+            column_row("d", &schema, 1).len(),
+            width(SystemTable::Columns)
+        );
+        let stats = statistics("d", &schema, 0);
+        assert_eq!(stats.len(), 3, "PRIMARY (id), k (name, id)");
+        assert!(stats
+            .iter()
+            .all(|r| r.len() == width(SystemTable::Statistics)));
+        let constraints_of = |kind| constraints(kind, "d", &schema);
+        let unique = constraints_of(ConstraintRows::Constraints);
+        assert_eq!(unique.len(), 1, "PRIMARY only: k is not unique");
+        assert_eq!(unique[0].len(), width(SystemTable::TableConstraints));
+        assert_eq!(unique[0][5], string("PRIMARY KEY"));
+        let usage = constraints_of(ConstraintRows::Columns);
+        assert_eq!(usage.len(), 1);
+        assert_eq!(usage[0].len(), width(SystemTable::KeyColumnUsage));
+        for (table, rows) in [
+            (SystemTable::Engines, engines()),
+            (SystemTable::CharacterSets, character_sets()),
+            (SystemTable::Collations, collations()),
+        ] {
+            assert!(rows.iter().all(|r| r.len() == width(table)), "{table:?}");
+        }
+        let process = ProcessRow {
+            id: 7,
+            user: "u".into(),
+            host: "h".into(),
+            database: None,
+            command: "Sleep",
+            time_seconds: 2,
+            state: "",
+            info: None,
+        };
+        assert_eq!(process_row(process).len(), width(SystemTable::Processlist));
+        let schemata = schemata(&Catalog::default(), &SessionGrants::unrestricted());
+        assert_eq!(
+            schemata,
+            vec![schemata[0].clone()],
+            "information_schema only"
+        );
+        assert_eq!(schemata[0].len(), width(SystemTable::Schemata));
+    }
+
+    #[test]
+    fn column_rows_describe_types_as_mariadb() {
+        let mut c = Column::NullText(10).schema("s");
+        c.default = ColumnDefault::Value(Value::text("x'y"));
+        let schema = TableSchema {
+            name: "t".into(),
+            columns: vec![c, Column::Fixed(5, 2).schema("d")],
+            primary_key: None,
+            indexes: Vec::new(),
+            comment: String::new(),
+        };
+        let s = column_row("db", &schema, 0);
+        assert_eq!(s[5], string("'x''y'"), "string defaults are quoted");
+        assert_eq!(s[7], string("varchar"));
+        assert_eq!((s[8].clone(), s[9].clone()), (count(10), count(40)));
+        assert_eq!(s[15], string("varchar(10)"));
+        let mut nullable = schema.clone();
+        nullable.columns[0].default = ColumnDefault::None;
+        let n = column_row("db", &nullable, 0);
+        assert_eq!(n[5], string("NULL"), "the word, for a nullable column");
+        let d = column_row("db", &schema, 1);
+        assert_eq!(d[5], Value::Null, "SQL NULL, for a NOT NULL one");
+        assert_eq!(d[6], string("NO"));
+        assert_eq!((d[10].clone(), d[11].clone()), (count(5), count(2)));
+        assert_eq!(d[13], Value::Null, "no character set for a number");
+    }
+}
