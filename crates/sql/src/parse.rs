@@ -1,7 +1,8 @@
 //! From statement text to a `Statement`: sqlparser (`MariaDbDialect`) for what it parses
 //! correctly, and a small pre-dispatch for the MySQL statements it lacks or misparses
 //! (SHOW WARNINGS/INDEX/TABLE STATUS/ENGINE(S)/CREATE DATABASE/TRIGGERS/EVENTS/FUNCTION
-//! STATUS/PROCEDURE STATUS/PACKAGE [BODY] STATUS, DO, START TRANSACTION WITH
+//! STATUS/PROCEDURE STATUS/PACKAGE [BODY] STATUS, ALTER TABLE ... DISABLE|ENABLE KEYS, DO,
+//! START TRANSACTION WITH
 //! CONSISTENT SNAPSHOT, SET CHARACTER SET). Pre-dispatch looks only at leading keywords
 //! and then parses the rest with sqlparser's own token stream, so it recognizes
 //! statement kinds, never particular statement texts. Account statements (CREATE USER,
@@ -48,6 +49,10 @@ pub enum Statement {
         db: Option<String>,
         filter: Option<ast::ShowStatementFilter>,
     },
+    /// ALTER TABLE t DISABLE|ENABLE KEYS (what mariadb-dump writes around a table's rows).
+    AlterTableKeys {
+        table: ast::ObjectName,
+    },
     Do(Vec<ast::Expr>),
     StartTransaction {
         read_only: bool,
@@ -85,6 +90,11 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
     let first = word(&parser.peek_token());
     let result = match first.as_deref() {
         Some("SHOW") => match pre_show(&mut parser) {
+            Ok(Some(statement)) => Ok(statement),
+            Ok(None) => sql(text),
+            Err(e) => Err(e),
+        },
+        Some("ALTER") => match pre_alter_keys(&mut parser) {
             Ok(Some(statement)) => Ok(statement),
             Ok(None) => sql(text),
             Err(e) => Err(e),
@@ -339,6 +349,24 @@ fn pre_show(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
         }
         _ => Ok(None),
     }
+}
+
+/// ALTER TABLE name DISABLE|ENABLE KEYS, which sqlparser lacks; any other ALTER is left
+/// to sqlparser.
+fn pre_alter_keys(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
+    if peek_word(parser, 1).as_deref() != Some("TABLE") {
+        return Ok(None);
+    }
+    parser.next_token();
+    parser.next_token();
+    let table = parser.parse_object_name(false)?;
+    let toggles_keys = matches!(peek_word(parser, 0).as_deref(), Some("DISABLE" | "ENABLE"))
+        && peek_word(parser, 1).as_deref() == Some("KEYS")
+        && parser.peek_nth_token(2).token == Token::EOF;
+    if !toggles_keys {
+        return Ok(None);
+    }
+    Ok(Some(Statement::AlterTableKeys { table }))
 }
 
 /// `LIKE 'pattern'` or `WHERE expr`.
@@ -635,6 +663,18 @@ mod tests {
                 other => panic!("{text}: {other:?}"),
             }
         }
+        assert!(matches!(
+            parse("ALTER TABLE d.t DISABLE KEYS", 1),
+            Ok(Statement::AlterTableKeys { .. })
+        ));
+        assert!(matches!(
+            parse("alter table t enable keys", 1),
+            Ok(Statement::AlterTableKeys { .. })
+        ));
+        assert!(matches!(
+            parse("ALTER TABLE t AUTO_INCREMENT = 5", 1),
+            Ok(Statement::Sql(_))
+        ));
         assert!(matches!(parse("DO 1, 2", 1), Ok(Statement::Do(e)) if e.len() == 2));
         assert!(matches!(
             parse("START TRANSACTION READ ONLY, WITH CONSISTENT SNAPSHOT", 1),

@@ -643,6 +643,7 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
         Statement::ShowEngine { what, .. } if what == "MUTEX" => Counter::ComShowEngineMutex,
         Statement::ShowEngine { .. } => Counter::ComShowEngineStatus,
         Statement::ShowCreateDatabase { .. } => Counter::ComShowCreateDb,
+        Statement::AlterTableKeys { .. } => Counter::ComAlterTable,
         Statement::ShowStoredObjects { kind, .. } => match kind {
             StoredObjects::Triggers => Counter::ComShowTriggers,
             StoredObjects::Events => Counter::ComShowEvents,
@@ -766,7 +767,9 @@ fn uses_tables(statement: &Statement) -> bool {
     let Statement::Sql(s) = statement else {
         return matches!(
             statement,
-            Statement::ShowIndex { .. } | Statement::ShowTableStatus { .. }
+            Statement::ShowIndex { .. }
+                | Statement::ShowTableStatus { .. }
+                | Statement::AlterTableKeys { .. }
         );
     };
     match s.as_ref() {
@@ -2101,6 +2104,20 @@ impl Session {
                 };
                 let rows = self.filter_where(rows, predicate, params, &parameters)?;
                 return self.send_rows(rows, sink, more);
+            }
+            Statement::AlterTableKeys { table } => {
+                let (db, table) = self.lookup_table(table, Some(Privileges::ALTER))?;
+                self.implicit_commit()?;
+                // Every index is kept up to date on each write, as InnoDB's are, so there is
+                // nothing to disable; MariaDB says the same for InnoDB.
+                self.state.note(
+                    ErrorCode::IllegalHa,
+                    format!(
+                        "Storage engine InnoDB of the table `{db}`.`{}` doesn't have this option",
+                        table.schema.name
+                    ),
+                );
+                StatementOutcome::ok()
             }
             Statement::Do(exprs) => {
                 for e in exprs {
