@@ -685,7 +685,14 @@ pub fn stored_objects(
         .iter()
         .map(|&(i, name)| {
             let column = &schema.columns[i];
-            ColumnInfo::expression(name, column.data_type.clone(), !column.nullable)
+            // MariaDB's SHOW describes a LONGTEXT column as a TEXT (as in SHOW COLUMNS).
+            let data_type = match column.data_type {
+                DataType::Text { .. } => DataType::Text {
+                    size: manycore_types::LobSize::Regular,
+                },
+                ref other => other.clone(),
+            };
+            ColumnInfo::expression(name, data_type, !column.nullable)
         })
         .collect();
     Rows {
