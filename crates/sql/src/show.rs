@@ -700,3 +700,35 @@ pub fn stored_objects(
         rows: project(rows, &positions),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_object_layouts_name_columns_of_their_tables() {
+        for kind in [
+            StoredObjects::Triggers,
+            StoredObjects::Events,
+            StoredObjects::Routines("FUNCTION"),
+        ] {
+            let layout = stored_objects_layout(kind);
+            let columns = &layout.table.table().schema.columns;
+            let name = |i: usize| columns[i].name.as_str();
+            assert!(name(layout.schema_column).ends_with("SCHEMA"), "{kind:?}");
+            assert!(
+                name(layout.like_column).ends_with("_NAME")
+                    || name(layout.like_column) == "EVENT_OBJECT_TABLE",
+                "{kind:?}"
+            );
+            for &(i, _) in layout.shown {
+                assert!(i < columns.len(), "{kind:?}: {i}");
+            }
+        }
+        let routines = SystemTable::Routines.table();
+        assert_eq!(
+            routines.schema.columns[ROUTINE_TYPE_COLUMN].name,
+            "ROUTINE_TYPE"
+        );
+    }
+}
