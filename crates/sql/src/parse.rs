@@ -47,7 +47,7 @@ pub enum Statement {
     ShowStoredObjects {
         kind: StoredObjects,
         db: Option<String>,
-        filter: Option<ast::ShowStatementFilter>,
+        filter: Option<Box<ast::ShowStatementFilter>>,
     },
     /// ALTER TABLE t DISABLE|ENABLE KEYS (what mariadb-dump writes around a table's rows).
     AlterTableKeys {
@@ -370,14 +370,15 @@ fn pre_alter_keys(parser: &mut Parser) -> Result<Option<Statement>, ParserError>
 }
 
 /// `LIKE 'pattern'` or `WHERE expr`.
-fn show_filter(parser: &mut Parser) -> Result<Option<ast::ShowStatementFilter>, ParserError> {
-    if let Some(pattern) = like_clause(parser)? {
-        Ok(Some(ast::ShowStatementFilter::Like(pattern)))
+fn show_filter(parser: &mut Parser) -> Result<Option<Box<ast::ShowStatementFilter>>, ParserError> {
+    let filter = if let Some(pattern) = like_clause(parser)? {
+        ast::ShowStatementFilter::Like(pattern)
     } else if parser.parse_keyword(Keyword::WHERE) {
-        Ok(Some(ast::ShowStatementFilter::Where(parser.parse_expr()?)))
+        ast::ShowStatementFilter::Where(parser.parse_expr()?)
     } else {
-        Ok(None)
-    }
+        return Ok(None);
+    };
+    Ok(Some(Box::new(filter)))
 }
 
 fn unquote(part: &str) -> String {

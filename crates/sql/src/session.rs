@@ -2092,13 +2092,13 @@ impl Session {
                         Some(information_schema::canonical_database(&db).to_string())
                     }
                 };
-                let like = match filter {
+                let like = match filter.as_deref() {
                     Some(ast::ShowStatementFilter::Like(pattern)) => Some(pattern.as_str()),
                     _ => None,
                 };
                 let rows =
                     show::stored_objects(*kind, &self.state.row_source(), db.as_deref(), like);
-                let predicate = match filter {
+                let predicate = match filter.as_deref() {
                     Some(ast::ShowStatementFilter::Where(w)) => Some(w),
                     _ => None,
                 };
