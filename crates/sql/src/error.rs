@@ -16,6 +16,8 @@ pub enum ErrorCode {
     DbCreateExists = 1007,
     DbDropExists = 1008,
     DiskFull = 1021,
+    /// ER_ILLEGAL_HA: the table's engine lacks an option (a note for DISABLE KEYS).
+    IllegalHa = 1031,
     ConCount = 1040,
     HandshakeError = 1043,
     DbAccessDenied = 1044,

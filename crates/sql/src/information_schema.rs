@@ -5,6 +5,11 @@
 //! STATUS, INDEX, PROCESSLIST, ENGINES, CHARACTER SET and COLLATION, which show some of
 //! their columns (`show`).
 //!
+//! TRIGGERS, VIEWS, ROUTINES, PARAMETERS, EVENTS and REFERENTIAL_CONSTRAINTS describe what
+//! manycore does not have (triggers, views, stored routines, events, foreign keys), so
+//! they are always empty; clients such as mariadb-dump read them (and SHOW TRIGGERS,
+//! EVENTS, FUNCTION/PROCEDURE STATUS, built on them) to learn that there is nothing to do.
+//!
 //! Each table is a `storage::Table::detached`: a real schema, so binding, column names,
 //! WHERE, ORDER BY, aggregates and LIMIT work as on any table, but no rows. A SELECT from
 //! one binds to `Plan::SystemScan`, whose rows `rows` makes when the statement executes.
@@ -89,21 +94,33 @@ pub enum SystemTable {
     Engines,
     CharacterSets,
     Collations,
+    Triggers,
+    Views,
+    Routines,
+    Parameters,
+    Events,
+    ReferentialConstraints,
 }
 
 impl SystemTable {
     /// In name order (SHOW TABLES FROM information_schema).
-    pub const ALL: [SystemTable; 10] = [
+    pub const ALL: [SystemTable; 16] = [
         SystemTable::CharacterSets,
         SystemTable::Collations,
         SystemTable::Columns,
         SystemTable::Engines,
+        SystemTable::Events,
         SystemTable::KeyColumnUsage,
+        SystemTable::Parameters,
         SystemTable::Processlist,
+        SystemTable::ReferentialConstraints,
+        SystemTable::Routines,
         SystemTable::Schemata,
         SystemTable::Statistics,
         SystemTable::Tables,
         SystemTable::TableConstraints,
+        SystemTable::Triggers,
+        SystemTable::Views,
     ];
 
     pub fn name(self) -> &'static str {
@@ -118,6 +135,12 @@ impl SystemTable {
             SystemTable::Engines => "ENGINES",
             SystemTable::CharacterSets => "CHARACTER_SETS",
             SystemTable::Collations => "COLLATIONS",
+            SystemTable::Triggers => "TRIGGERS",
+            SystemTable::Views => "VIEWS",
+            SystemTable::Routines => "ROUTINES",
+            SystemTable::Parameters => "PARAMETERS",
+            SystemTable::Events => "EVENTS",
+            SystemTable::ReferentialConstraints => "REFERENTIAL_CONSTRAINTS",
         }
     }
 
@@ -180,9 +203,9 @@ impl SystemTable {
                 ("INDEX_LENGTH", NullCount),
                 ("DATA_FREE", NullCount),
                 ("AUTO_INCREMENT", NullCount),
-                ("CREATE_TIME", NullDateTime),
-                ("UPDATE_TIME", NullDateTime),
-                ("CHECK_TIME", NullDateTime),
+                ("CREATE_TIME", NullDateTime(0)),
+                ("UPDATE_TIME", NullDateTime(0)),
+                ("CHECK_TIME", NullDateTime(0)),
                 ("TABLE_COLLATION", NullText(64)),
                 ("CHECKSUM", NullCount),
                 ("CREATE_OPTIONS", NullText(2048)),
@@ -300,6 +323,133 @@ impl SystemTable {
                 ("INFO_BINARY", NullBlob),
                 ("TID", Integer(IntWidth::Big, 4)),
             ],
+            SystemTable::Triggers => &[
+                ("TRIGGER_CATALOG", Text(512)),
+                ("TRIGGER_SCHEMA", Text(64)),
+                ("TRIGGER_NAME", Text(64)),
+                ("EVENT_MANIPULATION", Text(6)),
+                ("EVENT_OBJECT_CATALOG", Text(512)),
+                ("EVENT_OBJECT_SCHEMA", Text(64)),
+                ("EVENT_OBJECT_TABLE", Text(64)),
+                ("ACTION_ORDER", Integer(IntWidth::Big, 4)),
+                ("ACTION_CONDITION", NullLongText),
+                ("ACTION_STATEMENT", NullLongText),
+                ("ACTION_ORIENTATION", Text(9)),
+                ("ACTION_TIMING", Text(6)),
+                ("ACTION_REFERENCE_OLD_TABLE", NullText(64)),
+                ("ACTION_REFERENCE_NEW_TABLE", NullText(64)),
+                ("ACTION_REFERENCE_OLD_ROW", Text(3)),
+                ("ACTION_REFERENCE_NEW_ROW", Text(3)),
+                ("CREATED", NullDateTime(2)),
+                ("SQL_MODE", Text(8192)),
+                ("DEFINER", NullText(384)),
+                ("CHARACTER_SET_CLIENT", Text(32)),
+                ("COLLATION_CONNECTION", Text(64)),
+                ("DATABASE_COLLATION", Text(64)),
+            ],
+            SystemTable::Views => &[
+                ("TABLE_CATALOG", Text(512)),
+                ("TABLE_SCHEMA", Text(64)),
+                ("TABLE_NAME", Text(64)),
+                ("VIEW_DEFINITION", LongText),
+                ("CHECK_OPTION", Text(8)),
+                ("IS_UPDATABLE", Text(3)),
+                ("DEFINER", Text(384)),
+                ("SECURITY_TYPE", Text(7)),
+                ("CHARACTER_SET_CLIENT", Text(32)),
+                ("COLLATION_CONNECTION", Text(64)),
+                ("ALGORITHM", Text(10)),
+            ],
+            SystemTable::Routines => &[
+                ("SPECIFIC_NAME", Text(64)),
+                ("ROUTINE_CATALOG", Text(512)),
+                ("ROUTINE_SCHEMA", Text(64)),
+                ("ROUTINE_NAME", Text(64)),
+                ("ROUTINE_TYPE", Text(13)),
+                ("DATA_TYPE", Text(64)),
+                ("CHARACTER_MAXIMUM_LENGTH", NullInteger(IntWidth::Int, 21)),
+                ("CHARACTER_OCTET_LENGTH", NullInteger(IntWidth::Int, 21)),
+                ("NUMERIC_PRECISION", NullInteger(IntWidth::Int, 21)),
+                ("NUMERIC_SCALE", NullInteger(IntWidth::Int, 21)),
+                ("DATETIME_PRECISION", NullCount),
+                ("CHARACTER_SET_NAME", NullText(64)),
+                ("COLLATION_NAME", NullText(64)),
+                ("DTD_IDENTIFIER", NullLongText),
+                ("ROUTINE_BODY", Text(8)),
+                ("ROUTINE_DEFINITION", NullLongText),
+                ("EXTERNAL_NAME", NullText(64)),
+                ("EXTERNAL_LANGUAGE", NullText(64)),
+                ("PARAMETER_STYLE", Text(8)),
+                ("IS_DETERMINISTIC", Text(3)),
+                ("SQL_DATA_ACCESS", Text(64)),
+                ("SQL_PATH", NullText(64)),
+                ("SECURITY_TYPE", Text(7)),
+                ("CREATED", DateTime),
+                ("LAST_ALTERED", DateTime),
+                ("SQL_MODE", Text(8192)),
+                ("ROUTINE_COMMENT", LongText),
+                ("DEFINER", Text(384)),
+                ("CHARACTER_SET_CLIENT", Text(32)),
+                ("COLLATION_CONNECTION", Text(64)),
+                ("DATABASE_COLLATION", Text(64)),
+            ],
+            SystemTable::Parameters => &[
+                ("SPECIFIC_CATALOG", Text(512)),
+                ("SPECIFIC_SCHEMA", Text(64)),
+                ("SPECIFIC_NAME", Text(64)),
+                ("ORDINAL_POSITION", Integer(IntWidth::Int, 21)),
+                ("PARAMETER_MODE", NullText(5)),
+                ("PARAMETER_NAME", NullText(64)),
+                ("DATA_TYPE", Text(64)),
+                ("CHARACTER_MAXIMUM_LENGTH", NullInteger(IntWidth::Int, 21)),
+                ("CHARACTER_OCTET_LENGTH", NullInteger(IntWidth::Int, 21)),
+                ("NUMERIC_PRECISION", NullInteger(IntWidth::Int, 21)),
+                ("NUMERIC_SCALE", NullInteger(IntWidth::Int, 21)),
+                ("DATETIME_PRECISION", NullCount),
+                ("CHARACTER_SET_NAME", NullText(64)),
+                ("COLLATION_NAME", NullText(64)),
+                ("DTD_IDENTIFIER", LongText),
+                ("ROUTINE_TYPE", Text(9)),
+            ],
+            SystemTable::Events => &[
+                ("EVENT_CATALOG", Text(64)),
+                ("EVENT_SCHEMA", Text(64)),
+                ("EVENT_NAME", Text(64)),
+                ("DEFINER", Text(384)),
+                ("TIME_ZONE", Text(64)),
+                ("EVENT_BODY", Text(8)),
+                ("EVENT_DEFINITION", LongText),
+                ("EVENT_TYPE", Text(9)),
+                ("EXECUTE_AT", NullDateTime(0)),
+                ("INTERVAL_VALUE", NullText(256)),
+                ("INTERVAL_FIELD", NullText(18)),
+                ("SQL_MODE", Text(8192)),
+                ("STARTS", NullDateTime(0)),
+                ("ENDS", NullDateTime(0)),
+                ("STATUS", Text(18)),
+                ("ON_COMPLETION", Text(12)),
+                ("CREATED", DateTime),
+                ("LAST_ALTERED", DateTime),
+                ("LAST_EXECUTED", NullDateTime(0)),
+                ("EVENT_COMMENT", Text(64)),
+                ("ORIGINATOR", Integer(IntWidth::Big, 10)),
+                ("CHARACTER_SET_CLIENT", Text(32)),
+                ("COLLATION_CONNECTION", Text(64)),
+                ("DATABASE_COLLATION", Text(64)),
+            ],
+            SystemTable::ReferentialConstraints => &[
+                ("CONSTRAINT_CATALOG", Text(512)),
+                ("CONSTRAINT_SCHEMA", Text(64)),
+                ("CONSTRAINT_NAME", Text(64)),
+                ("UNIQUE_CONSTRAINT_CATALOG", Text(512)),
+                ("UNIQUE_CONSTRAINT_SCHEMA", Text(64)),
+                ("UNIQUE_CONSTRAINT_NAME", NullText(64)),
+                ("MATCH_OPTION", Text(64)),
+                ("UPDATE_RULE", Text(64)),
+                ("DELETE_RULE", Text(64)),
+                ("TABLE_NAME", Text(64)),
+                ("REFERENCED_TABLE_NAME", NullText(64)),
+            ],
         };
         TableSchema {
             name: self.name().to_string(),
@@ -329,7 +479,9 @@ enum Column {
     Unsigned(IntWidth, u32),
     /// DECIMAL(precision, scale) NOT NULL.
     Fixed(u8, u8),
-    NullDateTime,
+    /// DATETIME NOT NULL, and a nullable DATETIME(fsp).
+    DateTime,
+    NullDateTime(u8),
 }
 
 impl Column {
@@ -361,7 +513,8 @@ impl Column {
                 false,
                 None,
             ),
-            Column::NullDateTime => (DataType::DateTime { fsp: 0 }, true, None),
+            Column::DateTime => (DataType::DateTime { fsp: 0 }, false, None),
+            Column::NullDateTime(fsp) => (DataType::DateTime { fsp }, true, None),
         };
         ColumnSchema {
             name: name.to_string(),
@@ -440,6 +593,13 @@ pub fn rows(table: SystemTable, source: &RowSource) -> Vec<Row> {
         SystemTable::Engines => engines(),
         SystemTable::CharacterSets => character_sets(),
         SystemTable::Collations => collations(),
+        // manycore has no triggers, views, stored routines, events or foreign keys.
+        SystemTable::Triggers
+        | SystemTable::Views
+        | SystemTable::Routines
+        | SystemTable::Parameters
+        | SystemTable::Events
+        | SystemTable::ReferentialConstraints => Vec::new(),
     }
 }
 

@@ -1,6 +1,8 @@
 //! From statement text to a `Statement`: sqlparser (`MariaDbDialect`) for what it parses
 //! correctly, and a small pre-dispatch for the MySQL statements it lacks or misparses
-//! (SHOW WARNINGS/INDEX/TABLE STATUS/ENGINE(S)/CREATE DATABASE, DO, START TRANSACTION WITH
+//! (SHOW WARNINGS/INDEX/TABLE STATUS/ENGINE(S)/CREATE DATABASE/TRIGGERS/EVENTS/FUNCTION
+//! STATUS/PROCEDURE STATUS/PACKAGE [BODY] STATUS, ALTER TABLE ... DISABLE|ENABLE KEYS, DO,
+//! START TRANSACTION WITH
 //! CONSISTENT SNAPSHOT, SET CHARACTER SET). Pre-dispatch looks only at leading keywords
 //! and then parses the rest with sqlparser's own token stream, so it recognizes
 //! statement kinds, never particular statement texts. Account statements (CREATE USER,
@@ -41,6 +43,16 @@ pub enum Statement {
     ShowCreateDatabase {
         name: String,
     },
+    /// SHOW TRIGGERS, EVENTS, FUNCTION/PROCEDURE/PACKAGE [BODY] STATUS.
+    ShowStoredObjects {
+        kind: StoredObjects,
+        db: Option<String>,
+        filter: Option<Box<ast::ShowStatementFilter>>,
+    },
+    /// ALTER TABLE t DISABLE|ENABLE KEYS (what mariadb-dump writes around a table's rows).
+    AlterTableKeys {
+        table: ast::ObjectName,
+    },
     Do(Vec<ast::Expr>),
     StartTransaction {
         read_only: bool,
@@ -53,6 +65,15 @@ pub enum Statement {
     Sets(Vec<ast::Set>),
     /// CREATE/ALTER/DROP/RENAME USER, SET PASSWORD, GRANT, REVOKE, SHOW GRANTS.
     Account(AccountStatement),
+}
+
+/// What a SHOW of stored objects lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoredObjects {
+    Triggers,
+    Events,
+    /// Stored routines of one ROUTINE_TYPE: FUNCTION, PROCEDURE, PACKAGE or PACKAGE BODY.
+    Routines(&'static str),
 }
 
 const DIALECT: MariaDbDialect = MariaDbDialect::new();
@@ -69,6 +90,11 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
     let first = word(&parser.peek_token());
     let result = match first.as_deref() {
         Some("SHOW") => match pre_show(&mut parser) {
+            Ok(Some(statement)) => Ok(statement),
+            Ok(None) => sql(text),
+            Err(e) => Err(e),
+        },
+        Some("ALTER") => match pre_alter_keys(&mut parser) {
             Ok(Some(statement)) => Ok(statement),
             Ok(None) => sql(text),
             Err(e) => Err(e),
@@ -288,8 +314,71 @@ fn pre_show(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
             end(parser)?;
             Ok(Some(Statement::ShowCreateDatabase { name }))
         }
+        Some("TRIGGERS") | Some("EVENTS") => {
+            parser.next_token();
+            let kind = match peek_word(parser, 0).as_deref() {
+                Some("TRIGGERS") => StoredObjects::Triggers,
+                _ => StoredObjects::Events,
+            };
+            parser.next_token();
+            let db = from_clause(parser)?;
+            let filter = show_filter(parser)?;
+            end(parser)?;
+            Ok(Some(Statement::ShowStoredObjects { kind, db, filter }))
+        }
+        Some(routine @ ("FUNCTION" | "PROCEDURE" | "PACKAGE")) => {
+            let (routine_type, words) = match (routine, peek_word(parser, 2).as_deref()) {
+                ("FUNCTION", Some("STATUS")) => ("FUNCTION", 3),
+                ("PROCEDURE", Some("STATUS")) => ("PROCEDURE", 3),
+                ("PACKAGE", Some("STATUS")) => ("PACKAGE", 3),
+                ("PACKAGE", Some("BODY")) if peek_word(parser, 3).as_deref() == Some("STATUS") => {
+                    ("PACKAGE BODY", 4)
+                }
+                _ => return Ok(None),
+            };
+            for _ in 0..words {
+                parser.next_token();
+            }
+            let filter = show_filter(parser)?;
+            end(parser)?;
+            Ok(Some(Statement::ShowStoredObjects {
+                kind: StoredObjects::Routines(routine_type),
+                db: None,
+                filter,
+            }))
+        }
         _ => Ok(None),
     }
+}
+
+/// ALTER TABLE name DISABLE|ENABLE KEYS, which sqlparser lacks; any other ALTER is left
+/// to sqlparser.
+fn pre_alter_keys(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
+    if peek_word(parser, 1).as_deref() != Some("TABLE") {
+        return Ok(None);
+    }
+    parser.next_token();
+    parser.next_token();
+    let table = parser.parse_object_name(false)?;
+    let toggles_keys = matches!(peek_word(parser, 0).as_deref(), Some("DISABLE" | "ENABLE"))
+        && peek_word(parser, 1).as_deref() == Some("KEYS")
+        && parser.peek_nth_token(2).token == Token::EOF;
+    if !toggles_keys {
+        return Ok(None);
+    }
+    Ok(Some(Statement::AlterTableKeys { table }))
+}
+
+/// `LIKE 'pattern'` or `WHERE expr`.
+fn show_filter(parser: &mut Parser) -> Result<Option<Box<ast::ShowStatementFilter>>, ParserError> {
+    let filter = if let Some(pattern) = like_clause(parser)? {
+        ast::ShowStatementFilter::Like(pattern)
+    } else if parser.parse_keyword(Keyword::WHERE) {
+        ast::ShowStatementFilter::Where(parser.parse_expr()?)
+    } else {
+        return Ok(None);
+    };
+    Ok(Some(Box::new(filter)))
 }
 
 fn unquote(part: &str) -> String {
@@ -552,6 +641,40 @@ mod tests {
         assert!(matches!(
             parse("show create database d", 1),
             Ok(Statement::ShowCreateDatabase { .. })
+        ));
+        for (text, expected) in [
+            ("SHOW TRIGGERS FROM d LIKE 't%'", StoredObjects::Triggers),
+            ("show events", StoredObjects::Events),
+            (
+                "SHOW FUNCTION STATUS WHERE Db = 'd'",
+                StoredObjects::Routines("FUNCTION"),
+            ),
+            (
+                "SHOW PROCEDURE STATUS",
+                StoredObjects::Routines("PROCEDURE"),
+            ),
+            ("SHOW PACKAGE STATUS", StoredObjects::Routines("PACKAGE")),
+            (
+                "SHOW PACKAGE BODY STATUS LIKE 'p'",
+                StoredObjects::Routines("PACKAGE BODY"),
+            ),
+        ] {
+            match parse(text, 1) {
+                Ok(Statement::ShowStoredObjects { kind, .. }) => assert_eq!(kind, expected),
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        assert!(matches!(
+            parse("ALTER TABLE d.t DISABLE KEYS", 1),
+            Ok(Statement::AlterTableKeys { .. })
+        ));
+        assert!(matches!(
+            parse("alter table t enable keys", 1),
+            Ok(Statement::AlterTableKeys { .. })
+        ));
+        assert!(matches!(
+            parse("ALTER TABLE t AUTO_INCREMENT = 5", 1),
+            Ok(Statement::Sql(_))
         ));
         assert!(matches!(parse("DO 1, 2", 1), Ok(Statement::Do(e)) if e.len() == 2));
         assert!(matches!(

@@ -33,7 +33,7 @@ use crate::error::{Error, ErrorCode, Result, WaitFor};
 use crate::exec::{self, ExecContext};
 use crate::expr::{EvalContext, SessionContext, VarScope};
 use crate::information_schema::{self, RowSource, SystemTable};
-use crate::parse::{self, Statement};
+use crate::parse::{self, Statement, StoredObjects};
 use crate::plan_cache::{CachedPlan, Lookup, TextPlans};
 use crate::privilege::{AccessCheck, ColumnAccess, Privileges, SessionGrants};
 use crate::scope::{Alias, BindScope, Parameters, SourceTable};
@@ -643,6 +643,15 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
         Statement::ShowEngine { what, .. } if what == "MUTEX" => Counter::ComShowEngineMutex,
         Statement::ShowEngine { .. } => Counter::ComShowEngineStatus,
         Statement::ShowCreateDatabase { .. } => Counter::ComShowCreateDb,
+        Statement::AlterTableKeys { .. } => Counter::ComAlterTable,
+        Statement::ShowStoredObjects { kind, .. } => match kind {
+            StoredObjects::Triggers => Counter::ComShowTriggers,
+            StoredObjects::Events => Counter::ComShowEvents,
+            StoredObjects::Routines("FUNCTION") => Counter::ComShowStatusFunc,
+            StoredObjects::Routines("PROCEDURE") => Counter::ComShowStatusProc,
+            StoredObjects::Routines("PACKAGE") => Counter::ComShowPackageStatus,
+            StoredObjects::Routines(_) => Counter::ComShowPackageBodyStatus,
+        },
         Statement::Do(_) => Counter::ComDo,
         Statement::StartTransaction { .. } => Counter::ComBegin,
         Statement::SetCharacterSet(_) | Statement::Sets(_) => Counter::ComSetOption,
@@ -758,7 +767,9 @@ fn uses_tables(statement: &Statement) -> bool {
     let Statement::Sql(s) = statement else {
         return matches!(
             statement,
-            Statement::ShowIndex { .. } | Statement::ShowTableStatus { .. }
+            Statement::ShowIndex { .. }
+                | Statement::ShowTableStatus { .. }
+                | Statement::AlterTableKeys { .. }
         );
     };
     match s.as_ref() {
@@ -2062,6 +2073,51 @@ impl Session {
                     return Err(Error::bad_db(name));
                 }
                 return self.send_rows(show::create_database(name), sink, more);
+            }
+            Statement::ShowStoredObjects { kind, db, filter } => {
+                // Triggers and events belong to a database (the current one unless named);
+                // SHOW ... STATUS lists the routines of every database.
+                let db = match kind {
+                    StoredObjects::Routines(_) => None,
+                    _ => {
+                        let db = self.require_db(db.clone())?;
+                        self.state.access().sees_database(&db)?;
+                        let catalog = self.engine.storage().catalog();
+                        // As MariaDB: SHOW EVENTS of a missing database is only empty.
+                        if *kind == StoredObjects::Triggers
+                            && !information_schema::database_exists(&catalog, &db)
+                        {
+                            return Err(Error::bad_db(&db));
+                        }
+                        Some(information_schema::canonical_database(&db).to_string())
+                    }
+                };
+                let like = match filter.as_deref() {
+                    Some(ast::ShowStatementFilter::Like(pattern)) => Some(pattern.as_str()),
+                    _ => None,
+                };
+                let rows =
+                    show::stored_objects(*kind, &self.state.row_source(), db.as_deref(), like);
+                let predicate = match filter.as_deref() {
+                    Some(ast::ShowStatementFilter::Where(w)) => Some(w),
+                    _ => None,
+                };
+                let rows = self.filter_where(rows, predicate, params, &parameters)?;
+                return self.send_rows(rows, sink, more);
+            }
+            Statement::AlterTableKeys { table } => {
+                let (db, table) = self.lookup_table(table, Some(Privileges::ALTER))?;
+                self.implicit_commit()?;
+                // Every index is kept up to date on each write, as InnoDB's are, so there is
+                // nothing to disable; MariaDB says the same for InnoDB.
+                self.state.note(
+                    ErrorCode::IllegalHa,
+                    format!(
+                        "Storage engine InnoDB of the table `{db}`.`{}` doesn't have this option",
+                        table.schema.name
+                    ),
+                );
+                StatementOutcome::ok()
             }
             Statement::Do(exprs) => {
                 for e in exprs {

@@ -4,13 +4,15 @@
 //! As in MariaDB, SHOW DATABASES, TABLES, TABLE STATUS, INDEX, PROCESSLIST, ENGINES,
 //! CHARACTER SET and COLLATION show columns of information_schema's rows
 //! (`information_schema`), so what they list and whom they list it to is decided in one
-//! place.
+//! place. So do SHOW TRIGGERS, EVENTS and FUNCTION/PROCEDURE/PACKAGE [BODY] STATUS, whose
+//! tables are always empty (manycore has none of those objects).
 
 use crate::engine::{Counter, Engine, TlsInfo};
 use crate::information_schema::{
     self, default_text, extra, key_kind, quote_string, sorted_indexes, timestamp_function,
-    type_text, RowSource, COLUMN_PRIVILEGES,
+    type_text, RowSource, SystemTable, COLUMN_PRIVILEGES,
 };
+use crate::parse::StoredObjects;
 use crate::privilege::SessionGrants;
 use crate::sink::ColumnInfo;
 use crate::variables::like_matches;
@@ -569,5 +571,164 @@ pub fn collations(like: Option<&str>) -> Rows {
             bigint_column("Sortlen", true),
         ],
         rows,
+    }
+}
+
+/// How a SHOW of stored objects reads its information_schema table, as MariaDB does:
+/// which column names the database, which LIKE matches, and the columns shown.
+struct StoredObjectsLayout {
+    table: SystemTable,
+    schema_column: usize,
+    like_column: usize,
+    /// (position in the information_schema row, name SHOW gives it).
+    shown: &'static [(usize, &'static str)],
+}
+
+fn stored_objects_layout(kind: StoredObjects) -> StoredObjectsLayout {
+    match kind {
+        StoredObjects::Triggers => StoredObjectsLayout {
+            table: SystemTable::Triggers,
+            schema_column: 5,
+            like_column: 6,
+            shown: &[
+                (2, "Trigger"),
+                (3, "Event"),
+                (6, "Table"),
+                (9, "Statement"),
+                (11, "Timing"),
+                (16, "Created"),
+                (17, "sql_mode"),
+                (18, "Definer"),
+                (19, "character_set_client"),
+                (20, "collation_connection"),
+                (21, "Database Collation"),
+            ],
+        },
+        StoredObjects::Events => StoredObjectsLayout {
+            table: SystemTable::Events,
+            schema_column: 1,
+            like_column: 2,
+            shown: &[
+                (1, "Db"),
+                (2, "Name"),
+                (3, "Definer"),
+                (4, "Time zone"),
+                (7, "Type"),
+                (8, "Execute at"),
+                (9, "Interval value"),
+                (10, "Interval field"),
+                (12, "Starts"),
+                (13, "Ends"),
+                (14, "Status"),
+                (20, "Originator"),
+                (21, "character_set_client"),
+                (22, "collation_connection"),
+                (23, "Database Collation"),
+            ],
+        },
+        StoredObjects::Routines(_) => StoredObjectsLayout {
+            table: SystemTable::Routines,
+            schema_column: 2,
+            like_column: 3,
+            shown: &[
+                (2, "Db"),
+                (3, "Name"),
+                (4, "Type"),
+                (27, "Definer"),
+                (24, "Modified"),
+                (23, "Created"),
+                (22, "Security_type"),
+                (26, "Comment"),
+                (28, "character_set_client"),
+                (29, "collation_connection"),
+                (30, "Database Collation"),
+            ],
+        },
+    }
+}
+
+/// ROUTINES.ROUTINE_TYPE.
+const ROUTINE_TYPE_COLUMN: usize = 4;
+
+/// SHOW TRIGGERS, EVENTS, FUNCTION/PROCEDURE/PACKAGE [BODY] STATUS: the rows of `kind`'s
+/// information_schema table in database `db` (any, if None) whose name matches `like`,
+/// under SHOW's column names, with the table's column types.
+pub fn stored_objects(
+    kind: StoredObjects,
+    source: &RowSource,
+    db: Option<&str>,
+    like: Option<&str>,
+) -> Rows {
+    let layout = stored_objects_layout(kind);
+    let text_of = |v: &Value| {
+        v.as_bytes()
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+    };
+    let mut rows = information_schema::rows(layout.table, source);
+    rows.retain(|row| {
+        let in_db = db.is_none_or(|db| text_of(&row[layout.schema_column]).as_deref() == Some(db));
+        let of_type = match kind {
+            StoredObjects::Routines(routine_type) => {
+                text_of(&row[ROUTINE_TYPE_COLUMN]).as_deref() == Some(routine_type)
+            }
+            _ => true,
+        };
+        let named = like.is_none_or(|pattern| {
+            text_of(&row[layout.like_column]).is_some_and(|name| like_matches(pattern, &name))
+        });
+        in_db && of_type && named
+    });
+    let positions: Vec<usize> = layout.shown.iter().map(|&(i, _)| i).collect();
+    let schema = &layout.table.table().schema;
+    let columns = layout
+        .shown
+        .iter()
+        .map(|&(i, name)| {
+            let column = &schema.columns[i];
+            // MariaDB's SHOW describes a LONGTEXT column as a TEXT (as in SHOW COLUMNS).
+            let data_type = match column.data_type {
+                DataType::Text { .. } => DataType::Text {
+                    size: manycore_types::LobSize::Regular,
+                },
+                ref other => other.clone(),
+            };
+            ColumnInfo::expression(name, data_type, !column.nullable)
+        })
+        .collect();
+    Rows {
+        columns,
+        rows: project(rows, &positions),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_object_layouts_name_columns_of_their_tables() {
+        for kind in [
+            StoredObjects::Triggers,
+            StoredObjects::Events,
+            StoredObjects::Routines("FUNCTION"),
+        ] {
+            let layout = stored_objects_layout(kind);
+            let columns = &layout.table.table().schema.columns;
+            let name = |i: usize| columns[i].name.as_str();
+            assert!(name(layout.schema_column).ends_with("SCHEMA"), "{kind:?}");
+            assert!(
+                name(layout.like_column).ends_with("_NAME")
+                    || name(layout.like_column) == "EVENT_OBJECT_TABLE",
+                "{kind:?}"
+            );
+            for &(i, _) in layout.shown {
+                assert!(i < columns.len(), "{kind:?}: {i}");
+            }
+        }
+        let routines = SystemTable::Routines.table();
+        assert_eq!(
+            routines.schema.columns[ROUTINE_TYPE_COLUMN].name,
+            "ROUTINE_TYPE"
+        );
     }
 }

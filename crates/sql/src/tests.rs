@@ -1554,12 +1554,18 @@ fn information_schema_names_are_case_insensitive() {
             &["COLLATIONS"],
             &["COLUMNS"],
             &["ENGINES"],
+            &["EVENTS"],
             &["KEY_COLUMN_USAGE"],
+            &["PARAMETERS"],
             &["PROCESSLIST"],
+            &["REFERENTIAL_CONSTRAINTS"],
+            &["ROUTINES"],
             &["SCHEMATA"],
             &["STATISTICS"],
             &["TABLES"],
             &["TABLE_CONSTRAINTS"],
+            &["TRIGGERS"],
+            &["VIEWS"],
         ])
     );
     // COM_FIELD_LIST, as the mariadb client's completion sends it after USE.

@@ -143,24 +143,33 @@ fn drain(mut source: impl Read + Send + 'static) -> thread::JoinHandle<String> {
 /// The `mariadb` CLI as root over TCP to `port`, with `args` after the connection
 /// options and `stdin` as its input.
 pub fn mariadb_cli(port: u16, args: &[&str], stdin: &str) -> CommandOutput {
-    let mut command = Command::new("mariadb");
-    command
-        .args(["--no-defaults", "--protocol=TCP", "-h127.0.0.1", "-uroot"])
-        .arg(format!("-P{port}"))
-        .arg("--connect-timeout=10")
-        .args(args);
+    let mut command = client_command("mariadb", port);
+    command.arg("--connect-timeout=10").args(args);
     run_bounded(command, stdin.as_bytes(), COMMAND_TIMEOUT)
 }
 
 /// `mariadb-admin` as root over TCP to `port` with `args`.
 pub fn mariadb_admin(port: u16, args: &[&str]) -> CommandOutput {
-    let mut command = Command::new("mariadb-admin");
+    let mut command = client_command("mariadb-admin", port);
+    command.arg("--connect-timeout=10").args(args);
+    run_bounded(command, b"", COMMAND_TIMEOUT)
+}
+
+/// `mariadb-dump` as root over TCP to `port` with `args`; the dump is its stdout.
+pub fn mariadb_dump(port: u16, args: &[&str]) -> CommandOutput {
+    let mut command = client_command("mariadb-dump", port);
+    command.args(args);
+    run_bounded(command, b"", COMMAND_TIMEOUT)
+}
+
+/// A MariaDB client `program` connecting as root over TCP to `port`, reading no option
+/// files (mariadb-dump has no --connect-timeout; `run_bounded` bounds it anyway).
+fn client_command(program: &str, port: u16) -> Command {
+    let mut command = Command::new(program);
     command
         .args(["--no-defaults", "--protocol=TCP", "-h127.0.0.1", "-uroot"])
-        .arg(format!("-P{port}"))
-        .arg("--connect-timeout=10")
-        .args(args);
-    run_bounded(command, b"", COMMAND_TIMEOUT)
+        .arg(format!("-P{port}"));
+    command
 }
 
 /// sysbench `test` (e.g. `oltp_read_write`) against root@127.0.0.1:`port`,
