@@ -180,12 +180,17 @@ mod tests {
             assert!(cell.load_full().is_none());
             cell.store(Some(Arc::new(Counted::new(3))));
         }
-        // Replaced values go once the epoch advances.
-        for _ in 0..10_000 {
+        // Replaced values go once the epoch advances. That needs every pinned thread to
+        // repin, and other tests' threads pin the same global collector: on a loaded
+        // machine one of them can sit descheduled while pinned for a whole time slice, so
+        // wait by the clock (bounded), not by a count of attempts.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while std::time::Instant::now() < deadline {
             crossbeam_epoch::pin().flush();
             if LIVE.load(Ordering::SeqCst) == 0 {
                 return;
             }
+            std::thread::sleep(std::time::Duration::from_micros(100));
         }
         panic!("{} values never freed", LIVE.load(Ordering::SeqCst));
     }
