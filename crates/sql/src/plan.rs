@@ -81,6 +81,31 @@ pub enum Plan {
         offset: Count,
         count: Option<Count>,
     },
+    /// `left UNION|INTERSECT|EXCEPT right`: each side's rows converted to `types`.
+    SetOperation(Box<SetOperation>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetOperator {
+    Union,
+    Intersect,
+    Except,
+}
+
+/// A set operation over two operands of equal width. With `all`, rows keep their
+/// multiplicity (INTERSECT ALL: the smaller count, EXCEPT ALL: the difference); without,
+/// the result has no duplicates. Rows are equal when every column is (NULL equals NULL,
+/// strings by the result column's collation).
+#[derive(Clone, Debug)]
+pub struct SetOperation {
+    pub operator: SetOperator,
+    pub all: bool,
+    pub left: Plan,
+    pub right: Plan,
+    /// The operands' column types, and the result's.
+    pub left_types: Vec<DataType>,
+    pub right_types: Vec<DataType>,
+    pub types: Vec<DataType>,
 }
 
 #[derive(Clone, Debug)]
