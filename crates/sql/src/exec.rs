@@ -17,13 +17,14 @@
 use crate::engine::ProcessEntry;
 use crate::error::{Error, Result};
 use crate::expr::coerce;
-use crate::expr::{Accumulator, EvalContext, Expr};
+use crate::expr::{Accumulator, EvalContext, Expr, Subquery, SubqueryRunner};
 use crate::plan::{AccessPath, Count, IndexAccess, Plan, Scan, SetOperation, SetOperator, SortKey};
 use manycore_storage::{IndexNo, KeyRange, ReadView, RowSlot};
 use manycore_types::{key, DataType, Value};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
 use std::ops::{Bound as KeyBound, ControlFlow};
+use std::rc::Rc;
 use std::sync::Arc;
 
 pub const INTERRUPT_CHECK_ROWS: u64 = 1024;
@@ -55,6 +56,63 @@ pub struct ExecContext<'a> {
 }
 
 pub type Flow = Result<ControlFlow<()>>;
+
+/// Runs the subqueries of one execution of a statement, keeping the rows of the
+/// uncorrelated ones (subquery invariant (1)). Made per execution; empty, it allocates
+/// nothing.
+pub struct SubqueryReader<'a> {
+    view: ReadView,
+    interrupt: &'a ProcessEntry,
+    /// By the address of the subquery's plan, which the statement's plan owns and
+    /// keeps in place while it runs.
+    uncorrelated: RefCell<Vec<(*const Plan, Rc<Vec<Vec<Value>>>)>>,
+}
+
+impl<'a> SubqueryReader<'a> {
+    pub fn new(view: ReadView, interrupt: &'a ProcessEntry) -> SubqueryReader<'a> {
+        SubqueryReader {
+            view,
+            interrupt,
+            uncorrelated: RefCell::new(Vec::new()),
+        }
+    }
+}
+
+impl SubqueryRunner for SubqueryReader<'_> {
+    fn rows(
+        &self,
+        subquery: &Subquery,
+        limit: usize,
+        ctx: &EvalContext,
+    ) -> Result<Rc<Vec<Vec<Value>>>> {
+        let key = Arc::as_ptr(&subquery.plan);
+        if !subquery.correlated {
+            let kept = self.uncorrelated.borrow();
+            if let Some((_, rows)) = kept.iter().find(|(plan, _)| *plan == key) {
+                return Ok(Rc::clone(rows));
+            }
+        }
+        let exec = ExecContext {
+            view: self.view,
+            eval: *ctx,
+            interrupt: self.interrupt,
+        };
+        let mut rows = Vec::new();
+        let _ = run(&subquery.plan, &exec, &mut |row| {
+            rows.push(row.to_vec());
+            Ok(if rows.len() >= limit {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            })
+        })?;
+        let rows = Rc::new(rows);
+        if !subquery.correlated {
+            self.uncorrelated.borrow_mut().push((key, Rc::clone(&rows)));
+        }
+        Ok(rows)
+    }
+}
 
 /// Runs `plan`, calling `out` for each result row.
 pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow) -> Flow {

@@ -8,6 +8,17 @@
 //!         | Empty
 //! ```
 //!
+//! A set operation or a parenthesised query is a tree of such query blocks
+//! (`set_operation` binds it), its ORDER BY and LIMIT over the result:
+//!
+//! ```text
+//!   Limit -> Sort -> SetOperation(UNION|INTERSECT|EXCEPT [ALL]) -> left, right
+//! ```
+//!
+//! A subquery inside an expression is an `Expr::Subquery` holding its own plan, run by
+//! the execution's `SubqueryRunner` (`expr::subquery`): once per execution if
+//! uncorrelated, per outer row if it reads the enclosing row (`Expr::OuterColumn`).
+//!
 //! Row layout after the source: `[table columns W][select values K][aggregates A]`.
 //! Select values and aggregate results have fixed positions before binding starts (K is
 //! known once the select list is expanded), so HAVING and ORDER BY can name select aliases
@@ -15,9 +26,9 @@
 //! HAVING or aggregates skip the wide row: `Project` evaluates the select list directly on
 //! the scanned row.
 //!
-//! Joins and subqueries will be new operator variants (Join{left,right,on},
-//! Subquery) over the same row layout: a join's row is the concatenation of its inputs,
-//! which `SourceTable::offset` already models.
+//! Joins will be a new operator variant (Join{left,right,on}) over the same row layout:
+//! a join's row is the concatenation of its inputs, which `SourceTable::offset` already
+//! models.
 //!
 //! Invariants:
 //! (1) Every `Expr` in a plan is bound against the row layout its operator receives.

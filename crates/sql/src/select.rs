@@ -7,7 +7,7 @@ use crate::expr::{ColumnRef, Expr};
 use crate::information_schema::{self, SystemTable};
 use crate::plan::{AccessPath, Count, Plan, SortKey, SystemScan};
 use crate::privilege::{AccessCheck, ColumnAccess, Privileges};
-use crate::scope::{Aggregates, Alias, BindScope, Parameters, SourceTable};
+use crate::scope::{Aggregates, Alias, BindScope, Outer, Parameters, SourceTable};
 use crate::set_operation;
 use crate::sink::{ColumnInfo, Columns};
 use manycore_storage::{Catalog, Table};
@@ -37,9 +37,27 @@ pub struct BindContext<'a> {
     pub parameters: &'a Parameters,
     /// The session's privileges, checked where names become tables.
     pub access: AccessCheck<'a>,
+    /// The enclosing query's clause, while binding a subquery.
+    pub outer: Option<&'a Outer<'a>>,
+    /// Tables the subqueries bound so far read (a query's `SelectPlan::tables` include
+    /// them, so DDL on them re-binds a prepared statement).
+    pub subquery_tables: RefCell<Vec<Arc<Table>>>,
 }
 
-impl BindContext<'_> {
+impl<'a> BindContext<'a> {
+    /// The context of a subquery inside a clause of this query.
+    pub fn for_subquery(&self, outer: &'a Outer<'a>) -> BindContext<'a> {
+        BindContext {
+            catalog: self.catalog,
+            database: self.database,
+            text: self.text,
+            parameters: self.parameters,
+            access: self.access.clone(),
+            outer: Some(outer),
+            subquery_tables: RefCell::default(),
+        }
+    }
+
     /// Resolves `[db.]table` to (db, table), which the session must hold `needed` on,
     /// and what it may do with the columns, whose uses are checked for `column_needs`:
     /// the one place statements turn table names into tables, so the one place their
@@ -196,9 +214,10 @@ fn item_start(text: &str, start: usize) -> usize {
                 break;
             }
             // Only a word directly before `(` (a function name) or an operator word
-            // (NOT, BINARY, TRIM's BOTH/LEADING/TRAILING) is part of this item's prefix.
+            // (NOT, BINARY, EXISTS, TRIM's BOTH/LEADING/TRAILING) is part of this item's
+            // prefix.
             let before_paren = bytes.get(i) == Some(&b'(');
-            let operator = ["NOT", "BINARY", "BOTH", "LEADING", "TRAILING"]
+            let operator = ["NOT", "BINARY", "EXISTS", "BOTH", "LEADING", "TRAILING"]
                 .iter()
                 .any(|k| k.eq_ignore_ascii_case(word));
             if depth == 0 && !before_paren && !operator {
@@ -363,7 +382,7 @@ pub fn bind_query_block(
     };
     let mut items: Vec<Item> = Vec::with_capacity(select_width);
     {
-        let mut scope = BindScope::new(&sources, "SELECT", parameters);
+        let mut scope = BindScope::in_query(&sources, "SELECT", cx);
         scope.aggregates = Some(&aggregates);
         for item in &select.projection {
             bind_item(item, &sources, &scope, cx, &mut items)?;
@@ -383,7 +402,7 @@ pub fn bind_query_block(
         .collect();
 
     let filter = match &select.selection {
-        Some(e) => Some(BindScope::new(&sources, "WHERE", parameters).bind(e)?),
+        Some(e) => Some(BindScope::in_query(&sources, "WHERE", cx).bind(e)?),
         None => None,
     };
 
@@ -401,7 +420,7 @@ pub fn bind_query_block(
 
     let having = match &select.having {
         Some(e) => {
-            let mut scope = BindScope::new(&sources, "HAVING", parameters);
+            let mut scope = BindScope::in_query(&sources, "HAVING", cx);
             scope.aggregates = Some(&aggregates);
             scope.aliases = &aliases;
             scope.aliases_first = true;
@@ -412,7 +431,7 @@ pub fn bind_query_block(
 
     let sort_keys = match order_by {
         Some(order_by) => {
-            let mut scope = BindScope::new(&sources, "ORDER BY", parameters);
+            let mut scope = BindScope::in_query(&sources, "ORDER BY", cx);
             scope.aggregates = Some(&aggregates);
             scope.aliases = &aliases;
             scope.aliases_first = true;
@@ -512,7 +531,11 @@ pub fn bind_query_block(
     Ok(SelectPlan {
         plan,
         columns: items.into_iter().map(|i| i.info).collect(),
-        tables: sources.iter().map(|s| s.table.clone()).collect(),
+        tables: sources
+            .iter()
+            .map(|s| s.table.clone())
+            .chain(cx.subquery_tables.take())
+            .collect(),
         locking,
     })
 }
@@ -698,6 +721,7 @@ pub fn bind_sort_keys(order_by: &ast::OrderBy, scope: &BindScope) -> Result<Vec<
     };
     let mut keys = Vec::with_capacity(exprs.len());
     for o in exprs {
+        scope.parameters.note_item(&o.expr);
         let expr = match position(&o.expr) {
             Some(n) if n >= 1 && n <= scope.aliases.len() => {
                 Expr::Column(scope.aliases[n - 1].column.clone())
@@ -739,13 +763,14 @@ fn bind_group_item(
         }
         Ok(expr)
     };
+    cx.parameters.note_item(e);
     if let Some(n) = position(e) {
         if n >= 1 && n <= items.len() {
             return from_item(n - 1);
         }
         return Err(Error::bad_field(&n.to_string(), "GROUP BY"));
     }
-    let scope = BindScope::new(sources, "GROUP BY", cx.parameters);
+    let scope = BindScope::in_query(sources, "GROUP BY", cx);
     if let ast::Expr::Identifier(ident) = e {
         if sources
             .iter()
