@@ -17,7 +17,7 @@
 use crate::engine::ProcessEntry;
 use crate::error::{Error, Result};
 use crate::expr::coerce;
-use crate::expr::{Accumulator, EvalContext, Expr, Subquery, SubqueryRunner};
+use crate::expr::{Accumulator, EvalContext, Expr, Subquery, SubqueryRows, SubqueryRunner};
 use crate::plan::{AccessPath, Count, IndexAccess, Plan, Scan, SetOperation, SetOperator, SortKey};
 use manycore_storage::{IndexNo, KeyRange, ReadView, RowSlot};
 use manycore_types::{key, DataType, Value};
@@ -65,7 +65,7 @@ pub struct SubqueryReader<'a> {
     interrupt: &'a ProcessEntry,
     /// By the address of the subquery's plan, which the statement's plan owns and
     /// keeps in place while it runs.
-    uncorrelated: RefCell<Vec<(*const Plan, Rc<Vec<Vec<Value>>>)>>,
+    uncorrelated: RefCell<Vec<(*const Plan, SubqueryRows)>>,
 }
 
 impl<'a> SubqueryReader<'a> {
@@ -79,12 +79,7 @@ impl<'a> SubqueryReader<'a> {
 }
 
 impl SubqueryRunner for SubqueryReader<'_> {
-    fn rows(
-        &self,
-        subquery: &Subquery,
-        limit: usize,
-        ctx: &EvalContext,
-    ) -> Result<Rc<Vec<Vec<Value>>>> {
+    fn rows(&self, subquery: &Subquery, limit: usize, ctx: &EvalContext) -> Result<SubqueryRows> {
         let key = Arc::as_ptr(&subquery.plan);
         if !subquery.correlated {
             let kept = self.uncorrelated.borrow();

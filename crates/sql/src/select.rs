@@ -52,7 +52,7 @@ impl<'a> BindContext<'a> {
             database: self.database,
             text: self.text,
             parameters: self.parameters,
-            access: self.access.clone(),
+            access: self.access,
             outer: Some(outer),
             subquery_tables: RefCell::default(),
         }

@@ -44,7 +44,7 @@ pub use convert::{compare_values, exact_key_value, sort_key, store_value};
 pub use eval::NOMINAL_STRING as NOMINAL_PARAMETER_TYPE;
 pub use eval::{user_variable_type, USER_VARIABLE_STRING};
 pub use function::{Function, IntervalUnit, TrimSide, BOOL_TYPE};
-pub use subquery::{OuterRow, Subquery, SubqueryKind, SubqueryRunner};
+pub use subquery::{OuterRow, Subquery, SubqueryKind, SubqueryRows, SubqueryRunner};
 
 /// Scope of a `@@variable` reference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -65,16 +65,14 @@ pub struct OuterRow<'a> {
     pub parent: Option<&'a OuterRow<'a>>,
 }
 
+/// A subquery's result rows, shared between the runner's cache and its callers.
+pub type SubqueryRows = Rc<Vec<Vec<Value>>>;
+
 /// Runs subqueries' plans for one execution of a statement (invariant (1)).
 pub trait SubqueryRunner {
     /// The rows of `subquery`, at most `limit` of them, with `ctx.outer` the rows of the
     /// enclosing queries.
-    fn rows(
-        &self,
-        subquery: &Subquery,
-        limit: usize,
-        ctx: &EvalContext,
-    ) -> Result<Rc<Vec<Vec<Value>>>>;
+    fn rows(&self, subquery: &Subquery, limit: usize, ctx: &EvalContext) -> Result<SubqueryRows>;
 }
 
 pub fn one_column_error() -> Error {
