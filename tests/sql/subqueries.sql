@@ -103,3 +103,10 @@ DELETE FROM emp WHERE id IN (SELECT boss FROM emp WHERE boss IS NOT NULL);
 SELECT id FROM emp ORDER BY id;
 DELETE FROM dept WHERE NOT EXISTS (SELECT 1 FROM emp WHERE emp.dept = dept.code);
 SELECT code FROM dept ORDER BY code;
+
+-- The same shapes again with other literals: the text pass reuses the cached template
+-- (positions in a subquery's ORDER BY keep it from being templated).
+SELECT id FROM emp WHERE id IN (SELECT boss FROM emp WHERE salary > 60) ORDER BY id;
+SELECT id FROM emp WHERE id IN (SELECT boss FROM emp WHERE salary > 200) ORDER BY id;
+SELECT (SELECT name FROM emp ORDER BY 1 LIMIT 1), (SELECT name FROM emp ORDER BY 1 DESC LIMIT 1);
+SELECT (SELECT name FROM emp ORDER BY 2 LIMIT 1);
