@@ -15,7 +15,7 @@
 //! An execution whose bound values include a string checks the whole clause too: comparing
 //! a row with `' 3 '` warns, as MariaDB does, once per row.
 
-use crate::expr::{BinaryOp, Expr, BOOL_TYPE};
+use crate::expr::{BinaryOp, Expr, SubqueryKind, BOOL_TYPE};
 use crate::plan::{AccessPath, Bound, IndexAccess, Scan};
 use manycore_storage::{IndexNo, Table, TableSchema};
 use std::sync::Arc;
@@ -26,7 +26,11 @@ pub fn is_row_independent(expr: &Expr) -> bool {
         Expr::Literal { .. }
         | Expr::Parameter { .. }
         | Expr::SystemVariable { .. }
-        | Expr::UserVariable { .. } => true,
+        | Expr::UserVariable { .. }
+        // Constant while a subquery runs for one outer row.
+        | Expr::OuterColumn { .. } => true,
+        // Runs once per execution (subquery invariant (1)).
+        Expr::Subquery(s) => !s.correlated && s.kind == SubqueryKind::Scalar,
         Expr::Unary { operand, .. } | Expr::Cast { operand, .. } => is_row_independent(operand),
         Expr::Binary {
             op, left, right, ..

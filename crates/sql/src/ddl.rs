@@ -237,13 +237,7 @@ fn default_value(
     let parameters = Parameters::untyped();
     let no_tables: [SourceTable; 0] = [];
     let bound = BindScope::new(&no_tables, "DEFAULT", &parameters).bind(e)?;
-    let value = bound.eval(
-        &[],
-        &EvalContext {
-            params: &[],
-            session,
-        },
-    )?;
+    let value = bound.eval(&[], &EvalContext::new(&[], session))?;
     if value.is_null() {
         return Ok(ColumnDefault::Value(Value::Null));
     }

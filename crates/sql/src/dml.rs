@@ -19,7 +19,7 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::exec::{self, ExecContext};
-use crate::expr::{self, ColumnRef, EvalContext, Expr};
+use crate::expr::{self, ColumnRef, EvalContext, Expr, SubqueryKind};
 use crate::plan::{Count, Scan, SortKey};
 use crate::privilege::Privileges;
 use crate::scope::{BindScope, SourceTable, VALUES_QUALIFIER};
@@ -51,7 +51,7 @@ pub struct InsertPlan {
     pub on_duplicate: Vec<(usize, Expr)>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct UpdatePlan {
     /// The table's database, for the `db`.`t`.`c` names of 1366 messages.
     pub db: String,
@@ -60,13 +60,17 @@ pub struct UpdatePlan {
     pub order: Vec<SortKey>,
     pub limit: Option<Count>,
     pub ignore: bool,
+    /// Tables the WHERE clause's subqueries read (to re-bind after DDL).
+    pub subquery_tables: Vec<Arc<Table>>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct DeletePlan {
     pub scan: Scan,
     pub order: Vec<SortKey>,
     pub limit: Option<Count>,
+    /// Tables the WHERE clause's subqueries read (to re-bind after DDL).
+    pub subquery_tables: Vec<Arc<Table>>,
 }
 
 fn table_name(table: &ast::TableObject) -> Result<&ast::ObjectName> {
@@ -357,6 +361,13 @@ pub fn visit_columns(expr: &Expr, f: &mut dyn FnMut(&ColumnRef)) {
             }
         }
         Expr::Call { args, .. } => args.iter().for_each(|e| visit_columns(e, f)),
+        // A subquery's own columns and outer columns index other rows than this one.
+        Expr::Subquery(subquery) => {
+            if let SubqueryKind::Quantified { operand, .. } = &subquery.kind {
+                visit_columns(operand, f);
+            }
+        }
+        Expr::OuterColumn { .. } => {}
     }
 }
 
@@ -384,6 +395,7 @@ fn bind_order_limit(
     let scope = BindScope::new(sources, "ORDER BY", cx.parameters);
     let mut order = Vec::new();
     for o in order_by {
+        cx.parameters.note_item(&o.expr);
         let descending = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
         order.push(SortKey {
             expr: scope.bind(&o.expr)?,
@@ -435,7 +447,7 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
         }
     }
     let filter = match &update.selection {
-        Some(e) => Some(BindScope::new(&sources, "WHERE", cx.parameters).bind(e)?),
+        Some(e) => Some(BindScope::in_query(&sources, "WHERE", cx).bind(e)?),
         None => None,
     };
     let (order, limit) = bind_order_limit(&update.order_by, update.limit.as_ref(), &sources, cx)?;
@@ -446,6 +458,7 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
         order,
         limit,
         ignore: matches!(update.or, Some(ast::SqliteOnConflict::Ignore)),
+        subquery_tables: cx.subquery_tables.take(),
     })
 }
 
@@ -469,7 +482,7 @@ pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<DeletePlan>
     };
     let sources = single_table(from, cx, Privileges::DELETE, Privileges::NONE)?;
     let filter = match &delete.selection {
-        Some(e) => Some(BindScope::new(&sources, "WHERE", cx.parameters).bind(e)?),
+        Some(e) => Some(BindScope::in_query(&sources, "WHERE", cx).bind(e)?),
         None => None,
     };
     let (order, limit) = bind_order_limit(&delete.order_by, delete.limit.as_ref(), &sources, cx)?;
@@ -477,6 +490,7 @@ pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<DeletePlan>
         scan: crate::access::scan(sources[0].table.clone(), 0, filter),
         order,
         limit,
+        subquery_tables: cx.subquery_tables.take(),
     })
 }
 
@@ -550,6 +564,34 @@ fn collect_targets(
     Ok(rows.into_iter().map(|(_, r)| r).collect())
 }
 
+/// The rows an UPDATE or DELETE changes, all collected before the first write: a
+/// subquery of its WHERE clause reads the table as the statement found it (as MariaDB,
+/// which allows the target table there).
+#[allow(clippy::too_many_arguments)]
+fn targets(
+    txn: &Transaction,
+    scan: &Scan,
+    order: &[SortKey],
+    limit: Option<Count>,
+    copy_rows: bool,
+    params: &[Value],
+    session: &dyn expr::SessionContext,
+    interrupt: &crate::engine::ProcessEntry,
+) -> Result<Vec<TargetRow>> {
+    let subqueries = exec::SubqueryReader::new(txn.write_view(), interrupt);
+    let eval = EvalContext {
+        subqueries: Some(&subqueries),
+        ..EvalContext::new(params, session)
+    };
+    collect_targets(
+        scan,
+        order,
+        limit,
+        copy_rows,
+        &exec_context(txn, eval, interrupt),
+    )
+}
+
 fn exec_context<'a>(
     txn: &Transaction,
     eval: EvalContext<'a>,
@@ -572,17 +614,20 @@ pub fn execute_update(
     txn.refresh_write_view();
     let table = &plan.scan.table;
     let schema = &table.schema;
-    let targets = {
-        let ctx = exec_context(txn, EvalContext { params, session }, interrupt);
-        collect_targets(&plan.scan, &plan.order, plan.limit, true, &ctx)?
-    };
+    let targets = targets(
+        txn,
+        &plan.scan,
+        &plan.order,
+        plan.limit,
+        true,
+        params,
+        session,
+        interrupt,
+    )?;
     // IGNORE turns strict-mode data errors into warnings (non-strict adjustments).
     let strict = session.strict() && !plan.ignore;
     let write_session = WriteSession::new(session, strict);
-    let eval = EvalContext {
-        params,
-        session: &write_session,
-    };
+    let eval = EvalContext::new(params, &write_session);
     let may_duplicate = may_change_unique_key(plan);
     let (mut matched, mut changed) = (0u64, 0u64);
     // The values the assignments replaced in the current row (each column once), to tell
@@ -663,10 +708,16 @@ pub fn execute_delete(
 ) -> Result<StatementOutcome> {
     txn.refresh_write_view();
     let table = &plan.scan.table;
-    let targets = {
-        let ctx = exec_context(txn, EvalContext { params, session }, interrupt);
-        collect_targets(&plan.scan, &plan.order, plan.limit, false, &ctx)?
-    };
+    let targets = targets(
+        txn,
+        &plan.scan,
+        &plan.order,
+        plan.limit,
+        false,
+        params,
+        session,
+        interrupt,
+    )?;
     let mut deleted = 0;
     for (slot, _) in targets {
         // A delete never meets a duplicate key, the one error that shows the row.
@@ -847,10 +898,7 @@ pub fn execute_insert(
     // IGNORE turns strict-mode data errors into warnings (non-strict adjustments).
     let strict = session.strict() && !plan.ignore;
     let write_session = WriteSession::new(session, strict);
-    let eval = EvalContext {
-        params,
-        session: &write_session,
-    };
+    let eval = EvalContext::new(params, &write_session);
     let source_rows: Vec<Vec<Value>>;
     let mut value_rows: Vec<Vec<Option<Value>>> = Vec::new();
     match &plan.source {
@@ -867,7 +915,12 @@ pub fn execute_insert(
             }
         }
         InsertSource::Select(select) => {
-            let ctx = exec_context(txn, EvalContext { params, session }, interrupt);
+            let subqueries = exec::SubqueryReader::new(txn.write_view(), interrupt);
+            let eval = EvalContext {
+                subqueries: Some(&subqueries),
+                ..EvalContext::new(params, session)
+            };
+            let ctx = exec_context(txn, eval, interrupt);
             let mut rows = Vec::new();
             let _ = exec::run(&select.plan, &ctx, &mut |row| {
                 rows.push(row.to_vec());

@@ -17,13 +17,14 @@
 use crate::engine::ProcessEntry;
 use crate::error::{Error, Result};
 use crate::expr::coerce;
-use crate::expr::{Accumulator, EvalContext, Expr};
-use crate::plan::{AccessPath, Count, IndexAccess, Plan, Scan, SortKey};
+use crate::expr::{Accumulator, EvalContext, Expr, Subquery, SubqueryRows, SubqueryRunner};
+use crate::plan::{AccessPath, Count, IndexAccess, Plan, Scan, SetOperation, SetOperator, SortKey};
 use manycore_storage::{IndexNo, KeyRange, ReadView, RowSlot};
 use manycore_types::{key, DataType, Value};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
 use std::ops::{Bound as KeyBound, ControlFlow};
+use std::rc::Rc;
 use std::sync::Arc;
 
 pub const INTERRUPT_CHECK_ROWS: u64 = 1024;
@@ -55,6 +56,58 @@ pub struct ExecContext<'a> {
 }
 
 pub type Flow = Result<ControlFlow<()>>;
+
+/// Runs the subqueries of one execution of a statement, keeping the rows of the
+/// uncorrelated ones (subquery invariant (1)). Made per execution; empty, it allocates
+/// nothing.
+pub struct SubqueryReader<'a> {
+    view: ReadView,
+    interrupt: &'a ProcessEntry,
+    /// By the address of the subquery's plan, which the statement's plan owns and
+    /// keeps in place while it runs.
+    uncorrelated: RefCell<Vec<(*const Plan, SubqueryRows)>>,
+}
+
+impl<'a> SubqueryReader<'a> {
+    pub fn new(view: ReadView, interrupt: &'a ProcessEntry) -> SubqueryReader<'a> {
+        SubqueryReader {
+            view,
+            interrupt,
+            uncorrelated: RefCell::new(Vec::new()),
+        }
+    }
+}
+
+impl SubqueryRunner for SubqueryReader<'_> {
+    fn rows(&self, subquery: &Subquery, limit: usize, ctx: &EvalContext) -> Result<SubqueryRows> {
+        let key = Arc::as_ptr(&subquery.plan);
+        if !subquery.correlated {
+            let kept = self.uncorrelated.borrow();
+            if let Some((_, rows)) = kept.iter().find(|(plan, _)| *plan == key) {
+                return Ok(Rc::clone(rows));
+            }
+        }
+        let exec = ExecContext {
+            view: self.view,
+            eval: *ctx,
+            interrupt: self.interrupt,
+        };
+        let mut rows = Vec::new();
+        let _ = run(&subquery.plan, &exec, &mut |row| {
+            rows.push(row.to_vec());
+            Ok(if rows.len() >= limit {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            })
+        })?;
+        let rows = Rc::new(rows);
+        if !subquery.correlated {
+            self.uncorrelated.borrow_mut().push((key, Rc::clone(&rows)));
+        }
+        Ok(rows)
+    }
+}
 
 /// Runs `plan`, calling `out` for each result row.
 pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow) -> Flow {
@@ -189,7 +242,95 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
             width,
             select_width,
         } => run_aggregate(input, group_by, calls, *width, *select_width, ctx, out),
+        Plan::SetOperation(operation) => run_set_operation(operation, ctx, out),
     }
+}
+
+/// Runs `plan`, converting each row from `from` to `to` (the set operation's column types)
+/// and appending its key (`group_key` per column) to `key`.
+fn run_conformed(
+    plan: &Plan,
+    from: &[DataType],
+    to: &[DataType],
+    ctx: &ExecContext,
+    out: &mut dyn FnMut(&[Value], &[u8]) -> Flow,
+) -> Flow {
+    let mut converted = Vec::with_capacity(to.len());
+    let mut key = Vec::new();
+    run(plan, ctx, &mut |row| {
+        converted.clear();
+        key.clear();
+        for ((value, from), to) in row.iter().zip(from).zip(to) {
+            let value = crate::expr::function::conform(value.clone(), from, to, &ctx.eval)?;
+            group_key(&value, Some(to), &mut key);
+            converted.push(value);
+        }
+        out(&converted, &key)
+    })
+}
+
+fn run_set_operation(
+    operation: &SetOperation,
+    ctx: &ExecContext,
+    out: &mut dyn FnMut(&[Value]) -> Flow,
+) -> Flow {
+    let SetOperation {
+        operator,
+        all,
+        left,
+        right,
+        left_types,
+        right_types,
+        types,
+    } = operation;
+    let left_rows =
+        |f: &mut dyn FnMut(&[Value], &[u8]) -> Flow| run_conformed(left, left_types, types, ctx, f);
+    // Keys already emitted, for the DISTINCT forms.
+    let mut emitted = foldhash::HashSet::<Vec<u8>>::default();
+    let mut first_time = |key: &[u8]| *all || emitted.insert(key.to_vec());
+    if *operator == SetOperator::Union {
+        let flow = left_rows(&mut |row, key| match first_time(key) {
+            true => out(row),
+            false => Ok(ControlFlow::Continue(())),
+        })?;
+        if flow.is_break() {
+            return Ok(flow);
+        }
+        return run_conformed(
+            right,
+            right_types,
+            types,
+            ctx,
+            &mut |row, key| match first_time(key) {
+                true => out(row),
+                false => Ok(ControlFlow::Continue(())),
+            },
+        );
+    }
+    // INTERSECT and EXCEPT: count the right side's rows by key, then filter the left's.
+    let mut right_counts = foldhash::HashMap::<Vec<u8>, u64>::default();
+    let _ = run_conformed(right, right_types, types, ctx, &mut |_, key| {
+        *right_counts.entry(key.to_vec()).or_insert(0) += 1;
+        Ok(ControlFlow::Continue(()))
+    })?;
+    let intersect = *operator == SetOperator::Intersect;
+    left_rows(&mut |row, key| {
+        let in_right = match right_counts.get_mut(key) {
+            // ALL pairs each left row with one right row, once.
+            Some(count) if *count > 0 => {
+                if *all {
+                    *count -= 1;
+                }
+                true
+            }
+            _ => false,
+        };
+        if in_right == intersect && first_time(key) {
+            out(row)
+        } else {
+            Ok(ControlFlow::Continue(()))
+        }
+    })
 }
 
 fn count_value(count: Count, ctx: &ExecContext) -> Result<u64> {

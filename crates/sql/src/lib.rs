@@ -47,6 +47,7 @@ pub mod query_text;
 mod scope;
 mod select;
 pub mod session;
+mod set_operation;
 mod show;
 pub mod sink;
 pub mod split;

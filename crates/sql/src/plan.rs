@@ -8,6 +8,17 @@
 //!         | Empty
 //! ```
 //!
+//! A set operation or a parenthesised query is a tree of such query blocks
+//! (`set_operation` binds it), its ORDER BY and LIMIT over the result:
+//!
+//! ```text
+//!   Limit -> Sort -> SetOperation(UNION|INTERSECT|EXCEPT [ALL]) -> left, right
+//! ```
+//!
+//! A subquery inside an expression is an `Expr::Subquery` holding its own plan, run by
+//! the execution's `SubqueryRunner` (`expr::subquery`): once per execution if
+//! uncorrelated, per outer row if it reads the enclosing row (`Expr::OuterColumn`).
+//!
 //! Row layout after the source: `[table columns W][select values K][aggregates A]`.
 //! Select values and aggregate results have fixed positions before binding starts (K is
 //! known once the select list is expanded), so HAVING and ORDER BY can name select aliases
@@ -15,9 +26,9 @@
 //! HAVING or aggregates skip the wide row: `Project` evaluates the select list directly on
 //! the scanned row.
 //!
-//! Joins and subqueries will be new operator variants (Join{left,right,on},
-//! Subquery) over the same row layout: a join's row is the concatenation of its inputs,
-//! which `SourceTable::offset` already models.
+//! Joins will be a new operator variant (Join{left,right,on}) over the same row layout:
+//! a join's row is the concatenation of its inputs, which `SourceTable::offset` already
+//! models.
 //!
 //! Invariants:
 //! (1) Every `Expr` in a plan is bound against the row layout its operator receives.
@@ -81,6 +92,31 @@ pub enum Plan {
         offset: Count,
         count: Option<Count>,
     },
+    /// `left UNION|INTERSECT|EXCEPT right`: each side's rows converted to `types`.
+    SetOperation(Box<SetOperation>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetOperator {
+    Union,
+    Intersect,
+    Except,
+}
+
+/// A set operation over two operands of equal width. With `all`, rows keep their
+/// multiplicity (INTERSECT ALL: the smaller count, EXCEPT ALL: the difference); without,
+/// the result has no duplicates. Rows are equal when every column is (NULL equals NULL,
+/// strings by the result column's collation).
+#[derive(Clone, Debug)]
+pub struct SetOperation {
+    pub operator: SetOperator,
+    pub all: bool,
+    pub left: Plan,
+    pub right: Plan,
+    /// The operands' column types, and the result's.
+    pub left_types: Vec<DataType>,
+    pub right_types: Vec<DataType>,
+    pub types: Vec<DataType>,
 }
 
 #[derive(Clone, Debug)]

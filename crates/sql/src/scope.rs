@@ -8,8 +8,9 @@
 //! (lower_case_table_names=0).
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::expr::{self, AggregateCall, ColumnRef, Expr, Scope};
+use crate::expr::{self, AggregateCall, ColumnRef, Expr, Scope, Subquery, SubqueryKind};
 use crate::privilege::{ColumnAccess, Privileges};
+use crate::select::BindContext;
 use manycore_storage::Table;
 use manycore_types::{DataType, Value};
 use sqlparser::ast;
@@ -57,6 +58,9 @@ pub struct Parameters {
     /// The types of the session's user variables when the statement is bound (MariaDB
     /// types `@v` by the value it holds then); unset ones are LONGTEXT.
     user_variables: HashMap<String, DataType>,
+    /// An ORDER BY or GROUP BY item was a bare `?`: a literal there is a column position,
+    /// a parameter a constant, so a template with it does not behave like its text.
+    positional: Cell<bool>,
 }
 
 impl Parameters {
@@ -69,6 +73,7 @@ impl Parameters {
             next: Cell::new(0),
             types,
             user_variables: HashMap::new(),
+            positional: Cell::new(false),
         }
     }
 
@@ -97,6 +102,18 @@ impl Parameters {
         n
     }
 
+    /// Notes an ORDER BY or GROUP BY item `item`, at any depth of the statement.
+    pub fn note_item(&self, item: &ast::Expr) {
+        if matches!(item, ast::Expr::Value(v) if matches!(v.value, ast::Value::Placeholder(_))) {
+            self.positional.set(true);
+        }
+    }
+
+    /// Whether an ORDER BY or GROUP BY item was a bare `?`.
+    pub fn positional(&self) -> bool {
+        self.positional.get()
+    }
+
     /// How many `?` were numbered.
     pub fn count(&self) -> usize {
         self.next.get()
@@ -120,6 +137,16 @@ pub struct BindScope<'a> {
     pub aliases_first: bool,
     /// Offset of the row VALUES(col) reads (INSERT ... ON DUPLICATE KEY UPDATE).
     pub values_offset: Option<usize>,
+    /// The query being bound, in clauses that may hold subqueries (`in_query`).
+    pub query: Option<&'a BindContext<'a>>,
+}
+
+/// The clause of the enclosing query, seen from a subquery inside it: where the
+/// subquery's names fall back to.
+pub struct Outer<'a> {
+    pub scope: &'a BindScope<'a>,
+    /// A name inside the subquery resolved here or further out: it is correlated.
+    pub referenced: Cell<bool>,
 }
 
 impl<'a> BindScope<'a> {
@@ -136,6 +163,19 @@ impl<'a> BindScope<'a> {
             aliases: &[],
             aliases_first: false,
             values_offset: None,
+            query: None,
+        }
+    }
+
+    /// A scope of a clause of the query `cx` binds: subqueries may appear in it.
+    pub fn in_query(
+        tables: &'a [SourceTable],
+        clause: &'static str,
+        cx: &'a BindContext<'a>,
+    ) -> Self {
+        BindScope {
+            query: Some(cx),
+            ..BindScope::new(tables, clause, cx.parameters)
         }
     }
 
@@ -231,6 +271,7 @@ impl Scope for BindScope<'_> {
             aliases: &[],
             aliases_first: false,
             values_offset: None,
+            query: self.query,
         };
         let call = expr::bind_aggregate(function, &inner)?;
         let data_type = call.result_type();
@@ -258,5 +299,45 @@ impl Scope for BindScope<'_> {
 
     fn user_variable_type(&self, name: &str) -> DataType {
         self.parameters.user_variable_type(name)
+    }
+
+    fn bind_subquery(&self, query: &ast::Query) -> Result<(Subquery, usize)> {
+        let Some(cx) = self.query else {
+            return Err(Error::not_supported("subqueries here"));
+        };
+        let outer = Outer {
+            scope: self,
+            referenced: Cell::new(false),
+        };
+        let inner = cx.for_subquery(&outer);
+        let plan = crate::select::bind_select(query, &inner)?;
+        cx.subquery_tables.borrow_mut().extend(plan.tables);
+        let subquery = Subquery {
+            plan: Arc::new(plan.plan),
+            kind: SubqueryKind::Scalar,
+            column_type: plan.columns[0].data_type.clone(),
+            correlated: outer.referenced.get(),
+        };
+        Ok((subquery, plan.columns.len()))
+    }
+
+    fn resolve_outer(&self, qualifier: &[String], name: &str) -> Result<Option<Expr>> {
+        let Some(outer) = self.query.and_then(|cx| cx.outer) else {
+            return Ok(None);
+        };
+        let found = match outer.scope.resolve_column(qualifier, name)? {
+            Some(column) => Some(Expr::OuterColumn { depth: 1, column }),
+            None => match outer.scope.resolve_outer(qualifier, name)? {
+                Some(Expr::OuterColumn { depth, column }) => Some(Expr::OuterColumn {
+                    depth: depth + 1,
+                    column,
+                }),
+                other => other,
+            },
+        };
+        if found.is_some() {
+            outer.referenced.set(true);
+        }
+        Ok(found)
     }
 }

@@ -7,7 +7,8 @@ use crate::expr::{ColumnRef, Expr};
 use crate::information_schema::{self, SystemTable};
 use crate::plan::{AccessPath, Count, Plan, SortKey, SystemScan};
 use crate::privilege::{AccessCheck, ColumnAccess, Privileges};
-use crate::scope::{Aggregates, Alias, BindScope, Parameters, SourceTable};
+use crate::scope::{Aggregates, Alias, BindScope, Outer, Parameters, SourceTable};
+use crate::set_operation;
 use crate::sink::{ColumnInfo, Columns};
 use manycore_storage::{Catalog, Table};
 use sqlparser::ast;
@@ -36,9 +37,27 @@ pub struct BindContext<'a> {
     pub parameters: &'a Parameters,
     /// The session's privileges, checked where names become tables.
     pub access: AccessCheck<'a>,
+    /// The enclosing query's clause, while binding a subquery.
+    pub outer: Option<&'a Outer<'a>>,
+    /// Tables the subqueries bound so far read (a query's `SelectPlan::tables` include
+    /// them, so DDL on them re-binds a prepared statement).
+    pub subquery_tables: RefCell<Vec<Arc<Table>>>,
 }
 
-impl BindContext<'_> {
+impl<'a> BindContext<'a> {
+    /// The context of a subquery inside a clause of this query.
+    pub fn for_subquery(&self, outer: &'a Outer<'a>) -> BindContext<'a> {
+        BindContext {
+            catalog: self.catalog,
+            database: self.database,
+            text: self.text,
+            parameters: self.parameters,
+            access: self.access,
+            outer: Some(outer),
+            subquery_tables: RefCell::default(),
+        }
+    }
+
     /// Resolves `[db.]table` to (db, table), which the session must hold `needed` on,
     /// and what it may do with the columns, whose uses are checked for `column_needs`:
     /// the one place statements turn table names into tables, so the one place their
@@ -195,9 +214,10 @@ fn item_start(text: &str, start: usize) -> usize {
                 break;
             }
             // Only a word directly before `(` (a function name) or an operator word
-            // (NOT, BINARY, TRIM's BOTH/LEADING/TRAILING) is part of this item's prefix.
+            // (NOT, BINARY, EXISTS, TRIM's BOTH/LEADING/TRAILING) is part of this item's
+            // prefix.
             let before_paren = bytes.get(i) == Some(&b'(');
-            let operator = ["NOT", "BINARY", "BOTH", "LEADING", "TRAILING"]
+            let operator = ["NOT", "BINARY", "EXISTS", "BOTH", "LEADING", "TRAILING"]
                 .iter()
                 .any(|k| k.eq_ignore_ascii_case(word));
             if depth == 0 && !before_paren && !operator {
@@ -326,13 +346,30 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
     if query.with.is_some() {
         return Err(Error::not_supported("WITH"));
     }
-    let select = match query.body.as_ref() {
-        ast::SetExpr::Select(select) => select,
-        ast::SetExpr::Query(inner) if query.order_by.is_none() && query.limit_clause.is_none() => {
-            return bind_select(inner, cx)
+    match query.body.as_ref() {
+        ast::SetExpr::Select(select) => bind_query_block(
+            select,
+            query.order_by.as_ref(),
+            &query.limit_clause,
+            !query.locks.is_empty(),
+            cx,
+        ),
+        // Parenthesised queries and set operations: ORDER BY and LIMIT apply to the result.
+        body => {
+            let operand = set_operation::bind_set_expr(body, cx)?;
+            set_operation::order_and_limit(operand, query, cx)
         }
-        _ => return Err(Error::not_supported("UNION, INTERSECT, EXCEPT and VALUES")),
-    };
+    }
+}
+
+/// One SELECT ... FROM ... [ORDER BY] [LIMIT]: a query block.
+pub fn bind_query_block(
+    select: &ast::Select,
+    order_by: Option<&ast::OrderBy>,
+    limit: &Option<ast::LimitClause>,
+    locking: bool,
+    cx: &BindContext,
+) -> Result<SelectPlan> {
     let sources = bind_from(&select.from, cx, Privileges::SELECT, Privileges::SELECT)?;
     let width: usize = sources.iter().map(|s| s.table.schema.columns.len()).sum();
     let parameters = cx.parameters;
@@ -345,7 +382,7 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
     };
     let mut items: Vec<Item> = Vec::with_capacity(select_width);
     {
-        let mut scope = BindScope::new(&sources, "SELECT", parameters);
+        let mut scope = BindScope::in_query(&sources, "SELECT", cx);
         scope.aggregates = Some(&aggregates);
         for item in &select.projection {
             bind_item(item, &sources, &scope, cx, &mut items)?;
@@ -365,7 +402,7 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
         .collect();
 
     let filter = match &select.selection {
-        Some(e) => Some(BindScope::new(&sources, "WHERE", parameters).bind(e)?),
+        Some(e) => Some(BindScope::in_query(&sources, "WHERE", cx).bind(e)?),
         None => None,
     };
 
@@ -383,7 +420,7 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
 
     let having = match &select.having {
         Some(e) => {
-            let mut scope = BindScope::new(&sources, "HAVING", parameters);
+            let mut scope = BindScope::in_query(&sources, "HAVING", cx);
             scope.aggregates = Some(&aggregates);
             scope.aliases = &aliases;
             scope.aliases_first = true;
@@ -392,29 +429,18 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
         None => None,
     };
 
-    let mut sort_keys = Vec::new();
-    if let Some(order_by) = &query.order_by {
-        let ast::OrderByKind::Expressions(exprs) = &order_by.kind else {
-            return Err(Error::not_supported("ORDER BY ALL"));
-        };
-        let mut scope = BindScope::new(&sources, "ORDER BY", parameters);
-        scope.aggregates = Some(&aggregates);
-        scope.aliases = &aliases;
-        scope.aliases_first = true;
-        for o in exprs {
-            let expr = match position(&o.expr) {
-                Some(n) if n >= 1 && n <= items.len() => {
-                    Expr::Column(aliases[n - 1].column.clone())
-                }
-                Some(_) => return Err(Error::bad_field(&o.expr.to_string(), "ORDER BY")),
-                None => scope.bind(&o.expr)?,
-            };
-            let descending = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
-            sort_keys.push(SortKey { expr, descending });
+    let sort_keys = match order_by {
+        Some(order_by) => {
+            let mut scope = BindScope::in_query(&sources, "ORDER BY", cx);
+            scope.aggregates = Some(&aggregates);
+            scope.aliases = &aliases;
+            scope.aliases_first = true;
+            bind_sort_keys(order_by, &scope)?
         }
-    }
+        None => Vec::new(),
+    };
 
-    let (offset, count) = bind_limit(query, parameters)?;
+    let (offset, count) = bind_limit(limit, parameters)?;
 
     // Assemble the operator tree (plan module doc).
     let calls = aggregates.calls.into_inner();
@@ -505,8 +531,12 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
     Ok(SelectPlan {
         plan,
         columns: items.into_iter().map(|i| i.info).collect(),
-        tables: sources.iter().map(|s| s.table.clone()).collect(),
-        locking: !query.locks.is_empty(),
+        tables: sources
+            .iter()
+            .map(|s| s.table.clone())
+            .chain(cx.subquery_tables.take())
+            .collect(),
+        locking,
     })
 }
 
@@ -683,6 +713,28 @@ fn scope_width(sources: &[SourceTable]) -> usize {
     sources.iter().map(|s| s.table.schema.columns.len()).sum()
 }
 
+/// ORDER BY items in `scope`, whose aliases are the select list in order (`ORDER BY 2`
+/// is the second).
+pub fn bind_sort_keys(order_by: &ast::OrderBy, scope: &BindScope) -> Result<Vec<SortKey>> {
+    let ast::OrderByKind::Expressions(exprs) = &order_by.kind else {
+        return Err(Error::not_supported("ORDER BY ALL"));
+    };
+    let mut keys = Vec::with_capacity(exprs.len());
+    for o in exprs {
+        scope.parameters.note_item(&o.expr);
+        let expr = match position(&o.expr) {
+            Some(n) if n >= 1 && n <= scope.aliases.len() => {
+                Expr::Column(scope.aliases[n - 1].column.clone())
+            }
+            Some(_) => return Err(Error::bad_field(&o.expr.to_string(), "ORDER BY")),
+            None => scope.bind(&o.expr)?,
+        };
+        let descending = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
+        keys.push(SortKey { expr, descending });
+    }
+    Ok(keys)
+}
+
 /// `ORDER BY 2` / `GROUP BY 2`: a bare integer literal is a select-list position.
 fn position(expr: &ast::Expr) -> Option<usize> {
     match expr {
@@ -711,13 +763,14 @@ fn bind_group_item(
         }
         Ok(expr)
     };
+    cx.parameters.note_item(e);
     if let Some(n) = position(e) {
         if n >= 1 && n <= items.len() {
             return from_item(n - 1);
         }
         return Err(Error::bad_field(&n.to_string(), "GROUP BY"));
     }
-    let scope = BindScope::new(sources, "GROUP BY", cx.parameters);
+    let scope = BindScope::in_query(sources, "GROUP BY", cx);
     if let ast::Expr::Identifier(ident) = e {
         if sources
             .iter()
@@ -741,7 +794,10 @@ fn references_at_or_above(expr: &Expr, limit: usize) -> bool {
     found
 }
 
-fn bind_limit(query: &ast::Query, parameters: &Parameters) -> Result<(Count, Option<Count>)> {
+pub fn bind_limit(
+    limit: &Option<ast::LimitClause>,
+    parameters: &Parameters,
+) -> Result<(Count, Option<Count>)> {
     let count_of = |e: &ast::Expr| -> Result<Count> {
         match e {
             ast::Expr::Value(v) => match &v.value {
@@ -755,7 +811,7 @@ fn bind_limit(query: &ast::Query, parameters: &Parameters) -> Result<(Count, Opt
             _ => Err(Error::parse_near(&e.to_string(), 1)),
         }
     };
-    Ok(match &query.limit_clause {
+    Ok(match limit {
         None => (Count::Value(0), None),
         Some(ast::LimitClause::LimitOffset {
             limit,
@@ -791,5 +847,8 @@ pub fn is_full_scan(plan: &Plan) -> bool {
         | Plan::Project { input, .. }
         | Plan::Distinct { input }
         | Plan::Limit { input, .. } => is_full_scan(input),
+        Plan::SetOperation(operation) => {
+            is_full_scan(&operation.left) || is_full_scan(&operation.right)
+        }
     }
 }

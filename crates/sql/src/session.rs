@@ -472,8 +472,12 @@ impl Bound {
                 }
                 t
             }
-            Bound::Update(u) => vec![&u.scan.table],
-            Bound::Delete(d) => vec![&d.scan.table],
+            Bound::Update(u) => std::iter::once(&u.scan.table)
+                .chain(&u.subquery_tables)
+                .collect(),
+            Bound::Delete(d) => std::iter::once(&d.scan.table)
+                .chain(&d.subquery_tables)
+                .collect(),
         }
     }
 }
@@ -719,45 +723,6 @@ fn is_warning_show(statement: &Statement) -> bool {
 /// Whether `statement` starts by clearing the warning list (see `uses_tables`).
 fn clears_warnings(statement: &Statement) -> bool {
     !is_warning_show(statement) && uses_tables(statement)
-}
-
-/// Whether an ORDER BY or GROUP BY item is a bare `?`: a literal there is a column
-/// position, a parameter a constant, so such a template does not behave like its text.
-fn has_positional_parameter(statement: &Statement) -> bool {
-    fn bare(e: &ast::Expr) -> bool {
-        matches!(e, ast::Expr::Value(v) if matches!(v.value, ast::Value::Placeholder(_)))
-    }
-    fn order(items: &[ast::OrderByExpr]) -> bool {
-        items.iter().any(|o| bare(&o.expr))
-    }
-    fn query(q: &ast::Query) -> bool {
-        let ordered = q.order_by.as_ref().is_some_and(|o| match &o.kind {
-            ast::OrderByKind::Expressions(items) => order(items),
-            _ => false,
-        });
-        ordered || set_expr(&q.body)
-    }
-    fn set_expr(body: &ast::SetExpr) -> bool {
-        match body {
-            ast::SetExpr::Select(select) => match &select.group_by {
-                ast::GroupByExpr::Expressions(items, _) => items.iter().any(bare),
-                _ => false,
-            },
-            ast::SetExpr::Query(q) => query(q),
-            ast::SetExpr::SetOperation { left, right, .. } => set_expr(left) || set_expr(right),
-            _ => false,
-        }
-    }
-    let Statement::Sql(s) = statement else {
-        return false;
-    };
-    match s.as_ref() {
-        ast::Statement::Query(q) => query(q),
-        ast::Statement::Insert(i) => i.source.as_deref().is_some_and(query),
-        ast::Statement::Update(u) => order(&u.order_by),
-        ast::Statement::Delete(d) => order(&d.order_by),
-        _ => false,
-    }
 }
 
 /// Whether MariaDB clears the warning list before running `statement`: it does for
@@ -1705,9 +1670,6 @@ impl Session {
     ) -> Option<Arc<CachedPlan>> {
         let text = self.text_plans.template();
         let template = parse::parse(text, 1).ok()?;
-        if has_positional_parameter(&template) {
-            return None;
-        }
         let values = self.text_plans.values();
         let parameters = Parameters::typed(values.iter().map(parameter_type).collect());
         let bound = self.bind(&catalog, &template, text, &parameters).ok()??;
@@ -1718,7 +1680,7 @@ impl Session {
             | (Bound::Delete(_), Bound::Delete(_)) => true,
             _ => false,
         };
-        if !same_columns || parameters.count() != values.len() {
+        if !same_columns || parameters.count() != values.len() || parameters.positional() {
             return None;
         }
         Some(Arc::new(CachedPlan::new(
@@ -1743,6 +1705,8 @@ impl Session {
             text,
             parameters,
             access: self.state.access(),
+            outer: None,
+            subquery_tables: Default::default(),
         }
     }
 
@@ -1781,11 +1745,12 @@ impl Session {
                 }
                 let flags_after = self.status_flags_after_read();
                 let rows = self.with_transaction(false, |txn, state, interrupt| {
+                    let subqueries = exec::SubqueryReader::new(txn.view(), interrupt);
                     let ctx = ExecContext {
                         view: txn.view(),
                         eval: EvalContext {
-                            params,
-                            session: state,
+                            subqueries: Some(&subqueries),
+                            ..EvalContext::new(params, state)
                         },
                         interrupt,
                     };
@@ -1946,13 +1911,7 @@ impl Session {
     ) -> Result<Value> {
         let no_tables: [SourceTable; 0] = [];
         let bound = BindScope::new(&no_tables, "SET", parameters).bind(e)?;
-        let value = bound.eval(
-            &[],
-            &EvalContext {
-                params,
-                session: &self.state,
-            },
-        )?;
+        let value = bound.eval(&[], &EvalContext::new(params, &self.state))?;
         // DO and SET have no transaction to check their sleep (`with_transaction`).
         self.state.sleep.check()?;
         Ok(value)
@@ -2754,10 +2713,7 @@ impl Session {
         let mut scope = BindScope::new(&no_tables, "WHERE", parameters);
         scope.aliases = &aliases;
         let bound = scope.bind(predicate)?;
-        let ctx = EvalContext {
-            params,
-            session: &self.state,
-        };
+        let ctx = EvalContext::new(params, &self.state);
         let mut kept = Vec::new();
         for row in rows.rows {
             let v = bound.eval(&row, &ctx)?;

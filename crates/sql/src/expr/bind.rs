@@ -25,6 +25,7 @@ use super::function::{
 use super::int_length::{
     binary_length, cast_length, int_length, literal_length, neg_length, IntLength,
 };
+use super::subquery::{self, Subquery, SubqueryKind};
 use super::{BinaryOp, ColumnRef, Expr, Function, IntervalUnit, TrimSide, UnaryOp, VarScope};
 use crate::error::{Error, ErrorCode, Result};
 use crate::query_text;
@@ -64,6 +65,63 @@ pub trait Scope {
     fn database(&self) -> Option<String> {
         None
     }
+
+    /// Binds a subquery whose names may also resolve in this scope; its kind is Scalar,
+    /// and the second value is its result's width. Not every statement runs plans
+    /// (subquery invariant (4)): by default, 1235.
+    fn bind_subquery(&self, _query: &ast::Query) -> Result<(Subquery, usize)> {
+        Err(Error::not_supported("subqueries here"))
+    }
+
+    /// A column of an enclosing query, for a name this scope does not know (an
+    /// `Expr::OuterColumn`); Ok(None) outside subqueries.
+    fn resolve_outer(&self, _qualifier: &[String], _name: &str) -> Result<Option<Expr>> {
+        Ok(None)
+    }
+}
+
+/// `left op ANY|ALL (subquery)`.
+fn quantified_op(
+    left: &ast::Expr,
+    op: &ast::BinaryOperator,
+    all: bool,
+    right: &ast::Expr,
+    scope: &dyn Scope,
+) -> Result<Expr> {
+    use ast::BinaryOperator as B;
+    let op = match op {
+        B::Eq => BinaryOp::Eq,
+        B::NotEq => BinaryOp::NotEq,
+        B::Lt => BinaryOp::Lt,
+        B::LtEq => BinaryOp::LtEq,
+        B::Gt => BinaryOp::Gt,
+        B::GtEq => BinaryOp::GtEq,
+        other => return Err(Error::not_supported(&format!("{other} ANY/ALL"))),
+    };
+    let ast::Expr::Subquery(query) = right else {
+        return Err(Error::not_supported("ANY/ALL without a subquery"));
+    };
+    quantified(left, op, all, query, scope)
+}
+
+fn quantified(
+    operand: &ast::Expr,
+    op: BinaryOp,
+    all: bool,
+    query: &ast::Query,
+    scope: &dyn Scope,
+) -> Result<Expr> {
+    let operand = bind(operand, scope)?;
+    let (mut subquery, width) = scope.bind_subquery(query)?;
+    if width != 1 {
+        return Err(subquery::one_column_error());
+    }
+    subquery.kind = SubqueryKind::Quantified {
+        operand: Box::new(operand),
+        op,
+        all,
+    };
+    Ok(Expr::Subquery(Box::new(subquery)))
 }
 
 /// True if `call` is an aggregate (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, BIT_*,
@@ -123,6 +181,42 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
                 data_type: BOOL_TYPE,
             }
         }
+        A::Subquery(query) => {
+            let (subquery, width) = scope.bind_subquery(query)?;
+            if width != 1 {
+                return Err(subquery::one_column_error());
+            }
+            Expr::Subquery(Box::new(subquery))
+        }
+        A::Exists { subquery, negated } => {
+            let (mut subquery, _) = scope.bind_subquery(subquery)?;
+            subquery.kind = SubqueryKind::Exists { negated: *negated };
+            Expr::Subquery(Box::new(subquery))
+        }
+        // Invariant (3) of `subquery`: IN is `= ANY`, NOT IN is `<> ALL`.
+        A::InSubquery {
+            expr,
+            subquery,
+            negated,
+        } => {
+            let op = if *negated {
+                BinaryOp::NotEq
+            } else {
+                BinaryOp::Eq
+            };
+            quantified(expr, op, *negated, subquery, scope)?
+        }
+        A::AnyOp {
+            left,
+            compare_op,
+            right,
+            ..
+        } => quantified_op(left, compare_op, false, right, scope)?,
+        A::AllOp {
+            left,
+            compare_op,
+            right,
+        } => quantified_op(left, compare_op, true, right, scope)?,
         A::InList {
             expr,
             list,
@@ -546,7 +640,9 @@ fn bind_identifier(ident: &ast::Ident, scope: &dyn Scope) -> Result<Expr> {
     }
     match scope.resolve_column(&[], name)? {
         Some(c) => Ok(Expr::Column(c)),
-        None => Err(Error::bad_field(name, scope.clause())),
+        None => scope
+            .resolve_outer(&[], name)?
+            .ok_or_else(|| Error::bad_field(name, scope.clause())),
     }
 }
 
@@ -586,13 +682,15 @@ fn bind_compound(parts: &[ast::Ident], scope: &dyn Scope) -> Result<Expr> {
     }
     let (name, qualifier) = parts.split_last().ok_or_else(|| Error::parse_near("", 1))?;
     let qualifier: Vec<String> = qualifier.iter().map(|p| p.value.clone()).collect();
-    match scope.resolve_column(&qualifier, &name.value)? {
-        Some(c) => Ok(Expr::Column(c)),
-        None => {
-            let full: Vec<&str> = parts.iter().map(|p| p.value.as_str()).collect();
-            Err(Error::bad_field(&full.join("."), scope.clause()))
-        }
+    if let Some(c) = scope.resolve_column(&qualifier, &name.value)? {
+        return Ok(Expr::Column(c));
     }
+    scope
+        .resolve_outer(&qualifier, &name.value)?
+        .ok_or_else(|| {
+            let full: Vec<&str> = parts.iter().map(|p| p.value.as_str()).collect();
+            Error::bad_field(&full.join("."), scope.clause())
+        })
 }
 
 fn bind_unary(op: ast::UnaryOperator, operand: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {

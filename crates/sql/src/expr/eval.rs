@@ -257,6 +257,10 @@ impl Expr {
                 args,
                 data_type,
             } => function::call(*function, args, data_type, row, ctx),
+            Expr::Subquery(subquery) => subquery.eval(row, ctx),
+            Expr::OuterColumn { depth, column } => {
+                super::subquery::outer_value(*depth, column.index, ctx)
+            }
         }
     }
 
@@ -320,7 +324,8 @@ impl Expr {
             | Expr::UserVariable { data_type, .. }
             | Expr::Parameter { data_type, .. }
             | Expr::Call { data_type, .. } => data_type.clone(),
-            Expr::Column(c) => c.data_type.clone(),
+            Expr::Column(c) | Expr::OuterColumn { column: c, .. } => c.data_type.clone(),
+            Expr::Subquery(subquery) => subquery.data_type(),
             Expr::SystemVariable { name, .. } => {
                 crate::variables::value_type(name).unwrap_or(NOMINAL_STRING)
             }
@@ -336,7 +341,8 @@ impl Expr {
     pub fn nullable(&self) -> bool {
         match self {
             Expr::Literal { value, .. } => value.is_null(),
-            Expr::Column(c) => c.nullable,
+            Expr::Column(c) | Expr::OuterColumn { column: c, .. } => c.nullable,
+            Expr::Subquery(subquery) => subquery.nullable(),
             Expr::Parameter { .. } | Expr::SystemVariable { .. } | Expr::UserVariable { .. } => {
                 true
             }
@@ -380,8 +386,11 @@ impl Expr {
             | Expr::Parameter { .. }
             | Expr::SystemVariable { .. }
             | Expr::UserVariable { .. } => true,
-            // Assigns on every call.
-            Expr::Column(_) | Expr::SetUserVariable { .. } => false,
+            // Assigns on every call; subqueries are left out of constant folding.
+            Expr::Column(_)
+            | Expr::SetUserVariable { .. }
+            | Expr::Subquery(_)
+            | Expr::OuterColumn { .. } => false,
             Expr::Unary { operand, .. }
             | Expr::IsNull { operand, .. }
             | Expr::IsBool { operand, .. }
@@ -419,6 +428,18 @@ impl Expr {
                 !function.is_volatile() && args.iter().all(Expr::is_constant)
             }
         }
+    }
+}
+
+/// Whether comparison `op` (=, <>, <, <=, >, >=) holds for operands ordered so.
+pub fn comparison_holds(op: BinaryOp, ordering: Ordering) -> bool {
+    match op {
+        BinaryOp::Eq => ordering == Ordering::Equal,
+        BinaryOp::NotEq => ordering != Ordering::Equal,
+        BinaryOp::Lt => ordering == Ordering::Less,
+        BinaryOp::LtEq => ordering != Ordering::Greater,
+        BinaryOp::Gt => ordering == Ordering::Greater,
+        _ => ordering != Ordering::Less,
     }
 }
 
@@ -476,14 +497,7 @@ fn binary(
             let ord = compare(&a, &left.data_type(), &b, &right.data_type(), ctx.session);
             Ok(match ord {
                 None => Value::Null,
-                Some(o) => bool_value(match op {
-                    Eq => o == Ordering::Equal,
-                    NotEq => o != Ordering::Equal,
-                    Lt => o == Ordering::Less,
-                    LtEq => o != Ordering::Greater,
-                    Gt => o == Ordering::Greater,
-                    _ => o != Ordering::Less,
-                }),
+                Some(o) => bool_value(comparison_holds(op, o)),
             })
         }
         NullSafeEq => Ok(bool_value(match (a.is_null(), b.is_null()) {

@@ -33,6 +33,7 @@ mod eval;
 pub mod function;
 mod int_length;
 mod like;
+pub mod subquery;
 mod temporal;
 #[cfg(test)]
 mod tests;
@@ -43,6 +44,7 @@ pub use convert::{compare_values, exact_key_value, sort_key, store_value};
 pub use eval::NOMINAL_STRING as NOMINAL_PARAMETER_TYPE;
 pub use eval::{user_variable_type, USER_VARIABLE_STRING};
 pub use function::{Function, IntervalUnit, TrimSide, BOOL_TYPE};
+pub use subquery::{OuterRow, Subquery, SubqueryKind, SubqueryRows, SubqueryRunner};
 
 /// Scope of a `@@variable` reference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -185,13 +187,38 @@ pub enum Expr {
         value: bool,
         negated: bool,
     },
+    /// A subquery (`subquery` module).
+    Subquery(Box<Subquery>),
+    /// A column of an enclosing query's row, read inside a correlated subquery: `depth` 1
+    /// is the row of the query directly around it.
+    OuterColumn {
+        depth: usize,
+        column: ColumnRef,
+    },
 }
 
 /// Everything evaluation needs from outside the row.
+#[derive(Clone, Copy)]
 pub struct EvalContext<'a> {
     /// Values of `?` parameters, by position.
     pub params: &'a [Value],
     pub session: &'a dyn SessionContext,
+    /// Runs subqueries; None where no plan can run (subquery invariant (4)).
+    pub subqueries: Option<&'a dyn SubqueryRunner>,
+    /// The enclosing queries' rows, inside a correlated subquery.
+    pub outer: Option<&'a OuterRow<'a>>,
+}
+
+impl<'a> EvalContext<'a> {
+    /// A context that runs no subqueries.
+    pub fn new(params: &'a [Value], session: &'a dyn SessionContext) -> EvalContext<'a> {
+        EvalContext {
+            params,
+            session,
+            subqueries: None,
+            outer: None,
+        }
+    }
 }
 
 /// What expressions may ask of the session (implemented by the session).

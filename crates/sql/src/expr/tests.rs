@@ -210,10 +210,7 @@ pub fn parse(text: &str) -> sqlparser::ast::Expr {
 pub fn run(text: &str) -> std::result::Result<(String, DataType), crate::error::Error> {
     let (scope, row) = test_table();
     let session = TestSession::default();
-    let ctx = EvalContext {
-        params: &[],
-        session: &session,
-    };
+    let ctx = EvalContext::new(&[], &session);
     let expr = bind(&parse(text), &scope)?;
     let value = expr.eval(&row, &ctx)?;
     let data_type = expr.data_type();
@@ -319,10 +316,7 @@ fn check_mariadb_cases() {
 fn rounding_to_zero_is_positive_zero() {
     let (scope, row) = test_table();
     let session = TestSession::default();
-    let ctx = EvalContext {
-        params: &[],
-        session: &session,
-    };
+    let ctx = EvalContext::new(&[], &session);
     for text in [
         "ceil(-0.5e0)",
         "round(-0.001e0, 2)",
@@ -353,10 +347,7 @@ fn sleep_asks_the_session_instead_of_blocking() {
         ("sleep(1e300)", crate::expr::function::SLEEP_MAX),
     ] {
         let session = TestSession::default();
-        let ctx = EvalContext {
-            params: &[],
-            session: &session,
-        };
+        let ctx = EvalContext::new(&[], &session);
         let expr = bind(&parse(text), &scope).unwrap_or_else(|e| panic!("{text}: {e:?}"));
         let started = std::time::Instant::now();
         let value = expr
@@ -481,10 +472,7 @@ fn session_functions_and_variables() {
 fn warnings_are_reported() {
     let (scope, row) = test_table();
     let session = TestSession::default();
-    let ctx = EvalContext {
-        params: &[],
-        session: &session,
-    };
+    let ctx = EvalContext::new(&[], &session);
     let e = bind(&parse("'abc' + 1"), &scope).expect("binds");
     assert_eq!(e.eval(&row, &ctx).expect("evaluates"), Value::Double(1.0));
     let e = bind(&parse("1 / 0"), &scope).expect("binds");
@@ -507,10 +495,7 @@ fn parameters_number_left_to_right() {
     let (scope, row) = test_table();
     let session = TestSession::default();
     let params = [Value::Int(10), Value::text("ab")];
-    let ctx = EvalContext {
-        params: &params,
-        session: &session,
-    };
+    let ctx = EvalContext::new(&params, &session);
     let e = bind(&parse("? + i = 11 and c = ?"), &scope).expect("binds");
     assert_eq!(scope.parameters.get(), 2);
     assert_eq!(e.eval_bool(&row, &ctx).expect("evaluates"), Some(true));
@@ -520,10 +505,7 @@ fn parameters_number_left_to_right() {
 fn aggregates() {
     let (scope, _) = test_table();
     let session = TestSession::default();
-    let ctx = EvalContext {
-        params: &[],
-        session: &session,
-    };
+    let ctx = EvalContext::new(&[], &session);
     let agg = |text: &str, values: &[Value]| -> (String, DataType) {
         let sqlparser::ast::Expr::Function(f) = parse(text) else {
             panic!("{text}")
