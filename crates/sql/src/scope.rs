@@ -28,6 +28,9 @@ pub struct SourceTable {
     /// What the statement may do with the columns: every column it reads is checked
     /// for SELECT here, as the name resolves (privilege invariant (5)).
     pub columns: ColumnAccess,
+    /// Columns a USING or NATURAL join merged into the other operand's column of the
+    /// same name: an unqualified name means that one (the value MySQL coalesces to).
+    pub merged: Vec<usize>,
 }
 
 /// A select-list alias visible to GROUP BY / HAVING / ORDER BY.
@@ -165,6 +168,9 @@ impl<'a> BindScope<'a> {
                 continue;
             }
             if let Some(c) = column_ref(t, name) {
+                if qualifier.is_empty() && t.merged.contains(&(c.index - t.offset)) {
+                    continue;
+                }
                 t.columns.check(
                     &t.table.schema.columns[c.index - t.offset].name,
                     Privileges::SELECT,

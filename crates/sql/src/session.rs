@@ -1500,6 +1500,7 @@ impl Session {
             table: Arc::clone(&t),
             offset: 0,
             columns: ColumnAccess::default(),
+            merged: Vec::new(),
         };
         let grants = &self.state.grants;
         let columns: Vec<ColumnInfo> = t
