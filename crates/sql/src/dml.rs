@@ -194,6 +194,7 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
             offset: 0,
             columns: access.clone(),
             merged: Vec::new(),
+            null_extended: false,
         }];
         let mut scope = BindScope::new(&tables, "SELECT", cx.parameters);
         scope.values_offset = Some(schema.columns.len());

@@ -193,6 +193,7 @@ impl Binder<'_, '_> {
                     offset,
                     columns,
                     merged: Vec::new(),
+                    null_extended: false,
                 });
                 Ok(Operand {
                     level: Level {
@@ -233,6 +234,11 @@ impl Binder<'_, '_> {
             JoinKind::Right => (right, left),
             _ => (left, right),
         };
+        if kind != JoinKind::Inner {
+            for source in &mut sources[other.sources.clone()] {
+                source.null_extended = true;
+            }
+        }
         let textual = preserved.sources.start.min(other.sources.start)
             ..preserved.sources.end.max(other.sources.end);
         let mut condition = Vec::new();
@@ -334,7 +340,7 @@ fn merge_columns(
             Ok(Expr::Column(ColumnRef {
                 index: source.offset + c,
                 data_type: schema_column.data_type.clone(),
-                nullable: schema_column.nullable,
+                nullable: source.nullable(c),
             }))
         };
         let left = column(preserved.columns[kept])?;

@@ -583,7 +583,7 @@ pub fn table_column_info(source: &SourceTable, i: usize, name: &str) -> ColumnIn
         org_name: c.name.clone(),
         data_type: c.data_type.clone(),
         length: c.data_type.display_length(),
-        not_null: !c.nullable,
+        not_null: !source.nullable(i),
         primary_key: in_primary,
         unique_key,
         multiple_key,
@@ -611,7 +611,7 @@ fn bind_item(
                 expr: Expr::Column(ColumnRef {
                     index: source.offset + i,
                     data_type: c.data_type.clone(),
-                    nullable: c.nullable,
+                    nullable: source.nullable(i),
                 }),
                 info: table_column_info(source, i, &c.name),
             });

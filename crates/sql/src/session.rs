@@ -1501,6 +1501,7 @@ impl Session {
             offset: 0,
             columns: ColumnAccess::default(),
             merged: Vec::new(),
+            null_extended: false,
         };
         let grants = &self.state.grants;
         let columns: Vec<ColumnInfo> = t

@@ -1632,6 +1632,13 @@ fn joins_read_tables_as_nested_loops() {
             ("x", "title")
         ]
     );
+    // The inner side of an outer join may be NULL whatever its columns' definitions.
+    let events = run(&mut s, "SELECT d.code, e.id FROM d LEFT JOIN e ON FALSE");
+    let Some(Event::Rows { columns, rows, .. }) = events.last() else {
+        panic!("{events:?}")
+    };
+    assert_eq!((columns[0].not_null, columns[1].not_null), (true, false));
+    assert_eq!(rows[0], ["1", "NULL"]);
     // A `?` in ON, bound per execution.
     let info = s
         .prepare("SELECT COUNT(*) FROM e JOIN d ON d.code = e.dept AND d.code = ?")
