@@ -449,12 +449,7 @@ fn place(
             Draft::Table(i) => {
                 let table = &sources[i];
                 let parts: Vec<&Expr> = here.iter().collect();
-                let access = access::join_access(
-                    &table.table.schema,
-                    table.offset,
-                    &parts,
-                    &known[..before],
-                );
+                let access = access::join_access(&table.table.schema, table.offset, &parts, known);
                 JoinSource::Table {
                     scan: Box::new(Scan {
                         table: table.table.clone(),
@@ -465,16 +460,12 @@ fn place(
                     offset: table.offset,
                 }
             }
-            Draft::Outer(inner) => {
-                let steps = place(inner, known, sources);
-                JoinSource::Outer {
-                    steps,
-                    nulls: known[before..].to_vec(),
-                }
-            }
+            Draft::Outer(inner) => JoinSource::Outer {
+                steps: place(inner, &mut known.clone(), sources),
+                nulls: after[before..].to_vec(),
+            },
         };
-        known.truncate(before);
-        known.extend(after.drain(before..));
+        *known = after;
         steps.push(JoinStep {
             source,
             filter: conjunction(here),
