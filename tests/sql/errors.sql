@@ -62,9 +62,7 @@ CREATE TABLE aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
 
 -- 1052 ambiguous column, 1066 not unique table alias.
 CREATE TABLE u (id INT, name VARCHAR(5));
--- diff: later
 SELECT id FROM t, u;
--- diff: later
 SELECT 1 FROM t JOIN t;
 
 -- 1111 invalid use of group function, 1140/1055 grouping.

@@ -100,11 +100,8 @@ SELECT id FROM emp WHERE dept IN (SELECT dept FROM emp WHERE age > 45);
 SELECT COUNT(*) FROM (SELECT dept FROM emp GROUP BY dept) AS d;
 CREATE TABLE dept (code VARCHAR(10) PRIMARY KEY, title VARCHAR(20));
 INSERT INTO dept VALUES ('eng', 'Engineering'), ('sales', 'Sales'), ('hr', 'People');
--- diff: later
 SELECT e.name, d.title FROM emp e JOIN dept d ON e.dept = d.code ORDER BY e.id;
--- diff: later
 SELECT e.name, d.title FROM emp e LEFT JOIN dept d ON e.dept = d.code ORDER BY e.id;
--- diff: later
 SELECT d.code, COUNT(e.id) FROM dept d LEFT JOIN emp e ON e.dept = d.code GROUP BY d.code ORDER BY d.code;
 
 -- Point and range access by primary key.

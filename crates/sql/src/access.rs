@@ -2,8 +2,9 @@
 //! from the WHERE clause's conjuncts.
 //!
 //! Recognized conjuncts: `col op v` and `v op col` for =, <, <=, >, >=; `col BETWEEN v AND
-//! w`; `col IN (v, ...)`; where `v` is a literal, a parameter, a variable or an arithmetic
-//! expression of those (evaluated once per execution). For each index the longest
+//! w`; `col IN (v, ...)`; where `v` is a literal, a parameter, a variable, in a join a
+//! column of a table read before this one, or an arithmetic expression of those (evaluated
+//! once per execution, in a join once per outer row). For each index the longest
 //! prefix of columns with equalities is taken, then at most one column with bounds.
 //! Preference: a primary-key point lookup, then a unique index fully bound by
 //! equalities, then the most equality columns, then a range; ties go to the primary key.
@@ -18,10 +19,12 @@
 use crate::expr::{BinaryOp, Expr, SubqueryKind, BOOL_TYPE};
 use crate::plan::{AccessPath, Bound, IndexAccess, Scan};
 use manycore_storage::{IndexNo, Table, TableSchema};
+use std::ops::Range;
 use std::sync::Arc;
 
-/// True for expressions whose value does not depend on the row.
-pub fn is_row_independent(expr: &Expr) -> bool {
+/// True for expressions whose value is known before the scanned table's row is: it
+/// reads no cells but those in `known` (a join's earlier tables; none for one table).
+fn is_known(expr: &Expr, known: &[Range<usize>]) -> bool {
     match expr {
         Expr::Literal { .. }
         | Expr::Parameter { .. }
@@ -31,15 +34,16 @@ pub fn is_row_independent(expr: &Expr) -> bool {
         | Expr::OuterColumn { .. } => true,
         // Runs once per execution (subquery invariant (1)).
         Expr::Subquery(s) => !s.correlated && s.kind == SubqueryKind::Scalar,
-        Expr::Unary { operand, .. } | Expr::Cast { operand, .. } => is_row_independent(operand),
+        Expr::Column(c) => known.iter().any(|cells| cells.contains(&c.index)),
+        Expr::Unary { operand, .. } | Expr::Cast { operand, .. } => is_known(operand, known),
         Expr::Binary {
             op, left, right, ..
         } => {
             matches!(
                 op,
                 BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div
-            ) && is_row_independent(left)
-                && is_row_independent(right)
+            ) && is_known(left, known)
+                && is_known(right, known)
         }
         _ => false,
     }
@@ -61,6 +65,16 @@ pub fn conjuncts<'a>(expr: &'a Expr, out: &mut Vec<&'a Expr>) {
     }
 }
 
+/// The AND of `parts`; None for none.
+pub fn conjunction(parts: impl IntoIterator<Item = Expr>) -> Option<Expr> {
+    parts.into_iter().reduce(|left, right| Expr::Binary {
+        op: BinaryOp::And,
+        data_type: BOOL_TYPE, // AND's type, as the binder gives it
+        left: Box::new(left),
+        right: Box::new(right),
+    })
+}
+
 /// Constraints on one column, each with the conjunct (its position) it came from.
 #[derive(Default)]
 struct ColumnConstraints {
@@ -77,18 +91,14 @@ pub fn scan(table: Arc<Table>, offset: usize, filter: Option<Expr>) -> Scan {
         Some(filter) => {
             let mut parts = Vec::new();
             conjuncts(filter, &mut parts);
-            let (access, enforced) = choose(&table.schema, offset, &parts);
-            let residual = parts
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| !enforced.contains(i))
-                .map(|(_, part)| (*part).clone())
-                .reduce(|left, right| Expr::Binary {
-                    op: BinaryOp::And,
-                    data_type: BOOL_TYPE, // AND's type, as the binder gives it
-                    left: Box::new(left),
-                    right: Box::new(right),
-                });
+            let (access, enforced) = choose(&table.schema, offset, &parts, &[]);
+            let residual = conjunction(
+                parts
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| !enforced.contains(i))
+                    .map(|(_, part)| (*part).clone()),
+            );
             (access, residual)
         }
     };
@@ -100,10 +110,27 @@ pub fn scan(table: Arc<Table>, offset: usize, filter: Option<Expr>) -> Scan {
     }
 }
 
-/// Chooses the access path of a single-table scan whose row starts at `offset` from the
-/// WHERE clause's conjuncts `parts`; also gives the positions of the parts the path
-/// enforces exactly (module notes).
-fn choose(schema: &TableSchema, offset: usize, parts: &[&Expr]) -> (AccessPath, Vec<usize>) {
+/// The access path of a joined table whose cells start at `offset`, from the conjuncts
+/// checked where it is read; `known` are the cells of the tables read before it.
+pub fn join_access(
+    schema: &TableSchema,
+    offset: usize,
+    parts: &[&Expr],
+    known: &[Range<usize>],
+) -> AccessPath {
+    choose(schema, offset, parts, known).0
+}
+
+/// Chooses the access path of a scan whose row starts at `offset` from the WHERE clause's
+/// conjuncts `parts`, whose values may read the cells `known`; also gives the positions of
+/// the parts the path enforces exactly (module notes).
+fn choose(
+    schema: &TableSchema,
+    offset: usize,
+    parts: &[&Expr],
+    known: &[Range<usize>],
+) -> (AccessPath, Vec<usize>) {
+    let is_known_value = |e: &Expr| is_known(e, known);
     let mut constraints: Vec<ColumnConstraints> = (0..schema.columns.len())
         .map(|_| ColumnConstraints::default())
         .collect();
@@ -119,8 +146,8 @@ fn choose(schema: &TableSchema, offset: usize, parts: &[&Expr]) -> (AccessPath, 
                 op, left, right, ..
             } => {
                 let (column, value, op) = match (column_of(left), column_of(right)) {
-                    (Some(c), None) if is_row_independent(right) => (c, right, *op),
-                    (None, Some(c)) if is_row_independent(left) => (c, left, flip(*op)),
+                    (Some(c), None) if is_known_value(right) => (c, right, *op),
+                    (None, Some(c)) if is_known_value(left) => (c, left, flip(*op)),
                     _ => continue,
                 };
                 let slot = &mut constraints[column];
@@ -150,7 +177,7 @@ fn choose(schema: &TableSchema, offset: usize, parts: &[&Expr]) -> (AccessPath, 
                 let Some(column) = column_of(operand) else {
                     continue;
                 };
-                if !(is_row_independent(low) && is_row_independent(high)) {
+                if !(is_known_value(low) && is_known_value(high)) {
                     continue;
                 }
                 let slot = &mut constraints[column];
@@ -171,7 +198,7 @@ fn choose(schema: &TableSchema, offset: usize, parts: &[&Expr]) -> (AccessPath, 
                 let Some(column) = column_of(operand) else {
                     continue;
                 };
-                if !list.is_empty() && list.iter().all(is_row_independent) {
+                if !list.is_empty() && list.iter().all(is_known_value) {
                     let slot = &mut constraints[column];
                     if slot.eq.is_none() {
                         slot.eq = Some((list.clone(), position));

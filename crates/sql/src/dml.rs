@@ -197,6 +197,8 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
             table: table.clone(),
             offset: 0,
             columns: access.clone(),
+            merged: Vec::new(),
+            null_extended: false,
         }];
         let mut scope = BindScope::new(&tables, "SELECT", cx.parameters);
         scope.values_offset = Some(schema.columns.len());
@@ -379,7 +381,8 @@ fn single_table(
     needed: Privileges,
     column_needs: Privileges,
 ) -> Result<Vec<SourceTable>> {
-    let sources = select::bind_from(from, cx, needed, column_needs | Privileges::SELECT)?;
+    let sources =
+        crate::join::bind_from(from, cx, needed, column_needs | Privileges::SELECT)?.sources;
     if sources.len() != 1 {
         return Err(Error::not_supported("multi-table UPDATE and DELETE"));
     }

@@ -18,7 +18,10 @@ use crate::engine::ProcessEntry;
 use crate::error::{Error, Result};
 use crate::expr::coerce;
 use crate::expr::{Accumulator, EvalContext, Expr, Subquery, SubqueryRows, SubqueryRunner};
-use crate::plan::{AccessPath, Count, IndexAccess, Plan, Scan, SetOperation, SetOperator, SortKey};
+use crate::plan::{
+    AccessPath, Count, IndexAccess, JoinSource, JoinStep, Plan, Scan, SetOperation, SetOperator,
+    SortKey,
+};
 use manycore_storage::{IndexNo, KeyRange, ReadView, RowSlot};
 use manycore_types::{key, DataType, Value};
 use std::cell::{Cell, RefCell};
@@ -114,6 +117,10 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
     match plan {
         Plan::Empty => out(&[]),
         Plan::Scan(scan) => scan_rows(scan, ctx, &mut |_, row| out(row)),
+        Plan::Join(join) => {
+            let mut row = vec![Value::Null; join.width];
+            run_steps(&join.steps, &mut row, ctx, &mut |row| out(row))
+        }
         Plan::SystemScan(scan) => {
             for row in ctx.eval.session.information_schema_rows(scan.table) {
                 let passes = match &scan.filter {
@@ -243,6 +250,62 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
             select_width,
         } => run_aggregate(input, group_by, calls, *width, *select_width, ctx, out),
         Plan::SetOperation(operation) => run_set_operation(operation, ctx, out),
+    }
+}
+
+/// A join's nested loops (plan module notes): fills the cells of `steps[0]` from each of
+/// its rows, checks the step's filter, and goes on with the rest; past the last step the
+/// whole row goes to `next`.
+fn run_steps(
+    steps: &[JoinStep],
+    row: &mut [Value],
+    ctx: &ExecContext,
+    next: &mut dyn FnMut(&mut [Value]) -> Flow,
+) -> Flow {
+    let Some((step, rest)) = steps.split_first() else {
+        return next(row);
+    };
+    let mut deeper = |row: &mut [Value]| -> Flow {
+        if let Some(filter) = &step.filter {
+            if !is_true(filter, row, ctx)? {
+                return Ok(ControlFlow::Continue(()));
+            }
+        }
+        run_steps(rest, row, ctx, &mut *next)
+    };
+    match &step.source {
+        JoinSource::Table { scan, offset } => {
+            // Invariant (2) within one scan; an inner table's scans are often short.
+            if ctx.interrupt.interrupted() {
+                return Err(Error::interrupted());
+            }
+            // The key values read the cells of earlier steps: evaluated before the scan
+            // overwrites this step's cells.
+            let (resolved, from_text) = resolve_access(scan, row, ctx)?;
+            scan_resolved(scan, resolved, from_text, ctx, &mut |_, table_row| {
+                for (cell, value) in row[*offset..].iter_mut().zip(table_row) {
+                    assign(cell, value);
+                }
+                deeper(row)
+            })
+        }
+        JoinSource::Outer {
+            steps: inner,
+            nulls,
+        } => {
+            let mut matched = false;
+            let flow = run_steps(inner, row, ctx, &mut |row| {
+                matched = true;
+                deeper(row)
+            })?;
+            if flow.is_break() || matched {
+                return Ok(flow);
+            }
+            for cells in nulls {
+                row[cells.clone()].fill(Value::Null);
+            }
+            deeper(row)
+        }
     }
 }
 
@@ -510,14 +573,31 @@ pub fn scan_rows(
     ctx: &ExecContext,
     f: &mut dyn FnMut(&Arc<RowSlot>, &[Value]) -> Flow,
 ) -> Flow {
+    let (resolved, from_text) = resolve_access(scan, &[], ctx)?;
+    scan_resolved(scan, resolved, from_text, ctx, f)
+}
+
+/// Where `scan`'s access path leads, its key values evaluated on `outer` (a join's row so
+/// far; empty for one table), and whether one of them was a string (see `key_value`).
+fn resolve_access(scan: &Scan, outer: &[Value], ctx: &ExecContext) -> Result<(Resolved, bool)> {
     let from_text = Cell::new(false);
     let resolved = match &scan.access {
         AccessPath::Full => Resolved::Full,
-        AccessPath::Index(access) => resolve(scan, access, ctx, &from_text)?,
+        AccessPath::Index(access) => resolve(scan, access, outer, ctx, &from_text)?,
     };
+    Ok((resolved, from_text.get()))
+}
+
+fn scan_resolved(
+    scan: &Scan,
+    resolved: Resolved,
+    from_text: bool,
+    ctx: &ExecContext,
+    f: &mut dyn FnMut(&Arc<RowSlot>, &[Value]) -> Flow,
+) -> Flow {
     let filter = match resolved {
         Resolved::Full => &scan.filter,
-        _ if from_text.get() => &scan.filter,
+        _ if from_text => &scan.filter,
         _ => &scan.residual,
     };
     let mut visited = 0u64;
@@ -591,10 +671,11 @@ pub fn scan_rows(
 fn key_value(
     expr: &Expr,
     data_type: &DataType,
+    outer: &[Value],
     ctx: &ExecContext,
     from_text: &Cell<bool>,
 ) -> Result<Option<Value>> {
-    let value = expr.eval(&[], &ctx.eval)?;
+    let value = expr.eval(outer, &ctx.eval)?;
     if value.is_null() {
         return Ok(Some(Value::Null));
     }
@@ -607,6 +688,7 @@ fn key_value(
 fn resolve(
     scan: &Scan,
     access: &IndexAccess,
+    outer: &[Value],
     ctx: &ExecContext,
     from_text: &Cell<bool>,
 ) -> Result<Resolved> {
@@ -618,7 +700,7 @@ fn resolve(
         let mut key = KEY_BUFFER.take();
         key.clear();
         for (alternatives, data_type) in access.eq.iter().zip(&access.types) {
-            match key_value(&alternatives[0], data_type, ctx, from_text)? {
+            match key_value(&alternatives[0], data_type, outer, ctx, from_text)? {
                 Some(Value::Null) => return Ok(Resolved::Nothing), // `= NULL` matches nothing.
                 Some(v) => key::encode_field(&v, data_type, &mut key),
                 None => return Ok(Resolved::Full),
@@ -632,7 +714,7 @@ fn resolve(
         let mut values = Vec::with_capacity(alternatives.len());
         let mut keys: Vec<(Vec<u8>, Value)> = Vec::new();
         for e in alternatives {
-            match key_value(e, &access.types[i], ctx, from_text)? {
+            match key_value(e, &access.types[i], outer, ctx, from_text)? {
                 Some(Value::Null) => {} // `= NULL` matches nothing.
                 Some(v) => {
                     let mut k = Vec::new();
@@ -653,7 +735,7 @@ fn resolve(
     let next_type = access.types.get(access.eq.len());
     let bound_value = |b: &Option<crate::plan::Bound>| -> Result<Option<Option<(Value, bool)>>> {
         match (b, next_type) {
-            (Some(b), Some(t)) => match key_value(&b.expr, t, ctx, from_text)? {
+            (Some(b), Some(t)) => match key_value(&b.expr, t, outer, ctx, from_text)? {
                 Some(Value::Null) => Ok(None),
                 Some(v) => Ok(Some(Some((v, b.inclusive)))),
                 None => Ok(Some(None)),

@@ -39,6 +39,7 @@ pub mod error;
 mod exec;
 pub mod expr;
 pub mod information_schema;
+mod join;
 mod parse;
 mod plan;
 mod plan_cache;

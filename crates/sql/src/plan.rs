@@ -5,7 +5,7 @@
 //! ```text
 //!   Limit -> Distinct -> Project -> Sort -> Filter(HAVING) -> Compute(select list)
 //!         -> Aggregate | Widen -> Filter(WHERE residual) -> Scan(access path) | SystemScan
-//!         | Empty
+//!         | Join | Empty
 //! ```
 //!
 //! A set operation or a parenthesised query is a tree of such query blocks
@@ -26,9 +26,14 @@
 //! HAVING or aggregates skip the wide row: `Project` evaluates the select list directly on
 //! the scanned row.
 //!
-//! Joins will be a new operator variant (Join{left,right,on}) over the same row layout:
-//! a join's row is the concatenation of its inputs, which `SourceTable::offset` already
-//! models.
+//! A join's row is the concatenation of its tables' rows in the order the FROM clause
+//! names them (`SourceTable::offset`), whatever order the nested loops read them in:
+//! `Join` runs its steps as nested loops over one row buffer of that layout, each step
+//! filling its tables' cells. A step is a table read through an access path whose key
+//! values may be cells of earlier steps (an index lookup per outer row), or the inner
+//! side of a LEFT JOIN (RIGHT JOIN is a LEFT JOIN with its operands swapped), whose
+//! cells are NULL for an outer row nothing matched. Each WHERE or ON conjunct is checked
+//! at the first step after which every cell it reads is filled (`join` module notes).
 //!
 //! Invariants:
 //! (1) Every `Expr` in a plan is bound against the row layout its operator receives.
@@ -51,6 +56,8 @@ pub enum Plan {
     /// An information_schema table: rows made when the plan runs (information_schema
     /// invariant (1)).
     SystemScan(Box<SystemScan>),
+    /// Tables joined by nested loops (module notes).
+    Join(Box<Join>),
     Filter {
         input: Box<Plan>,
         predicate: Expr,
@@ -119,6 +126,36 @@ pub struct SetOperation {
     pub types: Vec<DataType>,
 }
 
+/// Nested loops over `steps`, each row `width` cells wide (module notes).
+#[derive(Clone, Debug)]
+pub struct Join {
+    pub steps: Vec<JoinStep>,
+    pub width: usize,
+}
+
+/// One level of the nested loops: a source of rows, and the conjuncts that can be checked
+/// once its cells are filled (bound against the whole join row).
+#[derive(Clone, Debug)]
+pub struct JoinStep {
+    pub source: JoinSource,
+    pub filter: Option<Expr>,
+}
+
+#[derive(Clone, Debug)]
+pub enum JoinSource {
+    /// A table whose rows fill cells `offset..`. The scan's access path may read cells of
+    /// earlier steps; its own filter and residual are empty, as `JoinStep::filter` holds
+    /// every conjunct placed here (so a fallback to a full scan stays exact).
+    Table { scan: Box<Scan>, offset: usize },
+    /// The inner side of a LEFT JOIN: its steps (whose filters hold the ON condition)
+    /// run per outer row; when no inner row passes them, the cells `nulls` are set to
+    /// NULL and the outer row goes on once.
+    Outer {
+        steps: Vec<JoinStep>,
+        nulls: Vec<std::ops::Range<usize>>,
+    },
+}
+
 #[derive(Clone, Debug)]
 pub struct SortKey {
     pub expr: Expr,
@@ -167,8 +204,8 @@ pub enum AccessPath {
 }
 
 /// Rows of one index whose leading columns equal `eq` and whose next column lies within
-/// `lower`/`upper`. Bound expressions are constants or parameters, evaluated per execution
-/// and converted exactly to the column types; a value without an exact conversion makes
+/// `lower`/`upper`. Bound expressions are constants, parameters or (in a join) cells of
+/// earlier steps, evaluated per execution (per outer row) and converted exactly to the column types; a value without an exact conversion makes
 /// the execution fall back to a full scan (which applies the whole WHERE clause).
 #[derive(Clone, Debug)]
 pub struct IndexAccess {

@@ -29,6 +29,19 @@ pub struct SourceTable {
     /// What the statement may do with the columns: every column it reads is checked
     /// for SELECT here, as the name resolves (privilege invariant (5)).
     pub columns: ColumnAccess,
+    /// Columns a USING or NATURAL join merged into the other operand's column of the
+    /// same name: an unqualified name means that one (the value MySQL coalesces to).
+    pub merged: Vec<usize>,
+    /// On the inner side of an outer join: any column may be NULL (a row nothing
+    /// matched), whatever its definition says.
+    pub null_extended: bool,
+}
+
+impl SourceTable {
+    /// Whether column `i` may hold NULL in this FROM clause.
+    pub fn nullable(&self, i: usize) -> bool {
+        self.null_extended || self.table.schema.columns[i].nullable
+    }
 }
 
 /// A select-list alias visible to GROUP BY / HAVING / ORDER BY.
@@ -205,6 +218,9 @@ impl<'a> BindScope<'a> {
                 continue;
             }
             if let Some(c) = column_ref(t, name) {
+                if qualifier.is_empty() && t.merged.contains(&(c.index - t.offset)) {
+                    continue;
+                }
                 t.columns.check(
                     &t.table.schema.columns[c.index - t.offset].name,
                     Privileges::SELECT,
@@ -238,7 +254,7 @@ fn column_ref(t: &SourceTable, name: &str) -> Option<ColumnRef> {
     Some(ColumnRef {
         index: t.offset + i,
         data_type: c.data_type.clone(),
-        nullable: c.nullable,
+        nullable: t.nullable(i),
     })
 }
 

@@ -5,7 +5,8 @@ use crate::access;
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{ColumnRef, Expr};
 use crate::information_schema::{self, SystemTable};
-use crate::plan::{AccessPath, Count, Plan, SortKey, SystemScan};
+use crate::join;
+use crate::plan::{AccessPath, Count, JoinSource, Plan, SortKey, SystemScan};
 use crate::privilege::{AccessCheck, ColumnAccess, Privileges};
 use crate::scope::{Aggregates, Alias, BindScope, Outer, Parameters, SourceTable};
 use crate::set_operation;
@@ -22,8 +23,8 @@ pub struct SelectPlan {
     pub columns: Columns,
     /// Tables read, to re-bind prepared statements after DDL.
     pub tables: Vec<Arc<Table>>,
-    /// FOR UPDATE / LOCK IN SHARE MODE was given (accepted; storage has no row locks
-    /// for reads yet, so it reads like a plain SELECT).
+    /// FOR UPDATE / LOCK IN SHARE MODE was given (accepted, also over joins; storage has
+    /// no row locks for reads yet, so it reads like a plain SELECT).
     #[allow(dead_code)]
     pub locking: bool,
 }
@@ -370,12 +371,16 @@ pub fn bind_query_block(
     locking: bool,
     cx: &BindContext,
 ) -> Result<SelectPlan> {
-    let sources = bind_from(&select.from, cx, Privileges::SELECT, Privileges::SELECT)?;
+    let join::FromClause {
+        sources,
+        star,
+        joins,
+    } = join::bind_from(&select.from, cx, Privileges::SELECT, Privileges::SELECT)?;
     let width: usize = sources.iter().map(|s| s.table.schema.columns.len()).sum();
     let parameters = cx.parameters;
 
     // Select list: `*` expansion fixes K before anything binds.
-    let select_width = expanded_width(&select.projection, &sources)?;
+    let select_width = expanded_width(&select.projection, &sources, &star, cx.database)?;
     let aggregates = Aggregates {
         calls: RefCell::new(Vec::new()),
         base: width + select_width,
@@ -385,7 +390,7 @@ pub fn bind_query_block(
         let mut scope = BindScope::in_query(&sources, "SELECT", cx);
         scope.aggregates = Some(&aggregates);
         for item in &select.projection {
-            bind_item(item, &sources, &scope, cx, &mut items)?;
+            bind_item(item, &sources, &star, &scope, cx, &mut items)?;
         }
     }
     let aliases: Vec<Alias> = items
@@ -446,6 +451,7 @@ pub fn bind_query_block(
     let calls = aggregates.calls.into_inner();
     let aggregated = !group_by.is_empty() || !calls.is_empty();
     let mut plan = match sources.first() {
+        Some(_) if joins.is_some() => join::plan(joins.expect("checked"), filter, &sources),
         None => {
             if filter.is_some() {
                 Plan::Filter {
@@ -540,48 +546,12 @@ pub fn bind_query_block(
     })
 }
 
-/// Binds a FROM clause whose tables the session must hold `needed` on.
-pub fn bind_from(
-    from: &[ast::TableWithJoins],
-    cx: &BindContext,
-    needed: Privileges,
-    column_needs: Privileges,
-) -> Result<Vec<SourceTable>> {
-    let mut sources = Vec::new();
-    match from {
-        [] => {}
-        [one] if one.joins.is_empty() => {
-            let ast::TableFactor::Table {
-                name,
-                alias,
-                args: None,
-                ..
-            } = &one.relation
-            else {
-                return Err(Error::not_supported("derived tables and table functions"));
-            };
-            if name.0.len() == 1 && object_part(&name.0[0]).eq_ignore_ascii_case("dual") {
-                return Ok(sources);
-            }
-            let (db, table, columns) = cx.table(name, needed, column_needs)?;
-            let alias = match alias {
-                Some(a) => a.name.value.clone(),
-                None => table.schema.name.clone(),
-            };
-            sources.push(SourceTable {
-                db,
-                alias,
-                table,
-                offset: 0,
-                columns,
-            });
-        }
-        _ => return Err(Error::not_supported("joins")),
-    }
-    Ok(sources)
-}
-
-fn expanded_width(projection: &[ast::SelectItem], sources: &[SourceTable]) -> Result<usize> {
+fn expanded_width(
+    projection: &[ast::SelectItem],
+    sources: &[SourceTable],
+    star: &[(usize, usize)],
+    database: Option<&str>,
+) -> Result<usize> {
     let mut n = 0;
     for item in projection {
         n += match item {
@@ -589,11 +559,11 @@ fn expanded_width(projection: &[ast::SelectItem], sources: &[SourceTable]) -> Re
                 if sources.is_empty() {
                     return Err(Error::new(ErrorCode::NoTablesUsed, "No tables used"));
                 }
-                sources.iter().map(|s| s.table.schema.columns.len()).sum()
+                star.len()
             }
             ast::SelectItem::QualifiedWildcard(kind, _) => {
                 let name = kind.to_string();
-                let source = find_source(sources, &name)?;
+                let source = find_source(sources, &name, database)?;
                 source.table.schema.columns.len()
             }
             _ => 1,
@@ -602,13 +572,23 @@ fn expanded_width(projection: &[ast::SelectItem], sources: &[SourceTable]) -> Re
     Ok(n)
 }
 
-fn find_source<'a>(sources: &'a [SourceTable], name: &str) -> Result<&'a SourceTable> {
+/// The table `[db.]alias.*` names; 1051 naming `db.alias` as MariaDB does.
+fn find_source<'a>(
+    sources: &'a [SourceTable],
+    name: &str,
+    database: Option<&str>,
+) -> Result<&'a SourceTable> {
     let name = name.trim_end_matches(".*");
-    let last = name.rsplit('.').next().unwrap_or(name).trim_matches('`');
+    let mut parts = name.rsplit('.').map(|p| p.trim_matches('`'));
+    let alias = parts.next().unwrap_or(name);
+    let db = parts.next();
     sources
         .iter()
-        .find(|s| s.alias == last)
-        .ok_or_else(|| Error::new(ErrorCode::UnknownTable, format!("Unknown table '{last}'")))
+        .find(|s| s.alias == alias && db.is_none_or(|db| s.db == db))
+        .ok_or_else(|| {
+            let db = db.or(database).unwrap_or_default();
+            Error::new(ErrorCode::BadTable, format!("Unknown table '{db}.{alias}'"))
+        })
 }
 
 /// Metadata of a table column in a result set (flags as MariaDB sets them).
@@ -633,7 +613,7 @@ pub fn table_column_info(source: &SourceTable, i: usize, name: &str) -> ColumnIn
         org_name: c.name.clone(),
         data_type: c.data_type.clone(),
         length: c.data_type.display_length(),
-        not_null: !c.nullable,
+        not_null: !source.nullable(i),
         primary_key: in_primary,
         unique_key,
         multiple_key,
@@ -645,20 +625,23 @@ pub fn table_column_info(source: &SourceTable, i: usize, name: &str) -> ColumnIn
 fn bind_item(
     item: &ast::SelectItem,
     sources: &[SourceTable],
+    star: &[(usize, usize)],
     scope: &BindScope,
     cx: &BindContext,
     items: &mut Vec<Item>,
 ) -> Result<()> {
-    let mut push_table = |source: &SourceTable| -> Result<()> {
-        let schema = &source.table.schema;
-        let names = schema.columns.iter().map(|c| c.name.as_str());
-        source.columns.check_all(names, Privileges::SELECT)?;
-        for (i, c) in schema.columns.iter().enumerate() {
+    let mut push_columns = |columns: &mut dyn Iterator<Item = (&SourceTable, usize)>| {
+        for (source, i) in columns {
+            let c = &source.table.schema.columns[i];
+            // As `*`: 1142 on the table, naming no column.
+            source
+                .columns
+                .check_all([c.name.as_str()], Privileges::SELECT)?;
             items.push(Item {
                 expr: Expr::Column(ColumnRef {
                     index: source.offset + i,
                     data_type: c.data_type.clone(),
-                    nullable: c.nullable,
+                    nullable: source.nullable(i),
                 }),
                 info: table_column_info(source, i, &c.name),
             });
@@ -667,10 +650,12 @@ fn bind_item(
     };
     let (ast_expr, alias) = match item {
         ast::SelectItem::Wildcard(_) => {
-            return sources.iter().try_for_each(&mut push_table);
+            return push_columns(&mut star.iter().map(|&(s, i)| (&sources[s], i)));
         }
         ast::SelectItem::QualifiedWildcard(kind, _) => {
-            return push_table(find_source(sources, &kind.to_string())?);
+            let source = find_source(sources, &kind.to_string(), cx.database)?;
+            let width = source.table.schema.columns.len();
+            return push_columns(&mut (0..width).map(|i| (source, i)));
         }
         ast::SelectItem::UnnamedExpr(e) => (e, None),
         ast::SelectItem::ExprWithAlias { expr, alias } => (expr, Some(alias.value.clone())),
@@ -838,6 +823,11 @@ pub fn is_full_scan(plan: &Plan) -> bool {
     match plan {
         Plan::Scan(s) => matches!(s.access, AccessPath::Full),
         Plan::SystemScan(_) => true,
+        // As MariaDB counts Select_scan: the first table read is read whole.
+        Plan::Join(join) => matches!(
+            &join.steps[0].source,
+            JoinSource::Table { scan, .. } if matches!(scan.access, AccessPath::Full)
+        ),
         Plan::Empty => false,
         Plan::Filter { input, .. }
         | Plan::Aggregate { input, .. }

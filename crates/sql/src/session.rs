@@ -1465,6 +1465,8 @@ impl Session {
             table: Arc::clone(&t),
             offset: 0,
             columns: ColumnAccess::default(),
+            merged: Vec::new(),
+            null_extended: false,
         };
         let grants = &self.state.grants;
         let columns: Vec<ColumnInfo> = t

@@ -1580,3 +1580,88 @@ fn information_schema_names_are_case_insensitive() {
     assert_eq!(e.code, ErrorCode::UnknownTable);
     assert_eq!(e.message, "Unknown table 'nosuch' in information_schema");
 }
+
+#[test]
+fn joins_read_tables_as_nested_loops() {
+    let (_engine, mut s) = setup();
+    run(
+        &mut s,
+        "CREATE TABLE d (code INT PRIMARY KEY, title VARCHAR(9))",
+    );
+    run(
+        &mut s,
+        "CREATE TABLE e (id INT PRIMARY KEY, dept INT, KEY (dept))",
+    );
+    run(
+        &mut s,
+        "INSERT INTO d VALUES (1, 'one'), (2, 'two'), (3, 'three')",
+    );
+    run(
+        &mut s,
+        "INSERT INTO e VALUES (10, 1), (11, 1), (12, 2), (13, NULL)",
+    );
+    let q = "SELECT e.id, d.title FROM e JOIN d ON d.code = e.dept ORDER BY e.id";
+    assert_eq!(
+        rows(&mut s, q),
+        table(&[&["10", "one"], &["11", "one"], &["12", "two"]])
+    );
+    // LEFT JOIN keeps unmatched outer rows; WHERE sees their NULLs.
+    let q = "SELECT d.code, e.id FROM d LEFT JOIN e ON e.dept = d.code WHERE e.id IS NULL";
+    assert_eq!(rows(&mut s, q), table(&[&["3", "NULL"]]));
+    let q = "SELECT e.id, d.code FROM d RIGHT JOIN e ON e.dept = d.code ORDER BY e.id DESC";
+    assert_eq!(rows(&mut s, q)[0], ["13", "NULL"]);
+    // USING: the common column once, first; an unqualified name means the left one.
+    let events = run(
+        &mut s,
+        "SELECT * FROM d JOIN e ON FALSE JOIN d AS x USING (code)",
+    );
+    let Some(Event::Rows { columns, .. }) = events.last() else {
+        panic!("{events:?}")
+    };
+    let names: Vec<(&str, &str)> = columns
+        .iter()
+        .map(|c| (c.table.as_str(), c.name.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("d", "code"),
+            ("d", "title"),
+            ("e", "id"),
+            ("e", "dept"),
+            ("x", "title")
+        ]
+    );
+    // The inner side of an outer join may be NULL whatever its columns' definitions.
+    let events = run(&mut s, "SELECT d.code, e.id FROM d LEFT JOIN e ON FALSE");
+    let Some(Event::Rows { columns, rows, .. }) = events.last() else {
+        panic!("{events:?}")
+    };
+    assert_eq!((columns[0].not_null, columns[1].not_null), (true, false));
+    assert_eq!(rows[0], ["1", "NULL"]);
+    // A `?` in ON, bound per execution.
+    let info = s
+        .prepare("SELECT COUNT(*) FROM e JOIN d ON d.code = e.dept AND d.code = ?")
+        .expect("prepare");
+    let mut sink = Collect::default();
+    s.execute_prepared(info.id, &[Value::Int(1)], &mut sink)
+        .expect("execute");
+    match sink.events.as_slice() {
+        [Event::Rows { rows, .. }] => assert_eq!(rows, &table(&[&["2"]])),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        error(&mut s, "SELECT id FROM e, e AS d").code,
+        ErrorCode::NonUniq
+    );
+    assert_eq!(
+        error(&mut s, "SELECT 1 FROM e, d AS e").code,
+        ErrorCode::NonUniqTable
+    );
+    let e = error(&mut s, "SELECT 1 FROM e JOIN d ON nosuch = 1");
+    assert_eq!(e.message, "Unknown column 'nosuch' in 'ON'");
+    assert_eq!(
+        error(&mut s, "UPDATE e JOIN d ON d.code = e.dept SET e.dept = 2").code,
+        ErrorCode::NotSupportedYet
+    );
+}
