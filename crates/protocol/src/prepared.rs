@@ -38,7 +38,7 @@ use crate::resultset::{
     column_flag, is_lenenc_type, write_column_definition, ColumnDefinition, ResultSetEncoder,
 };
 use manycore_types::datatype::type_code;
-use manycore_types::{Date, DateTime, Value};
+use manycore_types::{Date, DateTime, Time, Value};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PrepareOk {
@@ -147,7 +147,9 @@ pub enum ParamValue<'a> {
 }
 
 impl ParamValue<'_> {
-    /// An owned `Value`. TIME becomes its text "[-]hhh:mm:ss[.ffffff]".
+    /// An owned `Value`. A TIME is clipped to the TIME range (MariaDB's binding does
+    /// the same); one with a minute or second over 59 becomes its text, which the SQL
+    /// layer then rejects with the warning a bad string gets.
     pub fn to_value(&self) -> Value {
         match *self {
             ParamValue::Null => Value::Null,
@@ -166,6 +168,12 @@ impl ParamValue<'_> {
                 microsecond,
             } => {
                 let hours = days as u64 * 24 + hour as u64;
+                if minute < 60 && second < 60 && microsecond < 1_000_000 {
+                    let seconds = (hours * 3600 + minute as u64 * 60 + second as u64) as i128;
+                    let micros = seconds * 1_000_000 + microsecond as i128;
+                    let (time, _) = Time::clipped(if negative { -micros } else { micros });
+                    return Value::Time(time);
+                }
                 let sign = if negative { "-" } else { "" };
                 let mut s = format!("{sign}{hours:02}:{minute:02}:{second:02}");
                 if microsecond != 0 {
@@ -482,7 +490,10 @@ pub(crate) mod tests {
                 ParamValue::UInt(65535),
             ]
         );
-        assert_eq!(got[6].to_value(), Value::text("-26:03:04"));
+        assert_eq!(
+            got[6].to_value(),
+            Value::Time(Time::new(-(26 * 3600 + 3 * 60 + 4) * 1_000_000).expect("in range"))
+        );
         // Every strict prefix fails, never panics.
         for cut in 0..p.len() {
             let mut cached = [None; 10];

@@ -32,7 +32,7 @@ use crate::error::{ProtocolError, Result};
 use crate::packet::PacketWriter;
 use crate::response::{write_eof, write_result_set_end_ok, OkPacket};
 use manycore_types::datatype::type_code;
-use manycore_types::{format, DataType, DateTime, IntWidth, Value};
+use manycore_types::{format, DataType, DateTime, IntWidth, Time, Value};
 
 /// Column definition flags.
 pub mod column_flag {
@@ -348,6 +348,7 @@ pub struct ValueTypeMismatch;
 /// Appends a non-NULL value in the binary form of `data_type.type_code()`:
 /// TINY 1 byte, SHORT 2, INT24/LONG 4, LONGLONG 8, FLOAT f32, DOUBLE f64 (all LE),
 /// DATE/DATETIME/TIMESTAMP u8 length (0, 4, 7 or 11) + y u16, m, d, h, mi, s, us u32,
+/// TIME u8 length (0, 8 or 12) + negative u8, days u32, h, mi, s, us u32,
 /// DECIMAL and strings as lenenc text. Numbers convert between integer and float kinds
 /// as Rust's `as` does; a string in a numeric or temporal column is an error.
 pub fn write_binary_value(
@@ -377,6 +378,10 @@ pub fn write_binary_value(
         DataType::DateTime { .. } | DataType::Timestamp { .. } => match value {
             Value::Date(d) => write_binary_datetime(out, &DateTime::from_date(*d), true),
             Value::DateTime(dt) => write_binary_datetime(out, dt, true),
+            _ => return Err(ValueTypeMismatch),
+        },
+        DataType::Time { .. } => match value {
+            Value::Time(t) => write_binary_time(out, t),
             _ => return Err(ValueTypeMismatch),
         },
         // The NULL type has no bytes at all: only NULL values (in the bitmap) fit it.
@@ -432,6 +437,27 @@ fn write_binary_datetime(out: &mut Vec<u8>, dt: &DateTime, with_time: bool) {
     }
     if len == 11 {
         write_u32(out, dt.microsecond);
+    }
+}
+
+/// The shortest of the 0/8/12-byte forms that holds the time.
+fn write_binary_time(out: &mut Vec<u8>, t: &Time) {
+    let (hours, minute, second, microsecond) = t.parts();
+    let len: u8 = if microsecond != 0 {
+        12
+    } else if t.microseconds() != 0 {
+        8
+    } else {
+        0
+    };
+    out.push(len);
+    if len >= 8 {
+        out.push(t.is_negative() as u8);
+        write_u32(out, hours / 24);
+        out.extend_from_slice(&[(hours % 24) as u8, minute, second]);
+    }
+    if len == 12 {
+        write_u32(out, microsecond);
     }
 }
 

@@ -185,6 +185,9 @@ pub fn column_type(name: &str, t: &ast::DataType) -> Result<DataType> {
         A::Timestamp(fsp, _) => DataType::Timestamp {
             fsp: fsp_of(name, *fsp)?,
         },
+        A::Time(fsp, _) => DataType::Time {
+            fsp: fsp_of(name, *fsp)?,
+        },
         other => return Err(Error::not_supported(&format!("column type {other}"))),
     })
 }

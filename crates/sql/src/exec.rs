@@ -496,6 +496,10 @@ pub fn group_key(value: &Value, data_type: Option<&DataType>, out: &mut Vec<u8>)
             out.extend_from_slice(&[dt.date.month, dt.date.day, dt.hour, dt.minute, dt.second]);
             out.extend_from_slice(&dt.microsecond.to_be_bytes());
         }
+        Value::Time(t) => {
+            out.push(6);
+            out.extend_from_slice(&t.microseconds().to_be_bytes());
+        }
     }
 }
 

@@ -742,7 +742,9 @@ fn column_row(db: &str, schema: &TableSchema, i: usize) -> Row {
     };
     let (precision, scale) = numeric_precision(&c.data_type);
     let datetime_precision = match c.data_type {
-        DataType::DateTime { fsp } | DataType::Timestamp { fsp } => count(fsp.into()),
+        DataType::DateTime { fsp } | DataType::Timestamp { fsp } | DataType::Time { fsp } => {
+            count(fsp.into())
+        }
         _ => Value::Null,
     };
     vec![

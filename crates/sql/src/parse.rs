@@ -42,6 +42,9 @@ pub enum Statement {
     },
     ShowCreateDatabase {
         name: String,
+        /// SHOW CREATE DATABASE IF NOT EXISTS: the statement shown says so too (what
+        /// mariadb-dump asks for, so a dump restores over an existing database).
+        if_not_exists: bool,
     },
     /// SHOW TRIGGERS, EVENTS, FUNCTION/PROCEDURE/PACKAGE [BODY] STATUS.
     ShowStoredObjects {
@@ -309,10 +312,14 @@ fn pre_show(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
             for _ in 0..3 {
                 parser.next_token();
             }
-            let _ = parser.parse_keywords(&[Keyword::IF, Keyword::NOT, Keyword::EXISTS]);
+            let if_not_exists =
+                parser.parse_keywords(&[Keyword::IF, Keyword::NOT, Keyword::EXISTS]);
             let name = identifier(parser)?;
             end(parser)?;
-            Ok(Some(Statement::ShowCreateDatabase { name }))
+            Ok(Some(Statement::ShowCreateDatabase {
+                name,
+                if_not_exists,
+            }))
         }
         Some("TRIGGERS") | Some("EVENTS") => {
             parser.next_token();

@@ -2028,12 +2028,15 @@ impl Session {
                 };
                 return self.send_rows(rows, sink, more);
             }
-            Statement::ShowCreateDatabase { name } => {
+            Statement::ShowCreateDatabase {
+                name,
+                if_not_exists,
+            } => {
                 self.state.access().sees_database(name)?;
                 if !self.engine.storage().catalog().databases.contains_key(name) {
                     return Err(Error::bad_db(name));
                 }
-                return self.send_rows(show::create_database(name), sink, more);
+                return self.send_rows(show::create_database(name, *if_not_exists), sink, more);
             }
             Statement::ShowStoredObjects { kind, db, filter } => {
                 // Triggers and events belong to a database (the current one unless named);

@@ -250,9 +250,15 @@ pub fn create_table(table: &Table) -> Rows {
     }
 }
 
-pub fn create_database(name: &str) -> Rows {
+pub fn create_database(name: &str, if_not_exists: bool) -> Rows {
+    let condition = if if_not_exists {
+        "/*!32312 IF NOT EXISTS*/ "
+    } else {
+        ""
+    };
     let body = format!(
-        "CREATE DATABASE {} /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */",
+        "CREATE DATABASE {condition}{} /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE \
+         utf8mb4_general_ci */",
         quote_identifier(name)
     );
     Rows {

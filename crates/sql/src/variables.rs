@@ -674,6 +674,7 @@ pub fn value_text(value: &Value) -> String {
         Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
         Value::Date(d) => d.to_string(),
         Value::DateTime(dt) => dt.format(if dt.microsecond > 0 { 6 } else { 0 }),
+        Value::Time(_) => manycore_types::format::to_text(value, &DataType::Null),
     }
 }
 

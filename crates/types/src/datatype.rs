@@ -71,6 +71,9 @@ pub enum DataType {
     Timestamp {
         fsp: u8,
     },
+    Time {
+        fsp: u8,
+    },
 }
 
 /// MySQL protocol column type codes (enum_field_types).
@@ -205,7 +208,10 @@ impl DataType {
     pub fn is_temporal(&self) -> bool {
         matches!(
             self,
-            DataType::Date | DataType::DateTime { .. } | DataType::Timestamp { .. }
+            DataType::Date
+                | DataType::DateTime { .. }
+                | DataType::Timestamp { .. }
+                | DataType::Time { .. }
         )
     }
 
@@ -259,6 +265,7 @@ impl DataType {
             DataType::Date => DATE,
             DataType::DateTime { .. } => DATETIME,
             DataType::Timestamp { .. } => TIMESTAMP,
+            DataType::Time { .. } => TIME,
         }
     }
 
@@ -298,6 +305,8 @@ impl DataType {
             DataType::DateTime { fsp } | DataType::Timestamp { fsp } => {
                 19 + if *fsp > 0 { *fsp as u32 + 1 } else { 0 }
             }
+            // '-838:59:59' plus the fraction.
+            DataType::Time { fsp } => 10 + if *fsp > 0 { *fsp as u32 + 1 } else { 0 },
         }
     }
 
@@ -308,7 +317,9 @@ impl DataType {
         match self {
             DataType::Int { .. } | DataType::Date => 0,
             DataType::Decimal { scale, .. } => *scale,
-            DataType::DateTime { fsp } | DataType::Timestamp { fsp } => *fsp,
+            DataType::DateTime { fsp } | DataType::Timestamp { fsp } | DataType::Time { fsp } => {
+                *fsp
+            }
             DataType::Double { decimals, .. } => *decimals,
             _ => NOT_FIXED_DECIMALS,
         }
@@ -328,7 +339,9 @@ impl DataType {
             DataType::Decimal { scale, .. } => *scale,
             DataType::Float => NOT_FIXED_DECIMALS,
             DataType::Double { decimals, .. } => *decimals,
-            DataType::DateTime { fsp } | DataType::Timestamp { fsp } => *fsp,
+            DataType::DateTime { fsp } | DataType::Timestamp { fsp } | DataType::Time { fsp } => {
+                *fsp
+            }
             DataType::Char { .. }
             | DataType::VarChar { .. }
             | DataType::Text { .. }
@@ -392,6 +405,8 @@ impl DataType {
             DataType::DateTime { fsp } => format!("datetime({fsp})"),
             DataType::Timestamp { fsp: 0 } => "timestamp".to_string(),
             DataType::Timestamp { fsp } => format!("timestamp({fsp})"),
+            DataType::Time { fsp: 0 } => "time".to_string(),
+            DataType::Time { fsp } => format!("time({fsp})"),
         }
     }
 }

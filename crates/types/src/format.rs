@@ -13,6 +13,8 @@
 //!             ("3.141593"), -0 as "0.00"
 //!   FLOAT     rounded to 6 significant digits first ("123457000", "1.1"), then as DOUBLE
 //!   DATE      YYYY-MM-DD; DATETIME/TIMESTAMP with the type's fsp fraction digits
+//!   TIME      [-]hh:mm:ss (hours as many digits as needed, at least two) with the type's
+//!             fsp fraction digits
 //!   strings   their bytes
 //!
 //! Invariants:
@@ -21,7 +23,7 @@
 //!     result rows all format through `write_text`, so they always agree.
 
 use crate::datatype::{DataType, NOT_FIXED_DECIMALS};
-use crate::temporal::{Date, DateTime};
+use crate::temporal::{Date, DateTime, Time};
 use crate::value::Value;
 use crate::Decimal;
 use std::io::Write;
@@ -51,6 +53,10 @@ pub fn write_text(value: &Value, data_type: &DataType, out: &mut Vec<u8>) {
                 write_datetime(dt, *fsp, out)
             }
             _ => write_datetime(dt, if dt.microsecond == 0 { 0 } else { 6 }, out),
+        },
+        Value::Time(t) => match data_type {
+            DataType::Time { fsp } => write_time(t, *fsp, out),
+            _ => write_time(t, if t.parts().3 == 0 { 0 } else { 6 }, out),
         },
     }
 }
@@ -90,6 +96,20 @@ pub fn write_datetime(dt: &DateTime, fsp: u8, out: &mut Vec<u8>) {
     let fsp = fsp.min(6) as u32;
     if fsp > 0 {
         let frac = dt.microsecond / 10u32.pow(6 - fsp);
+        write!(out, ".{:0width$}", frac, width = fsp as usize)
+            .expect("writing to a Vec cannot fail");
+    }
+}
+
+/// "[-]hh:mm:ss" plus `fsp` (0..=6) fraction digits (truncated, as MariaDB does).
+pub fn write_time(t: &Time, fsp: u8, out: &mut Vec<u8>) {
+    let (hours, minutes, seconds, microseconds) = t.parts();
+    let sign = if t.is_negative() { "-" } else { "" };
+    write!(out, "{sign}{hours:02}:{minutes:02}:{seconds:02}")
+        .expect("writing to a Vec cannot fail");
+    let fsp = fsp.min(6) as u32;
+    if fsp > 0 {
+        let frac = microseconds / 10u32.pow(6 - fsp);
         write!(out, ".{:0width$}", frac, width = fsp as usize)
             .expect("writing to a Vec cannot fail");
     }
@@ -350,6 +370,24 @@ mod tests {
                 }),
                 DataType::DateTime { fsp: 3 },
                 "2024-01-02 03:04:05.123",
+            ),
+            (
+                Value::Time(
+                    Time::new(-(838 * 3600 + 59 * 60 + 59) * 1_000_000 - 999_999)
+                        .expect("in range"),
+                ),
+                DataType::Time { fsp: 3 },
+                "-838:59:59.999",
+            ),
+            (
+                Value::Time(Time::new(5_000_001).expect("in range")),
+                DataType::Time { fsp: 0 },
+                "00:00:05",
+            ),
+            (
+                Value::Time(Time::new(-500_000).expect("in range")),
+                DataType::Time { fsp: 1 },
+                "-00:00:00.5",
             ),
             (
                 Value::text("abc"),

@@ -22,7 +22,7 @@ pub mod value;
 pub use collation::Collation;
 pub use datatype::{ColumnDefault, DataType, IntWidth, LobSize, NOT_FIXED_DECIMALS};
 pub use decimal::Decimal;
-pub use temporal::{Date, DateTime};
+pub use temporal::{Date, DateTime, Time};
 pub use value::Value;
 
 /// One stored row: values in column order.

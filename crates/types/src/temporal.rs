@@ -1,5 +1,11 @@
 //! DATE and DATETIME values, stored field by field so MySQL's zero dates
-//! ('0000-00-00') and partial dates are representable and ordering is field order.
+//! ('0000-00-00') and partial dates are representable and ordering is field order;
+//! TIME values, a signed duration in microseconds.
+//!
+//! Invariants:
+//! (1) A `Time` is always within -838:59:59.999999..=838:59:59.999999 (MySQL's TIME
+//!     range): `Time::new` refuses anything else, so every layer can format, encode and
+//!     compare it without checks.
 
 use std::fmt;
 
@@ -17,6 +23,80 @@ pub struct DateTime {
     pub minute: u8,
     pub second: u8,
     pub microsecond: u32,
+}
+
+/// A TIME: a signed duration, not a time of day ('-12:00:00' and '100:00:00' are TIMEs).
+/// Ordering is that of the duration, so negative times sort first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Time {
+    microseconds: i64,
+}
+
+impl Time {
+    pub const MICROS_PER_SECOND: i64 = 1_000_000;
+    /// 838:59:59.999999, the largest TIME (the smallest is its negation).
+    pub const MAX: Time = Time {
+        microseconds: (838 * 3600 + 59 * 60 + 59) * Time::MICROS_PER_SECOND + 999_999,
+    };
+
+    /// The TIME of a signed microsecond count, None outside the TIME range (invariant (1)).
+    pub fn new(microseconds: i64) -> Option<Time> {
+        (microseconds.abs() <= Time::MAX.microseconds).then_some(Time { microseconds })
+    }
+
+    /// The TIME nearest to `microseconds` within the range, and whether it was clipped.
+    pub fn clipped(microseconds: i128) -> (Time, bool) {
+        let max = Time::MAX.microseconds as i128;
+        let inside = microseconds.clamp(-max, max);
+        (
+            Time {
+                microseconds: inside as i64,
+            },
+            inside != microseconds,
+        )
+    }
+
+    pub fn microseconds(&self) -> i64 {
+        self.microseconds
+    }
+
+    pub fn is_negative(&self) -> bool {
+        self.microseconds < 0
+    }
+
+    /// The magnitude as (hours, minutes, seconds, microseconds); hours may exceed 23.
+    pub fn parts(&self) -> (u32, u8, u8, u32) {
+        let magnitude = self.microseconds.unsigned_abs();
+        let seconds = magnitude / Time::MICROS_PER_SECOND as u64;
+        (
+            (seconds / 3600) as u32,
+            (seconds / 60 % 60) as u8,
+            (seconds % 60) as u8,
+            (magnitude % Time::MICROS_PER_SECOND as u64) as u32,
+        )
+    }
+
+    /// The time cut to `fsp` fraction digits (toward zero, as MariaDB stores a TIME(fsp)).
+    pub fn truncate(&self, fsp: u8) -> Time {
+        let unit = 10i64.pow(6 - fsp.min(6) as u32);
+        Time {
+            microseconds: self.microseconds / unit * unit,
+        }
+    }
+
+    pub fn negated(&self) -> Time {
+        Time {
+            microseconds: -self.microseconds,
+        }
+    }
+
+    /// The time of day of a DATETIME.
+    pub fn of_day(dt: &DateTime) -> Time {
+        let seconds = dt.hour as i64 * 3600 + dt.minute as i64 * 60 + dt.second as i64;
+        Time {
+            microseconds: seconds * Time::MICROS_PER_SECOND + dt.microsecond as i64,
+        }
+    }
 }
 
 impl Date {
@@ -141,6 +221,23 @@ impl DateTime {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_range_and_parts() {
+        assert_eq!(Time::new(Time::MAX.microseconds() + 1), None);
+        assert_eq!(
+            Time::new(-Time::MAX.microseconds()),
+            Some(Time::MAX.negated())
+        );
+        assert_eq!(Time::MAX.parts(), (838, 59, 59, 999_999));
+        assert_eq!(
+            Time::clipped(-10_000_000_000_000),
+            (Time::MAX.negated(), true)
+        );
+        let t = Time::new(-(3600 * 1_000_000 + 123_456)).expect("in range");
+        assert_eq!(t.parts(), (1, 0, 0, 123_456));
+        assert_eq!(t.truncate(2).microseconds(), -(3600 * 1_000_000 + 120_000));
+    }
 
     #[test]
     fn to_days_matches_mysql() {

@@ -3,7 +3,7 @@
 //! `Value` carries no type information beyond its representation; the column or
 //! expression type (`DataType`) says how to format it (FLOAT vs DOUBLE, CHAR vs BLOB).
 
-use crate::temporal::{Date, DateTime};
+use crate::temporal::{Date, DateTime, Time};
 use crate::Decimal;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -22,6 +22,7 @@ pub enum Value {
     Date(Date),
     /// DATETIME and TIMESTAMP.
     DateTime(DateTime),
+    Time(Time),
 }
 
 impl Value {

@@ -28,14 +28,16 @@
 //! - value: u8 tag: 0 NULL | 1 Int zigzag | 2 UInt varint | 3 Double (u64 LE bits) |
 //!   4 Decimal as written before 65-digit decimals (i128 LE mantissa, u8 scale; still
 //!   read) | 5 Bytes | 6 Date | 7 DateTime | 8 Decimal (the 28 bytes of
-//!   `Decimal::to_bytes`: 27-byte big-endian magnitude, then sign bit and scale).
+//!   `Decimal::to_bytes`: 27-byte big-endian magnitude, then sign bit and scale) |
+//!   9 Time (zigzag microseconds, within the TIME range).
 //!   Date = varint year, u8 month, u8 day; DateTime = Date, u8 hour, minute, second,
 //!   varint microsecond.
 //! - data type: u8 tag: 0 Null | 1 Int (u8 width 0..=4 tiny..big, bool unsigned) |
 //!   2 Decimal (u8 precision, u8 scale) | 3 Float | 4 Double | 5 Char | 6 VarChar |
 //!   7 Binary | 8 VarBinary (each: varint length) | 9 Text | 10 Blob (each: u8 size
 //!   0..=3 tiny..long) | 11 Date | 12 DateTime | 13 Timestamp (each: u8 fsp) |
-//!   14 Decimal unsigned (u8 precision, u8 scale) | 15 DOUBLE(M,D) (u8 M, u8 D).
+//!   14 Decimal unsigned (u8 precision, u8 scale) | 15 DOUBLE(M,D) (u8 M, u8 D) |
+//!   16 Time (u8 fsp).
 //!   A DOUBLE without (M,D) is tag 4.
 //! - column: name, type, bool nullable, default (u8 0 none | 1 value | 2 CURRENT_TIMESTAMP),
 //!   bool auto_increment, bool on_update_current_timestamp, comment, varint display
@@ -55,7 +57,8 @@ use crate::codec::*;
 use manycore_storage::{ColumnSchema, IndexSchema, TableSchema};
 use manycore_types::decimal::PACKED_LEN;
 use manycore_types::{
-    ColumnDefault, DataType, Date, DateTime, Decimal, IntWidth, LobSize, Value, NOT_FIXED_DECIMALS,
+    ColumnDefault, DataType, Date, DateTime, Decimal, IntWidth, LobSize, Time, Value,
+    NOT_FIXED_DECIMALS,
 };
 use std::sync::Arc;
 
@@ -442,6 +445,10 @@ pub(crate) fn put_value(out: &mut Vec<u8>, value: &Value) {
             out.extend_from_slice(&[dt.hour, dt.minute, dt.second]);
             put_varint(out, dt.microsecond as u64);
         }
+        Value::Time(t) => {
+            put_u8(out, 9);
+            put_zigzag(out, t.microseconds());
+        }
     }
 }
 
@@ -493,6 +500,7 @@ pub(crate) fn get_value(r: &mut Reader<'_>) -> Result<Value, DecodeError> {
                 microsecond,
             })
         }
+        9 => Value::Time(Time::new(r.zigzag()?).ok_or(DecodeError("time out of range"))?),
         _ => return Err(DecodeError("unknown value tag")),
     })
 }
@@ -540,6 +548,7 @@ fn put_data_type(out: &mut Vec<u8>, t: &DataType) {
         DataType::Date => put_u8(out, 11),
         DataType::DateTime { fsp } => out.extend_from_slice(&[12, *fsp]),
         DataType::Timestamp { fsp } => out.extend_from_slice(&[13, *fsp]),
+        DataType::Time { fsp } => out.extend_from_slice(&[16, *fsp]),
     }
 }
 
@@ -607,6 +616,7 @@ fn get_data_type(r: &mut Reader<'_>) -> Result<DataType, DecodeError> {
         11 => DataType::Date,
         12 => DataType::DateTime { fsp: r.u8()? },
         13 => DataType::Timestamp { fsp: r.u8()? },
+        16 => DataType::Time { fsp: r.u8()? },
         _ => return Err(DecodeError("unknown data type")),
     })
 }
@@ -778,6 +788,8 @@ mod tests {
                 second: 58,
                 microsecond: 999_999,
             }),
+            Value::Time(Time::MAX.negated()),
+            Value::Time(Time::new(3_600_000_001).expect("in range")),
         ]
     }
 
@@ -824,6 +836,7 @@ mod tests {
         }
         types.push(DataType::DateTime { fsp: 6 });
         types.push(DataType::Timestamp { fsp: 0 });
+        types.push(DataType::Time { fsp: 3 });
         types
     }
 

@@ -584,9 +584,7 @@ fn bind_typed_string(ts: &ast::TypedString) -> Result<Expr> {
     let (kind, date_only) = match &ts.data_type {
         ast::DataType::Date => ("DATE", true),
         ast::DataType::Timestamp(..) | ast::DataType::Datetime(_) => ("DATETIME", false),
-        ast::DataType::Time(..) => {
-            return Ok(string_literal(&text));
-        }
+        ast::DataType::Time(..) => return time_literal(&text),
         _ => return Ok(string_literal(&text)),
     };
     let Some(parsed) = super::coerce::parse_datetime(text.as_bytes()) else {
@@ -608,6 +606,28 @@ fn bind_typed_string(ts: &ast::TypedString) -> Result<Expr> {
             },
         }
     })
+}
+
+/// TIME'...': a TIME with as many fraction digits as the text has; anything the column
+/// would only take with a warning is an error here.
+fn time_literal(text: &str) -> Result<Expr> {
+    match super::time::parse_time(text.as_bytes()) {
+        Some(p) if !p.clipped && !p.trailing && !p.from_datetime => {
+            let fraction_digits = text
+                .split_once('.')
+                .map_or(0, |(_, f)| f.trim_end().len().min(6));
+            Ok(Expr::Literal {
+                value: Value::Time(p.time),
+                data_type: DataType::Time {
+                    fsp: fraction_digits as u8,
+                },
+            })
+        }
+        _ => Err(Error::new(
+            ErrorCode::TruncatedWrongValue,
+            format!("Incorrect TIME value: '{text}'"),
+        )),
+    }
 }
 
 /// Names that are functions even without parentheses (reserved words in MySQL).
@@ -889,6 +909,9 @@ fn num_view(t: &DataType) -> NumView {
         DataType::DateTime { fsp } | DataType::Timestamp { fsp } => {
             NumView::Exact(14, *fsp as u32, false)
         }
+        // hhhmmss: 838:59:59 is 8385959.
+        DataType::Time { fsp: 0 } => NumView::Exact(7, 0, true),
+        DataType::Time { fsp } => NumView::Exact(7, *fsp as u32, false),
         // A bare NULL is a string to MariaDB's arithmetic: the result is DOUBLE.
         _ => NumView::Inexact,
     }
@@ -1169,7 +1192,9 @@ fn cast_type(t: &ast::DataType, operand: &Expr, operand_text: &str) -> Result<Da
         T::Datetime(fsp) | T::Timestamp(fsp, _) => DataType::DateTime {
             fsp: fsp.unwrap_or(0).min(6) as u8,
         },
-        T::Time(..) => varchar(17),
+        T::Time(fsp, _) => DataType::Time {
+            fsp: fsp.unwrap_or(0).min(6) as u8,
+        },
         T::Text | T::LongText | T::MediumText | T::TinyText => {
             string_type(char_length(from).max(1), is_binary_string(from))
         }

@@ -9,7 +9,7 @@
 //! (2) `compare` is the one comparison rule: `=`, `<`, IN, BETWEEN, CASE x WHEN,
 //!     NULLIF, GREATEST/LEAST all go through it.
 
-use super::SessionContext;
+use super::{temporal, time, SessionContext};
 use crate::error::{Error, ErrorCode};
 use manycore_types::format::{to_text, write_text};
 use manycore_types::{Collation, DataType, Date, DateTime, Decimal, Value, NOT_FIXED_DECIMALS};
@@ -179,6 +179,7 @@ pub fn to_f64(value: &Value, session: &dyn SessionContext) -> Option<f64> {
         Value::Bytes(b) => str_to_f64(b, session),
         Value::Date(d) => date_number(d) as f64,
         Value::DateTime(dt) => datetime_number(dt) as f64 + dt.microsecond as f64 / 1_000_000.0,
+        Value::Time(t) => time::time_decimal(t).to_f64(),
     })
 }
 
@@ -200,6 +201,7 @@ pub fn to_decimal(value: &Value, session: &dyn SessionContext) -> Option<Decimal
                 Decimal::from_i128_with_scale(micros, 6).expect("a datetime fits 65 digits")
             }
         }
+        Value::Time(t) => time::time_decimal(t),
     })
 }
 
@@ -230,6 +232,7 @@ pub fn to_i128(value: &Value, session: &dyn SessionContext) -> Option<i128> {
         Value::Bytes(b) => str_to_i128(b, session),
         Value::Date(d) => date_number(d) as i128,
         Value::DateTime(dt) => datetime_number(dt) as i128,
+        Value::Time(t) => decimal_to_i128(&time::time_decimal(t)),
     })
 }
 
@@ -506,6 +509,16 @@ pub fn to_temporal(value: &Value, session: &dyn SessionContext) -> Option<Parsed
             })
         }
         Value::Bytes(b) => parse_datetime(b),
+        // A TIME is a time of the current day (MariaDB's TIME to DATETIME conversion).
+        Value::Time(t) => {
+            let micros = temporal::to_micros(&DateTime::from_date(session.statement_time().date))
+                .and_then(|day| temporal::from_micros(day + t.microseconds() as i128));
+            return micros.map(|datetime| ParsedTemporal {
+                datetime,
+                has_time: true,
+                fraction_digits: 6,
+            });
+        }
         Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => {
             to_i128(value, session).and_then(number_to_datetime)
         }
@@ -527,6 +540,8 @@ pub enum CompareKind {
     Double,
     /// A date/time against a date/time or a string.
     Temporal,
+    /// A TIME against a TIME, a string or a number (MariaDB compares as TIME).
+    Time,
 }
 
 /// The collation of a string-typed operand; parameters and NULL-typed operands are
@@ -546,6 +561,7 @@ enum Class {
     Exact,
     Double,
     Temporal,
+    Time,
     Null,
 }
 
@@ -556,6 +572,7 @@ fn class_of(value: &Value) -> Class {
         Value::Double(_) => Class::Double,
         Value::Bytes(_) => Class::Str,
         Value::Date(_) | Value::DateTime(_) => Class::Temporal,
+        Value::Time(_) => Class::Time,
     }
 }
 
@@ -572,9 +589,10 @@ pub fn compare_kind(a: &Value, at: &DataType, b: &Value, bt: &DataType) -> Compa
             }
         }
         (Class::Exact, Class::Exact) => CompareKind::Exact,
-        (Class::Temporal, Class::Temporal | Class::Str) | (Class::Str, Class::Temporal) => {
-            CompareKind::Temporal
-        }
+        (Class::Time, Class::Time | Class::Str | Class::Exact | Class::Double)
+        | (Class::Str | Class::Exact | Class::Double, Class::Time) => CompareKind::Time,
+        (Class::Temporal | Class::Time, Class::Temporal | Class::Str | Class::Time)
+        | (Class::Str, Class::Temporal) => CompareKind::Temporal,
         _ => CompareKind::Double,
     }
 }
@@ -608,6 +626,10 @@ pub fn compare(
                 }
             }
         }
+        CompareKind::Time => match (time::to_time(a, session), time::to_time(b, session)) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            _ => return None,
+        },
         CompareKind::Double => {
             let x = to_f64(a, session).unwrap_or(0.0);
             let y = to_f64(b, session).unwrap_or(0.0);
@@ -673,6 +695,7 @@ pub fn truth(value: &Value, session: &dyn SessionContext) -> Option<bool> {
         Value::Bytes(b) => str_to_f64(b, session) != 0.0,
         Value::Date(d) => !d.is_zero(),
         Value::DateTime(dt) => !(dt.date.is_zero() && dt.hour == 0 && dt.minute == 0),
+        Value::Time(t) => t.microseconds() != 0,
     })
 }
 

@@ -15,9 +15,10 @@ use super::coerce::{
     self, compare_exact, double_to_i128, number_to_datetime, parse_datetime, string_collation,
     to_bytes, warning_text,
 };
+use super::time::{self, ParsedTime};
 use super::SessionContext;
 use crate::error::{Error, ErrorCode, Result};
-use manycore_types::{Collation, DataType, Date, DateTime, Decimal, Value};
+use manycore_types::{Collation, DataType, Date, DateTime, Decimal, Time, Value};
 use std::cmp::Ordering;
 
 /// Names a column in messages: `column_name` may be "c" or "db.t.c"; 1264/1406/1265 print
@@ -149,7 +150,7 @@ pub fn store_value(
                 Value::UInt(u) => *u as i128,
                 Value::Double(d) => double_to_i128(*d),
                 Value::Decimal(d) => coerce::decimal_to_i128(d),
-                Value::Date(_) | Value::DateTime(_) => {
+                Value::Date(_) | Value::DateTime(_) | Value::Time(_) => {
                     coerce::to_i128(&value, session).unwrap_or(0)
                 }
                 Value::Bytes(b) => {
@@ -415,7 +416,69 @@ pub fn store_value(
                 _ => Value::DateTime(dt),
             })
         }
+        DataType::Time { fsp } => store_time(&value, *fsp, &column_name, row, strict, session),
     }
+}
+
+/// Store assignment into a TIME(fsp) column: strict mode refuses anything that is not
+/// exactly a time (1292); otherwise an invalid value stores 00:00:00 with 1265 and an out
+/// of range one its bound with 1264. A datetime keeps its time of day with a note.
+fn store_time(
+    value: &Value,
+    fsp: u8,
+    column_name: &dyn Fn() -> String,
+    row: u64,
+    strict: bool,
+    session: &dyn SessionContext,
+) -> Result<Value> {
+    let parsed = match value {
+        Value::Time(t) => Some(ParsedTime::exact(*t)),
+        Value::Date(_) | Value::DateTime(_) => {
+            let (code, message) = truncated(&column_name(), row);
+            session.note(code, message);
+            return Ok(Value::Time(
+                time::to_time(value, session)
+                    .unwrap_or_default()
+                    .truncate(fsp),
+            ));
+        }
+        Value::Bytes(b) => time::parse_time(b),
+        number => time::number_to_time(number),
+    };
+    let incorrect = || {
+        (
+            ErrorCode::TruncatedWrongValue,
+            format!(
+                "Incorrect time value: '{}' for column {} at row {row}",
+                warning_text(value),
+                quoted_name(&column_name())
+            ),
+        )
+    };
+    let Some(parsed) = parsed else {
+        let message = if strict {
+            incorrect()
+        } else {
+            truncated(&column_name(), row)
+        };
+        return complain(strict, session, message, Value::Time(Time::default()));
+    };
+    let stored = Value::Time(parsed.time.truncate(fsp));
+    if parsed.clipped || parsed.trailing {
+        let message = if strict {
+            incorrect()
+        } else if parsed.clipped {
+            out_of_range(&column_name(), row)
+        } else {
+            truncated(&column_name(), row)
+        };
+        return complain(strict, session, message, stored);
+    }
+    if parsed.from_datetime || parsed.fraction_cut {
+        let (code, message) = truncated(&column_name(), row);
+        session.note(code, message);
+    }
+    Ok(stored)
 }
 
 fn truncate_utf8(text: &str, max_bytes: usize) -> String {
@@ -553,6 +616,19 @@ pub fn exact_key_value(value: &Value, column: &DataType) -> Option<Value> {
             let unit = 10u32.pow(6 - (*fsp).min(6) as u32);
             (dt.microsecond % unit == 0).then_some(Value::DateTime(dt))
         }
+        DataType::Time { fsp } => {
+            let parsed = match value {
+                Value::Time(t) => ParsedTime::exact(*t),
+                Value::Bytes(b) => time::parse_time(b)?,
+                Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => time::number_to_time(value)?,
+                _ => return None,
+            };
+            let exact = !parsed.clipped
+                && !parsed.trailing
+                && !parsed.from_datetime
+                && !parsed.fraction_cut;
+            (exact && parsed.time.truncate(*fsp) == parsed.time).then_some(Value::Time(parsed.time))
+        }
         DataType::Null => None,
     }
 }
@@ -601,6 +677,7 @@ pub fn compare_values(a: &Value, b: &Value, collation: Collation) -> Ordering {
         (Value::Date(_) | Value::DateTime(_), Value::Date(_) | Value::DateTime(_)) => {
             as_datetime(a).cmp(&as_datetime(b))
         }
+        (Value::Time(x), Value::Time(y)) => x.cmp(y),
         _ => {
             // Mixed representations (nominal types): numbers before strings before dates,
             // numbers compared as doubles.
@@ -621,6 +698,7 @@ fn rank(v: &Value) -> u8 {
         Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => 1,
         Value::Bytes(_) => 2,
         Value::Date(_) | Value::DateTime(_) => 3,
+        Value::Time(_) => 4,
     }
 }
 
@@ -647,14 +725,16 @@ const KEY_EXACT: u8 = 0x02;
 const KEY_DOUBLE: u8 = 0x03;
 const KEY_STRING: u8 = 0x04;
 const KEY_TEMPORAL: u8 = 0x05;
+const KEY_TIME: u8 = 0x06;
 
 /// Appends a memcomparable key of `value` (module invariant (3)). Layout, after a class
-/// byte (NULL 0x00 < exact 0x02 < double 0x03 < string 0x04 < temporal 0x05):
+/// byte (NULL 0x00 < exact 0x02 < double 0x03 < string 0x04 < temporal 0x05 < time 0x06):
 ///   exact numbers  normalized decimal: 0x80 for zero; positive 0x81, u16 (exponent +
 ///                  0x8000), ASCII digits, 0x00; negative 0x7F and all of that inverted
 ///   double         IEEE bits, flipped so byte order is numeric order (-0 == 0)
 ///   string         collation weight with 0x00 escaped as 0x00 0xFF, ended by 0x00 0x00
 ///   date/datetime  year u16, month, day, hour, minute, second, microsecond u32
+///   time           microseconds as i64 big-endian with the sign bit flipped
 pub fn sort_key(value: &Value, data_type: &DataType, out: &mut Vec<u8>) {
     match value {
         Value::Null => out.push(KEY_NULL),
@@ -690,6 +770,10 @@ pub fn sort_key(value: &Value, data_type: &DataType, out: &mut Vec<u8>) {
             out.extend_from_slice(&dt.date.year.to_be_bytes());
             out.extend_from_slice(&[dt.date.month, dt.date.day, dt.hour, dt.minute, dt.second]);
             out.extend_from_slice(&dt.microsecond.to_be_bytes());
+        }
+        Value::Time(t) => {
+            out.push(KEY_TIME);
+            out.extend_from_slice(&((t.microseconds() as u64) ^ (1 << 63)).to_be_bytes());
         }
     }
 }

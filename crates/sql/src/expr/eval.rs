@@ -536,7 +536,11 @@ fn dynamic_mode(op: BinaryOp, a: &Value, b: &Value) -> Mode {
     let inexact = |v: &Value| {
         matches!(
             v,
-            Value::Double(_) | Value::Bytes(_) | Value::Date(_) | Value::DateTime(_)
+            Value::Double(_)
+                | Value::Bytes(_)
+                | Value::Date(_)
+                | Value::DateTime(_)
+                | Value::Time(_)
         )
     };
     if inexact(a) || inexact(b) {
@@ -808,6 +812,10 @@ pub fn cast_value(v: Value, from: &DataType, to: &DataType, ctx: &EvalContext) -
                 None => Value::Null,
             }
         }
+        DataType::Time { fsp } => match super::time::to_time(&v, session) {
+            Some(t) => Value::Time(t.truncate(*fsp)),
+            None => Value::Null,
+        },
         t if t.is_string() => {
             let bytes = to_bytes(&v, from).unwrap_or_default();
             let limit = match t {

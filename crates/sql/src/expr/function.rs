@@ -135,8 +135,17 @@ pub enum Function {
     Now,
     SysDate,
     CurDate,
-    /// CURTIME(): TIME is not in the value model; returns 'hh:mm:ss' as VARCHAR.
+    /// CURTIME([fsp]) / CURRENT_TIME.
     CurTime,
+    /// TIME(expr); the TIME functions are evaluated in `expr::time`.
+    TimeOf,
+    TimeToSec,
+    SecToTime,
+    TimeDiff,
+    AddTime,
+    SubTime,
+    TimeFormat,
+    MakeTime,
     UnixTimestamp,
     FromUnixtime,
     Date,
@@ -252,6 +261,14 @@ impl Function {
             "SYSDATE" => SysDate,
             "CURDATE" | "CURRENT_DATE" => CurDate,
             "CURTIME" | "CURRENT_TIME" => CurTime,
+            "TIME" => TimeOf,
+            "TIME_TO_SEC" => TimeToSec,
+            "SEC_TO_TIME" => SecToTime,
+            "TIMEDIFF" => TimeDiff,
+            "ADDTIME" => AddTime,
+            "SUBTIME" => SubTime,
+            "TIME_FORMAT" => TimeFormat,
+            "MAKETIME" => MakeTime,
             "UNIX_TIMESTAMP" => UnixTimestamp,
             "FROM_UNIXTIME" => FromUnixtime,
             "DATE" => Date,
@@ -360,6 +377,14 @@ impl Function {
             SysDate => "sysdate",
             CurDate => "curdate",
             CurTime => "curtime",
+            TimeOf => "time",
+            TimeToSec => "time_to_sec",
+            SecToTime => "sec_to_time",
+            TimeDiff => "timediff",
+            AddTime => "addtime",
+            SubTime => "subtime",
+            TimeFormat => "time_format",
+            MakeTime => "maketime",
             UnixTimestamp => "unix_timestamp",
             FromUnixtime => "from_unixtime",
             Date => "cast",
@@ -408,20 +433,21 @@ impl Function {
     pub fn arity(self) -> (usize, usize) {
         use Function::*;
         match self {
-            Pi | CurDate | CurTime | Database | User | CurrentUser | ConnectionId | Version
-            | FoundRows | RowCount | Uuid => (0, 0),
-            Now | SysDate | Rand | UnixTimestamp | LastInsertId => (0, 1),
+            Pi | CurDate | Database | User | CurrentUser | ConnectionId | Version | FoundRows
+            | RowCount | Uuid => (0, 0),
+            Now | SysDate | CurTime | Rand | UnixTimestamp | LastInsertId => (0, 1),
             Abs | Ceil | Floor | Sqrt | Exp | Ln | Log2 | Log10 | Sign | IsNull | Length
             | CharLength | Upper | Lower | Reverse | Space | Ascii | Hex | Unhex | Md5 | Sha1
             | Date | Year | Month | Day | Hour | Minute | Second | Microsecond | DayOfWeek
             | DayOfYear | Weekday | Quarter | DayName | MonthName | ToDays | FromDays | LastDay
-            | Charset | Collation | BitCount | Crc32 | Sleep | Ord | Quote => (1, 1),
+            | Charset | Collation | BitCount | Crc32 | Sleep | Ord | Quote | TimeOf | TimeToSec
+            | SecToTime => (1, 1),
             Round | Log | FromUnixtime | Week => (1, 2),
             Trim(_) => (1, 2),
             Truncate | Mod | Pow | IfNull | NullIf | Left | Right | Repeat | Sha2 | Strcmp
             | FindInSet | DateFormat | DateDiff | DateAdd(_) | DateSub(_) | MakeDate
-            | StrToDate | TimestampDiff(_) => (2, 2),
-            Conv => (3, 3),
+            | StrToDate | TimestampDiff(_) | TimeDiff | AddTime | SubTime | TimeFormat => (2, 2),
+            Conv | MakeTime => (3, 3),
             Substring | Locate | Format => (2, 3),
             If | Replace | Lpad | Rpad => (3, 3),
             Insert => (4, 4),
@@ -551,6 +577,7 @@ pub fn char_length(t: &DataType) -> u64 {
         DataType::DateTime { fsp } | DataType::Timestamp { fsp } => {
             19 + if *fsp > 0 { *fsp as u64 + 1 } else { 0 }
         }
+        DataType::Time { .. } => t.display_length() as u64,
     }
 }
 
@@ -948,7 +975,13 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
                         0
                     },
                 },
-                tm::FormatParts::Time => varchar(17),
+                tm::FormatParts::Time => DataType::Time {
+                    fsp: if format.windows(2).any(|w| w == b"%f") {
+                        6
+                    } else {
+                        0
+                    },
+                },
             },
             _ => DataType::DateTime { fsp: 6 },
         },
@@ -957,7 +990,9 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
         Insert => same_string_type(&t(0), char_length(&t(0)) + char_length(&t(3))),
         Quote => same_string_type(&t(0), char_length(&t(0)).saturating_mul(2) + 2),
         Conv => varchar(64),
-        CurTime => varchar(8),
+        CurTime | TimeOf | TimeToSec | SecToTime | TimeDiff | AddTime | SubTime | MakeTime => {
+            super::time::result_type(function, args)
+        }
         UnixTimestamp => DataType::BIGINT,
         FromUnixtime => {
             if args.len() == 2 {
@@ -973,7 +1008,7 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
             }
         }
         DayName | MonthName => varchar(9),
-        DateFormat => varchar(char_length(&t(1)).saturating_mul(10).max(1)),
+        DateFormat | TimeFormat => varchar(char_length(&t(1)).saturating_mul(10).max(1)),
         DateAdd(unit) | DateSub(unit) => {
             let micro = unit == IntervalUnit::Microsecond
                 || !matches!(
@@ -1563,12 +1598,8 @@ pub fn call(
             Value::DateTime(truncate_fraction(now, fsp))
         }
         CurDate => Value::Date(session.statement_time().date),
-        CurTime => {
-            let now = session.statement_time();
-            Value::Bytes(
-                format!("{:02}:{:02}:{:02}", now.hour, now.minute, now.second).into_bytes(),
-            )
-        }
+        CurTime | TimeOf | TimeToSec | SecToTime | TimeDiff | AddTime | SubTime | TimeFormat
+        | MakeTime => super::time::call(function, &v, data_type, session)?,
         UnixTimestamp => match v.first() {
             None => int_value(tm::unix_seconds(&session.statement_time()).unwrap_or(0)),
             Some(Value::Null) => Value::Null,
@@ -1613,30 +1644,10 @@ pub fn call(
         Year => temporal_part(&v[0], session, |dt| Some(int_value(dt.date.year as i64))),
         Month => temporal_part(&v[0], session, |dt| Some(int_value(dt.date.month as i64))),
         Day => temporal_part(&v[0], session, |dt| Some(int_value(dt.date.day as i64))),
-        // These read their argument as a TIME: 'hh:mm:ss' first, else a datetime's time.
-        Hour | Minute | Second | Microsecond => {
-            let time = match &v[0] {
-                Value::Bytes(b) => tm::parse_time_of_day(b),
-                _ => None,
-            };
-            let part = |(hours, minutes, seconds, micros): (u32, u8, u8, u32)| match function {
-                Hour => hours as i64,
-                Minute => minutes as i64,
-                Second => seconds as i64,
-                _ => micros as i64,
-            };
-            match time {
-                Some(t) => int_value(part(t)),
-                None => temporal_part(&v[0], session, |dt| {
-                    Some(int_value(part((
-                        dt.hour as u32,
-                        dt.minute,
-                        dt.second,
-                        dt.microsecond,
-                    ))))
-                }),
-            }
-        }
+        Hour | Minute | Second | Microsecond => match &v[0] {
+            Value::Null => Value::Null,
+            time => super::time::time_part(function, time, session),
+        },
         Quarter => temporal_part(&v[0], session, |dt| {
             Some(int_value((dt.date.month as i64 + 2) / 3))
         }),
@@ -1726,9 +1737,7 @@ pub fn call(
                 Some(dt) => match data_type {
                     DataType::Date => Value::Date(dt.date),
                     DataType::DateTime { .. } => Value::DateTime(dt),
-                    _ => Value::Bytes(
-                        format!("{:02}:{:02}:{:02}", dt.hour, dt.minute, dt.second).into_bytes(),
-                    ),
+                    _ => Value::Time(manycore_types::Time::of_day(&dt)),
                 },
                 None => {
                     let shown = match tm::format_parts(&format) {
@@ -1891,6 +1900,10 @@ pub fn conform(value: Value, from: &DataType, to: &DataType, ctx: &EvalContext) 
                 None => Value::Null,
             }
         }
+        DataType::Time { .. } => match super::time::to_time(&value, session) {
+            Some(t) => Value::Time(t),
+            None => Value::Null,
+        },
         _ => value,
     })
 }

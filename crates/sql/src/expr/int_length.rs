@@ -7,7 +7,8 @@
 //! an operator's result follows from its operands' (`Item_func_*::fix_length_and_dec`):
 //! ```text
 //!   literal       its digits, plus one for a minus sign; precision = its digits
-//!   column        the type's digits, plus one for the sign of a signed type
+//!   column        the type's digits, plus one for the sign of a signed type (a TIME
+//!                 has 7: 838:59:59 is 8385959)
 //!   a + b, a - b  precision max(pa, pb) + 1, UNSIGNED if either is
 //!   a * b         precision pa + pb, UNSIGNED if either is
 //!   a % b         precision max(pa, pb), UNSIGNED as a
@@ -98,8 +99,11 @@ pub fn literal_length(value: &Value) -> Option<IntLength> {
 
 /// The length of `e` if it is integer-valued (module notes), None otherwise.
 pub fn int_length(e: &Expr) -> Option<IntLength> {
-    let DataType::Int { width, unsigned } = e.data_type() else {
-        return None;
+    let (width, unsigned) = match e.data_type() {
+        DataType::Int { width, unsigned } => (width, unsigned),
+        // A TIME without fraction in arithmetic is the integer [-]hhhmmss: 7 digits.
+        DataType::Time { fsp: 0 } => return Some(IntLength::of_precision(7, false)),
+        _ => return None,
     };
     let derived = match e {
         Expr::Literal { value, .. } => literal_length(value),
@@ -163,7 +167,11 @@ fn integer_digits(e: &Expr) -> u32 {
 /// negative operand cast to UNSIGNED wraps to 20 digits, so only an operand known not to
 /// be negative keeps its length.
 pub fn cast_length(operand: &Expr, unsigned: bool) -> IntLength {
-    let length = int_length(operand);
+    // A TIME casts by its text ('-838:59:59'), not by its integer digits.
+    let length = match operand.data_type() {
+        DataType::Time { .. } => None,
+        _ => int_length(operand),
+    };
     let never_negative = match (operand, length) {
         (Expr::Literal { value, .. }, _) => !matches!(value, Value::Int(i) if *i < 0),
         (_, Some(l)) => l.unsigned,

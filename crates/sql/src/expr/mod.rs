@@ -6,7 +6,7 @@
 //! (1) `eval` returns values of the node's `data_type()` representation: integer types
 //!     give Value::Int / Value::UInt, DECIMAL gives Value::Decimal, FLOAT/DOUBLE give
 //!     Value::Double, strings give Value::Bytes, DATE gives Value::Date, DATETIME and
-//!     TIMESTAMP give Value::DateTime; or Value::Null.
+//!     TIMESTAMP give Value::DateTime, TIME gives Value::Time; or Value::Null.
 //! (2) Evaluation never panics on any input; bad input is an `Error` (or a warning and a
 //!     MySQL-compatible value where MySQL only warns).
 //! (3) Nodes whose type is only known at run time report a nominal type (a character
@@ -18,7 +18,8 @@
 //! Code map: `bind` (sqlparser AST -> Expr, with MySQL's type inference), `eval`
 //! (evaluation), `function` (scalar functions), `aggregate` (COUNT/SUM/... and their
 //! accumulators), `convert` (store assignment, index keys, sort keys), `coerce` (value
-//! conversions and the comparison rule), `temporal` (date parsing, arithmetic, formats).
+//! conversions and the comparison rule), `temporal` (date parsing, arithmetic, formats), `time` (TIME
+//! parsing and conversions).
 
 use crate::error::Result;
 use manycore_types::{DataType, Value};
@@ -37,6 +38,7 @@ pub mod subquery;
 mod temporal;
 #[cfg(test)]
 mod tests;
+pub mod time;
 
 pub use aggregate::{bind_aggregate, Accumulator, AggregateCall, AggregateFunction};
 pub use bind::{binary_node, bind, check_scale, declared_decimal, is_aggregate, Scope};

@@ -326,40 +326,7 @@ pub fn timestamp_diff(unit: IntervalUnit, a: &DateTime, b: &DateTime) -> Option<
     i64::try_from((to_micros(b)? - to_micros(a)?) / unit_micros).ok()
 }
 
-/// A TIME string "[-][D ]h:mm[:ss[.ffffff]]" as (hours, minutes, seconds, microseconds),
-/// for HOUR/MINUTE/SECOND of a time; None if the text is not that shape (callers then
-/// read it as a datetime).
-pub fn parse_time_of_day(text: &[u8]) -> Option<(u32, u8, u8, u32)> {
-    let text = std::str::from_utf8(text).ok()?.trim();
-    let text = text.strip_prefix('-').unwrap_or(text);
-    let (days, clock) = match text.split_once(' ') {
-        Some((d, rest)) => (d.parse::<u32>().ok()?, rest),
-        None => (0, text),
-    };
-    let (clock, fraction) = clock.split_once('.').unwrap_or((clock, ""));
-    let parts: Vec<&str> = clock.split(':').collect();
-    if !(2..=3).contains(&parts.len()) || parts.iter().any(|p| p.is_empty() || p.len() > 3) {
-        return None;
-    }
-    let number = |s: &str| {
-        s.bytes()
-            .all(|b| b.is_ascii_digit())
-            .then(|| s.parse::<u32>().ok())?
-    };
-    let hours = number(parts[0])?;
-    let minutes = number(parts[1])?;
-    let seconds = parts.get(2).map_or(Some(0), |s| number(s))?;
-    if minutes > 59 || seconds > 59 || !fraction.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let micros = format!("{:0<6}", &fraction[..fraction.len().min(6)])
-        .parse()
-        .ok()?;
-    Some((days * 24 + hours, minutes as u8, seconds as u8, micros))
-}
-
-/// What STR_TO_DATE's format yields: a date, a date and time, or (not in the value
-/// model) a time alone.
+/// What STR_TO_DATE's format yields: a date, a date and time, or a time alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FormatParts {
     Date,
@@ -612,19 +579,11 @@ mod parse_tests {
     }
 
     #[test]
-    fn make_date_and_time_of_day() {
+    fn make_date_cases() {
         assert_eq!(make_date(2024, 60), Some(dt("2024-02-29").date));
         assert_eq!(make_date(99, 1), Some(dt("1999-01-01").date));
         assert_eq!(make_date(2024, 0), None);
         assert_eq!(make_date(9999, 366), None);
-        assert_eq!(parse_time_of_day(b"10:20:30"), Some((10, 20, 30, 0)));
-        assert_eq!(
-            parse_time_of_day(b"100:20:30.5"),
-            Some((100, 20, 30, 500_000))
-        );
-        assert_eq!(parse_time_of_day(b"1 02:03"), Some((26, 3, 0, 0)));
-        assert_eq!(parse_time_of_day(b"2024-03-15 10:20:30"), None);
-        assert_eq!(parse_time_of_day(b"10:70:00"), None);
     }
 }
 

@@ -27,6 +27,11 @@
 //! Column_priv (manycore has no ALTER TABLE ADD COLUMN yet); nothing reads it, so they
 //! work the same, and the missing columns_priv is created at startup.
 //!
+//! The same bootstrap creates `mysql.general_log` and `mysql.slow_log` with MariaDB's
+//! columns. They stay empty: manycore keeps no general or slow query log. They exist
+//! because clients expect MariaDB's `mysql` schema (mariadb-dump --all-databases dumps
+//! their structure and fails without them).
+//!
 //! Invariant: rows are written only through `write_*`/`delete_*` here (account
 //! statements) or by SQL DML a user with privileges on `mysql` runs; the snapshot is
 //! rebuilt from the rows (`load`) after account statements and FLUSH PRIVILEGES.
@@ -45,6 +50,8 @@ pub const USER: &str = "user";
 pub const DB: &str = "db";
 pub const TABLES_PRIV: &str = "tables_priv";
 pub const COLUMNS_PRIV: &str = "columns_priv";
+pub const GENERAL_LOG: &str = "general_log";
+pub const SLOW_LOG: &str = "slow_log";
 
 /// The privileges with a column in `mysql.db` and a word in `Table_priv`.
 fn object_privileges() -> impl Iterator<Item = &'static (Privileges, &'static str, &'static str)> {
@@ -108,6 +115,27 @@ pub fn bootstrap_statements(catalog: &Catalog) -> Vec<String> {
              DEFAULT '', `Table_name` VARBINARY(64) NOT NULL DEFAULT '', `Column_name` \
              VARBINARY(64) NOT NULL DEFAULT '', `Column_priv` VARCHAR(255) NOT NULL DEFAULT \
              '', PRIMARY KEY (`Host`, `Db`, `User`, `Table_name`, `Column_name`))"
+        ));
+    }
+    let log_start = "timestamp(6) NOT NULL DEFAULT current_timestamp(6) ON UPDATE \
+                     current_timestamp(6), `user_host` mediumtext NOT NULL";
+    if missing(GENERAL_LOG) {
+        statements.push(format!(
+            "CREATE TABLE `{DATABASE}`.`{GENERAL_LOG}` (`event_time` {log_start}, `thread_id` \
+             bigint(21) unsigned NOT NULL, `server_id` int(10) unsigned NOT NULL, \
+             `command_type` varchar(64) NOT NULL, `argument` mediumtext NOT NULL) \
+             COMMENT='General log'"
+        ));
+    }
+    if missing(SLOW_LOG) {
+        statements.push(format!(
+            "CREATE TABLE `{DATABASE}`.`{SLOW_LOG}` (`start_time` {log_start}, `query_time` \
+             time(6) NOT NULL, `lock_time` time(6) NOT NULL, `rows_sent` bigint(20) unsigned \
+             NOT NULL, `rows_examined` bigint(20) unsigned NOT NULL, `db` varchar(512) NOT \
+             NULL, `last_insert_id` int(11) NOT NULL, `insert_id` int(11) NOT NULL, \
+             `server_id` int(10) unsigned NOT NULL, `sql_text` mediumtext NOT NULL, \
+             `thread_id` bigint(21) unsigned NOT NULL, `rows_affected` bigint(20) unsigned \
+             NOT NULL) COMMENT='Slow log'"
         ));
     }
     statements
