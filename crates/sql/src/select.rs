@@ -27,6 +27,9 @@ pub struct SelectPlan {
     /// no row locks for reads yet, so it reads like a plain SELECT).
     #[allow(dead_code)]
     pub locking: bool,
+    /// The first table is read whole: counted as MariaDB's Select_scan on each execution,
+    /// decided here so executions do not walk the plan.
+    pub full_scan: bool,
 }
 
 /// What binding needs from the session.
@@ -535,6 +538,7 @@ pub fn bind_query_block(
         };
     }
     Ok(SelectPlan {
+        full_scan: is_full_scan(&plan),
         plan,
         columns: items.into_iter().map(|i| i.info).collect(),
         tables: sources
@@ -819,7 +823,7 @@ pub fn bind_limit(
     })
 }
 
-pub fn is_full_scan(plan: &Plan) -> bool {
+fn is_full_scan(plan: &Plan) -> bool {
     match plan {
         Plan::Scan(s) => matches!(s.access, AccessPath::Full),
         Plan::SystemScan(_) => true,

@@ -1742,10 +1742,9 @@ impl Session {
     ) -> Result<()> {
         let outcome = match bound {
             Bound::Select(plan) => {
-                if select::is_full_scan(&plan.plan) {
+                if plan.full_scan {
                     self.count(Counter::SelectScan);
                 }
-                let flags_after = self.status_flags_after_read();
                 let rows = self.with_transaction(false, |txn, state, interrupt| {
                     let subqueries = exec::SubqueryReader::new(txn.view(), interrupt);
                     let ctx = ExecContext {
@@ -1767,7 +1766,6 @@ impl Session {
                 })?;
                 self.state.found_rows.set(rows);
                 self.state.row_count.set(-1);
-                let _ = flags_after;
                 return sink.result_set_end(self.status_flags(), self.state.warning_count(), more);
             }
             Bound::Insert(plan) => {
@@ -1784,10 +1782,6 @@ impl Session {
             })?,
         };
         self.finish(outcome, sink, more)
-    }
-
-    fn status_flags_after_read(&self) -> u16 {
-        self.status_flags()
     }
 
     /// Sends the OK packet of a statement's outcome.

@@ -78,6 +78,7 @@ fn combine(
     let mut tables = left.tables;
     tables.extend(right.tables);
     Ok(SelectPlan {
+        full_scan: left.full_scan || right.full_scan,
         plan: Plan::SetOperation(Box::new(SetOperation {
             operator,
             all,
@@ -105,6 +106,7 @@ pub fn order_and_limit(
         columns,
         tables,
         locking,
+        full_scan,
     } = operand;
     if let Some(order_by) = &query.order_by {
         let aliases: Vec<Alias> = columns
@@ -141,5 +143,6 @@ pub fn order_and_limit(
         columns,
         tables,
         locking: locking || !query.locks.is_empty(),
+        full_scan,
     })
 }
