@@ -151,15 +151,13 @@ fn ordinal_suffix(day: u8) -> &'static str {
     }
 }
 
-/// DATE_FORMAT with MySQL's specifiers; unknown specifiers print the character itself.
-pub fn date_format(dt: &DateTime, format: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(format.len() + 16);
-    let d = &dt.date;
-    let hour12 = match dt.hour % 12 {
-        0 => 12,
-        h => h,
-    };
-    let am_pm = if dt.hour < 12 { "AM" } else { "PM" };
+/// The `%` scan DATE_FORMAT and TIME_FORMAT share: each `%x` becomes `text(x)`; a
+/// trailing `%` stays as it is. None when `text` gives up (TIME_FORMAT's date parts).
+pub fn expand_format(
+    format: &[u8],
+    out: &mut Vec<u8>,
+    mut text: impl FnMut(u8) -> Option<String>,
+) -> Option<()> {
     let mut i = 0;
     while i < format.len() {
         let c = format[i];
@@ -168,47 +166,78 @@ pub fn date_format(dt: &DateTime, format: &[u8]) -> Vec<u8> {
             i += 1;
             continue;
         }
-        let spec = format[i + 1];
+        out.extend_from_slice(text(format[i + 1])?.as_bytes());
         i += 2;
-        let text = match spec {
-            b'Y' => format!("{:04}", d.year),
-            b'y' => format!("{:02}", d.year % 100),
-            b'm' => format!("{:02}", d.month),
-            b'c' => format!("{}", d.month),
-            b'd' => format!("{:02}", d.day),
-            b'e' => format!("{}", d.day),
-            b'D' => format!("{}{}", d.day, ordinal_suffix(d.day)),
-            b'H' => format!("{:02}", dt.hour),
-            b'k' => format!("{}", dt.hour),
-            b'h' | b'I' => format!("{hour12:02}"),
-            b'l' => format!("{hour12}"),
-            b'i' => format!("{:02}", dt.minute),
-            b's' | b'S' => format!("{:02}", dt.second),
-            b'f' => format!("{:06}", dt.microsecond),
-            b'p' => am_pm.to_string(),
-            b'T' => format!("{:02}:{:02}:{:02}", dt.hour, dt.minute, dt.second),
-            b'r' => format!("{hour12:02}:{:02}:{:02} {am_pm}", dt.minute, dt.second),
-            b'M' => month_name(d.month).unwrap_or("").to_string(),
-            b'b' => month_name(d.month)
-                .map(|m| m[..3].to_string())
-                .unwrap_or_default(),
-            b'W' => weekday(d)
-                .map(|w| DAY_NAMES[w as usize].to_string())
-                .unwrap_or_default(),
-            b'a' => weekday(d)
-                .map(|w| DAY_NAMES[w as usize][..3].to_string())
-                .unwrap_or_default(),
-            b'w' => weekday(d)
-                .map(|w| ((w + 1) % 7).to_string())
-                .unwrap_or_default(),
-            b'j' => day_of_year(d)
-                .map(|n| format!("{n:03}"))
-                .unwrap_or_default(),
-            b'U' => week_mode0(d).map(|n| format!("{n:02}")).unwrap_or_default(),
-            other => (other as char).to_string(),
-        };
-        out.extend_from_slice(text.as_bytes());
     }
+    Some(())
+}
+
+/// The hour, minute, second and AM/PM specifiers of both format functions (hours past 23
+/// only from a TIME); None for any other specifier.
+pub fn clock_specifier(
+    spec: u8,
+    hours: u32,
+    minutes: u8,
+    seconds: u8,
+    microseconds: u32,
+) -> Option<String> {
+    let hour12 = match hours % 12 {
+        0 => 12,
+        h => h,
+    };
+    let am_pm = if hours % 24 < 12 { "AM" } else { "PM" };
+    Some(match spec {
+        b'H' => format!("{hours:02}"),
+        b'k' => format!("{hours}"),
+        b'h' | b'I' => format!("{hour12:02}"),
+        b'l' => format!("{hour12}"),
+        b'i' => format!("{minutes:02}"),
+        b's' | b'S' => format!("{seconds:02}"),
+        b'f' => format!("{microseconds:06}"),
+        b'p' => am_pm.to_string(),
+        b'T' => format!("{hours:02}:{minutes:02}:{seconds:02}"),
+        b'r' => format!("{hour12:02}:{minutes:02}:{seconds:02} {am_pm}"),
+        _ => return None,
+    })
+}
+
+/// DATE_FORMAT with MySQL's specifiers; unknown specifiers print the character itself.
+pub fn date_format(dt: &DateTime, format: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(format.len() + 16);
+    let d = &dt.date;
+    let clock = |spec| clock_specifier(spec, dt.hour.into(), dt.minute, dt.second, dt.microsecond);
+    let expanded = expand_format(format, &mut out, |spec| {
+        Some(clock(spec).unwrap_or_else(|| {
+            match spec {
+                b'Y' => format!("{:04}", d.year),
+                b'y' => format!("{:02}", d.year % 100),
+                b'm' => format!("{:02}", d.month),
+                b'c' => format!("{}", d.month),
+                b'd' => format!("{:02}", d.day),
+                b'e' => format!("{}", d.day),
+                b'D' => format!("{}{}", d.day, ordinal_suffix(d.day)),
+                b'M' => month_name(d.month).unwrap_or("").to_string(),
+                b'b' => month_name(d.month)
+                    .map(|m| m[..3].to_string())
+                    .unwrap_or_default(),
+                b'W' => weekday(d)
+                    .map(|w| DAY_NAMES[w as usize].to_string())
+                    .unwrap_or_default(),
+                b'a' => weekday(d)
+                    .map(|w| DAY_NAMES[w as usize][..3].to_string())
+                    .unwrap_or_default(),
+                b'w' => weekday(d)
+                    .map(|w| ((w + 1) % 7).to_string())
+                    .unwrap_or_default(),
+                b'j' => day_of_year(d)
+                    .map(|n| format!("{n:03}"))
+                    .unwrap_or_default(),
+                b'U' => week_mode0(d).map(|n| format!("{n:02}")).unwrap_or_default(),
+                other => (other as char).to_string(),
+            }
+        }))
+    });
+    debug_assert!(expanded.is_some(), "every DATE_FORMAT specifier has a text");
     out
 }
 

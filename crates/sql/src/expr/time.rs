@@ -23,7 +23,7 @@ use super::coerce::{
     number_to_datetime, parse_datetime, to_decimal, to_i64, to_temporal, warning_text,
 };
 use super::function::{varchar, Function};
-use super::temporal::{from_micros, to_micros};
+use super::temporal::{clock_specifier, expand_format, from_micros, to_micros};
 use super::{Expr, SessionContext};
 use crate::error::{ErrorCode, Result};
 use manycore_types::format::to_text;
@@ -569,42 +569,20 @@ pub fn time_part(function: Function, value: &Value, session: &dyn SessionContext
 /// DATE_FORMAT, with hours past 23 as they are; a date specifier makes the result NULL.
 pub fn time_format(t: &Time, format: &[u8]) -> Option<Vec<u8>> {
     let (hours, minutes, seconds, microseconds) = t.parts();
-    let hour12 = match hours % 12 {
-        0 => 12,
-        h => h,
-    };
-    let am_pm = if hours % 24 < 12 { "AM" } else { "PM" };
     let mut out = Vec::with_capacity(format.len() + 8);
     if t.is_negative() {
         out.push(b'-');
     }
-    let mut i = 0;
-    while i < format.len() {
-        let c = format[i];
-        if c != b'%' || i + 1 == format.len() {
-            out.push(c);
-            i += 1;
-            continue;
+    expand_format(format, &mut out, |spec| {
+        match clock_specifier(spec, hours, minutes, seconds, microseconds) {
+            Some(text) => Some(text),
+            None => match spec {
+                b'Y' | b'y' | b'm' | b'c' | b'd' | b'e' | b'D' | b'M' | b'b' | b'W' | b'a'
+                | b'w' | b'j' | b'U' | b'u' | b'V' | b'v' | b'X' | b'x' => None,
+                other => Some((other as char).to_string()),
+            },
         }
-        let spec = format[i + 1];
-        i += 2;
-        let text = match spec {
-            b'H' => format!("{hours:02}"),
-            b'k' => format!("{hours}"),
-            b'h' | b'I' => format!("{hour12:02}"),
-            b'l' => format!("{hour12}"),
-            b'i' => format!("{minutes:02}"),
-            b's' | b'S' => format!("{seconds:02}"),
-            b'f' => format!("{microseconds:06}"),
-            b'p' => am_pm.to_string(),
-            b'T' => format!("{hours:02}:{minutes:02}:{seconds:02}"),
-            b'r' => format!("{hour12:02}:{minutes:02}:{seconds:02} {am_pm}"),
-            b'Y' | b'y' | b'm' | b'c' | b'd' | b'e' | b'D' | b'M' | b'b' | b'W' | b'a' | b'w'
-            | b'j' | b'U' | b'u' | b'V' | b'v' | b'X' | b'x' => return None,
-            other => (other as char).to_string(),
-        };
-        out.extend_from_slice(text.as_bytes());
-    }
+    })?;
     Some(out)
 }
 
