@@ -8,6 +8,8 @@
 //! prefix of columns with equalities is taken, then at most one column with bounds.
 //! Preference: a primary-key point lookup, then a unique index fully bound by
 //! equalities, then the most equality columns, then a range; ties go to the primary key.
+//! A prefix key part (`c(10)`) keys only the value's prefix: its bounds become inclusive
+//! (storage truncates them to the prefix) and what it finds is checked row by row.
 //!
 //! Invariant: selection never changes results (plan invariant (2)). The WHERE clause is
 //! kept whole for an execution that falls back to a full scan; a conjunct is left out of
@@ -230,9 +232,20 @@ fn choose(
                 .collect(),
             primary_point: false,
         };
+        // A prefix key part finds every row whose prefix matches: its bounds must include
+        // the prefix they truncate to, and the whole condition stays a residual check.
+        let prefixes = match index {
+            IndexNo::Primary => &[][..],
+            IndexNo::Secondary(i) => &schema.indexes[i].prefix_lengths[..],
+        };
         let mut enforced = Vec::new();
         let mut alternatives = 1usize;
-        for &c in columns {
+        for (k, &c) in columns.iter().enumerate() {
+            let prefixed = prefixes.get(k).is_some_and(Option::is_some);
+            debug_assert!(
+                !(prefixed && exact(c)),
+                "only strings have prefix key parts"
+            );
             let slot = &constraints[c];
             if let Some((eq, position)) = &slot.eq {
                 if alternatives.saturating_mul(eq.len()) > MAX_POINTS {
@@ -250,7 +263,10 @@ fn choose(
                 (&mut access.upper, &slot.upper),
             ] {
                 if let Some((expr, position)) = from {
-                    *bound = Some(expr.clone());
+                    *bound = Some(Bound {
+                        expr: expr.expr.clone(),
+                        inclusive: expr.inclusive || prefixed,
+                    });
                     if exact(c) {
                         enforced.push(*position);
                     }

@@ -249,16 +249,18 @@ fn default_value(
     Ok(ColumnDefault::Value(stored))
 }
 
-/// Columns named by an index definition (prefix lengths `c(10)` are accepted and ignored).
+/// Columns named by an index definition, each with its prefix length (`c(10)`; None for
+/// the whole column). A prefix as long as the column is the whole column, as MariaDB
+/// takes it.
 fn index_columns(
     columns: &[ast::IndexColumn],
     schema_columns: &[ColumnSchema],
-) -> Result<Vec<usize>> {
+) -> Result<Vec<(usize, Option<u32>)>> {
     let mut out = Vec::new();
     for c in columns {
-        let (name, prefixed) = match &c.column.expr {
-            ast::Expr::Identifier(i) => (i.value.clone(), false),
-            ast::Expr::Function(f) => (f.name.to_string(), true),
+        let (name, prefix) = match &c.column.expr {
+            ast::Expr::Identifier(i) => (i.value.clone(), None),
+            ast::Expr::Function(f) => (f.name.to_string(), Some(prefix_length(f)?)),
             other => {
                 return Err(Error::not_supported(&format!(
                     "index on expression {other}"
@@ -274,22 +276,68 @@ fn index_columns(
                     format!("Key column '{name}' doesn't exist in table"),
                 )
             })?;
-        let t = &schema_columns[position].data_type;
+        let column = &schema_columns[position];
+        let prefix = match prefix {
+            None => None,
+            Some(0) => {
+                return Err(Error::new(
+                    ErrorCode::KeyPartZero,
+                    format!("Key part '{}' length cannot be 0", column.name),
+                ))
+            }
+            Some(length) => {
+                let max = column.data_type.max_length();
+                if !column.data_type.is_string() || max.is_some_and(|m| u64::from(length) > m) {
+                    return Err(Error::new(
+                        ErrorCode::WrongSubKey,
+                        "Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys",
+                    ));
+                }
+                let whole = matches!(
+                    column.data_type,
+                    DataType::Char { .. }
+                        | DataType::VarChar { .. }
+                        | DataType::Binary { .. }
+                        | DataType::VarBinary { .. }
+                ) && max == Some(u64::from(length));
+                (!whole).then_some(length)
+            }
+        };
         // MariaDB 10.11 accepts BLOB/TEXT keys without a prefix (it keys them by hash);
         // storage orders them by collation weight, which serves the same queries.
-        let _ = (prefixed, t);
-        if false {
-            return Err(Error::new(
-                ErrorCode::BlobKeyWithoutLength,
-                format!(
-                    "BLOB/TEXT column '{}' used in key specification without a key length",
-                    schema_columns[position].name
-                ),
-            ));
-        }
-        out.push(position);
+        out.push((position, prefix));
     }
     Ok(out)
+}
+
+/// The `10` of a key part `c(10)`, which the parser reads as a call.
+fn prefix_length(call: &ast::Function) -> Result<u32> {
+    if let ast::FunctionArguments::List(list) = &call.args {
+        if let [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(ast::Expr::Value(v)))] =
+            list.args.as_slice()
+        {
+            if let ast::Value::Number(n, _) = &v.value {
+                if let Ok(length) = n.parse::<u32>() {
+                    return Ok(length);
+                }
+            }
+        }
+    }
+    Err(Error::parse_near(&call.to_string(), 1))
+}
+
+/// The primary key's columns: MariaDB keys a primary key by a prefix too, manycore not yet.
+fn primary_key_columns(
+    columns: &[ast::IndexColumn],
+    schema_columns: &[ColumnSchema],
+) -> Result<Vec<usize>> {
+    index_columns(columns, schema_columns)?
+        .into_iter()
+        .map(|(position, prefix)| match prefix {
+            None => Ok(position),
+            Some(_) => Err(Error::not_supported("a prefix length in a PRIMARY KEY")),
+        })
+        .collect()
 }
 
 /// A name for an unnamed key: its first column's, suffixed _2, _3 ... if taken.
@@ -309,13 +357,13 @@ fn generated_index_name(first_column: &str, taken: &[IndexSchema]) -> String {
 fn add_index(
     indexes: &mut Vec<IndexSchema>,
     name: Option<&ast::Ident>,
-    columns: Vec<usize>,
+    key_parts: Vec<(usize, Option<u32>)>,
     unique: bool,
     schema_columns: &[ColumnSchema],
 ) -> Result<()> {
     let name = match name {
         Some(n) => n.value.clone(),
-        None => generated_index_name(&schema_columns[columns[0]].name, indexes),
+        None => generated_index_name(&schema_columns[key_parts[0].0].name, indexes),
     };
     if indexes.iter().any(|i| i.name.eq_ignore_ascii_case(&name))
         || name.eq_ignore_ascii_case("PRIMARY")
@@ -325,10 +373,12 @@ fn add_index(
             format!("Duplicate key name '{name}'"),
         ));
     }
+    let (columns, prefix_lengths) = key_parts.into_iter().unzip();
     indexes.push(IndexSchema {
         name,
         columns,
         unique,
+        prefix_lengths,
     });
     Ok(())
 }
@@ -365,7 +415,8 @@ pub fn table_definition(
     let mut columns: Vec<ColumnSchema> = Vec::new();
     let mut primary_key: Option<Vec<usize>> = None;
     let mut explicit_null = Vec::new();
-    let mut pending_indexes: Vec<(Option<ast::Ident>, Vec<usize>, bool)> = Vec::new();
+    let mut pending_indexes: Vec<(Option<ast::Ident>, Vec<(usize, Option<u32>)>, bool)> =
+        Vec::new();
     let multiple_primary = || Error::new(ErrorCode::MultiplePriKey, "Multiple primary key defined");
     for (position, def) in create.columns.iter().enumerate() {
         let column_name = def.name.value.clone();
@@ -404,7 +455,9 @@ pub fn table_definition(
                     }
                     primary_key = Some(vec![position]);
                 }
-                ast::ColumnOption::Unique(_) => pending_indexes.push((None, vec![position], true)),
+                ast::ColumnOption::Unique(_) => {
+                    pending_indexes.push((None, vec![(position, None)], true))
+                }
                 ast::ColumnOption::DialectSpecific(tokens) => {
                     let text: String = tokens
                         .iter()
@@ -451,7 +504,7 @@ pub fn table_definition(
                 if primary_key.is_some() {
                     return Err(multiple_primary());
                 }
-                primary_key = Some(index_columns(&pk.columns, &columns)?);
+                primary_key = Some(primary_key_columns(&pk.columns, &columns)?);
             }
             ast::TableConstraint::Unique(u) => {
                 let cols = index_columns(&u.columns, &columns)?;

@@ -510,12 +510,44 @@ pub fn write_error(e: StorageError, table: &Table, row: &[Value]) -> Error {
 
 pub fn duplicate_error(table: &Table, index: manycore_storage::IndexNo, row: &[Value]) -> Error {
     let schema = &table.schema;
-    let text: Vec<String> = schema
-        .index_columns(index)
+    let prefixes = match index {
+        manycore_storage::IndexNo::Primary => &[][..],
+        manycore_storage::IndexNo::Secondary(i) => &schema.indexes[i].prefix_lengths,
+    };
+    duplicate_entry(
+        schema,
+        schema.index_columns(index),
+        prefixes,
+        schema.index_name(index),
+        row,
+    )
+}
+
+/// 1062 for `row`'s entry in the index of `columns` (what it keys of each: `prefixes`,
+/// empty for whole columns), named `index_name`: the entry as MariaDB shows it.
+pub fn duplicate_entry(
+    schema: &manycore_storage::TableSchema,
+    columns: &[usize],
+    prefixes: &[Option<u32>],
+    index_name: &str,
+    row: &[Value],
+) -> Error {
+    let text: Vec<String> = columns
         .iter()
-        .map(|&c| manycore_types::format::to_text(&row[c], &schema.columns[c].data_type))
+        .enumerate()
+        .map(|(k, &c)| {
+            let data_type = &schema.columns[c].data_type;
+            let value = row.get(c).unwrap_or(&Value::Null);
+            match (value, prefixes.get(k).copied().flatten()) {
+                (Value::Bytes(b), Some(length)) => {
+                    let keyed = Value::Bytes(data_type.collation().prefix(b, length).to_vec());
+                    manycore_types::format::to_text(&keyed, data_type)
+                }
+                _ => manycore_types::format::to_text(value, data_type),
+            }
+        })
         .collect();
-    Error::dup_entry(&text.join("-"), schema.index_name(index))
+    Error::dup_entry(&text.join("-"), index_name)
 }
 
 /// A row a write statement targets: its slot and current values.

@@ -114,7 +114,8 @@ pub enum ErrorCode {
     TooBigScale = 1425,
     MBiggerThanD = 1427,
     TooBigFieldLength = 1074,
-    BlobKeyWithoutLength = 1170,
+    WrongSubKey = 1089,
+    KeyPartZero = 1391,
     PrimaryCantHaveNull = 1171,
     BlobCantHaveDefault = 1101,
     InvalidOnUpdate = 1294,
@@ -205,7 +206,6 @@ impl ErrorCode {
             | TooBigScale
             | MBiggerThanD
             | TooBigFieldLength
-            | BlobKeyWithoutLength
             | BlobCantHaveDefault
             | NoSuchIndex
             | SpDoesNotExist

@@ -923,24 +923,44 @@ pub fn sorted_indexes(schema: &TableSchema) -> Vec<&IndexSchema> {
 
 /// A table's keys as MariaDB lists them: (name, unique, column positions), the primary
 /// key first, then the others in `sorted_indexes` order.
-fn keys(schema: &TableSchema) -> Vec<(&str, bool, &[usize])> {
-    let primary = schema
-        .primary_key
-        .as_deref()
-        .map(|columns| ("PRIMARY", true, columns));
-    let others = sorted_indexes(schema)
-        .into_iter()
-        .map(|i| (i.name.as_str(), i.unique, i.columns.as_slice()));
+fn keys(schema: &TableSchema) -> Vec<Key<'_>> {
+    let primary = schema.primary_key.as_deref().map(|columns| Key {
+        name: "PRIMARY",
+        unique: true,
+        columns,
+        prefix_lengths: &[],
+    });
+    let others = sorted_indexes(schema).into_iter().map(|i| Key {
+        name: &i.name,
+        unique: i.unique,
+        columns: &i.columns,
+        prefix_lengths: &i.prefix_lengths,
+    });
     primary.into_iter().chain(others).collect()
+}
+
+/// A key as information_schema shows it; `prefix_lengths` is empty for whole columns.
+struct Key<'a> {
+    name: &'a str,
+    unique: bool,
+    columns: &'a [usize],
+    prefix_lengths: &'a [Option<u32>],
 }
 
 /// STATISTICS rows of one table (also SHOW INDEX): a row per key column, in `keys`
 /// order. Cardinality is `row_count`.
 pub fn statistics(db: &str, schema: &TableSchema, row_count: usize) -> Vec<Row> {
     let mut rows = Vec::new();
-    for (name, unique, columns) in keys(schema) {
+    for Key {
+        name,
+        unique,
+        columns,
+        prefix_lengths,
+    } in keys(schema)
+    {
         for (seq, &c) in columns.iter().enumerate() {
             let column = &schema.columns[c];
+            let sub_part = prefix_lengths.get(seq).copied().flatten();
             rows.push(vec![
                 string(CATALOG),
                 string(db),
@@ -952,7 +972,7 @@ pub fn statistics(db: &str, schema: &TableSchema, row_count: usize) -> Vec<Row> 
                 string(&column.name),
                 string("A"),
                 count(row_count as u64),
-                Value::Null,
+                sub_part.map_or(Value::Null, |n| count(n.into())),
                 Value::Null,
                 string(if column.nullable { "YES" } else { "" }),
                 string("BTREE"),
@@ -978,7 +998,7 @@ enum ConstraintRows {
 /// KEY, then UNIQUE in `keys` order). manycore has no foreign keys or CHECK constraints.
 fn constraints(kind: ConstraintRows, db: &str, schema: &TableSchema) -> Vec<Row> {
     let mut rows = Vec::new();
-    for (name, _, columns) in keys(schema).into_iter().filter(|(_, unique, _)| *unique) {
+    for Key { name, columns, .. } in keys(schema).into_iter().filter(|k| k.unique) {
         if kind == ConstraintRows::Constraints {
             let kind = if name == "PRIMARY" {
                 "PRIMARY KEY"
@@ -1166,11 +1186,7 @@ mod tests {
                 Column::NullText(10).schema("name"),
             ],
             primary_key: Some(vec![0]),
-            indexes: vec![IndexSchema {
-                name: "k".into(),
-                columns: vec![1, 0],
-                unique: false,
-            }],
+            indexes: vec![IndexSchema::new("k", vec![1, 0], false)],
             comment: String::new(),
         };
         let width = |t: SystemTable| t.table().schema.columns.len();

@@ -2596,21 +2596,13 @@ impl Session {
                     .read(&txn.view(), |r| r.to_vec())
                     .unwrap_or_default();
                 let _ = txn.commit(); // Read-only: nothing to log, cannot fail.
-                let text: Vec<String> = index
-                    .columns
-                    .iter()
-                    .map(|&c| {
-                        row.get(c)
-                            .map(|v| {
-                                manycore_types::format::to_text(
-                                    v,
-                                    &table.schema.columns[c].data_type,
-                                )
-                            })
-                            .unwrap_or_default()
-                    })
-                    .collect();
-                Err(Error::dup_entry(&text.join("-"), &index.name))
+                Err(crate::dml::duplicate_entry(
+                    &table.schema,
+                    &index.columns,
+                    &index.prefix_lengths,
+                    &index.name,
+                    &row,
+                ))
             }
             Err(e) => Err(storage_error(e)),
         }

@@ -204,21 +204,29 @@ pub fn create_table_text(table: &Table) -> String {
         }
         lines.push(line);
     }
-    let names = |cols: &[usize]| -> String {
+    // Key parts: `c`, or `c`(10) for a prefix.
+    let names = |cols: &[usize], prefix_lengths: &[Option<u32>]| -> String {
         cols.iter()
-            .map(|&i| quote_identifier(&schema.columns[i].name))
+            .enumerate()
+            .map(|(k, &i)| {
+                let name = quote_identifier(&schema.columns[i].name);
+                match prefix_lengths.get(k).copied().flatten() {
+                    Some(length) => format!("{name}({length})"),
+                    None => name,
+                }
+            })
             .collect::<Vec<_>>()
             .join(",")
     };
     if let Some(pk) = &schema.primary_key {
-        lines.push(format!("  PRIMARY KEY ({})", names(pk)));
+        lines.push(format!("  PRIMARY KEY ({})", names(pk, &[])));
     }
     for index in sorted_indexes(schema) {
         let kind = if index.unique { "UNIQUE KEY" } else { "KEY" };
         lines.push(format!(
             "  {kind} {} ({})",
             quote_identifier(&index.name),
-            names(&index.columns)
+            names(&index.columns, &index.prefix_lengths)
         ));
     }
     let mut text = format!(

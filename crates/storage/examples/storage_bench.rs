@@ -104,11 +104,7 @@ fn main() {
         name: "t".into(),
         columns: vec![column("id"), column("k"), column("c")],
         primary_key: Some(vec![0]),
-        indexes: vec![IndexSchema {
-            name: "k".into(),
-            columns: vec![1],
-            unique: false,
-        }],
+        indexes: vec![IndexSchema::new("k", vec![1], false)],
         comment: String::new(),
     };
     if std::env::args().nth(1).as_deref() == Some("recovery") {

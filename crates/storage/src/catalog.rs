@@ -72,6 +72,29 @@ pub struct IndexSchema {
     /// Column positions, in index order.
     pub columns: Vec<usize>,
     pub unique: bool,
+    /// One per column: Some(n) keys only the first n characters of a string (bytes of a
+    /// binary one), as `c(n)` declares; None keys the whole value. A unique index is
+    /// unique on what it keys.
+    pub prefix_lengths: Vec<Option<u32>>,
+}
+
+impl IndexSchema {
+    /// An index of whole columns.
+    pub fn new(name: impl Into<String>, columns: Vec<usize>, unique: bool) -> IndexSchema {
+        let prefix_lengths = vec![None; columns.len()];
+        IndexSchema {
+            name: name.into(),
+            columns,
+            unique,
+            prefix_lengths,
+        }
+    }
+
+    /// Whether some column is keyed by a prefix only: the index then finds a superset of
+    /// the rows equal to a value, and its order is not the columns' order.
+    pub fn has_prefix(&self) -> bool {
+        self.prefix_lengths.iter().any(Option::is_some)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -134,8 +157,9 @@ impl TableSchema {
     }
 
     fn encode_secondary_prefix(&self, i: usize, row: &[Value], out: &mut Vec<u8>) {
-        for &c in &self.indexes[i].columns {
-            key::encode_field(&row[c], &self.columns[c].data_type, out);
+        let index = &self.indexes[i];
+        for (&c, &length) in index.columns.iter().zip(&index.prefix_lengths) {
+            key::encode_field_prefix(&row[c], &self.columns[c].data_type, length, out);
         }
     }
 
@@ -193,11 +217,18 @@ impl TableSchema {
         false
     }
 
-    fn index_types(&self, index: IndexNo) -> Vec<&DataType> {
-        self.index_columns(index)
-            .iter()
-            .map(|&c| &self.columns[c].data_type)
-            .collect()
+    /// Each key part of an index: its column's type and prefix length.
+    fn key_parts(&self, index: IndexNo) -> Vec<(&DataType, Option<u32>)> {
+        let columns = self.index_columns(index).iter();
+        match index {
+            IndexNo::Primary => columns
+                .map(|&c| (&self.columns[c].data_type, None))
+                .collect(),
+            IndexNo::Secondary(i) => columns
+                .zip(&self.indexes[i].prefix_lengths)
+                .map(|(&c, &length)| (&self.columns[c].data_type, length))
+                .collect(),
+        }
     }
 }
 
@@ -456,6 +487,13 @@ impl Storage {
                 && schema.primary_key.as_deref().is_none_or(in_range),
             "index on a column that does not exist"
         );
+        assert!(
+            schema
+                .indexes
+                .iter()
+                .all(|i| i.prefix_lengths.len() == i.columns.len()),
+            "an index needs one prefix length (or None) per column"
+        );
         let _ddl = self.ddl.lock();
         let id = TableId(self.next_table_id.fetch_add(1, Ordering::Relaxed));
         self.update_catalog(
@@ -544,6 +582,11 @@ impl Storage {
         table: &str,
         index: IndexSchema,
     ) -> Result<(), StorageError> {
+        assert_eq!(
+            index.prefix_lengths.len(),
+            index.columns.len(),
+            "an index needs one prefix length (or None) per column"
+        );
         let record = DdlChange::CreateIndex {
             db: db.to_string(),
             table: table.to_string(),
@@ -876,7 +919,7 @@ impl Table {
 
     /// Encodes a full primary key from its column values (in primary key order).
     pub fn primary_key(&self, values: &[Value]) -> Vec<u8> {
-        let types = self.schema.index_types(IndexNo::Primary);
+        let types = self.schema.key_parts(IndexNo::Primary);
         assert_eq!(
             values.len(),
             types.len(),
@@ -996,7 +1039,7 @@ impl Table {
         range: &KeyRange,
         mut f: impl FnMut(&Arc<RowSlot>, &[Value]) -> ControlFlow<()>,
     ) {
-        let types = self.schema.index_types(index);
+        let types = self.schema.key_parts(index);
         if let (IndexNo::Primary, Bound::Included(low), Bound::Included(high)) =
             (index, &range.lower, &range.upper)
         {

@@ -316,7 +316,10 @@ impl KeyRange {
     }
 
     /// Encodes the bounds for the index whose column types are `types` (in index order).
-    pub(crate) fn encode(&self, types: &[&DataType]) -> (Bound<Vec<u8>>, Bound<Vec<u8>>) {
+    pub(crate) fn encode(
+        &self,
+        types: &[(&DataType, Option<u32>)],
+    ) -> (Bound<Vec<u8>>, Bound<Vec<u8>>) {
         let lower = match &self.lower {
             Bound::Unbounded => Bound::Unbounded,
             Bound::Included(values) => Bound::Included(encode_prefix(values, types)),
@@ -339,14 +342,15 @@ impl KeyRange {
     }
 }
 
-pub(crate) fn encode_prefix(values: &[Value], types: &[&DataType]) -> Vec<u8> {
+/// The key of `values`, the leading columns of an index whose key parts are `types`.
+pub(crate) fn encode_prefix(values: &[Value], types: &[(&DataType, Option<u32>)]) -> Vec<u8> {
     assert!(
         values.len() <= types.len(),
         "key prefix longer than the index"
     );
     let mut out = Vec::with_capacity(16 * values.len());
-    for (value, data_type) in values.iter().zip(types) {
-        key::encode_field(value, data_type, &mut out);
+    for (value, &(data_type, prefix_length)) in values.iter().zip(types) {
+        key::encode_field_prefix(value, data_type, prefix_length, &mut out);
     }
     out
 }

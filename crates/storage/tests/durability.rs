@@ -201,11 +201,7 @@ fn writes_through_a_replaced_or_dropped_table_are_not_logged() {
         (
             "create index",
             |s| {
-                let index = IndexSchema {
-                    name: "ib".into(),
-                    columns: vec![1],
-                    unique: false,
-                };
+                let index = IndexSchema::new("ib", vec![1], false);
                 s.create_index("d", "t", index).expect("create index")
             },
             true,
@@ -291,15 +287,7 @@ fn replaying_what_was_logged_rebuilds_tables_indexes_and_counters() {
     }
     storage.drop_table("d", "gone", false).expect("drop");
     storage
-        .create_index(
-            "d",
-            "h",
-            IndexSchema {
-                name: "ha".into(),
-                columns: vec![1],
-                unique: false,
-            },
-        )
+        .create_index("d", "h", IndexSchema::new("ha", vec![1], false))
         .expect("create index");
     storage.drop_index("d", "t", "b").expect("drop index");
     storage.set_auto_increment("d", "t", 500).expect("auto inc");

@@ -379,11 +379,7 @@ fn savepoint_rollback_cannot_resurrect_a_unique_value_others_took() {
 #[test]
 fn secondary_scans_ranges_and_prefixes() {
     let storage = storage_with(TableSchema {
-        indexes: vec![IndexSchema {
-            name: "ab".into(),
-            columns: vec![1, 2],
-            unique: false,
-        }],
+        indexes: vec![IndexSchema::new("ab", vec![1, 2], false)],
         ..schema("t")
     });
     let t = table(&storage, "t");
@@ -697,11 +693,7 @@ fn create_index_on_a_populated_table() {
         (0..10).map(|id| row(id, Some(id / 2), Some(id))).collect(),
     );
     let reader = storage.register_reader();
-    let unique_a = IndexSchema {
-        name: "ua".into(),
-        columns: vec![1],
-        unique: true,
-    };
+    let unique_a = IndexSchema::new("ua", vec![1], true);
     assert!(matches!(
         storage.create_index("d", "t", unique_a.clone()),
         Err(StorageError::DuplicateKey { .. })
@@ -710,11 +702,7 @@ fn create_index_on_a_populated_table() {
         table(&storage, "t").schema.indexes.is_empty(),
         "failed DDL changes nothing"
     );
-    let index_b = IndexSchema {
-        name: "ub".into(),
-        columns: vec![2],
-        unique: true,
-    };
+    let index_b = IndexSchema::new("ub", vec![2], true);
     storage
         .create_index("d", "t", index_b.clone())
         .expect("b is unique");
@@ -786,11 +774,7 @@ fn create_unique_index_over_an_uncommitted_duplicate_conflicts() {
     let mut txn = storage.begin(&reader);
     txn.insert(&t, row(2, Some(1), None))
         .expect("uncommitted duplicate");
-    let unique_a = IndexSchema {
-        name: "ua".into(),
-        columns: vec![1],
-        unique: true,
-    };
+    let unique_a = IndexSchema::new("ua", vec![1], true);
     assert!(is_conflict(storage.create_index(
         "d",
         "t",

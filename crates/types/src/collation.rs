@@ -47,6 +47,25 @@ impl Collation {
         self.compare(a, b) == Ordering::Equal
     }
 
+    /// The first `length` characters of `s` (bytes for binary strings): what an index
+    /// key part declared `c(length)` holds. Characters are counted by their leading bytes.
+    pub fn prefix(self, s: &[u8], length: u32) -> &[u8] {
+        let length = length as usize;
+        match self {
+            Collation::Binary => &s[..s.len().min(length)],
+            Collation::Utf8mb4GeneralCi => {
+                // A character starts at every byte that is not a continuation byte.
+                let end = s
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &b)| b & 0xC0 != 0x80)
+                    .nth(length)
+                    .map_or(s.len(), |(i, _)| i);
+                &s[..end]
+            }
+        }
+    }
+
     /// Appends the sort weight of `s`: bytes whose order is the collation order.
     /// For general_ci each character's `char_weight`, big-endian in 3 bytes.
     pub fn append_weight(self, s: &[u8], out: &mut Vec<u8>) {
@@ -193,6 +212,16 @@ mod tests {
         ci.append_weight("éa".as_bytes(), &mut wa);
         ci.append_weight("ÉA ".as_bytes(), &mut wb);
         assert_eq!(wa, wb);
+    }
+
+    #[test]
+    fn prefixes_count_characters_or_bytes() {
+        let ci = Collation::Utf8mb4GeneralCi;
+        assert_eq!(ci.prefix("héllo".as_bytes(), 2), "hé".as_bytes());
+        assert_eq!(ci.prefix("héllo".as_bytes(), 9), "héllo".as_bytes());
+        assert_eq!(ci.prefix("😀ab".as_bytes(), 1), "😀".as_bytes());
+        assert_eq!(ci.prefix(b"abc", 0), b"");
+        assert_eq!(Collation::Binary.prefix("héllo".as_bytes(), 2), b"h\xC3");
     }
 
     /// The invariant of the module notes, on strings where the fast paths and the general

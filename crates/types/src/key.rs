@@ -6,7 +6,8 @@
 //!   double    8 bytes: IEEE bits, all bits flipped if negative, else sign bit set
 //!   decimal   a sign byte and 27 bytes of magnitude at the column's scale (stored values
 //!             already have it: crate invariant (2)), see `Decimal::write_key`
-//!   strings   the collation weight, with 0x00 escaped as 0x00 0xFF, ended by 0x00 0x00
+//!   strings   the collation weight, with 0x00 escaped as 0x00 0xFF, ended by 0x00 0x00;
+//!             a prefix key part (`c(10)`) weighs only the value's prefix
 //!   date      year (2 bytes) month day; datetime adds hour minute second and 4 bytes of
 //!             microseconds
 //!   time      the signed microsecond count as 8 bytes big-endian, sign bit flipped
@@ -21,6 +22,35 @@ use crate::value::Value;
 
 const TAG_NULL: u8 = 0x00;
 const TAG_VALUE: u8 = 0x01;
+
+/// Appends the encoding of one field of a key part that holds only the first
+/// `prefix_length` characters of a string (`c(10)`); other values are whole.
+pub fn encode_field_prefix(
+    value: &Value,
+    data_type: &DataType,
+    prefix_length: Option<u32>,
+    out: &mut Vec<u8>,
+) {
+    match (value, prefix_length) {
+        (Value::Bytes(b), Some(length)) => {
+            out.push(TAG_VALUE);
+            encode_bytes(data_type.collation().prefix(b, length), data_type, out);
+        }
+        _ => encode_field(value, data_type, out),
+    }
+}
+
+fn encode_bytes(b: &[u8], data_type: &DataType, out: &mut Vec<u8>) {
+    let mut weight = Vec::with_capacity(b.len() * 3);
+    data_type.collation().append_weight(b, &mut weight);
+    for byte in weight {
+        out.push(byte);
+        if byte == 0 {
+            out.push(0xFF);
+        }
+    }
+    out.extend_from_slice(&[0, 0]);
+}
 
 /// Appends the encoding of one field.
 pub fn encode_field(value: &Value, data_type: &DataType, out: &mut Vec<u8>) {
@@ -42,17 +72,7 @@ pub fn encode_field(value: &Value, data_type: &DataType, out: &mut Vec<u8>) {
         (Value::Decimal(d), DataType::Decimal { scale, .. }) => {
             d.write_key(*scale as u32, out);
         }
-        (Value::Bytes(b), t) => {
-            let mut weight = Vec::with_capacity(b.len() * 3);
-            t.collation().append_weight(b, &mut weight);
-            for byte in weight {
-                out.push(byte);
-                if byte == 0 {
-                    out.push(0xFF);
-                }
-            }
-            out.extend_from_slice(&[0, 0]);
-        }
+        (Value::Bytes(b), t) => encode_bytes(b, t, out),
         (Value::Date(d), _) => encode_date(d, out),
         (Value::DateTime(dt), _) => {
             encode_date(&dt.date, out);

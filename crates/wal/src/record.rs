@@ -42,7 +42,9 @@
 //! - column: name, type, bool nullable, default (u8 0 none | 1 value | 2 CURRENT_TIMESTAMP),
 //!   bool auto_increment, bool on_update_current_timestamp, comment, varint display
 //!   width (0 none, else width + 1).
-//! - index: name, count, column positions (varints), bool unique.
+//! - index: name, count, column positions (varints), u8 flags (bit 0 unique, bit 1
+//!   prefixed; a bool before prefixes existed, so older logs read alike), then if
+//!   prefixed one varint per column: 0 the whole column, else its prefix length.
 //! - table schema: name, count, columns, u8 has primary key (then count, positions),
 //!   count, indexes, comment.
 //!
@@ -637,18 +639,41 @@ fn get_positions(r: &mut Reader<'_>) -> Result<Vec<usize>, DecodeError> {
     Ok(positions)
 }
 
+const INDEX_UNIQUE: u8 = 1;
+const INDEX_PREFIXED: u8 = 2;
+
 fn put_index(out: &mut Vec<u8>, index: &IndexSchema) {
     put_str(out, &index.name);
     put_positions(out, &index.columns);
-    put_bool(out, index.unique);
+    let prefixed = index.has_prefix();
+    put_u8(
+        out,
+        u8::from(index.unique) * INDEX_UNIQUE + u8::from(prefixed) * INDEX_PREFIXED,
+    );
+    if prefixed {
+        for length in &index.prefix_lengths {
+            put_varint(out, length.map_or(0, u64::from));
+        }
+    }
 }
 
 fn get_index(r: &mut Reader<'_>) -> Result<IndexSchema, DecodeError> {
-    Ok(IndexSchema {
-        name: r.string()?,
-        columns: get_positions(r)?,
-        unique: r.bool()?,
-    })
+    let name = r.string()?;
+    let columns = get_positions(r)?;
+    let flags = r.u8()?;
+    if flags & !(INDEX_UNIQUE | INDEX_PREFIXED) != 0 {
+        return Err(DecodeError("bad index flags"));
+    }
+    let mut index = IndexSchema::new(name, columns, flags & INDEX_UNIQUE != 0);
+    if flags & INDEX_PREFIXED != 0 {
+        for length in &mut index.prefix_lengths {
+            *length = match r.u32_varint()? {
+                0 => None,
+                n => Some(n),
+            };
+        }
+    }
+    Ok(index)
 }
 
 fn put_schema(out: &mut Vec<u8>, schema: &TableSchema) {
@@ -858,15 +883,11 @@ mod tests {
             columns,
             primary_key: Some(vec![2, 0]),
             indexes: vec![
+                IndexSchema::new("k", vec![3], false),
+                IndexSchema::new("u", vec![4, 5], true),
                 IndexSchema {
-                    name: "k".into(),
-                    columns: vec![3],
-                    unique: false,
-                },
-                IndexSchema {
-                    name: "u".into(),
-                    columns: vec![4, 5],
-                    unique: true,
+                    prefix_lengths: vec![None, Some(3)],
+                    ..IndexSchema::new("p", vec![2, 1], true)
                 },
             ],
             comment: "table comment".into(),
@@ -910,11 +931,7 @@ mod tests {
             LogRecord::CreateIndex {
                 db: db.clone(),
                 table: table.clone(),
-                index: IndexSchema {
-                    name: "i".into(),
-                    columns: vec![1, 0],
-                    unique: true,
-                },
+                index: IndexSchema::new("i", vec![1, 0], true),
             },
             LogRecord::DropIndex {
                 db: db.clone(),

@@ -39,16 +39,8 @@ pub fn schema(name: &str) -> TableSchema {
         columns: vec![column("id", false), column("a", true), column("b", true)],
         primary_key: Some(vec![0]),
         indexes: vec![
-            IndexSchema {
-                name: "a".into(),
-                columns: vec![1],
-                unique: false,
-            },
-            IndexSchema {
-                name: "b".into(),
-                columns: vec![2],
-                unique: true,
-            },
+            IndexSchema::new("a", vec![1], false),
+            IndexSchema::new("b", vec![2], true),
         ],
         comment: String::new(),
     }
