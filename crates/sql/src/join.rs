@@ -50,7 +50,7 @@ use crate::scope::{BindScope, SourceTable};
 use crate::select::{object_part, BindContext};
 use crate::sink::ColumnInfo;
 use manycore_storage::{ColumnSchema, Table, TableSchema};
-use manycore_types::ColumnDefault;
+use manycore_types::{ColumnDefault, DataType};
 use sqlparser::ast;
 use std::ops::Range;
 use std::sync::Arc;
@@ -368,9 +368,14 @@ fn derived_table(alias: &str, columns: &[ColumnInfo]) -> Result<Table> {
                 format!("Duplicate column name '{}'", column.name),
             ));
         }
+        let data_type = match &column.data_type {
+            // MariaDB materializes a NULL column as BINARY(0).
+            DataType::Null => DataType::Binary { length: 0 },
+            other => other.clone(),
+        };
         schema_columns.push(ColumnSchema {
             name: column.name.clone(),
-            data_type: column.data_type.clone(),
+            data_type,
             nullable: !column.not_null,
             default: ColumnDefault::None,
             auto_increment: false,
