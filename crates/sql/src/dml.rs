@@ -199,6 +199,7 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
             columns: access.clone(),
             merged: Vec::new(),
             null_extended: false,
+            derived: None,
         }];
         let mut scope = BindScope::new(&tables, "SELECT", cx.parameters);
         scope.values_offset = Some(schema.columns.len());
@@ -307,31 +308,42 @@ fn rewrite_values_calls(e: &ast::Expr) -> ast::Expr {
 
 /// Calls `f` for every column reference in `expr`.
 pub fn visit_columns(expr: &Expr, f: &mut dyn FnMut(&ColumnRef)) {
+    visit(expr, &mut |e| {
+        if let Expr::Column(c) = e {
+            f(c)
+        }
+    });
+}
+
+/// Calls `f` on `expr` and every node under it that reads this row: a subquery's own
+/// plan is not entered (its columns index other rows), its quantified operand is.
+pub fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(expr);
     match expr {
-        Expr::Column(c) => f(c),
+        Expr::Column(_) => {}
         Expr::Literal { .. }
         | Expr::Parameter { .. }
         | Expr::SystemVariable { .. }
         | Expr::UserVariable { .. } => {}
         Expr::Unary { operand, .. } | Expr::Cast { operand, .. } | Expr::IsNull { operand, .. } => {
-            visit_columns(operand, f)
+            visit(operand, f)
         }
-        Expr::IsBool { operand, .. } => visit_columns(operand, f),
-        Expr::SetUserVariable { value, .. } => visit_columns(value, f),
+        Expr::IsBool { operand, .. } => visit(operand, f),
+        Expr::SetUserVariable { value, .. } => visit(value, f),
         Expr::Binary { left, right, .. } => {
-            visit_columns(left, f);
-            visit_columns(right, f);
+            visit(left, f);
+            visit(right, f);
         }
         Expr::InList { operand, list, .. } => {
-            visit_columns(operand, f);
-            list.iter().for_each(|e| visit_columns(e, f));
+            visit(operand, f);
+            list.iter().for_each(|e| visit(e, f));
         }
         Expr::Between {
             operand, low, high, ..
         } => {
-            visit_columns(operand, f);
-            visit_columns(low, f);
-            visit_columns(high, f);
+            visit(operand, f);
+            visit(low, f);
+            visit(high, f);
         }
         Expr::Like {
             operand,
@@ -339,10 +351,10 @@ pub fn visit_columns(expr: &Expr, f: &mut dyn FnMut(&ColumnRef)) {
             escape,
             ..
         } => {
-            visit_columns(operand, f);
-            visit_columns(pattern, f);
+            visit(operand, f);
+            visit(pattern, f);
             if let Some(e) = escape {
-                visit_columns(e, f);
+                visit(e, f);
             }
         }
         Expr::Case {
@@ -352,21 +364,20 @@ pub fn visit_columns(expr: &Expr, f: &mut dyn FnMut(&ColumnRef)) {
             ..
         } => {
             if let Some(o) = operand {
-                visit_columns(o, f);
+                visit(o, f);
             }
             for (w, t) in branches {
-                visit_columns(w, f);
-                visit_columns(t, f);
+                visit(w, f);
+                visit(t, f);
             }
             if let Some(o) = otherwise {
-                visit_columns(o, f);
+                visit(o, f);
             }
         }
-        Expr::Call { args, .. } => args.iter().for_each(|e| visit_columns(e, f)),
-        // A subquery's own columns and outer columns index other rows than this one.
+        Expr::Call { args, .. } => args.iter().for_each(|e| visit(e, f)),
         Expr::Subquery(subquery) => {
             if let SubqueryKind::Quantified { operand, .. } = &subquery.kind {
-                visit_columns(operand, f);
+                visit(operand, f);
             }
         }
         Expr::OuterColumn { .. } => {}
@@ -385,6 +396,19 @@ fn single_table(
         crate::join::bind_from(from, cx, needed, column_needs | Privileges::SELECT)?.sources;
     if sources.len() != 1 {
         return Err(Error::not_supported("multi-table UPDATE and DELETE"));
+    }
+    if sources[0].derived.is_some() {
+        // As MariaDB: UPDATE reports the table, DELETE's grammar has no derived table.
+        if needed.contains(Privileges::UPDATE) {
+            return Err(Error::new(
+                ErrorCode::NonUpdatableTable,
+                format!(
+                    "The target table {} of the UPDATE is not updatable",
+                    sources[0].alias
+                ),
+            ));
+        }
+        return Err(Error::parse_near("", 1));
     }
     Ok(sources)
 }

@@ -75,6 +75,8 @@ pub enum ErrorCode {
     OperandColumns = 1241,
     SubqueryNoOneRow = 1242,
     UnknownStmtHandler = 1243,
+    /// ER_NON_UPDATABLE_TABLE: UPDATE naming a derived table.
+    NonUpdatableTable = 1288,
     TruncatedWrongValue = 1292,
     UnknownTimeZone = 1298,
     InvalidCharacterString = 1300,

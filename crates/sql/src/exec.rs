@@ -24,7 +24,7 @@ use crate::plan::{
 };
 use manycore_storage::{IndexNo, KeyRange, ReadView, RowSlot};
 use manycore_types::{key, DataType, Value};
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::cmp::Ordering;
 use std::ops::{Bound as KeyBound, ControlFlow};
 use std::rc::Rc;
@@ -119,7 +119,8 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
         Plan::Scan(scan) => scan_rows(scan, ctx, &mut |_, row| out(row)),
         Plan::Join(join) => {
             let mut row = vec![Value::Null; join.width];
-            run_steps(&join.steps, &mut row, ctx, &mut |row| out(row))
+            let buffers: Vec<Buffer> = (0..join.buffers).map(|_| Buffer::new()).collect();
+            run_steps(&join.steps, &mut row, &buffers, ctx, &mut |row| out(row))
         }
         Plan::SystemScan(scan) => {
             for row in ctx.eval.session.information_schema_rows(scan.table) {
@@ -253,12 +254,23 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
     }
 }
 
+/// The rows a `JoinSource::Rows` step keeps for one run of its join (join invariant (5)).
+type Buffer = OnceCell<Vec<Vec<Value>>>;
+
+/// Copies a source's row into its cells of the join row.
+fn fill_cells(row: &mut [Value], offset: usize, values: &[Value]) {
+    for (cell, value) in row[offset..].iter_mut().zip(values) {
+        assign(cell, value);
+    }
+}
+
 /// A join's nested loops (plan module notes): fills the cells of `steps[0]` from each of
 /// its rows, checks the step's filter, and goes on with the rest; past the last step the
 /// whole row goes to `next`.
 fn run_steps(
     steps: &[JoinStep],
     row: &mut [Value],
+    buffers: &[Buffer],
     ctx: &ExecContext,
     next: &mut dyn FnMut(&mut [Value]) -> Flow,
 ) -> Flow {
@@ -271,7 +283,7 @@ fn run_steps(
                 return Ok(ControlFlow::Continue(()));
             }
         }
-        run_steps(rest, row, ctx, &mut *next)
+        run_steps(rest, row, buffers, ctx, &mut *next)
     };
     match &step.source {
         JoinSource::Table { scan, offset } => {
@@ -283,18 +295,58 @@ fn run_steps(
             // overwrites this step's cells.
             let (resolved, from_text) = resolve_access(scan, row, ctx)?;
             scan_resolved(scan, resolved, from_text, ctx, &mut |_, table_row| {
-                for (cell, value) in row[*offset..].iter_mut().zip(table_row) {
-                    assign(cell, value);
-                }
+                fill_cells(row, *offset, table_row);
                 deeper(row)
             })
+        }
+        JoinSource::Rows {
+            plan,
+            offset,
+            own,
+            buffer,
+        } => {
+            let Some(slot) = buffer else {
+                return run(plan, ctx, &mut |made| {
+                    fill_cells(row, *offset, made);
+                    deeper(row)
+                });
+            };
+            let buffer = &buffers[*slot];
+            if buffer.get().is_none() {
+                let mut kept = Vec::new();
+                let _ = run(plan, ctx, &mut |made| {
+                    fill_cells(row, *offset, made);
+                    if own
+                        .as_ref()
+                        .map_or(Ok(true), |own| is_true(own, row, ctx))?
+                    {
+                        kept.push(made.to_vec());
+                    }
+                    Ok(ControlFlow::Continue(()))
+                })?;
+                let _ = buffer.set(kept);
+            }
+            let kept = buffer.get().expect("filled above");
+            for (i, made) in kept.iter().enumerate() {
+                // Invariant (2): a replay visits rows as a scan does.
+                if (i as u64 + 1).is_multiple_of(INTERRUPT_CHECK_ROWS)
+                    && ctx.interrupt.interrupted()
+                {
+                    return Err(Error::interrupted());
+                }
+                fill_cells(row, *offset, made);
+                if deeper(row)?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            Ok(ControlFlow::Continue(()))
         }
         JoinSource::Outer {
             steps: inner,
             nulls,
         } => {
             let mut matched = false;
-            let flow = run_steps(inner, row, ctx, &mut |row| {
+            let flow = run_steps(inner, row, buffers, ctx, &mut |row| {
                 matched = true;
                 deeper(row)
             })?;

@@ -1,4 +1,4 @@
-//! Binding a FROM clause: its tables, in the order written (which fixes the join row's
+//! Binding a FROM clause: its tables and derived tables, in the order written (which fixes the join row's
 //! layout, plan module notes), what `*` expands to, and the nested loops of a join with
 //! each condition placed where it can first be checked.
 //!
@@ -27,16 +27,33 @@
 //!     table reachable through an index from known values, else the first one a conjunct
 //!     connects to the tables read so far, else the first one left. Reordering inner
 //!     joins changes no result, only the order of rows no ORDER BY orders.
+//! (5) A step whose rows do not depend on earlier steps (a derived table, an
+//!     information_schema table, a table no index reaches from known values) is read
+//!     once per run of the join into a buffer, keeping the rows that pass the conjuncts
+//!     placed there which read only its cells, constants and parameters; the buffer is
+//!     replayed for every outer row and the step's other conjuncts checked then
+//!     (`plan::JoinSource::Rows`). Buffers belong to the run, never to the plan (which
+//!     prepared statements and the plan cache share). The first step runs once anyway
+//!     and streams.
+//! (6) A derived table `(SELECT ...) AS d` is a source like a table: its query is bound
+//!     on its own (it sees no enclosing query, as in MariaDB), its schema is the query's
+//!     result columns (a detached table, as information_schema's), so names, `*`, `d.*`,
+//!     USING and NATURAL resolve through the same scope code.
 
 use crate::access::{self, conjunction, conjuncts};
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{BinaryOp, ColumnRef, Expr};
-use crate::plan::{AccessPath, Join, JoinSource, JoinStep, Plan, Scan};
-use crate::privilege::Privileges;
+use crate::information_schema::SystemTable;
+use crate::plan::{AccessPath, Join, JoinSource, JoinStep, Plan, Scan, SystemScan};
+use crate::privilege::{ColumnAccess, Privileges};
 use crate::scope::{BindScope, SourceTable};
 use crate::select::{object_part, BindContext};
+use crate::sink::ColumnInfo;
+use manycore_storage::{ColumnSchema, Table, TableSchema};
+use manycore_types::{ColumnDefault, DataType};
 use sqlparser::ast;
 use std::ops::Range;
+use std::sync::Arc;
 
 /// A bound FROM clause.
 pub struct FromClause {
@@ -171,44 +188,37 @@ impl Binder<'_, '_> {
                     Some(a) => a.name.value.clone(),
                     None => table.schema.name.clone(),
                 };
-                if sources.iter().any(|s| s.alias == alias && s.db == db)
-                    || sources
-                        .iter()
-                        .any(|s| s.alias == alias && s.alias != s.table.schema.name)
-                {
-                    return Err(Error::new(
-                        ErrorCode::NonUniqTable,
-                        format!("Not unique table/alias: '{alias}'"),
-                    ));
-                }
-                let offset = sources
-                    .last()
-                    .map_or(0, |s| s.offset + s.table.schema.columns.len());
-                let index = sources.len();
-                let width = table.schema.columns.len();
-                sources.push(SourceTable {
-                    db,
-                    alias,
-                    table,
-                    offset,
-                    columns,
-                    merged: Vec::new(),
-                    null_extended: false,
-                });
-                Ok(Operand {
-                    level: Level {
-                        steps: vec![Draft::Table(index)],
-                        conjuncts: Vec::new(),
-                    },
-                    sources: index..index + 1,
-                    columns: (0..width).map(|c| (index, c)).collect(),
-                })
+                push_source(sources, db, alias, table, columns, None)
+            }
+            ast::TableFactor::Derived {
+                lateral,
+                subquery,
+                alias,
+                ..
+            } => {
+                // MariaDB 10.11's grammar requires the alias and has neither LATERAL nor
+                // a column list after the alias: all three are syntax errors there.
+                let Some(alias) = alias.as_ref().filter(|a| !lateral && a.columns.is_empty())
+                else {
+                    return Err(Error::parse_near("", 1));
+                };
+                let plan = crate::select::bind_select(subquery, &self.cx.for_derived())?;
+                self.cx.subquery_tables.borrow_mut().extend(plan.tables);
+                let table = derived_table(&alias.name.value, &plan.columns)?;
+                push_source(
+                    sources,
+                    String::new(),
+                    alias.name.value.clone(),
+                    Arc::new(table),
+                    ColumnAccess::default(),
+                    Some(Arc::new(plan.plan)),
+                )
             }
             ast::TableFactor::NestedJoin {
                 table_with_joins,
                 alias: None,
             } => self.table_with_joins(table_with_joins, sources),
-            _ => Err(Error::not_supported("derived tables and table functions")),
+            _ => Err(Error::not_supported("table functions")),
         }
     }
 
@@ -297,6 +307,91 @@ impl Binder<'_, '_> {
             columns,
         })
     }
+}
+
+/// Adds a FROM source (a table, or a derived table's detached table and plan) after the
+/// others; 1066 if its alias is taken.
+fn push_source(
+    sources: &mut Vec<SourceTable>,
+    db: String,
+    alias: String,
+    table: Arc<Table>,
+    columns: ColumnAccess,
+    derived: Option<Arc<Plan>>,
+) -> Result<Operand> {
+    if sources.iter().any(|s| s.alias == alias && s.db == db)
+        || sources
+            .iter()
+            .any(|s| s.alias == alias && s.alias != s.table.schema.name)
+    {
+        return Err(Error::new(
+            ErrorCode::NonUniqTable,
+            format!("Not unique table/alias: '{alias}'"),
+        ));
+    }
+    let offset = sources
+        .last()
+        .map_or(0, |s| s.offset + s.table.schema.columns.len());
+    let index = sources.len();
+    let width = table.schema.columns.len();
+    sources.push(SourceTable {
+        db,
+        alias,
+        table,
+        offset,
+        columns,
+        merged: Vec::new(),
+        null_extended: false,
+        derived,
+    });
+    Ok(Operand {
+        level: Level {
+            steps: vec![Draft::Table(index)],
+            conjuncts: Vec::new(),
+        },
+        sources: index..index + 1,
+        columns: (0..width).map(|c| (index, c)).collect(),
+    })
+}
+
+/// A derived table's columns as a table without rows: the derived query's result
+/// columns, each name once (1060 otherwise, as MariaDB).
+fn derived_table(alias: &str, columns: &[ColumnInfo]) -> Result<Table> {
+    let mut schema_columns: Vec<ColumnSchema> = Vec::with_capacity(columns.len());
+    for column in columns {
+        if schema_columns
+            .iter()
+            .any(|c| c.name.eq_ignore_ascii_case(&column.name))
+        {
+            return Err(Error::new(
+                ErrorCode::DupFieldName,
+                format!("Duplicate column name '{}'", column.name),
+            ));
+        }
+        let data_type = match &column.data_type {
+            // MariaDB materializes a NULL column as BINARY(0).
+            DataType::Null => DataType::Binary { length: 0 },
+            other => other.clone(),
+        };
+        schema_columns.push(ColumnSchema {
+            name: column.name.clone(),
+            data_type,
+            nullable: !column.not_null,
+            default: ColumnDefault::None,
+            auto_increment: false,
+            on_update_current_timestamp: false,
+            comment: String::new(),
+            display_width: None,
+        });
+    }
+    let schema = TableSchema {
+        name: alias.to_string(),
+        columns: schema_columns,
+        primary_key: None,
+        indexes: Vec::new(),
+        comment: String::new(),
+    };
+    Ok(Table::detached("", schema))
 }
 
 /// `*` of a join without USING: the operands' columns in the order written.
@@ -395,8 +490,13 @@ pub fn plan(mut level: Level, filter: Option<Expr>, sources: &[SourceTable]) -> 
     let width = sources
         .last()
         .map_or(0, |s| s.offset + s.table.schema.columns.len());
-    let steps = place(level, &mut Vec::new(), sources);
-    Plan::Join(Box::new(Join { steps, width }))
+    let mut buffers = 0;
+    let steps = place(level, &mut Vec::new(), sources, &mut buffers);
+    Plan::Join(Box::new(Join {
+        steps,
+        width,
+        buffers,
+    }))
 }
 
 fn cells(source: &SourceTable) -> Range<usize> {
@@ -422,11 +522,13 @@ fn reads_only(expr: &Expr, known: &[Range<usize>]) -> bool {
 }
 
 /// Turns a level into steps (invariant (1)); `known` holds the cells filled before it
-/// and, on return, those it fills too.
+/// and, on return, those it fills too; `buffers` counts the steps read once per run
+/// (invariant (5)).
 fn place(
     mut level: Level,
     known: &mut Vec<Range<usize>>,
     sources: &[SourceTable],
+    buffers: &mut usize,
 ) -> Vec<JoinStep> {
     reorder(&mut level, known, sources);
     let mut pending: Vec<Option<Expr>> = level.conjuncts.into_iter().map(Some).collect();
@@ -445,25 +547,15 @@ fn place(
             })
             .filter_map(Option::take)
             .collect();
-        let source = match draft {
-            Draft::Table(i) => {
-                let table = &sources[i];
-                let parts: Vec<&Expr> = here.iter().collect();
-                let access = access::join_access(&table.table.schema, table.offset, &parts, known);
-                JoinSource::Table {
-                    scan: Box::new(Scan {
-                        table: table.table.clone(),
-                        access,
-                        filter: None,
-                        residual: None,
-                    }),
-                    offset: table.offset,
-                }
-            }
-            Draft::Outer(inner) => JoinSource::Outer {
-                steps: place(inner, &mut known.clone(), sources),
-                nulls: after[before..].to_vec(),
-            },
+        let (source, here) = match draft {
+            Draft::Table(i) => table_step(&sources[i], here, known, buffers),
+            Draft::Outer(inner) => (
+                JoinSource::Outer {
+                    steps: place(inner, &mut known.clone(), sources, buffers),
+                    nulls: after[before..].to_vec(),
+                },
+                here,
+            ),
         };
         *known = after;
         steps.push(JoinStep {
@@ -472,6 +564,76 @@ fn place(
         });
     }
     steps
+}
+
+/// The step reading `table` after the cells `known`, with the conjuncts `here` placed
+/// there; returns the source and the conjuncts the step checks per joined row.
+fn table_step(
+    table: &SourceTable,
+    here: Vec<Expr>,
+    known: &[Range<usize>],
+    buffers: &mut usize,
+) -> (JoinSource, Vec<Expr>) {
+    let offset = table.offset;
+    // Rows made by a plan: a derived table's, or an information_schema table's made
+    // per execution (information_schema invariant (1)).
+    let made = match (&table.derived, SystemTable::of(&table.table)) {
+        (Some(plan), _) => Some(Plan::clone(plan)),
+        (None, Some(system)) => Some(Plan::SystemScan(Box::new(SystemScan {
+            table: system,
+            filter: None,
+        }))),
+        (None, None) => None,
+    };
+    let plan = match made {
+        Some(plan) => plan,
+        None => {
+            let parts: Vec<&Expr> = here.iter().collect();
+            let access = access::join_access(&table.table.schema, offset, &parts, known);
+            let scan = Box::new(Scan {
+                table: table.table.clone(),
+                access,
+                filter: None,
+                residual: None,
+            });
+            // The first step streams; an index lookup depends on earlier cells.
+            if known.is_empty() || matches!(scan.access, AccessPath::Index(_)) {
+                return (JoinSource::Table { scan, offset }, here);
+            }
+            Plan::Scan(scan)
+        }
+    };
+    if known.is_empty() {
+        let source = JoinSource::Rows {
+            plan: Box::new(plan),
+            offset,
+            own: None,
+            buffer: None,
+        };
+        return (source, here);
+    }
+    let own_cells = [cells(table)];
+    let (own, rest): (Vec<Expr>, Vec<Expr>) = here
+        .into_iter()
+        .partition(|e| reads_only(e, &own_cells) && !reads_joined_row_inside(e));
+    let source = JoinSource::Rows {
+        plan: Box::new(plan),
+        offset,
+        own: conjunction(own),
+        buffer: Some(*buffers),
+    };
+    *buffers += 1;
+    (source, rest)
+}
+
+/// Whether a correlated subquery in `expr` reads the join row, whose cells of earlier
+/// steps change from one outer row to the next.
+fn reads_joined_row_inside(expr: &Expr) -> bool {
+    let mut found = false;
+    crate::dml::visit(expr, &mut |e| {
+        found |= matches!(e, Expr::Subquery(s) if s.correlated);
+    });
+    found
 }
 
 /// Invariant (4): in a level of tables only, reads next the first table an index reaches

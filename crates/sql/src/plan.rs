@@ -131,6 +131,8 @@ pub struct SetOperation {
 pub struct Join {
     pub steps: Vec<JoinStep>,
     pub width: usize,
+    /// How many steps read their rows once per run into a buffer (`JoinSource::Rows`).
+    pub buffers: usize,
 }
 
 /// One level of the nested loops: a source of rows, and the conjuncts that can be checked
@@ -147,6 +149,18 @@ pub enum JoinSource {
     /// earlier steps; its own filter and residual are empty, as `JoinStep::filter` holds
     /// every conjunct placed here (so a fallback to a full scan stays exact).
     Table { scan: Box<Scan>, offset: usize },
+    /// Rows that do not depend on earlier steps (a derived table, an information_schema
+    /// table, a table no index reaches): `plan`'s rows fill cells `offset..`. With
+    /// `buffer`, they are read once per run of the join into that buffer, keeping only
+    /// those passing `own` (the conjuncts placed here that read nothing but these cells,
+    /// constants and parameters), and replayed for every outer row; without (the first
+    /// step of the join, which runs once), they stream and `own` is None.
+    Rows {
+        plan: Box<Plan>,
+        offset: usize,
+        own: Option<Expr>,
+        buffer: Option<usize>,
+    },
     /// The inner side of a LEFT JOIN: its steps (whose filters hold the ON condition)
     /// run per outer row; when no inner row passes them, the cells `nulls` are set to
     /// NULL and the outer row goes on once.

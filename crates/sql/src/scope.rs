@@ -9,6 +9,7 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{self, AggregateCall, ColumnRef, Expr, Scope, Subquery, SubqueryKind};
+use crate::plan::Plan;
 use crate::privilege::{ColumnAccess, Privileges};
 use crate::select::BindContext;
 use manycore_storage::Table;
@@ -35,6 +36,9 @@ pub struct SourceTable {
     /// On the inner side of an outer join: any column may be NULL (a row nothing
     /// matched), whatever its definition says.
     pub null_extended: bool,
+    /// A derived table: the plan making its rows (`table` is a detached table with the
+    /// derived query's result columns as its schema).
+    pub derived: Option<Arc<Plan>>,
 }
 
 impl SourceTable {
@@ -125,6 +129,12 @@ impl Parameters {
     /// Whether an ORDER BY or GROUP BY item was a bare `?`.
     pub fn positional(&self) -> bool {
         self.positional.get()
+    }
+
+    /// Numbers the next `?` as `next`: a clause bound out of text order (FROM before
+    /// the select list) is numbered from where its text puts it.
+    pub fn rewind(&self, next: usize) {
+        self.next.set(next);
     }
 
     /// How many `?` were numbered.

@@ -62,6 +62,20 @@ impl<'a> BindContext<'a> {
         }
     }
 
+    /// The context of a derived table's query in this query's FROM: it sees no
+    /// enclosing query's rows (join invariant (6)).
+    pub fn for_derived(&self) -> BindContext<'a> {
+        BindContext {
+            catalog: self.catalog,
+            database: self.database,
+            text: self.text,
+            parameters: self.parameters,
+            access: self.access,
+            outer: None,
+            subquery_tables: RefCell::default(),
+        }
+    }
+
     /// Resolves `[db.]table` to (db, table), which the session must hold `needed` on,
     /// and what it may do with the columns, whose uses are checked for `column_needs`:
     /// the one place statements turn table names into tables, so the one place their
@@ -374,28 +388,32 @@ pub fn bind_query_block(
     locking: bool,
     cx: &BindContext,
 ) -> Result<SelectPlan> {
+    let start = cx.parameters.count();
+    let mut from = join::bind_from(&select.from, cx, Privileges::SELECT, Privileges::SELECT)?;
+    let from_parameters = cx.parameters.count() - start;
+    if from_parameters > 0 {
+        // `?`s are numbered in text order (expr::bind), where the select list comes
+        // before FROM: count the select list's, then bind FROM again numbered after them.
+        cx.parameters.rewind(start);
+        bind_select_list(select, &from, cx)?;
+        let listed = cx.parameters.count() - start;
+        cx.parameters.rewind(start + listed);
+        from = join::bind_from(&select.from, cx, Privileges::SELECT, Privileges::SELECT)?;
+        cx.parameters.rewind(start);
+    }
+    let (items, aggregates) = bind_select_list(select, &from, cx)?;
+    if from_parameters > 0 {
+        cx.parameters
+            .rewind(cx.parameters.count() + from_parameters);
+    }
     let join::FromClause {
         sources,
-        star,
+        star: _,
         joins,
-    } = join::bind_from(&select.from, cx, Privileges::SELECT, Privileges::SELECT)?;
-    let width: usize = sources.iter().map(|s| s.table.schema.columns.len()).sum();
+    } = from;
+    let width = scope_width(&sources);
+    let select_width = items.len();
     let parameters = cx.parameters;
-
-    // Select list: `*` expansion fixes K before anything binds.
-    let select_width = expanded_width(&select.projection, &sources, &star, cx.database)?;
-    let aggregates = Aggregates {
-        calls: RefCell::new(Vec::new()),
-        base: width + select_width,
-    };
-    let mut items: Vec<Item> = Vec::with_capacity(select_width);
-    {
-        let mut scope = BindScope::in_query(&sources, "SELECT", cx);
-        scope.aggregates = Some(&aggregates);
-        for item in &select.projection {
-            bind_item(item, &sources, &star, &scope, cx, &mut items)?;
-        }
-    }
     let aliases: Vec<Alias> = items
         .iter()
         .enumerate()
@@ -463,6 +481,20 @@ pub fn bind_query_block(
                 }
             } else {
                 Plan::Empty
+            }
+        }
+        // A derived table alone: its plan's rows have this query's row layout.
+        Some(SourceTable {
+            derived: Some(derived),
+            ..
+        }) => {
+            let input = Plan::clone(derived);
+            match filter {
+                Some(predicate) => Plan::Filter {
+                    input: Box::new(input),
+                    predicate,
+                },
+                None => input,
             }
         }
         // Bind time is the one place a virtual table is told apart (information_schema
@@ -548,6 +580,28 @@ pub fn bind_query_block(
             .collect(),
         locking,
     })
+}
+
+/// The select list bound over `from` (`*` expanded), and the aggregates it uses.
+fn bind_select_list(
+    select: &ast::Select,
+    from: &join::FromClause,
+    cx: &BindContext,
+) -> Result<(Vec<Item>, Aggregates)> {
+    let sources = &from.sources;
+    // `*` expansion fixes K (plan module notes) before anything binds.
+    let select_width = expanded_width(&select.projection, sources, &from.star, cx.database)?;
+    let aggregates = Aggregates {
+        calls: RefCell::new(Vec::new()),
+        base: scope_width(sources) + select_width,
+    };
+    let mut items: Vec<Item> = Vec::with_capacity(select_width);
+    let mut scope = BindScope::in_query(sources, "SELECT", cx);
+    scope.aggregates = Some(&aggregates);
+    for item in &select.projection {
+        bind_item(item, sources, &from.star, &scope, cx, &mut items)?;
+    }
+    Ok((items, aggregates))
 }
 
 fn expanded_width(
@@ -828,10 +882,11 @@ fn is_full_scan(plan: &Plan) -> bool {
         Plan::Scan(s) => matches!(s.access, AccessPath::Full),
         Plan::SystemScan(_) => true,
         // As MariaDB counts Select_scan: the first table read is read whole.
-        Plan::Join(join) => matches!(
-            &join.steps[0].source,
-            JoinSource::Table { scan, .. } if matches!(scan.access, AccessPath::Full)
-        ),
+        Plan::Join(join) => match &join.steps[0].source {
+            JoinSource::Table { scan, .. } => matches!(scan.access, AccessPath::Full),
+            JoinSource::Rows { plan, .. } => is_full_scan(plan),
+            JoinSource::Outer { .. } => false,
+        },
         Plan::Empty => false,
         Plan::Filter { input, .. }
         | Plan::Aggregate { input, .. }

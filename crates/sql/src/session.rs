@@ -1467,6 +1467,7 @@ impl Session {
             columns: ColumnAccess::default(),
             merged: Vec::new(),
             null_extended: false,
+            derived: None,
         };
         let grants = &self.state.grants;
         let columns: Vec<ColumnInfo> = t

@@ -1665,3 +1665,81 @@ fn joins_read_tables_as_nested_loops() {
         ErrorCode::NotSupportedYet
     );
 }
+
+/// Rows of each result set `prepared` gave when executed with `params`.
+fn execute_rows(s: &mut Session, id: u32, params: &[Value]) -> Vec<Vec<String>> {
+    let mut sink = Collect::default();
+    s.execute_prepared(id, params, &mut sink).expect("execute");
+    match sink.events.pop() {
+        Some(Event::Rows { rows, .. }) => rows,
+        other => panic!("expected rows, got {other:?}"),
+    }
+}
+
+#[test]
+fn parameters_of_from_are_numbered_after_the_select_list_as_written() {
+    let (_engine, mut s) = setup();
+    load(&mut s, 5);
+    let derived = s
+        .prepare(
+            "SELECT ? + d.x AS s FROM (SELECT id * ? AS x FROM sbtest1 WHERE id <= ?) d \
+             WHERE d.x > ? ORDER BY s",
+        )
+        .expect("prepare")
+        .id;
+    let params = [
+        Value::Int(1000),
+        Value::Int(10),
+        Value::Int(3),
+        Value::Int(10),
+    ];
+    assert_eq!(
+        execute_rows(&mut s, derived, &params),
+        table(&[&["1020"], &["1030"]])
+    );
+    let on = s
+        .prepare(
+            "SELECT ? AS tag, a.id FROM sbtest1 a JOIN sbtest1 b ON b.id = a.id + ? WHERE a.id = ?",
+        )
+        .expect("prepare")
+        .id;
+    let params = [Value::text("x"), Value::Int(1), Value::Int(2)];
+    assert_eq!(execute_rows(&mut s, on, &params), table(&[&["x", "2"]]));
+}
+
+#[test]
+fn text_statements_with_derived_tables_share_a_plan() {
+    let (_engine, mut s) = setup();
+    load(&mut s, 5);
+    // The derived query's literal is the template's first `?`, the outer WHERE's the
+    // second.
+    let sql = |low: u32, high: u32| {
+        format!("SELECT id FROM (SELECT id FROM sbtest1 WHERE id > {low}) d WHERE id < {high}")
+    };
+    assert_eq!(rows(&mut s, &sql(1, 4)), table(&[&["2"], &["3"]]));
+    let (hits, _) = plan_cache_counts(&mut s);
+    assert_eq!(rows(&mut s, &sql(3, 9)), table(&[&["4"], &["5"]]));
+    assert_eq!(plan_cache_counts(&mut s).0, hits + 1);
+}
+
+#[test]
+fn a_join_inside_a_correlated_subquery_buffers_per_run() {
+    let (_engine, mut s) = setup();
+    load(&mut s, 5);
+    // The inner join's second step (a derived table, no index) is buffered once per
+    // run: each outer row runs the join again, with its own `o.k` in the WHERE.
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT o.id, (SELECT COUNT(*) FROM sbtest1 a JOIN (SELECT k FROM sbtest1) d \
+             ON d.k = a.k WHERE a.k < o.k) AS n FROM sbtest1 o ORDER BY o.id"
+        ),
+        table(&[
+            &["1", "1"],
+            &["2", "2"],
+            &["3", "3"],
+            &["4", "4"],
+            &["5", "0"]
+        ])
+    );
+}
