@@ -1,6 +1,6 @@
-//! Binding a FROM clause: its tables and derived tables, in the order written (which fixes the join row's
-//! layout, plan module notes), what `*` expands to, and the nested loops of a join with
-//! each condition placed where it can first be checked.
+//! Binding a FROM clause: its tables and derived tables, in the order written (which
+//! fixes the join row's layout, plan module notes), what `*` expands to, and the nested
+//! loops of a join with each condition placed where it can first be checked.
 //!
 //! Joins are flattened into levels. A level is a sequence of steps read as nested loops,
 //! each a table or the inner side of a LEFT JOIN (a level of its own). Inner, cross and

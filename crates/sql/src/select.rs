@@ -51,27 +51,24 @@ pub struct BindContext<'a> {
 impl<'a> BindContext<'a> {
     /// The context of a subquery inside a clause of this query.
     pub fn for_subquery(&self, outer: &'a Outer<'a>) -> BindContext<'a> {
-        BindContext {
-            catalog: self.catalog,
-            database: self.database,
-            text: self.text,
-            parameters: self.parameters,
-            access: self.access,
-            outer: Some(outer),
-            subquery_tables: RefCell::default(),
-        }
+        self.nested(Some(outer))
     }
 
     /// The context of a derived table's query in this query's FROM: it sees no
     /// enclosing query's rows (join invariant (6)).
     pub fn for_derived(&self) -> BindContext<'a> {
+        self.nested(None)
+    }
+
+    /// A query nested in this one, seeing the rows of `outer`; it counts its own tables.
+    fn nested(&self, outer: Option<&'a Outer<'a>>) -> BindContext<'a> {
         BindContext {
             catalog: self.catalog,
             database: self.database,
             text: self.text,
             parameters: self.parameters,
             access: self.access,
-            outer: None,
+            outer,
             subquery_tables: RefCell::default(),
         }
     }
