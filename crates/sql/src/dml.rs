@@ -713,7 +713,7 @@ pub fn execute_update(
         }
         for (i, c) in schema.columns.iter().enumerate() {
             if c.on_update_current_timestamp && !plan.assignments.iter().any(|(a, _)| *a == i) {
-                new[i] = Value::DateTime(session.statement_time());
+                new[i] = current_timestamp(c, session);
             }
         }
         // Only a duplicate-key message needs the new row once storage has it.
@@ -815,7 +815,20 @@ fn store(
         session.warn(e.code, e.message);
         return Ok(implicit_default(&c.data_type));
     }
-    expr::store_value(value, &c.data_type, name, row_number, strict, session)
+    let value = expr::store_value(value, &c.data_type, name, row_number, strict, session)?;
+    Ok(expr::stored_cell(&c.data_type, value, session))
+}
+
+/// CURRENT_TIMESTAMP as a DEFAULT or ON UPDATE value of `c`: UTC in a TIMESTAMP cell, the
+/// session's local time in a DATETIME (`time_zone` invariant (1)).
+fn current_timestamp(
+    c: &manycore_storage::ColumnSchema,
+    session: &dyn expr::SessionContext,
+) -> Value {
+    Value::DateTime(match c.data_type {
+        DataType::Timestamp { .. } => session.statement_time_utc(),
+        _ => session.local_statement_time(),
+    })
 }
 
 /// `db.t.c`, the column name `store_value` expects (1366 messages print every part).
@@ -877,8 +890,11 @@ impl expr::SessionContext for WriteSession<'_> {
     fn login_user(&self) -> &str {
         self.inner.login_user()
     }
-    fn statement_time(&self) -> manycore_types::DateTime {
-        self.inner.statement_time()
+    fn statement_time_utc(&self) -> manycore_types::DateTime {
+        self.inner.statement_time_utc()
+    }
+    fn time_zone(&self) -> expr::TimeZone {
+        self.inner.time_zone()
     }
     fn warn(&self, code: ErrorCode, message: String) {
         if self.strict && code == ErrorCode::DivisionByZero {
@@ -1038,7 +1054,7 @@ pub fn execute_insert(
                 None if Some(i) == auto_column => Value::Null,
                 None => match &c.default {
                     ColumnDefault::Value(v) => v.clone(),
-                    ColumnDefault::CurrentTimestamp => Value::DateTime(session.statement_time()),
+                    ColumnDefault::CurrentTimestamp => current_timestamp(c, session),
                     ColumnDefault::None if c.nullable => Value::Null,
                     ColumnDefault::None => {
                         let e = Error::new(
@@ -1180,7 +1196,7 @@ fn insert_row(
                         if c.on_update_current_timestamp
                             && !plan.on_duplicate.iter().any(|(a, _)| *a == i)
                         {
-                            new[i] = Value::DateTime(session.statement_time());
+                            new[i] = current_timestamp(c, session);
                         }
                     }
                     txn.update(table, &existing, new.clone().into_boxed_slice())

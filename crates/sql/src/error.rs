@@ -78,6 +78,7 @@ pub enum ErrorCode {
     /// ER_NON_UPDATABLE_TABLE: UPDATE naming a derived table.
     NonUpdatableTable = 1288,
     TruncatedWrongValue = 1292,
+    /// ER_UNKNOWN_TIME_ZONE: a named zone (no time zone tables) or a bad offset.
     UnknownTimeZone = 1298,
     InvalidCharacterString = 1300,
     WarnDataOutOfRange = 1264,

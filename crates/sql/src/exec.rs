@@ -738,7 +738,9 @@ fn key_value(
     if let Value::Bytes(_) = value {
         from_text.set(true);
     }
-    Ok(crate::expr::exact_key_value(&value, data_type))
+    // Keys hold what cells hold: a TIMESTAMP bound is shifted to UTC as a stored value is.
+    Ok(crate::expr::exact_key_value(&value, data_type)
+        .map(|key| crate::expr::stored_cell(data_type, key, ctx.eval.session)))
 }
 
 fn resolve(

@@ -42,7 +42,7 @@
 
 use crate::access::{self, conjunction, conjuncts};
 use crate::error::{Error, ErrorCode, Result};
-use crate::expr::{BinaryOp, ColumnRef, Expr};
+use crate::expr::{BinaryOp, Expr};
 use crate::information_schema::SystemTable;
 use crate::plan::{AccessPath, Join, JoinSource, JoinStep, Plan, Scan, SystemScan};
 use crate::privilege::{ColumnAccess, Privileges};
@@ -432,11 +432,7 @@ fn merge_columns(
             source
                 .columns
                 .check(&schema_column.name, Privileges::SELECT)?;
-            Ok(Expr::Column(ColumnRef {
-                index: source.offset + c,
-                data_type: schema_column.data_type.clone(),
-                nullable: source.nullable(c),
-            }))
+            Ok(Expr::Column(source.column_ref(c)))
         };
         let left = column(preserved.columns[kept])?;
         let right = column(other.columns[dropped])?;

@@ -46,6 +46,18 @@ impl SourceTable {
     pub fn nullable(&self, i: usize) -> bool {
         self.null_extended || self.table.schema.columns[i].nullable
     }
+
+    /// A reference to column `i`: the one way a table's column becomes an expression.
+    pub fn column_ref(&self, i: usize) -> ColumnRef {
+        let data_type = self.table.schema.columns[i].data_type.clone();
+        ColumnRef {
+            index: self.offset + i,
+            // A derived table's cells are values its query made, already local time.
+            holds_utc: matches!(data_type, DataType::Timestamp { .. }) && self.derived.is_none(),
+            data_type,
+            nullable: self.nullable(i),
+        }
+    }
 }
 
 /// A select-list alias visible to GROUP BY / HAVING / ORDER BY.
@@ -259,13 +271,7 @@ impl<'a> BindScope<'a> {
 }
 
 fn column_ref(t: &SourceTable, name: &str) -> Option<ColumnRef> {
-    let i = t.table.schema.column_index(name)?;
-    let c = &t.table.schema.columns[i];
-    Some(ColumnRef {
-        index: t.offset + i,
-        data_type: c.data_type.clone(),
-        nullable: t.nullable(i),
-    })
+    Some(t.column_ref(t.table.schema.column_index(name)?))
 }
 
 impl Scope for BindScope<'_> {
@@ -308,6 +314,7 @@ impl Scope for BindScope<'_> {
             index,
             data_type,
             nullable: true,
+            holds_utc: false,
         })))
     }
 

@@ -420,6 +420,7 @@ pub fn bind_query_block(
                 index: width + i,
                 data_type: item.expr.data_type().clone(),
                 nullable: !item.info.not_null,
+                holds_utc: false,
             },
         })
         .collect();
@@ -693,11 +694,7 @@ fn bind_item(
                 .columns
                 .check_all([c.name.as_str()], Privileges::SELECT)?;
             items.push(Item {
-                expr: Expr::Column(ColumnRef {
-                    index: source.offset + i,
-                    data_type: c.data_type.clone(),
-                    nullable: source.nullable(i),
-                }),
+                expr: Expr::Column(source.column_ref(i)),
                 info: table_column_info(source, i, &c.name),
             });
         }

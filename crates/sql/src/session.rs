@@ -31,7 +31,7 @@ use crate::engine::{
 };
 use crate::error::{Error, ErrorCode, Result, WaitFor};
 use crate::exec::{self, ExecContext};
-use crate::expr::{EvalContext, SessionContext, VarScope};
+use crate::expr::{EvalContext, SessionContext, TimeZone, VarScope};
 use crate::information_schema::{self, RowSource, SystemTable};
 use crate::parse::{self, Statement, StoredObjects};
 use crate::plan_cache::{CachedPlan, Lookup, TextPlans};
@@ -46,7 +46,7 @@ use crate::sink::{
 use crate::split;
 use crate::variables::{self, SessionVars, VarScopeKind};
 use manycore_storage::{LockWait, ReaderSlot, Savepoint, StorageError, Table, Transaction};
-use manycore_types::{DataType, Date, DateTime, Value};
+use manycore_types::{DataType, DateTime, Value};
 use sqlparser::ast;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -147,6 +147,8 @@ pub(crate) struct SessionState {
     last_insert_id: Cell<u64>,
     autocommit: bool,
     strict: bool,
+    /// `time_zone`, parsed once per SET (the variable holds its normalized name).
+    time_zone: TimeZone,
     statement_time: Cell<Option<DateTime>>,
     sleep: StatementSleep,
     found_rows: Cell<u64>,
@@ -258,6 +260,15 @@ impl SessionState {
         });
         self.strict = mode
             .is_some_and(|m| m.contains("STRICT_TRANS_TABLES") || m.contains("STRICT_ALL_TABLES"));
+        // SET validated the name (variables invariant (2)); a global default given at
+        // startup is validated there too.
+        self.time_zone = self
+            .vars
+            .get("time_zone")
+            .and_then(Value::as_bytes)
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .and_then(TimeZone::parse)
+            .unwrap_or(TimeZone::SYSTEM);
     }
 
     fn computed(&self, name: &str) -> Option<Value> {
@@ -282,23 +293,6 @@ impl SessionState {
             "pseudo_thread_id" => Value::UInt(self.id as u64),
             _ => return None,
         })
-    }
-}
-
-fn now_utc() -> DateTime {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    let seconds = now.as_secs() as i64;
-    let days = seconds.div_euclid(86_400);
-    let rest = seconds.rem_euclid(86_400);
-    let date = Date::from_days(719_528 + days).unwrap_or_default();
-    DateTime {
-        date,
-        hour: (rest / 3600) as u8,
-        minute: (rest / 60 % 60) as u8,
-        second: (rest % 60) as u8,
-        microsecond: now.subsec_micros(),
     }
 }
 
@@ -412,15 +406,19 @@ impl SessionContext for SessionState {
         &self.login_user
     }
 
-    fn statement_time(&self) -> DateTime {
+    fn statement_time_utc(&self) -> DateTime {
         match self.statement_time.get() {
             Some(t) => t,
             None => {
-                let t = now_utc();
+                let t = crate::expr::wall_clock_utc();
                 self.statement_time.set(Some(t));
                 t
             }
         }
+    }
+
+    fn time_zone(&self) -> TimeZone {
+        self.time_zone
     }
 
     fn warn(&self, code: ErrorCode, message: String) {
@@ -823,6 +821,7 @@ impl Session {
             last_insert_id: Cell::new(0),
             autocommit: true,
             strict: true,
+            time_zone: TimeZone::SYSTEM,
             statement_time: Cell::new(None),
             sleep: StatementSleep::default(),
             found_rows: Cell::new(0),
@@ -2698,6 +2697,7 @@ impl Session {
                     index: i,
                     data_type: c.data_type.clone(),
                     nullable: !c.not_null,
+                    holds_utc: false,
                 },
             })
             .collect();

@@ -118,6 +118,7 @@ pub fn order_and_limit(
                     index,
                     data_type: c.data_type.clone(),
                     nullable: !c.not_null,
+                    holds_utc: false,
                 },
             })
             .collect();

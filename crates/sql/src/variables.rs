@@ -39,6 +39,8 @@ pub enum VarKind {
     Enum(&'static [&'static str]),
     /// A comma-separated subset of the given names (sql_mode).
     Set(&'static [&'static str]),
+    /// `SYSTEM` or an offset (`expr::TimeZone`), kept as its normalized name.
+    TimeZone,
 }
 
 #[derive(Debug)]
@@ -414,7 +416,7 @@ pub static VARIABLES: &[VarDef] = &[
     def("thread_cache_size", Global, U32, false, "151"),
     def("thread_handling", Global, Str, true, "pool-of-threads"),
     def("thread_stack", Global, U64, true, "299008"),
-    def("time_zone", Both, Str, false, "SYSTEM"),
+    def("time_zone", Both, TimeZone, false, "SYSTEM"),
     def("tls_version", Global, Str, true, "TLSv1.2,TLSv1.3"),
     def("tmp_table_size", Both, U64, false, "16777216"),
     def("tmpdir", Global, Str, true, "/tmp"),
@@ -483,7 +485,7 @@ pub fn value_type(name: &str) -> Option<DataType> {
         Bool => Some(big(false)),
         UInt { .. } => Some(big(true)),
         Double => Some(DataType::DOUBLE),
-        Str | StrOrNull | Enum(_) | Set(_) => None,
+        Str | StrOrNull | Enum(_) | Set(_) | TimeZone => None,
     }
 }
 
@@ -559,7 +561,7 @@ impl VarDef {
             Bool => Value::Int(parse_bool_text(text)? as i64),
             UInt { .. } => Value::UInt(text.trim().parse().ok()?),
             Double => Value::Double(text.trim().parse().ok()?),
-            Str | StrOrNull | Enum(_) | Set(_) => Value::text(text),
+            Str | StrOrNull | Enum(_) | Set(_) | TimeZone => Value::text(text),
         })
     }
 
@@ -619,6 +621,21 @@ impl VarDef {
                     _ => None,
                 };
                 found.map(|n| Value::text(n)).ok_or_else(bad)
+            }
+            TimeZone => {
+                let text = match value {
+                    Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+                    Value::Null => return Err(bad()),
+                    _ => return Err(wrong_type(self.name, true)),
+                };
+                crate::expr::TimeZone::parse(&text)
+                    .map(|zone| Value::text(&zone.name()))
+                    .ok_or_else(|| {
+                        Error::new(
+                            ErrorCode::UnknownTimeZone,
+                            format!("Unknown or incorrect time zone: '{text}'"),
+                        )
+                    })
             }
             Set(names) => {
                 let Value::Bytes(b) = value else {

@@ -637,6 +637,9 @@ fn niladic_function(name: &str) -> Option<Function> {
         "CURRENT_DATE" => Some(Function::CurDate),
         "CURRENT_TIME" => Some(Function::CurTime),
         "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" => Some(Function::Now),
+        "UTC_TIMESTAMP" => Some(Function::UtcTimestamp),
+        "UTC_DATE" => Some(Function::UtcDate),
+        "UTC_TIME" => Some(Function::UtcTime),
         _ => None,
     }
 }

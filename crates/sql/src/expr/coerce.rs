@@ -511,8 +511,9 @@ pub fn to_temporal(value: &Value, session: &dyn SessionContext) -> Option<Parsed
         Value::Bytes(b) => parse_datetime(b),
         // A TIME is a time of the current day (MariaDB's TIME to DATETIME conversion).
         Value::Time(t) => {
-            let micros = temporal::to_micros(&DateTime::from_date(session.statement_time().date))
-                .and_then(|day| temporal::from_micros(day + t.microseconds() as i128));
+            let micros =
+                temporal::to_micros(&DateTime::from_date(session.local_statement_time().date))
+                    .and_then(|day| temporal::from_micros(day + t.microseconds() as i128));
             return micros.map(|datetime| ParsedTemporal {
                 datetime,
                 has_time: true,

@@ -46,11 +46,23 @@ pub const NOMINAL_STRING: DataType = DataType::VarChar { length: 255 };
 /// div_precision_increment: digits `/` adds to the dividend's scale.
 pub const DIV_PRECISION_INCREMENT: u32 = 4;
 
+/// The value a column's cell has in expressions: a stored TIMESTAMP holds UTC and reads as
+/// the session's local time (`time_zone` invariant (1)); any other cell as it is.
+fn cell_value(column: &super::ColumnRef, cell: Value, ctx: &EvalContext) -> Value {
+    match cell {
+        Value::DateTime(utc) if column.holds_utc => {
+            Value::DateTime(ctx.session.time_zone().from_utc(utc))
+        }
+        cell => cell,
+    }
+}
+
 impl Expr {
-    /// The row position this expression reads, if it is a plain column reference.
+    /// The row position this expression reads, if it is a plain column reference whose
+    /// value is the stored cell (not a TIMESTAMP: `time_zone` invariant (1)).
     pub fn column_index(&self) -> Option<usize> {
         match self {
-            Expr::Column(c) => Some(c.index),
+            Expr::Column(c) if !c.holds_utc => Some(c.index),
             _ => None,
         }
     }
@@ -59,16 +71,19 @@ impl Expr {
     pub fn eval(&self, row: &[Value], ctx: &EvalContext) -> Result<Value> {
         match self {
             Expr::Literal { value, .. } => Ok(value.clone()),
-            Expr::Column(c) => row.get(c.index).cloned().ok_or_else(|| {
-                Error::new(
-                    ErrorCode::UnknownError,
-                    format!(
-                        "column {} is outside the {}-column input row",
-                        c.index,
-                        row.len()
-                    ),
-                )
-            }),
+            Expr::Column(c) => {
+                let cell = row.get(c.index).ok_or_else(|| {
+                    Error::new(
+                        ErrorCode::UnknownError,
+                        format!(
+                            "column {} is outside the {}-column input row",
+                            c.index,
+                            row.len()
+                        ),
+                    )
+                })?;
+                Ok(cell_value(c, cell.clone(), ctx))
+            }
             Expr::Parameter { index, .. } => ctx.params.get(*index).cloned().ok_or_else(|| {
                 Error::new(
                     ErrorCode::WrongArguments,
@@ -259,7 +274,8 @@ impl Expr {
             } => function::call(*function, args, data_type, row, ctx),
             Expr::Subquery(subquery) => subquery.eval(row, ctx),
             Expr::OuterColumn { depth, column } => {
-                super::subquery::outer_value(*depth, column.index, ctx)
+                let cell = super::subquery::outer_value(*depth, column.index, ctx)?;
+                Ok(cell_value(column, cell, ctx))
             }
         }
     }

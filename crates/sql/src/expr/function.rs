@@ -13,7 +13,7 @@ use super::coerce::{
 };
 use super::int_length::{int_length, rounded_digits};
 use super::temporal::{self as tm};
-use super::{EvalContext, Expr};
+use super::{EvalContext, Expr, TimeZone};
 use crate::error::{Error, ErrorCode, Result};
 use manycore_types::{DataType, DateTime, Decimal, IntWidth, LobSize, Value, NOT_FIXED_DECIMALS};
 use std::cmp::Ordering;
@@ -137,6 +137,11 @@ pub enum Function {
     CurDate,
     /// CURTIME([fsp]) / CURRENT_TIME.
     CurTime,
+    UtcTimestamp,
+    UtcDate,
+    UtcTime,
+    /// CONVERT_TZ(datetime, from, to): `time_zone` module.
+    ConvertTz,
     /// TIME(expr); the TIME functions are evaluated in `expr::time`.
     TimeOf,
     TimeToSec,
@@ -261,6 +266,10 @@ impl Function {
             "SYSDATE" => SysDate,
             "CURDATE" | "CURRENT_DATE" => CurDate,
             "CURTIME" | "CURRENT_TIME" => CurTime,
+            "UTC_TIMESTAMP" => UtcTimestamp,
+            "UTC_DATE" => UtcDate,
+            "UTC_TIME" => UtcTime,
+            "CONVERT_TZ" => ConvertTz,
             "TIME" => TimeOf,
             "TIME_TO_SEC" => TimeToSec,
             "SEC_TO_TIME" => SecToTime,
@@ -377,6 +386,10 @@ impl Function {
             SysDate => "sysdate",
             CurDate => "curdate",
             CurTime => "curtime",
+            UtcTimestamp => "utc_timestamp",
+            UtcDate => "utc_date",
+            UtcTime => "utc_time",
+            ConvertTz => "convert_tz",
             TimeOf => "time",
             TimeToSec => "time_to_sec",
             SecToTime => "sec_to_time",
@@ -433,9 +446,10 @@ impl Function {
     pub fn arity(self) -> (usize, usize) {
         use Function::*;
         match self {
-            Pi | CurDate | Database | User | CurrentUser | ConnectionId | Version | FoundRows
-            | RowCount | Uuid => (0, 0),
-            Now | SysDate | CurTime | Rand | UnixTimestamp | LastInsertId => (0, 1),
+            Pi | CurDate | UtcDate | Database | User | CurrentUser | ConnectionId | Version
+            | FoundRows | RowCount | Uuid => (0, 0),
+            Now | SysDate | CurTime | UtcTimestamp | UtcTime | Rand | UnixTimestamp
+            | LastInsertId => (0, 1),
             Abs | Ceil | Floor | Sqrt | Exp | Ln | Log2 | Log10 | Sign | IsNull | Length
             | CharLength | Upper | Lower | Reverse | Space | Ascii | Hex | Unhex | Md5 | Sha1
             | Date | Year | Month | Day | Hour | Minute | Second | Microsecond | DayOfWeek
@@ -447,7 +461,7 @@ impl Function {
             Truncate | Mod | Pow | IfNull | NullIf | Left | Right | Repeat | Sha2 | Strcmp
             | FindInSet | DateFormat | DateDiff | DateAdd(_) | DateSub(_) | MakeDate
             | StrToDate | TimestampDiff(_) | TimeDiff | AddTime | SubTime | TimeFormat => (2, 2),
-            Conv | MakeTime => (3, 3),
+            Conv | MakeTime | ConvertTz => (3, 3),
             Substring | Locate | Format => (2, 3),
             If | Replace | Lpad | Rpad => (3, 3),
             Insert => (4, 4),
@@ -485,6 +499,9 @@ impl Function {
             self,
             Now | CurDate
                 | CurTime
+                | UtcTimestamp
+                | UtcDate
+                | UtcTime
                 | Database
                 | User
                 | CurrentUser
@@ -957,10 +974,13 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
                 .collect::<Vec<_>>()
                 .iter(),
         ),
-        Now | SysDate => DataType::DateTime {
+        Now | SysDate | UtcTimestamp => DataType::DateTime {
             fsp: args.first().and_then(literal_int).unwrap_or(0).clamp(0, 6) as u8,
         },
-        CurDate | FromDays | LastDay | Date | MakeDate => DataType::Date,
+        ConvertTz => DataType::DateTime {
+            fsp: temporal_fsp(&args[0]),
+        },
+        CurDate | UtcDate | FromDays | LastDay | Date | MakeDate => DataType::Date,
         // The format decides; a format known only at run time gives DATETIME(6).
         StrToDate => match args.get(1) {
             Some(Expr::Literal {
@@ -990,9 +1010,8 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
         Insert => same_string_type(&t(0), char_length(&t(0)) + char_length(&t(3))),
         Quote => same_string_type(&t(0), char_length(&t(0)).saturating_mul(2) + 2),
         Conv => varchar(64),
-        CurTime | TimeOf | TimeToSec | SecToTime | TimeDiff | AddTime | SubTime | MakeTime => {
-            super::time::result_type(function, args)
-        }
+        CurTime | UtcTime | TimeOf | TimeToSec | SecToTime | TimeDiff | AddTime | SubTime
+        | MakeTime => super::time::result_type(function, args),
         UnixTimestamp => DataType::BIGINT,
         FromUnixtime => {
             if args.len() == 2 {
@@ -1056,8 +1075,9 @@ pub fn nullable(function: Function, args: &[Expr]) -> bool {
     use Function::*;
     let any = || args.iter().any(Expr::nullable);
     match function {
-        Pi | Rand | Now | SysDate | CurDate | CurTime | ConnectionId | LastInsertId | Version
-        | FoundRows | RowCount | Uuid | IsNull | CurrentUser | User => false,
+        Pi | Rand | Now | SysDate | CurDate | CurTime | UtcTimestamp | UtcDate | UtcTime
+        | ConnectionId | LastInsertId | Version | FoundRows | RowCount | Uuid | IsNull
+        | CurrentUser | User => false,
         Coalesce => args.iter().all(Expr::nullable),
         IfNull => args.get(1).is_none_or(Expr::nullable),
         If => args.get(1).is_none_or(Expr::nullable) || args.get(2).is_none_or(Expr::nullable),
@@ -1586,25 +1606,50 @@ pub fn call(
                 .position(|item| collation.eq(item, &needle));
             int_value(pos.map(|p| p as i64 + 1).unwrap_or(0))
         }
-        Now | SysDate => {
-            let mut now = session.statement_time();
-            if function == SysDate {
-                now = wall_clock_utc();
-            }
+        Now | SysDate | UtcTimestamp => {
+            let now = match function {
+                SysDate => session.time_zone().from_utc(wall_clock_utc()),
+                UtcTimestamp => session.statement_time_utc(),
+                _ => session.local_statement_time(),
+            };
             let fsp = match data_type {
                 DataType::DateTime { fsp } => *fsp,
                 _ => 0,
             };
             Value::DateTime(truncate_fraction(now, fsp))
         }
-        CurDate => Value::Date(session.statement_time().date),
-        CurTime | TimeOf | TimeToSec | SecToTime | TimeDiff | AddTime | SubTime | TimeFormat
-        | MakeTime => super::time::call(function, &v, data_type, session)?,
+        CurDate => Value::Date(session.local_statement_time().date),
+        UtcDate => Value::Date(session.statement_time_utc().date),
+        ConvertTz => {
+            let zone = |i: usize| {
+                s(i).and_then(|b| std::str::from_utf8(&b).ok().and_then(TimeZone::parse))
+            };
+            let (Some(from), Some(to)) = (zone(1), zone(2)) else {
+                return Ok(Value::Null);
+            };
+            let Some(local) = to_temporal(&v[0], session).map(|p| p.datetime) else {
+                return Ok(Value::Null);
+            };
+            let fsp = match data_type {
+                DataType::DateTime { fsp } => *fsp,
+                _ => 6,
+            };
+            // MariaDB converts only what TIMESTAMP can hold, and returns the rest as given.
+            let utc = from.to_utc(local);
+            let converted = if in_timestamp_range(&utc) {
+                to.from_utc(utc)
+            } else {
+                local
+            };
+            Value::DateTime(truncate_fraction(converted, fsp))
+        }
+        CurTime | UtcTime | TimeOf | TimeToSec | SecToTime | TimeDiff | AddTime | SubTime
+        | TimeFormat | MakeTime => super::time::call(function, &v, data_type, session)?,
         UnixTimestamp => match v.first() {
-            None => int_value(tm::unix_seconds(&session.statement_time()).unwrap_or(0)),
+            None => int_value(tm::unix_seconds(&session.statement_time_utc()).unwrap_or(0)),
             Some(Value::Null) => Value::Null,
             Some(x) => match to_temporal(x, session) {
-                Some(p) => tm::unix_seconds(&p.datetime)
+                Some(p) => tm::unix_seconds(&session.time_zone().to_utc(p.datetime))
                     .map(int_value)
                     .unwrap_or(int_value(0)),
                 None => Value::Null,
@@ -1627,6 +1672,7 @@ pub fn call(
             let Some(dt) = (secs <= 32_536_771_199)
                 .then(|| tm::from_unix_seconds(secs, micros))
                 .flatten()
+                .map(|utc| session.time_zone().from_utc(utc))
             else {
                 return Ok(Value::Null);
             };
@@ -1844,7 +1890,34 @@ fn truncate_fraction(mut dt: DateTime, fsp: u8) -> DateTime {
     dt
 }
 
-fn wall_clock_utc() -> DateTime {
+/// Whether a UTC datetime is inside TIMESTAMP's range, 1970-01-01 00:00:01 to
+/// 2038-01-19 03:14:07.
+fn in_timestamp_range(utc: &DateTime) -> bool {
+    const TIMESTAMP_MAX_SECONDS: i64 = i32::MAX as i64;
+    tm::unix_seconds(utc).is_some_and(|s| (1..=TIMESTAMP_MAX_SECONDS).contains(&s))
+}
+
+/// Fractional digits of a temporal argument's value: its type's, a string literal's own,
+/// else 6.
+fn temporal_fsp(arg: &Expr) -> u8 {
+    match arg.data_type() {
+        DataType::DateTime { fsp } | DataType::Timestamp { fsp } | DataType::Time { fsp } => fsp,
+        DataType::Date | DataType::Int { .. } => 0,
+        _ => match arg {
+            Expr::Literal {
+                value: Value::Bytes(text),
+                ..
+            } => text
+                .iter()
+                .rposition(|&b| b == b'.')
+                .map_or(0, |dot| (text.len() - dot - 1).min(6) as u8),
+            _ => 6,
+        },
+    }
+}
+
+/// The clock now, in UTC.
+pub fn wall_clock_utc() -> DateTime {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();

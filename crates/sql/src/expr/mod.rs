@@ -19,7 +19,7 @@
 //! (evaluation), `function` (scalar functions), `aggregate` (COUNT/SUM/... and their
 //! accumulators), `convert` (store assignment, index keys, sort keys), `coerce` (value
 //! conversions and the comparison rule), `temporal` (date parsing, arithmetic, formats), `time` (TIME
-//! parsing and conversions).
+//! parsing and conversions), `time_zone` (the session's zone; TIMESTAMP cells hold UTC).
 
 use crate::error::Result;
 use manycore_types::{DataType, Value};
@@ -39,14 +39,16 @@ mod temporal;
 #[cfg(test)]
 mod tests;
 pub mod time;
+mod time_zone;
 
 pub use aggregate::{bind_aggregate, Accumulator, AggregateCall, AggregateFunction};
 pub use bind::{binary_node, bind, check_scale, declared_decimal, is_aggregate, Scope};
 pub use convert::{compare_values, exact_key_value, sort_key, store_value};
 pub use eval::NOMINAL_STRING as NOMINAL_PARAMETER_TYPE;
 pub use eval::{user_variable_type, USER_VARIABLE_STRING};
-pub use function::{Function, IntervalUnit, TrimSide, BOOL_TYPE};
+pub use function::{wall_clock_utc, Function, IntervalUnit, TrimSide, BOOL_TYPE};
 pub use subquery::{OuterRow, Subquery, SubqueryKind, SubqueryRows, SubqueryRunner};
+pub use time_zone::{stored_cell, TimeZone};
 
 /// Scope of a `@@variable` reference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -101,6 +103,9 @@ pub struct ColumnRef {
     pub index: usize,
     pub data_type: DataType,
     pub nullable: bool,
+    /// The cell is a stored TIMESTAMP, which holds UTC and reads as the session's local
+    /// time (`time_zone` invariant (1)). False for every value an expression made.
+    pub holds_utc: bool,
 }
 
 /// A bound, typed expression. The planner matches on `Column`, `Literal`, `Parameter`,
@@ -238,8 +243,14 @@ pub trait SessionContext {
     fn login_user(&self) -> &str {
         self.current_user()
     }
-    /// The statement's start time (NOW() is constant within a statement).
-    fn statement_time(&self) -> manycore_types::DateTime;
+    /// The statement's start time in UTC (NOW() is constant within a statement).
+    fn statement_time_utc(&self) -> manycore_types::DateTime;
+    /// The session's `time_zone` (`time_zone` module).
+    fn time_zone(&self) -> TimeZone;
+    /// The statement's start time as the session's clock shows it: NOW(), CURDATE().
+    fn local_statement_time(&self) -> manycore_types::DateTime {
+        self.time_zone().from_utc(self.statement_time_utc())
+    }
     /// Records a warning for SHOW WARNINGS (code, message).
     fn warn(&self, code: crate::error::ErrorCode, message: String);
     /// Records a note (level "Note") for SHOW WARNINGS.

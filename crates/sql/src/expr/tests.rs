@@ -27,6 +27,7 @@ impl Scope for TestScope {
                 index: i,
                 data_type: self.columns[i].1.clone(),
                 nullable: self.columns[i].2,
+                holds_utc: false,
             }))
     }
 
@@ -52,6 +53,7 @@ pub struct TestSession {
     pub notes: RefCell<Vec<(ErrorCode, String)>>,
     /// What SLEEP() asked for, in total.
     pub asked_sleep: std::cell::Cell<std::time::Duration>,
+    pub time_zone: super::TimeZone,
 }
 
 impl SessionContext for TestSession {
@@ -82,7 +84,10 @@ impl SessionContext for TestSession {
     fn current_user(&self) -> &str {
         "root@localhost"
     }
-    fn statement_time(&self) -> DateTime {
+    fn time_zone(&self) -> super::TimeZone {
+        self.time_zone
+    }
+    fn statement_time_utc(&self) -> DateTime {
         DateTime {
             date: Date {
                 year: 2024,

@@ -327,7 +327,7 @@ pub fn literal_fraction_digits(text: &[u8]) -> u8 {
 pub fn result_type(function: Function, args: &[Expr]) -> DataType {
     let precision = |i: usize| args.get(i).map_or(0, time_precision);
     match function {
-        Function::CurTime => DataType::Time {
+        Function::CurTime | Function::UtcTime => DataType::Time {
             fsp: args.first().map_or(0, time_precision_literal),
         },
         Function::TimeOf | Function::SecToTime => DataType::Time { fsp: precision(0) },
@@ -382,9 +382,12 @@ pub fn call(
         DataType::Int { .. } => 0,
         _ => 6,
     };
-    if function == Function::CurTime {
-        let now = Time::of_day(&session.statement_time());
-        return Ok(Value::Time(now.truncate(fsp)));
+    if let Function::CurTime | Function::UtcTime = function {
+        let now = match function {
+            Function::UtcTime => session.statement_time_utc(),
+            _ => session.local_statement_time(),
+        };
+        return Ok(Value::Time(Time::of_day(&now).truncate(fsp)));
     }
     if v.iter().any(Value::is_null) {
         return Ok(Value::Null);
