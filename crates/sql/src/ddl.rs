@@ -1,4 +1,4 @@
-//! CREATE/DROP DATABASE, CREATE/DROP TABLE, CREATE/DROP INDEX, ALTER TABLE (indexes),
+//! CREATE/DROP DATABASE, CREATE/DROP TABLE, CREATE/DROP INDEX, ALTER TABLE (indexes, keys),
 //! TRUNCATE: from sqlparser's AST to storage schemas, with MySQL's checks and errors.
 //!
 //! MySQL rules applied here: primary-key columns become NOT NULL (an explicit NULL is
@@ -7,9 +7,13 @@
 //! widths are accepted and not kept (storage has no place for them; SHOW CREATE TABLE
 //! prints the default widths); table options ENGINE/CHARSET/COLLATE are accepted and
 //! SHOW CREATE TABLE prints InnoDB/utf8mb4 (the only engine and charset manycore has).
+//! FOREIGN KEY clauses (and column-level REFERENCES) become the table's foreign keys, each
+//! with the key MariaDB adds on its columns unless another key leads with them
+//! (`foreign_key` checks them against their parents).
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{self, EvalContext, SessionContext};
+use crate::foreign_key;
 use crate::scope::{BindScope, Parameters, SourceTable};
 use crate::select::object_part;
 use manycore_storage::{ColumnSchema, IndexSchema, TableSchema};
@@ -396,6 +400,42 @@ fn check_table_name(name: &str) -> Result<()> {
     Ok(())
 }
 
+/// An index CREATE TABLE declared: (name, key parts, unique, generated for a foreign key).
+type PendingIndex = (Option<ast::Ident>, Vec<(usize, Option<u32>)>, bool, bool);
+
+/// Drops each index generated for a foreign key whose columns another key (the primary key
+/// included) already leads with, as MariaDB does: the foreign key uses that one.
+fn drop_covered_foreign_key_indexes(
+    pending: &mut Vec<PendingIndex>,
+    primary_key: Option<&[usize]>,
+) {
+    let mut k = 0;
+    while k < pending.len() {
+        let (_, parts, _, generated) = &pending[k];
+        let leads = |other: &[(usize, Option<u32>)]| {
+            other.len() >= parts.len()
+                && other
+                    .iter()
+                    .zip(parts)
+                    .all(|(o, p)| o.0 == p.0 && o.1.is_none())
+        };
+        let in_primary = primary_key.is_some_and(|pk| {
+            pk.len() >= parts.len() && pk.iter().zip(parts).all(|(&c, p)| c == p.0)
+        });
+        let covered = *generated
+            && (in_primary
+                || pending
+                    .iter()
+                    .enumerate()
+                    .any(|(j, other)| j != k && leads(&other.1)));
+        if covered {
+            pending.remove(k);
+        } else {
+            k += 1;
+        }
+    }
+}
+
 /// The result of CREATE TABLE's translation.
 pub struct TableDefinition {
     pub schema: TableSchema,
@@ -404,6 +444,7 @@ pub struct TableDefinition {
 
 pub fn table_definition(
     create: &ast::CreateTable,
+    db: &str,
     session: &dyn SessionContext,
 ) -> Result<TableDefinition> {
     let name = create.name.0.last().map(object_part).unwrap_or_default();
@@ -415,8 +456,9 @@ pub fn table_definition(
     let mut columns: Vec<ColumnSchema> = Vec::new();
     let mut primary_key: Option<Vec<usize>> = None;
     let mut explicit_null = Vec::new();
-    let mut pending_indexes: Vec<(Option<ast::Ident>, Vec<(usize, Option<u32>)>, bool)> =
-        Vec::new();
+    // (name, key parts, unique, generated for a foreign key)
+    let mut pending_indexes: Vec<PendingIndex> = Vec::new();
+    let mut foreign_keys = Vec::new();
     let multiple_primary = || Error::new(ErrorCode::MultiplePriKey, "Multiple primary key defined");
     for (position, def) in create.columns.iter().enumerate() {
         let column_name = def.name.value.clone();
@@ -456,7 +498,18 @@ pub fn table_definition(
                     primary_key = Some(vec![position]);
                 }
                 ast::ColumnOption::Unique(_) => {
-                    pending_indexes.push((None, vec![(position, None)], true))
+                    pending_indexes.push((None, vec![(position, None)], true, false))
+                }
+                ast::ColumnOption::ForeignKey(fk) => {
+                    // MariaDB 10.11 keeps a column-level REFERENCES as a foreign key.
+                    let declared = foreign_key::declare(fk, Some(position), &columns, db)?;
+                    pending_indexes.push((
+                        declared.name.as_deref().map(ast::Ident::new),
+                        vec![(position, None)],
+                        false,
+                        true,
+                    ));
+                    foreign_keys.push(declared);
                 }
                 ast::ColumnOption::DialectSpecific(tokens) => {
                     let text: String = tokens
@@ -508,14 +561,25 @@ pub fn table_definition(
             }
             ast::TableConstraint::Unique(u) => {
                 let cols = index_columns(&u.columns, &columns)?;
-                pending_indexes.push((u.index_name.clone().or(u.name.clone()), cols, true));
+                pending_indexes.push((u.index_name.clone().or(u.name.clone()), cols, true, false));
             }
             ast::TableConstraint::Index(i) => {
                 let cols = index_columns(&i.columns, &columns)?;
-                pending_indexes.push((i.name.clone(), cols, false));
+                pending_indexes.push((i.name.clone(), cols, false, false));
             }
-            ast::TableConstraint::ForeignKey(_) | ast::TableConstraint::Check(_) => {
-                return Err(Error::not_supported("FOREIGN KEY and CHECK constraints"));
+            ast::TableConstraint::ForeignKey(fk) => {
+                let declared = foreign_key::declare(fk, None, &columns, db)?;
+                let cols = declared.columns.iter().map(|&c| (c, None)).collect();
+                pending_indexes.push((
+                    declared.name.as_deref().map(ast::Ident::new),
+                    cols,
+                    false,
+                    true,
+                ));
+                foreign_keys.push(declared);
+            }
+            ast::TableConstraint::Check(_) => {
+                return Err(Error::not_supported("CHECK constraints"));
             }
             other => return Err(Error::not_supported(&format!("constraint {other}"))),
         }
@@ -527,8 +591,9 @@ pub fn table_definition(
             columns[c].nullable = false;
         }
     }
+    drop_covered_foreign_key_indexes(&mut pending_indexes, primary_key.as_deref());
     let mut indexes = Vec::new();
-    for (name, cols, unique) in pending_indexes {
+    for (name, cols, unique, _) in pending_indexes {
         add_index(&mut indexes, name.as_ref(), cols, unique, &columns)?;
     }
     let autos: Vec<usize> = (0..columns.len())
@@ -569,6 +634,7 @@ pub fn table_definition(
             _ => {} // ENGINE, CHARSET, COLLATE, ROW_FORMAT ...: accepted (module doc).
         }
     }
+    let foreign_keys = foreign_key::name_all(&name, &[], foreign_keys);
     Ok(TableDefinition {
         schema: TableSchema {
             name,
@@ -576,6 +642,7 @@ pub fn table_definition(
             primary_key,
             indexes,
             comment,
+            foreign_keys,
         },
         auto_increment_start,
     })
@@ -591,6 +658,20 @@ pub fn index_definition(
     let cols = index_columns(columns, &schema.columns)?;
     let mut indexes = schema.indexes.clone();
     add_index(&mut indexes, name, cols, unique, &schema.columns)?;
+    Ok(indexes.pop().expect("just added"))
+}
+
+/// The index ALTER TABLE ADD FOREIGN KEY adds when no index leads with the key's columns:
+/// named after the constraint if it has a name, else after its first column.
+pub fn foreign_key_index(
+    schema: &TableSchema,
+    name: Option<&str>,
+    columns: &[usize],
+) -> Result<IndexSchema> {
+    let mut indexes = schema.indexes.clone();
+    let name = name.map(ast::Ident::new);
+    let parts = columns.iter().map(|&c| (c, None)).collect();
+    add_index(&mut indexes, name.as_ref(), parts, false, &schema.columns)?;
     Ok(indexes.pop().expect("just added"))
 }
 

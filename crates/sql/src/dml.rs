@@ -20,6 +20,7 @@
 use crate::error::{Error, ErrorCode, Result};
 use crate::exec::{self, ExecContext};
 use crate::expr::{self, ColumnRef, EvalContext, Expr, SubqueryKind};
+use crate::foreign_key::Enforcer;
 use crate::plan::{Count, Scan, SortKey};
 use crate::privilege::Privileges;
 use crate::scope::{BindScope, SourceTable, VALUES_QUALIFIER};
@@ -673,6 +674,7 @@ pub fn execute_update(
     txn.refresh_write_view();
     let table = &plan.scan.table;
     let schema = &table.schema;
+    let enforcer = Enforcer::for_write(txn, table, session);
     let targets = targets(
         txn,
         &plan.scan,
@@ -695,6 +697,7 @@ pub fn execute_update(
     for (n, (slot, mut new)) in targets.into_iter().enumerate() {
         matched += 1;
         replaced.clear();
+        let old = enforcer.as_ref().map(|_| new.clone());
         for (column, e) in &plan.assignments {
             let value = write_session.check(e.eval(&new, &eval))?;
             let c = &schema.columns[*column];
@@ -716,10 +719,16 @@ pub fn execute_update(
                 new[i] = current_timestamp(c, session);
             }
         }
-        // Only a duplicate-key message needs the new row once storage has it.
-        let kept = may_duplicate.then(|| new.clone());
+        // Only a duplicate-key message and foreign keys need the new row once storage has
+        // it.
+        let kept = (may_duplicate || enforcer.is_some()).then(|| new.clone());
         match txn.update(table, &slot, new.into_boxed_slice()) {
-            Ok(()) => changed += 1,
+            Ok(()) => {
+                changed += 1;
+                if let (Some(enforcer), Some(old), Some(new)) = (&enforcer, &old, &kept) {
+                    enforcer.row_written(txn, table, Some(old.as_slice()), Some(new.as_slice()))?;
+                }
+            }
             Err(StorageError::DuplicateKey { index, .. }) => {
                 let e = match &kept {
                     Some(row) => duplicate_error(table, index, row),
@@ -767,21 +776,25 @@ pub fn execute_delete(
 ) -> Result<StatementOutcome> {
     txn.refresh_write_view();
     let table = &plan.scan.table;
+    let enforcer = Enforcer::for_write(txn, table, session);
     let targets = targets(
         txn,
         &plan.scan,
         &plan.order,
         plan.limit,
-        false,
+        enforcer.is_some(),
         params,
         session,
         interrupt,
     )?;
     let mut deleted = 0;
-    for (slot, _) in targets {
+    for (slot, row) in targets {
         // A delete never meets a duplicate key, the one error that shows the row.
         txn.delete(table, &slot)
             .map_err(|e| write_error(e, table, &[]))?;
+        if let Some(enforcer) = &enforcer {
+            enforcer.row_written(txn, table, Some(row.as_slice()), None)?;
+        }
         deleted += 1;
     }
     Ok(StatementOutcome::Affected {
@@ -907,6 +920,9 @@ impl expr::SessionContext for WriteSession<'_> {
     fn note(&self, code: ErrorCode, message: String) {
         self.inner.note(code, message)
     }
+    fn foreign_key_checks(&self) -> bool {
+        self.inner.foreign_key_checks()
+    }
     fn strict(&self) -> bool {
         self.strict
     }
@@ -1013,6 +1029,7 @@ pub fn execute_insert(
     // warning otherwise (and always with IGNORE).
     let null_is_error = !plan.ignore && (strict || !multi_row);
     let auto_column = schema.auto_increment_column();
+    let enforcer = Enforcer::for_write(txn, table, session);
     let mut affected = 0u64;
     let (mut records, mut copied, mut duplicates) = (0u64, 0u64, 0u64);
     let mut first_generated: Option<u64> = None;
@@ -1086,7 +1103,16 @@ pub fn execute_insert(
         }
         let auto_of = |row: &[Value]| auto_column.and_then(|a| as_id(&row[a]));
         let inserted_auto = auto_of(&full);
-        match insert_row(plan, txn, full, &eval, row_number, &write_session)? {
+        let written = insert_row(
+            plan,
+            txn,
+            full,
+            &eval,
+            row_number,
+            &write_session,
+            enforcer.as_ref(),
+        )?;
+        match written {
             RowWrite::Inserted { replaced } => {
                 affected += 1 + replaced;
                 copied += 1;
@@ -1148,7 +1174,7 @@ enum RowWrite {
 }
 
 /// Inserts one complete row, resolving duplicates per IGNORE / REPLACE / ON DUPLICATE KEY
-/// UPDATE.
+/// UPDATE, and checks and acts on foreign keys after each write (`enforcer`).
 fn insert_row(
     plan: &InsertPlan,
     txn: &mut Transaction,
@@ -1156,20 +1182,45 @@ fn insert_row(
     eval: &EvalContext,
     row_number: u64,
     session: &dyn expr::SessionContext,
+    enforcer: Option<&Enforcer>,
 ) -> Result<RowWrite> {
     let table = &plan.table;
     let schema = &table.schema;
     let mut replaced = 0;
     // REPLACE may delete one conflicting row per unique index.
     for _ in 0..=schema.indexes.len() + 1 {
-        // Storage hands the row back if the insert fails: no copy up front.
+        // Storage hands the row back if the insert fails: no copy up front, unless foreign
+        // keys need it after the insert.
+        let kept = enforcer.map(|_| row.clone());
+        let savepoint = txn.savepoint();
         match txn.insert_or_return(table, row.into_boxed_slice()) {
-            Ok(_) => return Ok(RowWrite::Inserted { replaced }),
+            Ok(_) => {
+                if let (Some(enforcer), Some(row)) = (enforcer, &kept) {
+                    if let Err(e) = enforcer.row_written(txn, table, None, Some(row.as_slice())) {
+                        // INSERT IGNORE skips a row without a parent, with a warning.
+                        if !plan.ignore || e.wait.is_some() || e.code != ErrorCode::NoReferencedRow2
+                        {
+                            return Err(e);
+                        }
+                        txn.rollback_to(savepoint);
+                        session.warn(e.code, e.message);
+                        return Ok(RowWrite::Ignored);
+                    }
+                }
+                return Ok(RowWrite::Inserted { replaced });
+            }
             Err((StorageError::DuplicateKey { index, existing }, back)) => {
                 row = back.into_vec();
                 if plan.replace {
+                    let old = match enforcer {
+                        Some(_) => existing.read(&txn.write_view(), |r| r.to_vec()),
+                        None => None,
+                    };
                     txn.delete(table, &existing)
                         .map_err(|e| write_error(e, table, &row))?;
+                    if let (Some(enforcer), Some(old)) = (enforcer, &old) {
+                        enforcer.row_written(txn, table, Some(old.as_slice()), None)?;
+                    }
                     replaced += 1;
                     continue;
                 }
@@ -1201,6 +1252,14 @@ fn insert_row(
                     }
                     txn.update(table, &existing, new.clone().into_boxed_slice())
                         .map_err(|e| write_error(e, table, &new))?;
+                    if let Some(enforcer) = enforcer {
+                        enforcer.row_written(
+                            txn,
+                            table,
+                            Some(old.as_slice()),
+                            Some(new.as_slice()),
+                        )?;
+                    }
                     return Ok(RowWrite::Updated { row: new });
                 }
                 let e = duplicate_error(table, index, &row);

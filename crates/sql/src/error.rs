@@ -149,6 +149,20 @@ pub enum ErrorCode {
     WrongGroupField = 1056,
     WrongKeyColumn = 1167,
     UnknownStorageEngine = 1286,
+    /// ER_CANT_CREATE_TABLE, with InnoDB's errno 150 (a malformed foreign key) or 121 (a
+    /// constraint name taken).
+    CantCreateTable = 1005,
+    /// ER_WRONG_FK_DEF: a foreign key's column counts differ.
+    WrongFkDef = 1239,
+    /// ER_ROW_IS_REFERENCED_2: a parent row still has children.
+    RowIsReferenced2 = 1451,
+    /// ER_NO_REFERENCED_ROW_2: a child row without a parent.
+    NoReferencedRow2 = 1452,
+    /// ER_DROP_INDEX_FK: the index a foreign key needs.
+    DropIndexFk = 1553,
+    /// ER_GET_ERRMSG: what MariaDB reports for InnoDB's errors without a code of their own
+    /// (193, cascades nested deeper than its limit).
+    GetErrmsg = 1296,
 }
 
 impl ErrorCode {
@@ -165,6 +179,8 @@ impl ErrorCode {
             AccessDenied | PasswordNoMatch => "28000",
             NoDbSelected => "3D000",
             BadNull | DupEntry | PrimaryCantHaveNull => "23000",
+            RowIsReferenced2 | NoReferencedRow2 => "23000",
+            WrongFkDef => "42000",
             TableExists => "42S01",
             BadTable | NoSuchTable | UnknownTable => "42S02",
             NonUniq | WrongFieldWithGroup => "23000",

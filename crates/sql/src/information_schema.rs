@@ -1,13 +1,13 @@
 //! information_schema: the read-only database of virtual tables describing the others
 //! (SCHEMATA, TABLES, COLUMNS, STATISTICS, TABLE_CONSTRAINTS, KEY_COLUMN_USAGE,
-//! PROCESSLIST, ENGINES, CHARACTER_SETS, COLLATIONS), with MariaDB 10.11's column names,
+//! REFERENTIAL_CONSTRAINTS, PROCESSLIST, ENGINES, CHARACTER_SETS, COLLATIONS), with
+//! MariaDB 10.11's column names,
 //! order and types. Their rows are also the source of SHOW DATABASES, TABLES, TABLE
 //! STATUS, INDEX, PROCESSLIST, ENGINES, CHARACTER SET and COLLATION, which show some of
 //! their columns (`show`).
 //!
-//! TRIGGERS, VIEWS, ROUTINES, PARAMETERS, EVENTS and REFERENTIAL_CONSTRAINTS describe what
-//! manycore does not have (triggers, views, stored routines, events, foreign keys), so
-//! they are always empty; clients such as mariadb-dump read them (and SHOW TRIGGERS,
+//! TRIGGERS, VIEWS, ROUTINES, PARAMETERS and EVENTS describe what manycore does not have
+//! (triggers, views, stored routines, events), so they are always empty; clients such as mariadb-dump read them (and SHOW TRIGGERS,
 //! EVENTS, FUNCTION/PROCEDURE STATUS, built on them) to learn that there is nothing to do.
 //!
 //! Each table is a `storage::Table::detached`: a real schema, so binding, column names,
@@ -457,6 +457,7 @@ impl SystemTable {
             primary_key: None,
             indexes: Vec::new(),
             comment: String::new(),
+            foreign_keys: Vec::new(),
         }
     }
 }
@@ -593,13 +594,19 @@ pub fn rows(table: SystemTable, source: &RowSource) -> Vec<Row> {
         SystemTable::Engines => engines(),
         SystemTable::CharacterSets => character_sets(),
         SystemTable::Collations => collations(),
-        // manycore has no triggers, views, stored routines, events or foreign keys.
+        SystemTable::ReferentialConstraints => {
+            let mut rows = Vec::new();
+            for (db, visible) in visible_tables(&catalog, source.grants, None) {
+                rows.extend(referential_constraints(&catalog, db, &visible.schema));
+            }
+            rows
+        }
+        // manycore has no triggers, views, stored routines or events.
         SystemTable::Triggers
         | SystemTable::Views
         | SystemTable::Routines
         | SystemTable::Parameters
-        | SystemTable::Events
-        | SystemTable::ReferentialConstraints => Vec::new(),
+        | SystemTable::Events => Vec::new(),
     }
 }
 
@@ -1032,7 +1039,72 @@ fn constraints(kind: ConstraintRows, db: &str, schema: &TableSchema) -> Vec<Row>
             ]);
         }
     }
+    for fk in &schema.foreign_keys {
+        if kind == ConstraintRows::Constraints {
+            rows.push(vec![
+                string(CATALOG),
+                string(db),
+                string(&fk.name),
+                string(db),
+                string(&schema.name),
+                string("FOREIGN KEY"),
+            ]);
+            continue;
+        }
+        for (position, (&c, parent_column)) in fk.columns.iter().zip(&fk.parent_columns).enumerate()
+        {
+            let position = Value::Int(position as i64 + 1);
+            rows.push(vec![
+                string(CATALOG),
+                string(db),
+                string(&fk.name),
+                string(CATALOG),
+                string(db),
+                string(&schema.name),
+                string(&schema.columns[c].name),
+                position.clone(),
+                position,
+                string(&fk.parent_db),
+                string(&fk.parent_table),
+                string(parent_column),
+            ]);
+        }
+    }
     rows
+}
+
+/// REFERENTIAL_CONSTRAINTS rows of one child table: the parent's index the key uses is
+/// its UNIQUE_CONSTRAINT_NAME (NULL while the parent does not exist).
+fn referential_constraints(catalog: &Catalog, db: &str, schema: &TableSchema) -> Vec<Row> {
+    use manycore_storage::ReferentialAction as A;
+    let rule = |a: A| {
+        string(match a {
+            A::Restrict => "RESTRICT",
+            A::Cascade => "CASCADE",
+            A::SetNull => "SET NULL",
+            A::NoAction => "NO ACTION",
+        })
+    };
+    schema
+        .foreign_keys
+        .iter()
+        .map(|fk| {
+            let index = crate::foreign_key::parent_index_name(catalog, fk);
+            vec![
+                string(CATALOG),
+                string(db),
+                string(&fk.name),
+                string(CATALOG),
+                string(&fk.parent_db),
+                index.as_deref().map_or(Value::Null, string),
+                string("NONE"),
+                rule(fk.on_update),
+                rule(fk.on_delete),
+                string(&schema.name),
+                string(&fk.parent_table),
+            ]
+        })
+        .collect()
 }
 
 /// ENGINES rows (also SHOW ENGINES): manycore's storage, which answers to InnoDB.
@@ -1188,6 +1260,7 @@ mod tests {
             primary_key: Some(vec![0]),
             indexes: vec![IndexSchema::new("k", vec![1, 0], false)],
             comment: String::new(),
+            foreign_keys: Vec::new(),
         };
         let width = |t: SystemTable| t.table().schema.columns.len();
         let table = Table::detached("d", schema.clone());
@@ -1248,6 +1321,7 @@ mod tests {
             primary_key: None,
             indexes: Vec::new(),
             comment: String::new(),
+            foreign_keys: Vec::new(),
         };
         let s = column_row("db", &schema, 0);
         assert_eq!(s[5], string("'x''y'"), "string defaults are quoted");

@@ -390,6 +390,7 @@ fn derived_table(alias: &str, columns: &[ColumnInfo]) -> Result<Table> {
         primary_key: None,
         indexes: Vec::new(),
         comment: String::new(),
+        foreign_keys: Vec::new(),
     };
     Ok(Table::detached("", schema))
 }

@@ -38,6 +38,7 @@ pub mod engine;
 pub mod error;
 mod exec;
 pub mod expr;
+mod foreign_key;
 pub mod information_schema;
 mod join;
 mod parse;

@@ -149,6 +149,9 @@ pub(crate) struct SessionState {
     strict: bool,
     /// `time_zone`, parsed once per SET (the variable holds its normalized name).
     time_zone: TimeZone,
+    /// foreign_key_checks, cached like `strict` (read by every write to a table with
+    /// foreign keys).
+    foreign_key_checks: bool,
     statement_time: Cell<Option<DateTime>>,
     sleep: StatementSleep,
     found_rows: Cell<u64>,
@@ -269,6 +272,7 @@ impl SessionState {
             .and_then(|b| std::str::from_utf8(b).ok())
             .and_then(TimeZone::parse)
             .unwrap_or(TimeZone::SYSTEM);
+        self.foreign_key_checks = self.vars.get("foreign_key_checks") != Some(&Value::Int(0));
     }
 
     fn computed(&self, name: &str) -> Option<Value> {
@@ -431,6 +435,10 @@ impl SessionContext for SessionState {
 
     fn strict(&self) -> bool {
         self.strict
+    }
+
+    fn foreign_key_checks(&self) -> bool {
+        self.foreign_key_checks
     }
 
     fn sleep(&self, duration: Duration) {
@@ -822,6 +830,7 @@ impl Session {
             autocommit: true,
             strict: true,
             time_zone: TimeZone::SYSTEM,
+            foreign_key_checks: true,
             statement_time: Cell::new(None),
             sleep: StatementSleep::default(),
             found_rows: Cell::new(0),
@@ -2417,7 +2426,19 @@ impl Session {
                 if !storage.catalog().databases.contains_key(&db) {
                     return Err(Error::bad_db(&db));
                 }
-                let definition = crate::ddl::table_definition(create, &self.state)?;
+                let definition = crate::ddl::table_definition(create, &db, &self.state)?;
+                let schema = &definition.schema;
+                if !schema.foreign_keys.is_empty() && storage.catalog().table(&db, &name).is_none()
+                {
+                    crate::foreign_key::check_definitions(
+                        &storage.catalog(),
+                        &db,
+                        schema,
+                        &schema.foreign_keys,
+                        self.state.foreign_key_checks,
+                        &name,
+                    )?;
+                }
                 match storage.create_table(&db, definition.schema, create.if_not_exists) {
                     Ok(true) => {
                         if let Some(start) = definition.auto_increment_start {
@@ -2444,10 +2465,18 @@ impl Session {
                 ..
             } => {
                 let mut missing = Vec::new();
+                let mut referenced = false;
                 for n in names {
                     let (db, table) = crate::ddl::split_name(n)?;
                     let db = self.require_db(db)?;
                     self.state.access().table(&db, &table, Privileges::DROP)?;
+                    // MariaDB drops the listed tables in order, each when it comes to it: a
+                    // parent whose child still exists stays, the others go, and the
+                    // statement then fails with 1451.
+                    if self.state.foreign_key_checks && self.has_children(&db, &table) {
+                        referenced = true;
+                        continue;
+                    }
                     match storage.drop_table(&db, &table, false) {
                         Ok(_) => {}
                         Err(StorageError::NoSuchTable(_) | StorageError::NoSuchDatabase(_)) => {
@@ -2455,6 +2484,9 @@ impl Session {
                         }
                         Err(e) => return Err(storage_error(e)),
                     }
+                }
+                if referenced {
+                    return Err(crate::foreign_key::parent_dropped());
                 }
                 if !missing.is_empty() {
                     // One note naming every missing table, as MariaDB raises it.
@@ -2503,9 +2535,7 @@ impl Session {
                     if name.eq_ignore_ascii_case("PRIMARY") {
                         return Err(Error::not_supported("DROP PRIMARY KEY"));
                     }
-                    storage
-                        .drop_index(&db, &table.schema.name, &name)
-                        .map_err(storage_error)?;
+                    self.drop_index(&db, &table.schema.name, &name)?;
                 }
                 Ok(StatementOutcome::Records {
                     records: 0,
@@ -2514,6 +2544,8 @@ impl Session {
             }
             S::AlterTable(alter) => {
                 let (db, table) = self.lookup_table(&alter.name, Some(Privileges::ALTER))?;
+                // Rows an ALTER ADD FOREIGN KEY checked: MariaDB copies the table then.
+                let mut copied = 0;
                 for op in &alter.operations {
                     let current = storage
                         .catalog()
@@ -2547,8 +2579,32 @@ impl Session {
                             self.create_index(&db, &current, index)?;
                         }
                         ast::AlterTableOperation::DropIndex { name } => {
+                            self.drop_index(&db, &current.schema.name, &name.value)?;
+                        }
+                        ast::AlterTableOperation::AddConstraint {
+                            constraint: ast::TableConstraint::ForeignKey(fk),
+                            ..
+                        } => {
+                            copied += self.add_foreign_key(&db, &current, fk)?;
+                        }
+                        ast::AlterTableOperation::DropForeignKey { name, .. } => {
+                            let mut keys = current.schema.foreign_keys.clone();
+                            let position = keys
+                                .iter()
+                                .position(|fk| fk.name.eq_ignore_ascii_case(&name.value))
+                                .ok_or_else(|| {
+                                    Error::new(
+                                        ErrorCode::CantDropFieldOrKey,
+                                        format!(
+                                            "Can't DROP FOREIGN KEY `{}`; check that it exists",
+                                            name.value
+                                        ),
+                                    )
+                                })?;
+                            // The key's index stays, as in MariaDB.
+                            keys.remove(position);
                             storage
-                                .drop_index(&db, &current.schema.name, &name.value)
+                                .set_foreign_keys(&db, &current.schema.name, keys)
                                 .map_err(storage_error)?;
                         }
                         ast::AlterTableOperation::AutoIncrement { value, .. } => {
@@ -2562,6 +2618,16 @@ impl Session {
                         }
                         other => return Err(Error::not_supported(&format!("ALTER TABLE {other}"))),
                     }
+                }
+                if copied > 0 {
+                    // Reported as MariaDB's copying ALTER reports the rows it copied.
+                    return Ok(StatementOutcome::InsertedRows {
+                        rows: copied,
+                        generated: None,
+                        last_insert_id: 0,
+                        records: copied,
+                        duplicates: 0,
+                    });
                 }
                 Ok(StatementOutcome::Records {
                     records: 0,
@@ -2579,6 +2645,76 @@ impl Session {
             }
             other => Err(Error::not_supported(&first_words(&other.to_string()))),
         }
+    }
+
+    /// Whether a table other than `table` itself has a foreign key naming it: DROP TABLE
+    /// refuses it with foreign_key_checks on.
+    fn has_children(&self, db: &str, table: &str) -> bool {
+        let catalog = self.engine.storage().catalog();
+        let referenced = catalog
+            .children_of(db, table)
+            .any(|(child, _)| child.db() != db || child.schema.name != table);
+        referenced
+    }
+
+    /// DROP INDEX and ALTER TABLE DROP INDEX: 1553 for the index a foreign key needs.
+    fn drop_index(&mut self, db: &str, table: &str, name: &str) -> Result<()> {
+        let storage = self.engine.storage().clone();
+        let catalog = storage.catalog();
+        if let Some(t) = catalog.table(db, table) {
+            let position = t
+                .schema
+                .indexes
+                .iter()
+                .position(|i| i.name.eq_ignore_ascii_case(name));
+            if let Some(position) = position {
+                if crate::foreign_key::index_needed(&catalog, db, &t.schema, position) {
+                    return Err(crate::foreign_key::drop_index_error(
+                        &t.schema.indexes[position].name,
+                    ));
+                }
+            }
+        }
+        storage.drop_index(db, table, name).map_err(storage_error)
+    }
+
+    /// ALTER TABLE ADD FOREIGN KEY: checks the definition and (with foreign_key_checks)
+    /// the existing rows, adds the index the key needs if no index leads with its columns,
+    /// and stores the key. Returns the rows checked.
+    fn add_foreign_key(
+        &mut self,
+        db: &str,
+        table: &Arc<Table>,
+        fk: &ast::ForeignKeyConstraint,
+    ) -> Result<u64> {
+        use crate::foreign_key;
+        let storage = self.engine.storage().clone();
+        let name = &table.schema.name;
+        let declared = foreign_key::declare(fk, None, &table.schema.columns, db)?;
+        let index_name = declared.name.clone();
+        let added = foreign_key::name_all(name, &table.schema.foreign_keys, vec![declared]);
+        let mut schema = (*table.schema).clone();
+        schema.foreign_keys.extend(added.iter().cloned());
+        let checks = self.state.foreign_key_checks;
+        foreign_key::check_definitions(&storage.catalog(), db, &schema, &added, checks, name)?;
+        let key = &added[0];
+        let mut rows = 0;
+        if checks {
+            let txn = storage.begin(&self.reader);
+            let catalog = arc_swap::Guard::into_inner(storage.catalog());
+            let checked = foreign_key::Enforcer::check_rows(catalog, &txn, table, key);
+            let _ = txn.commit(); // Read-only: nothing to log, cannot fail.
+            rows = checked?;
+        }
+        if !foreign_key::has_index_for(&schema, &key.columns) {
+            let index =
+                crate::ddl::foreign_key_index(&schema, index_name.as_deref(), &key.columns)?;
+            self.create_index(db, table, index)?;
+        }
+        storage
+            .set_foreign_keys(db, name, schema.foreign_keys)
+            .map_err(storage_error)?;
+        Ok(rows)
     }
 
     fn create_index(

@@ -161,7 +161,7 @@ pub fn columns(table: &Table, full: bool, like: Option<&str>) -> Rows {
     Rows { columns, rows }
 }
 
-fn quote_identifier(name: &str) -> String {
+pub(crate) fn quote_identifier(name: &str) -> String {
     format!("`{}`", name.replace('`', "``"))
 }
 
@@ -227,6 +227,12 @@ pub fn create_table_text(table: &Table) -> String {
             "  {kind} {} ({})",
             quote_identifier(&index.name),
             names(&index.columns, &index.prefix_lengths)
+        ));
+    }
+    for fk in &schema.foreign_keys {
+        lines.push(format!(
+            "  {}",
+            crate::foreign_key::clause(fk, schema, table.db())
         ));
     }
     let mut text = format!(

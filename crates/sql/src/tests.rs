@@ -1743,3 +1743,84 @@ fn a_join_inside_a_correlated_subquery_buffers_per_run() {
         ])
     );
 }
+
+/// Runs `sql` on `s`, which must stop to wait for a row lock, lets `holder` end its
+/// transaction with `end`, then runs the statement again: its result.
+fn wait_then_resume(s: &mut Session, sql: &str, holder: &mut Session, end: &str) -> Result<()> {
+    let e = error(s, sql);
+    assert!(
+        matches!(e.wait, Some(crate::error::WaitFor::RowLock { .. })),
+        "{sql}: expected a row-lock wait, got {e:?}"
+    );
+    let Some(crate::Wait::RowLock(wait)) = s.take_wait() else {
+        panic!("{sql}: a lock wait is armed")
+    };
+    run(holder, end);
+    assert!(wait.wait_blocking(std::time::Duration::from_secs(10)));
+    s.resume(&mut Collect::default())
+}
+
+/// Foreign-key checks read the newest version of the other side under its row lock, not
+/// the statement's snapshot (foreign_key invariants (1), (2)): a child insert and a parent
+/// delete in two transactions cannot both succeed, whichever comes first and however the
+/// first ends, so no orphan is possible.
+#[test]
+fn foreign_key_checks_are_not_fooled_by_concurrent_transactions() {
+    let engine = engine();
+    let mut s = session(&engine, 1);
+    let mut other = session(&engine, 2);
+    for sql in [
+        "CREATE DATABASE fk",
+        "USE fk",
+        "CREATE TABLE p (id INT PRIMARY KEY)",
+        "CREATE TABLE c (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES p (id))",
+        "INSERT INTO p VALUES (1), (2), (3), (4), (5)",
+    ] {
+        run(&mut s, sql);
+    }
+    run(&mut other, "USE fk");
+    // An uncommitted parent delete: the child insert waits, then finds no parent.
+    run(&mut s, "BEGIN");
+    run(&mut s, "DELETE FROM p WHERE id = 1");
+    let e = wait_then_resume(&mut other, "INSERT INTO c VALUES (1, 1)", &mut s, "COMMIT");
+    assert_eq!(e.expect_err("no parent").code, ErrorCode::NoReferencedRow2);
+    // An uncommitted child insert: the parent delete waits, then finds the child.
+    run(&mut s, "BEGIN");
+    run(&mut s, "INSERT INTO c VALUES (2, 2)");
+    let e = wait_then_resume(&mut other, "DELETE FROM p WHERE id = 2", &mut s, "COMMIT");
+    assert_eq!(e.expect_err("a child").code, ErrorCode::RowIsReferenced2);
+    // ... and if that child rolls back, the delete goes through.
+    run(&mut s, "BEGIN");
+    run(&mut s, "INSERT INTO c VALUES (3, 3)");
+    wait_then_resume(&mut other, "DELETE FROM p WHERE id = 3", &mut s, "ROLLBACK")
+        .expect("no child left");
+    // A parent deleted after the child's transaction took its snapshot: the check reads
+    // past the snapshot.
+    run(&mut other, "BEGIN");
+    assert_eq!(
+        rows(&mut other, "SELECT COUNT(*) FROM p WHERE id = 4"),
+        table(&[&["1"]])
+    );
+    run(&mut s, "DELETE FROM p WHERE id = 4");
+    assert_eq!(
+        error(&mut other, "INSERT INTO c VALUES (4, 4)").code,
+        ErrorCode::NoReferencedRow2
+    );
+    run(&mut other, "INSERT INTO c VALUES (5, 5)");
+    let e = wait_then_resume(&mut s, "DELETE FROM p WHERE id = 5", &mut other, "COMMIT");
+    assert_eq!(e.expect_err("a child").code, ErrorCode::RowIsReferenced2);
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT p.id, c.id FROM p JOIN c ON c.pid = p.id ORDER BY 1"
+        ),
+        table(&[&["2", "2"], &["5", "5"]])
+    );
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT COUNT(*) FROM c WHERE pid NOT IN (SELECT id FROM p)"
+        ),
+        table(&[&["0"]])
+    );
+}

@@ -106,6 +106,35 @@ pub struct TableSchema {
     /// Secondary indexes.
     pub indexes: Vec<IndexSchema>,
     pub comment: String,
+    /// Foreign keys this table (the child) declares, in declaration order. Storage keeps
+    /// them and enforces nothing: the SQL layer checks them on writes.
+    pub foreign_keys: Vec<ForeignKeySchema>,
+}
+
+/// What a foreign key does to child rows when their parent row is deleted or its key
+/// updated. `Restrict` is also the default, what a key declared without the clause does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReferentialAction {
+    Restrict,
+    Cascade,
+    SetNull,
+    NoAction,
+}
+
+/// A foreign key of a child table. The parent is named, not pointed to: it may be created
+/// after the child (with foreign_key_checks off), dropped, or re-created, as in InnoDB.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForeignKeySchema {
+    /// Constraint name, unique within the database (InnoDB's rule).
+    pub name: String,
+    /// The child's column positions, in key order.
+    pub columns: Vec<usize>,
+    pub parent_db: String,
+    pub parent_table: String,
+    /// The parent's column names, as declared (matched case-insensitively).
+    pub parent_columns: Vec<String>,
+    pub on_delete: ReferentialAction,
+    pub on_update: ReferentialAction,
 }
 
 impl TableSchema {
@@ -306,9 +335,43 @@ pub struct Database {
 #[derive(Default)]
 pub struct Catalog {
     pub databases: BTreeMap<String, Arc<Database>>,
+    /// Whether any table declares a foreign key: writes to tables that are no parent skip
+    /// the search for children when none does (computed once per catalog, by DDL).
+    has_foreign_keys: bool,
 }
 
 impl Catalog {
+    fn new(databases: BTreeMap<String, Arc<Database>>) -> Catalog {
+        let has_foreign_keys = databases
+            .values()
+            .flat_map(|d| d.tables.values())
+            .any(|t| !t.schema.foreign_keys.is_empty());
+        Catalog {
+            databases,
+            has_foreign_keys,
+        }
+    }
+
+    /// The foreign keys that name `db`.`table` as their parent, with their child tables
+    /// (a self-reference included).
+    pub fn children_of<'a>(
+        &'a self,
+        db: &'a str,
+        table: &'a str,
+    ) -> impl Iterator<Item = (&'a Arc<Table>, &'a ForeignKeySchema)> + 'a {
+        let databases = if self.has_foreign_keys {
+            Some(self.databases.values())
+        } else {
+            None
+        };
+        databases
+            .into_iter()
+            .flatten()
+            .flat_map(|d| d.tables.values())
+            .flat_map(|t| t.schema.foreign_keys.iter().map(move |fk| (t, fk)))
+            .filter(move |(_, fk)| fk.parent_db == db && fk.parent_table == table)
+    }
+
     pub fn table(&self, db: &str, table: &str) -> Option<&Arc<Table>> {
         self.databases.get(db)?.tables.get(table)
     }
@@ -382,7 +445,7 @@ impl Storage {
             note_commit_lsn(log.append_ddl(&record)?);
         }
         detach_dropped_rows(&current, &databases);
-        self.catalog.store(Arc::new(Catalog { databases }));
+        self.catalog.store(Arc::new(Catalog::new(databases)));
         Ok(result)
     }
 
@@ -634,6 +697,35 @@ impl Storage {
                 schema,
                 old.data.clone(),
                 secondary,
+            ))
+        })
+    }
+
+    /// Replaces the table's foreign keys (ALTER TABLE ADD/DROP FOREIGN KEY).
+    pub fn set_foreign_keys(
+        &self,
+        db: &str,
+        table: &str,
+        foreign_keys: Vec<ForeignKeySchema>,
+    ) -> Result<(), StorageError> {
+        let record = DdlChange::SetForeignKeys {
+            db: db.to_string(),
+            table: table.to_string(),
+            foreign_keys: foreign_keys.clone(),
+        };
+        self.replace_table(db, table, record, |old| {
+            let in_range = foreign_keys
+                .iter()
+                .all(|fk| fk.columns.iter().all(|&c| c < old.schema.columns.len()));
+            assert!(in_range, "foreign key on a column that does not exist");
+            let mut schema = (*old.schema).clone();
+            schema.foreign_keys = foreign_keys;
+            Ok(Table::new(
+                old.id,
+                &old.db,
+                schema,
+                old.data.clone(),
+                old.secondary.clone(),
             ))
         })
     }
@@ -917,6 +1009,11 @@ impl Table {
         self.data.primary.len()
     }
 
+    /// The database the table belongs to.
+    pub fn db(&self) -> &str {
+        &self.db
+    }
+
     /// Encodes a full primary key from its column values (in primary key order).
     pub fn primary_key(&self, values: &[Value]) -> Vec<u8> {
         let types = self.schema.key_parts(IndexNo::Primary);
@@ -1037,8 +1134,50 @@ impl Table {
         view: &ReadView,
         index: IndexNo,
         range: &KeyRange,
-        mut f: impl FnMut(&Arc<RowSlot>, &[Value]) -> ControlFlow<()>,
+        f: impl FnMut(&Arc<RowSlot>, &[Value]) -> ControlFlow<()>,
     ) {
+        let unchecked = self.scan_checked(view, index, range, |_| Ok(()), f);
+        debug_assert!(unchecked.is_ok(), "no slot check can fail");
+    }
+
+    /// Visits the newest committed version (or `txn`'s own) of each row of `range` over
+    /// `index`, as a foreign-key check must (InnoDB reads the latest version under a lock,
+    /// not the snapshot). Err(holder) if another transaction holds a row of the range,
+    /// whose outcome then decides the check: the caller waits for it and runs again.
+    ///
+    /// Sound against a concurrent writer of the other side because each side writes (and
+    /// locks) its own row before it looks at the other: whichever looks second finds the
+    /// first one's row locked. A slot is read only after its lock was seen free, and a
+    /// commit stamps its versions before it unlocks them, so nothing committed is missed.
+    pub fn scan_latest(
+        &self,
+        txn: u64,
+        index: IndexNo,
+        range: &KeyRange,
+        f: impl FnMut(&Arc<RowSlot>, &[Value]) -> ControlFlow<()>,
+    ) -> Result<(), u64> {
+        // Every stamped version is visible; uncommitted ones (UNCOMMITTED) only to `txn`.
+        let view = ReadView {
+            snapshot: UNCOMMITTED - 1,
+            txn,
+        };
+        let check = |slot: &RowSlot| match slot.writer.load(Ordering::Acquire) {
+            FREE | DEAD | GC_TXN => Ok(()),
+            holder if holder == txn => Ok(()),
+            holder => Err(holder),
+        };
+        self.scan_checked(&view, index, range, check, f)
+    }
+
+    /// `scan`, with `check` called on each slot of the range before it is read.
+    fn scan_checked(
+        &self,
+        view: &ReadView,
+        index: IndexNo,
+        range: &KeyRange,
+        check: impl Fn(&RowSlot) -> Result<(), u64>,
+        mut f: impl FnMut(&Arc<RowSlot>, &[Value]) -> ControlFlow<()>,
+    ) -> Result<(), u64> {
         let types = self.schema.key_parts(index);
         if let (IndexNo::Primary, Bound::Included(low), Bound::Included(high)) =
             (index, &range.lower, &range.upper)
@@ -1046,8 +1185,15 @@ impl Table {
             // The whole primary key, as `id IN (...)` gives: at most one row, by hash.
             if low.len() == types.len() && !types.is_empty() && low == high {
                 let key = crate::index::encode_prefix(low, &types);
-                self.get(view, &key, f);
-                return;
+                return self
+                    .data
+                    .primary
+                    .get(key.as_slice(), |slot| {
+                        check(slot)?;
+                        slot.read(view, |row| f(slot, row));
+                        Ok(())
+                    })
+                    .unwrap_or(Ok(()));
             }
         }
         let (lower, upper) = range.encode(&types);
@@ -1055,13 +1201,15 @@ impl Table {
         match index {
             IndexNo::Primary => {
                 for (_, slot) in self.data.primary.range(lower, upper, &guard) {
+                    check(slot)?;
                     if let Some(ControlFlow::Break(())) = slot.read(view, |row| f(slot, row)) {
-                        return;
+                        return Ok(());
                     }
                 }
             }
             IndexNo::Secondary(i) => {
                 for (entry, slot) in self.secondary[i].range(lower, upper, &guard) {
+                    check(slot)?;
                     let flow = slot.read(view, |row| {
                         // Stale entries: the visible row must still have this key.
                         if self.schema.is_secondary_key(i, row, &slot.key, entry) {
@@ -1071,11 +1219,12 @@ impl Table {
                         }
                     });
                     if let Some(ControlFlow::Break(())) = flow {
-                        return;
+                        return Ok(());
                     }
                 }
             }
         }
+        Ok(())
     }
 
     /// Indexes every version of every row in secondary index `i` (CREATE INDEX).

@@ -17,7 +17,7 @@
 //!     `take_commit_lsn`, so the connection that ran the statement waits for exactly what
 //!     it wrote before acknowledging it.
 
-use crate::catalog::{IndexSchema, TableSchema};
+use crate::catalog::{ForeignKeySchema, IndexSchema, TableSchema};
 use crate::StorageError;
 use manycore_types::Value;
 use std::cell::Cell;
@@ -107,6 +107,11 @@ pub enum DdlChange {
         db: String,
         table: String,
         next: u64,
+    },
+    SetForeignKeys {
+        db: String,
+        table: String,
+        foreign_keys: Vec<ForeignKeySchema>,
     },
 }
 

@@ -122,6 +122,11 @@ impl Transaction {
         }
     }
 
+    /// The storage the transaction belongs to (its catalog, for foreign keys).
+    pub fn storage(&self) -> &Arc<Storage> {
+        &self.storage
+    }
+
     /// What plain reads see: the transaction's snapshot (REPEATABLE READ).
     pub fn view(&self) -> ReadView {
         self.view
@@ -155,6 +160,21 @@ impl Transaction {
             .transactions
             .wait_for(state, holder)
             .map_err(|()| StorageError::Deadlock)
+    }
+
+    /// `Table::scan_latest` for this transaction, after its own write of the row whose
+    /// foreign key is checked: a row of the range another transaction holds is a
+    /// `LockWait` for it.
+    pub fn scan_latest(
+        &self,
+        table: &Table,
+        index: IndexNo,
+        range: &crate::index::KeyRange,
+        f: impl FnMut(&Arc<RowSlot>, &[Value]) -> std::ops::ControlFlow<()>,
+    ) -> Result<(), StorageError> {
+        table
+            .scan_latest(self.view.txn, index, range, f)
+            .map_err(|holder| StorageError::LockWait { holder })
     }
 
     pub fn has_writes(&self) -> bool {

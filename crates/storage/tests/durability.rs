@@ -452,6 +452,11 @@ fn apply_ddl(s: &Arc<Storage>, change: DdlChange) {
         DdlChange::CreateIndex { db, table, index } => s.create_index(&db, &table, index),
         DdlChange::DropIndex { db, table, name } => s.drop_index(&db, &table, &name),
         DdlChange::AutoIncrement { db, table, next } => s.set_auto_increment(&db, &table, next),
+        DdlChange::SetForeignKeys {
+            db,
+            table,
+            foreign_keys,
+        } => s.set_foreign_keys(&db, &table, foreign_keys),
     };
     result.expect("replay ddl");
 }

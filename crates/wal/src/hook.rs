@@ -38,6 +38,15 @@ pub fn ddl_record(change: &DdlChange) -> LogRecord {
         DdlChange::AutoIncrement { db, table, next } => {
             LogRecord::AutoIncrement { db, table, next }
         }
+        DdlChange::SetForeignKeys {
+            db,
+            table,
+            foreign_keys,
+        } => LogRecord::SetForeignKeys {
+            db,
+            table,
+            foreign_keys,
+        },
     }
 }
 

@@ -18,6 +18,7 @@
 //! | 8    | Commit         | commit_ts (u64 LE, fixed at offset 2), count, changes     |
 //! | 9    | AutoIncrement  | db, table, next (varint)                                  |
 //! | 10   | TableRows      | db, table, count, (key bytes, row) * count (checkpoints)  |
+//! | 11   | SetForeignKeys | db, table, count, foreign keys                            |
 //!
 //! Field encodings: a string or byte string is a varint length then the bytes; a count is a
 //! varint; u64/u32 are varints; i64 is a zigzag varint; bool is one byte 0/1.
@@ -45,8 +46,12 @@
 //! - index: name, count, column positions (varints), u8 flags (bit 0 unique, bit 1
 //!   prefixed; a bool before prefixes existed, so older logs read alike), then if
 //!   prefixed one varint per column: 0 the whole column, else its prefix length.
-//! - table schema: name, count, columns, u8 has primary key (then count, positions),
-//!   count, indexes, comment.
+//! - table schema: name, count, columns, u8 flags (bit 0: has a primary key, then count,
+//!   positions; bit 1: has foreign keys; a bool before foreign keys existed, so older logs
+//!   read alike), count, indexes, comment, then if bit 1: count, foreign keys.
+//! - foreign key: name, count, child column positions, parent db, parent table, count,
+//!   parent column names, u8 on delete, u8 on update (0 RESTRICT | 1 CASCADE |
+//!   2 SET NULL | 3 NO ACTION).
 //!
 //! Invariants:
 //! (1) `decode(encode(r)) == r` for every record (tested exhaustively by kind).
@@ -56,7 +61,9 @@
 //!     a record could lose a commit.
 
 use crate::codec::*;
-use manycore_storage::{ColumnSchema, IndexSchema, TableSchema};
+use manycore_storage::{
+    ColumnSchema, ForeignKeySchema, IndexSchema, ReferentialAction, TableSchema,
+};
 use manycore_types::decimal::PACKED_LEN;
 use manycore_types::{
     ColumnDefault, DataType, Date, DateTime, Decimal, IntWidth, LobSize, Time, Value,
@@ -135,6 +142,11 @@ pub enum LogRecord {
         db: String,
         table: String,
         next: u64,
+    },
+    SetForeignKeys {
+        db: String,
+        table: String,
+        foreign_keys: Vec<ForeignKeySchema>,
     },
     /// Only in checkpoints: committed rows of one table as of the checkpoint.
     TableRows {
@@ -301,6 +313,16 @@ impl LogRecord {
                     put_row(&mut out, row);
                 }
             }
+            LogRecord::SetForeignKeys {
+                db,
+                table,
+                foreign_keys,
+            } => {
+                put_u8(&mut out, 11);
+                put_str(&mut out, db);
+                put_str(&mut out, table);
+                put_foreign_keys(&mut out, foreign_keys);
+            }
         }
         assert!(
             out.len() <= RECORD_PAYLOAD_MAX,
@@ -356,6 +378,11 @@ impl LogRecord {
                 }
                 LogRecord::TableRows { db, table, rows }
             }
+            11 => LogRecord::SetForeignKeys {
+                db: r.string()?,
+                table: r.string()?,
+                foreign_keys: get_foreign_keys(&mut r)?,
+            },
             _ => return Err(DecodeError("unknown record kind")),
         };
         if !r.is_empty() {
@@ -696,18 +723,92 @@ fn put_schema(out: &mut Vec<u8>, schema: &TableSchema) {
         put_str(out, &c.comment);
         put_varint(out, c.display_width.map_or(0, |w| u64::from(w) + 1));
     }
-    match &schema.primary_key {
-        None => put_u8(out, 0),
-        Some(pk) => {
-            put_u8(out, 1);
-            put_positions(out, pk);
-        }
+    let has_foreign_keys = !schema.foreign_keys.is_empty();
+    put_u8(
+        out,
+        u8::from(schema.primary_key.is_some()) * SCHEMA_PRIMARY_KEY
+            + u8::from(has_foreign_keys) * SCHEMA_FOREIGN_KEYS,
+    );
+    if let Some(pk) = &schema.primary_key {
+        put_positions(out, pk);
     }
     put_varint(out, schema.indexes.len() as u64);
     for index in &schema.indexes {
         put_index(out, index);
     }
     put_str(out, &schema.comment);
+    if has_foreign_keys {
+        put_foreign_keys(out, &schema.foreign_keys);
+    }
+}
+
+const SCHEMA_PRIMARY_KEY: u8 = 1;
+const SCHEMA_FOREIGN_KEYS: u8 = 2;
+
+fn put_action(out: &mut Vec<u8>, action: ReferentialAction) {
+    put_u8(
+        out,
+        match action {
+            ReferentialAction::Restrict => 0,
+            ReferentialAction::Cascade => 1,
+            ReferentialAction::SetNull => 2,
+            ReferentialAction::NoAction => 3,
+        },
+    );
+}
+
+fn get_action(r: &mut Reader<'_>) -> Result<ReferentialAction, DecodeError> {
+    Ok(match r.u8()? {
+        0 => ReferentialAction::Restrict,
+        1 => ReferentialAction::Cascade,
+        2 => ReferentialAction::SetNull,
+        3 => ReferentialAction::NoAction,
+        _ => return Err(DecodeError("unknown referential action")),
+    })
+}
+
+fn put_foreign_keys(out: &mut Vec<u8>, foreign_keys: &[ForeignKeySchema]) {
+    put_varint(out, foreign_keys.len() as u64);
+    for fk in foreign_keys {
+        put_str(out, &fk.name);
+        put_positions(out, &fk.columns);
+        put_str(out, &fk.parent_db);
+        put_str(out, &fk.parent_table);
+        put_varint(out, fk.parent_columns.len() as u64);
+        for c in &fk.parent_columns {
+            put_str(out, c);
+        }
+        put_action(out, fk.on_delete);
+        put_action(out, fk.on_update);
+    }
+}
+
+fn get_foreign_keys(r: &mut Reader<'_>) -> Result<Vec<ForeignKeySchema>, DecodeError> {
+    let count = r.len()?;
+    let mut out = Vec::with_capacity(count);
+    for _ in 0..count {
+        let name = r.string()?;
+        let columns = get_positions(r)?;
+        let (parent_db, parent_table) = (r.string()?, r.string()?);
+        let parent_count = r.len()?;
+        let mut parent_columns = Vec::with_capacity(parent_count);
+        for _ in 0..parent_count {
+            parent_columns.push(r.string()?);
+        }
+        if parent_columns.len() != columns.len() || columns.is_empty() {
+            return Err(DecodeError("foreign key column counts differ"));
+        }
+        out.push(ForeignKeySchema {
+            name,
+            columns,
+            parent_db,
+            parent_table,
+            parent_columns,
+            on_delete: get_action(r)?,
+            on_update: get_action(r)?,
+        });
+    }
+    Ok(out)
 }
 
 fn get_schema(r: &mut Reader<'_>) -> Result<TableSchema, DecodeError> {
@@ -738,10 +839,13 @@ fn get_schema(r: &mut Reader<'_>) -> Result<TableSchema, DecodeError> {
             },
         });
     }
-    let primary_key = match r.u8()? {
+    let flags = r.u8()?;
+    if flags & !(SCHEMA_PRIMARY_KEY | SCHEMA_FOREIGN_KEYS) != 0 {
+        return Err(DecodeError("bad table schema flags"));
+    }
+    let primary_key = match flags & SCHEMA_PRIMARY_KEY {
         0 => None,
-        1 => Some(get_positions(r)?),
-        _ => return Err(DecodeError("bad primary key flag")),
+        _ => Some(get_positions(r)?),
     };
     let index_count = r.len()?;
     let mut indexes = Vec::with_capacity(index_count);
@@ -749,9 +853,15 @@ fn get_schema(r: &mut Reader<'_>) -> Result<TableSchema, DecodeError> {
         indexes.push(get_index(r)?);
     }
     let comment = r.string()?;
-    // Invariant (2): storage asserts that indexes name existing columns.
+    let foreign_keys = match flags & SCHEMA_FOREIGN_KEYS {
+        0 => Vec::new(),
+        _ => get_foreign_keys(r)?,
+    };
+    // Invariant (2): storage asserts that indexes and foreign keys name existing columns.
     let in_range = |p: &[usize]| p.iter().all(|&c| c < columns.len());
-    if !primary_key.as_deref().is_none_or(in_range) || !indexes.iter().all(|i| in_range(&i.columns))
+    if !primary_key.as_deref().is_none_or(in_range)
+        || !indexes.iter().all(|i| in_range(&i.columns))
+        || !foreign_keys.iter().all(|fk| in_range(&fk.columns))
     {
         return Err(DecodeError("index on a column that does not exist"));
     }
@@ -761,6 +871,7 @@ fn get_schema(r: &mut Reader<'_>) -> Result<TableSchema, DecodeError> {
         primary_key,
         indexes,
         comment,
+        foreign_keys,
     })
 }
 
@@ -891,7 +1002,31 @@ mod tests {
                 },
             ],
             comment: "table comment".into(),
+            foreign_keys: sample_foreign_keys(),
         }
+    }
+
+    fn sample_foreign_keys() -> Vec<ForeignKeySchema> {
+        vec![
+            ForeignKeySchema {
+                name: "t1_ibfk_1".into(),
+                columns: vec![3],
+                parent_db: "db".into(),
+                parent_table: "parent".into(),
+                parent_columns: vec!["id".into()],
+                on_delete: ReferentialAction::Restrict,
+                on_update: ReferentialAction::Cascade,
+            },
+            ForeignKeySchema {
+                name: "fk ünïcode".into(),
+                columns: vec![4, 5],
+                parent_db: "other".into(),
+                parent_table: "t1".into(),
+                parent_columns: vec!["a".into(), "B".into()],
+                on_delete: ReferentialAction::SetNull,
+                on_update: ReferentialAction::NoAction,
+            },
+        ]
     }
 
     pub(crate) fn sample_records() -> Vec<LogRecord> {
@@ -899,6 +1034,7 @@ mod tests {
         let mut hidden = sample_schema();
         hidden.primary_key = None;
         hidden.indexes.clear();
+        hidden.foreign_keys.clear();
         let change = |table: &str, key: &[u8], row: Option<Vec<Value>>| RowChange {
             db: db.as_str().into(),
             table: table.into(),
@@ -955,6 +1091,16 @@ mod tests {
                 db: db.clone(),
                 table: table.clone(),
                 next: 42,
+            },
+            LogRecord::SetForeignKeys {
+                db: db.clone(),
+                table: table.clone(),
+                foreign_keys: sample_foreign_keys(),
+            },
+            LogRecord::SetForeignKeys {
+                db: db.clone(),
+                table: table.clone(),
+                foreign_keys: Vec::new(),
             },
             LogRecord::TableRows {
                 db: db.clone(),

@@ -259,6 +259,10 @@ pub trait SessionContext {
     }
     /// Strict sql_mode (STRICT_TRANS_TABLES or STRICT_ALL_TABLES).
     fn strict(&self) -> bool;
+    /// foreign_key_checks: whether writes check and act on foreign keys.
+    fn foreign_key_checks(&self) -> bool {
+        true
+    }
     /// SLEEP(): the statement asks to sleep `duration` (added to what it asked before).
     fn sleep(&self, duration: std::time::Duration);
     /// FOUND_ROWS(): rows the previous SELECT returned (or would have without LIMIT).
