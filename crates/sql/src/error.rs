@@ -148,6 +148,22 @@ pub enum ErrorCode {
     WrongGroupField = 1056,
     WrongKeyColumn = 1167,
     UnknownStorageEngine = 1286,
+    /// ER_QUERY_RESULT_INCOMPLETE: a recursive CTE stopped at max_recursive_iterations.
+    QueryResultIncomplete = 1931,
+    /// ER_WRONG_OBJECT: "'db.t' is not of type 'VIEW'".
+    WrongObject = 1347,
+    ViewWrongList = 1353,
+    /// ER_VIEW_INVALID: a view reads a table or column that is gone.
+    ViewInvalid = 1356,
+    ViewNonupdCheck = 1368,
+    ViewRecursive = 1462,
+    /// ER_IT_IS_A_VIEW: DROP TABLE of a view.
+    IsAView = 1965,
+    UnknownView = 4092,
+    WithColWrongList = 4002,
+    DupQueryName = 4004,
+    RecursiveWithoutAnchors = 4005,
+    NotStandardCompliantRecursive = 4008,
 }
 
 impl ErrorCode {
@@ -165,7 +181,7 @@ impl ErrorCode {
             NoDbSelected => "3D000",
             BadNull | DupEntry | PrimaryCantHaveNull => "23000",
             TableExists => "42S01",
-            BadTable | NoSuchTable | UnknownTable => "42S02",
+            BadTable | NoSuchTable | UnknownTable | UnknownView | IsAView => "42S02",
             NonUniq | WrongFieldWithGroup => "23000",
             BadField => "42S22",
             DupFieldName => "42S21",

@@ -31,6 +31,7 @@
 //!     (1213), which rolls the whole transaction back as InnoDB does.
 
 mod access;
+mod cte;
 mod ddl;
 mod dialect;
 mod dml;
@@ -55,6 +56,7 @@ pub mod split;
 #[cfg(test)]
 mod tests;
 pub mod variables;
+mod view;
 
 pub use engine::{
     ConnectionInfo, Counter, Engine, EngineConfig, KillKind, ProcessHandle, ProcessList, Status,

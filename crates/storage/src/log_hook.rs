@@ -17,7 +17,7 @@
 //!     `take_commit_lsn`, so the connection that ran the statement waits for exactly what
 //!     it wrote before acknowledging it.
 
-use crate::catalog::{IndexSchema, TableSchema};
+use crate::catalog::{IndexSchema, TableSchema, ViewSchema};
 use crate::StorageError;
 use manycore_types::Value;
 use std::cell::Cell;
@@ -107,6 +107,15 @@ pub enum DdlChange {
         db: String,
         table: String,
         next: u64,
+    },
+    /// CREATE [OR REPLACE] VIEW and ALTER VIEW: the view as it now is.
+    CreateView {
+        db: String,
+        view: ViewSchema,
+    },
+    DropView {
+        db: String,
+        name: String,
     },
 }
 

@@ -452,6 +452,8 @@ fn apply_ddl(s: &Arc<Storage>, change: DdlChange) {
         DdlChange::CreateIndex { db, table, index } => s.create_index(&db, &table, index),
         DdlChange::DropIndex { db, table, name } => s.drop_index(&db, &table, &name),
         DdlChange::AutoIncrement { db, table, next } => s.set_auto_increment(&db, &table, next),
+        DdlChange::CreateView { db, view } => s.create_view(&db, view, true),
+        DdlChange::DropView { db, name } => s.drop_view(&db, &name),
     };
     result.expect("replay ddl");
 }

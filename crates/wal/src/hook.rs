@@ -38,6 +38,8 @@ pub fn ddl_record(change: &DdlChange) -> LogRecord {
         DdlChange::AutoIncrement { db, table, next } => {
             LogRecord::AutoIncrement { db, table, next }
         }
+        DdlChange::CreateView { db, view } => LogRecord::CreateView { db, view },
+        DdlChange::DropView { db, name } => LogRecord::DropView { db, name },
     }
 }
 

@@ -18,6 +18,7 @@ use crate::record::LogRecord;
 use crate::{Lsn, Wal, WalError};
 use manycore_storage::{
     DdlChange, IndexNo, KeyRange, ReaderSlot, RecoveryBatch, Storage, StorageError, TableSchema,
+    ViewSchema,
 };
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -147,6 +148,9 @@ fn apply_ddl(s: &Storage, record: LogRecord) -> Result<(), StorageError> {
         LogRecord::CreateIndex { db, table, index } => s.create_index(&db, &table, index),
         LogRecord::DropIndex { db, table, name } => s.drop_index(&db, &table, &name),
         LogRecord::AutoIncrement { db, table, next } => s.set_auto_increment(&db, &table, next),
+        // A replaced view is logged as its new definition.
+        LogRecord::CreateView { db, view } => s.create_view(&db, view, true),
+        LogRecord::DropView { db, name } => s.drop_view(&db, &name),
         LogRecord::Commit { .. } | LogRecord::TableRows { .. } => {
             unreachable!("row records are batched")
         }
@@ -176,6 +180,13 @@ pub fn write_checkpoint(
                 db: database.name.clone(),
                 schema: TableSchema::clone(&table.schema),
                 auto_increment: table.auto_increment(),
+            };
+            writer.write(&ddl_record(&change))?;
+        }
+        for view in database.views.values() {
+            let change = DdlChange::CreateView {
+                db: database.name.clone(),
+                view: ViewSchema::clone(view),
             };
             writer.write(&ddl_record(&change))?;
         }

@@ -18,6 +18,8 @@
 //! | 8    | Commit         | commit_ts (u64 LE, fixed at offset 2), count, changes     |
 //! | 9    | AutoIncrement  | db, table, next (varint)                                  |
 //! | 10   | TableRows      | db, table, count, (key bytes, row) * count (checkpoints)  |
+//! | 11   | CreateView     | db, view                                                  |
+//! | 12   | DropView       | db, name                                                  |
 //!
 //! Field encodings: a string or byte string is a varint length then the bytes; a count is a
 //! varint; u64/u32 are varints; i64 is a zigzag varint; bool is one byte 0/1.
@@ -47,6 +49,8 @@
 //!   prefixed one varint per column: 0 the whole column, else its prefix length.
 //! - table schema: name, count, columns, u8 has primary key (then count, positions),
 //!   count, indexes, comment.
+//! - view: name, count, column names, query, algorithm, definer, security, check option
+//!   (all strings).
 //!
 //! Invariants:
 //! (1) `decode(encode(r)) == r` for every record (tested exhaustively by kind).
@@ -56,7 +60,7 @@
 //!     a record could lose a commit.
 
 use crate::codec::*;
-use manycore_storage::{ColumnSchema, IndexSchema, TableSchema};
+use manycore_storage::{ColumnSchema, IndexSchema, TableSchema, ViewSchema};
 use manycore_types::decimal::PACKED_LEN;
 use manycore_types::{
     ColumnDefault, DataType, Date, DateTime, Decimal, IntWidth, LobSize, Time, Value,
@@ -141,6 +145,15 @@ pub enum LogRecord {
         db: String,
         table: String,
         rows: KeyedRows,
+    },
+    /// A view created or replaced (CREATE [OR REPLACE] VIEW, ALTER VIEW).
+    CreateView {
+        db: String,
+        view: ViewSchema,
+    },
+    DropView {
+        db: String,
+        name: String,
     },
 }
 
@@ -301,6 +314,16 @@ impl LogRecord {
                     put_row(&mut out, row);
                 }
             }
+            LogRecord::CreateView { db, view } => {
+                put_u8(&mut out, 11);
+                put_str(&mut out, db);
+                put_view(&mut out, view);
+            }
+            LogRecord::DropView { db, name } => {
+                put_u8(&mut out, 12);
+                put_str(&mut out, db);
+                put_str(&mut out, name);
+            }
         }
         assert!(
             out.len() <= RECORD_PAYLOAD_MAX,
@@ -356,6 +379,14 @@ impl LogRecord {
                 }
                 LogRecord::TableRows { db, table, rows }
             }
+            11 => LogRecord::CreateView {
+                db: r.string()?,
+                view: get_view(&mut r)?,
+            },
+            12 => LogRecord::DropView {
+                db: r.string()?,
+                name: r.string()?,
+            },
             _ => return Err(DecodeError("unknown record kind")),
         };
         if !r.is_empty() {
@@ -363,6 +394,41 @@ impl LogRecord {
         }
         Ok(record)
     }
+}
+
+fn put_view(out: &mut Vec<u8>, view: &ViewSchema) {
+    put_str(out, &view.name);
+    put_varint(out, view.columns.len() as u64);
+    for column in &view.columns {
+        put_str(out, column);
+    }
+    for text in [
+        &view.query,
+        &view.algorithm,
+        &view.definer,
+        &view.security,
+        &view.check_option,
+    ] {
+        put_str(out, text);
+    }
+}
+
+fn get_view(r: &mut Reader<'_>) -> Result<ViewSchema, DecodeError> {
+    let name = r.string()?;
+    let count = r.len()?;
+    let mut columns = Vec::with_capacity(count.min(4096));
+    for _ in 0..count {
+        columns.push(r.string()?);
+    }
+    Ok(ViewSchema {
+        name,
+        columns,
+        query: r.string()?,
+        algorithm: r.string()?,
+        definer: r.string()?,
+        security: r.string()?,
+        check_option: r.string()?,
+    })
 }
 
 fn get_commit(r: &mut Reader<'_>) -> Result<LogRecord, DecodeError> {
@@ -962,14 +1028,38 @@ mod tests {
                 rows: Vec::new(),
             },
             LogRecord::TableRows {
-                db,
-                table,
+                db: db.clone(),
+                table: table.clone(),
                 rows: vec![
                     (b"a".to_vec(), sample_values()),
                     (b"b".to_vec(), Vec::new()),
                 ],
             },
+            LogRecord::CreateView {
+                db: db.clone(),
+                view: sample_view(),
+            },
+            LogRecord::CreateView {
+                db: db.clone(),
+                view: ViewSchema {
+                    columns: Vec::new(),
+                    ..sample_view()
+                },
+            },
+            LogRecord::DropView { db, name: table },
         ]
+    }
+
+    pub(crate) fn sample_view() -> ViewSchema {
+        ViewSchema {
+            name: "v".into(),
+            columns: vec!["x".into(), "ÿ".into()],
+            query: "SELECT a, b FROM t1 WHERE a > 1".into(),
+            algorithm: "UNDEFINED".into(),
+            definer: "root@localhost".into(),
+            security: "DEFINER".into(),
+            check_option: "NONE".into(),
+        }
     }
 
     #[test]
