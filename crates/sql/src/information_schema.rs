@@ -457,6 +457,7 @@ impl SystemTable {
             primary_key: None,
             indexes: Vec::new(),
             comment: String::new(),
+            checks: Vec::new(),
         }
     }
 }
@@ -1188,6 +1189,7 @@ mod tests {
             primary_key: Some(vec![0]),
             indexes: vec![IndexSchema::new("k", vec![1, 0], false)],
             comment: String::new(),
+            checks: Vec::new(),
         };
         let width = |t: SystemTable| t.table().schema.columns.len();
         let table = Table::detached("d", schema.clone());
@@ -1248,6 +1250,7 @@ mod tests {
             primary_key: None,
             indexes: Vec::new(),
             comment: String::new(),
+            checks: Vec::new(),
         };
         let s = column_row("db", &schema, 0);
         assert_eq!(s[5], string("'x''y'"), "string defaults are quoted");

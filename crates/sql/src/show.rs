@@ -202,6 +202,9 @@ pub fn create_table_text(table: &Table) -> String {
         if !c.comment.is_empty() {
             line.push_str(&format!(" COMMENT {}", quote_string(&c.comment)));
         }
+        for check in schema.checks.iter().filter(|k| k.column_level && k.name == c.name) {
+            line.push_str(&format!(" CHECK ({})", check.expression));
+        }
         lines.push(line);
     }
     // Key parts: `c`, or `c`(10) for a prefix.
@@ -227,6 +230,13 @@ pub fn create_table_text(table: &Table) -> String {
             "  {kind} {} ({})",
             quote_identifier(&index.name),
             names(&index.columns, &index.prefix_lengths)
+        ));
+    }
+    for check in schema.checks.iter().filter(|k| !k.column_level) {
+        lines.push(format!(
+            "  CONSTRAINT {} CHECK ({})",
+            quote_identifier(&check.name),
+            check.expression
         ));
     }
     let mut text = format!(

@@ -106,6 +106,7 @@ fn main() {
         primary_key: Some(vec![0]),
         indexes: vec![IndexSchema::new("k", vec![1], false)],
         comment: String::new(),
+        checks: Vec::new(),
     };
     if std::env::args().nth(1).as_deref() == Some("recovery") {
         recovery(&schema);

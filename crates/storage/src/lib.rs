@@ -35,7 +35,9 @@ mod recovery;
 mod slot;
 mod transaction;
 
-pub use catalog::{Catalog, ColumnSchema, Database, IndexSchema, Table, TableId, TableSchema};
+pub use catalog::{
+    Catalog, CheckConstraint, ColumnSchema, Database, IndexSchema, Table, TableId, TableSchema,
+};
 pub use gc::ReaderSlot;
 pub use index::{IndexNo, KeyRange};
 pub use lock_wait::LockWait;

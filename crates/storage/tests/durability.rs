@@ -452,6 +452,9 @@ fn apply_ddl(s: &Arc<Storage>, change: DdlChange) {
         DdlChange::CreateIndex { db, table, index } => s.create_index(&db, &table, index),
         DdlChange::DropIndex { db, table, name } => s.drop_index(&db, &table, &name),
         DdlChange::AutoIncrement { db, table, next } => s.set_auto_increment(&db, &table, next),
+        DdlChange::CheckConstraints { db, table, checks } => {
+            s.set_check_constraints(&db, &table, checks)
+        }
     };
     result.expect("replay ddl");
 }

@@ -38,6 +38,9 @@ pub fn ddl_record(change: &DdlChange) -> LogRecord {
         DdlChange::AutoIncrement { db, table, next } => {
             LogRecord::AutoIncrement { db, table, next }
         }
+        DdlChange::CheckConstraints { db, table, checks } => {
+            LogRecord::CheckConstraints { db, table, checks }
+        }
     }
 }
 

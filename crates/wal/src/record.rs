@@ -18,6 +18,7 @@
 //! | 8    | Commit         | commit_ts (u64 LE, fixed at offset 2), count, changes     |
 //! | 9    | AutoIncrement  | db, table, next (varint)                                  |
 //! | 10   | TableRows      | db, table, count, (key bytes, row) * count (checkpoints)  |
+//! | 11   | CheckConstraints | db, table, count, (name, bool column_level, expression) * count |
 //!
 //! Field encodings: a string or byte string is a varint length then the bytes; a count is a
 //! varint; u64/u32 are varints; i64 is a zigzag varint; bool is one byte 0/1.
@@ -46,7 +47,9 @@
 //!   prefixed; a bool before prefixes existed, so older logs read alike), then if
 //!   prefixed one varint per column: 0 the whole column, else its prefix length.
 //! - table schema: name, count, columns, u8 has primary key (then count, positions),
-//!   count, indexes, comment.
+//!   count, indexes, comment. CHECK constraints are not part of it: a table's are a
+//!   CheckConstraints record of their own (after its CreateTable, also in checkpoints),
+//!   so a CreateTable's schema never has any.
 //!
 //! Invariants:
 //! (1) `decode(encode(r)) == r` for every record (tested exhaustively by kind).
@@ -56,7 +59,7 @@
 //!     a record could lose a commit.
 
 use crate::codec::*;
-use manycore_storage::{ColumnSchema, IndexSchema, TableSchema};
+use manycore_storage::{CheckConstraint, ColumnSchema, IndexSchema, TableSchema};
 use manycore_types::decimal::PACKED_LEN;
 use manycore_types::{
     ColumnDefault, DataType, Date, DateTime, Decimal, IntWidth, LobSize, Time, Value,
@@ -141,6 +144,12 @@ pub enum LogRecord {
         db: String,
         table: String,
         rows: KeyedRows,
+    },
+    /// A table's CHECK constraints, replacing any it had.
+    CheckConstraints {
+        db: String,
+        table: String,
+        checks: Vec<CheckConstraint>,
     },
 }
 
@@ -301,6 +310,17 @@ impl LogRecord {
                     put_row(&mut out, row);
                 }
             }
+            LogRecord::CheckConstraints { db, table, checks } => {
+                put_u8(&mut out, 11);
+                put_str(&mut out, db);
+                put_str(&mut out, table);
+                put_varint(&mut out, checks.len() as u64);
+                for check in checks {
+                    put_str(&mut out, &check.name);
+                    put_bool(&mut out, check.column_level);
+                    put_str(&mut out, &check.expression);
+                }
+            }
         }
         assert!(
             out.len() <= RECORD_PAYLOAD_MAX,
@@ -355,6 +375,19 @@ impl LogRecord {
                     rows.push((r.bytes()?, get_row(&mut r)?));
                 }
                 LogRecord::TableRows { db, table, rows }
+            }
+            11 => {
+                let (db, table) = (r.string()?, r.string()?);
+                let count = r.len()?;
+                let mut checks = Vec::with_capacity(count);
+                for _ in 0..count {
+                    checks.push(CheckConstraint {
+                        name: r.string()?,
+                        column_level: r.bool()?,
+                        expression: r.string()?,
+                    });
+                }
+                LogRecord::CheckConstraints { db, table, checks }
             }
             _ => return Err(DecodeError("unknown record kind")),
         };
@@ -761,6 +794,7 @@ fn get_schema(r: &mut Reader<'_>) -> Result<TableSchema, DecodeError> {
         primary_key,
         indexes,
         comment,
+        checks: Vec::new(),
     })
 }
 
@@ -891,6 +925,7 @@ mod tests {
                 },
             ],
             comment: "table comment".into(),
+            checks: Vec::new(),
         }
     }
 
@@ -962,11 +997,32 @@ mod tests {
                 rows: Vec::new(),
             },
             LogRecord::TableRows {
-                db,
-                table,
+                db: db.clone(),
+                table: table.clone(),
                 rows: vec![
                     (b"a".to_vec(), sample_values()),
                     (b"b".to_vec(), Vec::new()),
+                ],
+            },
+            LogRecord::CheckConstraints {
+                db: db.clone(),
+                table: table.clone(),
+                checks: Vec::new(),
+            },
+            LogRecord::CheckConstraints {
+                db,
+                table,
+                checks: vec![
+                    CheckConstraint {
+                        name: "a".into(),
+                        column_level: true,
+                        expression: "`a` > 0".into(),
+                    },
+                    CheckConstraint {
+                        name: "CONSTRAINT_1".into(),
+                        column_level: false,
+                        expression: "`a` + `b` < 100 and `c` <> 'é'".into(),
+                    },
                 ],
             },
         ]
