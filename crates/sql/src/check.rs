@@ -91,15 +91,18 @@ pub fn verify_rows(
     let eval = EvalContext::new(&[], session);
     let mut failure = None;
     let all = manycore_storage::KeyRange::all();
-    table.scan(view, manycore_storage::IndexNo::Primary, &all, |_, row| {
-        match row_passes(&checks, db, &schema.name, row, &eval, false) {
+    table.scan(
+        view,
+        manycore_storage::IndexNo::Primary,
+        &all,
+        |_, row| match row_passes(&checks, db, &schema.name, row, &eval, false) {
             Ok(_) => std::ops::ControlFlow::Continue(()),
             Err(e) => {
                 failure = Some(e);
                 std::ops::ControlFlow::Break(())
             }
-        }
-    });
+        },
+    );
     failure.map_or(Ok(()), Err)
 }
 
@@ -138,7 +141,9 @@ pub fn row_passes(
 fn enabled(session: &dyn expr::SessionContext) -> bool {
     session
         .system_variable("check_constraint_checks", expr::VarScope::Session)
-        .map_or(true, |v| crate::expr::coerce::truth(&v, session) != Some(false))
+        .map_or(true, |v| {
+            crate::expr::coerce::truth(&v, session) != Some(false)
+        })
 }
 
 /// The constraints a CREATE TABLE defines, named as MariaDB names them: a column-level
@@ -435,7 +440,11 @@ fn printed(e: &ast::Expr) -> (String, Precedence) {
             high,
         } => {
             write(expr, P::Between, &mut out);
-            out.push_str(if *negated { " not between " } else { " between " });
+            out.push_str(if *negated {
+                " not between "
+            } else {
+                " between "
+            });
             write(low, P::Between.next(), &mut out);
             out.push_str(" and ");
             write(high, P::Between.next(), &mut out);
@@ -547,7 +556,11 @@ mod tests {
     /// What `print` writes parses back to what it prints (dumps restore).
     #[test]
     fn printed_text_reparses_to_itself() {
-        for sql in ["a > 0 and (b < 1 or c = 'x')", "not (a = 3)", "a - (b - 1) > -a"] {
+        for sql in [
+            "a > 0 and (b < 1 or c = 'x')",
+            "not (a = 3)",
+            "a - (b - 1) > -a",
+        ] {
             let once = printed_as(sql);
             assert_eq!(printed_as(&once), once, "{sql}");
         }

@@ -431,7 +431,9 @@ pub fn select_definition(
     check_table_name(&name)?;
     let mut definition = if create.columns.is_empty() {
         if !create.constraints.is_empty() {
-            return Err(Error::not_supported("keys without columns in CREATE TABLE ... SELECT"));
+            return Err(Error::not_supported(
+                "keys without columns in CREATE TABLE ... SELECT",
+            ));
         }
         TableDefinition {
             schema: TableSchema {
@@ -498,7 +500,11 @@ fn result_column(
 ) -> ColumnSchema {
     let source = catalog
         .table(&column.schema, &column.org_table)
-        .and_then(|t| t.schema.columns.get(t.schema.column_index(&column.org_name)?))
+        .and_then(|t| {
+            t.schema
+                .columns
+                .get(t.schema.column_index(&column.org_name)?)
+        })
         .filter(|_| !column.org_name.is_empty());
     if let Some(source) = source {
         let mut c = source.clone();

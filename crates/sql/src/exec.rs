@@ -120,7 +120,9 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
         Plan::Join(join) => {
             let mut row = vec![Value::Null; join.width];
             let buffers: Vec<Buffer> = (0..join.buffers).map(|_| Buffer::new()).collect();
-            run_steps(&join.steps, &mut row, &buffers, None, ctx, &mut |row| out(row))
+            run_steps(&join.steps, &mut row, &buffers, None, ctx, &mut |row| {
+                out(row)
+            })
         }
         Plan::SystemScan(scan) => {
             for row in ctx.eval.session.information_schema_rows(scan.table) {
@@ -258,22 +260,30 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
 /// (`SourceTable::offset`); None where nothing was read or the row is NULL-extended.
 pub type JoinSlots = RefCell<Vec<Option<Arc<RowSlot>>>>;
 
+/// The row slots `run_join_slots` hands over with each joined row.
+pub type RowSlots = [Option<Arc<RowSlot>>];
+
 /// Runs a join planned by `join::plan_writing` (or a single-table scan), calling `out`
 /// for each joined row with the slots of its write targets' rows (multi-table UPDATE and
 /// DELETE). Only the targets' slots are meaningful: buffered steps record none.
 pub fn run_join_slots(
     plan: &Plan,
     ctx: &ExecContext,
-    out: &mut dyn FnMut(&[Value], &[Option<Arc<RowSlot>>]) -> Flow,
+    out: &mut dyn FnMut(&[Value], &RowSlots) -> Flow,
 ) -> Flow {
     match plan {
         Plan::Join(join) => {
             let mut row = vec![Value::Null; join.width];
             let buffers: Vec<Buffer> = (0..join.buffers).map(|_| Buffer::new()).collect();
             let slots: JoinSlots = RefCell::new(vec![None; join.width]);
-            run_steps(&join.steps, &mut row, &buffers, Some(&slots), ctx, &mut |row| {
-                out(row, &slots.borrow())
-            })
+            run_steps(
+                &join.steps,
+                &mut row,
+                &buffers,
+                Some(&slots),
+                ctx,
+                &mut |row| out(row, &slots.borrow()),
+            )
         }
         Plan::Scan(scan) => scan_rows(scan, ctx, &mut |slot, row| {
             out(row, std::slice::from_ref(&Some(slot.clone())))

@@ -88,9 +88,18 @@ struct FromTables {
     joins: Option<crate::join::Level>,
 }
 
-fn bind_sources(from: &[ast::TableWithJoins], cx: &BindContext, column_needs: Privileges) -> Result<FromTables> {
+fn bind_sources(
+    from: &[ast::TableWithJoins],
+    cx: &BindContext,
+    column_needs: Privileges,
+) -> Result<FromTables> {
     // Table privileges depend on the table's role, known after binding (invariant (4)).
-    let clause = crate::join::bind_from(from, cx, Privileges::NONE, column_needs | Privileges::SELECT)?;
+    let clause = crate::join::bind_from(
+        from,
+        cx,
+        Privileges::NONE,
+        column_needs | Privileges::SELECT,
+    )?;
     Ok(FromTables {
         sources: clause.sources,
         joins: clause.joins,
@@ -98,7 +107,12 @@ fn bind_sources(from: &[ast::TableWithJoins], cx: &BindContext, column_needs: Pr
 }
 
 /// Invariant (4): `write` on the targets, SELECT on the other tables.
-fn check_tables(sources: &[SourceTable], targets: &[usize], write: Privileges, cx: &BindContext) -> Result<()> {
+fn check_tables(
+    sources: &[SourceTable],
+    targets: &[usize],
+    write: Privileges,
+    cx: &BindContext,
+) -> Result<()> {
     for (i, source) in sources.iter().enumerate() {
         if source.derived.is_some() {
             continue;
@@ -108,8 +122,12 @@ fn check_tables(sources: &[SourceTable], targets: &[usize], write: Privileges, c
         } else {
             Privileges::SELECT
         };
-        cx.access
-            .table_columns(&source.db, &source.table.schema.name, needed, Privileges::NONE)?;
+        cx.access.table_columns(
+            &source.db,
+            &source.table.schema.name,
+            needed,
+            Privileges::NONE,
+        )?;
     }
     Ok(())
 }
@@ -137,7 +155,10 @@ fn not_updatable(source: &SourceTable, statement: &str) -> Error {
 }
 
 /// The source and column an UPDATE's `SET [[db.]t.]c` names (1054, 1052 as MariaDB).
-fn assigned_column(sources: &[SourceTable], target: &ast::AssignmentTarget) -> Result<(usize, usize)> {
+fn assigned_column(
+    sources: &[SourceTable],
+    target: &ast::AssignmentTarget,
+) -> Result<(usize, usize)> {
     let ast::AssignmentTarget::ColumnName(name) = target else {
         return Err(Error::not_supported("tuple assignment"));
     };
@@ -261,9 +282,9 @@ pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<MultiDelete
             let mut names = Vec::with_capacity(listed.len());
             for item in listed {
                 match &item.relation {
-                    ast::TableFactor::Table { name, alias: None, .. } if item.joins.is_empty() => {
-                        names.push(name)
-                    }
+                    ast::TableFactor::Table {
+                        name, alias: None, ..
+                    } if item.joins.is_empty() => names.push(name),
                     _ => return Err(Error::parse_near("", 1)),
                 }
             }
@@ -356,8 +377,11 @@ fn order_or_limit_error(text: &str, limit_only: bool) -> Error {
     Error::parse_near(rest, line)
 }
 
-/// A joined row kept for the writes: ORDER BY keys, the row, its targets' slots.
-type JoinedRow = (Vec<Value>, (Vec<Value>, Vec<Option<Arc<RowSlot>>>));
+/// A joined row and the slots of its targets' rows (None: NULL-extended).
+type Joined = (Vec<Value>, Vec<Option<Arc<RowSlot>>>);
+
+/// A joined row kept for the writes, after its ORDER BY keys.
+type JoinedRow = (Vec<Value>, Joined);
 
 /// Runs the join, keeping every joined row with its targets' slots (sorted by `order`,
 /// cut at `limit`).
@@ -367,7 +391,7 @@ fn joined_rows(
     order: &[SortKey],
     limit: Option<Count>,
     ctx: &ExecContext,
-) -> Result<Vec<(Vec<Value>, Vec<Option<Arc<RowSlot>>>)>> {
+) -> Result<Vec<Joined>> {
     let limit = dml::limit_value(limit, ctx)?;
     let mut rows: Vec<JoinedRow> = Vec::new();
     if limit == 0 {
@@ -450,7 +474,6 @@ pub fn execute_update(
             writes.push((t, slot.clone(), work[cells].to_vec()));
         }
     }
-    drop(ctx);
     let mut changed = 0u64;
     for (t, slot, mut new) in writes {
         let target = &plan.targets[t];
@@ -468,12 +491,11 @@ pub fn execute_update(
         let kept = new.clone();
         match txn.update(table, &slot, new.into_boxed_slice()) {
             Ok(()) => changed += 1,
+            // MariaDB's multi-table UPDATE IGNORE skips a duplicate without a warning and
+            // counts the row as changed (its deferred updates of `multi_update::do_updates`).
+            Err(StorageError::DuplicateKey { .. }) if plan.ignore => changed += 1,
             Err(StorageError::DuplicateKey { index, .. }) => {
-                let e = dml::duplicate_error(table, index, &kept);
-                if !plan.ignore {
-                    return Err(e);
-                }
-                session.warn(e.code, e.message);
+                return Err(dml::duplicate_error(table, index, &kept));
             }
             Err(e) => return Err(dml::write_error(e, table, &[])),
         }
@@ -496,7 +518,6 @@ pub fn execute_delete(
     };
     let ctx = dml::exec_context(txn, eval, interrupt);
     let rows = joined_rows(&plan.join, &plan.targets, &[], None, &ctx)?;
-    drop(ctx);
     // One set for all targets: a table named under two aliases loses each row once.
     let mut seen = foldhash::HashSet::default();
     let mut deleted = 0;

@@ -26,7 +26,6 @@
 mod accounts;
 
 use crate::dml::{self, DeletePlan, InsertPlan, UpdatePlan};
-use crate::multi_table::{self, MultiDeletePlan, MultiUpdatePlan};
 use crate::engine::{
     ConnectionInfo, Counter, Engine, KillKind, ProcessEntry, ProcessHandle, TlsInfo,
 };
@@ -34,6 +33,7 @@ use crate::error::{Error, ErrorCode, Result, WaitFor};
 use crate::exec::{self, ExecContext};
 use crate::expr::{EvalContext, SessionContext, VarScope};
 use crate::information_schema::{self, RowSource, SystemTable};
+use crate::multi_table::{self, MultiDeletePlan, MultiUpdatePlan};
 use crate::parse::{self, Statement, StoredObjects};
 use crate::plan_cache::{CachedPlan, Lookup, TextPlans};
 use crate::privilege::{AccessCheck, ColumnAccess, Privileges, SessionGrants};
@@ -1929,7 +1929,10 @@ impl Session {
         params: &[Value],
         parameters: &Parameters,
     ) -> Result<StatementOutcome> {
-        let query = create.query.as_deref().ok_or_else(|| Error::parse_near("", 1))?;
+        let query = create
+            .query
+            .as_deref()
+            .ok_or_else(|| Error::parse_near("", 1))?;
         let storage = self.engine.storage().clone();
         let (db, name) = crate::ddl::split_name(&create.name)?;
         let db = self.require_db(db)?;
@@ -2035,8 +2038,7 @@ impl Session {
     ) -> Result<()> {
         let parameters = Parameters::untyped().with_user_variables(&self.state.user_vars.borrow());
         let outcome = match statement {
-            Statement::Sql(s)
-                if matches!(s.as_ref(), ast::Statement::CreateTable(c) if c.query.is_some()) =>
+            Statement::Sql(s) if matches!(s.as_ref(), ast::Statement::CreateTable(c) if c.query.is_some()) =>
             {
                 let ast::Statement::CreateTable(create) = s.as_ref() else {
                     unreachable!("matched above")
@@ -2548,8 +2550,11 @@ impl Session {
                         self.state
                             .access()
                             .table(&source_db, &source, Privileges::SELECT)?;
-                        let (_, source) =
-                            information_schema::find_table(&storage.catalog(), &source_db, &source)?;
+                        let (_, source) = information_schema::find_table(
+                            &storage.catalog(),
+                            &source_db,
+                            &source,
+                        )?;
                         crate::ddl::like_definition(&name, &source)?
                     }
                     None => crate::ddl::table_definition(create, &self.state)?,

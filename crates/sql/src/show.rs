@@ -202,7 +202,11 @@ pub fn create_table_text(table: &Table) -> String {
         if !c.comment.is_empty() {
             line.push_str(&format!(" COMMENT {}", quote_string(&c.comment)));
         }
-        for check in schema.checks.iter().filter(|k| k.column_level && k.name == c.name) {
+        for check in schema
+            .checks
+            .iter()
+            .filter(|k| k.column_level && k.name == c.name)
+        {
             line.push_str(&format!(" CHECK ({})", check.expression));
         }
         lines.push(line);

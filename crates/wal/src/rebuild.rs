@@ -321,7 +321,10 @@ mod tests {
         let (storage, wal) = restart(&disk, wal);
         assert_eq!(checks_of(&storage), checks());
         let catalog = storage.catalog();
-        assert_eq!(catalog.table("d", "t").expect("table").schema.columns.len(), 2);
+        assert_eq!(
+            catalog.table("d", "t").expect("table").schema.columns.len(),
+            2
+        );
         drop(catalog);
 
         storage
