@@ -442,6 +442,142 @@ pub struct TableDefinition {
     pub auto_increment_start: Option<u64>,
 }
 
+/// `CREATE TABLE name LIKE source`: the source's columns (types, defaults, comments,
+/// AUTO_INCREMENT), keys and comment; no rows, and the auto-increment counter starts
+/// over, as in MariaDB.
+pub fn like_definition(name: &str, source: &manycore_storage::Table) -> Result<TableDefinition> {
+    check_table_name(name)?;
+    let mut schema = (*source.schema).clone();
+    schema.name = name.to_string();
+    // LIKE copies no foreign keys (their indexes stay), as in MariaDB.
+    schema.foreign_keys.clear();
+    Ok(TableDefinition {
+        schema,
+        auto_increment_start: None,
+    })
+}
+
+/// `CREATE TABLE name [(definitions)] SELECT ...` whose result has `columns`: the defined
+/// columns and keys, then each result column no definition names, as MariaDB makes it:
+/// a table column keeps its definition (type, width, default, comment; AUTO_INCREMENT
+/// dropped, leaving a NOT NULL column the type's implicit default), an expression's
+/// column gets the result type (a NULL one BINARY(0)) and no default. Also returns, per
+/// result column, the table column it fills.
+pub fn select_definition(
+    create: &ast::CreateTable,
+    columns: &[crate::sink::ColumnInfo],
+    catalog: &manycore_storage::Catalog,
+    session: &dyn SessionContext,
+) -> Result<(TableDefinition, Vec<usize>)> {
+    let name = create.name.0.last().map(object_part).unwrap_or_default();
+    check_table_name(&name)?;
+    let mut definition = if create.columns.is_empty() {
+        if !create.constraints.is_empty() {
+            return Err(Error::not_supported(
+                "keys without columns in CREATE TABLE ... SELECT",
+            ));
+        }
+        TableDefinition {
+            schema: TableSchema {
+                name,
+                columns: Vec::new(),
+                primary_key: None,
+                indexes: Vec::new(),
+                comment: String::new(),
+                foreign_keys: Vec::new(),
+                checks: Vec::new(),
+            },
+            auto_increment_start: None,
+        }
+    } else {
+        table_definition(create, session)?
+    };
+    // MariaDB's order: the defined columns the query does not fill, then the query's
+    // columns (a defined one keeps its definition there).
+    let schema = &mut definition.schema;
+    let defined = std::mem::take(&mut schema.columns);
+    let mut new_position = vec![0; defined.len()];
+    let filled = |c: &ColumnSchema| columns.iter().any(|r| r.name.eq_ignore_ascii_case(&c.name));
+    for (i, c) in defined.iter().enumerate().filter(|(_, c)| !filled(c)) {
+        new_position[i] = schema.columns.len();
+        schema.columns.push(c.clone());
+    }
+    let mut fills = Vec::with_capacity(columns.len());
+    for (n, column) in columns.iter().enumerate() {
+        if columns[..n]
+            .iter()
+            .any(|c| c.name.eq_ignore_ascii_case(&column.name))
+        {
+            return Err(Error::new(
+                ErrorCode::DupFieldName,
+                format!("Duplicate column name '{}'", column.name),
+            ));
+        }
+        match defined
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(&column.name))
+        {
+            Some(i) => {
+                new_position[i] = schema.columns.len();
+                schema.columns.push(defined[i].clone());
+            }
+            None => schema.columns.push(result_column(column, catalog)),
+        }
+        fills.push(schema.columns.len() - 1);
+    }
+    for c in schema.primary_key.iter_mut().flatten() {
+        *c = new_position[*c];
+    }
+    for index in &mut schema.indexes {
+        for c in &mut index.columns {
+            *c = new_position[*c];
+        }
+    }
+    Ok((definition, fills))
+}
+
+/// The table column `CREATE TABLE ... SELECT` makes of a result column (`select_definition`).
+fn result_column(
+    column: &crate::sink::ColumnInfo,
+    catalog: &manycore_storage::Catalog,
+) -> ColumnSchema {
+    let source = catalog
+        .table(&column.schema, &column.org_table)
+        .and_then(|t| {
+            t.schema
+                .columns
+                .get(t.schema.column_index(&column.org_name)?)
+        })
+        .filter(|_| !column.org_name.is_empty());
+    if let Some(source) = source {
+        let mut c = source.clone();
+        c.name = column.name.clone();
+        c.nullable = !column.not_null;
+        if c.auto_increment {
+            c.auto_increment = false;
+            if !c.nullable {
+                c.default = ColumnDefault::Value(crate::dml::implicit_default(&c.data_type));
+            }
+        }
+        return c;
+    }
+    let data_type = match &column.data_type {
+        DataType::Null => DataType::Binary { length: 0 },
+        other => other.clone(),
+    };
+    let display_width = matches!(data_type, DataType::Int { .. }).then_some(column.length);
+    ColumnSchema {
+        name: column.name.clone(),
+        data_type,
+        nullable: !column.not_null,
+        default: ColumnDefault::None,
+        auto_increment: false,
+        on_update_current_timestamp: false,
+        comment: String::new(),
+        display_width,
+    }
+}
+
 pub fn table_definition(
     create: &ast::CreateTable,
     db: &str,
@@ -537,6 +673,8 @@ pub fn table_definition(
                     column.on_update_current_timestamp = true;
                 }
                 ast::ColumnOption::CharacterSet(_) | ast::ColumnOption::Collation(_) => {}
+                // Collected with the table's constraints by `check::definitions`.
+                ast::ColumnOption::Check(_) => {}
                 other => return Err(Error::not_supported(&format!("column option {other}"))),
             }
         }
@@ -578,9 +716,8 @@ pub fn table_definition(
                 ));
                 foreign_keys.push(declared);
             }
-            ast::TableConstraint::Check(_) => {
-                return Err(Error::not_supported("CHECK constraints"));
-            }
+            // Collected by `check::definitions`.
+            ast::TableConstraint::Check(_) => {}
             other => return Err(Error::not_supported(&format!("constraint {other}"))),
         }
     }
@@ -635,15 +772,18 @@ pub fn table_definition(
         }
     }
     let foreign_keys = foreign_key::name_all(&name, &[], foreign_keys);
+    let schema = TableSchema {
+        name,
+        columns,
+        primary_key,
+        indexes,
+        comment,
+        foreign_keys,
+        checks: crate::check::definitions(create)?,
+    };
+    crate::check::validate(&schema)?;
     Ok(TableDefinition {
-        schema: TableSchema {
-            name,
-            columns,
-            primary_key,
-            indexes,
-            comment,
-            foreign_keys,
-        },
+        schema,
         auto_increment_start,
     })
 }

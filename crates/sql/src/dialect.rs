@@ -10,9 +10,14 @@
 //!       comparisons, so `a > 1 XOR b = 2` parsed as `a > (1 XOR b) = 2`);
 //!     - `a MOD b` is `a % b` (sqlparser only knows the MOD() function);
 //!     - `UPDATE IGNORE t` updates t ignoring errors (sqlparser took IGNORE for the
-//!       table); it becomes sqlparser's `UPDATE OR IGNORE`, which means the same.
+//!       table); it becomes sqlparser's `UPDATE OR IGNORE`, which means the same;
+//!     - `UPDATE t1, t2 SET ...` updates a comma join (sqlparser reads one table and
+//!       its joins); the tables after the first become `from` (`UPDATE ... FROM`, which
+//!       MariaDB's grammar lacks, so `from` set means a comma join).
 
-use sqlparser::ast::{BinaryOperator, Expr, SqliteOnConflict, Statement};
+use sqlparser::ast::{
+    BinaryOperator, Expr, SqliteOnConflict, Statement, Update, UpdateTableFromKind,
+};
 use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
@@ -96,15 +101,9 @@ impl Dialect for MariaDbDialect {
 
     fn parse_statement(&self, parser: &mut Parser) -> Option<Result<Statement, ParserError>> {
         let is_word = |n: usize, keyword: Keyword| matches!(&parser.peek_nth_token_ref(n).token, Token::Word(w) if w.keyword == keyword);
-        if is_word(0, Keyword::UPDATE) && is_word(1, Keyword::IGNORE) {
+        if is_word(0, Keyword::UPDATE) {
             let update_token = parser.next_token();
-            parser.next_token();
-            return Some(parser.parse_update(update_token).map(|mut statement| {
-                if let Statement::Update(update) = &mut statement {
-                    update.or = Some(SqliteOnConflict::Ignore);
-                }
-                statement
-            }));
+            return Some(parse_update(parser, update_token));
         }
         self.0.parse_statement(parser)
     }
@@ -138,6 +137,49 @@ impl Dialect for MariaDbDialect {
         }
         self.0.parse_infix(parser, expr, precedence)
     }
+}
+
+/// MariaDB's UPDATE after the keyword (invariant (2)): `[IGNORE] tables SET assignments
+/// [WHERE e] [ORDER BY ...] [LIMIT n]`.
+fn parse_update(
+    parser: &mut Parser,
+    update_token: sqlparser::tokenizer::TokenWithSpan,
+) -> Result<Statement, ParserError> {
+    let or = parser
+        .parse_keyword(Keyword::IGNORE)
+        .then_some(SqliteOnConflict::Ignore);
+    let mut tables = parser.parse_comma_separated(Parser::parse_table_and_joins)?;
+    let table = tables.remove(0);
+    parser.expect_keyword(Keyword::SET)?;
+    let assignments = parser.parse_comma_separated(Parser::parse_assignment)?;
+    let selection = if parser.parse_keyword(Keyword::WHERE) {
+        Some(parser.parse_expr()?)
+    } else {
+        None
+    };
+    let order_by = if parser.parse_keywords(&[Keyword::ORDER, Keyword::BY]) {
+        parser.parse_comma_separated(Parser::parse_order_by_expr)?
+    } else {
+        Vec::new()
+    };
+    let limit = if parser.parse_keyword(Keyword::LIMIT) {
+        Some(parser.parse_expr()?)
+    } else {
+        None
+    };
+    Ok(Statement::Update(Update {
+        update_token: update_token.into(),
+        optimizer_hints: Vec::new(),
+        table,
+        assignments,
+        from: (!tables.is_empty()).then_some(UpdateTableFromKind::BeforeSet(tables)),
+        selection,
+        returning: None,
+        output: None,
+        or,
+        order_by,
+        limit,
+    }))
 }
 
 #[cfg(test)]
@@ -181,6 +223,21 @@ mod tests {
         };
         assert_eq!(update.or, Some(SqliteOnConflict::Ignore));
         assert_eq!(update.table.to_string(), "t");
+    }
+
+    #[test]
+    fn update_of_a_comma_join_keeps_every_table() {
+        let statement = Parser::new(&MariaDbDialect::new())
+            .try_with_sql("UPDATE t1 JOIN t2 ON x, t3 SET a = 1 WHERE b ORDER BY c LIMIT 2")
+            .and_then(|mut p| p.parse_statement())
+            .expect("parses");
+        let Statement::Update(update) = statement else {
+            panic!("not an UPDATE: {statement}");
+        };
+        assert_eq!(update.table.to_string(), "t1 JOIN t2 ON x");
+        assert!(matches!(&update.from, Some(UpdateTableFromKind::BeforeSet(t)) if t.len() == 1));
+        assert_eq!(update.order_by.len(), 1);
+        assert!(update.limit.is_some() && update.selection.is_some());
     }
 
     #[test]

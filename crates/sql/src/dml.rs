@@ -50,6 +50,8 @@ pub struct InsertPlan {
     pub replace: bool,
     /// ON DUPLICATE KEY UPDATE, bound against `[existing row][new row]`.
     pub on_duplicate: Vec<(usize, Expr)>,
+    /// The table's CHECK constraints (`check` module).
+    pub checks: Vec<crate::check::BoundCheck>,
 }
 
 #[derive(Clone)]
@@ -63,6 +65,8 @@ pub struct UpdatePlan {
     pub ignore: bool,
     /// Tables the WHERE clause's subqueries read (to re-bind after DDL).
     pub subquery_tables: Vec<Arc<Table>>,
+    /// The table's CHECK constraints (`check` module).
+    pub checks: Vec<crate::check::BoundCheck>,
 }
 
 #[derive(Clone)]
@@ -81,7 +85,7 @@ fn table_name(table: &ast::TableObject) -> Result<&ast::ObjectName> {
     }
 }
 
-fn is_default_keyword(e: &ast::Expr) -> bool {
+pub(crate) fn is_default_keyword(e: &ast::Expr) -> bool {
     matches!(e, ast::Expr::Identifier(i) if i.quote_style.is_none() && i.value.eq_ignore_ascii_case("DEFAULT"))
 }
 
@@ -215,6 +219,7 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
     } else if insert.on.is_some() {
         return Err(Error::not_supported("ON CONFLICT"));
     }
+    let checks = crate::check::bind(&schema_db, &table)?;
     Ok(InsertPlan {
         db: schema_db,
         table,
@@ -223,6 +228,7 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
         ignore: insert.ignore,
         replace: insert.replace_into,
         on_duplicate,
+        checks,
     })
 }
 
@@ -414,7 +420,7 @@ fn single_table(
     Ok(sources)
 }
 
-fn bind_order_limit(
+pub(crate) fn bind_order_limit(
     order_by: &[ast::OrderByExpr],
     limit: Option<&ast::Expr>,
     sources: &[SourceTable],
@@ -445,9 +451,6 @@ fn bind_order_limit(
 }
 
 pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan> {
-    if update.from.is_some() || !update.table.joins.is_empty() {
-        return Err(Error::not_supported("multi-table UPDATE"));
-    }
     let sources = single_table(
         std::slice::from_ref(&update.table),
         cx,
@@ -480,6 +483,7 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
     };
     let (order, limit) = bind_order_limit(&update.order_by, update.limit.as_ref(), &sources, cx)?;
     Ok(UpdatePlan {
+        checks: crate::check::bind(&sources[0].db, &sources[0].table)?,
         db: sources[0].db.to_string(),
         scan: crate::access::scan(sources[0].table.clone(), 0, filter),
         assignments,
@@ -490,7 +494,7 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
     })
 }
 
-fn default_expr(column: &manycore_storage::ColumnSchema) -> Expr {
+pub(crate) fn default_expr(column: &manycore_storage::ColumnSchema) -> Expr {
     let value = match &column.default {
         ColumnDefault::Value(v) => v.clone(),
         _ => Value::Null,
@@ -502,9 +506,6 @@ fn default_expr(column: &manycore_storage::ColumnSchema) -> Expr {
 }
 
 pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<DeletePlan> {
-    if !delete.tables.is_empty() || delete.using.is_some() {
-        return Err(Error::not_supported("multi-table DELETE"));
-    }
     let from = match &delete.from {
         ast::FromTable::WithFromKeyword(f) | ast::FromTable::WithoutKeyword(f) => f,
     };
@@ -578,16 +579,9 @@ pub fn duplicate_entry(
 /// A row a write statement targets: its slot and current values.
 type TargetRow = (Arc<RowSlot>, Vec<Value>);
 
-/// Rows a write statement targets, after ORDER BY and LIMIT. With `copy_rows` false (a
-/// DELETE, which needs only the slots) each target's values are left empty.
-fn collect_targets(
-    scan: &Scan,
-    order: &[SortKey],
-    limit: Option<Count>,
-    copy_rows: bool,
-    ctx: &ExecContext,
-) -> Result<Vec<TargetRow>> {
-    let limit = match limit {
+/// A write statement's LIMIT, `u64::MAX` without one.
+pub(crate) fn limit_value(limit: Option<Count>, ctx: &ExecContext) -> Result<u64> {
+    Ok(match limit {
         None => u64::MAX,
         Some(Count::Value(v)) => v,
         Some(Count::Parameter(i)) => match ctx.eval.params.get(i) {
@@ -600,7 +594,19 @@ fn collect_targets(
                 ))
             }
         },
-    };
+    })
+}
+
+/// Rows a write statement targets, after ORDER BY and LIMIT. With `copy_rows` false (a
+/// DELETE, which needs only the slots) each target's values are left empty.
+fn collect_targets(
+    scan: &Scan,
+    order: &[SortKey],
+    limit: Option<Count>,
+    copy_rows: bool,
+    ctx: &ExecContext,
+) -> Result<Vec<TargetRow>> {
+    let limit = limit_value(limit, ctx)?;
     if limit == 0 {
         return Ok(Vec::new());
     }
@@ -652,7 +658,7 @@ fn targets(
     )
 }
 
-fn exec_context<'a>(
+pub(crate) fn exec_context<'a>(
     txn: &Transaction,
     eval: EvalContext<'a>,
     interrupt: &'a crate::engine::ProcessEntry,
@@ -718,6 +724,16 @@ pub fn execute_update(
             if c.on_update_current_timestamp && !plan.assignments.iter().any(|(a, _)| *a == i) {
                 new[i] = current_timestamp(c, session);
             }
+        }
+        if !crate::check::row_passes(
+            &plan.checks,
+            &plan.db,
+            &schema.name,
+            &new,
+            &eval,
+            plan.ignore,
+        )? {
+            continue;
         }
         // Only a duplicate-key message and foreign keys need the new row once storage has
         // it.
@@ -805,7 +821,7 @@ pub fn execute_delete(
 
 /// Coerces `value` for column `c`, with MySQL's NULL rule for NOT NULL columns: an error
 /// (1048) when `null_is_error`, else a warning and the type's implicit default.
-fn store(
+pub(crate) fn store(
     value: Value,
     c: &manycore_storage::ColumnSchema,
     name: &dyn Fn() -> String,
@@ -845,7 +861,7 @@ fn current_timestamp(
 }
 
 /// `db.t.c`, the column name `store_value` expects (1366 messages print every part).
-fn qualified(db: &str, table: &Table, c: &manycore_storage::ColumnSchema) -> String {
+pub(crate) fn qualified(db: &str, table: &Table, c: &manycore_storage::ColumnSchema) -> String {
     format!("{db}.{}.{}", table.schema.name, c.name)
 }
 
@@ -853,14 +869,14 @@ fn qualified(db: &str, table: &Table, c: &manycore_storage::ColumnSchema) -> Str
 /// ERROR_FOR_DIVISION_BY_ZERO, part of the default sql_mode) a division by zero in a
 /// value INSERT or UPDATE stores is error 1365, not a warning and NULL. `strict` is
 /// already false under IGNORE.
-struct WriteSession<'a> {
+pub(crate) struct WriteSession<'a> {
     inner: &'a dyn expr::SessionContext,
     strict: bool,
     escalated: std::cell::RefCell<Option<Error>>,
 }
 
 impl<'a> WriteSession<'a> {
-    fn new(inner: &'a dyn expr::SessionContext, strict: bool) -> WriteSession<'a> {
+    pub(crate) fn new(inner: &'a dyn expr::SessionContext, strict: bool) -> WriteSession<'a> {
         WriteSession {
             inner,
             strict,
@@ -869,7 +885,7 @@ impl<'a> WriteSession<'a> {
     }
 
     /// The result of an evaluation, or the error a warning during it became.
-    fn check(&self, result: Result<Value>) -> Result<Value> {
+    pub(crate) fn check(&self, result: Result<Value>) -> Result<Value> {
         let value = result?;
         match self.escalated.borrow_mut().take() {
             Some(e) => Err(e),
@@ -1101,6 +1117,17 @@ pub fn execute_insert(
                 }
             }
         }
+        if !crate::check::row_passes(
+            &plan.checks,
+            &plan.db,
+            &schema.name,
+            &full,
+            &eval,
+            plan.ignore,
+        )? {
+            spare_id = generated;
+            continue;
+        }
         let auto_of = |row: &[Value]| auto_column.and_then(|a| as_id(&row[a]));
         let inserted_auto = auto_of(&full);
         let written = insert_row(
@@ -1249,6 +1276,17 @@ fn insert_row(
                         {
                             new[i] = current_timestamp(c, session);
                         }
+                    }
+                    let db = &plan.db;
+                    if !crate::check::row_passes(
+                        &plan.checks,
+                        db,
+                        &schema.name,
+                        &new,
+                        eval,
+                        plan.ignore,
+                    )? {
+                        return Ok(RowWrite::Unchanged);
                     }
                     txn.update(table, &existing, new.clone().into_boxed_slice())
                         .map_err(|e| write_error(e, table, &new))?;

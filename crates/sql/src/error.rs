@@ -47,6 +47,8 @@ pub enum ErrorCode {
     KeyColumnDoesNotExist = 1072,
     WrongAutoKey = 1075,
     CantDropFieldOrKey = 1091,
+    /// ER_UPDATE_TABLE_USED: a multi-table DELETE's subquery reads a target.
+    UpdateTableUsed = 1093,
     NoSuchThread = 1094,
     KillDenied = 1095,
     NoTablesUsed = 1096,
@@ -163,6 +165,10 @@ pub enum ErrorCode {
     /// ER_GET_ERRMSG: what MariaDB reports for InnoDB's errors without a code of their own
     /// (193, cascades nested deeper than its limit).
     GetErrmsg = 1296,
+    /// ER_DUP_CONSTRAINT_NAME: two CHECK constraints of a table with one name.
+    DupConstraintName = 1826,
+    /// ER_CONSTRAINT_FAILED: a row violates a CHECK constraint.
+    ConstraintFailed = 4025,
 }
 
 impl ErrorCode {
@@ -178,7 +184,7 @@ impl ErrorCode {
             | MalformedPacket | UnknownCommand => "08S01",
             AccessDenied | PasswordNoMatch => "28000",
             NoDbSelected => "3D000",
-            BadNull | DupEntry | PrimaryCantHaveNull => "23000",
+            BadNull | DupEntry | PrimaryCantHaveNull | ConstraintFailed => "23000",
             RowIsReferenced2 | NoReferencedRow2 => "23000",
             WrongFkDef => "42000",
             TableExists => "42S01",

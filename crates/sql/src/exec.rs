@@ -120,7 +120,9 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
         Plan::Join(join) => {
             let mut row = vec![Value::Null; join.width];
             let buffers: Vec<Buffer> = (0..join.buffers).map(|_| Buffer::new()).collect();
-            run_steps(&join.steps, &mut row, &buffers, ctx, &mut |row| out(row))
+            run_steps(&join.steps, &mut row, &buffers, None, ctx, &mut |row| {
+                out(row)
+            })
         }
         Plan::SystemScan(scan) => {
             for row in ctx.eval.session.information_schema_rows(scan.table) {
@@ -254,6 +256,39 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
     }
 }
 
+/// The row slot each table of a join's current row came from, at the table's first cell
+/// (`SourceTable::offset`); None where nothing was read or the row is NULL-extended.
+pub type JoinSlots = RefCell<Vec<Option<Arc<RowSlot>>>>;
+
+/// Runs a join planned by `join::plan_writing` (or a single-table scan), calling `out`
+/// for each joined row with the slots of its write targets' rows (multi-table UPDATE and
+/// DELETE). Only the targets' slots are meaningful: buffered steps record none.
+pub fn run_join_slots(
+    plan: &Plan,
+    ctx: &ExecContext,
+    out: &mut dyn FnMut(&[Value], &[Option<Arc<RowSlot>>]) -> Flow,
+) -> Flow {
+    match plan {
+        Plan::Join(join) => {
+            let mut row = vec![Value::Null; join.width];
+            let buffers: Vec<Buffer> = (0..join.buffers).map(|_| Buffer::new()).collect();
+            let slots: JoinSlots = RefCell::new(vec![None; join.width]);
+            run_steps(
+                &join.steps,
+                &mut row,
+                &buffers,
+                Some(&slots),
+                ctx,
+                &mut |row| out(row, &slots.borrow()),
+            )
+        }
+        Plan::Scan(scan) => scan_rows(scan, ctx, &mut |slot, row| {
+            out(row, std::slice::from_ref(&Some(slot.clone())))
+        }),
+        other => unreachable!("a write's join is a join or a scan: {other:?}"),
+    }
+}
+
 /// The rows a `JoinSource::Rows` step keeps for one run of its join (join invariant (5)).
 type Buffer = OnceCell<Vec<Vec<Value>>>;
 
@@ -266,11 +301,12 @@ fn fill_cells(row: &mut [Value], offset: usize, values: &[Value]) {
 
 /// A join's nested loops (plan module notes): fills the cells of `steps[0]` from each of
 /// its rows, checks the step's filter, and goes on with the rest; past the last step the
-/// whole row goes to `next`.
+/// whole row goes to `next`. With `slots`, table steps record their rows' slots there.
 fn run_steps(
     steps: &[JoinStep],
     row: &mut [Value],
     buffers: &[Buffer],
+    slots: Option<&JoinSlots>,
     ctx: &ExecContext,
     next: &mut dyn FnMut(&mut [Value]) -> Flow,
 ) -> Flow {
@@ -283,7 +319,7 @@ fn run_steps(
                 return Ok(ControlFlow::Continue(()));
             }
         }
-        run_steps(rest, row, buffers, ctx, &mut *next)
+        run_steps(rest, row, buffers, slots, ctx, &mut *next)
     };
     match &step.source {
         JoinSource::Table { scan, offset } => {
@@ -294,8 +330,11 @@ fn run_steps(
             // The key values read the cells of earlier steps: evaluated before the scan
             // overwrites this step's cells.
             let (resolved, from_text) = resolve_access(scan, row, ctx)?;
-            scan_resolved(scan, resolved, from_text, ctx, &mut |_, table_row| {
+            scan_resolved(scan, resolved, from_text, ctx, &mut |slot, table_row| {
                 fill_cells(row, *offset, table_row);
+                if let Some(slots) = slots {
+                    slots.borrow_mut()[*offset] = Some(slot.clone());
+                }
                 deeper(row)
             })
         }
@@ -346,7 +385,7 @@ fn run_steps(
             nulls,
         } => {
             let mut matched = false;
-            let flow = run_steps(inner, row, buffers, ctx, &mut |row| {
+            let flow = run_steps(inner, row, buffers, slots, ctx, &mut |row| {
                 matched = true;
                 deeper(row)
             })?;
@@ -355,6 +394,9 @@ fn run_steps(
             }
             for cells in nulls {
                 row[cells.clone()].fill(Value::Null);
+                if let Some(slots) = slots {
+                    slots.borrow_mut()[cells.start] = None;
+                }
             }
             deeper(row)
         }

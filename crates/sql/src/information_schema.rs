@@ -458,6 +458,7 @@ impl SystemTable {
             indexes: Vec::new(),
             comment: String::new(),
             foreign_keys: Vec::new(),
+            checks: Vec::new(),
         }
     }
 }
@@ -1261,6 +1262,7 @@ mod tests {
             indexes: vec![IndexSchema::new("k", vec![1, 0], false)],
             comment: String::new(),
             foreign_keys: Vec::new(),
+            checks: Vec::new(),
         };
         let width = |t: SystemTable| t.table().schema.columns.len();
         let table = Table::detached("d", schema.clone());
@@ -1322,6 +1324,7 @@ mod tests {
             indexes: Vec::new(),
             comment: String::new(),
             foreign_keys: Vec::new(),
+            checks: Vec::new(),
         };
         let s = column_row("db", &schema, 0);
         assert_eq!(s[5], string("'x''y'"), "string defaults are quoted");

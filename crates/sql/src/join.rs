@@ -391,6 +391,7 @@ fn derived_table(alias: &str, columns: &[ColumnInfo]) -> Result<Table> {
         indexes: Vec::new(),
         comment: String::new(),
         foreign_keys: Vec::new(),
+        checks: Vec::new(),
     };
     Ok(Table::detached("", schema))
 }
@@ -478,7 +479,19 @@ fn find_column(columns: &[(usize, usize)], sources: &[SourceTable], name: &str) 
 }
 
 /// The plan of a join whose rows must also pass `filter` (the WHERE clause).
-pub fn plan(mut level: Level, filter: Option<Expr>, sources: &[SourceTable]) -> Plan {
+pub fn plan(level: Level, filter: Option<Expr>, sources: &[SourceTable]) -> Plan {
+    plan_writing(level, filter, sources, &[])
+}
+
+/// `plan` for a multi-table UPDATE or DELETE: the sources `targets` (indexes into
+/// `sources`) are read as tables (`JoinSource::Table`), never buffered, so the join can
+/// report their row slots (`exec::run_join_slots`).
+pub fn plan_writing(
+    mut level: Level,
+    filter: Option<Expr>,
+    sources: &[SourceTable],
+    targets: &[usize],
+) -> Plan {
     if let Some(filter) = &filter {
         let mut parts = Vec::new();
         conjuncts(filter, &mut parts);
@@ -488,7 +501,12 @@ pub fn plan(mut level: Level, filter: Option<Expr>, sources: &[SourceTable]) -> 
         .last()
         .map_or(0, |s| s.offset + s.table.schema.columns.len());
     let mut buffers = 0;
-    let steps = place(level, &mut Vec::new(), sources, &mut buffers);
+    let placing = Placing {
+        sources,
+        targets,
+        buffers: &mut buffers,
+    };
+    let steps = place(level, &mut Vec::new(), placing);
     Plan::Join(Box::new(Join {
         steps,
         width,
@@ -518,15 +536,18 @@ fn reads_only(expr: &Expr, known: &[Range<usize>]) -> bool {
     inside
 }
 
+/// What placing the steps of a join needs besides a level: the sources, the write
+/// targets (`plan_writing`), and the count of steps read once per run (invariant (5)).
+struct Placing<'a> {
+    sources: &'a [SourceTable],
+    targets: &'a [usize],
+    buffers: &'a mut usize,
+}
+
 /// Turns a level into steps (invariant (1)); `known` holds the cells filled before it
-/// and, on return, those it fills too; `buffers` counts the steps read once per run
-/// (invariant (5)).
-fn place(
-    mut level: Level,
-    known: &mut Vec<Range<usize>>,
-    sources: &[SourceTable],
-    buffers: &mut usize,
-) -> Vec<JoinStep> {
+/// and, on return, those it fills too.
+fn place(mut level: Level, known: &mut Vec<Range<usize>>, placing: Placing) -> Vec<JoinStep> {
+    let sources = placing.sources;
     reorder(&mut level, known, sources);
     let mut pending: Vec<Option<Expr>> = level.conjuncts.into_iter().map(Some).collect();
     let mut steps = Vec::with_capacity(level.steps.len());
@@ -545,10 +566,21 @@ fn place(
             .filter_map(Option::take)
             .collect();
         let (source, here) = match draft {
-            Draft::Table(i) => table_step(&sources[i], here, known, buffers),
+            Draft::Table(i) => {
+                let target = placing.targets.contains(&i);
+                table_step(&sources[i], here, known, target, placing.buffers)
+            }
             Draft::Outer(inner) => (
                 JoinSource::Outer {
-                    steps: place(inner, &mut known.clone(), sources, buffers),
+                    steps: place(
+                        inner,
+                        &mut known.clone(),
+                        Placing {
+                            sources,
+                            targets: placing.targets,
+                            buffers: &mut *placing.buffers,
+                        },
+                    ),
                     nulls: after[before..].to_vec(),
                 },
                 here,
@@ -564,11 +596,13 @@ fn place(
 }
 
 /// The step reading `table` after the cells `known`, with the conjuncts `here` placed
-/// there; returns the source and the conjuncts the step checks per joined row.
+/// there; returns the source and the conjuncts the step checks per joined row. A write
+/// `target` is always read as a table, never buffered (`plan_writing`).
 fn table_step(
     table: &SourceTable,
     here: Vec<Expr>,
     known: &[Range<usize>],
+    target: bool,
     buffers: &mut usize,
 ) -> (JoinSource, Vec<Expr>) {
     let offset = table.offset;
@@ -594,7 +628,7 @@ fn table_step(
                 residual: None,
             });
             // The first step streams; an index lookup depends on earlier cells.
-            if known.is_empty() || matches!(scan.access, AccessPath::Index(_)) {
+            if known.is_empty() || target || matches!(scan.access, AccessPath::Index(_)) {
                 return (JoinSource::Table { scan, offset }, here);
             }
             Plan::Scan(scan)

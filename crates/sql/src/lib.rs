@@ -31,6 +31,7 @@
 //!     (1213), which rolls the whole transaction back as InnoDB does.
 
 mod access;
+mod check;
 mod ddl;
 mod dialect;
 mod dml;
@@ -41,6 +42,7 @@ pub mod expr;
 mod foreign_key;
 pub mod information_schema;
 mod join;
+mod multi_table;
 mod parse;
 mod plan;
 mod plan_cache;

@@ -128,6 +128,16 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
     result.map_err(|e| parse_error(text, line, &e))
 }
 
+/// Parses one expression (a stored CHECK constraint's text).
+pub fn parse_expression(text: &str) -> Result<sqlparser::ast::Expr> {
+    let mut parser = Parser::new(&DIALECT)
+        .try_with_sql(text)
+        .map_err(|e| parse_error(text, 1, &e))?;
+    let expr = parser.parse_expr().map_err(|e| parse_error(text, 1, &e))?;
+    end(&mut parser).map_err(|e| parse_error(text, 1, &e))?;
+    Ok(expr)
+}
+
 fn sql(text: &str) -> Result<Statement, ParserError> {
     let mut statements = Parser::new(&DIALECT)
         .try_with_sql(text)?

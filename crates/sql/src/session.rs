@@ -33,6 +33,7 @@ use crate::error::{Error, ErrorCode, Result, WaitFor};
 use crate::exec::{self, ExecContext};
 use crate::expr::{EvalContext, SessionContext, TimeZone, VarScope};
 use crate::information_schema::{self, RowSource, SystemTable};
+use crate::multi_table::{self, MultiDeletePlan, MultiUpdatePlan};
 use crate::parse::{self, Statement, StoredObjects};
 use crate::plan_cache::{CachedPlan, Lookup, TextPlans};
 use crate::privilege::{AccessCheck, ColumnAccess, Privileges, SessionGrants};
@@ -465,6 +466,8 @@ pub(crate) enum Bound {
     Insert(InsertPlan),
     Update(UpdatePlan),
     Delete(DeletePlan),
+    MultiUpdate(MultiUpdatePlan),
+    MultiDelete(MultiDeletePlan),
 }
 
 impl Bound {
@@ -484,6 +487,8 @@ impl Bound {
             Bound::Delete(d) => std::iter::once(&d.scan.table)
                 .chain(&d.subquery_tables)
                 .collect(),
+            Bound::MultiUpdate(u) => u.tables.iter().collect(),
+            Bound::MultiDelete(d) => d.tables.iter().collect(),
         }
     }
 }
@@ -1688,7 +1693,9 @@ impl Session {
             (Bound::Select(t), Bound::Select(l)) => t.columns == l.columns,
             (Bound::Insert(_), Bound::Insert(_))
             | (Bound::Update(_), Bound::Update(_))
-            | (Bound::Delete(_), Bound::Delete(_)) => true,
+            | (Bound::Delete(_), Bound::Delete(_))
+            | (Bound::MultiUpdate(_), Bound::MultiUpdate(_))
+            | (Bound::MultiDelete(_), Bound::MultiDelete(_)) => true,
             _ => false,
         };
         if !same_columns || parameters.count() != values.len() || parameters.positional() {
@@ -1736,6 +1743,12 @@ impl Session {
         Ok(Some(match s.as_ref() {
             ast::Statement::Query(q) => Bound::Select(select::bind_select(q, &cx)?),
             ast::Statement::Insert(i) => Bound::Insert(dml::bind_insert(i, &cx)?),
+            ast::Statement::Update(u) if multi_table::is_multi_update(u) => {
+                Bound::MultiUpdate(multi_table::bind_update(u, &cx)?)
+            }
+            ast::Statement::Delete(d) if multi_table::is_multi_delete(d) => {
+                Bound::MultiDelete(multi_table::bind_delete(d, &cx)?)
+            }
             ast::Statement::Update(u) => Bound::Update(dml::bind_update(u, &cx)?),
             ast::Statement::Delete(d) => Bound::Delete(dml::bind_delete(d, &cx)?),
             _ => return Ok(None),
@@ -1788,6 +1801,12 @@ impl Session {
             })?,
             Bound::Delete(plan) => self.with_transaction(true, |txn, state, interrupt| {
                 dml::execute_delete(plan, txn, params, state, interrupt)
+            })?,
+            Bound::MultiUpdate(plan) => self.with_transaction(true, |txn, state, interrupt| {
+                multi_table::execute_update(plan, txn, params, state, interrupt)
+            })?,
+            Bound::MultiDelete(plan) => self.with_transaction(true, |txn, state, interrupt| {
+                multi_table::execute_delete(plan, txn, params, state, interrupt)
             })?,
         };
         self.finish(outcome, sink, more)
@@ -1907,6 +1926,101 @@ impl Session {
         information_schema::find_table(&self.engine.storage().catalog(), &db, &table)
     }
 
+    /// `CREATE TABLE t [(definitions)] SELECT ...`: creates the table with the columns
+    /// the query's result types give (`ddl::select_definition`), then inserts the query's
+    /// rows in a transaction of its own; if that fails, the table is dropped again, so a
+    /// failing SELECT leaves no table. Errors of the query come before the table exists.
+    fn create_table_select(
+        &mut self,
+        create: &ast::CreateTable,
+        text: &str,
+        params: &[Value],
+        parameters: &Parameters,
+    ) -> Result<StatementOutcome> {
+        let query = create
+            .query
+            .as_deref()
+            .ok_or_else(|| Error::parse_near("", 1))?;
+        let storage = self.engine.storage().clone();
+        let (db, name) = crate::ddl::split_name(&create.name)?;
+        let db = self.require_db(db)?;
+        self.state
+            .access()
+            .table(&db, &name, Privileges::CREATE | Privileges::INSERT)?;
+        let catalog = storage.catalog();
+        if !catalog.databases.contains_key(&db) {
+            return Err(Error::bad_db(&db));
+        }
+        if catalog.table(&db, &name).is_some() {
+            if create.if_not_exists {
+                self.state.note(
+                    ErrorCode::TableExists,
+                    format!("Table '{name}' already exists"),
+                );
+                return Ok(StatementOutcome::ok());
+            }
+            return Err(storage_error(StorageError::TableExists(name)));
+        }
+        let cx = self.bind_context(&catalog, text, parameters);
+        let select = select::bind_select(query, &cx)?;
+        let (mut definition, columns) =
+            crate::ddl::select_definition(create, &select.columns, &catalog, &self.state)?;
+        drop(cx);
+        let checks = std::mem::take(&mut definition.schema.checks);
+        storage
+            .create_table(&db, definition.schema, false)
+            .map_err(storage_error)?;
+        let dropped = |e: Error| {
+            // Undo the creation: the statement fails as a whole.
+            let _ = storage.drop_table(&db, &name, true);
+            e
+        };
+        if let Some(start) = definition.auto_increment_start {
+            storage
+                .set_auto_increment(&db, &name, start.max(1))
+                .map_err(|e| dropped(storage_error(e)))?;
+        }
+        if !checks.is_empty() {
+            storage
+                .set_check_constraints(&db, &name, checks)
+                .map_err(|e| dropped(storage_error(e)))?;
+        }
+        let table = storage
+            .catalog()
+            .table(&db, &name)
+            .cloned()
+            .ok_or_else(|| dropped(Error::no_such_table(&db, &name)))?;
+        let plan = dml::InsertPlan {
+            checks: crate::check::bind(&db, &table).map_err(dropped)?,
+            db: db.clone(),
+            table,
+            columns,
+            source: dml::InsertSource::Select(Box::new(select)),
+            ignore: false,
+            replace: false,
+            on_duplicate: Vec::new(),
+        };
+        let mut txn = storage.begin(&self.reader);
+        let inserted = dml::execute_insert(
+            &plan,
+            &mut txn,
+            params,
+            &self.state,
+            self.process.entry(),
+            self.client_found_rows,
+        );
+        match inserted {
+            Ok(outcome) => {
+                txn.commit().map_err(|e| dropped(storage_error(e)))?;
+                Ok(outcome)
+            }
+            Err(e) => {
+                txn.rollback();
+                Err(dropped(e))
+            }
+        }
+    }
+
     /// Evaluates a row-independent expression (SET, DO, SHOW ... WHERE values).
     fn eval_constant(
         &self,
@@ -1932,6 +2046,14 @@ impl Session {
     ) -> Result<()> {
         let parameters = Parameters::untyped().with_user_variables(&self.state.user_vars.borrow());
         let outcome = match statement {
+            Statement::Sql(s) if matches!(s.as_ref(), ast::Statement::CreateTable(c) if c.query.is_some()) =>
+            {
+                let ast::Statement::CreateTable(create) = s.as_ref() else {
+                    unreachable!("matched above")
+                };
+                self.implicit_commit()?;
+                self.create_table_select(create, text, params, &parameters)?
+            }
             Statement::Sql(s) => return self.execute_sql(s, params, &parameters, sink, more),
             Statement::Account(a) => return self.execute_account(a, sink, more),
             Statement::ShowWarnings {
@@ -2417,8 +2539,8 @@ impl Session {
                 }
             }
             S::CreateTable(create) => {
-                if create.query.is_some() || create.like.is_some() || create.clone.is_some() {
-                    return Err(Error::not_supported("CREATE TABLE ... SELECT/LIKE"));
+                if create.query.is_some() || create.clone.is_some() {
+                    return Err(Error::not_supported("CREATE TABLE ... SELECT"));
                 }
                 let (db, name) = crate::ddl::split_name(&create.name)?;
                 let db = self.require_db(db)?;
@@ -2426,7 +2548,27 @@ impl Session {
                 if !storage.catalog().databases.contains_key(&db) {
                     return Err(Error::bad_db(&db));
                 }
-                let definition = crate::ddl::table_definition(create, &db, &self.state)?;
+                let mut definition = match &create.like {
+                    Some(
+                        ast::CreateTableLikeKind::Plain(like)
+                        | ast::CreateTableLikeKind::Parenthesized(like),
+                    ) => {
+                        let (source_db, source) = crate::ddl::split_name(&like.name)?;
+                        let source_db = self.require_db(source_db)?;
+                        self.state
+                            .access()
+                            .table(&source_db, &source, Privileges::SELECT)?;
+                        let (_, source) = information_schema::find_table(
+                            &storage.catalog(),
+                            &source_db,
+                            &source,
+                        )?;
+                        crate::ddl::like_definition(&name, &source)?
+                    }
+                    None => crate::ddl::table_definition(create, &db, &self.state)?,
+                };
+                // Storage logs CHECK constraints apart (its `set_check_constraints`).
+                let checks = std::mem::take(&mut definition.schema.checks);
                 let schema = &definition.schema;
                 if !schema.foreign_keys.is_empty() && storage.catalog().table(&db, &name).is_none()
                 {
@@ -2445,6 +2587,11 @@ impl Session {
                             storage
                                 .set_auto_increment(&db, &name, start.max(1))
                                 .map_err(storage_error)?; // Logged, so recovery keeps it.
+                        }
+                        if !checks.is_empty() {
+                            storage
+                                .set_check_constraints(&db, &name, checks)
+                                .map_err(storage_error)?;
                         }
                         Ok(StatementOutcome::ok())
                     }
@@ -2606,6 +2753,53 @@ impl Session {
                             storage
                                 .set_foreign_keys(&db, &current.schema.name, keys)
                                 .map_err(storage_error)?;
+                        }
+                        ast::AlterTableOperation::AddConstraint {
+                            constraint: ast::TableConstraint::Check(c),
+                            ..
+                        } => {
+                            let mut schema = (*current.schema).clone();
+                            let check = crate::check::table_level(c, &schema.checks);
+                            crate::check::add(&mut schema.checks, check)?;
+                            crate::check::validate(&schema)?;
+                            let txn = storage.begin(&self.reader);
+                            crate::check::verify_rows(
+                                &db,
+                                &current,
+                                &schema,
+                                &txn.view(),
+                                &self.state,
+                            )?;
+                            drop(txn);
+                            storage
+                                .set_check_constraints(&db, &schema.name, schema.checks)
+                                .map_err(storage_error)?;
+                        }
+                        ast::AlterTableOperation::DropConstraint {
+                            name, if_exists, ..
+                        } => {
+                            let mut checks = current.schema.checks.clone();
+                            let found = checks.iter().position(|k| {
+                                !k.column_level && k.name.eq_ignore_ascii_case(&name.value)
+                            });
+                            match found {
+                                Some(i) => {
+                                    checks.remove(i);
+                                    storage
+                                        .set_check_constraints(&db, &current.schema.name, checks)
+                                        .map_err(storage_error)?;
+                                }
+                                None if *if_exists => {}
+                                None => {
+                                    return Err(Error::new(
+                                        ErrorCode::CantDropFieldOrKey,
+                                        format!(
+                                            "Can't DROP CONSTRAINT `{}`; check that it exists",
+                                            name.value
+                                        ),
+                                    ))
+                                }
+                            }
                         }
                         ast::AlterTableOperation::AutoIncrement { value, .. } => {
                             if let ast::Value::Number(n, _) = &value.value {

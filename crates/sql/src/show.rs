@@ -202,6 +202,13 @@ pub fn create_table_text(table: &Table) -> String {
         if !c.comment.is_empty() {
             line.push_str(&format!(" COMMENT {}", quote_string(&c.comment)));
         }
+        for check in schema
+            .checks
+            .iter()
+            .filter(|k| k.column_level && k.name == c.name)
+        {
+            line.push_str(&format!(" CHECK ({})", check.expression));
+        }
         lines.push(line);
     }
     // Key parts: `c`, or `c`(10) for a prefix.
@@ -233,6 +240,13 @@ pub fn create_table_text(table: &Table) -> String {
         lines.push(format!(
             "  {}",
             crate::foreign_key::clause(fk, schema, table.db())
+        ));
+    }
+    for check in schema.checks.iter().filter(|k| !k.column_level) {
+        lines.push(format!(
+            "  CONSTRAINT {} CHECK ({})",
+            quote_identifier(&check.name),
+            check.expression
         ));
     }
     let mut text = format!(

@@ -184,6 +184,8 @@ pub static VARIABLES: &[VarDef] = &[
     def("character_set_results", Both, StrOrNull, false, "utf8mb4"),
     def("character_set_server", Both, Str, false, "utf8mb4"),
     def("character_set_system", Global, Str, true, "utf8mb3"),
+    // OFF skips CHECK constraints (`check` module invariant (2)).
+    def("check_constraint_checks", Both, Bool, false, "ON"),
     def(
         "collation_connection",
         Both,

@@ -107,6 +107,7 @@ fn main() {
         indexes: vec![IndexSchema::new("k", vec![1], false)],
         comment: String::new(),
         foreign_keys: Vec::new(),
+        checks: Vec::new(),
     };
     if std::env::args().nth(1).as_deref() == Some("recovery") {
         recovery(&schema);

@@ -97,6 +97,18 @@ impl IndexSchema {
     }
 }
 
+/// A CHECK constraint. Storage keeps its expression as text and never evaluates it: the
+/// sql crate binds it and checks each row before handing it to storage.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckConstraint {
+    /// Its name; a column-level constraint is named after its column.
+    pub name: String,
+    /// Written with its column (`a INT CHECK (a > 0)`) rather than as a table constraint.
+    pub column_level: bool,
+    /// The expression, as SHOW CREATE TABLE prints it.
+    pub expression: String,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct TableSchema {
     pub name: String,
@@ -109,6 +121,9 @@ pub struct TableSchema {
     /// Foreign keys this table (the child) declares, in declaration order. Storage keeps
     /// them and enforces nothing: the SQL layer checks them on writes.
     pub foreign_keys: Vec<ForeignKeySchema>,
+    /// CHECK constraints in definition order. Set and logged apart from the rest of the
+    /// schema (`Storage::set_check_constraints`): a created table has none yet.
+    pub checks: Vec<CheckConstraint>,
 }
 
 /// What a foreign key does to child rows when their parent row is deleted or its key
@@ -544,6 +559,10 @@ impl Storage {
         schema: TableSchema,
         if_not_exists: bool,
     ) -> Result<bool, StorageError> {
+        assert!(
+            schema.checks.is_empty(),
+            "CHECK constraints are set with set_check_constraints, logged apart"
+        );
         let in_range = |columns: &[usize]| columns.iter().all(|&c| c < schema.columns.len());
         assert!(
             schema.indexes.iter().all(|i| in_range(&i.columns))
@@ -671,6 +690,33 @@ impl Storage {
             let table = Table::new(old.id, &old.db, schema, old.data.clone(), secondary);
             table.build_secondary(table.secondary.len() - 1)?;
             Ok(table)
+        })
+    }
+
+    /// Replaces a table's CHECK constraints (CREATE TABLE, ALTER TABLE ADD/DROP
+    /// CONSTRAINT) and logs them. Rows are not checked here: the sql crate checks the
+    /// existing rows against an added constraint before calling this.
+    pub fn set_check_constraints(
+        &self,
+        db: &str,
+        table: &str,
+        checks: Vec<CheckConstraint>,
+    ) -> Result<(), StorageError> {
+        let record = DdlChange::CheckConstraints {
+            db: db.to_string(),
+            table: table.to_string(),
+            checks: checks.clone(),
+        };
+        self.replace_table(db, table, record, |old| {
+            let mut schema = (*old.schema).clone();
+            schema.checks = checks;
+            Ok(Table::new(
+                old.id,
+                &old.db,
+                schema,
+                old.data.clone(),
+                old.secondary.clone(),
+            ))
         })
     }
 

@@ -36,8 +36,8 @@ mod slot;
 mod transaction;
 
 pub use catalog::{
-    Catalog, ColumnSchema, Database, ForeignKeySchema, IndexSchema, ReferentialAction, Table,
-    TableId, TableSchema,
+    Catalog, CheckConstraint, ColumnSchema, Database, ForeignKeySchema, IndexSchema,
+    ReferentialAction, Table, TableId, TableSchema,
 };
 pub use gc::ReaderSlot;
 pub use index::{IndexNo, KeyRange};

@@ -113,6 +113,12 @@ pub enum DdlChange {
         table: String,
         foreign_keys: Vec<ForeignKeySchema>,
     },
+    /// A table's CHECK constraints, all of them (replacing the previous set).
+    CheckConstraints {
+        db: String,
+        table: String,
+        checks: Vec<crate::CheckConstraint>,
+    },
 }
 
 /// A commit record encoded outside any lock; the log patches the commit timestamp in.

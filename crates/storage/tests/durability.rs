@@ -457,6 +457,9 @@ fn apply_ddl(s: &Arc<Storage>, change: DdlChange) {
             table,
             foreign_keys,
         } => s.set_foreign_keys(&db, &table, foreign_keys),
+        DdlChange::CheckConstraints { db, table, checks } => {
+            s.set_check_constraints(&db, &table, checks)
+        }
     };
     result.expect("replay ddl");
 }

@@ -47,6 +47,9 @@ pub fn ddl_record(change: &DdlChange) -> LogRecord {
             table,
             foreign_keys,
         },
+        DdlChange::CheckConstraints { db, table, checks } => {
+            LogRecord::CheckConstraints { db, table, checks }
+        }
     }
 }
 

@@ -152,6 +152,9 @@ fn apply_ddl(s: &Storage, record: LogRecord) -> Result<(), StorageError> {
             table,
             foreign_keys,
         } => s.set_foreign_keys(&db, &table, foreign_keys),
+        LogRecord::CheckConstraints { db, table, checks } => {
+            s.set_check_constraints(&db, &table, checks)
+        }
         LogRecord::Commit { .. } | LogRecord::TableRows { .. } => {
             unreachable!("row records are batched")
         }
@@ -177,12 +180,23 @@ pub fn write_checkpoint(
         let name = name.clone();
         writer.write(&LogRecord::CreateDatabase { name })?;
         for table in database.tables.values() {
+            // CHECK constraints follow as a record of their own (record.rs notes).
+            let mut schema = TableSchema::clone(&table.schema);
+            let checks = std::mem::take(&mut schema.checks);
             let change = DdlChange::CreateTable {
                 db: database.name.clone(),
-                schema: TableSchema::clone(&table.schema),
+                schema,
                 auto_increment: table.auto_increment(),
             };
             writer.write(&ddl_record(&change))?;
+            if !checks.is_empty() {
+                let change = DdlChange::CheckConstraints {
+                    db: database.name.clone(),
+                    table: table.schema.name.clone(),
+                    checks,
+                };
+                writer.write(&ddl_record(&change))?;
+            }
         }
     }
     let view = snapshot.transaction.view();
@@ -218,10 +232,13 @@ pub fn write_checkpoint(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::{Crash, SimDisk};
+    use crate::WalOptions;
     use manycore_storage::{
-        ColumnSchema, CommitLog, EncodedCommit, ForeignKeySchema, ReferentialAction, RowChangeRef,
+        CheckConstraint, ColumnSchema, CommitLog, EncodedCommit, ForeignKeySchema,
+        ReferentialAction, RowChangeRef,
     };
-    use manycore_types::{ColumnDefault, DataType};
+    use manycore_types::{ColumnDefault, DataType, IntWidth};
     use parking_lot::Mutex;
 
     /// A log that keeps each catalog change as the payload the WAL would write.
@@ -265,6 +282,7 @@ mod tests {
             indexes: Vec::new(),
             comment: String::new(),
             foreign_keys: Vec::new(),
+            checks: Vec::new(),
         }
     }
 
@@ -338,5 +356,110 @@ mod tests {
         replayer.finish();
         assert_eq!(replayer.error, None);
         assert_eq!(foreign_keys(&restored, "child"), keys);
+    }
+
+    fn checked_table() -> TableSchema {
+        let column = |name: &str| ColumnSchema {
+            name: name.into(),
+            data_type: DataType::Int {
+                width: IntWidth::Int,
+                unsigned: false,
+            },
+            nullable: true,
+            default: ColumnDefault::None,
+            auto_increment: false,
+            on_update_current_timestamp: false,
+            comment: String::new(),
+            display_width: None,
+        };
+        TableSchema {
+            name: "t".into(),
+            columns: vec![column("a"), column("b")],
+            primary_key: None,
+            indexes: Vec::new(),
+            comment: String::new(),
+            foreign_keys: Vec::new(),
+            checks: Vec::new(),
+        }
+    }
+
+    fn checks() -> Vec<CheckConstraint> {
+        vec![
+            CheckConstraint {
+                name: "a".into(),
+                column_level: true,
+                expression: "`a` > 0".into(),
+            },
+            CheckConstraint {
+                name: "CONSTRAINT_1".into(),
+                column_level: false,
+                expression: "`a` < `b`".into(),
+            },
+        ]
+    }
+
+    /// Opens `disk` into a fresh storage with the log attached.
+    fn open(disk: &Arc<SimDisk>) -> (Arc<Storage>, Arc<Wal>) {
+        let storage = Storage::new();
+        let mut replayer = Replayer::new(storage.clone());
+        let (wal, _) = Wal::open(disk.clone(), WalOptions::default(), |lsn, record| {
+            replayer.apply(lsn, record)
+        })
+        .expect("open");
+        replayer.finish();
+        assert_eq!(replayer.error, None);
+        let wal = Arc::new(wal);
+        storage.attach_log(wal.clone());
+        (storage, wal)
+    }
+
+    fn restart(disk: &Arc<SimDisk>, wal: Arc<Wal>) -> (Arc<Storage>, Arc<Wal>) {
+        wal.close().expect("close");
+        drop(wal);
+        disk.crash(Crash::DropAll);
+        disk.power_on();
+        open(disk)
+    }
+
+    fn checks_of(storage: &Storage) -> Vec<CheckConstraint> {
+        let catalog = storage.catalog();
+        let table = catalog.table("d", "t").expect("table");
+        table.schema.checks.clone()
+    }
+
+    /// CHECK constraints survive a restart from the log and from a checkpoint, and a
+    /// later change to them replaces the earlier set.
+    #[test]
+    fn check_constraints_survive_log_replay_and_checkpoints() {
+        let disk = SimDisk::new();
+        let (storage, wal) = open(&disk);
+        storage.create_database("d", false).expect("database");
+        storage
+            .create_table("d", checked_table(), false)
+            .expect("table");
+        storage
+            .set_check_constraints("d", "t", checks())
+            .expect("checks");
+        let (storage, wal) = restart(&disk, wal);
+        assert_eq!(checks_of(&storage), checks());
+
+        let reader = storage.register_reader();
+        let report = write_checkpoint(&wal, &storage, &reader, Lsn(0)).expect("checkpoint");
+        assert!(report.is_some());
+        drop(reader);
+        let (storage, wal) = restart(&disk, wal);
+        assert_eq!(checks_of(&storage), checks());
+        let catalog = storage.catalog();
+        assert_eq!(
+            catalog.table("d", "t").expect("table").schema.columns.len(),
+            2
+        );
+        drop(catalog);
+
+        storage
+            .set_check_constraints("d", "t", checks()[1..].to_vec())
+            .expect("drop one");
+        let (storage, _wal) = restart(&disk, wal);
+        assert_eq!(checks_of(&storage), checks()[1..].to_vec());
     }
 }

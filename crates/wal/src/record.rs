@@ -19,6 +19,7 @@
 //! | 9    | AutoIncrement  | db, table, next (varint)                                  |
 //! | 10   | TableRows      | db, table, count, (key bytes, row) * count (checkpoints)  |
 //! | 11   | SetForeignKeys | db, table, count, foreign keys                            |
+//! | 12   | CheckConstraints | db, table, count, (name, bool column_level, expression) * count |
 //!
 //! Field encodings: a string or byte string is a varint length then the bytes; a count is a
 //! varint; u64/u32 are varints; i64 is a zigzag varint; bool is one byte 0/1.
@@ -52,6 +53,9 @@
 //! - foreign key: name, count, child column positions, parent db, parent table, count,
 //!   parent column names, u8 on delete, u8 on update (0 RESTRICT | 1 CASCADE |
 //!   2 SET NULL | 3 NO ACTION).
+//!   CHECK constraints are not part of it: a table's are a CheckConstraints record of
+//!   their own (after its CreateTable, also in checkpoints), so a CreateTable's schema
+//!   never has any.
 //!
 //! Invariants:
 //! (1) `decode(encode(r)) == r` for every record (tested exhaustively by kind).
@@ -62,7 +66,7 @@
 
 use crate::codec::*;
 use manycore_storage::{
-    ColumnSchema, ForeignKeySchema, IndexSchema, ReferentialAction, TableSchema,
+    CheckConstraint, ColumnSchema, ForeignKeySchema, IndexSchema, ReferentialAction, TableSchema,
 };
 use manycore_types::decimal::PACKED_LEN;
 use manycore_types::{
@@ -153,6 +157,12 @@ pub enum LogRecord {
         db: String,
         table: String,
         rows: KeyedRows,
+    },
+    /// A table's CHECK constraints, replacing any it had.
+    CheckConstraints {
+        db: String,
+        table: String,
+        checks: Vec<CheckConstraint>,
     },
 }
 
@@ -323,6 +333,17 @@ impl LogRecord {
                 put_str(&mut out, table);
                 put_foreign_keys(&mut out, foreign_keys);
             }
+            LogRecord::CheckConstraints { db, table, checks } => {
+                put_u8(&mut out, 12);
+                put_str(&mut out, db);
+                put_str(&mut out, table);
+                put_varint(&mut out, checks.len() as u64);
+                for check in checks {
+                    put_str(&mut out, &check.name);
+                    put_bool(&mut out, check.column_level);
+                    put_str(&mut out, &check.expression);
+                }
+            }
         }
         assert!(
             out.len() <= RECORD_PAYLOAD_MAX,
@@ -383,6 +404,19 @@ impl LogRecord {
                 table: r.string()?,
                 foreign_keys: get_foreign_keys(&mut r)?,
             },
+            12 => {
+                let (db, table) = (r.string()?, r.string()?);
+                let count = r.len()?;
+                let mut checks = Vec::with_capacity(count);
+                for _ in 0..count {
+                    checks.push(CheckConstraint {
+                        name: r.string()?,
+                        column_level: r.bool()?,
+                        expression: r.string()?,
+                    });
+                }
+                LogRecord::CheckConstraints { db, table, checks }
+            }
             _ => return Err(DecodeError("unknown record kind")),
         };
         if !r.is_empty() {
@@ -872,6 +906,7 @@ fn get_schema(r: &mut Reader<'_>) -> Result<TableSchema, DecodeError> {
         indexes,
         comment,
         foreign_keys,
+        checks: Vec::new(),
     })
 }
 
@@ -1003,6 +1038,7 @@ mod tests {
             ],
             comment: "table comment".into(),
             foreign_keys: sample_foreign_keys(),
+            checks: Vec::new(),
         }
     }
 
@@ -1108,11 +1144,32 @@ mod tests {
                 rows: Vec::new(),
             },
             LogRecord::TableRows {
-                db,
-                table,
+                db: db.clone(),
+                table: table.clone(),
                 rows: vec![
                     (b"a".to_vec(), sample_values()),
                     (b"b".to_vec(), Vec::new()),
+                ],
+            },
+            LogRecord::CheckConstraints {
+                db: db.clone(),
+                table: table.clone(),
+                checks: Vec::new(),
+            },
+            LogRecord::CheckConstraints {
+                db,
+                table,
+                checks: vec![
+                    CheckConstraint {
+                        name: "a".into(),
+                        column_level: true,
+                        expression: "`a` > 0".into(),
+                    },
+                    CheckConstraint {
+                        name: "CONSTRAINT_1".into(),
+                        column_level: false,
+                        expression: "`a` + `b` < 100 and `c` <> 'é'".into(),
+                    },
                 ],
             },
         ]

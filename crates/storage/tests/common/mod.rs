@@ -44,6 +44,7 @@ pub fn schema(name: &str) -> TableSchema {
         ],
         comment: String::new(),
         foreign_keys: Vec::new(),
+        checks: Vec::new(),
     }
 }
 
