@@ -13,10 +13,13 @@
 //!       table); it becomes sqlparser's `UPDATE OR IGNORE`, which means the same;
 //!     - `UPDATE t1, t2 SET ...` updates a comma join (sqlparser reads one table and
 //!       its joins); the tables after the first become `from` (`UPDATE ... FROM`, which
-//!       MariaDB's grammar lacks, so `from` set means a comma join).
+//!       MariaDB's grammar lacks, so `from` set means a comma join);
+//!     - `DELETE t1.*, t2 FROM ...` names its targets with an optional `.*`
+//!       (sqlparser's target list takes plain names only).
 
 use sqlparser::ast::{
-    BinaryOperator, Expr, SqliteOnConflict, Statement, Update, UpdateTableFromKind,
+    BinaryOperator, Delete, Expr, FromTable, ObjectName, SqliteOnConflict, Statement, Update,
+    UpdateTableFromKind,
 };
 use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
 use sqlparser::keywords::Keyword;
@@ -105,6 +108,10 @@ impl Dialect for MariaDbDialect {
             let update_token = parser.next_token();
             return Some(parse_update(parser, update_token));
         }
+        if is_word(0, Keyword::DELETE) && !is_word(1, Keyword::FROM) {
+            let delete_token = parser.next_token();
+            return Some(parse_multi_delete(parser, delete_token));
+        }
         self.0.parse_statement(parser)
     }
 
@@ -182,6 +189,62 @@ fn parse_update(
     }))
 }
 
+/// `DELETE targets FROM tables [USING ...] [WHERE e] [ORDER BY ...] [LIMIT n]` (invariant
+/// (2)), each target `[db.]t[.*]`.
+fn parse_multi_delete(
+    parser: &mut Parser,
+    delete_token: sqlparser::tokenizer::TokenWithSpan,
+) -> Result<Statement, ParserError> {
+    let mut tables = Vec::new();
+    loop {
+        let mut parts = vec![parser.parse_identifier()?];
+        while parser.consume_token(&Token::Period) {
+            if parser.consume_token(&Token::Mul) {
+                break;
+            }
+            parts.push(parser.parse_identifier()?);
+        }
+        tables.push(ObjectName::from(parts));
+        if !parser.consume_token(&Token::Comma) {
+            break;
+        }
+    }
+    parser.expect_keyword(Keyword::FROM)?;
+    let from = parser.parse_comma_separated(Parser::parse_table_and_joins)?;
+    let using = if parser.parse_keyword(Keyword::USING) {
+        Some(parser.parse_comma_separated(Parser::parse_table_and_joins)?)
+    } else {
+        None
+    };
+    let selection = if parser.parse_keyword(Keyword::WHERE) {
+        Some(parser.parse_expr()?)
+    } else {
+        None
+    };
+    let order_by = if parser.parse_keywords(&[Keyword::ORDER, Keyword::BY]) {
+        parser.parse_comma_separated(Parser::parse_order_by_expr)?
+    } else {
+        Vec::new()
+    };
+    let limit = if parser.parse_keyword(Keyword::LIMIT) {
+        parser.parse_limit()?
+    } else {
+        None
+    };
+    Ok(Statement::Delete(Delete {
+        delete_token: delete_token.into(),
+        optimizer_hints: Vec::new(),
+        tables,
+        from: FromTable::WithFromKeyword(from),
+        using,
+        selection,
+        returning: None,
+        output: None,
+        order_by,
+        limit,
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,6 +286,20 @@ mod tests {
         };
         assert_eq!(update.or, Some(SqliteOnConflict::Ignore));
         assert_eq!(update.table.to_string(), "t");
+    }
+
+    #[test]
+    fn delete_targets_may_end_in_a_star() {
+        let statement = Parser::new(&MariaDbDialect::new())
+            .try_with_sql("DELETE t1.*, d.t2 FROM t1 JOIN d.t2 ON x WHERE y")
+            .and_then(|mut p| p.parse_statement())
+            .expect("parses");
+        let Statement::Delete(delete) = statement else {
+            panic!("not a DELETE: {statement}");
+        };
+        let names: Vec<String> = delete.tables.iter().map(ToString::to_string).collect();
+        assert_eq!(names, ["t1", "d.t2"]);
+        assert!(delete.selection.is_some());
     }
 
     #[test]

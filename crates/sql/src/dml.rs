@@ -1023,9 +1023,10 @@ pub fn execute_insert(
         }
         InsertSource::Select(select) => {
             let subqueries = exec::SubqueryReader::new(txn.write_view(), interrupt);
+            // The query's values are stored: strict mode makes its division by zero 1365.
             let eval = EvalContext {
                 subqueries: Some(&subqueries),
-                ..EvalContext::new(params, session)
+                ..EvalContext::new(params, &write_session)
             };
             let ctx = exec_context(txn, eval, interrupt);
             let mut rows = Vec::new();
@@ -1033,6 +1034,7 @@ pub fn execute_insert(
                 rows.push(row.to_vec());
                 Ok(ControlFlow::Continue(()))
             })?;
+            write_session.check(Ok(Value::Null))?;
             source_rows = rows;
             value_rows = source_rows
                 .into_iter()

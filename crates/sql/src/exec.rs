@@ -260,13 +260,16 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
 /// (`SourceTable::offset`); None where nothing was read or the row is NULL-extended.
 pub type JoinSlots = RefCell<Vec<Option<Arc<RowSlot>>>>;
 
+/// The row slots `run_join_slots` hands over with each joined row.
+pub type RowSlots = [Option<Arc<RowSlot>>];
+
 /// Runs a join planned by `join::plan_writing` (or a single-table scan), calling `out`
 /// for each joined row with the slots of its write targets' rows (multi-table UPDATE and
 /// DELETE). Only the targets' slots are meaningful: buffered steps record none.
 pub fn run_join_slots(
     plan: &Plan,
     ctx: &ExecContext,
-    out: &mut dyn FnMut(&[Value], &[Option<Arc<RowSlot>>]) -> Flow,
+    out: &mut dyn FnMut(&[Value], &RowSlots) -> Flow,
 ) -> Flow {
     match plan {
         Plan::Join(join) => {

@@ -377,8 +377,11 @@ fn order_or_limit_error(text: &str, limit_only: bool) -> Error {
     Error::parse_near(rest, line)
 }
 
-/// A joined row kept for the writes: ORDER BY keys, the row, its targets' slots.
-type JoinedRow = (Vec<Value>, (Vec<Value>, Vec<Option<Arc<RowSlot>>>));
+/// A joined row and the slots of its targets' rows (None: NULL-extended).
+type Joined = (Vec<Value>, Vec<Option<Arc<RowSlot>>>);
+
+/// A joined row kept for the writes, after its ORDER BY keys.
+type JoinedRow = (Vec<Value>, Joined);
 
 /// Runs the join, keeping every joined row with its targets' slots (sorted by `order`,
 /// cut at `limit`).
@@ -388,7 +391,7 @@ fn joined_rows(
     order: &[SortKey],
     limit: Option<Count>,
     ctx: &ExecContext,
-) -> Result<Vec<(Vec<Value>, Vec<Option<Arc<RowSlot>>>)>> {
+) -> Result<Vec<Joined>> {
     let limit = dml::limit_value(limit, ctx)?;
     let mut rows: Vec<JoinedRow> = Vec::new();
     if limit == 0 {
@@ -471,7 +474,6 @@ pub fn execute_update(
             writes.push((t, slot.clone(), work[cells].to_vec()));
         }
     }
-    drop(ctx);
     let mut changed = 0u64;
     for (t, slot, mut new) in writes {
         let target = &plan.targets[t];
@@ -489,12 +491,11 @@ pub fn execute_update(
         let kept = new.clone();
         match txn.update(table, &slot, new.into_boxed_slice()) {
             Ok(()) => changed += 1,
+            // MariaDB's multi-table UPDATE IGNORE skips a duplicate without a warning and
+            // counts the row as changed (its deferred updates of `multi_update::do_updates`).
+            Err(StorageError::DuplicateKey { .. }) if plan.ignore => changed += 1,
             Err(StorageError::DuplicateKey { index, .. }) => {
-                let e = dml::duplicate_error(table, index, &kept);
-                if !plan.ignore {
-                    return Err(e);
-                }
-                session.warn(e.code, e.message);
+                return Err(dml::duplicate_error(table, index, &kept));
             }
             Err(e) => return Err(dml::write_error(e, table, &[])),
         }
@@ -517,7 +518,6 @@ pub fn execute_delete(
     };
     let ctx = dml::exec_context(txn, eval, interrupt);
     let rows = joined_rows(&plan.join, &plan.targets, &[], None, &ctx)?;
-    drop(ctx);
     // One set for all targets: a table named under two aliases loses each row once.
     let mut seen = foldhash::HashSet::default();
     let mut deleted = 0;
