@@ -465,6 +465,7 @@ pub fn like_definition(name: &str, source: &manycore_storage::Table) -> Result<T
 /// result column, the table column it fills.
 pub fn select_definition(
     create: &ast::CreateTable,
+    db: &str,
     columns: &[crate::sink::ColumnInfo],
     catalog: &manycore_storage::Catalog,
     session: &dyn SessionContext,
@@ -490,7 +491,7 @@ pub fn select_definition(
             auto_increment_start: None,
         }
     } else {
-        table_definition(create, session)?
+        table_definition(create, db, session)?
     };
     // MariaDB's order: the defined columns the query does not fill, then the query's
     // columns (a defined one keeps its definition there).

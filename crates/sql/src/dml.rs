@@ -850,7 +850,7 @@ pub(crate) fn store(
 
 /// CURRENT_TIMESTAMP as a DEFAULT or ON UPDATE value of `c`: UTC in a TIMESTAMP cell, the
 /// session's local time in a DATETIME (`time_zone` invariant (1)).
-fn current_timestamp(
+pub(crate) fn current_timestamp(
     c: &manycore_storage::ColumnSchema,
     session: &dyn expr::SessionContext,
 ) -> Value {

@@ -26,6 +26,7 @@ use crate::dml::{self, WriteSession};
 use crate::error::{Error, ErrorCode, Result};
 use crate::exec::{self, ExecContext};
 use crate::expr::{self, EvalContext, Expr};
+use crate::foreign_key::Enforcer;
 use crate::information_schema;
 use crate::plan::{Count, Plan, SortKey};
 use crate::privilege::Privileges;
@@ -447,8 +448,9 @@ pub fn execute_update(
     let ctx = dml::exec_context(txn, eval, interrupt);
     let rows = joined_rows(&plan.join, &plan.targets, &plan.order, plan.limit, &ctx)?;
     let mut seen: Vec<foldhash::HashSet<usize>> = vec![Default::default(); plan.targets.len()];
-    // (target, slot, new row) of every changed row, written after all are computed.
-    let mut writes: Vec<(usize, Arc<RowSlot>, Vec<Value>)> = Vec::new();
+    // (target, slot, old row, new row) of every changed row, written after all are
+    // computed.
+    let mut writes: Vec<(usize, Arc<RowSlot>, Vec<Value>, Vec<Value>)> = Vec::new();
     let mut matched = 0u64;
     for (row, slots) in &rows {
         for (t, target) in plan.targets.iter().enumerate() {
@@ -471,16 +473,26 @@ pub fn execute_update(
             if work[cells.clone()] == row[cells.clone()] {
                 continue;
             }
-            writes.push((t, slot.clone(), work[cells].to_vec()));
+            writes.push((
+                t,
+                slot.clone(),
+                row[cells.clone()].to_vec(),
+                work[cells].to_vec(),
+            ));
         }
     }
+    let enforcers: Vec<Option<Enforcer>> = plan
+        .targets
+        .iter()
+        .map(|target| Enforcer::for_write(txn, &target.table, session))
+        .collect();
     let mut changed = 0u64;
-    for (t, slot, mut new) in writes {
+    for (t, slot, old, mut new) in writes {
         let target = &plan.targets[t];
         let table = &target.table;
         for (i, c) in table.schema.columns.iter().enumerate() {
             if c.on_update_current_timestamp && !target.assignments.iter().any(|(a, _)| *a == i) {
-                new[i] = Value::DateTime(session.statement_time());
+                new[i] = crate::dml::current_timestamp(c, session);
             }
         }
         let eval = EvalContext::new(params, &write_session);
@@ -490,7 +502,12 @@ pub fn execute_update(
         }
         let kept = new.clone();
         match txn.update(table, &slot, new.into_boxed_slice()) {
-            Ok(()) => changed += 1,
+            Ok(()) => {
+                changed += 1;
+                if let Some(enforcer) = &enforcers[t] {
+                    enforcer.row_written(txn, table, Some(&old), Some(&kept))?;
+                }
+            }
             // MariaDB's multi-table UPDATE IGNORE skips a duplicate without a warning and
             // counts the row as changed (its deferred updates of `multi_update::do_updates`).
             Err(StorageError::DuplicateKey { .. }) if plan.ignore => changed += 1,
@@ -518,18 +535,32 @@ pub fn execute_delete(
     };
     let ctx = dml::exec_context(txn, eval, interrupt);
     let rows = joined_rows(&plan.join, &plan.targets, &[], None, &ctx)?;
+    let enforcers: Vec<Option<Enforcer>> = plan
+        .targets
+        .iter()
+        .map(|target| Enforcer::for_write(txn, &target.table, session))
+        .collect();
     // One set for all targets: a table named under two aliases loses each row once.
     let mut seen = foldhash::HashSet::default();
     let mut deleted = 0;
-    for (_, slots) in rows {
-        for (target, slot) in plan.targets.iter().zip(slots) {
+    for (row, slots) in rows {
+        for ((target, slot), enforcer) in plan.targets.iter().zip(slots).zip(&enforcers) {
             let Some(slot) = slot else { continue };
             if !first_visit(&mut seen, &slot) {
+                continue;
+            }
+            // A foreign key's cascade may have deleted it already, in this statement.
+            if slot.read(&txn.write_view(), |_| ()).is_none() {
                 continue;
             }
             txn.delete(&target.table, &slot)
                 .map_err(|e| dml::write_error(e, &target.table, &[]))?;
             deleted += 1;
+            if let Some(enforcer) = enforcer {
+                let width = target.table.schema.columns.len();
+                let old = &row[target.offset..target.offset + width];
+                enforcer.row_written(txn, &target.table, Some(old), None)?;
+            }
         }
     }
     Ok(StatementOutcome::Affected {

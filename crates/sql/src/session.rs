@@ -1964,8 +1964,14 @@ impl Session {
         let cx = self.bind_context(&catalog, text, parameters);
         let select = select::bind_select(query, &cx)?;
         let (mut definition, columns) =
-            crate::ddl::select_definition(create, &select.columns, &catalog, &self.state)?;
+            crate::ddl::select_definition(create, &db, &select.columns, &catalog, &self.state)?;
         drop(cx);
+        if !definition.schema.foreign_keys.is_empty() {
+            // Their definitions would need the checks CREATE TABLE makes (foreign_key).
+            return Err(Error::not_supported(
+                "FOREIGN KEY in CREATE TABLE ... SELECT",
+            ));
+        }
         let checks = std::mem::take(&mut definition.schema.checks);
         storage
             .create_table(&db, definition.schema, false)
