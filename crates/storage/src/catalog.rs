@@ -34,7 +34,7 @@ use crossbeam_utils::CachePadded;
 use manycore_sync::NamedMutex;
 use manycore_types::{key, ColumnDefault, DataType, Value};
 use parking_lot::{Mutex, RwLock};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Bound::{self, Unbounded};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -350,20 +350,28 @@ pub struct Database {
 #[derive(Default)]
 pub struct Catalog {
     pub databases: BTreeMap<String, Arc<Database>>,
-    /// Whether any table declares a foreign key: writes to tables that are no parent skip
-    /// the search for children when none does (computed once per catalog, by DDL).
-    has_foreign_keys: bool,
+    /// Parent database -> parent table -> (child table, index of the key in its schema):
+    /// built once per catalog by DDL, so a write looks its children up instead of scanning
+    /// every table. Empty when no table declares a foreign key.
+    referenced_by: HashMap<String, HashMap<String, Vec<(Arc<Table>, usize)>>>,
 }
 
 impl Catalog {
     fn new(databases: BTreeMap<String, Arc<Database>>) -> Catalog {
-        let has_foreign_keys = databases
-            .values()
-            .flat_map(|d| d.tables.values())
-            .any(|t| !t.schema.foreign_keys.is_empty());
+        let mut referenced_by: HashMap<String, HashMap<String, Vec<_>>> = HashMap::new();
+        for table in databases.values().flat_map(|d| d.tables.values()) {
+            for (i, fk) in table.schema.foreign_keys.iter().enumerate() {
+                referenced_by
+                    .entry(fk.parent_db.clone())
+                    .or_default()
+                    .entry(fk.parent_table.clone())
+                    .or_default()
+                    .push((table.clone(), i));
+            }
+        }
         Catalog {
             databases,
-            has_foreign_keys,
+            referenced_by,
         }
     }
 
@@ -371,20 +379,15 @@ impl Catalog {
     /// (a self-reference included).
     pub fn children_of<'a>(
         &'a self,
-        db: &'a str,
-        table: &'a str,
+        db: &str,
+        table: &str,
     ) -> impl Iterator<Item = (&'a Arc<Table>, &'a ForeignKeySchema)> + 'a {
-        let databases = if self.has_foreign_keys {
-            Some(self.databases.values())
-        } else {
-            None
-        };
-        databases
+        self.referenced_by
+            .get(db)
+            .and_then(|tables| tables.get(table))
             .into_iter()
             .flatten()
-            .flat_map(|d| d.tables.values())
-            .flat_map(|t| t.schema.foreign_keys.iter().map(move |fk| (t, fk)))
-            .filter(move |(_, fk)| fk.parent_db == db && fk.parent_table == table)
+            .map(|(child, i)| (child, &child.schema.foreign_keys[*i]))
     }
 
     pub fn table(&self, db: &str, table: &str) -> Option<&Arc<Table>> {
