@@ -169,6 +169,22 @@ pub enum ErrorCode {
     DupConstraintName = 1826,
     /// ER_CONSTRAINT_FAILED: a row violates a CHECK constraint.
     ConstraintFailed = 4025,
+    /// ER_QUERY_RESULT_INCOMPLETE: a recursive CTE stopped at max_recursive_iterations.
+    QueryResultIncomplete = 1931,
+    /// ER_WRONG_OBJECT: "'db.t' is not of type 'VIEW'".
+    WrongObject = 1347,
+    ViewWrongList = 1353,
+    /// ER_VIEW_INVALID: a view reads a table or column that is gone.
+    ViewInvalid = 1356,
+    ViewNonupdCheck = 1368,
+    ViewRecursive = 1462,
+    /// ER_IT_IS_A_VIEW: DROP TABLE of a view.
+    IsAView = 1965,
+    UnknownView = 4092,
+    WithColWrongList = 4002,
+    DupQueryName = 4004,
+    RecursiveWithoutAnchors = 4005,
+    NotStandardCompliantRecursive = 4008,
 }
 
 impl ErrorCode {
@@ -188,7 +204,7 @@ impl ErrorCode {
             RowIsReferenced2 | NoReferencedRow2 => "23000",
             WrongFkDef => "42000",
             TableExists => "42S01",
-            BadTable | NoSuchTable | UnknownTable => "42S02",
+            BadTable | NoSuchTable | UnknownTable | UnknownView | IsAView => "42S02",
             NonUniq | WrongFieldWithGroup => "23000",
             BadField => "42S22",
             DupFieldName => "42S21",

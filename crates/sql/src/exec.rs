@@ -17,10 +17,11 @@
 use crate::engine::ProcessEntry;
 use crate::error::{Error, Result};
 use crate::expr::coerce;
+use crate::expr::{store_value, VarScope};
 use crate::expr::{Accumulator, EvalContext, Expr, Subquery, SubqueryRows, SubqueryRunner};
 use crate::plan::{
-    AccessPath, Count, IndexAccess, JoinSource, JoinStep, Plan, Scan, SetOperation, SetOperator,
-    SortKey,
+    AccessPath, Count, IndexAccess, JoinSource, JoinStep, Plan, RecursiveCte, Scan, SetOperation,
+    SetOperator, SortKey,
 };
 use manycore_storage::{IndexNo, KeyRange, ReadView, RowSlot};
 use manycore_types::{key, DataType, Value};
@@ -37,6 +38,9 @@ thread_local! {
     // empty buffer and allocates, never a conflict.
     static KEY_BUFFER: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
     static ROW_BUFFER: Cell<Vec<Value>> = const { Cell::new(Vec::new()) };
+    // The work tables of the recursive CTEs running on this thread, innermost last (plan
+    // invariant (3)): a run is synchronous, so its rows never leave the thread.
+    static WORK_TABLES: RefCell<Vec<(u64, Rc<Vec<Vec<Value>>>)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// An output row holding more than this many value bytes is not kept for reuse.
@@ -253,6 +257,25 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
             select_width,
         } => run_aggregate(input, group_by, calls, *width, *select_width, ctx, out),
         Plan::SetOperation(operation) => run_set_operation(operation, ctx, out),
+        Plan::Recursive(cte) => run_recursive(cte, ctx, out),
+        Plan::WorkTable { id } => {
+            let rows = WORK_TABLES.with(|tables| {
+                tables
+                    .borrow()
+                    .iter()
+                    .rev()
+                    .find(|(table, _)| table == id)
+                    .map(|(_, rows)| Rc::clone(rows))
+            });
+            // Plan invariant (3): the binder puts work tables only inside their CTE.
+            let rows = rows.expect("a work table is read inside its recursive CTE's run");
+            for row in rows.iter() {
+                if out(row)?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            Ok(ControlFlow::Continue(()))
+        }
     }
 }
 
@@ -290,6 +313,101 @@ pub fn run_join_slots(
         }),
         other => unreachable!("a write's join is a join or a scan: {other:?}"),
     }
+}
+
+/// Runs a recursive CTE (`cte` module notes): the anchor's rows, then iterations of the
+/// recursive parts over the rows the previous iteration added, each iteration's rows
+/// stored into the anchor's column types. Rows go to `out` as they are added, outside
+/// the iterations, so `out` may run this CTE again (a second reference) without meeting
+/// this run's work table.
+fn run_recursive(
+    cte: &RecursiveCte,
+    ctx: &ExecContext,
+    out: &mut dyn FnMut(&[Value]) -> Flow,
+) -> Flow {
+    let session = ctx.eval.session;
+    let strict = session.strict();
+    let iterations_max =
+        match session.system_variable("max_recursive_iterations", VarScope::Session)? {
+            Value::UInt(n) => n,
+            _ => u64::MAX,
+        };
+    // Keys of the rows added so far (UNION DISTINCT only).
+    let mut seen = foldhash::HashSet::<Vec<u8>>::default();
+    let mut key = Vec::new();
+    let mut is_new = |row: &[Value]| {
+        if cte.all {
+            return true;
+        }
+        key.clear();
+        for (value, data_type) in row.iter().zip(&cte.types) {
+            group_key(value, Some(data_type), &mut key);
+        }
+        seen.insert(key.clone())
+    };
+    let mut added: Vec<Vec<Value>> = Vec::new();
+    let flow = run(&cte.anchor, ctx, &mut |row| {
+        if !is_new(row) {
+            return Ok(ControlFlow::Continue(()));
+        }
+        added.push(row.to_vec());
+        out(row)
+    })?;
+    if flow.is_break() {
+        return Ok(flow);
+    }
+    let mut row_count = added.len() as u64;
+    let mut iterations = 0u64;
+    while !added.is_empty() {
+        if iterations >= iterations_max {
+            session.warn(
+                crate::ErrorCode::QueryResultIncomplete,
+                format!(
+                    "Query execution was interrupted. The query exceeded \
+                     max_recursive_iterations = {iterations_max}. The query result may be \
+                     incomplete"
+                ),
+            );
+            break;
+        }
+        iterations += 1;
+        let work = Rc::new(std::mem::take(&mut added));
+        WORK_TABLES.with(|tables| tables.borrow_mut().push((cte.id, Rc::clone(&work))));
+        let mut step = || -> Result<()> {
+            for (plan, _) in &cte.steps {
+                let _ = run(plan, ctx, &mut |row| {
+                    let mut stored = Vec::with_capacity(row.len());
+                    for (i, (value, to)) in row.iter().zip(&cte.types).enumerate() {
+                        let row_number = row_count + added.len() as u64 + 1;
+                        let name = || cte.names[i].clone();
+                        stored.push(store_value(
+                            value.clone(),
+                            to,
+                            &name,
+                            row_number,
+                            strict,
+                            session,
+                        )?);
+                    }
+                    if is_new(&stored) {
+                        added.push(stored);
+                    }
+                    Ok(ControlFlow::Continue(()))
+                })?;
+            }
+            Ok(())
+        };
+        let result = step();
+        WORK_TABLES.with(|tables| tables.borrow_mut().pop());
+        result?;
+        row_count += added.len() as u64;
+        for row in &added {
+            if out(row)?.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+    }
+    Ok(ControlFlow::Continue(()))
 }
 
 /// The rows a `JoinSource::Rows` step keeps for one run of its join (join invariant (5)).

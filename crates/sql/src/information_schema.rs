@@ -1,13 +1,17 @@
 //! information_schema: the read-only database of virtual tables describing the others
 //! (SCHEMATA, TABLES, COLUMNS, STATISTICS, TABLE_CONSTRAINTS, KEY_COLUMN_USAGE,
-//! REFERENTIAL_CONSTRAINTS, PROCESSLIST, ENGINES, CHARACTER_SETS, COLLATIONS), with
+//! REFERENTIAL_CONSTRAINTS, PROCESSLIST, ENGINES, CHARACTER_SETS, COLLATIONS, VIEWS), with
 //! MariaDB 10.11's column names,
 //! order and types. Their rows are also the source of SHOW DATABASES, TABLES, TABLE
 //! STATUS, INDEX, PROCESSLIST, ENGINES, CHARACTER SET and COLLATION, which show some of
 //! their columns (`show`).
 //!
-//! TRIGGERS, VIEWS, ROUTINES, PARAMETERS and EVENTS describe what manycore does not have
-//! (triggers, views, stored routines, events), so they are always empty; clients such as mariadb-dump read them (and SHOW TRIGGERS,
+//! TABLES lists views too (TABLE_TYPE 'VIEW'); VIEWS shows their query as written, not
+//! MariaDB's rewritten text, and COLUMNS does not list their columns (DESCRIBE does).
+//!
+//! TRIGGERS, ROUTINES, PARAMETERS and EVENTS describe what manycore does not have
+//! (triggers, stored routines, events), so they are always empty; clients such as
+//! mariadb-dump read them (and SHOW TRIGGERS,
 //! EVENTS, FUNCTION/PROCEDURE STATUS, built on them) to learn that there is nothing to do.
 //!
 //! Each table is a `storage::Table::detached`: a real schema, so binding, column names,
@@ -36,7 +40,9 @@
 use crate::engine::{Engine, ProcessRow};
 use crate::error::{Error, ErrorCode, Result};
 use crate::privilege::{Privileges, SessionGrants};
-use manycore_storage::{Catalog, ColumnSchema, IndexSchema, Table, TableId, TableSchema};
+use manycore_storage::{
+    Catalog, ColumnSchema, IndexSchema, Table, TableId, TableSchema, ViewSchema,
+};
 use manycore_types::{format, ColumnDefault, DataType, Decimal, IntWidth, LobSize, Value};
 use std::sync::{Arc, OnceLock};
 
@@ -602,9 +608,9 @@ pub fn rows(table: SystemTable, source: &RowSource) -> Vec<Row> {
             }
             rows
         }
-        // manycore has no triggers, views, stored routines or events.
+        SystemTable::Views => views(&catalog, source.grants),
+        // manycore has no triggers, stored routines or events.
         SystemTable::Triggers
-        | SystemTable::Views
         | SystemTable::Routines
         | SystemTable::Parameters
         | SystemTable::Events => Vec::new(),
@@ -662,9 +668,70 @@ fn visible_tables<'a>(
 
 /// TABLES rows, of database `only` if given: also SHOW TABLES and SHOW TABLE STATUS.
 pub fn tables(catalog: &Catalog, grants: &SessionGrants, only: Option<&str>) -> Vec<Row> {
-    visible_tables(catalog, grants, only)
+    let mut rows: Vec<Row> = visible_tables(catalog, grants, only)
         .into_iter()
         .map(|(db, table)| table_row(db, &table))
+        .collect();
+    let mut views = visible_views(catalog, grants, only).peekable();
+    if views.peek().is_none() {
+        return rows;
+    }
+    for (db, view) in views {
+        let mut row = vec![
+            string(CATALOG),
+            string(db),
+            string(&view.name),
+            string("VIEW"),
+        ];
+        row.extend(std::iter::repeat_n(Value::Null, 16));
+        row.extend([string("VIEW"), Value::Null, Value::Null]);
+        rows.push(row);
+    }
+    // Each database's tables and views in name order, as SHOW TABLES lists them.
+    rows.sort_by(|a, b| {
+        (a[1].as_bytes(), a[2].as_bytes()).cmp(&(b[1].as_bytes(), b[2].as_bytes()))
+    });
+    rows
+}
+
+/// The character set and collation a view reports as its client's (MariaDB records the
+/// creating session's; manycore's sessions default to these).
+pub const VIEW_CHARSET: (&str, &str) = ("utf8mb4", COLLATION);
+
+/// (database, view) of the views the session sees, of database `only` if given.
+fn visible_views<'a>(
+    catalog: &'a Catalog,
+    grants: &'a SessionGrants,
+    only: Option<&'a str>,
+) -> impl Iterator<Item = (&'a str, &'a ViewSchema)> + 'a {
+    catalog
+        .databases
+        .iter()
+        .filter(move |(db, _)| only.is_none_or(|only| only == db.as_str()))
+        .flat_map(|(db, database)| database.views.values().map(move |v| (db.as_str(), &**v)))
+        .filter(move |(db, view)| grants.table_any(db, &view.name))
+}
+
+/// VIEWS rows (module notes: the query as written, not MariaDB's rewritten text).
+fn views(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
+    visible_views(catalog, grants, None)
+        .map(|(db, view)| {
+            let updatable = crate::view::parse_query(&view.query)
+                .is_ok_and(|query| crate::view::updatable(&query));
+            vec![
+                string(CATALOG),
+                string(db),
+                string(&view.name),
+                string(&view.query),
+                string(&view.check_option),
+                string(if updatable { "YES" } else { "NO" }),
+                string(&view.definer),
+                string(&view.security),
+                string(VIEW_CHARSET.0),
+                string(VIEW_CHARSET.1),
+                string(&view.algorithm),
+            ]
+        })
         .collect()
 }
 

@@ -35,10 +35,12 @@
 //!     (`plan::JoinSource::Rows`). Buffers belong to the run, never to the plan (which
 //!     prepared statements and the plan cache share). The first step runs once anyway
 //!     and streams.
-//! (6) A derived table `(SELECT ...) AS d` is a source like a table: its query is bound
-//!     on its own (it sees no enclosing query, as in MariaDB), its schema is the query's
-//!     result columns (a detached table, as information_schema's), so names, `*`, `d.*`,
-//!     USING and NATURAL resolve through the same scope code.
+//! (6) A derived table `(SELECT ...) AS d`, a CTE's reference (`cte`) and a view's
+//!     (`view`) are sources like a table: the query is bound on its own (it sees no
+//!     enclosing query, as in MariaDB), its schema is the query's result columns (a
+//!     detached table, as information_schema's), so names, `*`, `d.*`, USING and NATURAL
+//!     resolve through the same scope code. A one-part name is a CTE's if one is in
+//!     scope, else a view's, else a table's.
 
 use crate::access::{self, conjunction, conjuncts};
 use crate::error::{Error, ErrorCode, Result};
@@ -183,6 +185,27 @@ impl Binder<'_, '_> {
                 args: None,
                 ..
             } => {
+                // A one-part name is a CTE's first, then a view's or a table's.
+                if let (Some(_), [part]) = (self.cx.ctes, name.0.as_slice()) {
+                    let cte_name = object_part(part);
+                    if let Some(plan) = crate::cte::reference(self.cx, &cte_name)? {
+                        let alias = alias.as_ref().map_or(cte_name, |a| a.name.value.clone());
+                        return self.derived(String::new(), alias, plan, sources);
+                    }
+                }
+                if let Some((db, view)) = crate::view::find(self.cx, name)? {
+                    self.cx.access.table_columns(
+                        &db,
+                        &view.name,
+                        self.needed,
+                        self.column_needs,
+                    )?;
+                    let plan = crate::view::bind(self.cx, &db, &view)?;
+                    let alias = alias
+                        .as_ref()
+                        .map_or(view.name.clone(), |a| a.name.value.clone());
+                    return self.derived(db, alias, plan, sources);
+                }
                 let (db, table, columns) = self.cx.table(name, self.needed, self.column_needs)?;
                 let alias = match alias {
                     Some(a) => a.name.value.clone(),
@@ -203,16 +226,7 @@ impl Binder<'_, '_> {
                     return Err(Error::parse_near("", 1));
                 };
                 let plan = crate::select::bind_select(subquery, &self.cx.for_derived())?;
-                self.cx.subquery_tables.borrow_mut().extend(plan.tables);
-                let table = derived_table(&alias.name.value, &plan.columns)?;
-                push_source(
-                    sources,
-                    String::new(),
-                    alias.name.value.clone(),
-                    Arc::new(table),
-                    ColumnAccess::default(),
-                    Some(Arc::new(plan.plan)),
-                )
+                self.derived(String::new(), alias.name.value.clone(), plan, sources)
             }
             ast::TableFactor::NestedJoin {
                 table_with_joins,
@@ -220,6 +234,27 @@ impl Binder<'_, '_> {
             } => self.table_with_joins(table_with_joins, sources),
             _ => Err(Error::not_supported("table functions")),
         }
+    }
+
+    /// A derived table, a CTE's or a view's reference as the FROM source `alias` (of
+    /// database `db`: a view's, else none).
+    fn derived(
+        &self,
+        db: String,
+        alias: String,
+        plan: crate::select::SelectPlan,
+        sources: &mut Vec<SourceTable>,
+    ) -> Result<Operand> {
+        self.cx.subquery_tables.borrow_mut().extend(plan.tables);
+        let table = derived_table(&alias, &plan.columns)?;
+        push_source(
+            sources,
+            db,
+            alias,
+            Arc::new(table),
+            ColumnAccess::default(),
+            Some(Arc::new(plan.plan)),
+        )
     }
 
     fn join(
@@ -246,6 +281,13 @@ impl Binder<'_, '_> {
         };
         if kind != JoinKind::Inner {
             for source in &mut sources[other.sources.clone()] {
+                if source
+                    .derived
+                    .as_deref()
+                    .is_some_and(crate::cte::is_work_table)
+                {
+                    return Err(crate::cte::work_table_misplaced(&source.alias));
+                }
                 source.null_extended = true;
             }
         }
@@ -356,7 +398,7 @@ fn push_source(
 
 /// A derived table's columns as a table without rows: the derived query's result
 /// columns, each name once (1060 otherwise, as MariaDB).
-fn derived_table(alias: &str, columns: &[ColumnInfo]) -> Result<Table> {
+pub fn derived_table(alias: &str, columns: &[ColumnInfo]) -> Result<Table> {
     let mut schema_columns: Vec<ColumnSchema> = Vec::with_capacity(columns.len());
     for column in columns {
         if schema_columns

@@ -32,6 +32,7 @@
 
 mod access;
 mod check;
+mod cte;
 mod ddl;
 mod dialect;
 mod dml;
@@ -58,6 +59,7 @@ pub mod split;
 #[cfg(test)]
 mod tests;
 pub mod variables;
+mod view;
 
 pub use engine::{
     ConnectionInfo, Counter, Engine, EngineConfig, KillKind, ProcessHandle, ProcessList, Status,

@@ -68,6 +68,9 @@ pub enum Statement {
     Sets(Vec<ast::Set>),
     /// CREATE/ALTER/DROP/RENAME USER, SET PASSWORD, GRANT, REVOKE, SHOW GRANTS.
     Account(AccountStatement),
+    /// CREATE [OR REPLACE] VIEW, ALTER VIEW (`view`): sqlparser lacks their MariaDB
+    /// options and CHECK OPTION, and the view keeps its query's text.
+    View(Box<crate::view::ViewStatement>),
 }
 
 /// What a SHOW of stored objects lists.
@@ -98,6 +101,15 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
             Err(e) => Err(e),
         },
         Some("ALTER") => match pre_alter_keys(&mut parser) {
+            Ok(Some(statement)) => Ok(statement),
+            Ok(None) => match reparse(text).and_then(|mut p| pre_view(&mut p, text)) {
+                Ok(Some(statement)) => Ok(statement),
+                Ok(None) => sql(text),
+                Err(e) => Err(e),
+            },
+            Err(e) => Err(e),
+        },
+        Some("CREATE") => match pre_view(&mut parser, text) {
             Ok(Some(statement)) => Ok(statement),
             Ok(None) => sql(text),
             Err(e) => Err(e),
@@ -193,6 +205,120 @@ fn end(parser: &mut Parser) -> Result<(), ParserError> {
             next.token, next.span.start
         )))
     }
+}
+
+fn reparse(text: &str) -> Result<Parser<'static>, ParserError> {
+    Parser::new(&DIALECT).try_with_sql(text)
+}
+
+/// `CREATE [OR REPLACE] [ALGORITHM = a] [DEFINER = user] [SQL SECURITY s] VIEW name
+/// [(columns)] AS query [WITH [CASCADED | LOCAL] CHECK OPTION]`, or ALTER with the same
+/// options; None if the statement is not about a view.
+fn pre_view(parser: &mut Parser, text: &str) -> Result<Option<Statement>, ParserError> {
+    let alter = peek_word(parser, 0).as_deref() == Some("ALTER");
+    parser.next_token();
+    let or_replace = !alter && peek_word(parser, 0).as_deref() == Some("OR");
+    if or_replace {
+        parser.next_token();
+        if !eat_word(parser, "REPLACE") {
+            return Ok(None);
+        }
+    }
+    let mut algorithm = None;
+    let mut definer = None;
+    let mut security = None;
+    loop {
+        match peek_word(parser, 0).as_deref() {
+            Some("ALGORITHM") => {
+                parser.next_token();
+                parser.expect_token(&Token::Eq)?;
+                let value = identifier(parser)?.to_ascii_uppercase();
+                if !matches!(value.as_str(), "UNDEFINED" | "MERGE" | "TEMPTABLE") {
+                    return Err(ParserError::ParserError(format!(
+                        "Expected: UNDEFINED, MERGE or TEMPTABLE, found: {value}"
+                    )));
+                }
+                algorithm = Some(value);
+            }
+            Some("DEFINER") => {
+                parser.next_token();
+                parser.expect_token(&Token::Eq)?;
+                // `user@host` in any quoting, or CURRENT_USER[()]: its tokens' text.
+                let mut written = String::new();
+                while !matches!(peek_word(parser, 0).as_deref(), Some("SQL" | "VIEW"))
+                    && parser.peek_token().token != Token::EOF
+                {
+                    written.push_str(&parser.next_token().token.to_string());
+                }
+                definer = Some(written.replace(['`', '\'', '"'], ""));
+            }
+            Some("SQL") if peek_word(parser, 1).as_deref() == Some("SECURITY") => {
+                parser.next_token();
+                parser.next_token();
+                let value = identifier(parser)?.to_ascii_uppercase();
+                if !matches!(value.as_str(), "DEFINER" | "INVOKER") {
+                    return Err(ParserError::ParserError(format!(
+                        "Expected: DEFINER or INVOKER, found: {value}"
+                    )));
+                }
+                security = Some(value);
+            }
+            _ => break,
+        }
+    }
+    if !eat_word(parser, "VIEW") {
+        return Ok(None);
+    }
+    let name = parser.parse_object_name(false)?;
+    let mut columns = Vec::new();
+    if parser.consume_token(&Token::LParen) {
+        columns = parser.parse_comma_separated(identifier)?;
+        parser.expect_token(&Token::RParen)?;
+    }
+    parser.expect_keyword(Keyword::AS)?;
+    let start = parser.peek_token().span.start;
+    let start = offset_of(text, start.line as usize, start.column as usize);
+    parser.parse_query()?;
+    let mut query_end = text.len();
+    let mut check_option = None;
+    if peek_word(parser, 0).as_deref() == Some("WITH") {
+        let at = parser.peek_token().span.start;
+        query_end = offset_of(text, at.line as usize, at.column as usize);
+        parser.next_token();
+        let kind = match peek_word(parser, 0).as_deref() {
+            Some(kind @ ("CASCADED" | "LOCAL")) => {
+                parser.next_token();
+                kind.to_string()
+            }
+            _ => "CASCADED".to_string(),
+        };
+        if !(eat_word(parser, "CHECK") && eat_word(parser, "OPTION")) {
+            return Err(ParserError::ParserError(format!(
+                "Expected: CHECK OPTION{}",
+                parser.peek_token().span.start
+            )));
+        }
+        check_option = Some(kind);
+    }
+    end(parser)?;
+    let query = text[start..query_end]
+        .trim()
+        .trim_end_matches(';')
+        .trim_end()
+        .to_string();
+    Ok(Some(Statement::View(Box::new(
+        crate::view::ViewStatement {
+            alter,
+            or_replace,
+            algorithm,
+            definer,
+            security,
+            name,
+            columns,
+            query,
+            check_option,
+        },
+    ))))
 }
 
 fn identifier(parser: &mut Parser) -> Result<String, ParserError> {

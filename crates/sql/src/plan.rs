@@ -40,6 +40,8 @@
 //! (2) A scan's rows are those its WHERE clause accepts, whatever the access path: the
 //!     residual filter leaves out only conjuncts the path's key range enforces exactly
 //!     (`access` module notes), and a fallback to a full scan applies the whole clause.
+//! (3) A `WorkTable` is read only inside a run of its `Recursive` plan, which provides
+//!     its rows; they belong to that run (`exec`), never to the plan.
 
 use crate::expr::{AggregateCall, Expr};
 use crate::information_schema::SystemTable;
@@ -101,6 +103,49 @@ pub enum Plan {
     },
     /// `left UNION|INTERSECT|EXCEPT right`: each side's rows converted to `types`.
     SetOperation(Box<SetOperation>),
+    /// A recursive CTE (`cte` module notes).
+    Recursive(Box<RecursiveCte>),
+    /// The rows the previous iteration of recursive CTE `id` added (invariant (3)).
+    WorkTable {
+        id: u64,
+    },
+}
+
+impl Plan {
+    /// Whether `f` holds for an operator of this query block above its FROM (the chain of
+    /// one-input operators down to the source; derived tables inside are not looked at).
+    pub fn block_has(&self, f: &dyn Fn(&Plan) -> bool) -> bool {
+        if f(self) {
+            return true;
+        }
+        match self {
+            Plan::Filter { input, .. }
+            | Plan::Aggregate { input, .. }
+            | Plan::Widen { input, .. }
+            | Plan::Compute { input, .. }
+            | Plan::Sort { input, .. }
+            | Plan::Project { input, .. }
+            | Plan::Distinct { input }
+            | Plan::Limit { input, .. } => input.block_has(f),
+            _ => false,
+        }
+    }
+}
+
+/// A recursive CTE: the anchor's rows, then iterations of `steps` over the work table
+/// (the rows the previous iteration added) until one adds none.
+#[derive(Clone, Debug)]
+pub struct RecursiveCte {
+    /// What the steps' `Plan::WorkTable`s name.
+    pub id: u64,
+    /// UNION ALL: rows are added even when already there.
+    pub all: bool,
+    /// The result's column names (for store errors) and types: the anchor's.
+    pub names: Vec<String>,
+    pub types: Vec<DataType>,
+    pub anchor: Plan,
+    /// Each recursive part, and its column types.
+    pub steps: Vec<(Plan, Vec<DataType>)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

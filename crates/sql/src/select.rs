@@ -2,6 +2,7 @@
 //! result columns' metadata as MariaDB reports it.
 
 use crate::access;
+use crate::cte::CteScope;
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{ColumnRef, Expr};
 use crate::information_schema::{self, SystemTable};
@@ -46,6 +47,8 @@ pub struct BindContext<'a> {
     /// Tables the subqueries bound so far read (a query's `SelectPlan::tables` include
     /// them, so DDL on them re-binds a prepared statement).
     pub subquery_tables: RefCell<Vec<Arc<Table>>>,
+    /// The CTEs (WITH) this query sees (`cte`).
+    pub ctes: Option<&'a CteScope<'a>>,
 }
 
 impl<'a> BindContext<'a> {
@@ -70,6 +73,30 @@ impl<'a> BindContext<'a> {
             access: self.access,
             outer,
             subquery_tables: RefCell::default(),
+            ctes: self.ctes,
+        }
+    }
+
+    /// The context of a CTE's query: it sees the CTEs of `ctes`, and no enclosing
+    /// query's rows (as a derived table).
+    pub fn for_cte<'b>(&'b self, ctes: &'b CteScope<'b>) -> BindContext<'b> {
+        BindContext {
+            outer: None,
+            ..self.for_cte_body(ctes)
+        }
+    }
+
+    /// The context of the query a WITH clause belongs to: this one, seeing `ctes`.
+    pub fn for_cte_body<'b>(&'b self, ctes: &'b CteScope<'b>) -> BindContext<'b> {
+        BindContext {
+            catalog: self.catalog,
+            database: self.database,
+            text: self.text,
+            parameters: self.parameters,
+            access: self.access,
+            outer: self.outer,
+            subquery_tables: RefCell::default(),
+            ctes: Some(ctes),
         }
     }
 
@@ -95,6 +122,17 @@ impl<'a> BindContext<'a> {
         let columns = self
             .access
             .table_columns(&db, &table, needed, column_needs)?;
+        // FROM reads views before it gets here (`join`); what else names one would write.
+        if self
+            .catalog
+            .databases
+            .get(&db)
+            .is_some_and(|d| d.views.contains_key(&table))
+        {
+            return Err(Error::not_supported(
+                "INSERT, UPDATE and DELETE through a view",
+            ));
+        }
         let (db, table) = information_schema::find_table(self.catalog, &db, &table)?;
         Ok((db, table, columns))
     }
@@ -358,9 +396,14 @@ struct Item {
 }
 
 pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
-    if query.with.is_some() {
-        return Err(Error::not_supported("WITH"));
+    match &query.with {
+        Some(with) => crate::cte::bind_with(query, with, cx),
+        None => bind_body(query, cx),
     }
+}
+
+/// `query` without its WITH clause (whose CTEs `cx` holds).
+pub fn bind_body(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
     match query.body.as_ref() {
         ast::SetExpr::Select(select) => bind_query_block(
             select,
@@ -881,7 +924,8 @@ fn is_full_scan(plan: &Plan) -> bool {
             JoinSource::Rows { plan, .. } => is_full_scan(plan),
             JoinSource::Outer { .. } => false,
         },
-        Plan::Empty => false,
+        Plan::Empty | Plan::WorkTable { .. } => false,
+        Plan::Recursive(cte) => is_full_scan(&cte.anchor),
         Plan::Filter { input, .. }
         | Plan::Aggregate { input, .. }
         | Plan::Widen { input, .. }

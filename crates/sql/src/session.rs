@@ -24,6 +24,7 @@
 //!     its next run finds its SLEEP calls slept. KILL QUERY ends either wait with 1317.
 
 mod accounts;
+mod views;
 
 use crate::dml::{self, DeletePlan, InsertPlan, UpdatePlan};
 use crate::engine::{
@@ -670,7 +671,7 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
         Statement::Do(_) => Counter::ComDo,
         Statement::StartTransaction { .. } => Counter::ComBegin,
         Statement::SetCharacterSet(_) | Statement::Sets(_) => Counter::ComSetOption,
-        Statement::Account(_) => return None,
+        Statement::Account(_) | Statement::View(_) => return None,
         Statement::Sql(s) => match s.as_ref() {
             S::Query(_) => Counter::ComSelect,
             S::Insert(i) if i.replace_into => Counter::ComReplace,
@@ -1725,6 +1726,7 @@ impl Session {
             access: self.state.access(),
             outer: None,
             subquery_tables: Default::default(),
+            ctes: None,
         }
     }
 
@@ -2062,6 +2064,7 @@ impl Session {
             }
             Statement::Sql(s) => return self.execute_sql(s, params, &parameters, sink, more),
             Statement::Account(a) => return self.execute_account(a, sink, more),
+            Statement::View(view) => self.create_view(view)?,
             Statement::ShowWarnings {
                 errors,
                 count,
@@ -2370,7 +2373,10 @@ impl Session {
                     .and_then(|i| i.parent_name.clone())
                     .ok_or_else(|| Error::parse_near("", 1))?;
                 // sqlparser puts `FROM t FROM db` as [db, t].
-                let (db, t) = self.lookup_table(&name, None)?;
+                let (db, t) = match self.view_columns(&name)? {
+                    Some(view) => view,
+                    None => self.lookup_table(&name, None)?,
+                };
                 let like = like_filter(show_options)?;
                 let rows = self.visible_columns(&db, &t, show::columns(&t, *full, like.as_deref()));
                 let rows =
@@ -2378,14 +2384,27 @@ impl Session {
                 return self.send_rows(rows, sink, more);
             }
             S::ExplainTable { table_name, .. } => {
-                let (db, t) = self.lookup_table(table_name, None)?;
+                let (db, t) = match self.view_columns(table_name)? {
+                    Some(view) => view,
+                    None => self.lookup_table(table_name, None)?,
+                };
                 let rows = self.visible_columns(&db, &t, show::columns(&t, false, None));
                 return self.send_rows(rows, sink, more);
+            }
+            S::ShowCreate {
+                obj_type: ast::ShowCreateObject::View,
+                obj_name,
+            } => {
+                let rows = self.show_create_view(obj_name, true)?;
+                return self.send_rows(rows.expect("errs when there is no view"), sink, more);
             }
             S::ShowCreate {
                 obj_type: ast::ShowCreateObject::Table,
                 obj_name,
             } => {
+                if let Some(rows) = self.show_create_view(obj_name, false)? {
+                    return self.send_rows(rows, sink, more);
+                }
                 let (db, t) = self.lookup_table(obj_name, None)?;
                 // Column grants alone do not show the whole definition (MariaDB: 1142).
                 self.state
@@ -2612,6 +2631,12 @@ impl Session {
                 }
             }
             S::Drop {
+                object_type: ast::ObjectType::View,
+                if_exists,
+                names,
+                ..
+            } => self.drop_views(names, *if_exists),
+            S::Drop {
                 object_type: ast::ObjectType::Table,
                 if_exists,
                 names,
@@ -2623,6 +2648,15 @@ impl Session {
                     let (db, table) = crate::ddl::split_name(n)?;
                     let db = self.require_db(db)?;
                     self.state.access().table(&db, &table, Privileges::DROP)?;
+                    if self.lookup_view(n, Some(Privileges::DROP))?.is_some() {
+                        // As MariaDB: a view is not dropped by DROP TABLE.
+                        let message = format!("'{db}.{table}' is a view");
+                        if !*if_exists {
+                            return Err(Error::new(ErrorCode::IsAView, message));
+                        }
+                        self.state.note(ErrorCode::IsAView, message);
+                        continue;
+                    }
                     // MariaDB drops the listed tables in order, each when it comes to it: a
                     // parent whose child still exists stays, the others go, and the
                     // statement then fails with 1451.

@@ -50,7 +50,8 @@ pub fn bind_set_expr(body: &ast::SetExpr, cx: &BindContext) -> Result<SelectPlan
     }
 }
 
-fn combine(
+/// `left operator right`, its columns typed as the operands' aggregate.
+pub fn combine(
     operator: SetOperator,
     all: bool,
     left: SelectPlan,

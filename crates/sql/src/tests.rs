@@ -1823,3 +1823,36 @@ fn foreign_key_checks_are_not_fooled_by_concurrent_transactions() {
         table(&[&["0"]])
     );
 }
+
+#[test]
+fn views_read_refuse_writes_and_stop_recursion() {
+    let (_engine, mut s) = setup();
+    run(&mut s, "CREATE TABLE t (a INT PRIMARY KEY, b INT)");
+    run(&mut s, "INSERT INTO t VALUES (1, 10), (2, 20)");
+    run(&mut s, "CREATE VIEW v AS SELECT a, b FROM t WHERE a > 1");
+    assert_eq!(rows(&mut s, "SELECT * FROM v"), table(&[&["2", "20"]]));
+    // Writes through a view are not built: 1235, never a write to the table.
+    for sql in [
+        "INSERT INTO v VALUES (3, 30)",
+        "UPDATE v SET b = 0",
+        "DELETE FROM v",
+    ] {
+        assert_eq!(error(&mut s, sql).code, ErrorCode::NotSupportedYet, "{sql}");
+    }
+    assert_eq!(
+        rows(&mut s, "SELECT COUNT(*), SUM(b) FROM t"),
+        table(&[&["2", "30"]])
+    );
+    // A cycle made through CREATE OR REPLACE is 1462 when read, not a stack overflow.
+    run(&mut s, "CREATE VIEW w AS SELECT a FROM v");
+    run(&mut s, "CREATE OR REPLACE VIEW v AS SELECT a FROM w");
+    assert_eq!(
+        error(&mut s, "SELECT * FROM w").code,
+        ErrorCode::ViewRecursive
+    );
+    // A recursive CTE's work table is per run: a second run and a nested reference agree.
+    let sql = "WITH RECURSIVE c AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM c WHERE n < 4) \
+               SELECT COUNT(*), (SELECT SUM(n) FROM c) FROM c";
+    assert_eq!(rows(&mut s, sql), table(&[&["4", "10"]]));
+    assert_eq!(rows(&mut s, sql), table(&[&["4", "10"]]));
+}

@@ -22,6 +22,9 @@
 //!     `commit_order` before the new catalog is stored, so a commit that can see the change
 //!     is logged after it, and a change the log refused never happened; dropped tables are
 //!     retired only after the log took the drop.
+//! (7) A database's tables and views have distinct names: creating either fails with
+//!     `TableExists` if the other holds the name (CREATE OR REPLACE VIEW replaces views
+//!     only).
 
 use crate::gc::{Horizon, ReaderSlot};
 use crate::index::{IndexNo, KeyRange, PrimaryIndex};
@@ -345,6 +348,25 @@ pub struct Table {
 pub struct Database {
     pub name: String,
     pub tables: BTreeMap<String, Arc<Table>>,
+    /// Views by name; a name is a table's or a view's, never both (invariant (7)).
+    pub views: BTreeMap<String, Arc<ViewSchema>>,
+}
+
+/// A view's definition. Storage keeps the query as opaque text (it knows no SQL): the
+/// sql crate binds it when a statement reads the view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViewSchema {
+    pub name: String,
+    /// The column names listed after the view's name; empty: the query's own.
+    pub columns: Vec<String>,
+    /// The SELECT, as SQL text, to be bound in the view's database.
+    pub query: String,
+    /// ALGORITHM, DEFINER (`user@host`), SQL SECURITY and CHECK OPTION as given (or
+    /// defaulted), kept for SHOW CREATE VIEW and information_schema.VIEWS.
+    pub algorithm: String,
+    pub definer: String,
+    pub security: String,
+    pub check_option: String,
 }
 
 #[derive(Default)]
@@ -516,6 +538,7 @@ impl Storage {
                 let db = Database {
                     name: name.to_string(),
                     tables: BTreeMap::new(),
+                    views: BTreeMap::new(),
                 };
                 dbs.insert(name.to_string(), Arc::new(db));
                 Ok(true)
@@ -586,7 +609,9 @@ impl Storage {
                 let database = dbs
                     .get(db)
                     .ok_or_else(|| StorageError::NoSuchDatabase(db.into()))?;
-                if database.tables.contains_key(&schema.name) {
+                if database.tables.contains_key(&schema.name)
+                    || database.views.contains_key(&schema.name)
+                {
                     return if if_not_exists {
                         Ok(None)
                     } else {
@@ -611,6 +636,65 @@ impl Storage {
             },
         )
         .map(|created| created.is_some())
+    }
+
+    /// Creates view `view.name` in `db`, or with `replace` replaces the view of that name
+    /// (TableExists if a table has it, or a view and not `replace`).
+    pub fn create_view(
+        &self,
+        db: &str,
+        view: ViewSchema,
+        replace: bool,
+    ) -> Result<(), StorageError> {
+        let _ddl = self.ddl.lock();
+        self.update_catalog(
+            |dbs| {
+                let database = dbs
+                    .get(db)
+                    .ok_or_else(|| StorageError::NoSuchDatabase(db.into()))?;
+                if database.tables.contains_key(&view.name)
+                    || (!replace && database.views.contains_key(&view.name))
+                {
+                    return Err(StorageError::TableExists(view.name.clone()));
+                }
+                let mut database = clone_database(database);
+                database
+                    .views
+                    .insert(view.name.clone(), Arc::new(view.clone()));
+                dbs.insert(db.to_string(), Arc::new(database));
+                Ok(())
+            },
+            |()| {
+                Some(DdlChange::CreateView {
+                    db: db.to_string(),
+                    view: view.clone(),
+                })
+            },
+        )
+    }
+
+    /// Drops view `name` of `db` (NoSuchTable if there is none).
+    pub fn drop_view(&self, db: &str, name: &str) -> Result<(), StorageError> {
+        let _ddl = self.ddl.lock();
+        self.update_catalog(
+            |dbs| {
+                let database = dbs
+                    .get(db)
+                    .ok_or_else(|| StorageError::NoSuchDatabase(db.into()))?;
+                let mut database = clone_database(database);
+                if database.views.remove(name).is_none() {
+                    return Err(StorageError::NoSuchTable(name.to_string()));
+                }
+                dbs.insert(db.to_string(), Arc::new(database));
+                Ok(())
+            },
+            |()| {
+                Some(DdlChange::DropView {
+                    db: db.to_string(),
+                    name: name.to_string(),
+                })
+            },
+        )
     }
 
     /// Ok(false) if absent and `if_exists`.
@@ -892,6 +976,7 @@ fn clone_database(db: &Database) -> Database {
     Database {
         name: db.name.clone(),
         tables: db.tables.clone(),
+        views: db.views.clone(),
     }
 }
 

@@ -17,7 +17,7 @@
 //!     `take_commit_lsn`, so the connection that ran the statement waits for exactly what
 //!     it wrote before acknowledging it.
 
-use crate::catalog::{ForeignKeySchema, IndexSchema, TableSchema};
+use crate::catalog::{ForeignKeySchema, IndexSchema, TableSchema, ViewSchema};
 use crate::StorageError;
 use manycore_types::Value;
 use std::cell::Cell;
@@ -118,6 +118,15 @@ pub enum DdlChange {
         db: String,
         table: String,
         checks: Vec<crate::CheckConstraint>,
+    },
+    /// CREATE [OR REPLACE] VIEW and ALTER VIEW: the view as it now is.
+    CreateView {
+        db: String,
+        view: ViewSchema,
+    },
+    DropView {
+        db: String,
+        name: String,
     },
 }
 

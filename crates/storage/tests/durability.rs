@@ -460,6 +460,8 @@ fn apply_ddl(s: &Arc<Storage>, change: DdlChange) {
         DdlChange::CheckConstraints { db, table, checks } => {
             s.set_check_constraints(&db, &table, checks)
         }
+        DdlChange::CreateView { db, view } => s.create_view(&db, view, true),
+        DdlChange::DropView { db, name } => s.drop_view(&db, &name),
     };
     result.expect("replay ddl");
 }

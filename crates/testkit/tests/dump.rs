@@ -2,7 +2,8 @@
 //! dumped alone, with `--databases`, with `--all-databases` (the `mysql` database
 //! included, and left out) and with routines, events and triggers, exits 0 with nothing
 //! on stderr, and each dump restored into a fresh server gives the same tables (SHOW
-//! CREATE TABLE) and rows, and a foreign key that is enforced again.
+//! CREATE TABLE), views (SHOW CREATE VIEW, one reading the other) and rows, and a foreign
+//! key that is enforced again.
 
 use manycore_testkit::{mariadb_cli, mariadb_dump, Server};
 
@@ -39,11 +40,18 @@ CREATE TABLE shop.orders (
 INSERT INTO shop.orders (user_id, total, created, wait) VALUES
   (1, 9.75, '2024-05-06 07:08:09', '-838:59:59.999'), (2, NULL, NULL, NULL),
   (1, -1e10, '2000-01-01 00:00:00', '12:34:56.5');
+CREATE VIEW shop.spenders (who, spent) AS
+  SELECT u.name, SUM(o.total) FROM shop.users u JOIN shop.orders o ON o.user_id = u.id
+  GROUP BY u.name;
+CREATE VIEW shop.big_spenders AS SELECT who FROM shop.spenders WHERE spent < 0;
 "#;
 
 /// What must come back the same after a restore.
 const CHECK: &str = "SHOW CREATE TABLE shop.users; SHOW CREATE TABLE shop.orders; \
-                     SELECT * FROM shop.users ORDER BY id; SELECT * FROM shop.orders ORDER BY id;";
+                     SELECT * FROM shop.users ORDER BY id; SELECT * FROM shop.orders ORDER BY id; \
+                     SHOW FULL TABLES FROM shop; SHOW CREATE VIEW shop.spenders; \
+                     SHOW CREATE VIEW shop.big_spenders; SELECT * FROM shop.spenders ORDER BY who; \
+                     SELECT * FROM shop.big_spenders;";
 
 fn seeded_server() -> (Server, String) {
     let server = Server::from_env();

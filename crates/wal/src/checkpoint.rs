@@ -10,7 +10,7 @@
 //!     0: u32 LE payload length n (<= RECORD_PAYLOAD_MAX)
 //!     4: u32 LE crc32c of bytes 0..4 then 8..8+n
 //!     8: payload: a LogRecord (record.rs): CreateDatabase, CreateTable (with its
-//!        AUTO_INCREMENT), CreateIndex, TableRows, ...
+//!        AUTO_INCREMENT), CreateView, CreateIndex, TableRows, ...
 //!   trailer (32 bytes):
 //!     0: u32 LE 0xFFFF_FFFF (never a valid length)   4: u32 zero
 //!     8: u64 LE entry count   16: u64 LE lsn

@@ -50,6 +50,8 @@ pub fn ddl_record(change: &DdlChange) -> LogRecord {
         DdlChange::CheckConstraints { db, table, checks } => {
             LogRecord::CheckConstraints { db, table, checks }
         }
+        DdlChange::CreateView { db, view } => LogRecord::CreateView { db, view },
+        DdlChange::DropView { db, name } => LogRecord::DropView { db, name },
     }
 }
 

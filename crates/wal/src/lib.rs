@@ -75,7 +75,7 @@
 //!   clock and vice versa, because both are assigned under `commit_order`; DDL <= C is in
 //!   that catalog because DDL appends under `ddl`. Then `let mut w =
 //!   wal.begin_checkpoint(C)?`; write `CreateDatabase` per database, `CreateTable` (schema
-//!   incl. indexes, `table.auto_increment()`) per table, then per table scan the primary
+//!   incl. indexes, `table.auto_increment()`) per table, `CreateView` per view, then per table scan the primary
 //!   index at the snapshot (`Table::scan(&view, IndexNo::Primary, &KeyRange::all(), ..)`)
 //!   and `w.write_row(db, table, slot.key(), row)`; `w.finish()?` installs it, flushing the
 //!   log through C first, and deletes segments wholly <= C. The read-only transaction pins

@@ -18,6 +18,7 @@ use crate::record::LogRecord;
 use crate::{Lsn, Wal, WalError};
 use manycore_storage::{
     DdlChange, IndexNo, KeyRange, ReaderSlot, RecoveryBatch, Storage, StorageError, TableSchema,
+    ViewSchema,
 };
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -155,6 +156,9 @@ fn apply_ddl(s: &Storage, record: LogRecord) -> Result<(), StorageError> {
         LogRecord::CheckConstraints { db, table, checks } => {
             s.set_check_constraints(&db, &table, checks)
         }
+        // A replaced view is logged as its new definition.
+        LogRecord::CreateView { db, view } => s.create_view(&db, view, true),
+        LogRecord::DropView { db, name } => s.drop_view(&db, &name),
         LogRecord::Commit { .. } | LogRecord::TableRows { .. } => {
             unreachable!("row records are batched")
         }
@@ -197,6 +201,13 @@ pub fn write_checkpoint(
                 };
                 writer.write(&ddl_record(&change))?;
             }
+        }
+        for view in database.views.values() {
+            let change = DdlChange::CreateView {
+                db: database.name.clone(),
+                view: ViewSchema::clone(view),
+            };
+            writer.write(&ddl_record(&change))?;
         }
     }
     let view = snapshot.transaction.view();

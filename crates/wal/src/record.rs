@@ -20,6 +20,8 @@
 //! | 10   | TableRows      | db, table, count, (key bytes, row) * count (checkpoints)  |
 //! | 11   | SetForeignKeys | db, table, count, foreign keys                            |
 //! | 12   | CheckConstraints | db, table, count, (name, bool column_level, expression) * count |
+//! | 13   | CreateView     | db, view                                                  |
+//! | 14   | DropView       | db, name                                                  |
 //!
 //! Field encodings: a string or byte string is a varint length then the bytes; a count is a
 //! varint; u64/u32 are varints; i64 is a zigzag varint; bool is one byte 0/1.
@@ -56,6 +58,8 @@
 //!   CHECK constraints are not part of it: a table's are a CheckConstraints record of
 //!   their own (after its CreateTable, also in checkpoints), so a CreateTable's schema
 //!   never has any.
+//! - view: name, count, column names, query, algorithm, definer, security, check option
+//!   (all strings).
 //!
 //! Invariants:
 //! (1) `decode(encode(r)) == r` for every record (tested exhaustively by kind).
@@ -67,6 +71,7 @@
 use crate::codec::*;
 use manycore_storage::{
     CheckConstraint, ColumnSchema, ForeignKeySchema, IndexSchema, ReferentialAction, TableSchema,
+    ViewSchema,
 };
 use manycore_types::decimal::PACKED_LEN;
 use manycore_types::{
@@ -163,6 +168,15 @@ pub enum LogRecord {
         db: String,
         table: String,
         checks: Vec<CheckConstraint>,
+    },
+    /// A view created or replaced (CREATE [OR REPLACE] VIEW, ALTER VIEW).
+    CreateView {
+        db: String,
+        view: ViewSchema,
+    },
+    DropView {
+        db: String,
+        name: String,
     },
 }
 
@@ -344,6 +358,16 @@ impl LogRecord {
                     put_str(&mut out, &check.expression);
                 }
             }
+            LogRecord::CreateView { db, view } => {
+                put_u8(&mut out, 13);
+                put_str(&mut out, db);
+                put_view(&mut out, view);
+            }
+            LogRecord::DropView { db, name } => {
+                put_u8(&mut out, 14);
+                put_str(&mut out, db);
+                put_str(&mut out, name);
+            }
         }
         assert!(
             out.len() <= RECORD_PAYLOAD_MAX,
@@ -417,6 +441,14 @@ impl LogRecord {
                 }
                 LogRecord::CheckConstraints { db, table, checks }
             }
+            13 => LogRecord::CreateView {
+                db: r.string()?,
+                view: get_view(&mut r)?,
+            },
+            14 => LogRecord::DropView {
+                db: r.string()?,
+                name: r.string()?,
+            },
             _ => return Err(DecodeError("unknown record kind")),
         };
         if !r.is_empty() {
@@ -424,6 +456,41 @@ impl LogRecord {
         }
         Ok(record)
     }
+}
+
+fn put_view(out: &mut Vec<u8>, view: &ViewSchema) {
+    put_str(out, &view.name);
+    put_varint(out, view.columns.len() as u64);
+    for column in &view.columns {
+        put_str(out, column);
+    }
+    for text in [
+        &view.query,
+        &view.algorithm,
+        &view.definer,
+        &view.security,
+        &view.check_option,
+    ] {
+        put_str(out, text);
+    }
+}
+
+fn get_view(r: &mut Reader<'_>) -> Result<ViewSchema, DecodeError> {
+    let name = r.string()?;
+    let count = r.len()?;
+    let mut columns = Vec::with_capacity(count.min(4096));
+    for _ in 0..count {
+        columns.push(r.string()?);
+    }
+    Ok(ViewSchema {
+        name,
+        columns,
+        query: r.string()?,
+        algorithm: r.string()?,
+        definer: r.string()?,
+        security: r.string()?,
+        check_option: r.string()?,
+    })
 }
 
 fn get_commit(r: &mut Reader<'_>) -> Result<LogRecord, DecodeError> {
@@ -1157,8 +1224,8 @@ mod tests {
                 checks: Vec::new(),
             },
             LogRecord::CheckConstraints {
-                db,
-                table,
+                db: db.clone(),
+                table: table.clone(),
                 checks: vec![
                     CheckConstraint {
                         name: "a".into(),
@@ -1172,7 +1239,31 @@ mod tests {
                     },
                 ],
             },
+            LogRecord::CreateView {
+                db: db.clone(),
+                view: sample_view(),
+            },
+            LogRecord::CreateView {
+                db: db.clone(),
+                view: ViewSchema {
+                    columns: Vec::new(),
+                    ..sample_view()
+                },
+            },
+            LogRecord::DropView { db, name: table },
         ]
+    }
+
+    pub(crate) fn sample_view() -> ViewSchema {
+        ViewSchema {
+            name: "v".into(),
+            columns: vec!["x".into(), "ÿ".into()],
+            query: "SELECT a, b FROM t1 WHERE a > 1".into(),
+            algorithm: "UNDEFINED".into(),
+            definer: "root@localhost".into(),
+            security: "DEFINER".into(),
+            check_option: "NONE".into(),
+        }
     }
 
     #[test]
