@@ -276,31 +276,53 @@ fn pre_view(parser: &mut Parser, text: &str) -> Result<Option<Statement>, Parser
         parser.expect_token(&Token::RParen)?;
     }
     parser.expect_keyword(Keyword::AS)?;
-    let start = parser.peek_token().span.start;
-    let start = offset_of(text, start.line as usize, start.column as usize);
-    parser.parse_query()?;
-    let mut query_end = text.len();
-    let mut check_option = None;
-    if peek_word(parser, 0).as_deref() == Some("WITH") {
-        let at = parser.peek_token().span.start;
-        query_end = offset_of(text, at.line as usize, at.column as usize);
-        parser.next_token();
-        let kind = match peek_word(parser, 0).as_deref() {
-            Some(kind @ ("CASCADED" | "LOCAL")) => {
-                parser.next_token();
-                kind.to_string()
-            }
-            _ => "CASCADED".to_string(),
-        };
-        if !(eat_word(parser, "CHECK") && eat_word(parser, "OPTION")) {
-            return Err(ParserError::ParserError(format!(
-                "Expected: CHECK OPTION{}",
-                parser.peek_token().span.start
-            )));
+    let query_at = parser.peek_token().span.start;
+    let start = offset_of(text, query_at.line as usize, query_at.column as usize);
+    // `WITH [CASCADED | LOCAL] CHECK OPTION` ends the statement. It is blanked out before
+    // the query is parsed (sqlparser would take its WITH as a GROUP BY modifier); the
+    // blanks keep every position, so a parse error still points into `text`.
+    let mut words = Vec::new();
+    loop {
+        let token = parser.next_token();
+        match token.token {
+            Token::EOF => break,
+            Token::SemiColon => {}
+            _ => words.push((word(&token), token.span.start)),
         }
-        check_option = Some(kind);
     }
-    end(parser)?;
+    let tail: Vec<Option<&str>> = words
+        .iter()
+        .rev()
+        .take(4)
+        .map(|(w, _)| w.as_deref())
+        .collect();
+    let (check_option, cut) = match tail.as_slice() {
+        [Some("OPTION"), Some("CHECK"), Some(kind @ ("CASCADED" | "LOCAL")), Some("WITH")] => {
+            (Some(kind.to_string()), 4)
+        }
+        [Some("OPTION"), Some("CHECK"), Some("WITH"), ..] => (Some("CASCADED".to_string()), 3),
+        _ => (None, 0),
+    };
+    let query_end = match cut {
+        0 => text.len(),
+        n => {
+            let at = words[words.len() - n].1;
+            offset_of(text, at.line as usize, at.column as usize)
+        }
+    };
+    let masked = format!(
+        "{}{}",
+        &text[..query_end],
+        " ".repeat(text.len() - query_end)
+    );
+    let mut query_parser = reparse(&masked)?;
+    while query_parser.peek_token().span.start != query_at
+        && query_parser.peek_token().token != Token::EOF
+    {
+        query_parser.next_token();
+    }
+    query_parser.parse_query()?;
+    end(&mut query_parser)?;
     let query = text[start..query_end]
         .trim()
         .trim_end_matches(';')

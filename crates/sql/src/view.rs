@@ -181,15 +181,19 @@ pub fn columns_table(
 }
 
 /// Whether MariaDB would call the view updatable, as far as its text tells: one query
-/// block over one table or view, without DISTINCT, GROUP BY, HAVING, an aggregate in the
-/// select list, LIMIT or WITH. WITH CHECK OPTION needs it (1368);
+/// block reading tables or views only (joins too), without DISTINCT, GROUP BY, HAVING,
+/// an aggregate in the select list, LIMIT or WITH. WITH CHECK OPTION needs it (1368);
 /// information_schema.VIEWS.IS_UPDATABLE shows it.
 pub fn updatable(query: &ast::Query) -> bool {
     let ast::SetExpr::Select(select) = query.body.as_ref() else {
         return false;
     };
-    let one_table = matches!(select.from.as_slice(),
-        [one] if one.joins.is_empty() && matches!(one.relation, ast::TableFactor::Table { .. }));
+    let named = |factor: &ast::TableFactor| matches!(factor, ast::TableFactor::Table { .. });
+    let tables_only = !select.from.is_empty()
+        && select
+            .from
+            .iter()
+            .all(|t| named(&t.relation) && t.joins.iter().all(|j| named(&j.relation)));
     let grouped = !matches!(&select.group_by, ast::GroupByExpr::Expressions(e, _) if e.is_empty());
     let aggregates = select.projection.iter().any(|item| match item {
         ast::SelectItem::UnnamedExpr(ast::Expr::Function(call))
@@ -199,7 +203,7 @@ pub fn updatable(query: &ast::Query) -> bool {
         } => crate::expr::is_aggregate(call),
         _ => false,
     });
-    one_table
+    tables_only
         && select.distinct.is_none()
         && !grouped
         && select.having.is_none()

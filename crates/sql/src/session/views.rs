@@ -83,7 +83,7 @@ impl Session {
     }
 
     /// DROP VIEW [IF EXISTS] v, ...: drops the views that exist; the others are one
-    /// error (or with IF EXISTS one note per name) 4092, as MariaDB.
+    /// error (or with IF EXISTS one note) 4092, as MariaDB.
     pub(super) fn drop_views(
         &mut self,
         names: &[ast::ObjectName],
@@ -103,16 +103,13 @@ impl Session {
                 Err(e) => return Err(storage_error(e)),
             }
         }
-        if if_exists {
-            for name in &missing {
-                self.state
-                    .note(ErrorCode::UnknownView, format!("Unknown VIEW: '{name}'"));
+        if !missing.is_empty() {
+            // One condition naming every missing view, as MariaDB raises it.
+            let message = format!("Unknown VIEW: '{}'", missing.join(","));
+            if !if_exists {
+                return Err(Error::new(ErrorCode::UnknownView, message));
             }
-        } else if !missing.is_empty() {
-            return Err(Error::new(
-                ErrorCode::UnknownView,
-                format!("Unknown VIEW: '{}'", missing.join(",")),
-            ));
+            self.state.note(ErrorCode::UnknownView, message);
         }
         Ok(StatementOutcome::ok())
     }
