@@ -406,14 +406,8 @@ fn single_table(
     }
     if sources[0].derived.is_some() {
         // As MariaDB: UPDATE reports the table, DELETE's grammar has no derived table.
-        if needed.contains(Privileges::UPDATE) {
-            return Err(Error::new(
-                ErrorCode::NonUpdatableTable,
-                format!(
-                    "The target table {} of the UPDATE is not updatable",
-                    sources[0].alias
-                ),
-            ));
+        if needed.contains(Privileges::UPDATE) || sources[0].is_view() {
+            return Err(crate::multi_table::not_updatable(&sources[0], "UPDATE"));
         }
         return Err(Error::parse_near("", 1));
     }

@@ -42,6 +42,11 @@ pub struct SourceTable {
 }
 
 impl SourceTable {
+    /// A view's reference: derived, and the only derived source with a database.
+    pub fn is_view(&self) -> bool {
+        self.derived.is_some() && !self.db.is_empty()
+    }
+
     /// Whether column `i` may hold NULL in this FROM clause.
     pub fn nullable(&self, i: usize) -> bool {
         self.null_extended || self.table.schema.columns[i].nullable
