@@ -108,9 +108,13 @@ impl Dialect for MariaDbDialect {
             let update_token = parser.next_token();
             return Some(parse_update(parser, update_token));
         }
-        if is_word(0, Keyword::DELETE) && !is_word(1, Keyword::FROM) {
+        if is_word(0, Keyword::DELETE) {
+            let multi_table = !is_word(1, Keyword::FROM);
             let delete_token = parser.next_token();
-            return Some(parse_multi_delete(parser, delete_token));
+            if multi_table {
+                return Some(parse_multi_delete(parser, delete_token));
+            }
+            return Some(parse_delete_returning_last(parser, delete_token));
         }
         self.0.parse_statement(parser)
     }
@@ -187,6 +191,21 @@ fn parse_update(
         order_by,
         limit,
     }))
+}
+
+/// `DELETE FROM ...` with MariaDB's clause order: RETURNING after ORDER BY and LIMIT,
+/// where sqlparser expects it before them (which is also accepted).
+fn parse_delete_returning_last(
+    parser: &mut Parser,
+    delete_token: sqlparser::tokenizer::TokenWithSpan,
+) -> Result<Statement, ParserError> {
+    let mut statement = parser.parse_delete(delete_token)?;
+    if let Statement::Delete(delete) = &mut statement {
+        if parser.parse_keyword(Keyword::RETURNING) {
+            delete.returning = Some(parser.parse_comma_separated(Parser::parse_select_item)?);
+        }
+    }
+    Ok(statement)
 }
 
 /// `DELETE targets FROM tables [USING ...] [WHERE e] [ORDER BY ...] [LIMIT n]` (invariant

@@ -39,6 +39,20 @@ pub enum InsertSource {
     Select(Box<SelectPlan>),
 }
 
+/// RETURNING's select list: evaluated against each row an INSERT, REPLACE or DELETE
+/// wrote, the rows go back as a result set instead of the OK packet.
+#[derive(Clone)]
+pub struct Returning {
+    pub exprs: Vec<Expr>,
+    pub columns: crate::sink::Columns,
+}
+
+impl Returning {
+    fn row(&self, row: &[Value], eval: &EvalContext) -> Result<Vec<Value>> {
+        self.exprs.iter().map(|e| e.eval(row, eval)).collect()
+    }
+}
+
 #[derive(Clone)]
 pub struct InsertPlan {
     /// The table's database, for the `db`.`t`.`c` names of 1366 messages.
@@ -52,6 +66,7 @@ pub struct InsertPlan {
     pub on_duplicate: Vec<(usize, Expr)>,
     /// The table's CHECK constraints (`check` module).
     pub checks: Vec<crate::check::BoundCheck>,
+    pub returning: Option<Returning>,
 }
 
 #[derive(Clone)]
@@ -76,6 +91,7 @@ pub struct DeletePlan {
     pub limit: Option<Count>,
     /// Tables the WHERE clause's subqueries read (to re-bind after DDL).
     pub subquery_tables: Vec<Arc<Table>>,
+    pub returning: Option<Returning>,
 }
 
 fn table_name(table: &ast::TableObject) -> Result<&ast::ObjectName> {
@@ -103,8 +119,8 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
         needed |= Privileges::UPDATE;
         insert_needs |= Privileges::UPDATE;
     }
-    // The update expressions may read the table's columns.
-    let column_needs = if on_duplicate_update {
+    // The update expressions and RETURNING may read the table's columns.
+    let column_needs = if on_duplicate_update || insert.returning.is_some() {
         insert_needs | Privileges::SELECT
     } else {
         insert_needs
@@ -194,18 +210,23 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
             rows.push(vec![None; columns.len()]);
         }
     }
+    let target = SourceTable {
+        db,
+        alias: schema.name.clone(),
+        table: table.clone(),
+        offset: 0,
+        columns: access.clone(),
+        merged: Vec::new(),
+        null_extended: false,
+        derived: None,
+    };
+    let returning = match &insert.returning {
+        Some(items) => Some(select::bind_returning(items, target.clone(), cx)?),
+        None => None,
+    };
     let mut on_duplicate = Vec::new();
     if let Some(ast::OnInsert::DuplicateKeyUpdate(assignments)) = &insert.on {
-        let tables = [SourceTable {
-            db,
-            alias: schema.name.clone(),
-            table: table.clone(),
-            offset: 0,
-            columns: access.clone(),
-            merged: Vec::new(),
-            null_extended: false,
-            derived: None,
-        }];
+        let tables = [target];
         let mut scope = BindScope::new(&tables, "SELECT", cx.parameters);
         scope.values_offset = Some(schema.columns.len());
         for a in assignments {
@@ -229,6 +250,7 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
         replace: insert.replace_into,
         on_duplicate,
         checks,
+        returning,
     })
 }
 
@@ -509,11 +531,17 @@ pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<DeletePlan>
         None => None,
     };
     let (order, limit) = bind_order_limit(&delete.order_by, delete.limit.as_ref(), &sources, cx)?;
+    let subquery_tables = cx.subquery_tables.take();
+    let returning = match &delete.returning {
+        Some(items) => Some(select::bind_returning(items, sources[0].clone(), cx)?),
+        None => None,
+    };
     Ok(DeletePlan {
         scan: crate::access::scan(sources[0].table.clone(), 0, filter),
         order,
         limit,
-        subquery_tables: cx.subquery_tables.take(),
+        subquery_tables,
+        returning,
     })
 }
 
@@ -792,11 +820,13 @@ pub fn execute_delete(
         &plan.scan,
         &plan.order,
         plan.limit,
-        enforcer.is_some(),
+        enforcer.is_some() || plan.returning.is_some(),
         params,
         session,
         interrupt,
     )?;
+    let eval = EvalContext::new(params, session);
+    let mut returned = Vec::new();
     let mut deleted = 0;
     for (slot, row) in targets {
         // A delete never meets a duplicate key, the one error that shows the row.
@@ -805,7 +835,16 @@ pub fn execute_delete(
         if let Some(enforcer) = &enforcer {
             enforcer.row_written(txn, table, Some(row.as_slice()), None)?;
         }
+        if let Some(returning) = &plan.returning {
+            returned.push(returning.row(&row, &eval)?);
+        }
         deleted += 1;
+    }
+    if let Some(returning) = &plan.returning {
+        return Ok(StatementOutcome::Returned {
+            columns: returning.columns.clone(),
+            rows: returned,
+        });
     }
     Ok(StatementOutcome::Affected {
         rows: deleted,
@@ -1049,6 +1088,7 @@ pub fn execute_insert(
     // An id generated for a row IGNORE skipped goes to the next row (MariaDB's
     // restore_auto_increment), so skipped duplicates leave no gaps within a statement.
     let mut spare_id: Option<u64> = None;
+    let mut returned = Vec::new();
     for (n, values) in value_rows.into_iter().enumerate() {
         records += 1;
         let row_number = n as u64 + 1;
@@ -1126,6 +1166,7 @@ pub fn execute_insert(
         }
         let auto_of = |row: &[Value]| auto_column.and_then(|a| as_id(&row[a]));
         let inserted_auto = auto_of(&full);
+        let kept = plan.returning.as_ref().map(|_| full.clone());
         let written = insert_row(
             plan,
             txn,
@@ -1135,6 +1176,18 @@ pub fn execute_insert(
             &write_session,
             enforcer.as_ref(),
         )?;
+        if let Some(returning) = &plan.returning {
+            // MariaDB returns each row as written: inserted, or as ON DUPLICATE KEY
+            // UPDATE left it; not a row IGNORE skipped.
+            let row = match &written {
+                RowWrite::Inserted { .. } => kept.as_deref(),
+                RowWrite::Updated { row } | RowWrite::Unchanged { row } => Some(row.as_slice()),
+                RowWrite::Ignored => None,
+            };
+            if let Some(row) = row {
+                returned.push(returning.row(row, &eval)?);
+            }
+        }
         match written {
             RowWrite::Inserted { replaced } => {
                 affected += 1 + replaced;
@@ -1151,13 +1204,19 @@ pub fn execute_insert(
                 duplicates += 1;
                 last_auto_value = auto_of(&row).unwrap_or(last_auto_value);
             }
-            RowWrite::Unchanged => affected += u64::from(client_found_rows),
+            RowWrite::Unchanged { .. } => affected += u64::from(client_found_rows),
             RowWrite::Ignored => spare_id = generated,
         }
     }
     // The OK packet's id: the first generated value, else the auto-increment value of
     // the last row written (MariaDB reads it from the record buffer).
     let last_insert_id = first_generated.unwrap_or(if copied > 0 { last_auto_value } else { 0 });
+    if let Some(returning) = &plan.returning {
+        return Ok(StatementOutcome::Returned {
+            columns: returning.columns.clone(),
+            rows: returned,
+        });
+    }
     if multi_row {
         return Ok(StatementOutcome::InsertedRows {
             rows: affected,
@@ -1190,8 +1249,8 @@ enum RowWrite {
     Inserted { replaced: u64 },
     /// ON DUPLICATE KEY UPDATE changed the existing row into `row`.
     Updated { row: Vec<Value> },
-    /// ON DUPLICATE KEY UPDATE left the existing row as it was.
-    Unchanged,
+    /// ON DUPLICATE KEY UPDATE left the existing row as it was: `row`.
+    Unchanged { row: Vec<Value> },
     /// INSERT IGNORE skipped a duplicate.
     Ignored,
 }
@@ -1264,7 +1323,7 @@ fn insert_row(
                         new[*column] = store(value, c, &name, row_number, strict, true, session)?;
                     }
                     if new == old {
-                        return Ok(RowWrite::Unchanged);
+                        return Ok(RowWrite::Unchanged { row: old });
                     }
                     for (i, c) in schema.columns.iter().enumerate() {
                         if c.on_update_current_timestamp
@@ -1282,7 +1341,7 @@ fn insert_row(
                         eval,
                         plan.ignore,
                     )? {
-                        return Ok(RowWrite::Unchanged);
+                        return Ok(RowWrite::Unchanged { row: old });
                     }
                     txn.update(table, &existing, new.clone().into_boxed_slice())
                         .map_err(|e| write_error(e, table, &new))?;

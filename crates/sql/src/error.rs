@@ -345,6 +345,20 @@ impl Error {
         )
     }
 
+    /// 1064 near the last `keyword` of `text` (lower case) that starts a word: for clauses
+    /// the parser accepts where MariaDB's grammar has none.
+    pub fn parse_near_keyword(text: &str, keyword: &str) -> Error {
+        let lower = text.to_ascii_lowercase();
+        let at = lower
+            .rmatch_indices(keyword)
+            .map(|(i, _)| i)
+            .find(|&i| i == 0 || !lower.as_bytes()[i - 1].is_ascii_alphanumeric())
+            .unwrap_or(text.len());
+        let rest = text[at..].trim_end().trim_end_matches(';');
+        let line = text[..at].matches('\n').count() + 1;
+        Error::parse_near(rest, line)
+    }
+
     pub fn no_such_table(db: &str, table: &str) -> Error {
         Error::new(
             ErrorCode::NoSuchTable,

@@ -275,6 +275,11 @@ fn read_tables(sources: &[SourceTable], cx: &BindContext) -> Vec<Arc<Table>> {
 }
 
 pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<MultiDeletePlan> {
+    // As MariaDB: RETURNING belongs to single-table DELETE only (`DELETE FROM t1, t2
+    // USING ... RETURNING` parses).
+    if delete.returning.is_some() {
+        return Err(Error::parse_near_keyword(cx.text, "returning"));
+    }
     if !delete.order_by.is_empty() || delete.limit.is_some() {
         return Err(order_or_limit_error(cx.text, delete.order_by.is_empty()));
     }
@@ -371,16 +376,7 @@ pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<MultiDelete
 
 /// 1064 for a multi-table DELETE's ORDER BY or LIMIT, near that clause as MariaDB says.
 fn order_or_limit_error(text: &str, limit_only: bool) -> Error {
-    let keyword = if limit_only { "limit" } else { "order" };
-    let lower = text.to_ascii_lowercase();
-    let at = lower
-        .rmatch_indices(keyword)
-        .map(|(i, _)| i)
-        .find(|&i| i == 0 || !lower.as_bytes()[i - 1].is_ascii_alphanumeric())
-        .unwrap_or(text.len());
-    let rest = text[at..].trim_end().trim_end_matches(';');
-    let line = text[..at].matches('\n').count() + 1;
-    Error::parse_near(rest, line)
+    Error::parse_near_keyword(text, if limit_only { "limit" } else { "order" })
 }
 
 /// A joined row and the slots of its targets' rows (None: NULL-extended).

@@ -789,6 +789,31 @@ fn bind_item(
     Ok(())
 }
 
+/// INSERT/REPLACE/DELETE ... RETURNING (MariaDB 10.5+): the select list bound over the
+/// one table written, evaluated against each row written. No subqueries or aggregates:
+/// the row is all it sees.
+pub fn bind_returning(
+    items: &[ast::SelectItem],
+    source: SourceTable,
+    cx: &BindContext,
+) -> Result<crate::dml::Returning> {
+    let sources = [source];
+    let star: Vec<(usize, usize)> = (0..sources[0].table.schema.columns.len())
+        .map(|i| (0, i))
+        .collect();
+    let scope = BindScope::new(&sources, "RETURNING", cx.parameters);
+    let mut bound = Vec::with_capacity(items.len());
+    for item in items {
+        bind_item(item, &sources, &star, &scope, cx, &mut bound)?;
+    }
+    let (exprs, columns): (Vec<Expr>, Vec<ColumnInfo>) =
+        bound.into_iter().map(|i| (i.expr, i.info)).unzip();
+    Ok(crate::dml::Returning {
+        exprs,
+        columns: columns.into(),
+    })
+}
+
 fn scope_width(sources: &[SourceTable]) -> usize {
     sources.iter().map(|s| s.table.schema.columns.len()).sum()
 }

@@ -67,7 +67,7 @@ pub struct Warning {
 }
 
 /// What a statement did, for its OK packet.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum StatementOutcome {
     /// A result set was sent.
     ResultSet,
@@ -100,6 +100,11 @@ pub enum StatementOutcome {
         last_insert_id: u64,
         records: u64,
         duplicates: u64,
+    },
+    /// INSERT/REPLACE/DELETE ... RETURNING: the rows to send as a result set.
+    Returned {
+        columns: Columns,
+        rows: Vec<Vec<Value>>,
     },
 }
 
@@ -472,6 +477,16 @@ pub(crate) enum Bound {
 }
 
 impl Bound {
+    /// The columns of the result set it sends: a SELECT's, or RETURNING's.
+    fn result_columns(&self) -> Option<&Columns> {
+        match self {
+            Bound::Select(s) => Some(&s.columns),
+            Bound::Insert(i) => i.returning.as_ref().map(|r| &r.columns),
+            Bound::Delete(d) => d.returning.as_ref().map(|r| &r.columns),
+            Bound::Update(_) | Bound::MultiUpdate(_) | Bound::MultiDelete(_) => None,
+        }
+    }
+
     fn tables(&self) -> Vec<&Arc<Table>> {
         match self {
             Bound::Select(s) => s.tables.iter().collect(),
@@ -1262,9 +1277,9 @@ impl Session {
             Some(_) => parameters.count(),
             None => count_placeholders(&piece.text),
         };
-        let columns = match &bound {
-            Some(Bound::Select(s)) => s.columns.clone(),
-            _ => Columns::from([]),
+        let columns = match bound.as_ref().and_then(Bound::result_columns) {
+            Some(columns) => columns.clone(),
+            None => Columns::from([]),
         };
         let id = self.next_prepared_id;
         self.next_prepared_id = self.next_prepared_id.wrapping_add(1).max(1);
@@ -1690,15 +1705,8 @@ impl Session {
         let values = self.text_plans.values();
         let parameters = Parameters::typed(values.iter().map(parameter_type).collect());
         let bound = self.bind(&catalog, &template, text, &parameters).ok()??;
-        let same_columns = match (&bound, literal) {
-            (Bound::Select(t), Bound::Select(l)) => t.columns == l.columns,
-            (Bound::Insert(_), Bound::Insert(_))
-            | (Bound::Update(_), Bound::Update(_))
-            | (Bound::Delete(_), Bound::Delete(_))
-            | (Bound::MultiUpdate(_), Bound::MultiUpdate(_))
-            | (Bound::MultiDelete(_), Bound::MultiDelete(_)) => true,
-            _ => false,
-        };
+        let same_columns = std::mem::discriminant(&bound) == std::mem::discriminant(literal)
+            && bound.result_columns() == literal.result_columns();
         if !same_columns || parameters.count() != values.len() || parameters.positional() {
             return None;
         }
@@ -1823,6 +1831,14 @@ impl Session {
     ) -> Result<()> {
         let (affected, last_insert_id, info) = match outcome {
             StatementOutcome::ResultSet => return Ok(()),
+            StatementOutcome::Returned { columns, rows } => {
+                sink.result_set_start(&columns)?;
+                for row in &rows {
+                    sink.row(row)?;
+                }
+                self.state.row_count.set(-1);
+                return sink.result_set_end(self.status_flags(), self.state.warning_count(), more);
+            }
             StatementOutcome::Affected {
                 rows,
                 last_insert_id,
@@ -2007,6 +2023,7 @@ impl Session {
             ignore: false,
             replace: false,
             on_duplicate: Vec::new(),
+            returning: None,
         };
         let mut txn = storage.begin(&self.reader);
         let inserted = dml::execute_insert(
