@@ -579,6 +579,82 @@ fn result_column(
     }
 }
 
+/// The column a definition declares, from its type and its own options (NULL, DEFAULT,
+/// AUTO_INCREMENT, COMMENT, ON UPDATE); the key options (PRIMARY KEY, UNIQUE, REFERENCES,
+/// CHECK) are the caller's to place.
+pub fn column_schema(def: &ast::ColumnDef, session: &dyn SessionContext) -> Result<ColumnSchema> {
+    let column_name = def.name.value.clone();
+    let data_type = column_type(&column_name, &def.data_type)?;
+    let mut column = ColumnSchema {
+        name: column_name.clone(),
+        data_type,
+        nullable: true,
+        default: ColumnDefault::None,
+        auto_increment: false,
+        on_update_current_timestamp: false,
+        comment: String::new(),
+        display_width: display_width(&def.data_type),
+    };
+    let mut default_expr = None;
+    for option in &def.options {
+        match &option.option {
+            ast::ColumnOption::Null => column.nullable = true,
+            ast::ColumnOption::NotNull => column.nullable = false,
+            ast::ColumnOption::Default(e) => default_expr = Some(e.clone()),
+            ast::ColumnOption::DialectSpecific(tokens) => {
+                let text: String = tokens
+                    .iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                if text.eq_ignore_ascii_case("AUTO_INCREMENT") {
+                    column.auto_increment = true;
+                } else {
+                    return Err(Error::not_supported(&format!("column option {text}")));
+                }
+            }
+            ast::ColumnOption::Comment(c) => column.comment = c.clone(),
+            ast::ColumnOption::OnUpdate(e) if is_current_timestamp(e) => {
+                if !matches!(
+                    column.data_type,
+                    DataType::DateTime { .. } | DataType::Timestamp { .. }
+                ) {
+                    return Err(Error::new(
+                        ErrorCode::InvalidOnUpdate,
+                        format!("Invalid ON UPDATE clause for '{column_name}' column"),
+                    ));
+                }
+                column.on_update_current_timestamp = true;
+            }
+            ast::ColumnOption::CharacterSet(_) | ast::ColumnOption::Collation(_) => {}
+            // Placed by the caller.
+            ast::ColumnOption::PrimaryKey(_)
+            | ast::ColumnOption::Unique(_)
+            | ast::ColumnOption::ForeignKey(_)
+            | ast::ColumnOption::Check(_) => {}
+            other => return Err(Error::not_supported(&format!("column option {other}"))),
+        }
+    }
+    if let Some(e) = default_expr {
+        column.default = column_default(&column, &e, session)?;
+    }
+    Ok(column)
+}
+
+/// The DEFAULT `e` of `column` (its definition, ALTER COLUMN SET DEFAULT): DEFAULT NULL is
+/// no default, and invalid on a NOT NULL column.
+pub fn column_default(
+    column: &ColumnSchema,
+    e: &ast::Expr,
+    session: &dyn SessionContext,
+) -> Result<ColumnDefault> {
+    match default_value(&column.name, &column.data_type, e, session)? {
+        ColumnDefault::Value(Value::Null) if !column.nullable => Err(invalid_default(&column.name)),
+        ColumnDefault::Value(Value::Null) => Ok(ColumnDefault::None),
+        default => Ok(default),
+    }
+}
+
 pub fn table_definition(
     create: &ast::CreateTable,
     db: &str,
@@ -592,7 +668,6 @@ pub fn table_definition(
     }
     let mut columns: Vec<ColumnSchema> = Vec::new();
     let mut primary_key: Option<Vec<usize>> = None;
-    let mut explicit_null = Vec::new();
     // (name, key parts, unique, generated for a foreign key)
     let mut pending_indexes: Vec<PendingIndex> = Vec::new();
     let mut foreign_keys = Vec::new();
@@ -608,26 +683,9 @@ pub fn table_definition(
                 format!("Duplicate column name '{column_name}'"),
             ));
         }
-        let data_type = column_type(&column_name, &def.data_type)?;
-        let mut column = ColumnSchema {
-            name: column_name.clone(),
-            data_type,
-            nullable: true,
-            default: ColumnDefault::None,
-            auto_increment: false,
-            on_update_current_timestamp: false,
-            comment: String::new(),
-            display_width: display_width(&def.data_type),
-        };
-        let mut default_expr = None;
+        let column = column_schema(def, session)?;
         for option in &def.options {
             match &option.option {
-                ast::ColumnOption::Null => {
-                    column.nullable = true;
-                    explicit_null.push(position);
-                }
-                ast::ColumnOption::NotNull => column.nullable = false,
-                ast::ColumnOption::Default(e) => default_expr = Some(e.clone()),
                 ast::ColumnOption::PrimaryKey(_) => {
                     if primary_key.is_some() {
                         return Err(multiple_primary());
@@ -648,44 +706,7 @@ pub fn table_definition(
                     ));
                     foreign_keys.push(declared);
                 }
-                ast::ColumnOption::DialectSpecific(tokens) => {
-                    let text: String = tokens
-                        .iter()
-                        .map(|t| t.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" ");
-                    if text.eq_ignore_ascii_case("AUTO_INCREMENT") {
-                        column.auto_increment = true;
-                    } else {
-                        return Err(Error::not_supported(&format!("column option {text}")));
-                    }
-                }
-                ast::ColumnOption::Comment(c) => column.comment = c.clone(),
-                ast::ColumnOption::OnUpdate(e) if is_current_timestamp(e) => {
-                    if !matches!(
-                        column.data_type,
-                        DataType::DateTime { .. } | DataType::Timestamp { .. }
-                    ) {
-                        return Err(Error::new(
-                            ErrorCode::InvalidOnUpdate,
-                            format!("Invalid ON UPDATE clause for '{column_name}' column"),
-                        ));
-                    }
-                    column.on_update_current_timestamp = true;
-                }
-                ast::ColumnOption::CharacterSet(_) | ast::ColumnOption::Collation(_) => {}
-                // Collected with the table's constraints by `check::definitions`.
-                ast::ColumnOption::Check(_) => {}
-                other => return Err(Error::not_supported(&format!("column option {other}"))),
-            }
-        }
-        if let Some(e) = default_expr {
-            column.default = default_value(&column_name, &column.data_type, &e, session)?;
-            if column.default == ColumnDefault::Value(Value::Null) {
-                if !column.nullable {
-                    return Err(invalid_default(&column_name));
-                }
-                column.default = ColumnDefault::None;
+                _ => {} // The column's own options: `column_schema`.
             }
         }
         columns.push(column);
@@ -725,7 +746,6 @@ pub fn table_definition(
     if let Some(pk) = &primary_key {
         for &c in pk {
             // MariaDB 10.11 silently makes even an explicit NULL column NOT NULL here.
-            let _ = &explicit_null;
             columns[c].nullable = false;
         }
     }
@@ -734,19 +754,7 @@ pub fn table_definition(
     for (name, cols, unique, _) in pending_indexes {
         add_index(&mut indexes, name.as_ref(), cols, unique, &columns)?;
     }
-    let autos: Vec<usize> = (0..columns.len())
-        .filter(|&i| columns[i].auto_increment)
-        .collect();
-    if let Some(&a) = autos.first() {
-        let leads_key = primary_key.as_ref().is_some_and(|pk| pk[0] == a)
-            || indexes.iter().any(|i| i.columns[0] == a);
-        if autos.len() > 1 || !leads_key || !columns[a].data_type.is_numeric() {
-            return Err(Error::new(
-                ErrorCode::WrongAutoKey,
-                "Incorrect table definition; there can be only one auto column and it must be defined as a key",
-            ));
-        }
-    }
+    check_auto_column(&columns, primary_key.as_deref(), &indexes)?;
     let mut comment = String::new();
     let mut auto_increment_start = None;
     let options = match &create.table_options {
@@ -787,6 +795,28 @@ pub fn table_definition(
         schema,
         auto_increment_start,
     })
+}
+
+/// At most one AUTO_INCREMENT column, numeric and first in a key (1075 otherwise).
+pub fn check_auto_column(
+    columns: &[ColumnSchema],
+    primary_key: Option<&[usize]>,
+    indexes: &[IndexSchema],
+) -> Result<()> {
+    let autos: Vec<usize> = (0..columns.len())
+        .filter(|&i| columns[i].auto_increment)
+        .collect();
+    if let Some(&a) = autos.first() {
+        let leads_key =
+            primary_key.is_some_and(|pk| pk[0] == a) || indexes.iter().any(|i| i.columns[0] == a);
+        if autos.len() > 1 || !leads_key || !columns[a].data_type.is_numeric() {
+            return Err(Error::new(
+                ErrorCode::WrongAutoKey,
+                "Incorrect table definition; there can be only one auto column and it must be defined as a key",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// An index added by CREATE INDEX or ALTER TABLE ADD INDEX/UNIQUE.

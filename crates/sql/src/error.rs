@@ -46,6 +46,8 @@ pub enum ErrorCode {
     TooLongKey = 1071,
     KeyColumnDoesNotExist = 1072,
     WrongAutoKey = 1075,
+    /// ER_CANT_REMOVE_ALL_FIELDS: ALTER TABLE dropping every column.
+    CantRemoveAllFields = 1090,
     CantDropFieldOrKey = 1091,
     /// ER_UPDATE_TABLE_USED: a multi-table DELETE's subquery reads a target.
     UpdateTableUsed = 1093,
@@ -167,6 +169,8 @@ pub enum ErrorCode {
     GetErrmsg = 1296,
     /// ER_DUP_CONSTRAINT_NAME: two CHECK constraints of a table with one name.
     DupConstraintName = 1826,
+    /// ER_FK_COLUMN_CANNOT_DROP_CHILD: dropping a parent column a foreign key names.
+    FkColumnCannotDropChild = 1829,
     /// ER_CONSTRAINT_FAILED: a row violates a CHECK constraint.
     ConstraintFailed = 4025,
     /// ER_QUERY_RESULT_INCOMPLETE: a recursive CTE stopped at max_recursive_iterations.
@@ -225,6 +229,7 @@ impl ErrorCode {
             | TooLongKey
             | KeyColumnDoesNotExist
             | WrongAutoKey
+            | CantRemoveAllFields
             | CantDropFieldOrKey
             | WrongFieldSpec
             | TableAccessDenied

@@ -31,6 +31,7 @@
 //!     (1213), which rolls the whole transaction back as InnoDB does.
 
 mod access;
+mod alter;
 mod check;
 mod cte;
 mod ddl;

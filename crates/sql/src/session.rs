@@ -2748,14 +2748,27 @@ impl Session {
             }
             S::AlterTable(alter) => {
                 let (db, table) = self.lookup_table(&alter.name, Some(Privileges::ALTER))?;
-                // Rows an ALTER ADD FOREIGN KEY checked: MariaDB copies the table then.
+                // Rows an ALTER ADD FOREIGN KEY checked or a column change copied: MariaDB
+                // copies the table then.
                 let mut copied = 0;
-                for op in &alter.operations {
+                let mut rest = &alter.operations[..];
+                while let Some(op) = rest.first() {
                     let current = storage
                         .catalog()
                         .table(&db, &table.schema.name)
                         .cloned()
                         .ok_or_else(|| Error::no_such_table(&db, &table.schema.name))?;
+                    if crate::alter::is_column_operation(op) {
+                        // A run of column operations is one rebuild.
+                        let run = rest
+                            .iter()
+                            .take_while(|op| crate::alter::is_column_operation(op))
+                            .count();
+                        copied += self.alter_columns(&db, &current, &rest[..run])?;
+                        rest = &rest[run..];
+                        continue;
+                    }
+                    rest = &rest[1..];
                     match op {
                         ast::AlterTableOperation::AddConstraint {
                             constraint: ast::TableConstraint::Index(i),
@@ -2966,6 +2979,110 @@ impl Session {
             .set_foreign_keys(db, name, schema.foreign_keys)
             .map_err(storage_error)?;
         Ok(rows)
+    }
+
+    /// Applies a run of column operations to `table` and rebuilds it once (`alter`
+    /// module); the rows copied if MariaDB would copy them, else 0.
+    fn alter_columns(
+        &mut self,
+        db: &str,
+        table: &Arc<Table>,
+        operations: &[ast::AlterTableOperation],
+    ) -> Result<u64> {
+        use crate::alter::{convert_row, copies_rows, Alteration, Failure};
+        let storage = self.engine.storage().clone();
+        let catalog = storage.catalog();
+        let mut alteration = Alteration::new(db, &table.schema);
+        for op in operations {
+            alteration.apply(op, &catalog, &self.state)?;
+        }
+        let renamed = std::mem::take(&mut alteration.renamed);
+        let (mut schema, sources) = alteration.finish()?;
+        let rename = |columns: &mut Vec<String>| {
+            for column in columns {
+                if let Some((_, new)) = renamed
+                    .iter()
+                    .find(|(old, _)| old.eq_ignore_ascii_case(column))
+                {
+                    *column = new.clone();
+                }
+            }
+        };
+        // Foreign keys naming the table's renamed columns follow (as in MariaDB): its own
+        // in the rebuilt schema, other tables' after it.
+        let name = &table.schema.name;
+        for fk in &mut schema.foreign_keys {
+            if fk.parent_db == db && fk.parent_table == *name {
+                rename(&mut fk.parent_columns);
+            }
+        }
+        let children: Vec<(Arc<Table>, Vec<manycore_storage::ForeignKeySchema>)> = catalog
+            .children_of(db, name)
+            .filter(|(child, _)| child.schema.name != *name || child.db() != db)
+            .map(|(child, _)| {
+                let mut keys = child.schema.foreign_keys.clone();
+                for fk in &mut keys {
+                    if fk.parent_db == db && fk.parent_table == *name {
+                        rename(&mut fk.parent_columns);
+                    }
+                }
+                (child.clone(), keys)
+            })
+            .collect();
+        drop(catalog);
+        let copies = copies_rows(&table.schema, &schema, &sources);
+        let mut rows = 0;
+        let session = &self.state;
+        let result = storage.rebuild_table(db, name, schema.clone(), |number, row| {
+            rows = number;
+            convert_row(&table.schema, &schema, &sources, row, number, session)
+                .map_err(Failure::Sql)
+        });
+        match result {
+            Ok(()) => {}
+            Err(Failure::Sql(e)) => return Err(e),
+            Err(Failure::Storage(StorageError::TableBusy)) => {
+                // MariaDB waits for the table's metadata lock until lock_wait_timeout.
+                return Err(Error::new(
+                    ErrorCode::LockWaitTimeout,
+                    "Lock wait timeout exceeded; try restarting transaction",
+                ));
+            }
+            Err(Failure::Storage(StorageError::DuplicateKey { index, existing })) => {
+                let txn = storage.begin(&self.reader);
+                let row = existing
+                    .read(&txn.view(), |r| r.to_vec())
+                    .unwrap_or_default();
+                let _ = txn.commit(); // Read-only: nothing to log, cannot fail.
+                let (columns, prefixes, index_name) = match index {
+                    manycore_storage::IndexNo::Secondary(i) => {
+                        let index = &schema.indexes[i];
+                        (
+                            index.columns.clone(),
+                            index.prefix_lengths.clone(),
+                            index.name.as_str(),
+                        )
+                    }
+                    manycore_storage::IndexNo::Primary => {
+                        let pk = schema.primary_key.clone().unwrap_or_default();
+                        let prefixes = vec![None; pk.len()];
+                        (pk, prefixes, "PRIMARY")
+                    }
+                };
+                return Err(crate::dml::duplicate_entry(
+                    &schema, &columns, &prefixes, index_name, &row,
+                ));
+            }
+            Err(Failure::Storage(e)) => return Err(storage_error(e)),
+        }
+        for (child, keys) in children {
+            if keys != child.schema.foreign_keys {
+                storage
+                    .set_foreign_keys(child.db(), &child.schema.name, keys)
+                    .map_err(storage_error)?;
+            }
+        }
+        Ok(if copies { rows } else { 0 })
     }
 
     fn create_index(

@@ -1856,3 +1856,155 @@ fn views_read_refuse_writes_and_stop_recursion() {
     assert_eq!(rows(&mut s, sql), table(&[&["4", "10"]]));
     assert_eq!(rows(&mut s, sql), table(&[&["4", "10"]]));
 }
+
+/// The CREATE TABLE text SHOW CREATE TABLE gives.
+fn show_create(s: &mut Session, table: &str) -> String {
+    rows(s, &format!("SHOW CREATE TABLE {table}"))[0][1].clone()
+}
+
+#[test]
+fn alter_table_column_operations_rebuild_rows_and_keys() {
+    let (_engine, mut s) = setup();
+    run(
+        &mut s,
+        "CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(10), b INT, KEY ab (a, b), KEY bb (b))",
+    );
+    run(
+        &mut s,
+        "INSERT INTO t VALUES (1, 'hello', 1), (2, NULL, 2), (3, 'x', NULL)",
+    );
+    // Strict: a value that no longer fits is 1265 and nothing changes.
+    let e = error(&mut s, "ALTER TABLE t MODIFY a VARCHAR(3)");
+    assert_eq!(e.code, ErrorCode::WarnDataTruncated);
+    assert_eq!(e.message, "Data truncated for column 'a' at row 1");
+    let e = error(&mut s, "ALTER TABLE t MODIFY b INT NOT NULL");
+    assert_eq!(e.message, "Data truncated for column 'b' at row 3");
+    // Not strict: truncated, with a warning.
+    run(&mut s, "SET sql_mode = ''");
+    run(
+        &mut s,
+        "ALTER TABLE t MODIFY a VARCHAR(3), MODIFY b INT NOT NULL",
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT * FROM t ORDER BY id"),
+        table(&[&["1", "hel", "1"], &["2", "NULL", "2"], &["3", "x", "0"]])
+    );
+    run(&mut s, "SET sql_mode = DEFAULT");
+    // ADD with a default, FIRST / AFTER; DROP leaves the index its other column.
+    run(
+        &mut s,
+        "ALTER TABLE t ADD COLUMN c INT DEFAULT 7 AFTER id, ADD z CHAR(2) FIRST",
+    );
+    run(&mut s, "ALTER TABLE t DROP COLUMN b");
+    assert_eq!(
+        rows(&mut s, "SELECT * FROM t ORDER BY id"),
+        table(&[
+            &["NULL", "1", "7", "hel"],
+            &["NULL", "2", "7", "NULL"],
+            &["NULL", "3", "7", "x"]
+        ])
+    );
+    assert_eq!(
+        show_create(&mut s, "t"),
+        "CREATE TABLE `t` (\n  `z` char(2) DEFAULT NULL,\n  `id` int(11) NOT NULL,\n  `c` int(11) DEFAULT 7,\n  `a` varchar(3) DEFAULT NULL,\n  PRIMARY KEY (`id`),\n  KEY `ab` (`a`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci"
+    );
+    // The index still finds rows.
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM t WHERE a = 'x'"),
+        table(&[&["3"]])
+    );
+    // CHANGE / RENAME COLUMN / SET DEFAULT.
+    run(
+        &mut s,
+        "ALTER TABLE t CHANGE c cc BIGINT NOT NULL, RENAME COLUMN a TO aa",
+    );
+    run(
+        &mut s,
+        "ALTER TABLE t ALTER COLUMN cc SET DEFAULT 9, ALTER z DROP DEFAULT",
+    );
+    run(&mut s, "INSERT INTO t (id) VALUES (4)");
+    assert_eq!(
+        rows(&mut s, "SELECT id, cc, aa FROM t ORDER BY id"),
+        table(&[
+            &["1", "7", "hel"],
+            &["2", "7", "NULL"],
+            &["3", "7", "x"],
+            &["4", "9", "NULL"]
+        ])
+    );
+    // Errors, as MariaDB words them.
+    assert_eq!(
+        error(&mut s, "ALTER TABLE t MODIFY nope INT").message,
+        "Unknown column 'nope' in 't'"
+    );
+    assert_eq!(
+        error(&mut s, "ALTER TABLE t ADD aa INT").code,
+        ErrorCode::DupFieldName
+    );
+    assert_eq!(
+        error(&mut s, "ALTER TABLE t DROP COLUMN zz").code,
+        ErrorCode::CantDropFieldOrKey
+    );
+    run(&mut s, "CREATE TABLE one (x INT)");
+    assert_eq!(
+        error(&mut s, "ALTER TABLE one DROP x").code,
+        ErrorCode::CantRemoveAllFields
+    );
+    // A unique key that conversion makes collide.
+    run(&mut s, "CREATE TABLE u (a VARCHAR(10), UNIQUE KEY (a))");
+    run(&mut s, "INSERT INTO u VALUES ('abc1'), ('abc2')");
+    run(&mut s, "SET sql_mode = ''");
+    let e = error(&mut s, "ALTER TABLE u MODIFY a VARCHAR(3)");
+    assert_eq!(e.code, ErrorCode::DupEntry);
+    assert_eq!(e.message, "Duplicate entry 'abc' for key 'a'");
+}
+
+#[test]
+fn alter_table_columns_and_foreign_keys_and_checks() {
+    let (engine, mut s) = setup();
+    run(&mut s, "CREATE TABLE p (id INT PRIMARY KEY, v INT)");
+    run(
+        &mut s,
+        "CREATE TABLE c (id INT, pid INT, CONSTRAINT fk FOREIGN KEY (pid) REFERENCES p (id))",
+    );
+    run(&mut s, "INSERT INTO p VALUES (1, 1)");
+    run(&mut s, "INSERT INTO c VALUES (1, 1)");
+    assert_eq!(
+        error(&mut s, "ALTER TABLE c DROP COLUMN pid").code,
+        ErrorCode::DropIndexFk
+    );
+    assert_eq!(
+        error(&mut s, "ALTER TABLE p DROP COLUMN id").message,
+        "Cannot drop column 'id': needed in a foreign key constraint 'fk' of table `test`.`c`"
+    );
+    // Renames follow into the foreign key, on both sides; the key still checks.
+    run(&mut s, "ALTER TABLE p CHANGE id id2 INT");
+    run(&mut s, "ALTER TABLE c ADD x INT FIRST, CHANGE pid pid2 INT");
+    assert!(show_create(&mut s, "c")
+        .contains("CONSTRAINT `fk` FOREIGN KEY (`pid2`) REFERENCES `p` (`id2`)"));
+    assert_eq!(
+        error(&mut s, "INSERT INTO c VALUES (0, 2, 2)").code,
+        ErrorCode::NoReferencedRow2
+    );
+    run(&mut s, "INSERT INTO c VALUES (0, 2, 1)");
+    // CHECK constraints: a rename rewrites them, a drop of a named column is refused.
+    run(&mut s, "CREATE TABLE k (a INT, b INT, CHECK (a > b))");
+    assert_eq!(
+        error(&mut s, "ALTER TABLE k DROP b").message,
+        "Unknown column 'b' in 'CHECK'"
+    );
+    run(&mut s, "ALTER TABLE k RENAME COLUMN b TO bb");
+    assert!(show_create(&mut s, "k").contains("CHECK (`a` > `bb`)"));
+    // Another transaction's uncommitted row: the rebuild would lose its commit.
+    let mut other = session(&engine, 2);
+    run(&mut other, "USE test");
+    run(&mut other, "BEGIN");
+    run(&mut other, "INSERT INTO k VALUES (2, 1)");
+    assert_eq!(
+        error(&mut s, "ALTER TABLE k MODIFY a BIGINT").code,
+        ErrorCode::LockWaitTimeout
+    );
+    run(&mut other, "COMMIT");
+    run(&mut s, "ALTER TABLE k MODIFY a BIGINT, ADD n INT DEFAULT 5");
+    assert_eq!(rows(&mut s, "SELECT * FROM k"), table(&[&["2", "1", "5"]]));
+}

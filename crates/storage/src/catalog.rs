@@ -25,6 +25,10 @@
 //! (7) A database's tables and views have distinct names: creating either fails with
 //!     `TableExists` if the other holds the name (CREATE OR REPLACE VIEW replaces views
 //!     only).
+//! (8) A rebuilt table (`rebuild_table`: ALTER TABLE changing columns) has rows of its own,
+//!     not the old `TableData`: it is built only while no other transaction holds a row
+//!     of the table (`TableBusy` otherwise), since a commit of such a row would land in
+//!     the retired rows, unlogged, and be lost after it was acknowledged.
 
 use crate::gc::{Horizon, ReaderSlot};
 use crate::index::{IndexNo, KeyRange, PrimaryIndex};
@@ -35,7 +39,7 @@ use crate::StorageError;
 use arc_swap::ArcSwap;
 use crossbeam_utils::CachePadded;
 use manycore_sync::NamedMutex;
-use manycore_types::{key, ColumnDefault, DataType, Value};
+use manycore_types::{key, ColumnDefault, DataType, Row, Value};
 use parking_lot::{Mutex, RwLock};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Bound::{self, Unbounded};
@@ -863,6 +867,92 @@ impl Storage {
         })
     }
 
+    /// Rebuilds `db`.`name` with `schema` and every row converted by `convert` (called with
+    /// the row's number from 1, in primary key order, and the row), as ALTER TABLE's copy
+    /// does. Logged as one record holding the schema and every converted row, so replay
+    /// has the whole change or none of it. `TableBusy` if another transaction holds a row
+    /// (invariant (8); MariaDB would wait for its metadata lock instead).
+    ///
+    /// Each row keeps the commit timestamp of its newest version, so snapshots taken since
+    /// still see it; an older snapshot sees neither that version nor the ones before it
+    /// (MariaDB answers such a reader 1412, "Table definition has changed").
+    pub fn rebuild_table<E: From<StorageError>>(
+        &self,
+        db: &str,
+        name: &str,
+        schema: TableSchema,
+        mut convert: impl FnMut(u64, &[Value]) -> Result<Row, E>,
+    ) -> Result<(), E> {
+        self.replace_table_with(db, name, |old| {
+            let mut rows = Vec::new();
+            let guard = crate::index::pin();
+            for (_, slot) in old.data.primary.range(Unbounded, Unbounded, &guard) {
+                match slot.writer.load(Ordering::Acquire) {
+                    FREE | DEAD | GC_TXN => {}
+                    _ => return Err(StorageError::TableBusy.into()),
+                }
+                let Some(newest) = slot.head.load_full() else {
+                    continue;
+                };
+                let ts = newest.commit_ts.load(Ordering::Acquire);
+                assert_ne!(ts, UNCOMMITTED, "uncommitted version in an unlocked slot");
+                if let Some(row) = &newest.row {
+                    let converted = convert(rows.len() as u64 + 1, row)?;
+                    rows.push((slot.key.clone(), converted, ts));
+                }
+            }
+            drop(guard);
+            let data = Arc::new(TableData::new());
+            data.auto_increment
+                .store(old.auto_increment(), Ordering::Relaxed);
+            let table = Table::new(old.id, &old.db, schema, data, Vec::new());
+            // A hidden key stays the row's; rows that lost their primary key get new ids.
+            let keep_hidden = old.schema.primary_key.is_none();
+            let rows = rows
+                .into_iter()
+                .map(|(old_key, row, ts)| {
+                    let key = match table.primary_key_of_row(&row) {
+                        Some(key) => key,
+                        None if keep_hidden => old_key,
+                        None => {
+                            let id = table.data.next_row_id.fetch_add(1, Ordering::Relaxed);
+                            id.to_be_bytes().to_vec().into_boxed_slice()
+                        }
+                    };
+                    (key, row, ts)
+                })
+                .collect();
+            table.load_rows(rows)?;
+            let record = self.log.get().map(|_| DdlChange::RebuildTable {
+                db: db.to_string(),
+                schema: (*table.schema).clone(),
+                rows: table.committed_rows(),
+                auto_increment: table.auto_increment(),
+            });
+            Ok((table, record))
+        })
+    }
+
+    /// Replays a `DdlChange::RebuildTable` (recovery): the table named by `schema` gets
+    /// `schema` and exactly `rows`, committed at the clock.
+    pub fn replay_rebuild_table(
+        &self,
+        db: &str,
+        schema: TableSchema,
+        rows: Vec<(Box<[u8]>, Row)>,
+        auto_increment: u64,
+    ) -> Result<(), StorageError> {
+        let ts = self.clock();
+        let name = schema.name.clone();
+        self.replace_table_with(db, &name, |old| {
+            let data = Arc::new(TableData::new());
+            data.auto_increment.store(auto_increment, Ordering::Relaxed);
+            let table = Table::new(old.id, &old.db, schema, data, Vec::new());
+            table.load_rows(rows.into_iter().map(|(k, r)| (k, r, ts)).collect())?;
+            Ok((table, None))
+        })
+    }
+
     fn replace_table(
         &self,
         db: &str,
@@ -870,6 +960,17 @@ impl Storage {
         record: DdlChange,
         rebuild: impl FnOnce(&Table) -> Result<Table, StorageError>,
     ) -> Result<(), StorageError> {
+        self.replace_table_with(db, name, |old| Ok((rebuild(old)?, Some(record))))
+    }
+
+    /// Swaps the table `rebuild` makes from the current one into the catalog, logging the
+    /// record it returns (None only where no log is attached).
+    fn replace_table_with<E: From<StorageError>>(
+        &self,
+        db: &str,
+        name: &str,
+        rebuild: impl FnOnce(&Table) -> Result<(Table, Option<DdlChange>), E>,
+    ) -> Result<(), E> {
         let _ddl = self.ddl.lock();
         let catalog = self.catalog.load_full();
         let old = catalog
@@ -878,7 +979,12 @@ impl Storage {
             .clone();
         // Invariant (3): no write statement is between its table lookup and its last write.
         let _structure = old.data.structure.write();
-        let new = Arc::new(rebuild(&old)?);
+        let (new, record) = rebuild(&old)?;
+        assert!(
+            record.is_some() || self.log.get().is_none(),
+            "a catalog change with no log record"
+        );
+        let new = Arc::new(new);
         self.update_catalog(
             |dbs| {
                 let database = dbs
@@ -889,7 +995,7 @@ impl Storage {
                 dbs.insert(db.to_string(), Arc::new(database));
                 Ok(())
             },
-            |_| Some(record),
+            |_| record,
         )?;
         old.retired.store(true, Ordering::Release);
         Ok(())
@@ -1359,6 +1465,66 @@ impl Table {
             }
         }
         Ok(())
+    }
+
+    /// Fills a new table, which nothing else can see yet, with committed rows (key, row,
+    /// commit timestamp): its primary and secondary indexes, AUTO_INCREMENT past every
+    /// value present and the hidden row id past every hidden key. DuplicateKey if two rows
+    /// share a unique key.
+    fn load_rows(&self, rows: Vec<(Box<[u8]>, Row, u64)>) -> Result<(), StorageError> {
+        let _pin = crate::index::pin(); // Makes the index calls' own pins cheap.
+        let auto_increment = self.schema.auto_increment_column();
+        let hidden = self.schema.primary_key.is_none();
+        let mut entries: Vec<Vec<IndexEntry>> = vec![Vec::new(); self.secondary.len()];
+        for (key, row, ts) in rows {
+            if hidden {
+                let id: [u8; 8] = key[..].try_into().expect("a hidden key is a u64");
+                let next = u64::from_be_bytes(id).saturating_add(1);
+                self.data.next_row_id.fetch_max(next, Ordering::Relaxed);
+            }
+            if let Some(c) = auto_increment {
+                match &row[c] {
+                    Value::Int(v) if *v > 0 => self.observe_auto_increment(*v as u64),
+                    Value::UInt(v) => self.observe_auto_increment(*v),
+                    _ => {}
+                }
+            }
+            // Keyed before the row moves into its slot.
+            let keys: Vec<Box<[u8]>> = (0..entries.len())
+                .map(|i| self.secondary_key(i, &row, &key))
+                .collect();
+            let slot = Arc::new(RowSlot::committed(key.clone(), row, ts));
+            for (index, secondary_key) in entries.iter_mut().zip(keys) {
+                index.push((secondary_key, slot.clone()));
+            }
+            if let Err(existing) = self.data.primary.insert_new(key, &slot) {
+                return Err(StorageError::DuplicateKey {
+                    index: IndexNo::Primary,
+                    existing,
+                });
+            }
+        }
+        for (i, index) in entries.into_iter().enumerate() {
+            insert_sorted(&self.secondary[i], index);
+            if self.schema.indexes[i].unique {
+                self.check_unique_after_build(i)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Every row's newest committed version with its key (a rebuilt table's log record).
+    fn committed_rows(&self) -> Vec<(Box<[u8]>, Row)> {
+        let guard = crate::index::pin();
+        self.data
+            .primary
+            .range(Unbounded, Unbounded, &guard)
+            .filter_map(|(_, slot)| {
+                let newest = slot.head.load_full()?;
+                let row = newest.row.clone()?;
+                Some((slot.key.clone(), row))
+            })
+            .collect()
     }
 
     /// Indexes every version of every row in secondary index `i` (CREATE INDEX).

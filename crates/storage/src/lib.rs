@@ -76,6 +76,9 @@ pub enum StorageError {
     NoSuchTable(String),
     DuplicateIndexName(String),
     NoSuchIndex(String),
+    /// Another transaction holds a row of a table ALTER TABLE would rebuild (catalog
+    /// invariant (8)); MariaDB waits for the table's metadata lock instead.
+    TableBusy,
     /// The log could not take the commit because the disk is full (MySQL 1021). The
     /// transaction rolled back; later commits succeed once space is freed.
     LogDiskFull(String),
@@ -96,6 +99,7 @@ impl fmt::Display for StorageError {
             StorageError::NoSuchTable(t) => write!(f, "no table {t}"),
             StorageError::DuplicateIndexName(i) => write!(f, "index {i} exists"),
             StorageError::NoSuchIndex(i) => write!(f, "no index {i}"),
+            StorageError::TableBusy => write!(f, "a row of the table is held"),
             StorageError::LogDiskFull(m) => write!(f, "log disk full: {m}"),
             StorageError::LogFailed(m) => write!(f, "log failed: {m}"),
         }

@@ -128,6 +128,14 @@ pub enum DdlChange {
         db: String,
         name: String,
     },
+    /// A table rebuilt by ALTER TABLE: its new schema (named as the table, with its foreign
+    /// keys and CHECK constraints) and every row, replacing the rows it had.
+    RebuildTable {
+        db: String,
+        schema: TableSchema,
+        rows: Vec<(Box<[u8]>, manycore_types::Row)>,
+        auto_increment: u64,
+    },
 }
 
 /// A commit record encoded outside any lock; the log patches the commit timestamp in.

@@ -462,6 +462,12 @@ fn apply_ddl(s: &Arc<Storage>, change: DdlChange) {
         }
         DdlChange::CreateView { db, view } => s.create_view(&db, view, true),
         DdlChange::DropView { db, name } => s.drop_view(&db, &name),
+        DdlChange::RebuildTable {
+            db,
+            schema,
+            rows,
+            auto_increment,
+        } => s.replay_rebuild_table(&db, schema, rows, auto_increment),
     };
     result.expect("replay ddl");
 }

@@ -52,6 +52,20 @@ pub fn ddl_record(change: &DdlChange) -> LogRecord {
         }
         DdlChange::CreateView { db, view } => LogRecord::CreateView { db, view },
         DdlChange::DropView { db, name } => LogRecord::DropView { db, name },
+        DdlChange::RebuildTable {
+            db,
+            schema,
+            rows,
+            auto_increment,
+        } => LogRecord::RebuildTable {
+            db,
+            schema,
+            auto_increment,
+            rows: rows
+                .into_iter()
+                .map(|(key, row)| (key.into_vec(), row.into_vec()))
+                .collect(),
+        },
     }
 }
 

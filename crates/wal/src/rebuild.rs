@@ -159,6 +159,18 @@ fn apply_ddl(s: &Storage, record: LogRecord) -> Result<(), StorageError> {
         // A replaced view is logged as its new definition.
         LogRecord::CreateView { db, view } => s.create_view(&db, view, true),
         LogRecord::DropView { db, name } => s.drop_view(&db, &name),
+        LogRecord::RebuildTable {
+            db,
+            schema,
+            auto_increment,
+            rows,
+        } => {
+            let rows = rows
+                .into_iter()
+                .map(|(key, row)| (key.into_boxed_slice(), row.into_boxed_slice()))
+                .collect();
+            s.replay_rebuild_table(&db, schema, rows, auto_increment)
+        }
         LogRecord::Commit { .. } | LogRecord::TableRows { .. } => {
             unreachable!("row records are batched")
         }

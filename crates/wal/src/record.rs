@@ -22,6 +22,13 @@
 //! | 12   | CheckConstraints | db, table, count, (name, bool column_level, expression) * count |
 //! | 13   | CreateView     | db, view                                                  |
 //! | 14   | DropView       | db, name                                                  |
+//! | 15   | RebuildTable   | db, schema, checks as in kind 12 (count, ...), auto_increment (varint), count, (key bytes, row) * count |
+//!
+//! RebuildTable (ALTER TABLE changing
+//! columns) replaces a table's schema and every row in one record, so replay has the whole
+//! ALTER or none of it; its schema carries its foreign keys as any schema does, and its
+//! CHECK constraints follow it in the record (a checkpoint writes the rebuilt table as
+//! CreateTable + CheckConstraints + TableRows like any other).
 //!
 //! Field encodings: a string or byte string is a varint length then the bytes; a count is a
 //! varint; u64/u32 are varints; i64 is a zigzag varint; bool is one byte 0/1.
@@ -178,6 +185,14 @@ pub enum LogRecord {
         db: String,
         name: String,
     },
+    /// The table named by `schema` gets `schema` (CHECK constraints included) and exactly
+    /// `rows` (ALTER TABLE's rebuild).
+    RebuildTable {
+        db: String,
+        schema: TableSchema,
+        auto_increment: u64,
+        rows: KeyedRows,
+    },
 }
 
 /// A checked, encoded payload ready to append. Encoding happens outside any lock.
@@ -331,11 +346,7 @@ impl LogRecord {
                 put_u8(&mut out, 10);
                 put_str(&mut out, db);
                 put_str(&mut out, table);
-                put_varint(&mut out, rows.len() as u64);
-                for (key, row) in rows {
-                    put_bytes(&mut out, key);
-                    put_row(&mut out, row);
-                }
+                put_keyed_rows(&mut out, rows);
             }
             LogRecord::SetForeignKeys {
                 db,
@@ -351,12 +362,20 @@ impl LogRecord {
                 put_u8(&mut out, 12);
                 put_str(&mut out, db);
                 put_str(&mut out, table);
-                put_varint(&mut out, checks.len() as u64);
-                for check in checks {
-                    put_str(&mut out, &check.name);
-                    put_bool(&mut out, check.column_level);
-                    put_str(&mut out, &check.expression);
-                }
+                put_checks(&mut out, checks);
+            }
+            LogRecord::RebuildTable {
+                db,
+                schema,
+                auto_increment,
+                rows,
+            } => {
+                put_u8(&mut out, 15);
+                put_str(&mut out, db);
+                put_schema(&mut out, schema);
+                put_checks(&mut out, &schema.checks);
+                put_varint(&mut out, *auto_increment);
+                put_keyed_rows(&mut out, rows);
             }
             LogRecord::CreateView { db, view } => {
                 put_u8(&mut out, 13);
@@ -414,32 +433,31 @@ impl LogRecord {
                 table: r.string()?,
                 next: r.varint()?,
             },
-            10 => {
-                let (db, table) = (r.string()?, r.string()?);
-                let count = r.len()?;
-                let mut rows = Vec::with_capacity(count);
-                for _ in 0..count {
-                    rows.push((r.bytes()?, get_row(&mut r)?));
-                }
-                LogRecord::TableRows { db, table, rows }
-            }
+            10 => LogRecord::TableRows {
+                db: r.string()?,
+                table: r.string()?,
+                rows: get_keyed_rows(&mut r)?,
+            },
             11 => LogRecord::SetForeignKeys {
                 db: r.string()?,
                 table: r.string()?,
                 foreign_keys: get_foreign_keys(&mut r)?,
             },
-            12 => {
-                let (db, table) = (r.string()?, r.string()?);
-                let count = r.len()?;
-                let mut checks = Vec::with_capacity(count);
-                for _ in 0..count {
-                    checks.push(CheckConstraint {
-                        name: r.string()?,
-                        column_level: r.bool()?,
-                        expression: r.string()?,
-                    });
+            12 => LogRecord::CheckConstraints {
+                db: r.string()?,
+                table: r.string()?,
+                checks: get_checks(&mut r)?,
+            },
+            15 => {
+                let db = r.string()?;
+                let mut schema = get_schema(&mut r)?;
+                schema.checks = get_checks(&mut r)?;
+                LogRecord::RebuildTable {
+                    db,
+                    schema,
+                    auto_increment: r.varint()?,
+                    rows: get_keyed_rows(&mut r)?,
                 }
-                LogRecord::CheckConstraints { db, table, checks }
             }
             13 => LogRecord::CreateView {
                 db: r.string()?,
@@ -524,6 +542,45 @@ fn get_commit(r: &mut Reader<'_>) -> Result<LogRecord, DecodeError> {
         });
     }
     Ok(LogRecord::Commit { commit_ts, changes })
+}
+
+fn put_checks(out: &mut Vec<u8>, checks: &[CheckConstraint]) {
+    put_varint(out, checks.len() as u64);
+    for check in checks {
+        put_str(out, &check.name);
+        put_bool(out, check.column_level);
+        put_str(out, &check.expression);
+    }
+}
+
+fn get_checks(r: &mut Reader<'_>) -> Result<Vec<CheckConstraint>, DecodeError> {
+    let count = r.len()?;
+    let mut checks = Vec::with_capacity(count);
+    for _ in 0..count {
+        checks.push(CheckConstraint {
+            name: r.string()?,
+            column_level: r.bool()?,
+            expression: r.string()?,
+        });
+    }
+    Ok(checks)
+}
+
+fn put_keyed_rows(out: &mut Vec<u8>, rows: &KeyedRows) {
+    put_varint(out, rows.len() as u64);
+    for (key, row) in rows {
+        put_bytes(out, key);
+        put_row(out, row);
+    }
+}
+
+fn get_keyed_rows(r: &mut Reader<'_>) -> Result<KeyedRows, DecodeError> {
+    let count = r.len()?;
+    let mut rows = Vec::with_capacity(count);
+    for _ in 0..count {
+        rows.push((r.bytes()?, get_row(r)?));
+    }
+    Ok(rows)
 }
 
 fn put_row(out: &mut Vec<u8>, row: &[Value]) {
@@ -1222,6 +1279,28 @@ mod tests {
                 db: db.clone(),
                 table: table.clone(),
                 checks: Vec::new(),
+            },
+            LogRecord::RebuildTable {
+                db: db.clone(),
+                schema: TableSchema {
+                    checks: vec![CheckConstraint {
+                        name: "c".into(),
+                        column_level: false,
+                        expression: "`a` > 0".into(),
+                    }],
+                    ..sample_schema()
+                },
+                auto_increment: 7,
+                rows: vec![
+                    (b"a".to_vec(), sample_values()),
+                    (b"b".to_vec(), Vec::new()),
+                ],
+            },
+            LogRecord::RebuildTable {
+                db: db.clone(),
+                schema: sample_schema(),
+                auto_increment: 1,
+                rows: Vec::new(),
             },
             LogRecord::CheckConstraints {
                 db: db.clone(),

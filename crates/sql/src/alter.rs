@@ -1,0 +1,513 @@
+//! ALTER TABLE's column operations: MODIFY, ADD, DROP, CHANGE and RENAME COLUMN, and
+//! ALTER COLUMN SET/DROP DEFAULT. A run of them is applied in order to a copy of the
+//! schema (`Alteration`), then the table is rebuilt once with every row converted
+//! (`Storage::rebuild_table`), as MariaDB's copying ALTER does.
+//!
+//! Invariants:
+//! (1) During the edits a column is known by an id: its old position, or a number past the
+//!     old columns for an added one. Keys hold ids until `finish` turns them into the new
+//!     positions, so moves and drops renumber every key the same way.
+//! (2) A new column's value comes from the old column of the same id, converted as an
+//!     INSERT stores it when its type or nullability changed; an added column gets its
+//!     default (AUTO_INCREMENT: the row's number).
+//! (3) An operation that changes no stored value (rename, default) still rebuilds: one
+//!     path, and renames are rare.
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::expr::SessionContext;
+use manycore_storage::{Catalog, StorageError, TableSchema};
+use manycore_types::{ColumnDefault, DataType, Row, Value};
+use sqlparser::ast;
+
+/// Whether `op` is one of this module's.
+pub(crate) fn is_column_operation(op: &ast::AlterTableOperation) -> bool {
+    use ast::AlterTableOperation as O;
+    matches!(
+        op,
+        O::ModifyColumn { .. }
+            | O::ChangeColumn { .. }
+            | O::AddColumn { .. }
+            | O::DropColumn { .. }
+            | O::RenameColumn { .. }
+            | O::AlterColumn {
+                op: ast::AlterColumnOperation::SetDefault { .. }
+                    | ast::AlterColumnOperation::DropDefault,
+                ..
+            }
+    )
+}
+
+/// A schema being edited (invariant (1)).
+pub(crate) struct Alteration {
+    db: String,
+    old: TableSchema,
+    schema: TableSchema,
+    /// Id of each column of `schema`.
+    ids: Vec<usize>,
+    next_id: usize,
+    /// Renames of columns other tables' foreign keys may name: (old name, new name).
+    pub(crate) renamed: Vec<(String, String)>,
+}
+
+impl Alteration {
+    pub(crate) fn new(db: &str, old: &TableSchema) -> Alteration {
+        Alteration {
+            db: db.to_string(),
+            old: old.clone(),
+            schema: old.clone(),
+            ids: (0..old.columns.len()).collect(),
+            next_id: old.columns.len(),
+            renamed: Vec::new(),
+        }
+    }
+
+    fn position(&self, name: &str) -> Result<usize> {
+        self.schema
+            .column_index(name)
+            .ok_or_else(|| Error::bad_field(name, &self.schema.name))
+    }
+
+    fn check_new_name(&self, name: &str, except: Option<usize>) -> Result<()> {
+        match self.schema.column_index(name) {
+            Some(i) if Some(i) != except => Err(Error::new(
+                ErrorCode::DupFieldName,
+                format!("Duplicate column name '{name}'"),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Applies one operation (`is_column_operation` must hold).
+    pub(crate) fn apply(
+        &mut self,
+        op: &ast::AlterTableOperation,
+        catalog: &Catalog,
+        session: &dyn SessionContext,
+    ) -> Result<()> {
+        use ast::AlterTableOperation as O;
+        match op {
+            O::ModifyColumn {
+                col_name,
+                data_type,
+                options,
+                column_position,
+            } => {
+                let at = self.position(&col_name.value)?;
+                let def = column_def(col_name, data_type, options)?;
+                self.replace(at, def, column_position.as_ref(), session)
+            }
+            O::ChangeColumn {
+                old_name,
+                new_name,
+                data_type,
+                options,
+                column_position,
+            } => {
+                let at = self.position(&old_name.value)?;
+                let def = column_def(new_name, data_type, options)?;
+                self.replace(at, def, column_position.as_ref(), session)
+            }
+            O::RenameColumn {
+                old_column_name,
+                new_column_name,
+            } => {
+                let at = self.position(&old_column_name.value)?;
+                self.rename(at, &new_column_name.value)
+            }
+            O::AddColumn {
+                if_not_exists,
+                column_def,
+                column_position,
+                ..
+            } => {
+                let name = &column_def.name.value;
+                if *if_not_exists && self.schema.column_index(name).is_some() {
+                    session.note(
+                        ErrorCode::DupFieldName,
+                        format!("Duplicate column name '{name}'"),
+                    );
+                    return Ok(());
+                }
+                self.check_new_name(name, None)?;
+                reject_key_options(column_def.options.iter().map(|o| &o.option))?;
+                let column = crate::ddl::column_schema(column_def, session)?;
+                let at = self.place(self.schema.columns.len(), column_position.as_ref())?;
+                self.schema.columns.insert(at, column);
+                self.ids.insert(at, self.next_id);
+                self.next_id += 1;
+                Ok(())
+            }
+            O::DropColumn {
+                column_names,
+                if_exists,
+                ..
+            } => {
+                for name in column_names {
+                    match self.schema.column_index(&name.value) {
+                        Some(at) => self.drop(at, catalog)?,
+                        None if *if_exists => session.note(
+                            ErrorCode::CantDropFieldOrKey,
+                            format!("Can't DROP COLUMN `{}`; check that it exists", name.value),
+                        ),
+                        None => {
+                            return Err(Error::new(
+                                ErrorCode::CantDropFieldOrKey,
+                                format!("Can't DROP COLUMN `{}`; check that it exists", name.value),
+                            ))
+                        }
+                    }
+                }
+                Ok(())
+            }
+            O::AlterColumn { column_name, op } => {
+                let at = self.position(&column_name.value)?;
+                let column = &self.schema.columns[at];
+                let default = match op {
+                    ast::AlterColumnOperation::SetDefault { value } => {
+                        crate::ddl::column_default(column, value, session)?
+                    }
+                    _ => ColumnDefault::None,
+                };
+                self.schema.columns[at].default = default;
+                Ok(())
+            }
+            other => unreachable!("not a column operation: {other}"),
+        }
+    }
+
+    /// The position FIRST / AFTER x asks for, `default` without one; `at` is not yet in
+    /// the table.
+    fn place(&self, default: usize, position: Option<&ast::MySQLColumnPosition>) -> Result<usize> {
+        match position {
+            None => Ok(default),
+            Some(ast::MySQLColumnPosition::First) => Ok(0),
+            Some(ast::MySQLColumnPosition::After(x)) => Ok(self.position(&x.value)? + 1),
+        }
+    }
+
+    /// MODIFY / CHANGE: column `at` becomes `def`, maybe moved.
+    fn replace(
+        &mut self,
+        at: usize,
+        def: ast::ColumnDef,
+        position: Option<&ast::MySQLColumnPosition>,
+        session: &dyn SessionContext,
+    ) -> Result<()> {
+        let mut column = crate::ddl::column_schema(&def, session)?;
+        let name = column.name.clone();
+        column.name = self.schema.columns[at].name.clone();
+        let in_primary_key = self
+            .schema
+            .primary_key
+            .as_ref()
+            .is_some_and(|pk| pk.contains(&self.ids[at]));
+        if in_primary_key {
+            column.nullable = false; // As CREATE TABLE makes a key column.
+        }
+        self.schema.columns[at] = column;
+        self.rename(at, &name)?;
+        if position.is_some() {
+            let column = self.schema.columns.remove(at);
+            let id = self.ids.remove(at);
+            let to = self.place(at, position)?;
+            self.schema.columns.insert(to, column);
+            self.ids.insert(to, id);
+        }
+        Ok(())
+    }
+
+    /// Renames column `at` to `new`, in CHECK constraints too (as MariaDB does); other
+    /// tables' foreign keys naming it follow after the rebuild (`renamed`).
+    fn rename(&mut self, at: usize, new: &str) -> Result<()> {
+        let old = self.schema.columns[at].name.clone();
+        if old == new {
+            return Ok(());
+        }
+        self.check_new_name(new, Some(at))?;
+        for check in &mut self.schema.checks {
+            check.expression = replace_identifier(&check.expression, &old, new);
+            if check.column_level && check.name.eq_ignore_ascii_case(&old) {
+                check.name = new.to_string();
+            }
+        }
+        self.schema.columns[at].name = new.to_string();
+        if self.ids[at] < self.old.columns.len() {
+            self.renamed.push((old, new.to_string()));
+        }
+        Ok(())
+    }
+
+    /// DROP COLUMN: the column leaves every key; a key left with no column goes.
+    fn drop(&mut self, at: usize, catalog: &Catalog) -> Result<()> {
+        if self.schema.columns.len() == 1 {
+            return Err(Error::new(
+                ErrorCode::CantRemoveAllFields,
+                "You can't delete all columns with ALTER TABLE; use DROP TABLE instead",
+            ));
+        }
+        let id = self.ids[at];
+        let name = self.schema.columns[at].name.clone();
+        if let Some(fk) = self
+            .schema
+            .foreign_keys
+            .iter()
+            .find(|fk| fk.columns.contains(&id))
+        {
+            return Err(Error::new(
+                ErrorCode::DropIndexFk,
+                format!(
+                    "Cannot drop index '{}': needed in a foreign key constraint",
+                    fk.name
+                ),
+            ));
+        }
+        if id < self.old.columns.len() {
+            for (child, fk) in catalog.children_of(&self.db, &self.old.name) {
+                if fk
+                    .parent_columns
+                    .iter()
+                    .any(|c| c.eq_ignore_ascii_case(&name))
+                {
+                    return Err(Error::new(
+                        ErrorCode::FkColumnCannotDropChild,
+                        format!(
+                            "Cannot drop column '{name}': needed in a foreign key constraint '{}' of table `{}`.`{}`",
+                            fk.name,
+                            child.db(),
+                            child.schema.name
+                        ),
+                    ));
+                }
+            }
+        }
+        // A column's own CHECK goes with it; a table CHECK naming it is an error.
+        self.schema
+            .checks
+            .retain(|k| !(k.column_level && k.name.eq_ignore_ascii_case(&name)));
+        if self
+            .schema
+            .checks
+            .iter()
+            .any(|k| names_identifier(&k.expression, &name))
+        {
+            return Err(Error::bad_field(&name, "CHECK"));
+        }
+        self.schema.columns.remove(at);
+        self.ids.remove(at);
+        for index in &mut self.schema.indexes {
+            while let Some(i) = index.columns.iter().position(|&c| c == id) {
+                index.columns.remove(i);
+                index.prefix_lengths.remove(i);
+            }
+        }
+        self.schema.indexes.retain(|i| !i.columns.is_empty());
+        if let Some(pk) = &mut self.schema.primary_key {
+            pk.retain(|&c| c != id);
+            if pk.is_empty() {
+                self.schema.primary_key = None;
+            }
+        }
+        Ok(())
+    }
+
+    /// The edited schema with keys at the new positions, and the old position each new
+    /// column reads (None: added).
+    pub(crate) fn finish(mut self) -> Result<(TableSchema, Vec<Option<usize>>)> {
+        let position_of = |id: usize| {
+            self.ids
+                .iter()
+                .position(|&i| i == id)
+                .expect("keys name only present columns")
+        };
+        for index in &mut self.schema.indexes {
+            index.columns = index.columns.iter().map(|&c| position_of(c)).collect();
+        }
+        if let Some(pk) = &mut self.schema.primary_key {
+            *pk = pk.iter().map(|&c| position_of(c)).collect();
+        }
+        for fk in &mut self.schema.foreign_keys {
+            fk.columns = fk.columns.iter().map(|&c| position_of(c)).collect();
+        }
+        crate::ddl::check_auto_column(
+            &self.schema.columns,
+            self.schema.primary_key.as_deref(),
+            &self.schema.indexes,
+        )?;
+        crate::check::validate(&self.schema)?;
+        let old_count = self.old.columns.len();
+        let sources = self
+            .ids
+            .iter()
+            .map(|&id| (id < old_count).then_some(id))
+            .collect();
+        Ok((self.schema, sources))
+    }
+}
+
+/// The row `old` becomes under `schema` (invariant (2)); `number` is the row's, from 1.
+pub(crate) fn convert_row(
+    old_schema: &TableSchema,
+    schema: &TableSchema,
+    sources: &[Option<usize>],
+    old: &[Value],
+    number: u64,
+    session: &dyn SessionContext,
+) -> Result<Row> {
+    let strict = session.strict();
+    let mut row = Vec::with_capacity(schema.columns.len());
+    for (c, source) in schema.columns.iter().zip(sources) {
+        let value = match *source {
+            Some(k) => {
+                let was = &old_schema.columns[k];
+                let value = old[k].clone();
+                let truncated = || {
+                    Error::new(
+                        ErrorCode::WarnDataTruncated,
+                        format!("Data truncated for column '{}' at row {number}", c.name),
+                    )
+                };
+                if value.is_null() && !c.nullable {
+                    // MariaDB's wording for a NULL in a column made NOT NULL.
+                    let e = truncated();
+                    if strict {
+                        return Err(e);
+                    }
+                    session.warn(e.code, e.message);
+                    crate::dml::implicit_default(&c.data_type)
+                } else if was.data_type == c.data_type {
+                    value
+                } else {
+                    let name = || c.name.clone();
+                    let stored = crate::expr::store_value(
+                        value,
+                        &c.data_type,
+                        &name,
+                        number,
+                        strict,
+                        session,
+                    );
+                    // INSERT's 1406 is ALTER's 1265 in MariaDB (the copy truncates).
+                    let value = stored.map_err(|e| match e.code {
+                        ErrorCode::DataTooLong => truncated(),
+                        _ => e,
+                    })?;
+                    crate::expr::stored_cell(&c.data_type, value, session)
+                }
+            }
+            None => match &c.default {
+                ColumnDefault::Value(v) => v.clone(),
+                ColumnDefault::CurrentTimestamp => crate::dml::current_timestamp(c, session),
+                ColumnDefault::None if c.auto_increment => Value::Int(number as i64),
+                ColumnDefault::None if c.nullable => Value::Null,
+                ColumnDefault::None => crate::dml::implicit_default(&c.data_type),
+            },
+        };
+        row.push(value);
+    }
+    Ok(row.into_boxed_slice())
+}
+
+/// Whether MariaDB copies the rows for this change, and so reports them: some column's
+/// type changed, other than a VARCHAR growing within its length-byte class (utf8mb4: up
+/// to 63 characters take one byte), which InnoDB does in place.
+pub(crate) fn copies_rows(
+    old: &TableSchema,
+    schema: &TableSchema,
+    sources: &[Option<usize>],
+) -> bool {
+    schema.columns.iter().zip(sources).any(|(c, source)| {
+        let Some(k) = *source else { return false };
+        match (&old.columns[k].data_type, &c.data_type) {
+            (a, b) if a == b => false,
+            (DataType::VarChar { length: a }, DataType::VarChar { length: b }) => {
+                b < a || (*a <= 63) != (*b <= 63)
+            }
+            _ => true,
+        }
+    })
+}
+
+/// A conversion failure or a storage refusal, out of `Storage::rebuild_table`.
+pub(crate) enum Failure {
+    Sql(Error),
+    Storage(StorageError),
+}
+
+impl From<StorageError> for Failure {
+    fn from(e: StorageError) -> Failure {
+        Failure::Storage(e)
+    }
+}
+
+/// MODIFY and CHANGE's parts as a column definition.
+fn column_def(
+    name: &ast::Ident,
+    data_type: &ast::DataType,
+    options: &[ast::ColumnOption],
+) -> Result<ast::ColumnDef> {
+    reject_key_options(options.iter())?;
+    Ok(ast::ColumnDef {
+        name: name.clone(),
+        data_type: data_type.clone(),
+        options: options
+            .iter()
+            .map(|o| ast::ColumnOptionDef {
+                name: None,
+                option: o.clone(),
+            })
+            .collect(),
+    })
+}
+
+/// Keys declared with a column in ALTER TABLE are not built yet.
+fn reject_key_options<'a>(mut options: impl Iterator<Item = &'a ast::ColumnOption>) -> Result<()> {
+    let key = options.find(|o| {
+        matches!(
+            o,
+            ast::ColumnOption::PrimaryKey(_)
+                | ast::ColumnOption::Unique(_)
+                | ast::ColumnOption::ForeignKey(_)
+                | ast::ColumnOption::Check(_)
+        )
+    });
+    match key {
+        Some(key) => Err(Error::not_supported(&format!(
+            "ALTER TABLE column option {key}"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Whether expression text (MariaDB's printed form: identifiers in backquotes) names
+/// column `name`.
+fn names_identifier(text: &str, name: &str) -> bool {
+    replace_identifier(text, name, "") != text
+}
+
+/// `text` with the backquoted identifier `old` (matched case-insensitively) spelled `new`;
+/// string literals are left alone.
+fn replace_identifier(text: &str, old: &str, new: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(['`', '\'']) {
+        out.push_str(&rest[..start]);
+        let quote = rest[start..].chars().next().expect("found");
+        let body = &rest[start + 1..];
+        let end = body.find(quote).map_or(body.len(), |e| e);
+        let word = &body[..end];
+        if quote == '`' && word.eq_ignore_ascii_case(old) {
+            out.push('`');
+            out.push_str(new);
+            out.push('`');
+        } else {
+            out.push(quote);
+            out.push_str(word);
+            if end < body.len() {
+                out.push(quote);
+            }
+        }
+        rest = &body[(end + 1).min(body.len())..];
+    }
+    out.push_str(rest);
+    out
+}
