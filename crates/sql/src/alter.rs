@@ -386,7 +386,9 @@ pub(crate) fn convert_row(
                         strict,
                         session,
                     );
-                    // INSERT's 1406 is ALTER's 1265 in MariaDB (the copy truncates).
+                    // INSERT's 1406 is ALTER's 1265 in MariaDB (the copy truncates). A
+                    // string that is no number stays INSERT's 1366 here, where MariaDB's
+                    // copy says 1292 "Truncated incorrect INTEGER value" (known mismatch).
                     let value = stored.map_err(|e| match e.code {
                         ErrorCode::DataTooLong => truncated(),
                         _ => e,
