@@ -94,7 +94,7 @@ impl Alteration {
             } => {
                 let at = self.position(&col_name.value)?;
                 let def = column_def(col_name, data_type, options)?;
-                self.replace(at, def, column_position.as_ref(), session)
+                self.replace(at, def, column_position.as_ref(), catalog, session)
             }
             O::ChangeColumn {
                 old_name,
@@ -105,7 +105,7 @@ impl Alteration {
             } => {
                 let at = self.position(&old_name.value)?;
                 let def = column_def(new_name, data_type, options)?;
-                self.replace(at, def, column_position.as_ref(), session)
+                self.replace(at, def, column_position.as_ref(), catalog, session)
             }
             O::RenameColumn {
                 old_column_name,
@@ -185,15 +185,39 @@ impl Alteration {
         }
     }
 
-    /// MODIFY / CHANGE: column `at` becomes `def`, maybe moved.
+    /// MODIFY / CHANGE: column `at` becomes `def`, maybe moved. A parent column another
+    /// table's foreign key names keeps its type (1833, as MariaDB).
     fn replace(
         &mut self,
         at: usize,
         def: ast::ColumnDef,
         position: Option<&ast::MySQLColumnPosition>,
+        catalog: &Catalog,
         session: &dyn SessionContext,
     ) -> Result<()> {
         let mut column = crate::ddl::column_schema(&def, session)?;
+        let was = &self.schema.columns[at];
+        if self.ids[at] < self.old.columns.len() && was.data_type != column.data_type {
+            let children = catalog.children_of(&self.db, &self.old.name);
+            for (child, fk) in children {
+                if fk
+                    .parent_columns
+                    .iter()
+                    .any(|c| c.eq_ignore_ascii_case(&was.name))
+                {
+                    return Err(Error::new(
+                        ErrorCode::FkColumnCannotChangeChild,
+                        format!(
+                            "Cannot change column '{}': used in a foreign key constraint '{}' of table '{}.{}'",
+                            was.name,
+                            fk.name,
+                            child.db(),
+                            child.schema.name
+                        ),
+                    ));
+                }
+            }
+        }
         let name = column.name.clone();
         column.name = self.schema.columns[at].name.clone();
         let in_primary_key = self

@@ -171,6 +171,9 @@ pub enum ErrorCode {
     DupConstraintName = 1826,
     /// ER_FK_COLUMN_CANNOT_DROP_CHILD: dropping a parent column a foreign key names.
     FkColumnCannotDropChild = 1829,
+    /// ER_FK_COLUMN_CANNOT_CHANGE_CHILD: changing the type of a parent column a foreign
+    /// key names.
+    FkColumnCannotChangeChild = 1833,
     /// ER_CONSTRAINT_FAILED: a row violates a CHECK constraint.
     ConstraintFailed = 4025,
     /// ER_QUERY_RESULT_INCOMPLETE: a recursive CTE stopped at max_recursive_iterations.

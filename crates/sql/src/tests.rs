@@ -1977,6 +1977,10 @@ fn alter_table_columns_and_foreign_keys_and_checks() {
         error(&mut s, "ALTER TABLE p DROP COLUMN id").message,
         "Cannot drop column 'id': needed in a foreign key constraint 'fk' of table `test`.`c`"
     );
+    assert_eq!(
+        error(&mut s, "ALTER TABLE p MODIFY id BIGINT").message,
+        "Cannot change column 'id': used in a foreign key constraint 'fk' of table 'test.c'"
+    );
     // Renames follow into the foreign key, on both sides; the key still checks.
     run(&mut s, "ALTER TABLE p CHANGE id id2 INT");
     run(&mut s, "ALTER TABLE c ADD x INT FIRST, CHANGE pid pid2 INT");
