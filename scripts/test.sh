@@ -38,9 +38,9 @@ install_dependencies() {
     # PyMySQL (and cryptography, for its RSA path) under Debian's python3: tests/tls.rs.
     /usr/bin/python3 -c 'import pymysql, cryptography' 2>/dev/null ||
         missing+=(python3-pymysql python3-cryptography)
-    # mysqlclient and SQLAlchemy beside PyMySQL: tests/drivers.rs.
-    /usr/bin/python3 -c 'import MySQLdb, sqlalchemy' 2>/dev/null ||
-        missing+=(python3-mysqldb python3-sqlalchemy)
+    # mysqlclient, SQLAlchemy and Django beside PyMySQL: tests/drivers.rs.
+    /usr/bin/python3 -c 'import MySQLdb, sqlalchemy, django' 2>/dev/null ||
+        missing+=(python3-mysqldb python3-sqlalchemy python3-django)
     # The Go, Node.js and Java driver programs: tests/drivers.rs (their own dependencies
     # come from the Go proxy, npm and Maven Central on the first run).
     command -v go >/dev/null || missing+=(golang-go)
@@ -49,7 +49,7 @@ install_dependencies() {
     command -v mvn >/dev/null || missing+=(maven)
     command -v cargo >/dev/null || { echo "cargo not found: install a Rust toolchain" >&2; return 1; }
     if ((${#missing[@]} == 0)); then
-        echo "mariadb, mariadb-admin, mariadbd, sysbench, PyMySQL, mysqlclient, SQLAlchemy, go, node, npm, java, mvn: present"
+        echo "mariadb, mariadb-admin, mariadbd, sysbench, PyMySQL, mysqlclient, SQLAlchemy, Django, go, node, npm, java, mvn: present"
         return 0
     fi
     local sudo=()

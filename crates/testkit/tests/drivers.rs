@@ -1,7 +1,7 @@
 //! Drivers of other languages against the server under test (`MANYCORE_TEST_TARGET`):
 //! go-sql-driver/mysql (Go), mysql2 and mariadb (Node.js), MariaDB Connector/J and MySQL
-//! Connector/J (Java), PyMySQL, mysqlclient and SQLAlchemy's ORM (Python, from Debian's
-//! packages).
+//! Connector/J (Java), PyMySQL, mysqlclient, SQLAlchemy's ORM and Django's migrations and
+//! ORM (Python, from Debian's packages).
 //!
 //! Each program lives in `tests/drivers/<language>/` with its pinned dependencies and
 //! checks real behaviour: types round-tripping exactly through both protocols, affected
@@ -179,24 +179,25 @@ fn java_connector_j_mariadb_and_mysql() {
 }
 
 #[test]
-fn python_pymysql_mysqlclient_and_sqlalchemy() {
+fn python_pymysql_mysqlclient_sqlalchemy_and_django() {
     // Debian's python3 with its packaged drivers (scripts/test.sh installs them).
     let python = "/usr/bin/python3";
-    let imports = "import pymysql, MySQLdb, sqlalchemy";
+    let imports = "import pymysql, MySQLdb, sqlalchemy, django";
     let present = Command::new(python)
         .args(["-c", imports])
         .output()
         .is_ok_and(|out| out.status.success());
     if !present {
-        let message = "Python driver tests need python3-pymysql, python3-mysqldb and \
-                       python3-sqlalchemy: install them (scripts/test.sh does, from apt)";
+        let message = "Python driver tests need python3-pymysql, python3-mysqldb, \
+                       python3-sqlalchemy and python3-django: install them (scripts/test.sh \
+                       does, from apt)";
         assert!(std::env::var_os("CI").is_none(), "{message}");
         eprintln!("\n!!! SKIPPED: {message} !!!\n");
         return;
     }
     let dir = program_dir("python");
     let server = Server::from_env();
-    for program in ["pymysql", "mysqldb", "sqlalchemy"] {
+    for program in ["pymysql", "mysqldb", "sqlalchemy", "django"] {
         let mut command = Command::new(python);
         command.args(["check.py", program]);
         run_against(&server, program, command, &dir);

@@ -1,14 +1,17 @@
 # PyMySQL, mysqlclient (MySQLdb) and SQLAlchemy's ORM against the server at
 # DB_HOST:DB_PORT, as user root without a password.
 #
-# Usage: DB_HOST=127.0.0.1 DB_PORT=3306 python3 check.py pymysql|mysqldb|sqlalchemy
+# Usage: DB_HOST=127.0.0.1 DB_PORT=3306 python3 check.py pymysql|mysqldb|sqlalchemy|django
 #
 # The two DB-API drivers get the same checks (both speak the text protocol: Python's
 # drivers escape parameters into the query text): types round-tripping exactly, affected
 # rows and insert ids, transactions, error codes, multi-statements, a server-side
 # (unbuffered) cursor and ping. `sqlalchemy` runs an ORM session with a one-to-many
-# relationship and ON DELETE CASCADE through both drivers. Every mismatch is printed;
-# the exit code is 1 if there was any.
+# relationship and ON DELETE CASCADE through both drivers. `django` applies the
+# migrations of Django's auth and contenttypes apps (CREATE TABLE with foreign keys,
+# ALTER TABLE MODIFY/DROP COLUMN, INSERT ... RETURNING on MariaDB) through mysqlclient and
+# uses the ORM on the result. Every mismatch is printed; the exit code is 1 if there was
+# any.
 import datetime
 import decimal
 import os
@@ -236,14 +239,54 @@ def sqlalchemy_checks():
         server.dispose()
 
 
+def django_checks():
+    import django
+    from django.conf import settings
+
+    database = "django_check"
+    setup = connect("mysqldb")
+    with setup.cursor() as c:
+        c.execute(f"DROP DATABASE IF EXISTS {database}")
+        c.execute(f"CREATE DATABASE {database}")
+    settings.configure(
+        INSTALLED_APPS=["django.contrib.contenttypes", "django.contrib.auth"],
+        DATABASES={"default": dict(
+            ENGINE="django.db.backends.mysql", NAME=database, USER="root",
+            HOST=os.environ["DB_HOST"], PORT=os.environ["DB_PORT"])},
+        USE_TZ=True,
+    )
+    django.setup()
+    from django.core.management import call_command
+    from django.contrib.auth.models import Group, Permission, User
+
+    call_command("migrate", verbosity=0)
+    user = User.objects.create_user("ada", "ada@example.com", "secret")
+    group = Group.objects.create(name="engineers")
+    user.groups.add(group)
+    group.permissions.add(*Permission.objects.filter(codename__startswith="add_"))
+    expect_equal("django: user in group", User.objects.filter(groups__name="engineers").count(), 1)
+    expect_equal("django: permission through the group", user.has_perm("auth.add_user"), True)
+    expect_equal("django: no other permission", user.has_perm("auth.delete_user"), False)
+    expect_equal("django: password", User.objects.get(username="ada").check_password("secret"),
+                 True)
+    group.delete()
+    expect_equal("django: membership cascades", user.groups.count(), 0)
+    with setup.cursor() as c:
+        c.execute(f"DROP DATABASE {database}")
+    setup.close()
+
+
 def main():
-    if len(sys.argv) != 2 or sys.argv[1] not in ("pymysql", "mysqldb", "sqlalchemy"):
-        print("usage: check.py pymysql|mysqldb|sqlalchemy", file=sys.stderr)
+    programs = {
+        "pymysql": lambda: dbapi_checks("pymysql"),
+        "mysqldb": lambda: dbapi_checks("mysqldb"),
+        "sqlalchemy": sqlalchemy_checks,
+        "django": django_checks,
+    }
+    if len(sys.argv) != 2 or sys.argv[1] not in programs:
+        print("usage: check.py pymysql|mysqldb|sqlalchemy|django", file=sys.stderr)
         return 2
-    if sys.argv[1] == "sqlalchemy":
-        sqlalchemy_checks()
-    else:
-        dbapi_checks(sys.argv[1])
+    programs[sys.argv[1]]()
     if failures:
         print(f"{len(failures)} mismatches", file=sys.stderr)
         return 1
