@@ -101,6 +101,7 @@ pub fn recover(dir: &Path, args: &ServeArgs) -> Result<(Arc<Storage>, Arc<Durabi
         checkpoint_entries = report.checkpoint_entries,
         log_records = report.log_records,
         skipped_changes = replayer.skipped_changes,
+        abandoned_alters = replayer.abandoned_alters,
         next_lsn = report.next_lsn.0,
         elapsed_ms,
         "recovery complete: replayed {} log records after the checkpoint",

@@ -1,7 +1,8 @@
 //! ALTER TABLE's column operations: MODIFY, ADD, DROP, CHANGE and RENAME COLUMN, and
 //! ALTER COLUMN SET/DROP DEFAULT. A run of them is applied in order to a copy of the
 //! schema (`Alteration`), then the table is rebuilt once with every row converted
-//! (`Storage::rebuild_table`), as MariaDB's copying ALTER does.
+//! (`Storage::alter_table`), as MariaDB's copying ALTER does, unless no stored value or
+//! key changed (`keeps_rows`: renames, defaults), when only the schema is replaced.
 //!
 //! Invariants:
 //! (1) During the edits a column is known by an id: its old position, or a number past the
@@ -10,8 +11,6 @@
 //! (2) A new column's value comes from the old column of the same id, converted as an
 //!     INSERT stores it when its type or nullability changed; an added column gets its
 //!     default (AUTO_INCREMENT: the row's number).
-//! (3) An operation that changes no stored value (rename, default) still rebuilds: one
-//!     path, and renames are rare.
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::SessionContext;
@@ -453,7 +452,27 @@ pub(crate) fn copies_rows(
     })
 }
 
-/// A conversion failure or a storage refusal, out of `Storage::rebuild_table`.
+/// Whether the table keeps its rows and indexes as they are: every column reads its own
+/// old position with the same stored type, and the keys are unchanged, so only names,
+/// defaults and comments changed (a rename, SET/DROP DEFAULT) and the schema is replaced
+/// without a rebuild (`Storage::alter_table` asserts the same).
+pub(crate) fn keeps_rows(
+    old: &TableSchema,
+    schema: &TableSchema,
+    sources: &[Option<usize>],
+) -> bool {
+    sources.len() == old.columns.len()
+        && sources.iter().enumerate().all(|(i, &s)| s == Some(i))
+        && old.columns.iter().zip(&schema.columns).all(|(a, b)| {
+            a.data_type == b.data_type
+                && a.nullable == b.nullable
+                && a.auto_increment == b.auto_increment
+        })
+        && old.primary_key == schema.primary_key
+        && old.indexes == schema.indexes
+}
+
+/// A conversion failure or a storage refusal, out of `Storage::alter_table`.
 pub(crate) enum Failure {
     Sql(Error),
     Storage(StorageError),

@@ -65,6 +65,8 @@ pub enum ErrorCode {
     TooLongString = 1162,
     WrongColumnName = 1166,
     UnknownSystemVariable = 1193,
+    /// ER_TRANS_CACHE_FULL: a transaction larger than one log record.
+    TransCacheFull = 1197,
     WrongArguments = 1210,
     LockWaitTimeout = 1205,
     LockDeadlock = 1213,

@@ -644,8 +644,8 @@ fn storage_error(e: StorageError) -> Error {
     }
 }
 
-/// The log refused a commit or DDL (MariaDB's texts for ER_DISK_FULL and
-/// ER_ERROR_ON_WRITE); anything else is an internal error.
+/// The log refused a commit or DDL (MariaDB's texts for ER_DISK_FULL, ER_ERROR_ON_WRITE
+/// and ER_TRANS_CACHE_FULL); anything else is an internal error.
 pub(crate) fn log_error(e: StorageError) -> Error {
     match e {
         StorageError::LogDiskFull(m) => Error::new(
@@ -658,6 +658,16 @@ pub(crate) fn log_error(e: StorageError) -> Error {
         StorageError::LogFailed(m) => Error::new(
             ErrorCode::ErrorOnWrite,
             format!("Error writing file 'manycore write-ahead log' (Errcode: 5 \"{m}\")"),
+        ),
+        // MariaDB's text for a transaction beyond max_binlog_cache_size; manycore's limit
+        // is one log record's size.
+        StorageError::TransactionTooLarge { limit, .. } => Error::new(
+            ErrorCode::TransCacheFull,
+            format!(
+                "Multi-statement transaction required more than 'max_binlog_cache_size' \
+                 bytes of storage; increase this mysqld variable and try again (manycore: a \
+                 transaction's changes must fit in one {limit}-byte log record)"
+            ),
         ),
         other => Error::new(ErrorCode::UnknownError, other.to_string()),
     }
@@ -2989,7 +2999,8 @@ impl Session {
         table: &Arc<Table>,
         operations: &[ast::AlterTableOperation],
     ) -> Result<u64> {
-        use crate::alter::{convert_row, copies_rows, Alteration, Failure};
+        use crate::alter::{convert_row, copies_rows, keeps_rows, Alteration, Failure};
+        use manycore_storage::TableForeignKeys;
         let storage = self.engine.storage().clone();
         let catalog = storage.catalog();
         let mut alteration = Alteration::new(db, &table.schema);
@@ -3009,35 +3020,45 @@ impl Session {
             }
         };
         // Foreign keys naming the table's renamed columns follow (as in MariaDB): its own
-        // in the rebuilt schema, other tables' after it.
+        // in the new schema, other tables' in the same catalog change.
         let name = &table.schema.name;
         for fk in &mut schema.foreign_keys {
             if fk.parent_db == db && fk.parent_table == *name {
                 rename(&mut fk.parent_columns);
             }
         }
-        let children: Vec<(Arc<Table>, Vec<manycore_storage::ForeignKeySchema>)> = catalog
+        let followers: Vec<TableForeignKeys> = catalog
             .children_of(db, name)
             .filter(|(child, _)| child.schema.name != *name || child.db() != db)
-            .map(|(child, _)| {
+            .filter_map(|(child, _)| {
                 let mut keys = child.schema.foreign_keys.clone();
                 for fk in &mut keys {
                     if fk.parent_db == db && fk.parent_table == *name {
                         rename(&mut fk.parent_columns);
                     }
                 }
-                (child.clone(), keys)
+                (keys != child.schema.foreign_keys).then(|| TableForeignKeys {
+                    db: child.db().to_string(),
+                    table: child.schema.name.clone(),
+                    foreign_keys: keys,
+                })
             })
             .collect();
         drop(catalog);
         let copies = copies_rows(&table.schema, &schema, &sources);
         let mut rows = 0;
         let session = &self.state;
-        let result = storage.rebuild_table(db, name, schema.clone(), |number, row| {
+        let mut convert = |number: u64, row: &[Value]| {
             rows = number;
             convert_row(&table.schema, &schema, &sources, row, number, session)
                 .map_err(Failure::Sql)
-        });
+        };
+        let convert: Option<&mut dyn FnMut(u64, &[Value]) -> std::result::Result<_, _>> =
+            match keeps_rows(&table.schema, &schema, &sources) {
+                true => None,
+                false => Some(&mut convert),
+            };
+        let result = storage.alter_table(db, name, schema.clone(), followers, convert);
         match result {
             Ok(()) => {}
             Err(Failure::Sql(e)) => return Err(e),
@@ -3074,13 +3095,6 @@ impl Session {
                 ));
             }
             Err(Failure::Storage(e)) => return Err(storage_error(e)),
-        }
-        for (child, keys) in children {
-            if keys != child.schema.foreign_keys {
-                storage
-                    .set_foreign_keys(child.db(), &child.schema.name, keys)
-                    .map_err(storage_error)?;
-            }
         }
         Ok(if copies { rows } else { 0 })
     }

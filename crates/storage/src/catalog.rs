@@ -25,14 +25,15 @@
 //! (7) A database's tables and views have distinct names: creating either fails with
 //!     `TableExists` if the other holds the name (CREATE OR REPLACE VIEW replaces views
 //!     only).
-//! (8) A rebuilt table (`rebuild_table`: ALTER TABLE changing columns) has rows of its own,
-//!     not the old `TableData`: it is built only while no other transaction holds a row
-//!     of the table (`TableBusy` otherwise), since a commit of such a row would land in
-//!     the retired rows, unlogged, and be lost after it was acknowledged.
+//! (8) A rebuilt table (`alter_table` with a conversion: ALTER TABLE changing columns)
+//!     has rows of its own, not the old `TableData`: it is built only while no other
+//!     transaction holds a row of the table (`TableBusy` otherwise), since a commit of
+//!     such a row would land in the retired rows, unlogged, and be lost after it was
+//!     acknowledged. An ALTER that changes no stored value keeps the `TableData`.
 
 use crate::gc::{Horizon, ReaderSlot};
 use crate::index::{IndexNo, KeyRange, PrimaryIndex};
-use crate::log_hook::{note_commit_lsn, CommitLog, DdlChange};
+use crate::log_hook::{note_commit_lsn, CommitLog, DdlChange, RebuiltRows, TableForeignKeys};
 use crate::slot::{RowSlot, DEAD, FREE, UNCOMMITTED};
 use crate::transaction::{ReadView, Transaction};
 use crate::StorageError;
@@ -867,23 +868,40 @@ impl Storage {
         })
     }
 
-    /// Rebuilds `db`.`name` with `schema` and every row converted by `convert` (called with
-    /// the row's number from 1, in primary key order, and the row), as ALTER TABLE's copy
-    /// does. Logged as one record holding the schema and every converted row, so replay
-    /// has the whole change or none of it. `TableBusy` if another transaction holds a row
-    /// (invariant (8); MariaDB would wait for its metadata lock instead).
+    /// ALTER TABLE's column operations: `db`.`name` gets `schema`, and `followers` (other
+    /// tables whose foreign keys follow a renamed column) get their new keys, in one
+    /// catalog swap and one log change, so replay has the whole ALTER or none of it.
     ///
-    /// Each row keeps the commit timestamp of its newest version, so snapshots taken since
-    /// still see it; an older snapshot sees neither that version nor the ones before it
-    /// (MariaDB answers such a reader 1412, "Table definition has changed").
-    pub fn rebuild_table<E: From<StorageError>>(
+    /// With `convert`, the table is rebuilt: every row converted (called with the row's
+    /// number from 1, in primary key order, and the row), as ALTER TABLE's copy does;
+    /// `TableBusy` if another transaction holds a row (invariant (8); MariaDB would wait
+    /// for its metadata lock instead). Each row keeps the commit timestamp of its newest
+    /// version, so snapshots taken since still see it; an older snapshot sees neither that
+    /// version nor the ones before it (MariaDB answers such a reader 1412, "Table
+    /// definition has changed"). Without `convert` the table keeps its rows and indexes:
+    /// `schema` may differ only in what no stored row or index depends on (names,
+    /// defaults, comments, CHECK text), which is asserted.
+    pub fn alter_table<E: From<StorageError>>(
         &self,
         db: &str,
         name: &str,
         schema: TableSchema,
-        mut convert: impl FnMut(u64, &[Value]) -> Result<Row, E>,
+        followers: Vec<TableForeignKeys>,
+        convert: Option<&mut dyn FnMut(u64, &[Value]) -> Result<Row, E>>,
     ) -> Result<(), E> {
-        self.replace_table_with(db, name, |old| {
+        let logged = self.log.get().is_some();
+        self.alter_tables_with(db, name, followers, |old| {
+            let Some(convert) = convert else {
+                assert_keeps_rows(&old.schema, &schema);
+                let table = Table::new(
+                    old.id,
+                    &old.db,
+                    schema,
+                    old.data.clone(),
+                    old.secondary.clone(),
+                );
+                return Ok((Arc::new(table), None));
+            };
             let mut rows = Vec::new();
             let guard = crate::index::pin();
             for (_, slot) in old.data.primary.range(Unbounded, Unbounded, &guard) {
@@ -923,34 +941,131 @@ impl Storage {
                 })
                 .collect();
             table.load_rows(rows)?;
-            let record = self.log.get().map(|_| DdlChange::RebuildTable {
-                db: db.to_string(),
-                schema: (*table.schema).clone(),
-                rows: table.committed_rows(),
-                auto_increment: table.auto_increment(),
-            });
-            Ok((table, record))
+            let table = Arc::new(table);
+            let rows = logged.then(|| RebuiltRows(table.clone()));
+            Ok((table, rows))
         })
     }
 
-    /// Replays a `DdlChange::RebuildTable` (recovery): the table named by `schema` gets
-    /// `schema` and exactly `rows`, committed at the clock.
-    pub fn replay_rebuild_table(
+    /// Replays a `DdlChange::AlterTable` (recovery): the table named by `schema` gets
+    /// `schema` and, if `rows` is Some, exactly those rows, committed at the clock.
+    pub fn replay_alter_table(
         &self,
         db: &str,
         schema: TableSchema,
-        rows: Vec<(Box<[u8]>, Row)>,
         auto_increment: u64,
+        rows: Option<Vec<(Box<[u8]>, Row)>>,
+        followers: Vec<TableForeignKeys>,
     ) -> Result<(), StorageError> {
         let ts = self.clock();
         let name = schema.name.clone();
-        self.replace_table_with(db, &name, |old| {
+        self.alter_tables_with(db, &name, followers, |old| {
+            let Some(rows) = rows else {
+                assert_keeps_rows(&old.schema, &schema);
+                let table = Table::new(
+                    old.id,
+                    &old.db,
+                    schema,
+                    old.data.clone(),
+                    old.secondary.clone(),
+                );
+                return Ok((Arc::new(table), None));
+            };
             let data = Arc::new(TableData::new());
             data.auto_increment.store(auto_increment, Ordering::Relaxed);
             let table = Table::new(old.id, &old.db, schema, data, Vec::new());
             table.load_rows(rows.into_iter().map(|(k, r)| (k, r, ts)).collect())?;
-            Ok((table, None))
+            Ok((Arc::new(table), None))
         })
+    }
+
+    /// Swaps in the table `alter` makes from `db`.`name` and each follower's new foreign
+    /// keys, logging one `DdlChange::AlterTable` (invariants (3), (6)).
+    fn alter_tables_with<E: From<StorageError>>(
+        &self,
+        db: &str,
+        name: &str,
+        followers: Vec<TableForeignKeys>,
+        alter: impl FnOnce(&Table) -> Result<(Arc<Table>, Option<RebuiltRows>), E>,
+    ) -> Result<(), E> {
+        let _ddl = self.ddl.lock();
+        let catalog = self.catalog.load_full();
+        let lookup = |db: &str, name: &str| {
+            catalog
+                .table(db, name)
+                .cloned()
+                .ok_or_else(|| StorageError::NoSuchTable(name.to_string()))
+        };
+        let old = lookup(db, name)?;
+        let old_followers = followers
+            .iter()
+            .map(|f| lookup(&f.db, &f.table))
+            .collect::<Result<Vec<_>, _>>()?;
+        assert!(
+            old_followers.iter().all(|f| !Arc::ptr_eq(f, &old)),
+            "the altered table follows itself"
+        );
+        // Invariant (3): no write statement is between its table lookup and its last
+        // write. A write call holds one table's `structure` at a time, so taking several
+        // here cannot deadlock with one.
+        let _structure = old.data.structure.write();
+        let _follower_structures: Vec<_> = old_followers
+            .iter()
+            .map(|f| f.data.structure.write())
+            .collect();
+        let (new, rows) = alter(&old)?;
+        let new_followers: Vec<Arc<Table>> = old_followers
+            .iter()
+            .zip(&followers)
+            .map(|(f, keys)| {
+                let in_range = keys
+                    .foreign_keys
+                    .iter()
+                    .all(|fk| fk.columns.iter().all(|&c| c < f.schema.columns.len()));
+                assert!(in_range, "foreign key on a column that does not exist");
+                let mut schema = (*f.schema).clone();
+                schema.foreign_keys = keys.foreign_keys.clone();
+                Arc::new(Table::new(
+                    f.id,
+                    &f.db,
+                    schema,
+                    f.data.clone(),
+                    f.secondary.clone(),
+                ))
+            })
+            .collect();
+        let record = DdlChange::AlterTable {
+            db: db.to_string(),
+            schema: (*new.schema).clone(),
+            auto_increment: new.auto_increment(),
+            rows,
+            followers,
+        };
+        self.update_catalog(
+            |dbs| {
+                let tables = std::iter::once((db, name, new)).chain(
+                    old_followers
+                        .iter()
+                        .zip(new_followers)
+                        .map(|(f, t)| (&*f.db, f.schema.name.as_str(), t)),
+                );
+                for (db, name, table) in tables {
+                    let database = dbs
+                        .get(db)
+                        .ok_or_else(|| StorageError::NoSuchDatabase(db.into()))?;
+                    let mut database = clone_database(database);
+                    database.tables.insert(name.to_string(), table);
+                    dbs.insert(db.to_string(), Arc::new(database));
+                }
+                Ok(())
+            },
+            |_| Some(record),
+        )?;
+        old.retired.store(true, Ordering::Release);
+        for f in &old_followers {
+            f.retired.store(true, Ordering::Release);
+        }
+        Ok(())
     }
 
     fn replace_table(
@@ -1076,6 +1191,27 @@ pub(crate) fn insert_sorted(tree: &Tree, mut entries: Vec<IndexEntry>) {
         }
         insert(entries);
     });
+}
+
+/// What `Storage::alter_table` without `convert` may change: nothing a stored row or an
+/// index depends on.
+fn assert_keeps_rows(old: &TableSchema, new: &TableSchema) {
+    let same_storage = |a: &ColumnSchema, b: &ColumnSchema| {
+        a.data_type == b.data_type
+            && a.nullable == b.nullable
+            && a.auto_increment == b.auto_increment
+    };
+    assert!(
+        old.columns.len() == new.columns.len()
+            && old
+                .columns
+                .iter()
+                .zip(&new.columns)
+                .all(|(a, b)| same_storage(a, b))
+            && old.primary_key == new.primary_key
+            && old.indexes == new.indexes,
+        "a schema-only ALTER changes what rows or indexes store"
+    );
 }
 
 fn clone_database(db: &Database) -> Database {
@@ -1514,17 +1650,22 @@ impl Table {
     }
 
     /// Every row's newest committed version with its key (a rebuilt table's log record).
-    fn committed_rows(&self) -> Vec<(Box<[u8]>, Row)> {
+    /// Calls `f` with each row's key and newest version, in key order (a table no one
+    /// else writes: `RebuiltRows`).
+    pub(crate) fn try_for_each_committed_row<E>(
+        &self,
+        mut f: impl FnMut(&[u8], &[Value]) -> Result<(), E>,
+    ) -> Result<(), E> {
         let guard = crate::index::pin();
-        self.data
-            .primary
-            .range(Unbounded, Unbounded, &guard)
-            .filter_map(|(_, slot)| {
-                let newest = slot.head.load_full()?;
-                let row = newest.row.clone()?;
-                Some((slot.key.clone(), row))
-            })
-            .collect()
+        for (_, slot) in self.data.primary.range(Unbounded, Unbounded, &guard) {
+            let Some(newest) = slot.head.load_full() else {
+                continue;
+            };
+            if let Some(row) = &newest.row {
+                f(&slot.key, row)?;
+            }
+        }
+        Ok(())
     }
 
     /// Indexes every version of every row in secondary index `i` (CREATE INDEX).

@@ -42,7 +42,10 @@ pub use catalog::{
 pub use gc::ReaderSlot;
 pub use index::{IndexNo, KeyRange};
 pub use lock_wait::LockWait;
-pub use log_hook::{take_commit_lsn, CommitLog, DdlChange, EncodedCommit, RowChange, RowChangeRef};
+pub use log_hook::{
+    take_commit_lsn, CommitLog, DdlChange, EncodedCommit, RebuiltRows, RowChange, RowChangeRef,
+    TableForeignKeys,
+};
 pub use recovery::{CheckpointSnapshot, RecoveryBatch};
 pub use slot::RowSlot;
 pub use transaction::{ReadView, Savepoint, Transaction};
@@ -84,6 +87,12 @@ pub enum StorageError {
     LogDiskFull(String),
     /// The log failed (write or fsync error) and refuses commits until restart (MySQL 3).
     LogFailed(String),
+    /// A transaction's changes encode to `bytes`, more than one log record takes
+    /// (`limit`). It rolled back (MySQL 1197, as MariaDB's binary log cache limit).
+    TransactionTooLarge {
+        bytes: usize,
+        limit: usize,
+    },
 }
 
 impl fmt::Display for StorageError {
@@ -102,6 +111,9 @@ impl fmt::Display for StorageError {
             StorageError::TableBusy => write!(f, "a row of the table is held"),
             StorageError::LogDiskFull(m) => write!(f, "log disk full: {m}"),
             StorageError::LogFailed(m) => write!(f, "log failed: {m}"),
+            StorageError::TransactionTooLarge { bytes, limit } => {
+                write!(f, "a transaction of {bytes} log bytes exceeds {limit}")
+            }
         }
     }
 }

@@ -17,7 +17,7 @@
 //!     `take_commit_lsn`, so the connection that ran the statement waits for exactly what
 //!     it wrote before acknowledging it.
 
-use crate::catalog::{ForeignKeySchema, IndexSchema, TableSchema, ViewSchema};
+use crate::catalog::{ForeignKeySchema, IndexSchema, Table, TableSchema, ViewSchema};
 use crate::StorageError;
 use manycore_types::Value;
 use std::cell::Cell;
@@ -128,24 +128,76 @@ pub enum DdlChange {
         db: String,
         name: String,
     },
-    /// A table rebuilt by ALTER TABLE: its new schema (named as the table, with its foreign
-    /// keys and CHECK constraints) and every row, replacing the rows it had.
-    RebuildTable {
+    /// ALTER TABLE: the table named by `schema` gets `schema` (with its foreign keys and
+    /// CHECK constraints). `rows`: Some when it was rebuilt, with exactly these rows (the
+    /// log may split them over several records); None when it keeps its rows. `followers`:
+    /// other tables whose foreign keys follow a renamed column, with all their keys as
+    /// they now are. One change, so replay has the whole ALTER or none of it.
+    AlterTable {
         db: String,
         schema: TableSchema,
-        rows: Vec<(Box<[u8]>, manycore_types::Row)>,
         auto_increment: u64,
+        rows: Option<RebuiltRows>,
+        followers: Vec<TableForeignKeys>,
     },
+}
+
+/// A table's foreign keys, all of them (replacing the ones it had).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableForeignKeys {
+    pub db: String,
+    pub table: String,
+    pub foreign_keys: Vec<ForeignKeySchema>,
+}
+
+/// The rows of a table ALTER TABLE rebuilt, read from the new table itself while the
+/// change is appended (no second copy of the table is made for the log). The table is
+/// not in the catalog yet, so nothing else writes it meanwhile.
+#[derive(Clone)]
+pub struct RebuiltRows(pub(crate) Arc<Table>);
+
+impl RebuiltRows {
+    /// Calls `f` with each row's primary key and values, in key order, until it fails.
+    pub fn try_for_each<E>(
+        &self,
+        f: impl FnMut(&[u8], &[Value]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.0.try_for_each_committed_row(f)
+    }
+
+    /// An owned copy (for logs that keep changes rather than encode them).
+    pub fn to_vec(&self) -> Vec<(Box<[u8]>, manycore_types::Row)> {
+        let mut rows = Vec::new();
+        let _ = self.try_for_each(|key, row| {
+            rows.push((Box::from(key), Box::from(row)));
+            Ok::<(), ()>(())
+        });
+        rows
+    }
+}
+
+impl std::fmt::Debug for RebuiltRows {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "RebuiltRows({})", self.0.schema.name)
+    }
+}
+
+/// The same table's rows (a change compared with itself).
+impl PartialEq for RebuiltRows {
+    fn eq(&self, other: &RebuiltRows) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 /// A commit record encoded outside any lock; the log patches the commit timestamp in.
 pub struct EncodedCommit(pub Vec<u8>);
 
 /// The write-ahead log as storage sees it. Errors are `StorageError::LogDiskFull` or
-/// `StorageError::LogFailed`.
+/// `StorageError::LogFailed` (and `TransactionTooLarge` from `encode_commit`).
 pub trait CommitLog: Send + Sync {
-    /// Encodes a commit of `changes` (no lock held; may be slow).
-    fn encode_commit(&self, changes: &[RowChangeRef<'_>]) -> EncodedCommit;
+    /// Encodes a commit of `changes` (no lock held; may be slow); `TransactionTooLarge`
+    /// if they exceed one record.
+    fn encode_commit(&self, changes: &[RowChangeRef<'_>]) -> Result<EncodedCommit, StorageError>;
     /// Appends it with `commit_ts` and returns its LSN. Called under `commit_order`: must
     /// not do I/O.
     fn append_commit(

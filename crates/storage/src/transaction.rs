@@ -596,7 +596,8 @@ impl Transaction {
     /// Makes every write visible at once and returns the commit timestamp (the snapshot,
     /// for a transaction without writes). With a log attached the commit is appended
     /// first (invariant (8)); if the log refuses it, the transaction rolls back and the
-    /// error (`LogDiskFull`, `LogFailed`) is returned. The caller acknowledges the commit
+    /// error (`LogDiskFull`, `LogFailed`, or `TransactionTooLarge` if its changes exceed
+    /// one log record) is returned. The caller acknowledges the commit
     /// only once `take_commit_lsn`'s LSN is durable.
     pub fn commit(mut self) -> Result<u64, StorageError> {
         self.finished = true;
@@ -606,10 +607,17 @@ impl Transaction {
         }
         let storage = self.storage.clone();
         let log = storage.log.get();
-        let mut encoded = log.map(|log| {
+        let encoded = log.map(|log| {
             self.encode_commit(&**log, None)
                 .expect("a transaction with writes locked a slot (invariant (9))")
         });
+        let mut encoded = match encoded.transpose() {
+            Ok(encoded) => encoded,
+            Err(e) => {
+                self.abort(); // Too large for one log record.
+                return Err(e);
+            }
+        };
         let appended = {
             let _order = storage.commit_order.lock();
             let commit_ts = storage.clock.load(Ordering::Relaxed) + 1;
@@ -665,7 +673,7 @@ impl Transaction {
         let current = |table: &Table| !table.data.detached.load(Ordering::Acquire);
         if !self.writes.iter().all(|w| current(&w.table)) {
             match self.encode_commit(log, Some(&current)) {
-                Some(reencoded) => *encoded = reencoded,
+                Some(reencoded) => *encoded = reencoded?,
                 None => return Ok(0),
             }
         }
@@ -680,7 +688,7 @@ impl Transaction {
         &self,
         log: &dyn CommitLog,
         keep: Option<&dyn Fn(&Table) -> bool>,
-    ) -> Option<EncodedCommit> {
+    ) -> Option<Result<EncodedCommit, StorageError>> {
         let mut versions = Vec::with_capacity(self.locked.len());
         let mut slots = 0;
         for write in &self.writes {

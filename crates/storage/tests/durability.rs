@@ -16,6 +16,8 @@ use std::sync::Arc;
 enum Logged {
     Commit(Vec<RowChange>),
     Ddl(DdlChange),
+    /// An ALTER TABLE, with its rebuilt rows as they were when logged.
+    Alter(DdlChange, Option<Vec<(Box<[u8]>, manycore_types::Row)>>),
 }
 
 /// A log that keeps records in memory and fails on demand.
@@ -25,14 +27,19 @@ struct MemoryLog {
     /// Pending commits being encoded (by encoding order).
     encoded: Mutex<Vec<Vec<RowChange>>>,
     fail_appends: Mutex<Option<StorageError>>,
+    /// Refuse to encode commits, as the WAL refuses one beyond a record's size.
+    too_large: Mutex<bool>,
     poisoned: Mutex<Option<StorageError>>,
 }
 
 impl CommitLog for MemoryLog {
-    fn encode_commit(&self, changes: &[RowChangeRef<'_>]) -> EncodedCommit {
+    fn encode_commit(&self, changes: &[RowChangeRef<'_>]) -> Result<EncodedCommit, StorageError> {
+        if *self.too_large.lock() {
+            return Err(StorageError::TransactionTooLarge { bytes: 2, limit: 1 });
+        }
         let mut encoded = self.encoded.lock();
         encoded.push(changes.iter().map(RowChangeRef::to_owned).collect());
-        EncodedCommit((encoded.len() - 1).to_le_bytes().to_vec())
+        Ok(EncodedCommit((encoded.len() - 1).to_le_bytes().to_vec()))
     }
 
     fn append_commit(&self, record: &mut EncodedCommit, _ts: u64) -> Result<u64, StorageError> {
@@ -50,8 +57,14 @@ impl CommitLog for MemoryLog {
         if let Some(e) = self.fail_appends.lock().clone() {
             return Err(e);
         }
+        let logged = match change {
+            DdlChange::AlterTable { rows, .. } => {
+                Logged::Alter(change.clone(), rows.as_ref().map(|r| r.to_vec()))
+            }
+            _ => Logged::Ddl(change.clone()),
+        };
         let mut records = self.records.lock();
-        records.push(Logged::Ddl(change.clone()));
+        records.push(logged);
         Ok(records.len() as u64)
     }
 
@@ -101,35 +114,41 @@ fn a_commit_is_logged_once_per_key_with_its_final_row() {
     assert_eq!(take_commit_lsn(), None);
 }
 
+/// Whether the log refuses the append (disk full) or the encoding (too large).
 #[test]
 fn a_commit_the_log_refuses_rolls_back_and_frees_its_rows() {
-    let (storage, log) = logged_storage();
-    let t = table(&storage, "t");
-    let reader = storage.register_reader();
-    *log.fail_appends.lock() = Some(StorageError::LogDiskFull("test".into()));
-    let mut txn = storage.begin(&reader);
-    txn.insert(&t, row(1, Some(1), Some(1))).expect("insert");
-    let clock = storage.clock();
-    match txn.commit() {
-        Err(StorageError::LogDiskFull(_)) => {}
-        other => panic!("expected LogDiskFull, got {other:?}"),
+    for refuse_encoding in [false, true] {
+        let (storage, log) = logged_storage();
+        let t = table(&storage, "t");
+        let reader = storage.register_reader();
+        *log.fail_appends.lock() = Some(StorageError::LogDiskFull("test".into()));
+        *log.too_large.lock() = refuse_encoding;
+        let mut txn = storage.begin(&reader);
+        txn.insert(&t, row(1, Some(1), Some(1))).expect("insert");
+        let clock = storage.clock();
+        match (txn.commit(), refuse_encoding) {
+            (Err(StorageError::LogDiskFull(_)), false) => {}
+            (Err(StorageError::TransactionTooLarge { .. }), true) => {}
+            other => panic!("expected the log's refusal, got {other:?}"),
+        }
+        assert_eq!(
+            storage.clock(),
+            clock,
+            "a refused commit does not advance the clock"
+        );
+        assert_eq!(take_commit_lsn(), None);
+        let view = storage.begin(&reader).view();
+        assert_eq!(get(&t, &view, 1), None);
+        // The log takes commits again: the same key commits (the row lock was released).
+        *log.fail_appends.lock() = None;
+        *log.too_large.lock() = false;
+        let mut txn = storage.begin(&reader);
+        txn.insert(&t, row(1, Some(1), Some(1)))
+            .expect("insert again");
+        txn.commit().expect("commit after space freed");
+        let view = storage.begin(&reader).view();
+        assert_eq!(get(&t, &view, 1), Some(row(1, Some(1), Some(1)).to_vec()));
     }
-    assert_eq!(
-        storage.clock(),
-        clock,
-        "a refused commit does not advance the clock"
-    );
-    assert_eq!(take_commit_lsn(), None);
-    let view = storage.begin(&reader).view();
-    assert_eq!(get(&t, &view, 1), None);
-    // The space frees up: the same key commits (the row lock was released).
-    *log.fail_appends.lock() = None;
-    let mut txn = storage.begin(&reader);
-    txn.insert(&t, row(1, Some(1), Some(1)))
-        .expect("insert again");
-    txn.commit().expect("commit after space freed");
-    let view = storage.begin(&reader).view();
-    assert_eq!(get(&t, &view, 1), Some(row(1, Some(1), Some(1)).to_vec()));
 }
 
 #[test]
@@ -336,10 +355,30 @@ fn replay(records: &[Logged], flush_every: Option<usize>) -> Arc<Storage> {
                     fresh.apply_recovery_batch(full, 2).expect("replay rows");
                 }
             }
-            Logged::Ddl(change) => {
+            Logged::Ddl(change) | Logged::Alter(change, _) => {
                 let full = std::mem::replace(&mut batch, fresh.recovery_batch());
                 fresh.apply_recovery_batch(full, 2).expect("replay rows");
-                apply_ddl(&fresh, change.clone());
+                match record {
+                    Logged::Alter(
+                        DdlChange::AlterTable {
+                            db,
+                            schema,
+                            auto_increment,
+                            followers,
+                            ..
+                        },
+                        rows,
+                    ) => fresh
+                        .replay_alter_table(
+                            db,
+                            schema.clone(),
+                            *auto_increment,
+                            rows.clone(),
+                            followers.clone(),
+                        )
+                        .expect("replay alter"),
+                    _ => apply_ddl(&fresh, change.clone()),
+                }
                 batch = fresh.recovery_batch();
             }
         }
@@ -462,12 +501,7 @@ fn apply_ddl(s: &Arc<Storage>, change: DdlChange) {
         }
         DdlChange::CreateView { db, view } => s.create_view(&db, view, true),
         DdlChange::DropView { db, name } => s.drop_view(&db, &name),
-        DdlChange::RebuildTable {
-            db,
-            schema,
-            rows,
-            auto_increment,
-        } => s.replay_rebuild_table(&db, schema, rows, auto_increment),
+        DdlChange::AlterTable { .. } => unreachable!("logged as Logged::Alter"),
     };
     result.expect("replay ddl");
 }

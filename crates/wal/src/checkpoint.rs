@@ -28,7 +28,10 @@
 use crate::codec::{read_u32_le, read_u64_le};
 use crate::disk::{is_disk_full, Disk};
 use crate::log::Shared;
-use crate::record::{weighs_keys_by_case_only, KeyedRows, LogRecord, RECORD_PAYLOAD_MAX};
+use crate::record::{
+    weighs_keys_by_case_only, KeyedRows, LogRecord, RECORD_PAYLOAD_MAX, ROWS_RECORD_BYTES_MAX,
+    ROWS_RECORD_MAX,
+};
 use crate::recovery::decode_payloads;
 use crate::{Lsn, WalError};
 use manycore_types::Value;
@@ -45,9 +48,6 @@ const TRAILER_MARK: u32 = u32::MAX;
 const DECODE_RUN_BYTES: usize = 16 << 20;
 /// Bytes buffered before one write to the checkpoint file.
 const WRITE_CHUNK_BYTES: usize = 1 << 20;
-/// Rows per TableRows entry (fewer if they exceed `TABLE_ROWS_BYTES_MAX`).
-const TABLE_ROWS_MAX: usize = 1024;
-const TABLE_ROWS_BYTES_MAX: usize = 1 << 20;
 
 pub fn checkpoint_name(lsn: Lsn) -> String {
     format!("checkpoint-{:016x}.ckpt", lsn.0)
@@ -113,7 +113,7 @@ impl CheckpointWriter {
             shared,
             lsn,
             name,
-            buffer: Vec::with_capacity(WRITE_CHUNK_BYTES + TABLE_ROWS_BYTES_MAX),
+            buffer: Vec::with_capacity(WRITE_CHUNK_BYTES + ROWS_RECORD_BYTES_MAX),
             offset: 0,
             entries: 0,
             entries_crc: 0,
@@ -159,7 +159,7 @@ impl CheckpointWriter {
         let (_, _, rows, bytes) = self.rows.as_mut().expect("set above");
         *bytes += key.len() + row.len() * 9 + 8;
         rows.push((key.to_vec(), row.to_vec()));
-        if rows.len() >= TABLE_ROWS_MAX || *bytes >= TABLE_ROWS_BYTES_MAX {
+        if rows.len() >= ROWS_RECORD_MAX || *bytes >= ROWS_RECORD_BYTES_MAX {
             self.flush_rows()?;
         }
         Ok(())

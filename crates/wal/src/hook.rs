@@ -2,13 +2,19 @@
 //! own commit-order mutex (invariant (2) of the crate).
 //!
 //! Invariants:
-//! (1) Nothing here does I/O: `append` copies into the log writer's batch.
+//! (1) Nothing here does I/O: `append` copies into the log writer's batch. A rebuilt
+//!     table's rows are the exception: they wait for the writer to drain the batch
+//!     (`append_rebuilt`).
 //! (2) `WalError::DiskFull` maps to `StorageError::LogDiskFull` (MySQL 1021); every other
 //!     error to `StorageError::LogFailed` (MySQL 3).
 
-use crate::record::{encode_commit, EncodedRecord, LogRecord};
-use crate::{Wal, WalError};
-use manycore_storage::{CommitLog, DdlChange, EncodedCommit, RowChangeRef, StorageError};
+use crate::record::{
+    encode_commit, AlterRowsEncoder, EncodedRecord, LogRecord, RECORD_PAYLOAD_MAX,
+};
+use crate::{Wal, WalError, APPEND_BACKLOG_BYTES_MAX};
+use manycore_storage::{
+    CommitLog, DdlChange, EncodedCommit, RebuiltRows, RowChangeRef, StorageError,
+};
 
 pub fn storage_error(e: WalError) -> StorageError {
     match e {
@@ -52,26 +58,67 @@ pub fn ddl_record(change: &DdlChange) -> LogRecord {
         }
         DdlChange::CreateView { db, view } => LogRecord::CreateView { db, view },
         DdlChange::DropView { db, name } => LogRecord::DropView { db, name },
-        DdlChange::RebuildTable {
+        DdlChange::AlterTable {
             db,
             schema,
+            auto_increment,
             rows,
-            auto_increment,
-        } => LogRecord::RebuildTable {
+            followers,
+        } => LogRecord::AlterTable {
             db,
             schema,
             auto_increment,
-            rows: rows
-                .into_iter()
-                .map(|(key, row)| (key.into_vec(), row.into_vec()))
-                .collect(),
+            followers,
+            rows_follow: rows.is_some(),
         },
     }
 }
 
+impl Wal {
+    /// Appends a rebuilt table's ALTER: `head` (its AlterTable record), its rows in
+    /// AlterRows records, then AlterEnd, whose LSN it returns (record.rs). A table can be
+    /// far larger than the append backlog, so this waits for the writer whenever the
+    /// backlog passes half of it (log invariant (3)); storage holds `commit_order`
+    /// meanwhile, so commits wait behind the ALTER, as behind MariaDB's table copy.
+    fn append_rebuilt(
+        &self,
+        head: &LogRecord,
+        db: &str,
+        table: &str,
+        rows: &RebuiltRows,
+    ) -> Result<u64, WalError> {
+        let append_row_record = |record: &EncodedRecord| {
+            if self.shared.backlog_bytes() > APPEND_BACKLOG_BYTES_MAX / 2 {
+                self.flush()?;
+            }
+            self.append(record).map(drop)
+        };
+        self.append(&head.encode())?;
+        let mut encoder = AlterRowsEncoder::new(db, table);
+        rows.try_for_each(|key, row| match encoder.push(key, row) {
+            Some(record) => append_row_record(&record),
+            None => Ok(()),
+        })?;
+        if let Some(record) = encoder.take() {
+            append_row_record(&record)?;
+        }
+        let end = LogRecord::AlterEnd {
+            db: db.to_string(),
+            table: table.to_string(),
+        };
+        self.append(&end.encode()).map(|lsn| lsn.0)
+    }
+}
+
 impl CommitLog for Wal {
-    fn encode_commit(&self, changes: &[RowChangeRef<'_>]) -> EncodedCommit {
-        EncodedCommit(encode_commit(0, changes).into_payload())
+    fn encode_commit(&self, changes: &[RowChangeRef<'_>]) -> Result<EncodedCommit, StorageError> {
+        match encode_commit(0, changes) {
+            Ok(encoded) => Ok(EncodedCommit(encoded.into_payload())),
+            Err(bytes) => Err(StorageError::TransactionTooLarge {
+                bytes,
+                limit: RECORD_PAYLOAD_MAX,
+            }),
+        }
     }
 
     fn append_commit(
@@ -87,10 +134,17 @@ impl CommitLog for Wal {
     }
 
     fn append_ddl(&self, change: &DdlChange) -> Result<u64, StorageError> {
-        let encoded = ddl_record(change).encode();
-        self.append(&encoded)
-            .map(|lsn| lsn.0)
-            .map_err(storage_error)
+        let record = ddl_record(change);
+        match change {
+            DdlChange::AlterTable {
+                db,
+                schema,
+                rows: Some(rows),
+                ..
+            } => self.append_rebuilt(&record, db, &schema.name, rows),
+            _ => self.append(&record.encode()).map(|lsn| lsn.0),
+        }
+        .map_err(storage_error)
     }
 
     fn check_writable(&self) -> Result<(), StorageError> {

@@ -11,7 +11,9 @@
 //! (1) LSNs are handed out dense and increasing under `append`; batches are written in
 //!     LSN order, so the log order is the append order.
 //! (2) `durable` only grows, and every LSN <= it is on stable storage (SyncMode::Commit).
-//! (3) Appenders never do I/O and never wait for the writer.
+//! (3) Appenders never do I/O and never wait for the writer, but for a rebuilt table's
+//!     rows (hook.rs), which wait whenever the backlog passes half of
+//!     `APPEND_BACKLOG_BYTES_MAX`, rather than fail or hold a whole table twice in memory.
 //! (4) After a failed fsync (or any write error but ENOSPC, or a failed truncate) the log
 //!     is poisoned: appends fail and waits not yet durable fail, until restart.
 //! (5) After ENOSPC the batch is truncated off the file and kept: its waiters (and all
@@ -168,6 +170,11 @@ impl Shared {
             self.work.notify_one();
         }
         Ok(lsn)
+    }
+
+    /// Bytes appended and not yet taken by the writer.
+    pub(crate) fn backlog_bytes(&self) -> usize {
+        self.append.lock().batch.len()
     }
 
     /// The last LSN handed out (0 before the first record ever).

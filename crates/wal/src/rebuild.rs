@@ -11,15 +11,21 @@
 //! (3) A checkpoint at C holds the catalog and rows visible to a snapshot taken with C
 //!     under storage's `ddl` and `commit_order` (storage recovery invariant (5)), so it
 //!     equals the replay of every record <= C.
+//! (4) A rebuilt table's ALTER (AlterTable with rows following, AlterRows, AlterEnd:
+//!     appended together under `commit_order`, record.rs) is applied at its AlterEnd and
+//!     only then. Any other record before the end means the log refused the ALTER midway
+//!     (it changed nothing), as does the log ending first (it was never acknowledged):
+//!     its records are dropped. A checkpoint never falls inside one (invariant (3)).
 
 use crate::checkpoint::CheckpointReport;
 use crate::hook::ddl_record;
 use crate::record::LogRecord;
 use crate::{Lsn, Wal, WalError};
 use manycore_storage::{
-    DdlChange, IndexNo, KeyRange, ReaderSlot, RecoveryBatch, Storage, StorageError, TableSchema,
-    ViewSchema,
+    DdlChange, IndexNo, KeyRange, ReaderSlot, RecoveryBatch, Storage, StorageError,
+    TableForeignKeys, TableSchema, ViewSchema,
 };
+use manycore_types::Row;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -40,6 +46,21 @@ pub struct Replayer {
     pub error: Option<String>,
     /// Row changes to tables that no longer existed (a write that raced a DROP).
     pub skipped_changes: usize,
+    /// A rebuilt table's ALTER whose AlterEnd has not been read yet (invariant (4)).
+    alter: Option<PendingAlter>,
+    /// ALTERs whose AlterEnd never came: the log refused them midway, so they never
+    /// happened (or the log ends inside one: it was never acknowledged).
+    pub abandoned_alters: usize,
+}
+
+/// An AlterTable record whose rows follow, and the rows read so far.
+struct PendingAlter {
+    lsn: Lsn,
+    db: String,
+    schema: TableSchema,
+    auto_increment: u64,
+    followers: Vec<TableForeignKeys>,
+    rows: Vec<(Box<[u8]>, Row)>,
 }
 
 impl Replayer {
@@ -52,6 +73,8 @@ impl Replayer {
             threads,
             error: None,
             skipped_changes: 0,
+            alter: None,
+            abandoned_alters: 0,
         }
     }
 
@@ -67,6 +90,7 @@ impl Replayer {
 
     /// Applies what is still gathered; call after `Wal::open` returned.
     pub fn finish(&mut self) {
+        self.abandon_alter();
         if self.error.is_none() {
             if let Err(e) = self.flush() {
                 self.error = Some(e);
@@ -75,6 +99,10 @@ impl Replayer {
     }
 
     fn apply_record(&mut self, lsn: Lsn, record: LogRecord) -> Result<(), String> {
+        let record = match self.continue_alter(lsn, record)? {
+            Some(record) => record,
+            None => return Ok(()),
+        };
         let rows = match record {
             LogRecord::Commit { changes, .. } => {
                 let batch = self.batch_for(lsn);
@@ -108,6 +136,81 @@ impl Replayer {
             self.flush()?;
         }
         Ok(())
+    }
+
+    /// Invariant (4): takes the records of a rebuilt table's ALTER, and returns any
+    /// other record (None if taken).
+    fn continue_alter(&mut self, lsn: Lsn, record: LogRecord) -> Result<Option<LogRecord>, String> {
+        let fail = |what: &str| Err(format!("replaying log record {}: {what}", lsn.0));
+        let pending = |alter: &Option<PendingAlter>, db: &str, table: &str| {
+            alter
+                .as_ref()
+                .is_some_and(|a| a.db == db && a.schema.name == table)
+        };
+        match record {
+            LogRecord::AlterTable {
+                db,
+                schema,
+                auto_increment,
+                followers,
+                rows_follow: true,
+            } => {
+                self.abandon_alter();
+                self.flush()?;
+                self.alter = Some(PendingAlter {
+                    lsn,
+                    db,
+                    schema,
+                    auto_increment,
+                    followers,
+                    rows: Vec::new(),
+                });
+                Ok(None)
+            }
+            LogRecord::AlterRows { db, table, rows } => {
+                if !pending(&self.alter, &db, &table) {
+                    return fail("rows of an ALTER TABLE without its AlterTable record");
+                }
+                let alter = self.alter.as_mut().expect("checked above");
+                alter.rows.extend(
+                    rows.into_iter()
+                        .map(|(key, row)| (key.into_boxed_slice(), row.into_boxed_slice())),
+                );
+                Ok(None)
+            }
+            LogRecord::AlterEnd { db, table } => {
+                if !pending(&self.alter, &db, &table) {
+                    return fail("the end of an ALTER TABLE without its AlterTable record");
+                }
+                let a = self.alter.take().expect("checked above");
+                self.storage
+                    .replay_alter_table(
+                        &a.db,
+                        a.schema,
+                        a.auto_increment,
+                        Some(a.rows),
+                        a.followers,
+                    )
+                    .map_err(|e| format!("replaying log records {}..={}: {e}", a.lsn.0, lsn.0))?;
+                Ok(None)
+            }
+            other => {
+                self.abandon_alter();
+                Ok(Some(other))
+            }
+        }
+    }
+
+    fn abandon_alter(&mut self) {
+        if let Some(alter) = self.alter.take() {
+            tracing::warn!(
+                "log record {}: ALTER TABLE {}.{} has no end record; it never happened",
+                alter.lsn.0,
+                alter.db,
+                alter.schema.name
+            );
+            self.abandoned_alters += 1;
+        }
     }
 
     fn batch_for(&mut self, lsn: Lsn) -> &mut RecoveryBatch {
@@ -169,10 +272,20 @@ fn apply_ddl(s: &Storage, record: LogRecord) -> Result<(), StorageError> {
                 .into_iter()
                 .map(|(key, row)| (key.into_boxed_slice(), row.into_boxed_slice()))
                 .collect();
-            s.replay_rebuild_table(&db, schema, rows, auto_increment)
+            s.replay_alter_table(&db, schema, auto_increment, Some(rows), Vec::new())
         }
+        LogRecord::AlterTable {
+            db,
+            schema,
+            auto_increment,
+            followers,
+            rows_follow: false,
+        } => s.replay_alter_table(&db, schema, auto_increment, None, followers),
         LogRecord::Commit { .. } | LogRecord::TableRows { .. } => {
             unreachable!("row records are batched")
+        }
+        LogRecord::AlterTable { .. } | LogRecord::AlterRows { .. } | LogRecord::AlterEnd { .. } => {
+            unreachable!("a rebuilt table's records are gathered")
         }
     }
 }
@@ -258,7 +371,7 @@ mod tests {
     use crate::sim::{Crash, SimDisk};
     use crate::WalOptions;
     use manycore_storage::{
-        CheckConstraint, ColumnSchema, CommitLog, EncodedCommit, ForeignKeySchema,
+        CheckConstraint, ColumnSchema, CommitLog, EncodedCommit, ForeignKeySchema, IndexSchema,
         ReferentialAction, RowChangeRef,
     };
     use manycore_types::{ColumnDefault, DataType, IntWidth, Value};
@@ -269,8 +382,8 @@ mod tests {
     struct Captured(Mutex<Vec<Vec<u8>>>);
 
     impl CommitLog for Captured {
-        fn encode_commit(&self, _: &[RowChangeRef<'_>]) -> EncodedCommit {
-            EncodedCommit(Vec::new())
+        fn encode_commit(&self, _: &[RowChangeRef<'_>]) -> Result<EncodedCommit, StorageError> {
+            Ok(EncodedCommit(Vec::new()))
         }
         fn append_commit(&self, _: &mut EncodedCommit, _: u64) -> Result<u64, StorageError> {
             Ok(1)
@@ -500,9 +613,41 @@ mod tests {
         rows
     }
 
-    /// A table rebuilt by ALTER TABLE (new schema, converted rows, CHECK constraints) is
-    /// one log record: a restart from the log and one from a checkpoint both give it back,
-    /// and a commit after the rebuild lands in the rebuilt table.
+    /// Inserts rows (a, a * 10) for a in `values` into d.t.
+    fn insert_rows(storage: &Arc<Storage>, values: std::ops::RangeInclusive<i64>) {
+        let reader = storage.register_reader();
+        let mut txn = storage.begin(&reader);
+        let table = storage.catalog().table("d", "t").expect("table").clone();
+        for a in values {
+            let row = vec![Value::Int(a), Value::Int(a * 10)];
+            txn.insert(&table, row.into_boxed_slice()).expect("insert");
+        }
+        txn.commit().expect("commit");
+    }
+
+    /// ALTER TABLE t ADD c BIGINT FIRST, with CHECK constraints: c is the row's number.
+    fn add_column_c(storage: &Storage) -> TableSchema {
+        let mut schema = checked_table();
+        let mut c = schema.columns[0].clone();
+        c.name = "c".into();
+        c.data_type = DataType::BIGINT;
+        schema.columns.insert(0, c);
+        schema.checks = checks();
+        let mut convert = |number: u64, row: &[Value]| {
+            let mut new = vec![Value::Int(number as i64)];
+            new.extend_from_slice(row);
+            Ok::<_, StorageError>(new.into_boxed_slice())
+        };
+        storage
+            .alter_table("d", "t", schema.clone(), Vec::new(), Some(&mut convert))
+            .expect("rebuild");
+        schema
+    }
+
+    /// A table rebuilt by ALTER TABLE (new schema, converted rows, CHECK constraints),
+    /// its rows spread over several AlterRows records: a restart from the log and one
+    /// from a checkpoint both give it back, and a commit after the rebuild lands in the
+    /// rebuilt table.
     #[test]
     fn a_rebuilt_table_survives_replay_and_checkpoints() {
         let disk = SimDisk::new();
@@ -511,30 +656,15 @@ mod tests {
         storage
             .create_table("d", checked_table(), false)
             .expect("table");
+        let count = 3 * crate::record::ROWS_RECORD_MAX as i64 + 1;
+        insert_rows(&storage, 1..=count);
+        let before = wal.last_lsn();
+        let schema = add_column_c(&storage);
+        // AlterTable, four AlterRows, AlterEnd.
+        assert_eq!(wal.last_lsn().0 - before.0, 6);
         let reader = storage.register_reader();
-        let mut txn = storage.begin(&reader);
-        let table = storage.catalog().table("d", "t").expect("table").clone();
-        for a in 1..=3 {
-            let row = vec![Value::Int(a), Value::Int(a * 10)];
-            txn.insert(&table, row.into_boxed_slice()).expect("insert");
-        }
-        txn.commit().expect("commit");
-        // ALTER TABLE t ADD c BIGINT FIRST, with a CHECK: c is the row's number.
-        let mut schema = checked_table();
-        let mut c = schema.columns[0].clone();
-        c.name = "c".into();
-        c.data_type = DataType::BIGINT;
-        schema.columns.insert(0, c);
-        schema.checks = checks();
-        storage
-            .rebuild_table("d", "t", schema.clone(), |number, row| {
-                let mut new = vec![Value::Int(number as i64)];
-                new.extend_from_slice(row);
-                Ok::<_, StorageError>(new.into_boxed_slice())
-            })
-            .expect("rebuild");
         let rebuilt = rows_of(&storage);
-        assert_eq!(rebuilt.len(), 3);
+        assert_eq!(rebuilt.len() as i64, count);
         assert!(rebuilt.iter().all(|r| r.len() == 3));
         let table = storage.catalog().table("d", "t").expect("table").clone();
         let mut txn = storage.begin(&reader);
@@ -556,5 +686,136 @@ mod tests {
         let catalog = storage.catalog();
         let table = catalog.table("d", "t").expect("table");
         assert_eq!(*table.schema, schema);
+    }
+
+    /// An ALTER the log refused midway (its AlterTable and some AlterRows, then another
+    /// record, no AlterEnd) changed nothing: replay drops it and applies what follows.
+    /// So does one cut off by the end of the log.
+    #[test]
+    fn an_alter_without_its_end_record_is_dropped() {
+        let disk = SimDisk::new();
+        let (storage, wal) = open(&disk);
+        storage.create_database("d", false).expect("database");
+        storage
+            .create_table("d", checked_table(), false)
+            .expect("table");
+        insert_rows(&storage, 1..=2);
+        let mut schema = checked_table();
+        schema.columns.pop();
+        let head = LogRecord::AlterTable {
+            db: "d".into(),
+            schema: schema.clone(),
+            auto_increment: 1,
+            followers: Vec::new(),
+            rows_follow: true,
+        };
+        let rows = LogRecord::AlterRows {
+            db: "d".into(),
+            table: "t".into(),
+            rows: vec![(1u64.to_be_bytes().to_vec(), vec![Value::Int(1)])],
+        };
+        wal.append(&head.encode()).expect("append");
+        wal.append(&rows.encode()).expect("append");
+        insert_rows(&storage, 3..=3); // A commit after the refused ALTER.
+        wal.append(&head.encode()).expect("append");
+        wal.append(&rows.encode()).expect("append"); // The log ends inside this one.
+        wal.flush().expect("flush");
+        let expected = rows_of(&storage);
+        assert_eq!(expected.len(), 3);
+
+        wal.close().expect("close");
+        drop(wal);
+        disk.crash(Crash::DropAll);
+        disk.power_on();
+        let restored = Storage::new();
+        let mut replayer = Replayer::new(restored.clone());
+        let (_wal, _) = Wal::open(disk.clone(), WalOptions::default(), |lsn, record| {
+            replayer.apply(lsn, record)
+        })
+        .expect("open");
+        replayer.finish();
+        assert_eq!(replayer.error, None);
+        assert_eq!(replayer.abandoned_alters, 2);
+        assert_eq!(rows_of(&restored), expected);
+        let catalog = restored.catalog();
+        assert_eq!(
+            *catalog.table("d", "t").expect("table").schema,
+            checked_table()
+        );
+    }
+
+    /// Rows of an ALTER without its AlterTable record mean a damaged log: replay stops.
+    #[test]
+    fn alter_rows_without_their_head_fail_replay() {
+        let storage = Storage::new();
+        let mut replayer = Replayer::new(storage);
+        replayer.apply(Lsn(1), LogRecord::CreateDatabase { name: "d".into() });
+        replayer.apply(
+            Lsn(2),
+            LogRecord::AlterEnd {
+                db: "d".into(),
+                table: "t".into(),
+            },
+        );
+        replayer.finish();
+        let error = replayer.error.expect("refused");
+        assert!(error.contains("log record 2"), "{error}");
+    }
+
+    /// A rename keeps the rows: one AlterTable record, with the other table whose
+    /// foreign key follows the renamed column, replayed as one change.
+    #[test]
+    fn a_schema_only_alter_and_its_followers_survive_replay() {
+        let disk = SimDisk::new();
+        let (storage, wal) = open(&disk);
+        storage.create_database("d", false).expect("database");
+        let mut parent = checked_table();
+        parent.primary_key = Some(vec![0]);
+        parent.columns[0].nullable = false;
+        storage
+            .create_table("d", parent.clone(), false)
+            .expect("table");
+        let mut child = schema("child", &["id", "a"]);
+        child.foreign_keys = vec![ForeignKeySchema {
+            parent_db: "d".into(),
+            parent_table: "t".into(),
+            parent_columns: vec!["a".into()],
+            ..foreign_key("fk", 1, ReferentialAction::Cascade)
+        }];
+        child.indexes = vec![IndexSchema::new("fk", vec![1], false)];
+        storage.create_table("d", child, false).expect("child");
+        insert_rows(&storage, 1..=5);
+        let before = wal.last_lsn();
+        let child_keys = |storage: &Storage| {
+            let catalog = storage.catalog();
+            catalog
+                .table("d", "child")
+                .expect("child")
+                .schema
+                .foreign_keys
+                .clone()
+        };
+        let mut renamed = parent.clone();
+        renamed.columns[0].name = "z".into();
+        renamed.columns[1].default = ColumnDefault::Value(Value::Int(7));
+        let mut keys = child_keys(&storage);
+        keys[0].parent_columns = vec!["z".into()];
+        let followers = vec![TableForeignKeys {
+            db: "d".into(),
+            table: "child".into(),
+            foreign_keys: keys.clone(),
+        }];
+        storage
+            .alter_table::<StorageError>("d", "t", renamed.clone(), followers, None)
+            .expect("rename");
+        assert_eq!(wal.last_lsn().0 - before.0, 1);
+        let rows = rows_of(&storage);
+        assert_eq!(rows.len(), 5);
+
+        let (storage, _wal) = restart(&disk, wal);
+        assert_eq!(rows_of(&storage), rows);
+        assert_eq!(child_keys(&storage), keys);
+        let catalog = storage.catalog();
+        assert_eq!(*catalog.table("d", "t").expect("table").schema, renamed);
     }
 }

@@ -22,13 +22,22 @@
 //! | 12   | CheckConstraints | db, table, count, (name, bool column_level, expression) * count |
 //! | 13   | CreateView     | db, view                                                  |
 //! | 14   | DropView       | db, name                                                  |
-//! | 15   | RebuildTable   | db, schema, checks as in kind 12 (count, ...), auto_increment (varint), count, (key bytes, row) * count |
+//! | 15   | RebuildTable   | db, schema, checks as in kind 12 (count, ...), auto_increment (varint), count, (key bytes, row) * count (read, no longer written) |
+//! | 16   | AlterTable     | db, schema, checks as in kind 12, auto_increment (varint), count, (db, table, count, foreign keys) * count, bool rows follow |
+//! | 17   | AlterRows      | db, table, count, (key bytes, row) * count                |
+//! | 18   | AlterEnd       | db, table                                                 |
 //!
-//! RebuildTable (ALTER TABLE changing
-//! columns) replaces a table's schema and every row in one record, so replay has the whole
-//! ALTER or none of it; its schema carries its foreign keys as any schema does, and its
-//! CHECK constraints follow it in the record (a checkpoint writes the rebuilt table as
-//! CreateTable + CheckConstraints + TableRows like any other).
+//! ALTER TABLE's column operations are one AlterTable record when the table keeps its
+//! rows (a rename, a default), with the other tables whose foreign keys follow a renamed
+//! column. A rebuilt table's record says its rows follow: AlterRows records of at most
+//! `ROWS_RECORD_BYTES_MAX` bytes each, as checkpoints write tables, then AlterEnd. All of
+//! them are appended under storage's commit order, so nothing comes between them, and
+//! replay applies the ALTER only at its AlterEnd: the whole ALTER or none of it, with no
+//! limit on the table's size. (RebuildTable held a whole table in one record, which capped
+//! an ALTER at `RECORD_PAYLOAD_MAX`; logs holding it still replay.) A schema carries its
+//! foreign keys as any schema does, and its CHECK constraints follow it in the record (a
+//! checkpoint writes an altered table as CreateTable + CheckConstraints + TableRows like
+//! any other).
 //!
 //! Field encodings: a string or byte string is a varint length then the bytes; a count is a
 //! varint; u64/u32 are varints; i64 is a zigzag varint; bool is one byte 0/1.
@@ -77,8 +86,8 @@
 
 use crate::codec::*;
 use manycore_storage::{
-    CheckConstraint, ColumnSchema, ForeignKeySchema, IndexSchema, ReferentialAction, TableSchema,
-    ViewSchema,
+    CheckConstraint, ColumnSchema, ForeignKeySchema, IndexSchema, ReferentialAction,
+    TableForeignKeys, TableSchema, ViewSchema,
 };
 use manycore_types::decimal::PACKED_LEN;
 use manycore_types::{
@@ -118,6 +127,11 @@ pub use manycore_storage::{RowChange, RowChangeRef};
 
 /// Rows of one table in a checkpoint: (encoded key, row).
 pub type KeyedRows = Vec<(Vec<u8>, Vec<Value>)>;
+
+/// Rows per TableRows or AlterRows record (fewer if they exceed `ROWS_RECORD_BYTES_MAX`):
+/// records small enough to stream, large enough that their framing costs nothing.
+pub const ROWS_RECORD_MAX: usize = 1024;
+pub const ROWS_RECORD_BYTES_MAX: usize = 1 << 20;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum LogRecord {
@@ -186,12 +200,32 @@ pub enum LogRecord {
         name: String,
     },
     /// The table named by `schema` gets `schema` (CHECK constraints included) and exactly
-    /// `rows` (ALTER TABLE's rebuild).
+    /// `rows` (ALTER TABLE's rebuild, as logs before AlterTable wrote it).
     RebuildTable {
         db: String,
         schema: TableSchema,
         auto_increment: u64,
         rows: KeyedRows,
+    },
+    /// ALTER TABLE (storage's `DdlChange::AlterTable`): applied at once, or if
+    /// `rows_follow`, at the AlterEnd after its AlterRows.
+    AlterTable {
+        db: String,
+        schema: TableSchema,
+        auto_increment: u64,
+        followers: Vec<TableForeignKeys>,
+        rows_follow: bool,
+    },
+    /// Some of the rows of the AlterTable before it.
+    AlterRows {
+        db: String,
+        table: String,
+        rows: KeyedRows,
+    },
+    /// The last record of an AlterTable whose rows follow.
+    AlterEnd {
+        db: String,
+        table: String,
     },
 }
 
@@ -257,17 +291,69 @@ fn commit_size_hint(changes: &[RowChangeRef<'_>]) -> usize {
 }
 
 /// The same bytes as `LogRecord::Commit { commit_ts, changes }.encode()`, without copying
-/// the changes into a record first.
-pub fn encode_commit(commit_ts: u64, changes: &[RowChangeRef<'_>]) -> EncodedRecord {
+/// the changes into a record first; Err(payload length) if that exceeds
+/// `RECORD_PAYLOAD_MAX` (the transaction must roll back).
+pub fn encode_commit(commit_ts: u64, changes: &[RowChangeRef<'_>]) -> Result<EncodedRecord, usize> {
     let mut out = Vec::with_capacity(commit_size_hint(changes));
     put_u8(&mut out, FORMAT_VERSION);
     put_commit(&mut out, commit_ts, changes);
-    assert!(
-        out.len() <= RECORD_PAYLOAD_MAX,
-        "log record of {} bytes",
-        out.len()
-    );
-    EncodedRecord { payload: out }
+    checked(out)
+}
+
+fn checked(payload: Vec<u8>) -> Result<EncodedRecord, usize> {
+    if payload.len() > RECORD_PAYLOAD_MAX {
+        return Err(payload.len());
+    }
+    Ok(EncodedRecord { payload })
+}
+
+/// Builds AlterRows records row by row, straight from storage's rows (no `KeyedRows`
+/// copy): the same bytes as `LogRecord::AlterRows { .. }.encode()`.
+pub struct AlterRowsEncoder {
+    db: String,
+    table: String,
+    /// The encoded rows, without the count that precedes them.
+    rows: Vec<u8>,
+    count: usize,
+}
+
+impl AlterRowsEncoder {
+    pub fn new(db: &str, table: &str) -> AlterRowsEncoder {
+        AlterRowsEncoder {
+            db: db.to_string(),
+            table: table.to_string(),
+            rows: Vec::new(),
+            count: 0,
+        }
+    }
+
+    /// Adds a row; returns a record once `ROWS_RECORD_MAX` rows or
+    /// `ROWS_RECORD_BYTES_MAX` bytes are gathered.
+    pub fn push(&mut self, key: &[u8], row: &[Value]) -> Option<EncodedRecord> {
+        put_bytes(&mut self.rows, key);
+        put_row(&mut self.rows, row);
+        self.count += 1;
+        let full = self.count >= ROWS_RECORD_MAX || self.rows.len() >= ROWS_RECORD_BYTES_MAX;
+        full.then(|| self.take()).flatten()
+    }
+
+    /// The record of the rows gathered since the last one, if any.
+    pub fn take(&mut self) -> Option<EncodedRecord> {
+        if self.count == 0 {
+            return None;
+        }
+        let mut out = Vec::with_capacity(self.rows.len() + self.db.len() + self.table.len() + 32);
+        put_u8(&mut out, FORMAT_VERSION);
+        put_u8(&mut out, 17);
+        put_str(&mut out, &self.db);
+        put_str(&mut out, &self.table);
+        put_varint(&mut out, self.count as u64);
+        out.extend_from_slice(&self.rows);
+        self.rows.clear();
+        self.count = 0;
+        // One row of up to a LONGBLOB fits, as in any record.
+        Some(checked(out).unwrap_or_else(|len| panic!("log record of {len} bytes")))
+    }
 }
 
 impl EncodedRecord {
@@ -287,6 +373,8 @@ impl EncodedRecord {
 }
 
 impl LogRecord {
+    /// Panics beyond `RECORD_PAYLOAD_MAX`: only a commit can grow that large
+    /// (`encode_commit`); a row or a schema cannot.
     pub fn encode(&self) -> EncodedRecord {
         let mut out = Vec::with_capacity(64);
         put_u8(&mut out, FORMAT_VERSION);
@@ -377,6 +465,37 @@ impl LogRecord {
                 put_varint(&mut out, *auto_increment);
                 put_keyed_rows(&mut out, rows);
             }
+            LogRecord::AlterTable {
+                db,
+                schema,
+                auto_increment,
+                followers,
+                rows_follow,
+            } => {
+                put_u8(&mut out, 16);
+                put_str(&mut out, db);
+                put_schema(&mut out, schema);
+                put_checks(&mut out, &schema.checks);
+                put_varint(&mut out, *auto_increment);
+                put_varint(&mut out, followers.len() as u64);
+                for follower in followers {
+                    put_str(&mut out, &follower.db);
+                    put_str(&mut out, &follower.table);
+                    put_foreign_keys(&mut out, &follower.foreign_keys);
+                }
+                put_bool(&mut out, *rows_follow);
+            }
+            LogRecord::AlterRows { db, table, rows } => {
+                put_u8(&mut out, 17);
+                put_str(&mut out, db);
+                put_str(&mut out, table);
+                put_keyed_rows(&mut out, rows);
+            }
+            LogRecord::AlterEnd { db, table } => {
+                put_u8(&mut out, 18);
+                put_str(&mut out, db);
+                put_str(&mut out, table);
+            }
             LogRecord::CreateView { db, view } => {
                 put_u8(&mut out, 13);
                 put_str(&mut out, db);
@@ -388,12 +507,7 @@ impl LogRecord {
                 put_str(&mut out, name);
             }
         }
-        assert!(
-            out.len() <= RECORD_PAYLOAD_MAX,
-            "log record of {} bytes",
-            out.len()
-        );
-        EncodedRecord { payload: out }
+        checked(out).unwrap_or_else(|len| panic!("log record of {len} bytes"))
     }
 
     pub fn decode(payload: &[u8]) -> Result<LogRecord, DecodeError> {
@@ -459,6 +573,37 @@ impl LogRecord {
                     rows: get_keyed_rows(&mut r)?,
                 }
             }
+            16 => {
+                let db = r.string()?;
+                let mut schema = get_schema(&mut r)?;
+                schema.checks = get_checks(&mut r)?;
+                let auto_increment = r.varint()?;
+                let count = r.len()?;
+                let mut followers = Vec::with_capacity(count);
+                for _ in 0..count {
+                    followers.push(TableForeignKeys {
+                        db: r.string()?,
+                        table: r.string()?,
+                        foreign_keys: get_foreign_keys(&mut r)?,
+                    });
+                }
+                LogRecord::AlterTable {
+                    db,
+                    schema,
+                    auto_increment,
+                    followers,
+                    rows_follow: r.bool()?,
+                }
+            }
+            17 => LogRecord::AlterRows {
+                db: r.string()?,
+                table: r.string()?,
+                rows: get_keyed_rows(&mut r)?,
+            },
+            18 => LogRecord::AlterEnd {
+                db: r.string()?,
+                table: r.string()?,
+            },
             13 => LogRecord::CreateView {
                 db: r.string()?,
                 view: get_view(&mut r)?,
@@ -1318,6 +1463,47 @@ mod tests {
                     },
                 ],
             },
+            LogRecord::AlterTable {
+                db: db.clone(),
+                schema: TableSchema {
+                    checks: vec![CheckConstraint {
+                        name: "c".into(),
+                        column_level: true,
+                        expression: "`a` > 0".into(),
+                    }],
+                    ..sample_schema()
+                },
+                auto_increment: 9,
+                followers: vec![
+                    TableForeignKeys {
+                        db: "other".into(),
+                        table: "child".into(),
+                        foreign_keys: sample_foreign_keys(),
+                    },
+                    TableForeignKeys {
+                        db: db.clone(),
+                        table: "t2".into(),
+                        foreign_keys: Vec::new(),
+                    },
+                ],
+                rows_follow: false,
+            },
+            LogRecord::AlterTable {
+                db: db.clone(),
+                schema: sample_schema(),
+                auto_increment: 1,
+                followers: Vec::new(),
+                rows_follow: true,
+            },
+            LogRecord::AlterRows {
+                db: db.clone(),
+                table: table.clone(),
+                rows: vec![(b"a".to_vec(), sample_values()), (Vec::new(), Vec::new())],
+            },
+            LogRecord::AlterEnd {
+                db: db.clone(),
+                table: table.clone(),
+            },
             LogRecord::CreateView {
                 db: db.clone(),
                 view: sample_view(),
@@ -1398,6 +1584,59 @@ mod tests {
             decoded.map(|v| format!("{v:?}")),
             Ok("Decimal(-1.5)".to_string())
         );
+    }
+
+    /// The encoder's records are AlterRows records, split by count and by size.
+    #[test]
+    fn alter_rows_encoder_matches_the_record_and_splits() {
+        let rows: KeyedRows = (0..ROWS_RECORD_MAX as u64 + 5)
+            .map(|i| (i.to_be_bytes().to_vec(), sample_values()))
+            .collect();
+        let mut encoder = AlterRowsEncoder::new("db", "t1");
+        let mut records: Vec<EncodedRecord> = rows
+            .iter()
+            .filter_map(|(k, r)| encoder.push(k, r))
+            .collect();
+        records.extend(encoder.take());
+        assert!(encoder.take().is_none());
+        let (first, rest) = rows.split_at(ROWS_RECORD_MAX);
+        let expected: Vec<EncodedRecord> = [first, rest]
+            .iter()
+            .map(|rows| {
+                LogRecord::AlterRows {
+                    db: "db".into(),
+                    table: "t1".into(),
+                    rows: rows.to_vec(),
+                }
+                .encode()
+            })
+            .collect();
+        assert_eq!(records, expected);
+
+        let big = vec![Value::Bytes(vec![7; ROWS_RECORD_BYTES_MAX / 2 + 1])];
+        let mut encoder = AlterRowsEncoder::new("db", "t1");
+        assert!(encoder.push(b"1", &big).is_none());
+        let record = encoder.push(b"2", &big).expect("two halves fill a record");
+        match LogRecord::decode(record.payload()) {
+            Ok(LogRecord::AlterRows { rows, .. }) => assert_eq!(rows.len(), 2),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A commit beyond one record is refused (storage rolls it back), not a panic.
+    #[test]
+    fn a_commit_larger_than_a_record_is_refused() {
+        let row = [Value::Bytes(vec![0; RECORD_PAYLOAD_MAX])];
+        let change = RowChangeRef {
+            db: "d",
+            table: "t",
+            key: b"k",
+            row: Some(&row),
+        };
+        match encode_commit(1, &[change]) {
+            Err(len) => assert!(len > RECORD_PAYLOAD_MAX, "{len}"),
+            Ok(_) => panic!("a record over the limit"),
+        }
     }
 
     #[test]
