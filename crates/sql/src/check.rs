@@ -2,7 +2,9 @@
 //! binding against a table's row, and the check of a row before it is written.
 //!
 //! Storage keeps a constraint as its printed text (`manycore_storage::CheckConstraint`);
-//! a write statement's plan binds each once (`bind`), so executions parse nothing.
+//! a write statement's plan binds each once (`bind`), so executions parse nothing. A
+//! column rename reparses the text of the constraints that name the column and prints
+//! them again (`rename_column`), so string literals are never mistaken for names.
 //!
 //! Invariants:
 //! (1) A row violates a constraint only when its expression is false: NULL passes, as in
@@ -22,6 +24,7 @@ use crate::scope::{BindScope, Parameters, SourceTable};
 use manycore_storage::{CheckConstraint, Table};
 use manycore_types::Value;
 use sqlparser::ast;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 /// A table's constraint bound against its row (offset 0).
@@ -205,6 +208,54 @@ pub fn add(checks: &mut Vec<CheckConstraint>, check: CheckConstraint) -> Result<
     }
     checks.push(check);
     Ok(())
+}
+
+/// The identifier an expression names a column by (`c`, or the last part of `t.c`).
+fn column_ident(e: &ast::Expr) -> Option<&ast::Ident> {
+    match e {
+        ast::Expr::Identifier(i) => Some(i),
+        ast::Expr::CompoundIdentifier(parts) => parts.last(),
+        _ => None,
+    }
+}
+
+fn column_ident_mut(e: &mut ast::Expr) -> Option<&mut ast::Ident> {
+    match e {
+        ast::Expr::Identifier(i) => Some(i),
+        ast::Expr::CompoundIdentifier(parts) => parts.last_mut(),
+        _ => None,
+    }
+}
+
+/// Whether stored constraint text names column `name` (matched case-insensitively, as
+/// MariaDB matches column names).
+pub fn names_column(text: &str, name: &str) -> Result<bool> {
+    let parsed = crate::parse::parse_expression(text)?;
+    let found = ast::visit_expressions(&parsed, |e| match column_ident(e) {
+        Some(i) if i.value.eq_ignore_ascii_case(name) => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    });
+    Ok(found.is_break())
+}
+
+/// Stored constraint text with column `old` (matched as in `names_column`) renamed `new`,
+/// printed again as `print` prints (invariant (3)); None if it does not name `old`, so a
+/// constraint the rename does not touch keeps its text as it is.
+pub fn rename_column(text: &str, old: &str, new: &str) -> Result<Option<String>> {
+    let mut parsed = crate::parse::parse_expression(text)?;
+    let mut renamed = false;
+    let _ = ast::visit_expressions_mut(&mut parsed, |e| {
+        if let Some(i) = column_ident_mut(e) {
+            if i.value.eq_ignore_ascii_case(old) {
+                // Quoted: sqlparser's own printing of forms `print` does not know must
+                // not read a new name such as `order` or `a b` as something else.
+                *i = ast::Ident::with_quote('`', new);
+                renamed = true;
+            }
+        }
+        ControlFlow::<()>::Continue(())
+    });
+    Ok(renamed.then(|| print(&parsed)))
 }
 
 /// MariaDB's operator precedence (its `enum precedence`), lowest first.
@@ -551,6 +602,92 @@ mod tests {
         for (sql, expected) in cases {
             assert_eq!(printed_as(sql), expected, "{sql}");
         }
+    }
+
+    fn renamed(text: &str, old: &str, new: &str) -> Option<String> {
+        rename_column(text, old, new).expect("stored text parses")
+    }
+
+    fn names(text: &str, name: &str) -> bool {
+        names_column(text, name).expect("stored text parses")
+    }
+
+    #[test]
+    fn rename_follows_identifiers_not_literals() {
+        let cases = [
+            ("`a` > 0", "a", "b", "`b` > 0"),
+            // Case differs: column names match case-insensitively.
+            ("`A` > 0 and `b` < `a`", "a", "z", "`z` > 0 and `b` < `z`"),
+            ("`a` > 0", "A", "Z", "`Z` > 0"),
+            // Quoted names, backquotes inside names.
+            (
+                "`my col` > 0 and `x` < 1",
+                "MY COL",
+                "new name",
+                "`new name` > 0 and `x` < 1",
+            ),
+            (
+                "`a``b` > 0 and `a` > 1",
+                "a`b",
+                "c`d",
+                "`c``d` > 0 and `a` > 1",
+            ),
+            ("`a` > 0", "a", "order", "`order` > 0"),
+            // Literals naming the column, with escaped quotes, stay as they are.
+            (
+                "`c` <> 'x\\'c' and `c` > 0",
+                "c",
+                "d",
+                "`d` <> 'x\\'c' and `d` > 0",
+            ),
+            (
+                "`c` <> '`c`' and `c` not in ('c','\\'`c`\\'')",
+                "c",
+                "d",
+                "`d` <> '`c`' and `d` not in ('c','\\'`c`\\'')",
+            ),
+            (
+                "`c` like 'a\\\\' or `c` = 'c'",
+                "c",
+                "d",
+                "`d` like 'a\\\\' or `d` = 'c'",
+            ),
+            // Nested expressions, function arguments, qualified names.
+            (
+                "(`a` + `b`) * 2 > 1 and coalesce(`a`,0) between -`a` and 2 or `a` in (1,`a`)",
+                "a",
+                "z",
+                "(`z` + `b`) * 2 > 1 and coalesce(`z`,0) between -`z` and 2 or `z` in (1,`z`)",
+            ),
+            ("`t`.`a` > 0", "a", "b", "`b` > 0"),
+        ];
+        for (text, old, new, expected) in cases {
+            assert_eq!(renamed(text, old, new).as_deref(), Some(expected), "{text}");
+            assert!(names(expected, new), "{expected}");
+            assert!(!names(expected, old), "{expected} names {old}");
+        }
+    }
+
+    #[test]
+    fn rename_leaves_other_constraints_alone() {
+        for (text, old) in [
+            ("`a` > 'b'", "b"),
+            ("`c` <> 'x\\'c'", "x"),
+            ("`d` <> 'x\\'c and `c`'", "c"),
+            ("`ab` > 0", "a"),
+        ] {
+            assert_eq!(renamed(text, old, "new"), None, "{text}");
+            assert!(!names(text, old), "{text}");
+        }
+    }
+
+    /// Forms `print` leaves to sqlparser keep the new name quoted.
+    #[test]
+    fn rename_in_forms_print_does_not_know() {
+        let text = printed_as("case when a > 0 then a else 0 end = 1 or a regexp 'a'");
+        let after = renamed(&text, "a", "order by").expect("names a");
+        assert!(names(&after, "order by"), "{after}");
+        assert!(!names(&after, "a"), "{after}");
     }
 
     /// What `print` writes parses back to what it prints (dumps restore).
