@@ -239,8 +239,9 @@ impl Alteration {
         Ok(())
     }
 
-    /// Renames column `at` to `new`, in CHECK constraints too (as MariaDB does); other
-    /// tables' foreign keys naming it follow after the rebuild (`renamed`).
+    /// Renames column `at` to `new`, in CHECK constraints too (as MariaDB does: their
+    /// expressions reparsed, `check::rename_column`); other tables' foreign keys naming it
+    /// follow after the rebuild (`renamed`).
     fn rename(&mut self, at: usize, new: &str) -> Result<()> {
         let old = self.schema.columns[at].name.clone();
         if old == new {
@@ -248,7 +249,9 @@ impl Alteration {
         }
         self.check_new_name(new, Some(at))?;
         for check in &mut self.schema.checks {
-            check.expression = replace_identifier(&check.expression, &old, new);
+            if let Some(text) = crate::check::rename_column(&check.expression, &old, new)? {
+                check.expression = text;
+            }
             if check.column_level && check.name.eq_ignore_ascii_case(&old) {
                 check.name = new.to_string();
             }
@@ -307,13 +310,10 @@ impl Alteration {
         self.schema
             .checks
             .retain(|k| !(k.column_level && k.name.eq_ignore_ascii_case(&name)));
-        if self
-            .schema
-            .checks
-            .iter()
-            .any(|k| names_identifier(&k.expression, &name))
-        {
-            return Err(Error::bad_field(&name, "CHECK"));
+        for k in &self.schema.checks {
+            if crate::check::names_column(&k.expression, &name)? {
+                return Err(Error::bad_field(&name, "CHECK"));
+            }
         }
         self.schema.columns.remove(at);
         self.ids.remove(at);
@@ -521,38 +521,4 @@ fn reject_key_options<'a>(mut options: impl Iterator<Item = &'a ast::ColumnOptio
         ))),
         None => Ok(()),
     }
-}
-
-/// Whether expression text (MariaDB's printed form: identifiers in backquotes) names
-/// column `name`.
-fn names_identifier(text: &str, name: &str) -> bool {
-    replace_identifier(text, name, "") != text
-}
-
-/// `text` with the backquoted identifier `old` (matched case-insensitively) spelled `new`;
-/// string literals are left alone.
-fn replace_identifier(text: &str, old: &str, new: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(start) = rest.find(['`', '\'']) {
-        out.push_str(&rest[..start]);
-        let quote = rest[start..].chars().next().expect("found");
-        let body = &rest[start + 1..];
-        let end = body.find(quote).map_or(body.len(), |e| e);
-        let word = &body[..end];
-        if quote == '`' && word.eq_ignore_ascii_case(old) {
-            out.push('`');
-            out.push_str(new);
-            out.push('`');
-        } else {
-            out.push(quote);
-            out.push_str(word);
-            if end < body.len() {
-                out.push(quote);
-            }
-        }
-        rest = &body[(end + 1).min(body.len())..];
-    }
-    out.push_str(rest);
-    out
 }
