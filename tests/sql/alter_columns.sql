@@ -99,4 +99,19 @@ ALTER TABLE k DROP b;
 ALTER TABLE k RENAME COLUMN b TO bb;
 SHOW CREATE TABLE k;
 INSERT INTO k VALUES (1, 2);
-DROP TABLE c, p, k, u, v, one, t;
+-- A rename reaches a CHECK's column, not its literals naming the column (backslash-escaped
+-- quotes included), whatever the case the CHECK spells the column in.
+CREATE TABLE q (c VARCHAR(10), n INT, CONSTRAINT lit CHECK (C <> 'x\'c' AND n > 0 AND c <> 'n'), CHECK (c <> '`c`'));
+ALTER TABLE q RENAME COLUMN c TO cc;
+SHOW CREATE TABLE q;
+INSERT INTO q VALUES ('x''c', 1);
+INSERT INTO q VALUES ('`c`', 1);
+INSERT INTO q VALUES ('y', 0);
+INSERT INTO q VALUES ('c', 1);
+ALTER TABLE q CHANGE N n2 INT, RENAME COLUMN cc TO `c c`;
+SHOW CREATE TABLE q;
+INSERT INTO q VALUES ('x\'c', 2);
+INSERT INTO q VALUES ('x', -1);
+ALTER TABLE q DROP COLUMN `C C`;
+SELECT * FROM q;
+DROP TABLE c, p, k, q, u, v, one, t;
