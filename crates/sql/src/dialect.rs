@@ -18,8 +18,8 @@
 //!       (sqlparser's target list takes plain names only).
 
 use sqlparser::ast::{
-    BinaryOperator, Delete, Expr, FromTable, ObjectName, SqliteOnConflict, Statement, Update,
-    UpdateTableFromKind,
+    BinaryOperator, Delete, Expr, FromTable, ObjectName, OrderByExpr, SqliteOnConflict, Statement,
+    Update, UpdateTableFromKind,
 };
 use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
 use sqlparser::keywords::Keyword;
@@ -163,6 +163,27 @@ fn parse_update(
     let table = tables.remove(0);
     parser.expect_keyword(Keyword::SET)?;
     let assignments = parser.parse_comma_separated(Parser::parse_assignment)?;
+    let (selection, order_by, limit) = parse_where_order_limit(parser)?;
+    Ok(Statement::Update(Update {
+        update_token: update_token.into(),
+        optimizer_hints: Vec::new(),
+        table,
+        assignments,
+        from: (!tables.is_empty()).then_some(UpdateTableFromKind::BeforeSet(tables)),
+        selection,
+        returning: None,
+        output: None,
+        or,
+        order_by,
+        limit,
+    }))
+}
+
+/// `[WHERE e] [ORDER BY ...] [LIMIT n]`, the tail of UPDATE and multi-table DELETE. The
+/// limit is an expression (a number or a placeholder; `LIMIT ALL` is no MariaDB syntax).
+fn parse_where_order_limit(
+    parser: &mut Parser,
+) -> Result<(Option<Expr>, Vec<OrderByExpr>, Option<Expr>), ParserError> {
     let selection = if parser.parse_keyword(Keyword::WHERE) {
         Some(parser.parse_expr()?)
     } else {
@@ -178,19 +199,7 @@ fn parse_update(
     } else {
         None
     };
-    Ok(Statement::Update(Update {
-        update_token: update_token.into(),
-        optimizer_hints: Vec::new(),
-        table,
-        assignments,
-        from: (!tables.is_empty()).then_some(UpdateTableFromKind::BeforeSet(tables)),
-        selection,
-        returning: None,
-        output: None,
-        or,
-        order_by,
-        limit,
-    }))
+    Ok((selection, order_by, limit))
 }
 
 /// `DELETE FROM ...` with MariaDB's clause order: RETURNING after ORDER BY and LIMIT,
@@ -235,21 +244,7 @@ fn parse_multi_delete(
     } else {
         None
     };
-    let selection = if parser.parse_keyword(Keyword::WHERE) {
-        Some(parser.parse_expr()?)
-    } else {
-        None
-    };
-    let order_by = if parser.parse_keywords(&[Keyword::ORDER, Keyword::BY]) {
-        parser.parse_comma_separated(Parser::parse_order_by_expr)?
-    } else {
-        Vec::new()
-    };
-    let limit = if parser.parse_keyword(Keyword::LIMIT) {
-        parser.parse_limit()?
-    } else {
-        None
-    };
+    let (selection, order_by, limit) = parse_where_order_limit(parser)?;
     Ok(Statement::Delete(Delete {
         delete_token: delete_token.into(),
         optimizer_hints: Vec::new(),

@@ -628,18 +628,35 @@ fn collect_targets(
     copy_rows: bool,
     ctx: &ExecContext,
 ) -> Result<Vec<TargetRow>> {
+    first_rows(order, limit, ctx, |keep| {
+        exec::scan_rows(scan, ctx, &mut |slot, row| {
+            let values = if copy_rows { row.to_vec() } else { Vec::new() };
+            keep(row, (slot.clone(), values))
+        })
+        .map(drop)
+    })
+}
+
+/// What `read` offers, by `keep(row, item)`, in `order` of each row and cut at `limit`:
+/// the rows an UPDATE or DELETE (single- or multi-table) with ORDER BY / LIMIT writes.
+/// Without ORDER BY the read stops at the limit.
+pub(crate) fn first_rows<T>(
+    order: &[SortKey],
+    limit: Option<Count>,
+    ctx: &ExecContext,
+    read: impl FnOnce(&mut dyn FnMut(&[Value], T) -> Result<ControlFlow<()>>) -> Result<()>,
+) -> Result<Vec<T>> {
     let limit = limit_value(limit, ctx)?;
     if limit == 0 {
         return Ok(Vec::new());
     }
-    let mut rows: Vec<(Vec<Value>, TargetRow)> = Vec::new(); // (sort key, target)
-    let _ = exec::scan_rows(scan, ctx, &mut |slot, row| {
+    let mut rows: Vec<(Vec<Value>, T)> = Vec::new(); // (sort key, item)
+    read(&mut |row, item| {
         let mut keys = Vec::with_capacity(order.len());
         for k in order {
             keys.push(k.expr.eval(row, &ctx.eval)?);
         }
-        let values = if copy_rows { row.to_vec() } else { Vec::new() };
-        rows.push((keys, (slot.clone(), values)));
+        rows.push((keys, item));
         if order.is_empty() && rows.len() as u64 >= limit {
             return Ok(ControlFlow::Break(()));
         }

@@ -36,7 +36,6 @@ use crate::session::StatementOutcome;
 use manycore_storage::{RowSlot, StorageError, Table, Transaction};
 use manycore_types::Value;
 use sqlparser::ast;
-use std::ops::ControlFlow;
 use std::sync::Arc;
 
 /// A table a multi-table statement writes.
@@ -382,9 +381,6 @@ fn order_or_limit_error(text: &str, limit_only: bool) -> Error {
 /// A joined row and the slots of its targets' rows (None: NULL-extended).
 type Joined = (Vec<Value>, Vec<Option<Arc<RowSlot>>>);
 
-/// A joined row kept for the writes, after its ORDER BY keys.
-type JoinedRow = (Vec<Value>, Joined);
-
 /// Runs the join, keeping every joined row with its targets' slots (sorted by `order`,
 /// cut at `limit`).
 fn joined_rows(
@@ -394,35 +390,20 @@ fn joined_rows(
     limit: Option<Count>,
     ctx: &ExecContext,
 ) -> Result<Vec<Joined>> {
-    let limit = dml::limit_value(limit, ctx)?;
-    let mut rows: Vec<JoinedRow> = Vec::new();
-    if limit == 0 {
-        return Ok(Vec::new());
-    }
     let single = matches!(join, Plan::Scan(_));
-    let _ = exec::run_join_slots(join, ctx, &mut |row, slots| {
-        let mut keys = Vec::with_capacity(order.len());
-        for k in order {
-            keys.push(k.expr.eval(row, &ctx.eval)?);
-        }
-        let target_slots = targets
-            .iter()
-            .map(|t| {
-                let at = if single { 0 } else { t.offset };
-                slots.get(at).cloned().flatten()
-            })
-            .collect();
-        rows.push((keys, (row.to_vec(), target_slots)));
-        if order.is_empty() && rows.len() as u64 >= limit {
-            return Ok(ControlFlow::Break(()));
-        }
-        Ok(ControlFlow::Continue(()))
-    })?;
-    if !order.is_empty() {
-        exec::sort_rows(&mut rows, order, ctx);
-    }
-    rows.truncate(limit.min(usize::MAX as u64) as usize);
-    Ok(rows.into_iter().map(|(_, r)| r).collect())
+    dml::first_rows(order, limit, ctx, |keep| {
+        exec::run_join_slots(join, ctx, &mut |row, slots| {
+            let target_slots = targets
+                .iter()
+                .map(|t| {
+                    let at = if single { 0 } else { t.offset };
+                    slots.get(at).cloned().flatten()
+                })
+                .collect();
+            keep(row, (row.to_vec(), target_slots))
+        })
+        .map(drop)
+    })
 }
 
 /// Per target, the slots already reached (invariant (1)).
