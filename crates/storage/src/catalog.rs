@@ -4,7 +4,8 @@
 //! (1) Readers get the catalog with one `arc_swap` load and never block; DDL builds a new
 //!     `Catalog` and swaps it in under `Storage::ddl`, so DDL statements are serialized.
 //! (2) A `TableSchema` never changes; DDL that changes a table makes a new `Table` that
-//!     shares the old one's rows (`TableData`) and retires the old one.
+//!     shares the old one's rows (`TableData`) and retires the old one. A renamed table
+//!     (`rename_tables`) is such a new `Table`, with the old one's `TableId`.
 //! (3) Write calls hold `TableData::structure` shared and fail with `WriteConflict` if
 //!     their `Table` is retired; DDL holds it exclusive while it rebuilds a table and
 //!     retires the old object before releasing it, so no write slips past a new index.
@@ -33,7 +34,9 @@
 
 use crate::gc::{Horizon, ReaderSlot};
 use crate::index::{IndexNo, KeyRange, PrimaryIndex};
-use crate::log_hook::{note_commit_lsn, CommitLog, DdlChange, RebuiltRows, TableForeignKeys};
+use crate::log_hook::{
+    note_commit_lsn, CommitLog, DdlChange, RebuiltRows, TableForeignKeys, TableRename,
+};
 use crate::slot::{RowSlot, DEAD, FREE, UNCOMMITTED};
 use crate::transaction::{ReadView, Transaction};
 use crate::StorageError;
@@ -1116,6 +1119,80 @@ impl Storage {
         Ok(())
     }
 
+    /// Renames tables (and views) as RENAME TABLE does: the pairs apply in order (so `a TO
+    /// tmp, b TO a, tmp TO b` swaps two tables) and all or none of them happen, in one
+    /// catalog swap and one log record (`DdlChange::RenameTables`). Errors, checked pair by
+    /// pair against the catalog as the pairs before left it: `NoSuchDatabase` for either
+    /// side's database, `TableExists` if a table or view has the new name (invariant (7)),
+    /// `NoSuchTable` (naming `db.table`) if the old name is neither, and
+    /// `ViewAcrossDatabases` for a view moved to another database.
+    ///
+    /// A renamed table is a new `Table` with the old one's id, rows (`TableData`) and
+    /// index trees under the new name (invariant (2)); foreign keys that name it as their
+    /// parent, in any table and in the table itself, follow it to its new name (as InnoDB
+    /// does), and keys of a renamed child named `<old>_ibfk_<n>` (the generated names)
+    /// become `<new>_ibfk_<n>` (InnoDB renames them so too). Views naming a table are not
+    /// changed (MariaDB leaves them naming the old name).
+    ///
+    /// `TableBusy` if another transaction holds a row of a table to be renamed: a commit
+    /// logs its rows under the table name it wrote through, so a commit of such a row after
+    /// the rename would be replayed into the old name (into the other table, after a
+    /// swap). MariaDB waits for the table's metadata lock instead. Transactions that only
+    /// read the table are unaffected: the rows are the same.
+    pub fn rename_tables(&self, renames: &[TableRename]) -> Result<(), StorageError> {
+        let _ddl = self.ddl.lock();
+        let current = self.catalog.load_full();
+        let mut databases = current.databases.clone();
+        for rename in renames {
+            rename_one(&mut databases, rename)?;
+        }
+        // Tables replaced by new objects: the renamed ones and those whose keys followed.
+        let kept: HashSet<*const Table> = databases
+            .values()
+            .flat_map(|db| db.tables.values())
+            .map(Arc::as_ptr)
+            .collect();
+        let replaced: Vec<&Arc<Table>> = current
+            .databases
+            .values()
+            .flat_map(|db| db.tables.values())
+            .filter(|t| !kept.contains(&Arc::as_ptr(t)))
+            .collect();
+        // Invariant (3): no write statement is between its table lookup and its last write.
+        // Write calls hold one table's `structure` at a time, so taking several cannot
+        // deadlock with them, and DDL is serialized.
+        let mut locked = HashSet::new();
+        let _structures: Vec<_> = replaced
+            .iter()
+            .filter(|t| locked.insert(Arc::as_ptr(&t.data)))
+            .map(|t| t.data.structure.write())
+            .collect();
+        for old in &replaced {
+            let same_name = databases
+                .get(&*old.db)
+                .and_then(|db| db.tables.get(&old.schema.name))
+                .is_some_and(|t| Arc::ptr_eq(&t.data, &old.data));
+            if !same_name && old.data.has_uncommitted_rows() {
+                return Err(StorageError::TableBusy);
+            }
+        }
+        let record = DdlChange::RenameTables {
+            renames: renames.to_vec(),
+        };
+        {
+            let _order = self.commit_order.lock();
+            if let Some(log) = self.log.get() {
+                note_commit_lsn(log.append_ddl(&record)?);
+            }
+            detach_dropped_rows(&current, &databases); // Detaches nothing: rows all stay.
+            self.catalog.store(Arc::new(Catalog::new(databases)));
+        }
+        for old in replaced {
+            old.retired.store(true, Ordering::Release);
+        }
+        Ok(())
+    }
+
     /// Number of garbage items queued for the tables in the current catalog (a diagnostic).
     pub fn garbage_len(&self) -> usize {
         let catalog = self.catalog.load();
@@ -1146,8 +1223,104 @@ impl Storage {
     }
 }
 
-/// Marks the rows of every table `old` has and `new` lacks (`TableData::detached`). Rows
-/// belong to one table name for life, so "absent from `new`" is "replaced or dropped".
+/// Applies one pair of `Storage::rename_tables` to `dbs`.
+fn rename_one(
+    dbs: &mut BTreeMap<String, Arc<Database>>,
+    rename: &TableRename,
+) -> Result<(), StorageError> {
+    let TableRename {
+        from_db,
+        from,
+        to_db,
+        to,
+    } = rename;
+    let source = dbs
+        .get(from_db)
+        .ok_or_else(|| StorageError::NoSuchDatabase(from_db.clone()))?;
+    let target = dbs
+        .get(to_db)
+        .ok_or_else(|| StorageError::NoSuchDatabase(to_db.clone()))?;
+    let table = source.tables.get(from).cloned();
+    let view = source.views.get(from).cloned();
+    if table.is_none() && view.is_none() {
+        return Err(StorageError::NoSuchTable(format!("{from_db}.{from}")));
+    }
+    if target.tables.contains_key(to) || target.views.contains_key(to) {
+        return Err(StorageError::TableExists(to.clone()));
+    }
+    let mut source = clone_database(source);
+    source.tables.remove(from);
+    source.views.remove(from);
+    dbs.insert(from_db.clone(), Arc::new(source));
+    let mut target = clone_database(&dbs[to_db]);
+    if let Some(view) = view {
+        if from_db != to_db {
+            return Err(StorageError::ViewAcrossDatabases {
+                view: from.clone(),
+                from: from_db.clone(),
+                to: to_db.clone(),
+            });
+        }
+        let mut view = ViewSchema::clone(&view);
+        view.name = to.clone();
+        target.views.insert(to.clone(), Arc::new(view));
+        dbs.insert(to_db.clone(), Arc::new(target));
+        return Ok(());
+    }
+    let Some(old) = table else {
+        unreachable!("a table or a view");
+    };
+    let mut schema = TableSchema::clone(&old.schema);
+    schema.name = to.clone();
+    let generated = format!("{from}_ibfk_");
+    for fk in &mut schema.foreign_keys {
+        if let Some(n) = fk.name.strip_prefix(&generated) {
+            if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) {
+                fk.name = format!("{to}_ibfk_{n}");
+            }
+        }
+    }
+    let table = Table::new(
+        old.id,
+        to_db,
+        schema,
+        old.data.clone(),
+        old.secondary.clone(),
+    );
+    target.tables.insert(to.clone(), Arc::new(table));
+    dbs.insert(to_db.clone(), Arc::new(target));
+    // Foreign keys naming the old name as their parent now name the new one.
+    let names_parent = |fk: &ForeignKeySchema| fk.parent_db == *from_db && fk.parent_table == *from;
+    let children: Vec<(String, Arc<Table>)> = dbs
+        .iter()
+        .flat_map(|(name, db)| db.tables.values().map(move |t| (name, t)))
+        .filter(|(_, t)| t.schema.foreign_keys.iter().any(names_parent))
+        .map(|(name, t)| (name.clone(), t.clone()))
+        .collect();
+    for (db, child) in children {
+        let mut schema = TableSchema::clone(&child.schema);
+        for fk in schema.foreign_keys.iter_mut().filter(|fk| names_parent(fk)) {
+            fk.parent_db = to_db.clone();
+            fk.parent_table = to.clone();
+        }
+        let table = Table::new(
+            child.id,
+            &child.db,
+            schema,
+            child.data.clone(),
+            child.secondary.clone(),
+        );
+        let mut database = clone_database(&dbs[&db]);
+        database
+            .tables
+            .insert(table.schema.name.clone(), Arc::new(table));
+        dbs.insert(db, Arc::new(database));
+    }
+    Ok(())
+}
+
+/// Marks the rows of every table `old` has and `new` lacks (`TableData::detached`): rows
+/// no table of `new` shares were replaced or dropped (a renamed table shares its rows).
 fn detach_dropped_rows(old: &Catalog, new: &BTreeMap<String, Arc<Database>>) {
     let kept: HashSet<*const TableData> = new
         .values()
@@ -1233,6 +1406,17 @@ impl TableData {
             garbage: Mutex::new(Vec::new()),
             detached: AtomicBool::new(false),
         }
+    }
+
+    /// Whether a transaction holds a row (has an uncommitted write in it, or is committing
+    /// it). Scans every row: for DDL only.
+    fn has_uncommitted_rows(&self) -> bool {
+        let guard = crate::index::pin();
+        let held = self
+            .primary
+            .range(Unbounded, Unbounded, &guard)
+            .any(|(_, slot)| !matches!(slot.writer.load(Ordering::Acquire), FREE | DEAD | GC_TXN));
+        held
     }
 
     pub(crate) fn queue_garbage_slot(&self, slot: Arc<RowSlot>, ts: u64) {

@@ -44,7 +44,7 @@ pub use index::{IndexNo, KeyRange};
 pub use lock_wait::LockWait;
 pub use log_hook::{
     take_commit_lsn, CommitLog, DdlChange, EncodedCommit, RebuiltRows, RowChange, RowChangeRef,
-    TableForeignKeys,
+    TableForeignKeys, TableRename,
 };
 pub use recovery::{CheckpointSnapshot, RecoveryBatch};
 pub use slot::RowSlot;
@@ -82,6 +82,13 @@ pub enum StorageError {
     /// Another transaction holds a row of a table ALTER TABLE would rebuild (catalog
     /// invariant (8)); MariaDB waits for the table's metadata lock instead.
     TableBusy,
+    /// RENAME TABLE would move view `view` from database `from` to `to` (MariaDB's 1450:
+    /// a view's query is bound in its own database).
+    ViewAcrossDatabases {
+        view: String,
+        from: String,
+        to: String,
+    },
     /// The log could not take the commit because the disk is full (MySQL 1021). The
     /// transaction rolled back; later commits succeed once space is freed.
     LogDiskFull(String),
@@ -109,6 +116,9 @@ impl fmt::Display for StorageError {
             StorageError::DuplicateIndexName(i) => write!(f, "index {i} exists"),
             StorageError::NoSuchIndex(i) => write!(f, "no index {i}"),
             StorageError::TableBusy => write!(f, "a row of the table is held"),
+            StorageError::ViewAcrossDatabases { view, from, to } => {
+                write!(f, "view {view} cannot move from database {from} to {to}")
+            }
             StorageError::LogDiskFull(m) => write!(f, "log disk full: {m}"),
             StorageError::LogFailed(m) => write!(f, "log failed: {m}"),
             StorageError::TransactionTooLarge { bytes, limit } => {

@@ -140,6 +140,22 @@ pub enum DdlChange {
         rows: Option<RebuiltRows>,
         followers: Vec<TableForeignKeys>,
     },
+    /// RENAME TABLE (and ALTER TABLE ... RENAME): every pair of the statement, applied in
+    /// order as one change (`Storage::rename_tables`). Foreign keys that follow a renamed
+    /// parent are not listed: replaying the pairs on the same catalog makes the same
+    /// change to them.
+    RenameTables {
+        renames: Vec<TableRename>,
+    },
+}
+
+/// One pair of RENAME TABLE: the table (or view) `from_db`.`from` becomes `to_db`.`to`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableRename {
+    pub from_db: String,
+    pub from: String,
+    pub to_db: String,
+    pub to: String,
 }
 
 /// A table's foreign keys, all of them (replacing the ones it had).

@@ -502,6 +502,7 @@ fn apply_ddl(s: &Arc<Storage>, change: DdlChange) {
         DdlChange::CreateView { db, view } => s.create_view(&db, view, true),
         DdlChange::DropView { db, name } => s.drop_view(&db, &name),
         DdlChange::AlterTable { .. } => unreachable!("logged as Logged::Alter"),
+        DdlChange::RenameTables { renames } => s.rename_tables(&renames),
     };
     result.expect("replay ddl");
 }

@@ -71,6 +71,7 @@ pub fn ddl_record(change: &DdlChange) -> LogRecord {
             followers,
             rows_follow: rows.is_some(),
         },
+        DdlChange::RenameTables { renames } => LogRecord::RenameTables { renames },
     }
 }
 

@@ -281,6 +281,7 @@ fn apply_ddl(s: &Storage, record: LogRecord) -> Result<(), StorageError> {
             followers,
             rows_follow: false,
         } => s.replay_alter_table(&db, schema, auto_increment, None, followers),
+        LogRecord::RenameTables { renames } => s.rename_tables(&renames),
         LogRecord::Commit { .. } | LogRecord::TableRows { .. } => {
             unreachable!("row records are batched")
         }
@@ -817,5 +818,256 @@ mod tests {
         assert_eq!(child_keys(&storage), keys);
         let catalog = storage.catalog();
         assert_eq!(*catalog.table("d", "t").expect("table").schema, renamed);
+    }
+}
+
+#[cfg(test)]
+mod rename_tests {
+    use super::*;
+    use crate::sim::{Crash, SimDisk};
+    use crate::WalOptions;
+    use manycore_storage::{ColumnSchema, ForeignKeySchema, ReferentialAction, TableRename};
+    use manycore_types::{ColumnDefault, DataType, Value};
+
+    fn schema(name: &str) -> TableSchema {
+        let column = |name: &str| ColumnSchema {
+            name: name.into(),
+            data_type: DataType::BIGINT,
+            nullable: true,
+            default: ColumnDefault::None,
+            auto_increment: false,
+            on_update_current_timestamp: false,
+            comment: String::new(),
+            display_width: None,
+        };
+        TableSchema {
+            name: name.into(),
+            columns: vec![column("id"), column("v")],
+            primary_key: Some(vec![0]),
+            indexes: vec![manycore_storage::IndexSchema::new("v", vec![1], false)],
+            comment: String::new(),
+            foreign_keys: Vec::new(),
+            checks: Vec::new(),
+        }
+    }
+
+    fn open(disk: &Arc<SimDisk>) -> (Arc<Storage>, Arc<Wal>) {
+        let storage = Storage::new();
+        let mut replayer = Replayer::new(storage.clone());
+        let (wal, _) = Wal::open(disk.clone(), WalOptions::default(), |lsn, record| {
+            replayer.apply(lsn, record)
+        })
+        .expect("open");
+        replayer.finish();
+        assert_eq!(replayer.error, None);
+        let wal = Arc::new(wal);
+        storage.attach_log(wal.clone());
+        (storage, wal)
+    }
+
+    fn restart(disk: &Arc<SimDisk>, wal: Arc<Wal>) -> (Arc<Storage>, Arc<Wal>) {
+        wal.close().expect("close");
+        drop(wal);
+        disk.crash(Crash::DropAll);
+        disk.power_on();
+        open(disk)
+    }
+
+    fn rename(from_db: &str, from: &str, to_db: &str, to: &str) -> TableRename {
+        TableRename {
+            from_db: from_db.into(),
+            from: from.into(),
+            to_db: to_db.into(),
+            to: to.into(),
+        }
+    }
+
+    /// Rows of `db`.`table` by the primary index, and the count the secondary index has.
+    fn rows(storage: &Arc<Storage>, db: &str, table: &str) -> Vec<Vec<Value>> {
+        let reader = storage.register_reader();
+        let txn = storage.begin(&reader);
+        let catalog = storage.catalog();
+        let table = catalog.table(db, table).expect("table");
+        let mut rows = Vec::new();
+        table.scan(&txn.view(), IndexNo::Primary, &KeyRange::all(), |_, row| {
+            rows.push(row.to_vec());
+            ControlFlow::Continue(())
+        });
+        let mut by_v = 0;
+        table.scan(
+            &txn.view(),
+            IndexNo::Secondary(0),
+            &KeyRange::all(),
+            |_, _| {
+                by_v += 1;
+                ControlFlow::Continue(())
+            },
+        );
+        assert_eq!(
+            by_v,
+            rows.len(),
+            "secondary index of {db}.{}",
+            table.schema.name
+        );
+        rows
+    }
+
+    fn insert(storage: &Arc<Storage>, db: &str, table: &str, ids: &[i64]) {
+        let reader = storage.register_reader();
+        let mut txn = storage.begin(&reader);
+        let table = storage.catalog().table(db, table).expect("table").clone();
+        for &id in ids {
+            let row = vec![Value::Int(id), Value::Int(id * 10)];
+            txn.insert(&table, row.into_boxed_slice()).expect("insert");
+        }
+        txn.commit().expect("commit");
+    }
+
+    fn ids(rows: &[Vec<Value>]) -> Vec<i64> {
+        rows.iter()
+            .map(|r| match r[0] {
+                Value::Int(i) => i,
+                ref other => panic!("id {other:?}"),
+            })
+            .collect()
+    }
+
+    fn parent_of(storage: &Storage, db: &str, table: &str) -> (String, String) {
+        let catalog = storage.catalog();
+        let fk = &catalog.table(db, table).expect("child").schema.foreign_keys[0];
+        (fk.parent_db.clone(), fk.parent_table.clone())
+    }
+
+    /// RENAME TABLE is one record: a swap through a temporary name and a move to another
+    /// database come back from the log and from a checkpoint with their rows, indexes and
+    /// ids, commits after the rename land under the new names, and a foreign key follows
+    /// its renamed parent.
+    #[test]
+    fn renamed_tables_survive_replay_and_checkpoints() {
+        let disk = SimDisk::new();
+        let (storage, wal) = open(&disk);
+        storage.create_database("d", false).expect("d");
+        storage.create_database("d2", false).expect("d2");
+        storage.create_table("d", schema("a"), false).expect("a");
+        storage.create_table("d", schema("b"), false).expect("b");
+        let mut child = schema("child");
+        child.foreign_keys = vec![ForeignKeySchema {
+            name: "child_ibfk_1".into(),
+            columns: vec![1],
+            parent_db: "d".into(),
+            parent_table: "a".into(),
+            parent_columns: vec!["id".into()],
+            on_delete: ReferentialAction::Restrict,
+            on_update: ReferentialAction::Restrict,
+        }];
+        storage.create_table("d", child, false).expect("child");
+        insert(&storage, "d", "a", &[1, 2, 3]);
+        insert(&storage, "d", "b", &[7]);
+        let (id_a, id_b) = {
+            let catalog = storage.catalog();
+            let id = |t: &str| catalog.table("d", t).expect("table").id;
+            (id("a"), id("b"))
+        };
+
+        // A failing pair leaves everything as it was, and logs nothing.
+        let failing = [rename("d", "a", "d", "x"), rename("d", "nosuch", "d", "y")];
+        assert!(matches!(
+            storage.rename_tables(&failing),
+            Err(StorageError::NoSuchTable(t)) if t == "d.nosuch"
+        ));
+        let swap = [
+            rename("d", "a", "d", "tmp"),
+            rename("d", "b", "d", "a"),
+            rename("d", "tmp", "d", "b"),
+        ];
+        storage.rename_tables(&swap).expect("swap");
+        assert_eq!(storage.catalog().table("d", "b").expect("b").id, id_a);
+        assert_eq!(storage.catalog().table("d", "a").expect("a").id, id_b);
+        assert_eq!(parent_of(&storage, "d", "child"), ("d".into(), "b".into()));
+        insert(&storage, "d", "b", &[4]);
+        insert(&storage, "d", "a", &[8]);
+        let (storage, wal) = restart(&disk, wal);
+        assert_eq!(ids(&rows(&storage, "d", "b")), [1, 2, 3, 4]);
+        assert_eq!(ids(&rows(&storage, "d", "a")), [7, 8]);
+        assert_eq!(parent_of(&storage, "d", "child"), ("d".into(), "b".into()));
+
+        // To another database; then a checkpoint, and a rename after it.
+        storage
+            .rename_tables(&[rename("d", "b", "d2", "moved")])
+            .expect("move");
+        insert(&storage, "d2", "moved", &[5]);
+        assert_eq!(
+            parent_of(&storage, "d", "child"),
+            ("d2".into(), "moved".into())
+        );
+        let (storage, wal) = restart(&disk, wal);
+        assert_eq!(ids(&rows(&storage, "d2", "moved")), [1, 2, 3, 4, 5]);
+        assert!(storage.catalog().table("d", "b").is_none());
+        let reader = storage.register_reader();
+        let report = write_checkpoint(&wal, &storage, &reader, Lsn(0)).expect("checkpoint");
+        assert!(report.is_some());
+        drop(reader);
+        storage
+            .rename_tables(&[rename("d", "a", "d", "renamed")])
+            .expect("after checkpoint");
+        let (storage, _wal) = restart(&disk, wal);
+        assert_eq!(ids(&rows(&storage, "d2", "moved")), [1, 2, 3, 4, 5]);
+        assert_eq!(ids(&rows(&storage, "d", "renamed")), [7, 8]);
+        assert_eq!(
+            parent_of(&storage, "d", "child"),
+            ("d2".into(), "moved".into())
+        );
+        let names: Vec<String> = storage.catalog().databases["d"]
+            .tables
+            .keys()
+            .cloned()
+            .collect();
+        assert_eq!(names, ["child", "renamed"]);
+    }
+
+    /// A table another transaction holds a row of is not renamed (its commit would be
+    /// logged under the old name); one that only read it is unaffected; a write through
+    /// the old name after the rename retries.
+    #[test]
+    fn rename_refuses_held_rows_and_retires_the_old_name() {
+        let storage = Storage::new();
+        storage.create_database("d", false).expect("d");
+        storage.create_table("d", schema("a"), false).expect("a");
+        insert(&storage, "d", "a", &[1]);
+        let old = storage.catalog().table("d", "a").expect("a").clone();
+        let reader = storage.register_reader();
+        let mut writer = storage.begin(&reader);
+        let row = vec![Value::Int(2), Value::Int(20)].into_boxed_slice();
+        writer.insert(&old, row).expect("insert");
+        assert!(matches!(
+            storage.rename_tables(&[rename("d", "a", "d", "b")]),
+            Err(StorageError::TableBusy)
+        ));
+        writer.commit().expect("commit");
+        let other = storage.register_reader();
+        let reading = storage.begin(&other);
+        storage
+            .rename_tables(&[rename("d", "a", "d", "b")])
+            .expect("rename");
+        let mut seen = 0;
+        old.scan(
+            &reading.view(),
+            IndexNo::Primary,
+            &KeyRange::all(),
+            |_, _| {
+                seen += 1;
+                ControlFlow::Continue(())
+            },
+        );
+        assert_eq!(seen, 2, "a reader of the old object sees the same rows");
+        drop(reading);
+        let mut late = storage.begin(&reader);
+        let row = vec![Value::Int(3), Value::Int(30)].into_boxed_slice();
+        assert!(matches!(
+            late.insert(&old, row),
+            Err(StorageError::WriteConflict)
+        ));
+        drop(late);
+        assert_eq!(ids(&rows(&storage, "d", "b")), [1, 2]);
     }
 }

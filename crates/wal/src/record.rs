@@ -26,6 +26,7 @@
 //! | 16   | AlterTable     | db, schema, checks as in kind 12, auto_increment (varint), count, (db, table, count, foreign keys) * count, bool rows follow |
 //! | 17   | AlterRows      | db, table, count, (key bytes, row) * count                |
 //! | 18   | AlterEnd       | db, table                                                 |
+//! | 19   | RenameTables   | count, (from db, from name, to db, to name) * count       |
 //!
 //! ALTER TABLE's column operations are one AlterTable record when the table keeps its
 //! rows (a rename, a default), with the other tables whose foreign keys follow a renamed
@@ -38,6 +39,11 @@
 //! foreign keys as any schema does, and its CHECK constraints follow it in the record (a
 //! checkpoint writes an altered table as CreateTable + CheckConstraints + TableRows like
 //! any other).
+//!
+//! RenameTables (RENAME TABLE, ALTER TABLE ... RENAME) lists a statement's pairs in the
+//! order they apply; replay applies them as one catalog change again
+//! (`Storage::rename_tables`), which also moves foreign keys naming a renamed parent, so
+//! they are not listed. A checkpoint writes renamed tables under their new names.
 //!
 //! Field encodings: a string or byte string is a varint length then the bytes; a count is a
 //! varint; u64/u32 are varints; i64 is a zigzag varint; bool is one byte 0/1.
@@ -87,7 +93,7 @@
 use crate::codec::*;
 use manycore_storage::{
     CheckConstraint, ColumnSchema, ForeignKeySchema, IndexSchema, ReferentialAction,
-    TableForeignKeys, TableSchema, ViewSchema,
+    TableForeignKeys, TableRename, TableSchema, ViewSchema,
 };
 use manycore_types::decimal::PACKED_LEN;
 use manycore_types::{
@@ -226,6 +232,10 @@ pub enum LogRecord {
     AlterEnd {
         db: String,
         table: String,
+    },
+    /// RENAME TABLE's pairs, in the order they apply, as one change.
+    RenameTables {
+        renames: Vec<TableRename>,
     },
 }
 
@@ -506,6 +516,16 @@ impl LogRecord {
                 put_str(&mut out, db);
                 put_str(&mut out, name);
             }
+            LogRecord::RenameTables { renames } => {
+                put_u8(&mut out, 19);
+                put_varint(&mut out, renames.len() as u64);
+                for rename in renames {
+                    put_str(&mut out, &rename.from_db);
+                    put_str(&mut out, &rename.from);
+                    put_str(&mut out, &rename.to_db);
+                    put_str(&mut out, &rename.to);
+                }
+            }
         }
         checked(out).unwrap_or_else(|len| panic!("log record of {len} bytes"))
     }
@@ -612,6 +632,19 @@ impl LogRecord {
                 db: r.string()?,
                 name: r.string()?,
             },
+            19 => {
+                let count = r.len()?;
+                let mut renames = Vec::with_capacity(count);
+                for _ in 0..count {
+                    renames.push(TableRename {
+                        from_db: r.string()?,
+                        from: r.string()?,
+                        to_db: r.string()?,
+                        to: r.string()?,
+                    });
+                }
+                LogRecord::RenameTables { renames }
+            }
             _ => return Err(DecodeError("unknown record kind")),
         };
         if !r.is_empty() {
@@ -1516,6 +1549,25 @@ mod tests {
                 },
             },
             LogRecord::DropView { db, name: table },
+            LogRecord::RenameTables {
+                renames: vec![
+                    TableRename {
+                        from_db: "db".into(),
+                        from: "a".into(),
+                        to_db: "db".into(),
+                        to: "tmp".into(),
+                    },
+                    TableRename {
+                        from_db: "db".into(),
+                        from: "ünïcode".into(),
+                        to_db: "other".into(),
+                        to: "a".into(),
+                    },
+                ],
+            },
+            LogRecord::RenameTables {
+                renames: Vec::new(),
+            },
         ]
     }
 
