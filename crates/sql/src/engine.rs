@@ -162,6 +162,7 @@ counters! {
     ComKill = "Com_kill",
     ComLockTables = "Com_lock_tables",
     ComReleaseSavepoint = "Com_release_savepoint",
+    ComRenameTable = "Com_rename_table",
     ComReplace = "Com_replace",
     ComRollback = "Com_rollback",
     ComRollbackToSavepoint = "Com_rollback_to_savepoint",

@@ -16,6 +16,8 @@ pub enum ErrorCode {
     DbCreateExists = 1007,
     DbDropExists = 1008,
     DiskFull = 1021,
+    /// ER_ERROR_ON_RENAME: RENAME TABLE into a database that does not exist.
+    ErrorOnRename = 1025,
     /// ER_ILLEGAL_HA: the table's engine lacks an option (a note for DISABLE KEYS).
     IllegalHa = 1031,
     ConCount = 1040,
@@ -134,6 +136,8 @@ pub enum ErrorCode {
     TooManyRows = 1172,
     CantUpdateWithReadlock = 1223,
     NoSuchUser = 1449,
+    /// ER_FORBID_SCHEMA_CHANGE: RENAME TABLE of a view into another database.
+    ForbidSchemaChange = 1450,
     CannotUser = 1396,
     PasswordAnonymousUser = 1131,
     PasswordNotAllowed = 1132,

@@ -47,7 +47,9 @@ use crate::sink::{
 };
 use crate::split;
 use crate::variables::{self, SessionVars, VarScopeKind};
-use manycore_storage::{LockWait, ReaderSlot, Savepoint, StorageError, Table, Transaction};
+use manycore_storage::{
+    LockWait, ReaderSlot, Savepoint, StorageError, Table, TableRename, Transaction,
+};
 use manycore_types::{DataType, DateTime, Value};
 use sqlparser::ast;
 use std::cell::{Cell, RefCell};
@@ -644,6 +646,24 @@ fn storage_error(e: StorageError) -> Error {
     }
 }
 
+/// RENAME TABLE into a database that does not exist: MariaDB's engine fails the file
+/// rename (1025, errno 168).
+fn rename_into_missing_database(rename: &TableRename) -> Error {
+    let TableRename {
+        from_db,
+        from,
+        to_db,
+        to,
+    } = rename;
+    Error::new(
+        ErrorCode::ErrorOnRename,
+        format!(
+            "Error on rename of './{from_db}/{from}' to './{to_db}/{to}' (errno: 168 \"Unknown \
+             (generic) error from engine\")"
+        ),
+    )
+}
+
 /// The log refused a commit or DDL (MariaDB's texts for ER_DISK_FULL, ER_ERROR_ON_WRITE
 /// and ER_TRANS_CACHE_FULL); anything else is an internal error.
 pub(crate) fn log_error(e: StorageError) -> Error {
@@ -733,6 +753,7 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
             S::CreateTable(_) => Counter::ComCreateTable,
             S::CreateIndex(_) => Counter::ComCreateIndex,
             S::AlterTable(_) => Counter::ComAlterTable,
+            S::RenameTable(_) => Counter::ComRenameTable,
             S::Drop {
                 object_type: ast::ObjectType::Table,
                 ..
@@ -2756,12 +2777,53 @@ impl Session {
                     duplicates: 0,
                 })
             }
+            S::RenameTable(pairs) => {
+                let renames = pairs
+                    .iter()
+                    .map(|p| self.rename_pair(&p.old_name, &p.new_name))
+                    .collect::<Result<Vec<_>>>()?;
+                self.rename_tables(&renames)?;
+                Ok(StatementOutcome::ok())
+            }
             S::AlterTable(alter) => {
                 let (db, table) = self.lookup_table(&alter.name, Some(Privileges::ALTER))?;
+                // RENAME [TO|AS] comes last, after the other operations, whatever its place
+                // (as MariaDB does it); the last one counts. Its target is checked first, so
+                // a RENAME that must fail leaves the other operations undone.
+                let is_rename = |op: &ast::AlterTableOperation| {
+                    matches!(op, ast::AlterTableOperation::RenameTable { .. })
+                };
+                let rename = match alter.operations.iter().rev().find(|op| is_rename(op)) {
+                    Some(ast::AlterTableOperation::RenameTable {
+                        table_name:
+                            ast::RenameTableNameKind::To(new) | ast::RenameTableNameKind::As(new),
+                    }) => {
+                        let rename = self.rename_pair(&alter.name, new)?;
+                        let same = rename.to_db == rename.from_db && rename.to == table.schema.name;
+                        let catalog = storage.catalog();
+                        let Some(target) = catalog.databases.get(&rename.to_db) else {
+                            return Err(rename_into_missing_database(&rename));
+                        };
+                        if !same
+                            && (target.tables.contains_key(&rename.to)
+                                || target.views.contains_key(&rename.to))
+                        {
+                            return Err(storage_error(StorageError::TableExists(rename.to)));
+                        }
+                        (!same).then_some(rename)
+                    }
+                    _ => None,
+                };
+                let operations: Vec<ast::AlterTableOperation> = alter
+                    .operations
+                    .iter()
+                    .filter(|op| !is_rename(op))
+                    .cloned()
+                    .collect();
                 // Rows an ALTER ADD FOREIGN KEY checked or a column change copied: MariaDB
                 // copies the table then.
                 let mut copied = 0;
-                let mut rest = &alter.operations[..];
+                let mut rest = &operations[..];
                 while let Some(op) = rest.first() {
                     let current = storage
                         .catalog()
@@ -2893,6 +2955,12 @@ impl Session {
                         other => return Err(Error::not_supported(&format!("ALTER TABLE {other}"))),
                     }
                 }
+                if let Some(rename) = rename {
+                    self.rename_tables(&[rename])?;
+                }
+                if operations.is_empty() && !alter.operations.is_empty() {
+                    return Ok(StatementOutcome::ok()); // Only RENAME: no "Records:" info.
+                }
                 if copied > 0 {
                     // Reported as MariaDB's copying ALTER reports the rows it copied.
                     return Ok(StatementOutcome::InsertedRows {
@@ -2918,6 +2986,57 @@ impl Session {
                 Ok(StatementOutcome::ok())
             }
             other => Err(Error::not_supported(&first_words(&other.to_string()))),
+        }
+    }
+
+    /// One pair of RENAME TABLE (or ALTER TABLE ... RENAME), names resolved (an unqualified
+    /// one is in the current database) and privileges checked as MariaDB checks them:
+    /// ALTER and DROP on the old name, CREATE and INSERT on the new.
+    fn rename_pair(&self, from: &ast::ObjectName, to: &ast::ObjectName) -> Result<TableRename> {
+        let (from_db, from) = crate::ddl::split_name(from)?;
+        let from_db = self.require_db(from_db)?;
+        let (to_db, to) = crate::ddl::split_name(to)?;
+        let to_db = self.require_db(to_db)?;
+        let access = self.state.access();
+        access.table(&from_db, &from, Privileges::ALTER | Privileges::DROP)?;
+        access.table(&to_db, &to, Privileges::CREATE | Privileges::INSERT)?;
+        Ok(TableRename {
+            from_db,
+            from,
+            to_db,
+            to,
+        })
+    }
+
+    /// Renames as one storage change (`Storage::rename_tables`: pairs in order, all or
+    /// none, foreign keys following a renamed parent; views naming a table are left as
+    /// they are, as in MariaDB), with MariaDB's errors.
+    ///
+    /// A table another transaction holds a row of is not renamed: storage refuses it
+    /// (`TableBusy`) because that transaction's commit would be logged under the old name.
+    /// MariaDB waits for the table's metadata lock until lock_wait_timeout; this answers
+    /// the 1205 such a wait would end with, at once.
+    fn rename_tables(&self, renames: &[TableRename]) -> Result<()> {
+        match self.engine.storage().rename_tables(renames) {
+            Ok(()) => Ok(()),
+            Err(StorageError::NoSuchTable(name)) => Err(Error::new(
+                ErrorCode::NoSuchTable,
+                format!("Table '{name}' doesn't exist"),
+            )),
+            // The first pair into that database: the pairs before it did not fail.
+            Err(StorageError::NoSuchDatabase(db)) => match renames.iter().find(|r| r.to_db == db) {
+                Some(rename) => Err(rename_into_missing_database(rename)),
+                None => Err(Error::bad_db(&db)),
+            },
+            Err(StorageError::ViewAcrossDatabases { from, to, .. }) => Err(Error::new(
+                ErrorCode::ForbidSchemaChange,
+                format!("Changing schema from '{from}' to '{to}' is not allowed"),
+            )),
+            Err(StorageError::TableBusy) => Err(Error::new(
+                ErrorCode::LockWaitTimeout,
+                "Lock wait timeout exceeded; try restarting transaction",
+            )),
+            Err(e) => Err(storage_error(e)),
         }
     }
 

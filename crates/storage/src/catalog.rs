@@ -1122,9 +1122,10 @@ impl Storage {
     /// Renames tables (and views) as RENAME TABLE does: the pairs apply in order (so `a TO
     /// tmp, b TO a, tmp TO b` swaps two tables) and all or none of them happen, in one
     /// catalog swap and one log record (`DdlChange::RenameTables`). Errors, checked pair by
-    /// pair against the catalog as the pairs before left it: `NoSuchDatabase` for either
-    /// side's database, `TableExists` if a table or view has the new name (invariant (7)),
-    /// `NoSuchTable` (naming `db.table`) if the old name is neither, and
+    /// pair against the catalog as the pairs before left it, in MariaDB's order:
+    /// `NoSuchTable` (naming `db.table`) if the old name is no table or view (also when its
+    /// database does not exist), `NoSuchDatabase` for the new name's database,
+    /// `TableExists` if a table or view has the new name (invariant (7)), and
     /// `ViewAcrossDatabases` for a view moved to another database.
     ///
     /// A renamed table is a new `Table` with the old one's id, rows (`TableData`) and
@@ -1234,17 +1235,16 @@ fn rename_one(
         to_db,
         to,
     } = rename;
-    let source = dbs
-        .get(from_db)
-        .ok_or_else(|| StorageError::NoSuchDatabase(from_db.clone()))?;
-    let target = dbs
-        .get(to_db)
-        .ok_or_else(|| StorageError::NoSuchDatabase(to_db.clone()))?;
+    let missing = || StorageError::NoSuchTable(format!("{from_db}.{from}"));
+    let source = dbs.get(from_db).ok_or_else(missing)?;
     let table = source.tables.get(from).cloned();
     let view = source.views.get(from).cloned();
     if table.is_none() && view.is_none() {
-        return Err(StorageError::NoSuchTable(format!("{from_db}.{from}")));
+        return Err(missing());
     }
+    let target = dbs
+        .get(to_db)
+        .ok_or_else(|| StorageError::NoSuchDatabase(to_db.clone()))?;
     if target.tables.contains_key(to) || target.views.contains_key(to) {
         return Err(StorageError::TableExists(to.clone()));
     }
