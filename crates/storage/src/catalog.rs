@@ -895,15 +895,7 @@ impl Storage {
         let logged = self.log.get().is_some();
         self.alter_tables_with(db, name, followers, |old| {
             let Some(convert) = convert else {
-                assert_keeps_rows(&old.schema, &schema);
-                let table = Table::new(
-                    old.id,
-                    &old.db,
-                    schema,
-                    old.data.clone(),
-                    old.secondary.clone(),
-                );
-                return Ok((Arc::new(table), None));
+                return Ok((with_schema_keeping_rows(old, schema), None));
             };
             let mut rows = Vec::new();
             let guard = crate::index::pin();
@@ -964,15 +956,7 @@ impl Storage {
         let name = schema.name.clone();
         self.alter_tables_with(db, &name, followers, |old| {
             let Some(rows) = rows else {
-                assert_keeps_rows(&old.schema, &schema);
-                let table = Table::new(
-                    old.id,
-                    &old.db,
-                    schema,
-                    old.data.clone(),
-                    old.secondary.clone(),
-                );
-                return Ok((Arc::new(table), None));
+                return Ok((with_schema_keeping_rows(old, schema), None));
             };
             let data = Arc::new(TableData::new());
             data.auto_increment.store(auto_increment, Ordering::Relaxed);
@@ -1366,8 +1350,20 @@ pub(crate) fn insert_sorted(tree: &Tree, mut entries: Vec<IndexEntry>) {
     });
 }
 
-/// What `Storage::alter_table` without `convert` may change: nothing a stored row or an
-/// index depends on.
+/// `old` under `schema`, with its rows and indexes: `Storage::alter_table` without
+/// `convert`, whose schema may change nothing a stored row or an index depends on.
+fn with_schema_keeping_rows(old: &Table, schema: TableSchema) -> Arc<Table> {
+    assert_keeps_rows(&old.schema, &schema);
+    let table = Table::new(
+        old.id,
+        &old.db,
+        schema,
+        old.data.clone(),
+        old.secondary.clone(),
+    );
+    Arc::new(table)
+}
+
 fn assert_keeps_rows(old: &TableSchema, new: &TableSchema) {
     let same_storage = |a: &ColumnSchema, b: &ColumnSchema| {
         a.data_type == b.data_type

@@ -536,7 +536,7 @@ mod tests {
     }
 
     /// Opens `disk` into a fresh storage with the log attached.
-    fn open(disk: &Arc<SimDisk>) -> (Arc<Storage>, Arc<Wal>) {
+    pub(super) fn open(disk: &Arc<SimDisk>) -> (Arc<Storage>, Arc<Wal>) {
         let storage = Storage::new();
         let mut replayer = Replayer::new(storage.clone());
         let (wal, _) = Wal::open(disk.clone(), WalOptions::default(), |lsn, record| {
@@ -550,7 +550,7 @@ mod tests {
         (storage, wal)
     }
 
-    fn restart(disk: &Arc<SimDisk>, wal: Arc<Wal>) -> (Arc<Storage>, Arc<Wal>) {
+    pub(super) fn restart(disk: &Arc<SimDisk>, wal: Arc<Wal>) -> (Arc<Storage>, Arc<Wal>) {
         wal.close().expect("close");
         drop(wal);
         disk.crash(Crash::DropAll);
@@ -823,9 +823,9 @@ mod tests {
 
 #[cfg(test)]
 mod rename_tests {
+    use super::tests::{open, restart};
     use super::*;
-    use crate::sim::{Crash, SimDisk};
-    use crate::WalOptions;
+    use crate::sim::SimDisk;
     use manycore_storage::{ColumnSchema, ForeignKeySchema, ReferentialAction, TableRename};
     use manycore_types::{ColumnDefault, DataType, Value};
 
@@ -849,28 +849,6 @@ mod rename_tests {
             foreign_keys: Vec::new(),
             checks: Vec::new(),
         }
-    }
-
-    fn open(disk: &Arc<SimDisk>) -> (Arc<Storage>, Arc<Wal>) {
-        let storage = Storage::new();
-        let mut replayer = Replayer::new(storage.clone());
-        let (wal, _) = Wal::open(disk.clone(), WalOptions::default(), |lsn, record| {
-            replayer.apply(lsn, record)
-        })
-        .expect("open");
-        replayer.finish();
-        assert_eq!(replayer.error, None);
-        let wal = Arc::new(wal);
-        storage.attach_log(wal.clone());
-        (storage, wal)
-    }
-
-    fn restart(disk: &Arc<SimDisk>, wal: Arc<Wal>) -> (Arc<Storage>, Arc<Wal>) {
-        wal.close().expect("close");
-        drop(wal);
-        disk.crash(Crash::DropAll);
-        disk.power_on();
-        open(disk)
     }
 
     fn rename(from_db: &str, from: &str, to_db: &str, to: &str) -> TableRename {
