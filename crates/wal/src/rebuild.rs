@@ -764,7 +764,8 @@ mod tests {
     }
 
     /// A rename keeps the rows: one AlterTable record, with the other table whose
-    /// foreign key follows the renamed column, replayed as one change.
+    /// foreign key follows the renamed column, replayed as one change; a transaction
+    /// holding a row of the table meanwhile commits into it.
     #[test]
     fn a_schema_only_alter_and_its_followers_survive_replay() {
         let disk = SimDisk::new();
@@ -786,6 +787,13 @@ mod tests {
         child.indexes = vec![IndexSchema::new("fk", vec![1], false)];
         storage.create_table("d", child, false).expect("child");
         insert_rows(&storage, 1..=5);
+        // A transaction holding a row does not stop a schema-only ALTER (it shares the
+        // rows), and its commit after the ALTER is logged and replayed.
+        let reader = storage.register_reader();
+        let mut holder = storage.begin(&reader);
+        let t = storage.catalog().table("d", "t").expect("table").clone();
+        let row = vec![Value::Int(6), Value::Int(60)];
+        holder.insert(&t, row.into_boxed_slice()).expect("insert");
         let before = wal.last_lsn();
         let child_keys = |storage: &Storage| {
             let catalog = storage.catalog();
@@ -810,8 +818,10 @@ mod tests {
             .alter_table::<StorageError>("d", "t", renamed.clone(), followers, None)
             .expect("rename");
         assert_eq!(wal.last_lsn().0 - before.0, 1);
+        holder.commit().expect("commit after the ALTER");
+        drop(reader);
         let rows = rows_of(&storage);
-        assert_eq!(rows.len(), 5);
+        assert_eq!(rows.len(), 6);
 
         let (storage, _wal) = restart(&disk, wal);
         assert_eq!(rows_of(&storage), rows);
