@@ -1,6 +1,7 @@
 //! information_schema: the read-only database of virtual tables describing the others
 //! (SCHEMATA, TABLES, COLUMNS, STATISTICS, TABLE_CONSTRAINTS, KEY_COLUMN_USAGE,
-//! REFERENTIAL_CONSTRAINTS, PROCESSLIST, ENGINES, CHARACTER_SETS, COLLATIONS, VIEWS), with
+//! REFERENTIAL_CONSTRAINTS, CHECK_CONSTRAINTS, PROCESSLIST, ENGINES, CHARACTER_SETS,
+//! COLLATIONS, VIEWS), with
 //! MariaDB 10.11's column names,
 //! order and types. Their rows are also the source of SHOW DATABASES, TABLES, TABLE
 //! STATUS, INDEX, PROCESSLIST, ENGINES, CHARACTER SET and COLLATION, which show some of
@@ -106,12 +107,14 @@ pub enum SystemTable {
     Parameters,
     Events,
     ReferentialConstraints,
+    CheckConstraints,
 }
 
 impl SystemTable {
     /// In name order (SHOW TABLES FROM information_schema).
-    pub const ALL: [SystemTable; 16] = [
+    pub const ALL: [SystemTable; 17] = [
         SystemTable::CharacterSets,
+        SystemTable::CheckConstraints,
         SystemTable::Collations,
         SystemTable::Columns,
         SystemTable::Engines,
@@ -147,6 +150,7 @@ impl SystemTable {
             SystemTable::Parameters => "PARAMETERS",
             SystemTable::Events => "EVENTS",
             SystemTable::ReferentialConstraints => "REFERENTIAL_CONSTRAINTS",
+            SystemTable::CheckConstraints => "CHECK_CONSTRAINTS",
         }
     }
 
@@ -456,6 +460,14 @@ impl SystemTable {
                 ("TABLE_NAME", Text(64)),
                 ("REFERENCED_TABLE_NAME", NullText(64)),
             ],
+            SystemTable::CheckConstraints => &[
+                ("CONSTRAINT_CATALOG", Text(512)),
+                ("CONSTRAINT_SCHEMA", Text(64)),
+                ("TABLE_NAME", Text(64)),
+                ("CONSTRAINT_NAME", Text(64)),
+                ("LEVEL", Text(6)),
+                ("CHECK_CLAUSE", LongText),
+            ],
         };
         TableSchema {
             name: self.name().to_string(),
@@ -605,6 +617,13 @@ pub fn rows(table: SystemTable, source: &RowSource) -> Vec<Row> {
             let mut rows = Vec::new();
             for (db, visible) in visible_tables(&catalog, source.grants, None) {
                 rows.extend(referential_constraints(&catalog, db, &visible.schema));
+            }
+            rows
+        }
+        SystemTable::CheckConstraints => {
+            let mut rows = Vec::new();
+            for (db, visible) in visible_tables(&catalog, source.grants, None) {
+                rows.extend(check_constraints(db, &visible.schema));
             }
             rows
         }
@@ -1070,7 +1089,8 @@ enum ConstraintRows {
 }
 
 /// TABLE_CONSTRAINTS or KEY_COLUMN_USAGE rows of one table: its unique keys (PRIMARY
-/// KEY, then UNIQUE in `keys` order). manycore has no foreign keys or CHECK constraints.
+/// KEY, then UNIQUE in `keys` order), foreign keys, and (TABLE_CONSTRAINTS only, as
+/// MariaDB) CHECK constraints in the table's order.
 fn constraints(kind: ConstraintRows, db: &str, schema: &TableSchema) -> Vec<Row> {
     let mut rows = Vec::new();
     for Key { name, columns, .. } in keys(schema).into_iter().filter(|k| k.unique) {
@@ -1138,7 +1158,38 @@ fn constraints(kind: ConstraintRows, db: &str, schema: &TableSchema) -> Vec<Row>
             ]);
         }
     }
+    if kind == ConstraintRows::Constraints {
+        for check in &schema.checks {
+            rows.push(vec![
+                string(CATALOG),
+                string(db),
+                string(&check.name),
+                string(db),
+                string(&schema.name),
+                string("CHECK"),
+            ]);
+        }
+    }
     rows
+}
+
+/// CHECK_CONSTRAINTS rows of one table, in its order: the expression as SHOW CREATE
+/// TABLE prints it, LEVEL 'Column' for a constraint written on its column.
+fn check_constraints(db: &str, schema: &TableSchema) -> Vec<Row> {
+    schema
+        .checks
+        .iter()
+        .map(|check| {
+            vec![
+                string(CATALOG),
+                string(db),
+                string(&schema.name),
+                string(&check.name),
+                string(if check.column_level { "Column" } else { "Table" }),
+                string(&check.expression),
+            ]
+        })
+        .collect()
 }
 
 /// REFERENTIAL_CONSTRAINTS rows of one child table: the parent's index the key uses is
