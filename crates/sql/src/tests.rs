@@ -1551,6 +1551,7 @@ fn information_schema_names_are_case_insensitive() {
         rows(&mut s, "SHOW TABLES"),
         table(&[
             &["CHARACTER_SETS"],
+            &["CHECK_CONSTRAINTS"],
             &["COLLATIONS"],
             &["COLUMNS"],
             &["ENGINES"],
