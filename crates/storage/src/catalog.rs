@@ -325,6 +325,11 @@ pub(crate) struct TableData {
 /// `RowSlot::writer` while the collector examines a slot.
 pub(crate) const GC_TXN: u64 = u64::MAX - 1;
 
+/// Whether a transaction holds `slot`: has an uncommitted write in it, or is committing it.
+fn held_by_transaction(slot: &RowSlot) -> bool {
+    !matches!(slot.writer.load(Ordering::Acquire), FREE | DEAD | GC_TXN)
+}
+
 /// Something that may be removed once no snapshot older than `ts` is active.
 struct Garbage {
     slot: Arc<RowSlot>,
@@ -900,9 +905,8 @@ impl Storage {
             let mut rows = Vec::new();
             let guard = crate::index::pin();
             for (_, slot) in old.data.primary.range(Unbounded, Unbounded, &guard) {
-                match slot.writer.load(Ordering::Acquire) {
-                    FREE | DEAD | GC_TXN => {}
-                    _ => return Err(StorageError::TableBusy.into()),
+                if held_by_transaction(slot) {
+                    return Err(StorageError::TableBusy.into());
                 }
                 let Some(newest) = slot.head.load_full() else {
                     continue;
@@ -1164,14 +1168,14 @@ impl Storage {
         let record = DdlChange::RenameTables {
             renames: renames.to_vec(),
         };
-        {
-            let _order = self.commit_order.lock();
-            if let Some(log) = self.log.get() {
-                note_commit_lsn(log.append_ddl(&record)?);
-            }
-            detach_dropped_rows(&current, &databases); // Detaches nothing: rows all stay.
-            self.catalog.store(Arc::new(Catalog::new(databases)));
-        }
+        // The catalog cannot change meanwhile: `ddl` is held.
+        self.update_catalog(
+            |dbs| {
+                *dbs = databases;
+                Ok(())
+            },
+            |_| Some(record),
+        )?;
         for old in replaced {
             old.retired.store(true, Ordering::Release);
         }
@@ -1411,7 +1415,7 @@ impl TableData {
         let held = self
             .primary
             .range(Unbounded, Unbounded, &guard)
-            .any(|(_, slot)| !matches!(slot.writer.load(Ordering::Acquire), FREE | DEAD | GC_TXN));
+            .any(|(_, slot)| held_by_transaction(slot));
         held
     }
 

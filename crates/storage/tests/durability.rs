@@ -340,6 +340,7 @@ fn replaying_what_was_logged_rebuilds_tables_indexes_and_counters() {
 /// and, with `flush_every` Some(n), after every n commits too.
 fn replay(records: &[Logged], flush_every: Option<usize>) -> Arc<Storage> {
     let fresh = Storage::new();
+    let apply = |batch| fresh.apply_recovery_batch(batch, 2).expect("replay rows");
     let mut batch = fresh.recovery_batch();
     let mut commits = 0;
     for record in records {
@@ -351,39 +352,40 @@ fn replay(records: &[Logged], flush_every: Option<usize>) -> Arc<Storage> {
                 }
                 commits += 1;
                 if flush_every.is_some_and(|n| commits % n == 0) {
-                    let full = std::mem::replace(&mut batch, fresh.recovery_batch());
-                    fresh.apply_recovery_batch(full, 2).expect("replay rows");
+                    apply(std::mem::replace(&mut batch, fresh.recovery_batch()));
                 }
             }
-            Logged::Ddl(change) | Logged::Alter(change, _) => {
-                let full = std::mem::replace(&mut batch, fresh.recovery_batch());
-                fresh.apply_recovery_batch(full, 2).expect("replay rows");
-                match record {
-                    Logged::Alter(
-                        DdlChange::AlterTable {
-                            db,
-                            schema,
-                            auto_increment,
-                            followers,
-                            ..
-                        },
-                        rows,
-                    ) => fresh
-                        .replay_alter_table(
-                            db,
-                            schema.clone(),
-                            *auto_increment,
-                            rows.clone(),
-                            followers.clone(),
-                        )
-                        .expect("replay alter"),
-                    _ => apply_ddl(&fresh, change.clone()),
-                }
+            Logged::Ddl(change) => {
+                apply(batch);
+                apply_ddl(&fresh, change.clone());
                 batch = fresh.recovery_batch();
             }
+            Logged::Alter(
+                DdlChange::AlterTable {
+                    db,
+                    schema,
+                    auto_increment,
+                    followers,
+                    ..
+                },
+                rows,
+            ) => {
+                apply(batch);
+                fresh
+                    .replay_alter_table(
+                        db,
+                        schema.clone(),
+                        *auto_increment,
+                        rows.clone(),
+                        followers.clone(),
+                    )
+                    .expect("replay alter");
+                batch = fresh.recovery_batch();
+            }
+            Logged::Alter(other, _) => unreachable!("an ALTER logged as {other:?}"),
         }
     }
-    fresh.apply_recovery_batch(batch, 2).expect("replay rows");
+    apply(batch);
     fresh
 }
 
