@@ -64,7 +64,7 @@ def fingerprint(port: int, tables: int) -> list[str]:
 def timed_start(reg: srv.Registry, argv: list[str], port: int, log: Path) -> tuple[float,
                                                                                   subprocess.Popen]:
     started = time.monotonic()
-    proc = reg.spawn(argv, stdout=open(log, "a"))
+    proc = reg.spawn(argv, stdout=open(log, "a"), server=True)
     while not answers(port):
         if proc.poll() is not None:
             raise RuntimeError(f"server exited with {proc.returncode}: {log}")

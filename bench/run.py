@@ -357,7 +357,8 @@ def write_outputs(out: Path, res: Results, names: list[str], args: argparse.Name
           f"{meta['date']} · {meta['machine']['cpus']} CPUs ({meta['machine']['cpu_model']}), "
           f"{meta['machine']['memory_gib']} GiB · {cfg.data.tables} tables x "
           f"{cfg.data.table_size} rows · {cfg.seconds:g} s per measurement after "
-          f"{cfg.warmup:g} s warm-up · medians of {cfg.repeat}", "",
+          f"{cfg.warmup:g} s warm-up · medians of {cfg.repeat}"
+          f"{pinning(args)}", "",
           *(["**Interrupted: partial results.**", ""] if interrupted else []),
           report.availability(res, names), "", table, "",
           "QPS: sysbench's queries/s (yesmark and Redis: the server's own counter). "
@@ -380,6 +381,15 @@ def write_outputs(out: Path, res: Results, names: list[str], args: argparse.Name
     progress.log(f"wrote {out}/results.md, results.json"
                  + (", chart.svg" if args.suite == "read" else ""))
     return table
+
+
+def pinning(args: argparse.Namespace) -> str:
+    """How servers and clients were bound to CPUs, for the report's header."""
+    def cpus(v: frozenset[int] | None) -> str:
+        return ",".join(map(str, sorted(v))) if v else "any"
+    if args.server_cpus is None and args.client_cpus is None:
+        return ""
+    return f" · servers on CPUs {cpus(args.server_cpus)}, clients on {cpus(args.client_cpus)}"
 
 
 # ---------------------------------------------------------------- main
@@ -405,7 +415,17 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--max-minutes", type=float, default=40,
                    help="stop starting new measurements after this long")
     p.add_argument("--keep", action="store_true", help="keep the temporary data directories")
+    p.add_argument("--server-cpus", default=None, metavar="LIST",
+                   help="bind the servers to these CPUs (taskset syntax, e.g. 0 or 0-3)")
+    p.add_argument("--client-cpus", default=None, metavar="LIST",
+                   help="bind sysbench, redis-benchmark and the CLI to these CPUs")
     args = p.parse_args(argv)
+    try:
+        for name in ("server_cpus", "client_cpus"):
+            text = getattr(args, name)
+            setattr(args, name, srv.parse_cpu_list(text) if text is not None else None)
+    except ValueError as exc:
+        p.error(str(exc))
     args.only = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = set(args.only) - set(ALL_SERVERS)
     if unknown:
@@ -440,7 +460,9 @@ def main(argv: list[str]) -> int:
     cfg = make_config(args, workdir)
     meta = {"date": datetime.datetime.now().isoformat(timespec="seconds"),
             "machine": machine_info(), "versions": versions(args.manycore_bin),
-            "args": vars(args), "suite": args.suite,
+            "args": {k: sorted(v) if isinstance(v, frozenset) else v
+                     for k, v in vars(args).items()},
+            "suite": args.suite,
             "data": {"tables": cfg.data.tables, "table_size": cfg.data.table_size},
             "warmup_s": cfg.warmup, "seconds": cfg.seconds, "repeat": cfg.repeat,
             "mariadb_settings": srv.MARIADB_COMMON + (srv.MARIADB_DURABLE
@@ -451,7 +473,7 @@ def main(argv: list[str]) -> int:
                  f"{cfg.data.table_size} time={cfg.seconds:g}s warmup={cfg.warmup:g}s "
                  f"repeat={cfg.repeat} workdir={workdir}")
     res = Results()
-    reg = srv.Registry()
+    reg = srv.Registry(args.server_cpus, args.client_cpus)
     deadline = time.monotonic() + args.max_minutes * 60
     interrupted = False
     try:

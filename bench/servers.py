@@ -56,19 +56,49 @@ def _die_with_parent() -> None:
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
-class Registry:
-    """Every child process the harness starts, so that all can be stopped by PID."""
+def parse_cpu_list(text: str) -> frozenset[int]:
+    """A CPU list as taskset and /sys write it ("0", "0-3", "0,2-3"), checked against the
+    CPUs this process may run on."""
+    cpus: set[int] = set()
+    for part in text.split(","):
+        first, _, last = part.strip().partition("-")
+        if not first.isdigit() or (last and not last.isdigit()):
+            raise ValueError(f"not a CPU list: {text!r}")
+        cpus.update(range(int(first), int(last or first) + 1))
+    allowed = os.sched_getaffinity(0)
+    if not cpus or not cpus <= allowed:
+        raise ValueError(f"CPUs {text!r} are not all among the allowed {sorted(allowed)}")
+    return frozenset(cpus)
 
-    def __init__(self) -> None:
+
+class Registry:
+    """Every child process the harness starts, so that all can be stopped by PID.
+
+    With `server_cpus` / `client_cpus`, servers and clients (sysbench, redis-benchmark, the
+    CLI) are bound to those CPUs, so that the client's work does not share the server's
+    cores. The servers size their thread pools from the CPUs they may use (manycore: one
+    worker per CPU of its affinity mask)."""
+
+    def __init__(self, server_cpus: frozenset[int] | None = None,
+                 client_cpus: frozenset[int] | None = None) -> None:
         self._procs: list[subprocess.Popen] = []
+        self.server_cpus = server_cpus
+        self.client_cpus = client_cpus
 
     def spawn(self, argv: Sequence[str], *, stdin: int | IO | None = subprocess.DEVNULL,
               stdout: int | IO | None = subprocess.DEVNULL,
               stderr: int | IO | None = subprocess.STDOUT, text: bool = False,
-              cwd: str | None = None) -> subprocess.Popen:
+              cwd: str | None = None, server: bool = False) -> subprocess.Popen:
+        cpus = self.server_cpus if server else self.client_cpus
+
+        def child_setup() -> None:
+            _die_with_parent()
+            if cpus:
+                os.sched_setaffinity(0, cpus)
+
         proc = subprocess.Popen(list(argv), stdin=stdin, stdout=stdout, stderr=stderr,
                                 text=text, cwd=cwd, start_new_session=True,
-                                preexec_fn=_die_with_parent)
+                                preexec_fn=child_setup)
         self._procs.append(proc)
         return proc
 
@@ -323,7 +353,7 @@ def start_mariadb(reg: Registry, workdir: Path, durable: bool = False) -> Server
     if done.returncode != 0:
         raise Unavailable(f"mariadb-install-db failed ({_tail(log)})")
     port = free_port()
-    proc = reg.spawn(mariadbd_argv(workdir, port, durable), stdout=open(log, "a"))
+    proc = reg.spawn(mariadbd_argv(workdir, port, durable), stdout=open(log, "a"), server=True)
     wait_until(_mysql_ready(port), proc, 120, "mariadbd", log)
     return Server("mariadb", "mysql", port, proc, log)
 
@@ -363,7 +393,8 @@ def start_manycore(reg: Registry, binary: Path, workdir: Path,
         raise Unavailable(f"{binary} does not exist")
     port = free_port()
     log = workdir / "manycore.log"
-    proc = reg.spawn(manycore_argv(binary, workdir, port, extra_args), stdout=open(log, "w"))
+    proc = reg.spawn(manycore_argv(binary, workdir, port, extra_args), stdout=open(log, "w"),
+                     server=True)
     try:
         wait_until(_mysql_ready(port), proc, 60, "manycore", log)
     except Unavailable:
@@ -397,7 +428,7 @@ def start_redis(reg: Registry, workdir: Path) -> Server:
     workdir.mkdir(parents=True, exist_ok=True)
     argv = [tool("redis-server"), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
             "--appendonly", "no", "--dir", str(workdir), "--daemonize", "no"]
-    proc = reg.spawn(argv, stdout=open(log, "w"))
+    proc = reg.spawn(argv, stdout=open(log, "w"), server=True)
 
     def ready() -> bool:
         return subprocess.run([*redis_cli(port), "PING"], capture_output=True, text=True,
