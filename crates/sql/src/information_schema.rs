@@ -1185,7 +1185,11 @@ fn check_constraints(db: &str, schema: &TableSchema) -> Vec<Row> {
                 string(db),
                 string(&schema.name),
                 string(&check.name),
-                string(if check.column_level { "Column" } else { "Table" }),
+                string(if check.column_level {
+                    "Column"
+                } else {
+                    "Table"
+                }),
                 string(&check.expression),
             ]
         })
