@@ -1093,6 +1093,16 @@ enum ConstraintRows {
 /// MariaDB) CHECK constraints in the table's order.
 fn constraints(kind: ConstraintRows, db: &str, schema: &TableSchema) -> Vec<Row> {
     let mut rows = Vec::new();
+    let table_constraint = |name: &str, constraint_type: &str| {
+        vec![
+            string(CATALOG),
+            string(db),
+            string(name),
+            string(db),
+            string(&schema.name),
+            string(constraint_type),
+        ]
+    };
     for Key { name, columns, .. } in keys(schema).into_iter().filter(|k| k.unique) {
         if kind == ConstraintRows::Constraints {
             let kind = if name == "PRIMARY" {
@@ -1100,14 +1110,7 @@ fn constraints(kind: ConstraintRows, db: &str, schema: &TableSchema) -> Vec<Row>
             } else {
                 "UNIQUE"
             };
-            rows.push(vec![
-                string(CATALOG),
-                string(db),
-                string(name),
-                string(db),
-                string(&schema.name),
-                string(kind),
-            ]);
+            rows.push(table_constraint(name, kind));
             continue;
         }
         for (position, &c) in columns.iter().enumerate() {
@@ -1129,14 +1132,7 @@ fn constraints(kind: ConstraintRows, db: &str, schema: &TableSchema) -> Vec<Row>
     }
     for fk in &schema.foreign_keys {
         if kind == ConstraintRows::Constraints {
-            rows.push(vec![
-                string(CATALOG),
-                string(db),
-                string(&fk.name),
-                string(db),
-                string(&schema.name),
-                string("FOREIGN KEY"),
-            ]);
+            rows.push(table_constraint(&fk.name, "FOREIGN KEY"));
             continue;
         }
         for (position, (&c, parent_column)) in fk.columns.iter().zip(&fk.parent_columns).enumerate()
@@ -1160,14 +1156,7 @@ fn constraints(kind: ConstraintRows, db: &str, schema: &TableSchema) -> Vec<Row>
     }
     if kind == ConstraintRows::Constraints {
         for check in &schema.checks {
-            rows.push(vec![
-                string(CATALOG),
-                string(db),
-                string(&check.name),
-                string(db),
-                string(&schema.name),
-                string("CHECK"),
-            ]);
+            rows.push(table_constraint(&check.name, "CHECK"));
         }
     }
     rows
