@@ -9,8 +9,9 @@
 #        e.g. bench/fixed_rate.sh target/release/manycore "5000 8" "5000 512" "20000 8" "20000 512"
 # env:   FR_DIR (scratch, default /var/tmp/manycore-fixed-rate), FR_PORT (default 3511),
 #        FR_ARGS (server arguments, default "--sync none")
-# Prints, per pair: the rate sysbench reached, the server's CPU (cores and µs per query)
-# over 5 s after a 3 s warm-up, and its busiest threads.
+# Prints, per pair: the rate sysbench reached, the server's CPU (cores and µs per query,
+# then the user and system parts of those µs) over 5 s after a 3 s warm-up, and its
+# busiest threads.
 set -euo pipefail
 BIN=$1; shift
 DIR=${FR_DIR:-/var/tmp/manycore-fixed-rate}; PORT=${FR_PORT:-3511}; ARGS=${FR_ARGS---sync none}
@@ -29,22 +30,24 @@ for _ in $(seq 60); do
 done
 if "${SB[@]}" --threads=4 prepare 2>&1 | grep FATAL; then exit 1; fi
 ticks() { awk '{print $14 + $15}' "$1"; }
+user_ticks() { awk '{print $14}' "$1"; }
 for pair in "$@"; do
   read -r rate threads <<< "$pair"
   "${SB[@]}" --threads="$threads" --rate="$rate" --time=9 --db-ps-mode=auto run > "$DIR/run.out" 2>&1 &
   client=$!
   sleep 3
-  before=$(ticks "/proc/$PID/stat")
+  before=$(ticks "/proc/$PID/stat"); user_before=$(user_ticks "/proc/$PID/stat")
   declare -A thread_before=()
   for t in /proc/"$PID"/task/*; do thread_before[$t]=$(ticks "$t/stat"); done
   sleep 5
-  after=$(ticks "/proc/$PID/stat")
+  after=$(ticks "/proc/$PID/stat"); user_after=$(user_ticks "/proc/$PID/stat")
   busiest=$(for t in /proc/"$PID"/task/*; do
       echo "$(( $(ticks "$t/stat") - ${thread_before[$t]:-0} )) $(cat "$t/comm")"
     done | sort -rn | head -3 | awk '{printf "%s %d, ", $2, $1}')
   wait "$client"
   reached=$(awk '/queries:/ {gsub(/[()]/, "", $3); print $3; exit}' "$DIR/run.out")
-  awk -v r="$rate" -v t="$threads" -v q="$reached" -v d="$((after - before))" -v hz="$HZ" -v b="$busiest" \
-    'BEGIN { printf "rate %6d threads %4d: reached %8.0f q/s, server %.2f cores, %5.1f us/q (ticks: %s)\n",
-             r, t, q, d / hz / 5, d / hz / 5 / q * 1e6, b }'
+  awk -v r="$rate" -v t="$threads" -v q="$reached" -v d="$((after - before))" -v u="$((user_after - user_before))" -v hz="$HZ" -v b="$busiest" \
+    'BEGIN { us = 1e6 / hz / 5 / q
+             printf "rate %6d threads %4d: reached %8.0f q/s, server %.2f cores, %5.1f us/q = %4.1f user + %4.1f sys (ticks: %s)\n",
+             r, t, q, d / hz / 5, d * us, u * us, (d - u) * us, b }'
 done
