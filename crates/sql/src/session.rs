@@ -2820,8 +2820,8 @@ impl Session {
                     .filter(|op| !is_rename(op))
                     .cloned()
                     .collect();
-                // Rows an ALTER ADD FOREIGN KEY checked or a column change copied: MariaDB
-                // copies the table then.
+                // Rows an ALTER ADD FOREIGN KEY or CHECK checked or a column change copied:
+                // MariaDB copies the table then.
                 let mut copied = 0;
                 let mut rest = &operations[..];
                 while let Some(op) = rest.first() {
@@ -2905,7 +2905,7 @@ impl Session {
                             crate::check::add(&mut schema.checks, check)?;
                             crate::check::validate(&schema)?;
                             let txn = storage.begin(&self.reader);
-                            crate::check::verify_rows(
+                            copied += crate::check::verify_rows(
                                 &db,
                                 &current,
                                 &schema,
