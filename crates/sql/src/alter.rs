@@ -68,10 +68,7 @@ impl Alteration {
 
     fn check_new_name(&self, name: &str, except: Option<usize>) -> Result<()> {
         match self.schema.column_index(name) {
-            Some(i) if Some(i) != except => Err(Error::new(
-                ErrorCode::DupFieldName,
-                format!("Duplicate column name '{name}'"),
-            )),
+            Some(i) if Some(i) != except => Err(Error::duplicate_column(name)),
             _ => Ok(()),
         }
     }

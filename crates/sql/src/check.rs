@@ -206,10 +206,7 @@ pub fn add(checks: &mut Vec<CheckConstraint>, check: CheckConstraint) -> Result<
         .iter()
         .any(|c| !c.column_level && c.name.eq_ignore_ascii_case(&check.name))
     {
-        return Err(Error::new(
-            ErrorCode::DupConstraintName,
-            format!("Duplicate CHECK constraint name '{}'", check.name),
-        ));
+        return Err(Error::duplicate_check(&check.name));
     }
     checks.push(check);
     Ok(())

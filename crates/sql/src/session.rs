@@ -635,13 +635,8 @@ fn storage_error(e: StorageError) -> Error {
             ErrorCode::TableExists,
             format!("Table '{t}' already exists"),
         ),
-        StorageError::DuplicateIndexName(i) => {
-            Error::new(ErrorCode::DupKeyName, format!("Duplicate key name '{i}'"))
-        }
-        StorageError::NoSuchIndex(i) => Error::new(
-            ErrorCode::CantDropFieldOrKey,
-            format!("Can't DROP INDEX `{i}`; check that it exists"),
-        ),
+        StorageError::DuplicateIndexName(i) => Error::duplicate_key(&i),
+        StorageError::NoSuchIndex(i) => Error::cant_drop("INDEX", &i),
         other => log_error(other),
     }
 }
