@@ -68,10 +68,7 @@ impl Alteration {
 
     fn check_new_name(&self, name: &str, except: Option<usize>) -> Result<()> {
         match self.schema.column_index(name) {
-            Some(i) if Some(i) != except => Err(Error::new(
-                ErrorCode::DupFieldName,
-                format!("Duplicate column name '{name}'"),
-            )),
+            Some(i) if Some(i) != except => Err(Error::duplicate_column(name)),
             _ => Ok(()),
         }
     }
@@ -114,20 +111,11 @@ impl Alteration {
                 self.rename(at, &new_column_name.value)
             }
             O::AddColumn {
-                if_not_exists,
                 column_def,
                 column_position,
                 ..
             } => {
-                let name = &column_def.name.value;
-                if *if_not_exists && self.schema.column_index(name).is_some() {
-                    session.note(
-                        ErrorCode::DupFieldName,
-                        format!("Duplicate column name '{name}'"),
-                    );
-                    return Ok(());
-                }
-                self.check_new_name(name, None)?;
+                self.check_new_name(&column_def.name.value, None)?;
                 reject_key_options(column_def.options.iter().map(|o| &o.option))?;
                 let column = crate::ddl::column_schema(column_def, session)?;
                 let at = self.place(self.schema.columns.len(), column_position.as_ref())?;
@@ -136,25 +124,11 @@ impl Alteration {
                 self.next_id += 1;
                 Ok(())
             }
-            O::DropColumn {
-                column_names,
-                if_exists,
-                ..
-            } => {
+            O::DropColumn { column_names, .. } => {
                 for name in column_names {
-                    match self.schema.column_index(&name.value) {
-                        Some(at) => self.drop(at, catalog)?,
-                        None if *if_exists => session.note(
-                            ErrorCode::CantDropFieldOrKey,
-                            format!("Can't DROP COLUMN `{}`; check that it exists", name.value),
-                        ),
-                        None => {
-                            return Err(Error::new(
-                                ErrorCode::CantDropFieldOrKey,
-                                format!("Can't DROP COLUMN `{}`; check that it exists", name.value),
-                            ))
-                        }
-                    }
+                    let at = self.schema.column_index(&name.value);
+                    let at = at.ok_or_else(|| Error::cant_drop("COLUMN", &name.value))?;
+                    self.drop(at, catalog)?;
                 }
                 Ok(())
             }

@@ -81,32 +81,37 @@ pub fn validate(schema: &manycore_storage::TableSchema) -> Result<()> {
 
 /// ALTER TABLE ADD CONSTRAINT: every row of `table` must pass the constraints of its new
 /// `schema` (MariaDB copies the rows through all of them). Rows written meanwhile by
-/// other transactions are not seen (DDL does not stop DML).
+/// other transactions are not seen (DDL does not stop DML). Returns the rows checked:
+/// the ones MariaDB's copy reports.
 pub fn verify_rows(
     db: &str,
     table: &Table,
     schema: &manycore_storage::TableSchema,
     view: &manycore_storage::ReadView,
     session: &dyn expr::SessionContext,
-) -> Result<()> {
+) -> Result<u64> {
     let detached = Arc::new(Table::detached(db, schema.clone()));
     let checks = bind(db, &detached)?;
     let eval = EvalContext::new(&[], session);
     let mut failure = None;
+    let mut rows = 0;
     let all = manycore_storage::KeyRange::all();
     table.scan(
         view,
         manycore_storage::IndexNo::Primary,
         &all,
         |_, row| match row_passes(&checks, db, &schema.name, row, &eval, false) {
-            Ok(_) => std::ops::ControlFlow::Continue(()),
+            Ok(_) => {
+                rows += 1;
+                std::ops::ControlFlow::Continue(())
+            }
             Err(e) => {
                 failure = Some(e);
                 std::ops::ControlFlow::Break(())
             }
         },
     );
-    failure.map_or(Ok(()), Err)
+    failure.map_or(Ok(rows), Err)
 }
 
 /// Invariant (1): whether `row` of `db`.`table` may be written. A violation is an error,
@@ -201,10 +206,7 @@ pub fn add(checks: &mut Vec<CheckConstraint>, check: CheckConstraint) -> Result<
         .iter()
         .any(|c| !c.column_level && c.name.eq_ignore_ascii_case(&check.name))
     {
-        return Err(Error::new(
-            ErrorCode::DupConstraintName,
-            format!("Duplicate CHECK constraint name '{}'", check.name),
-        ));
+        return Err(Error::duplicate_check(&check.name));
     }
     checks.push(check);
     Ok(())

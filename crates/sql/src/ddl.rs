@@ -372,10 +372,7 @@ fn add_index(
     if indexes.iter().any(|i| i.name.eq_ignore_ascii_case(&name))
         || name.eq_ignore_ascii_case("PRIMARY")
     {
-        return Err(Error::new(
-            ErrorCode::DupKeyName,
-            format!("Duplicate key name '{name}'"),
-        ));
+        return Err(Error::duplicate_key(&name));
     }
     let (columns, prefix_lengths) = key_parts.into_iter().unzip();
     indexes.push(IndexSchema {
@@ -509,10 +506,7 @@ pub fn select_definition(
             .iter()
             .any(|c| c.name.eq_ignore_ascii_case(&column.name))
         {
-            return Err(Error::new(
-                ErrorCode::DupFieldName,
-                format!("Duplicate column name '{}'", column.name),
-            ));
+            return Err(Error::duplicate_column(&column.name));
         }
         match defined
             .iter()
@@ -678,10 +672,7 @@ pub fn table_definition(
             .iter()
             .any(|c| c.name.eq_ignore_ascii_case(&column_name))
         {
-            return Err(Error::new(
-                ErrorCode::DupFieldName,
-                format!("Duplicate column name '{column_name}'"),
-            ));
+            return Err(Error::duplicate_column(&column_name));
         }
         let column = column_schema(def, session)?;
         for option in &def.options {

@@ -391,6 +391,32 @@ impl Error {
         )
     }
 
+    pub fn duplicate_column(column: &str) -> Error {
+        Error::new(
+            ErrorCode::DupFieldName,
+            format!("Duplicate column name '{column}'"),
+        )
+    }
+
+    pub fn duplicate_key(key: &str) -> Error {
+        Error::new(ErrorCode::DupKeyName, format!("Duplicate key name '{key}'"))
+    }
+
+    pub fn duplicate_check(name: &str) -> Error {
+        Error::new(
+            ErrorCode::DupConstraintName,
+            format!("Duplicate CHECK constraint name '{name}'"),
+        )
+    }
+
+    /// 1091 for DROP `what` (COLUMN, INDEX, FOREIGN KEY, CONSTRAINT) of a missing `name`.
+    pub fn cant_drop(what: &str, name: &str) -> Error {
+        Error::new(
+            ErrorCode::CantDropFieldOrKey,
+            format!("Can't DROP {what} `{name}`; check that it exists"),
+        )
+    }
+
     pub fn no_db_selected() -> Error {
         Error::new(ErrorCode::NoDbSelected, "No database selected")
     }

@@ -405,10 +405,7 @@ pub fn derived_table(alias: &str, columns: &[ColumnInfo]) -> Result<Table> {
             .iter()
             .any(|c| c.name.eq_ignore_ascii_case(&column.name))
         {
-            return Err(Error::new(
-                ErrorCode::DupFieldName,
-                format!("Duplicate column name '{}'", column.name),
-            ));
+            return Err(Error::duplicate_column(&column.name));
         }
         let data_type = match &column.data_type {
             // MariaDB materializes a NULL column as BINARY(0).

@@ -15,7 +15,8 @@
 //! - `query_text`: query bytes as text, with binary string literals kept byte-exact.
 //! - `split`, `parse`: statement splitting (quotes, comments, executable comments) and
 //!   sqlparser plus our pre-dispatch for the MySQL statements it lacks; `dialect`:
-//!   MariaDB's operator grammar where sqlparser's MySQL dialect differs.
+//!   MariaDB's operator grammar where sqlparser's MySQL dialect differs;
+//!   `if_exists`: MariaDB's IF [NOT] EXISTS clauses of ALTER TABLE and RENAME TABLE.
 //! - `scope`, `select`, `dml`, `ddl`: binding statements against the catalog.
 //! - `plan`, `access`, `exec`: the operator tree, access-path choice, the executor.
 //! - `show`, `variables`: SHOW output and system variables.
@@ -42,6 +43,7 @@ pub mod error;
 mod exec;
 pub mod expr;
 mod foreign_key;
+mod if_exists;
 pub mod information_schema;
 mod join;
 mod multi_table;

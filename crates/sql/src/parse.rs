@@ -6,7 +6,10 @@
 //! CONSISTENT SNAPSHOT, SET CHARACTER SET). Pre-dispatch looks only at leading keywords
 //! and then parses the rest with sqlparser's own token stream, so it recognizes
 //! statement kinds, never particular statement texts. Account statements (CREATE USER,
-//! GRANT, ...) go to their own parser, `privilege::statement`.
+//! GRANT, ...) go to their own parser, `privilege::statement`. ALTER TABLE and RENAME
+//! TABLE pass through `if_exists` first, a token pass that takes out MariaDB's IF [NOT]
+//! EXISTS clauses sqlparser lacks (and supplies RENAME's optional TO) before sqlparser
+//! parses the rest.
 //!
 //! Parse errors become 1064 with MySQL's "near '<rest of the query>' at line N", where the
 //! rest starts at the token sqlparser rejected.
@@ -71,6 +74,14 @@ pub enum Statement {
     /// CREATE [OR REPLACE] VIEW, ALTER VIEW (`view`): sqlparser lacks their MariaDB
     /// options and CHECK OPTION, and the view keeps its query's text.
     View(Box<crate::view::ViewStatement>),
+    /// ALTER TABLE (other than DISABLE/ENABLE KEYS), with the operations that carried IF
+    /// [NOT] EXISTS (`if_exists`).
+    AlterTable(Box<crate::if_exists::AlterTable>),
+    /// RENAME TABLE [IF EXISTS] (sqlparser lacks the clause).
+    RenameTable {
+        pairs: Vec<ast::RenameTable>,
+        if_exists: bool,
+    },
 }
 
 /// What a SHOW of stored objects lists.
@@ -82,7 +93,7 @@ pub enum StoredObjects {
     Routines(&'static str),
 }
 
-const DIALECT: MariaDbDialect = MariaDbDialect::new();
+pub(crate) const DIALECT: MariaDbDialect = MariaDbDialect::new();
 
 /// Parses one statement (the splitter already cut the query at top-level `;`).
 /// `line` is the query line on which `text` starts, for error messages.
@@ -104,11 +115,12 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
             Ok(Some(statement)) => Ok(statement),
             Ok(None) => match reparse(text).and_then(|mut p| pre_view(&mut p, text)) {
                 Ok(Some(statement)) => Ok(statement),
-                Ok(None) => sql(text),
+                Ok(None) => or_sql(crate::if_exists::alter_table(text), text),
                 Err(e) => Err(e),
             },
             Err(e) => Err(e),
         },
+        Some("RENAME") => or_sql(crate::if_exists::rename_table(text), text),
         Some("CREATE") => match pre_view(&mut parser, text) {
             Ok(Some(statement)) => Ok(statement),
             Ok(None) => sql(text),
@@ -151,18 +163,35 @@ pub fn parse_expression(text: &str) -> Result<sqlparser::ast::Expr> {
 }
 
 fn sql(text: &str) -> Result<Statement, ParserError> {
-    let mut statements = Parser::new(&DIALECT)
-        .try_with_sql(text)?
-        .parse_statements()?;
+    let statement = only_statement(Parser::new(&DIALECT).try_with_sql(text)?)?;
+    Ok(Statement::Sql(Box::new(statement)))
+}
+
+/// A pre-dispatch's statement, or sqlparser's where it had none.
+fn or_sql(
+    pre: Result<Option<Statement>, ParserError>,
+    text: &str,
+) -> Result<Statement, ParserError> {
+    match pre {
+        Ok(Some(statement)) => Ok(statement),
+        Ok(None) => sql(text),
+        Err(e) => Err(e),
+    }
+}
+
+/// The one statement `parser` reads.
+pub(crate) fn only_statement(mut parser: Parser) -> Result<ast::Statement, ParserError> {
+    let mut statements = parser.parse_statements()?;
     match statements.len() {
-        1 => Ok(Statement::Sql(Box::new(statements.remove(0)))),
+        1 => Ok(statements.remove(0)),
         _ => Err(ParserError::ParserError(
             "Expected: end of statement".into(),
         )),
     }
 }
 
-fn word(token: &TokenWithSpan) -> Option<String> {
+/// An unquoted word, in upper case.
+pub(crate) fn word(token: &TokenWithSpan) -> Option<String> {
     match &token.token {
         Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
         _ => None,
@@ -839,7 +868,7 @@ mod tests {
         ));
         assert!(matches!(
             parse("ALTER TABLE t AUTO_INCREMENT = 5", 1),
-            Ok(Statement::Sql(_))
+            Ok(Statement::AlterTable(_))
         ));
         assert!(matches!(parse("DO 1, 2", 1), Ok(Statement::Do(e)) if e.len() == 2));
         assert!(matches!(

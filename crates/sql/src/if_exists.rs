@@ -1,0 +1,800 @@
+//! MariaDB's IF [NOT] EXISTS clauses inside ALTER TABLE's operations and after RENAME
+//! TABLE, which sqlparser does not read for MySQL (or reads for a few operations only). A
+//! token pass takes them out before sqlparser parses the statement and remembers which
+//! operation carried one (`alter_table`, `rename_table`); before an ALTER TABLE runs,
+//! `runnable` leaves out each operation whose condition fails, with MariaDB's Note, as
+//! MariaDB's `handle_if_exists_options` does. The same pass supplies two words MariaDB
+//! makes optional and sqlparser requires: `RENAME [TO|AS] name` gets its TO, and `DROP
+//! KEY` is read as its synonym `DROP INDEX`.
+//!
+//! Invariants:
+//! (1) A clause is taken out only where MariaDB's grammar has it (`clause_position`): IF
+//!     NOT EXISTS after ADD [COLUMN], ADD {INDEX|KEY}, ADD {FULLTEXT|SPATIAL} [INDEX|KEY],
+//!     ADD [CONSTRAINT [name]] {PRIMARY KEY | UNIQUE [INDEX|KEY] | FOREIGN KEY}, and ADD
+//!     CONSTRAINT followed by a named CHECK; IF EXISTS after DROP [COLUMN], DROP
+//!     {CONSTRAINT | INDEX | KEY | FOREIGN KEY}, CHANGE, MODIFY and ALTER [COLUMN], RENAME
+//!     COLUMN, and RENAME TABLE. There an IF not followed by the rest of its clause is a
+//!     syntax error at the first word that differs, as in MariaDB, where IF is reserved.
+//! (2) Operations are separated by the commas outside parentheses, as sqlparser reads
+//!     them (`parse_comma_separated`), so the n-th operation of the text is the n-th of the
+//!     AST; a clause that lands on an operation that takes none is a syntax error.
+//! (3) Removed tokens leave the others' spans as they were, so a syntax error still
+//!     points into the statement's text.
+//! (4) Conditions are decided against the table as the statement found it, before any
+//!     operation runs, counting the statement's earlier operations as MariaDB does (ADD
+//!     COLUMN: earlier ADD, CHANGE and MODIFY; a DROP: earlier DROPs of its kind; ADD KEY:
+//!     earlier keys of its type, a foreign key's index too); the notes come in MariaDB's
+//!     order: added columns, CHANGE/MODIFY, ALTER/RENAME COLUMN, drops, keys, CHECKs.
+
+use crate::error::{Error, ErrorCode};
+use crate::expr::SessionContext;
+use crate::parse::{self, Statement};
+use manycore_storage::TableSchema;
+use sqlparser::ast;
+use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
+
+/// ALTER TABLE as sqlparser reads it once its clauses are out.
+#[derive(Clone, Debug)]
+pub struct AlterTable {
+    pub alter: ast::AlterTable,
+    /// One per operation: whether it carried IF [NOT] EXISTS (its kind says which).
+    pub conditional: Vec<bool>,
+}
+
+/// `ALTER TABLE ...`; None for any other statement.
+pub(crate) fn alter_table(text: &str) -> Result<Option<Statement>, ParserError> {
+    let tokens = Tokens::new(text)?;
+    if !(tokens.is(0, &["ALTER"]) && tokens.is(1, &["TABLE"])) {
+        return Ok(None);
+    }
+    let mut at = 2;
+    if tokens.is(at, &["IF"]) && tokens.is(at + 1, &["EXISTS"]) {
+        at += 2;
+    }
+    at = tokens.after_name(at);
+    let mut edits = Vec::new();
+    // (operation ordinal, position of its IF)
+    let mut clauses = Vec::new();
+    let (mut ordinal, mut depth, mut operation_start) = (0, 0usize, true);
+    while at < tokens.len() {
+        if operation_start {
+            operation_start = false;
+            if let Some(clause) = tokens.clause_position(at) {
+                if tokens.clause(clause, &mut edits)? {
+                    clauses.push((ordinal, clause.at));
+                }
+            }
+            tokens.optional_words(at, &mut edits);
+        }
+        match tokens.token(at).map(|t| &t.token) {
+            Some(Token::LParen) => depth += 1,
+            Some(Token::RParen) => depth = depth.saturating_sub(1),
+            Some(Token::Comma) if depth == 0 => {
+                ordinal += 1;
+                operation_start = true;
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    let statement = parse::only_statement(tokens.parser(&edits))?;
+    let ast::Statement::AlterTable(alter) = statement else {
+        return Ok(Some(Statement::Sql(Box::new(statement))));
+    };
+    let mut conditional = vec![false; alter.operations.len()];
+    for (ordinal, if_at) in clauses {
+        match alter.operations.get(ordinal) {
+            Some(op) if takes_clause(op) => conditional[ordinal] = true,
+            _ => return Err(tokens.unexpected(if_at, "an operation")),
+        }
+    }
+    Ok(Some(Statement::AlterTable(Box::new(AlterTable {
+        alter,
+        conditional,
+    }))))
+}
+
+/// `RENAME TABLE [IF EXISTS] a TO b, ...`; None for any other statement.
+pub(crate) fn rename_table(text: &str) -> Result<Option<Statement>, ParserError> {
+    let tokens = Tokens::new(text)?;
+    if !(tokens.is(0, &["RENAME"]) && tokens.is(1, &["TABLE"])) {
+        return Ok(None);
+    }
+    let mut edits = Vec::new();
+    let clause = Clause {
+        at: 2,
+        not: false,
+        named_check: false,
+    };
+    let if_exists = tokens.clause(clause, &mut edits)?;
+    match parse::only_statement(tokens.parser(&edits))? {
+        ast::Statement::RenameTable(pairs) => Ok(Some(Statement::RenameTable { pairs, if_exists })),
+        other => Ok(Some(Statement::Sql(Box::new(other)))),
+    }
+}
+
+/// Whether MariaDB's grammar lets `op` carry IF [NOT] EXISTS.
+fn takes_clause(op: &ast::AlterTableOperation) -> bool {
+    use ast::AlterTableOperation as O;
+    matches!(
+        op,
+        O::AddColumn { .. }
+            | O::ChangeColumn { .. }
+            | O::ModifyColumn { .. }
+            | O::AlterColumn { .. }
+            | O::RenameColumn { .. }
+            | O::DropColumn { .. }
+            | O::DropIndex { .. }
+            | O::DropForeignKey { .. }
+            | O::DropConstraint { .. }
+            | O::AddConstraint { .. }
+    )
+}
+
+/// Where a clause may stand (invariant (1)).
+#[derive(Clone, Copy)]
+struct Clause {
+    /// Position (among significant tokens) of its IF, if written.
+    at: usize,
+    /// IF NOT EXISTS rather than IF EXISTS.
+    not: bool,
+    /// ADD CONSTRAINT IF NOT EXISTS, which a name and CHECK must follow.
+    named_check: bool,
+}
+
+/// A change to the token stream, at a position among the significant tokens.
+enum Edit {
+    Remove(usize),
+    Replace(usize, &'static str),
+    InsertBefore(usize, &'static str),
+}
+
+/// A statement's tokens, and which of them are not whitespace or comments: positions
+/// below count those only.
+struct Tokens {
+    tokens: Vec<TokenWithSpan>,
+    significant: Vec<usize>,
+}
+
+impl Tokens {
+    fn new(text: &str) -> Result<Tokens, ParserError> {
+        let tokens = Tokenizer::new(&parse::DIALECT, text).tokenize_with_location()?;
+        let significant = (0..tokens.len())
+            .filter(|&i| !matches!(tokens[i].token, Token::Whitespace(_)))
+            .collect();
+        Ok(Tokens {
+            tokens,
+            significant,
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.significant.len()
+    }
+
+    fn token(&self, at: usize) -> Option<&TokenWithSpan> {
+        self.significant.get(at).map(|&i| &self.tokens[i])
+    }
+
+    /// Whether the token at `at` is one of `words`, unquoted (any case).
+    fn is(&self, at: usize, words: &[&str]) -> bool {
+        self.token(at)
+            .and_then(parse::word)
+            .is_some_and(|w| words.contains(&w.as_str()))
+    }
+
+    fn is_name(&self, at: usize) -> bool {
+        matches!(self.token(at).map(|t| &t.token), Some(Token::Word(_)))
+    }
+
+    /// The position after a `name` or `db.name` at `at`.
+    fn after_name(&self, mut at: usize) -> usize {
+        at += 1;
+        while matches!(self.token(at).map(|t| &t.token), Some(Token::Period)) {
+            at += 2;
+        }
+        at
+    }
+
+    /// A syntax error at `at` (its location is what `parse::parse_error` reads).
+    fn unexpected(&self, at: usize, expected: &str) -> ParserError {
+        let message = match self.token(at) {
+            Some(found) => format!(
+                "Expected: {expected}, found: {}{}",
+                found.token, found.span.start
+            ),
+            None => format!("Expected: {expected}, found: EOF"),
+        };
+        ParserError::ParserError(message)
+    }
+
+    /// Where the operation starting at `start` may carry its clause (invariant (1)).
+    fn clause_position(&self, start: usize) -> Option<Clause> {
+        let is = |at: usize, words: &[&str]| self.is(at, words);
+        let exists = |at: usize| Clause {
+            at,
+            not: false,
+            named_check: false,
+        };
+        let not_exists = |at: usize| Clause {
+            at,
+            not: true,
+            named_check: false,
+        };
+        let after_column = |at: usize| if is(at, &["COLUMN"]) { at + 1 } else { at };
+        let at = start + 1;
+        if is(start, &["ADD"]) {
+            if is(at, &["CONSTRAINT"]) {
+                if is(at + 1, &["IF"]) {
+                    return Some(Clause {
+                        named_check: true,
+                        ..not_exists(at + 1)
+                    });
+                }
+                let name = !is(at + 1, &["PRIMARY", "UNIQUE", "FOREIGN", "CHECK"]);
+                return self
+                    .after_key_type(at + 1 + usize::from(name))
+                    .map(not_exists);
+            }
+            if is(at, &["INDEX", "KEY"]) {
+                return Some(not_exists(at + 1));
+            }
+            if is(at, &["FULLTEXT", "SPATIAL"]) {
+                let key = is(at + 1, &["INDEX", "KEY"]);
+                return Some(not_exists(at + 1 + usize::from(key)));
+            }
+            if let Some(after) = self.after_key_type(at) {
+                return Some(not_exists(after));
+            }
+            if is(at, &["CHECK", "PARTITION", "PERIOD", "SYSTEM"]) {
+                return None;
+            }
+            return Some(not_exists(after_column(at)));
+        }
+        if is(start, &["DROP"]) {
+            if is(at, &["CONSTRAINT", "INDEX", "KEY"]) {
+                return Some(exists(at + 1));
+            }
+            if is(at, &["FOREIGN"]) {
+                return is(at + 1, &["KEY"]).then(|| exists(at + 2));
+            }
+            if is(at, &["PRIMARY", "CHECK", "PARTITION", "PERIOD", "SYSTEM"]) {
+                return None;
+            }
+            return Some(exists(after_column(at)));
+        }
+        if is(start, &["CHANGE", "MODIFY"]) {
+            return Some(exists(after_column(at)));
+        }
+        if is(start, &["ALTER"]) {
+            return (!is(at, &["INDEX", "KEY"])).then(|| exists(after_column(at)));
+        }
+        if is(start, &["RENAME"]) && is(at, &["COLUMN"]) {
+            return Some(exists(at + 1));
+        }
+        None
+    }
+
+    /// The position after `PRIMARY KEY`, `UNIQUE [INDEX|KEY]` or `FOREIGN KEY` at `at`.
+    fn after_key_type(&self, at: usize) -> Option<usize> {
+        if self.is(at, &["PRIMARY", "FOREIGN"]) {
+            return self.is(at + 1, &["KEY"]).then_some(at + 2);
+        }
+        if self.is(at, &["UNIQUE"]) {
+            return Some(at + 1 + usize::from(self.is(at + 1, &["INDEX", "KEY"])));
+        }
+        None
+    }
+
+    /// Takes out the clause at `clause.at` if one is written there: whether it was.
+    fn clause(&self, clause: Clause, edits: &mut Vec<Edit>) -> Result<bool, ParserError> {
+        if !self.is(clause.at, &["IF"]) {
+            return Ok(false);
+        }
+        let words: &[&str] = if clause.not {
+            &["IF", "NOT", "EXISTS"]
+        } else {
+            &["IF", "EXISTS"]
+        };
+        for (offset, expected) in words.iter().enumerate().skip(1) {
+            if !self.is(clause.at + offset, &[expected]) {
+                return Err(self.unexpected(clause.at + offset, expected));
+            }
+        }
+        if clause.named_check {
+            let name = clause.at + words.len();
+            let reserved = ["PRIMARY", "UNIQUE", "FOREIGN", "CHECK", "INDEX", "KEY"];
+            if !self.is_name(name) || self.is(name, &reserved) {
+                return Err(self.unexpected(name, "constraint name"));
+            }
+            if !self.is(name + 1, &["CHECK"]) {
+                return Err(self.unexpected(name + 1, "CHECK"));
+            }
+        }
+        edits.extend((0..words.len()).map(|offset| Edit::Remove(clause.at + offset)));
+        Ok(true)
+    }
+
+    /// The words MariaDB lets an operation leave out or spell otherwise that sqlparser
+    /// requires: TO in `RENAME [TO|AS] name`, INDEX for KEY in `DROP KEY`.
+    fn optional_words(&self, start: usize, edits: &mut Vec<Edit>) {
+        let at = start + 1;
+        let other = ["TO", "AS", "COLUMN", "INDEX", "KEY"];
+        if self.is(start, &["RENAME"]) && self.is_name(at) && !self.is(at, &other) {
+            edits.push(Edit::InsertBefore(at, "TO"));
+        }
+        if self.is(start, &["DROP"]) && self.is(at, &["KEY"]) {
+            edits.push(Edit::Replace(at, "INDEX"));
+        }
+    }
+
+    /// A parser over the tokens with `edits` applied; an inserted keyword takes the span
+    /// of the token it precedes (invariant (3)).
+    fn parser(&self, edits: &[Edit]) -> Parser<'static> {
+        let mut tokens = self.tokens.clone();
+        let mut edits: Vec<(usize, &Edit)> = edits
+            .iter()
+            .map(|edit| match edit {
+                Edit::Remove(at) | Edit::Replace(at, _) | Edit::InsertBefore(at, _) => {
+                    (self.significant[*at], edit)
+                }
+            })
+            .collect();
+        // From the end, so that each index is still where it was.
+        edits.sort_by_key(|(index, _)| std::cmp::Reverse(*index));
+        for (index, edit) in edits {
+            match edit {
+                Edit::Remove(_) => {
+                    tokens.remove(index);
+                }
+                Edit::Replace(_, keyword) => tokens[index].token = Token::make_keyword(keyword),
+                Edit::InsertBefore(_, keyword) => {
+                    let span = tokens[index].span;
+                    tokens.insert(
+                        index,
+                        TokenWithSpan::new(Token::make_keyword(keyword), span),
+                    );
+                }
+            }
+        }
+        Parser::new(&parse::DIALECT).with_tokens_with_locations(tokens)
+    }
+}
+
+/// The operations of `alter` that run: each conditional one whose condition fails against
+/// `schema`, the table as the statement found it, is left out with its Note (invariant
+/// (4)).
+pub(crate) fn runnable(
+    schema: &TableSchema,
+    alter: &AlterTable,
+    session: &dyn SessionContext,
+) -> Vec<ast::AlterTableOperation> {
+    let operations = &alter.alter.operations;
+    let mut skipped = vec![false; operations.len()];
+    for stage in STAGES {
+        let mut earlier: Vec<Subject> = Vec::new();
+        for (i, op) in operations.iter().enumerate() {
+            let Some((subject, decided_here)) = subject(stage, op) else {
+                continue;
+            };
+            if skipped[i] {
+                continue;
+            }
+            if decided_here && alter.conditional[i] {
+                if let Some(note) = failure(schema, &subject, &earlier) {
+                    session.note(note.code, note.message);
+                    skipped[i] = true;
+                    continue;
+                }
+            }
+            earlier.push(subject);
+        }
+    }
+    operations
+        .iter()
+        .zip(skipped)
+        .filter(|(_, skipped)| !skipped)
+        .map(|(op, _)| op.clone())
+        .collect()
+}
+
+/// The stages of MariaDB's checks, in its order (invariant (4)).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    AddColumn,
+    ChangeColumn,
+    AlterColumn,
+    Drop,
+    AddKey,
+    AddCheck,
+}
+
+const STAGES: [Stage; 6] = [
+    Stage::AddColumn,
+    Stage::ChangeColumn,
+    Stage::AlterColumn,
+    Stage::Drop,
+    Stage::AddKey,
+    Stage::AddCheck,
+];
+
+/// What one stage looks at in an operation.
+enum Subject {
+    /// A column added (or named by CHANGE/MODIFY, which ADD COLUMN counts as earlier).
+    NewColumn(String),
+    /// A column that must exist.
+    Column(String),
+    Drop(Dropped, String),
+    /// A key's type and the name MariaDB checks: its own, or PRIMARY for a primary key,
+    /// or its first column's (None when that is an expression: never checked).
+    Key(KeyType, Option<String>),
+    Check(String),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dropped {
+    Column,
+    Index,
+    ForeignKey,
+    Constraint,
+}
+
+impl Dropped {
+    fn words(self) -> &'static str {
+        match self {
+            Dropped::Column => "COLUMN",
+            Dropped::Index => "INDEX",
+            Dropped::ForeignKey => "FOREIGN KEY",
+            Dropped::Constraint => "CONSTRAINT",
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum KeyType {
+    Primary,
+    Unique,
+    Index,
+    Fulltext,
+    Spatial,
+    Foreign,
+}
+
+/// `op`'s subject at `stage`, and whether that stage decides `op`'s own condition.
+fn subject(stage: Stage, op: &ast::AlterTableOperation) -> Option<(Subject, bool)> {
+    use ast::AlterTableOperation as O;
+    use ast::TableConstraint as C;
+    let name = |ident: &ast::Ident| ident.value.clone();
+    Some(match (stage, op) {
+        (Stage::AddColumn, O::AddColumn { column_def, .. }) => {
+            (Subject::NewColumn(name(&column_def.name)), true)
+        }
+        (Stage::AddColumn, O::ChangeColumn { new_name, .. }) => {
+            (Subject::NewColumn(name(new_name)), false)
+        }
+        (Stage::AddColumn, O::ModifyColumn { col_name, .. }) => {
+            (Subject::NewColumn(name(col_name)), false)
+        }
+        (Stage::ChangeColumn, O::ChangeColumn { old_name: c, .. })
+        | (Stage::ChangeColumn, O::ModifyColumn { col_name: c, .. })
+        | (Stage::AlterColumn, O::AlterColumn { column_name: c, .. })
+        | (
+            Stage::AlterColumn,
+            O::RenameColumn {
+                old_column_name: c, ..
+            },
+        ) => (Subject::Column(name(c)), true),
+        (Stage::Drop, O::DropColumn { column_names, .. }) => {
+            let column = column_names.first()?;
+            (Subject::Drop(Dropped::Column, name(column)), true)
+        }
+        (Stage::Drop, O::DropIndex { name: n }) => (Subject::Drop(Dropped::Index, name(n)), true),
+        (Stage::Drop, O::DropForeignKey { name: n, .. }) => {
+            (Subject::Drop(Dropped::ForeignKey, name(n)), true)
+        }
+        (Stage::Drop, O::DropConstraint { name: n, .. }) => {
+            (Subject::Drop(Dropped::Constraint, name(n)), true)
+        }
+        (Stage::AddKey, O::AddConstraint { constraint, .. }) => {
+            let first = |columns: &[ast::IndexColumn]| match &columns.first()?.column.expr {
+                ast::Expr::Identifier(column) => Some(name(column)),
+                _ => None,
+            };
+            let key = match constraint {
+                C::PrimaryKey(k) => (
+                    KeyType::Primary,
+                    Some(
+                        k.index_name
+                            .as_ref()
+                            .or(k.name.as_ref())
+                            .map_or("PRIMARY".into(), name),
+                    ),
+                ),
+                C::Unique(k) => (
+                    KeyType::Unique,
+                    k.index_name
+                        .as_ref()
+                        .or(k.name.as_ref())
+                        .map(name)
+                        .or_else(|| first(&k.columns)),
+                ),
+                C::Index(k) => (
+                    KeyType::Index,
+                    k.name.as_ref().map(name).or_else(|| first(&k.columns)),
+                ),
+                C::FulltextOrSpatial(k) => (
+                    if k.fulltext {
+                        KeyType::Fulltext
+                    } else {
+                        KeyType::Spatial
+                    },
+                    k.opt_index_name
+                        .as_ref()
+                        .map(name)
+                        .or_else(|| first(&k.columns)),
+                ),
+                C::ForeignKey(k) => (
+                    KeyType::Foreign,
+                    k.index_name
+                        .as_ref()
+                        .or(k.name.as_ref())
+                        .or(k.columns.first())
+                        .map(name),
+                ),
+                _ => return None,
+            };
+            (Subject::Key(key.0, key.1), true)
+        }
+        (
+            Stage::AddCheck,
+            O::AddConstraint {
+                constraint: C::Check(c),
+                ..
+            },
+        ) => (Subject::Check(c.name.as_ref().map(name)?), true),
+        _ => return None,
+    })
+}
+
+/// The Note that leaves out a conditional operation whose subject is `subject`, or None
+/// if it runs.
+fn failure(schema: &TableSchema, subject: &Subject, earlier: &[Subject]) -> Option<Error> {
+    let same = |a: &str, b: &str| a.eq_ignore_ascii_case(b);
+    match subject {
+        Subject::NewColumn(column) => {
+            let added = earlier
+                .iter()
+                .any(|e| matches!(e, Subject::NewColumn(c) if same(c, column)));
+            (schema.column_index(column).is_some() || added)
+                .then(|| Error::duplicate_column(column))
+        }
+        Subject::Column(column) => schema
+            .column_index(column)
+            .is_none()
+            .then(|| Error::bad_field(column, &schema.name)),
+        Subject::Drop(kind, name) => {
+            let exists = match kind {
+                Dropped::Column => schema.column_index(name).is_some(),
+                Dropped::Index => has_key(schema, name),
+                Dropped::ForeignKey => schema.foreign_keys.iter().any(|fk| same(&fk.name, name)),
+                Dropped::Constraint => has_check(schema, name),
+            };
+            let dropped = earlier
+                .iter()
+                .any(|e| matches!(e, Subject::Drop(k, n) if k == kind && same(n, name)));
+            (!exists || dropped).then(|| Error::cant_drop(kind.words(), name))
+        }
+        Subject::Key(KeyType::Primary, _) if schema.primary_key.is_some() => Some(Error::new(
+            ErrorCode::DupKeyName,
+            "Multiple primary key defined",
+        )),
+        Subject::Key(_, None) => None,
+        Subject::Key(key_type, Some(name)) => {
+            let exists = match key_type {
+                KeyType::Foreign => schema.foreign_keys.iter().any(|fk| same(&fk.name, name)),
+                _ => has_key(schema, name),
+            };
+            // A foreign key also adds an index of its name.
+            let added = earlier.iter().any(|e| {
+                matches!(e, Subject::Key(t, Some(n))
+                    if same(n, name)
+                        && (t == key_type
+                            || (*t == KeyType::Foreign && *key_type == KeyType::Index)))
+            });
+            (exists || added).then(|| Error::duplicate_key(name))
+        }
+        Subject::Check(name) => has_check(schema, name).then(|| Error::duplicate_check(name)),
+    }
+}
+
+/// Whether the table has a key named `name` (its primary key is PRIMARY): what CREATE
+/// INDEX IF NOT EXISTS and DROP INDEX IF EXISTS check too.
+pub(crate) fn has_key(schema: &TableSchema, name: &str) -> bool {
+    (schema.primary_key.is_some() && name.eq_ignore_ascii_case("PRIMARY"))
+        || schema
+            .indexes
+            .iter()
+            .any(|i| i.name.eq_ignore_ascii_case(name))
+}
+
+/// Whether the table has a table-level CHECK named `name` (a column's own is named by its
+/// column and is not a DROP CONSTRAINT's to drop).
+fn has_check(schema: &TableSchema, name: &str) -> bool {
+    schema
+        .checks
+        .iter()
+        .any(|k| !k.column_level && k.name.eq_ignore_ascii_case(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The operations of an ALTER TABLE as sqlparser prints them, and which carried a
+    /// clause.
+    fn alter(text: &str) -> Vec<(String, bool)> {
+        match crate::parse::parse(text, 1) {
+            Ok(Statement::AlterTable(a)) => a
+                .alter
+                .operations
+                .iter()
+                .map(ToString::to_string)
+                .zip(a.conditional.iter().copied())
+                .collect(),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    fn near(text: &str) -> String {
+        let message = crate::parse::parse(text, 1).expect_err(text).message;
+        let at = message.find("near '").expect("a 1064") + 6;
+        message[at..]
+            .split("' at line")
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    #[test]
+    fn clauses_are_taken_out_where_mariadb_allows_them() {
+        for (text, operation) in [
+            (
+                "ALTER TABLE t ADD COLUMN IF NOT EXISTS b INT",
+                "ADD COLUMN b INT",
+            ),
+            (
+                "alter table t add if not exists b int first",
+                "ADD b INT FIRST",
+            ),
+            (
+                "ALTER TABLE t ADD INDEX IF NOT EXISTS k (b)",
+                "ADD INDEX k (b)",
+            ),
+            ("ALTER TABLE t ADD KEY IF NOT EXISTS (b)", "ADD KEY (b)"),
+            (
+                "ALTER TABLE t ADD UNIQUE KEY IF NOT EXISTS k (b)",
+                "ADD UNIQUE KEY k (b)",
+            ),
+            (
+                "ALTER TABLE t ADD CONSTRAINT c UNIQUE IF NOT EXISTS (b)",
+                "ADD CONSTRAINT c UNIQUE (b)",
+            ),
+            (
+                "ALTER TABLE t ADD PRIMARY KEY IF NOT EXISTS (a)",
+                "ADD PRIMARY KEY (a)",
+            ),
+            (
+                "ALTER TABLE t ADD FOREIGN KEY IF NOT EXISTS f (b) REFERENCES p (a)",
+                "ADD FOREIGN KEY f (b) REFERENCES p(a)",
+            ),
+            (
+                "ALTER TABLE t ADD CONSTRAINT IF NOT EXISTS c CHECK (a > 0)",
+                "ADD CONSTRAINT c CHECK (a > 0)",
+            ),
+            ("ALTER TABLE t DROP IF EXISTS b", "DROP b"),
+            ("ALTER TABLE t DROP COLUMN IF EXISTS b", "DROP COLUMN b"),
+            ("ALTER TABLE t DROP INDEX IF EXISTS k", "DROP INDEX k"),
+            ("ALTER TABLE t DROP KEY IF EXISTS k", "DROP INDEX k"),
+            (
+                "ALTER TABLE t DROP FOREIGN KEY IF EXISTS f",
+                "DROP FOREIGN KEY f",
+            ),
+            (
+                "ALTER TABLE t DROP CONSTRAINT IF EXISTS c",
+                "DROP CONSTRAINT c",
+            ),
+            (
+                "ALTER TABLE t CHANGE IF EXISTS a b INT",
+                "CHANGE COLUMN a b INT",
+            ),
+            (
+                "ALTER TABLE t MODIFY COLUMN IF EXISTS a INT",
+                "MODIFY COLUMN a INT",
+            ),
+            (
+                "ALTER TABLE t ALTER IF EXISTS a SET DEFAULT 1",
+                "ALTER COLUMN a SET DEFAULT 1",
+            ),
+            (
+                "ALTER TABLE t RENAME COLUMN IF EXISTS a TO b",
+                "RENAME COLUMN a TO b",
+            ),
+        ] {
+            assert_eq!(alter(text), [(operation.to_string(), true)], "{text}");
+        }
+    }
+
+    #[test]
+    fn each_clause_belongs_to_its_operation() {
+        let operations = alter(
+            "ALTER TABLE d.t ADD c ENUM('x', 'y'), DROP IF EXISTS b, \
+             ADD INDEX k (a, b), MODIFY IF EXISTS a INT",
+        );
+        let conditional: Vec<bool> = operations.iter().map(|(_, c)| *c).collect();
+        assert_eq!(conditional, [false, true, false, true]);
+    }
+
+    #[test]
+    fn optional_words_are_supplied() {
+        assert_eq!(
+            alter("ALTER TABLE t RENAME t2"),
+            [("RENAME TO t2".into(), false)]
+        );
+        assert_eq!(
+            alter("ALTER TABLE t RENAME d.`column`"),
+            [("RENAME TO d.`column`".into(), false)]
+        );
+        assert_eq!(
+            alter("ALTER TABLE t DROP KEY k"),
+            [("DROP INDEX k".into(), false)]
+        );
+    }
+
+    #[test]
+    fn rename_table_if_exists() {
+        match crate::parse::parse("RENAME TABLE IF EXISTS a TO b, c TO d", 1) {
+            Ok(Statement::RenameTable { pairs, if_exists }) => {
+                assert!(if_exists);
+                assert_eq!(pairs.len(), 2);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            crate::parse::parse("rename table a to b", 1),
+            Ok(Statement::RenameTable {
+                if_exists: false,
+                ..
+            })
+        ));
+    }
+
+    /// MariaDB's "near" for clauses it rejects (IF is reserved there).
+    #[test]
+    fn misplaced_clauses_are_syntax_errors_where_mariadb_says() {
+        for (text, rest) in [
+            ("ALTER TABLE t ADD COLUMN IF EXISTS b INT", "EXISTS b INT"),
+            ("ALTER TABLE t DROP COLUMN IF NOT EXISTS b", "NOT EXISTS b"),
+            ("ALTER TABLE t DROP INDEX IF b", "b"),
+            (
+                "ALTER TABLE t MODIFY IF NOT EXISTS b INT",
+                "NOT EXISTS b INT",
+            ),
+            (
+                "ALTER TABLE t ADD CONSTRAINT IF NOT EXISTS x UNIQUE (b)",
+                "UNIQUE (b)",
+            ),
+            (
+                "ALTER TABLE t ADD CONSTRAINT IF NOT EXISTS CHECK (b > 0)",
+                "CHECK (b > 0)",
+            ),
+            ("ALTER TABLE t ADD CONSTRAINT IF NOT EXISTS x", ""),
+            ("ALTER TABLE t ADD COLUMN IF NOT EXISTS", ""),
+            ("RENAME TABLE IF NOT EXISTS v TO v2", "NOT EXISTS v TO v2"),
+            ("RENAME TABLE v TO v2 IF EXISTS", "IF EXISTS"),
+            ("ALTER TABLE t ADD INDEX IF NOT EXISTS k (b) IF", "IF"),
+        ] {
+            assert_eq!(near(text), rest, "{text}");
+        }
+    }
+}
