@@ -12,7 +12,9 @@
 #        CG_ARGS (extra server arguments, default "--sync none"; CG_ARGS= for durable),
 #        CG_VALGRIND (extra valgrind arguments, e.g. "--cache-sim=yes --D1=49152,12,64
 #        --LL=2097152,16,64" to count data-cache misses per event against this machine's
-#        L1d and per-core L2)
+#        L1d and per-core L2), CG_RATE (hold the counted run to this many events per
+#        second: at a low rate each event wakes an idle worker, so the count includes what
+#        a wake-up costs)
 # Leaves the profile in $CG_DIR/callgrind.out for callgrind_annotate.
 set -euo pipefail
 BIN=$1; TEST=${2:-oltp_point_select}; MODE=${3:-auto}; THREADS=${4:-8}; EVENTS=${5:-20000}
@@ -55,7 +57,7 @@ if [ "$TEST" = connect ]; then
 else
   "${SB[@]}" --events=4000 run > /dev/null
   callgrind_control -i on "$PID" > /dev/null
-  "${SB[@]}" --events="$EVENTS" run > /dev/null
+  "${SB[@]}" --events="$EVENTS" --rate="${CG_RATE:-0}" run > /dev/null
 fi
 callgrind_control -i off "$PID" > /dev/null
 callgrind_control -d "$PID" > /dev/null

@@ -178,3 +178,39 @@ fn a_send_to_a_closed_peer_fails_without_a_signal() {
         );
     });
 }
+
+/// A waker that counts its wakes.
+struct CountingWaker(std::sync::atomic::AtomicUsize);
+
+impl std::task::Wake for CountingWaker {
+    fn wake(self: std::sync::Arc<Self>) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+#[test]
+fn a_kick_is_kept_for_the_next_wait_and_wakes_a_waiting_one() {
+    let counter = std::sync::Arc::new(CountingWaker(Default::default()));
+    let waker = Waker::from(std::sync::Arc::clone(&counter));
+    let mut cx = Context::from_waker(&waker);
+    let wakes = || counter.0.load(std::sync::atomic::Ordering::Relaxed);
+    let kick = Kick::default();
+
+    // A kick before anyone waits is kept, and consumed by one wait only.
+    kick.kick();
+    assert!(std::pin::pin!(kick.kicked()).poll(&mut cx).is_ready());
+    let mut waiting = std::pin::pin!(kick.kicked());
+    assert!(waiting.as_mut().poll(&mut cx).is_pending());
+    assert_eq!(wakes(), 0);
+
+    // A kick wakes the waiter once; its next poll completes.
+    kick.kick();
+    assert_eq!(wakes(), 1);
+    assert!(waiting.as_mut().poll(&mut cx).is_ready());
+
+    // Two kicks before a wait count as one.
+    kick.kick();
+    kick.kick();
+    assert!(std::pin::pin!(kick.kicked()).poll(&mut cx).is_ready());
+    assert!(std::pin::pin!(kick.kicked()).poll(&mut cx).is_pending());
+}
