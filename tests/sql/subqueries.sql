@@ -110,3 +110,31 @@ SELECT id FROM emp WHERE id IN (SELECT boss FROM emp WHERE salary > 60) ORDER BY
 SELECT id FROM emp WHERE id IN (SELECT boss FROM emp WHERE salary > 200) ORDER BY id;
 SELECT (SELECT name FROM emp ORDER BY 1 LIMIT 1), (SELECT name FROM emp ORDER BY 1 DESC LIMIT 1);
 SELECT (SELECT name FROM emp ORDER BY 2 LIMIT 1);
+
+-- Subqueries in INSERT's VALUES and SET, ON DUPLICATE KEY UPDATE and UPDATE's SET. They
+-- may read the target table, which they see as the statement found it (MariaDB allows
+-- it in all four); more than one row is 1242, more than one column 1241.
+CREATE TABLE ledger (id INT PRIMARY KEY, amount INT);
+INSERT INTO ledger VALUES (1, (SELECT MAX(salary) FROM emp));
+INSERT INTO ledger (id, amount) VALUES (2, (SELECT COUNT(*) FROM emp WHERE dept = 'eng')), (3, EXISTS (SELECT 1 FROM emp WHERE id = 99)), (4, 2 IN (SELECT n FROM nums));
+INSERT INTO ledger VALUES (5, (SELECT MAX(amount) FROM ledger)), (6, (SELECT COUNT(*) FROM ledger));
+INSERT INTO ledger SET id = 7, amount = (SELECT MIN(id) FROM emp);
+INSERT INTO ledger VALUES (1, 0) ON DUPLICATE KEY UPDATE amount = (SELECT SUM(n) FROM nums);
+SELECT id, amount FROM ledger ORDER BY id;
+INSERT INTO ledger VALUES (8, (SELECT n FROM nums));
+INSERT INTO ledger VALUES (8, (SELECT id, salary FROM emp LIMIT 1));
+INSERT INTO ledger VALUES (8, (SELECT n FROM nums WHERE n = 2));
+SELECT id, amount FROM ledger ORDER BY id;
+UPDATE ledger SET amount = (SELECT MAX(salary) FROM emp) WHERE id = 2;
+UPDATE ledger SET amount = (SELECT COUNT(*) FROM emp WHERE emp.boss = ledger.id);
+SELECT id, amount FROM ledger ORDER BY id;
+UPDATE ledger SET amount = id * 10;
+UPDATE ledger SET amount = (SELECT SUM(l.amount) FROM ledger l WHERE l.id <= ledger.id);
+SELECT id, amount FROM ledger ORDER BY id;
+UPDATE ledger SET amount = (SELECT MAX(amount) FROM ledger) WHERE id > 5;
+SELECT id, amount FROM ledger ORDER BY id;
+UPDATE ledger SET id = id + 100, amount = (SELECT COUNT(*) FROM nums WHERE n < ledger.id) WHERE id IN (SELECT n FROM nums);
+SELECT id, amount FROM ledger ORDER BY id;
+UPDATE ledger SET amount = (SELECT n FROM nums);
+UPDATE ledger SET amount = (SELECT id, salary FROM emp LIMIT 1);
+SELECT id, amount FROM ledger ORDER BY id;

@@ -2,7 +2,10 @@
 //!
 //! Writes collect their target rows first and write afterwards, so a statement never
 //! sees its own changes while choosing rows (no Halloween problem) and storage callbacks
-//! never nest writes.
+//! never nest writes. Their subqueries (of VALUES, SET, WHERE) read the tables, the target
+//! too, as the statement found them, as in MariaDB: INSERT makes all its VALUES rows before
+//! the first write, and UPDATE, when a subquery of SET reads the target table, all its new
+//! rows.
 //!
 //! Affected rows follow MySQL: 1 per inserted row, 2 per row updated by ON DUPLICATE KEY
 //! UPDATE (0 if unchanged, 1 with CLIENT_FOUND_ROWS), REPLACE 1 + rows deleted, UPDATE
@@ -67,6 +70,9 @@ pub struct InsertPlan {
     /// The table's CHECK constraints (`check` module).
     pub checks: Vec<crate::check::BoundCheck>,
     pub returning: Option<Returning>,
+    /// Tables the subqueries of VALUES, SET and ON DUPLICATE KEY UPDATE read (to re-bind
+    /// after DDL).
+    pub subquery_tables: Vec<Arc<Table>>,
 }
 
 #[derive(Clone)]
@@ -78,8 +84,11 @@ pub struct UpdatePlan {
     pub order: Vec<SortKey>,
     pub limit: Option<Count>,
     pub ignore: bool,
-    /// Tables the WHERE clause's subqueries read (to re-bind after DDL).
+    /// Tables the subqueries of SET and WHERE read (to re-bind after DDL).
     pub subquery_tables: Vec<Arc<Table>>,
+    /// A subquery of SET reads the target table: every row's new values are made before
+    /// the first write (`execute_update`).
+    pub set_reads_target: bool,
     /// The table's CHECK constraints (`check` module).
     pub checks: Vec<crate::check::BoundCheck>,
 }
@@ -129,7 +138,9 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
     let schema_db = db.clone();
     let schema = table.schema.clone();
     let no_tables: [SourceTable; 0] = [];
-    let value_scope = BindScope::new(&no_tables, "VALUES", cx.parameters);
+    // Its subqueries may read the target table: every row's values are made before the
+    // first write (`execute_insert`), so they see it as the statement found it.
+    let value_scope = BindScope::in_query(&no_tables, "VALUES", cx);
     let column_index = |name: &str| {
         let i = schema
             .column_index(name)
@@ -227,7 +238,7 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
     let mut on_duplicate = Vec::new();
     if let Some(ast::OnInsert::DuplicateKeyUpdate(assignments)) = &insert.on {
         let tables = [target];
-        let mut scope = BindScope::new(&tables, "SELECT", cx.parameters);
+        let mut scope = BindScope::in_query(&tables, "SELECT", cx);
         scope.values_offset = Some(schema.columns.len());
         for a in assignments {
             let name = assignment_column(&a.target)?;
@@ -251,6 +262,7 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
         on_duplicate,
         checks,
         returning,
+        subquery_tables: cx.subquery_tables.take(),
     })
 }
 
@@ -476,7 +488,7 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
     let schema = sources[0].table.schema.clone();
     let mut assignments = Vec::new();
     {
-        let scope = BindScope::new(&sources, "SET", cx.parameters);
+        let scope = BindScope::in_query(&sources, "SET", cx);
         for a in &update.assignments {
             let name = assignment_column(&a.target)?;
             let column = schema
@@ -493,6 +505,11 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
             assignments.push((column, value));
         }
     }
+    let set_reads_target = cx
+        .subquery_tables
+        .borrow()
+        .iter()
+        .any(|t| Arc::ptr_eq(t, &sources[0].table));
     let filter = match &update.selection {
         Some(e) => Some(BindScope::in_query(&sources, "WHERE", cx).bind(e)?),
         None => None,
@@ -507,6 +524,7 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
         limit,
         ignore: matches!(update.or, Some(ast::SqliteOnConflict::Ignore)),
         subquery_tables: cx.subquery_tables.take(),
+        set_reads_target,
     })
 }
 
@@ -733,18 +751,22 @@ pub fn execute_update(
     // IGNORE turns strict-mode data errors into warnings (non-strict adjustments).
     let strict = session.strict() && !plan.ignore;
     let write_session = WriteSession::new(session, strict);
-    let eval = EvalContext::new(params, &write_session);
+    let subqueries = exec::SubqueryReader::new(txn.write_view(), interrupt);
+    let eval = EvalContext {
+        subqueries: Some(&subqueries),
+        ..EvalContext::new(params, &write_session)
+    };
     let may_duplicate = may_change_unique_key(plan);
     let (mut matched, mut changed) = (0u64, 0u64);
     // The values the assignments replaced in the current row (each column once), to tell
     // whether it changed: the row is updated in place rather than copied.
     let mut replaced: Vec<(usize, Value)> = Vec::with_capacity(plan.assignments.len());
-    for (n, (slot, mut new)) in targets.into_iter().enumerate() {
-        matched += 1;
+    // Assigns row `n`'s columns in order (each assignment sees those before it); whether
+    // any of them changed.
+    let mut assign = |n: usize, new: &mut [Value]| -> Result<bool> {
         replaced.clear();
-        let old = enforcer.as_ref().map(|_| new.clone());
         for (column, e) in &plan.assignments {
-            let value = write_session.check(e.eval(&new, &eval))?;
+            let value = write_session.check(e.eval(new, &eval))?;
             let c = &schema.columns[*column];
             let name = || qualified(&plan.db, table, c);
             let value = store(value, c, &name, n as u64 + 1, strict, true, session)?;
@@ -753,12 +775,39 @@ pub fn execute_update(
                 replaced.push((*column, previous));
             }
         }
-        if replaced
+        Ok(replaced
             .iter()
-            .all(|(column, previous)| new[*column] == *previous)
-        {
-            continue;
+            .any(|(column, previous)| new[*column] != *previous))
+    };
+    // As in MariaDB, a subquery of SET reads the target table as the statement found it,
+    // not as its earlier rows' writes left it.
+    let mut assigned_first = Vec::new();
+    if plan.set_reads_target {
+        for (n, (_, row)) in targets.iter().enumerate() {
+            let mut new = row.clone();
+            let row_changed = assign(n, &mut new)?;
+            assigned_first.push((new, row_changed));
         }
+    }
+    let mut assigned_first = assigned_first.into_iter();
+    for (n, (slot, row)) in targets.into_iter().enumerate() {
+        matched += 1;
+        let (mut new, old) = match assigned_first.next() {
+            Some((new, row_changed)) => {
+                if !row_changed {
+                    continue;
+                }
+                (new, enforcer.is_some().then_some(row))
+            }
+            None => {
+                let old = enforcer.as_ref().map(|_| row.clone());
+                let mut new = row;
+                if !assign(n, &mut new)? {
+                    continue;
+                }
+                (new, old)
+            }
+        };
         for (i, c) in schema.columns.iter().enumerate() {
             if c.on_update_current_timestamp && !plan.assignments.iter().any(|(a, _)| *a == i) {
                 new[i] = current_timestamp(c, session);
@@ -1055,7 +1104,11 @@ pub fn execute_insert(
     // IGNORE turns strict-mode data errors into warnings (non-strict adjustments).
     let strict = session.strict() && !plan.ignore;
     let write_session = WriteSession::new(session, strict);
-    let eval = EvalContext::new(params, &write_session);
+    let subqueries = exec::SubqueryReader::new(txn.write_view(), interrupt);
+    let eval = EvalContext {
+        subqueries: Some(&subqueries),
+        ..EvalContext::new(params, &write_session)
+    };
     let source_rows: Vec<Vec<Value>>;
     let mut value_rows: Vec<Vec<Option<Value>>> = Vec::new();
     match &plan.source {
@@ -1072,12 +1125,6 @@ pub fn execute_insert(
             }
         }
         InsertSource::Select(select) => {
-            let subqueries = exec::SubqueryReader::new(txn.write_view(), interrupt);
-            // The query's values are stored: strict mode makes its division by zero 1365.
-            let eval = EvalContext {
-                subqueries: Some(&subqueries),
-                ..EvalContext::new(params, &write_session)
-            };
             let ctx = exec_context(txn, eval, interrupt);
             let mut rows = Vec::new();
             let _ = exec::run(&select.plan, &ctx, &mut |row| {

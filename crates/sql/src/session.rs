@@ -497,6 +497,7 @@ impl Bound {
                 if let dml::InsertSource::Select(s) = &i.source {
                     t.extend(s.tables.iter());
                 }
+                t.extend(&i.subquery_tables);
                 t
             }
             Bound::Update(u) => std::iter::once(&u.scan.table)
@@ -2051,6 +2052,7 @@ impl Session {
             replace: false,
             on_duplicate: Vec::new(),
             returning: None,
+            subquery_tables: Vec::new(),
         };
         let mut txn = storage.begin(&self.reader);
         let inserted = dml::execute_insert(

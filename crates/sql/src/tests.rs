@@ -1209,6 +1209,38 @@ fn repeated_unplannable_statements_run_against_current_state() {
     assert_eq!(error(&mut s, "DO 1/0 + nosuch").code, ErrorCode::BadField);
 }
 
+#[test]
+fn prepared_writes_with_subqueries_re_bind_after_ddl_replaces_what_they_read() {
+    let (_engine, mut s) = setup();
+    run(&mut s, "CREATE TABLE source (n INT)");
+    run(&mut s, "INSERT INTO source VALUES (1), (2)");
+    let insert = s
+        .prepare("INSERT INTO sbtest1 (id, k) VALUES (?, (SELECT MAX(n) FROM source))")
+        .expect("prepare")
+        .id;
+    let update = s
+        .prepare("UPDATE sbtest1 SET k = (SELECT COUNT(*) FROM source WHERE n < sbtest1.id)")
+        .expect("prepare")
+        .id;
+    let mut sink = Collect::default();
+    s.execute_prepared(insert, &[Value::Int(1)], &mut sink)
+        .expect("insert");
+    run(&mut s, "DROP TABLE source");
+    run(&mut s, "CREATE TABLE source (n INT)");
+    run(&mut s, "INSERT INTO source VALUES (5)");
+    s.execute_prepared(insert, &[Value::Int(9)], &mut sink)
+        .expect("insert after DDL");
+    assert_eq!(
+        rows(&mut s, "SELECT id, k FROM sbtest1 ORDER BY id"),
+        table(&[&["1", "2"], &["9", "5"]])
+    );
+    s.execute_prepared(update, &[], &mut sink).expect("update");
+    assert_eq!(
+        rows(&mut s, "SELECT id, k FROM sbtest1 ORDER BY id"),
+        table(&[&["1", "0"], &["9", "1"]])
+    );
+}
+
 /// Runs prepared statement `id` (no parameters); its last result set's rows, or None.
 fn execute(s: &mut Session, id: u32) -> Option<Vec<Vec<String>>> {
     let mut sink = Collect::default();

@@ -14,7 +14,7 @@
 //!     row pushed onto `EvalContext::outer`.
 //! (3) `x IN (...)` is `x = ANY (...)` and `x NOT IN (...)` is `x <> ALL (...)`: SQL's
 //!     three-valued answer (NULL when no comparison decides and one is unknown).
-//! (4) Evaluation without a runner (a DEFAULT, SET) is error 1235: binding allows
+//! (4) Evaluation without a runner (a DEFAULT, a SET statement) is error 1235: binding allows
 //!     subqueries only where statements run plans.
 
 use super::eval::{bool_value, comparison_holds};
