@@ -3020,6 +3020,7 @@ impl Session {
         operations: &[ast::AlterTableOperation],
     ) -> Result<u64> {
         use crate::alter::{convert_row, copies_rows, keeps_rows, Alteration, Failure};
+        use crate::foreign_key::Enforcer;
         use manycore_storage::TableForeignKeys;
         let storage = self.engine.storage().clone();
         let catalog = storage.catalog();
@@ -3081,9 +3082,8 @@ impl Session {
         }
         // A copy checks each converted row against the CHECKs, as MariaDB's does, so a
         // violation is reported before a duplicate key of a later row.
-        let detached = Arc::new(Table::detached(db, schema.clone()));
         let bound_checks = match edits.checks_added && !keeps {
-            true => crate::check::bind(db, &detached)?,
+            true => crate::check::bind(db, &Arc::new(Table::detached(db, schema.clone())))?,
             false => Vec::new(),
         };
         let copies = copies_rows(&table.schema, &schema, &sources);
@@ -3112,12 +3112,12 @@ impl Session {
             }
             let txn = storage.begin(reader);
             let catalog = arc_swap::Guard::into_inner(storage.catalog());
-            for key in &edits.foreign_keys_added {
-                let result =
-                    crate::foreign_key::Enforcer::check_rows(catalog.clone(), &txn, new, key);
-                checked = result.map_err(Failure::Sql)?;
-            }
-            Ok(())
+            let result = edits.foreign_keys_added.iter().try_for_each(|key| {
+                checked = Enforcer::check_rows(catalog.clone(), &txn, new, key)?;
+                Ok(())
+            });
+            let _ = txn.commit(); // Read-only: nothing to log, cannot fail.
+            result.map_err(Failure::Sql)
         };
         let changed = schema != *table.schema || !followers.is_empty();
         let result = match changed {
