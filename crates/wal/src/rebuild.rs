@@ -862,7 +862,7 @@ mod tests {
             foreign_keys: keys.clone(),
         }];
         storage
-            .alter_table::<StorageError>("d", "t", renamed.clone(), followers, None)
+            .alter_table::<StorageError>("d", "t", renamed.clone(), followers, None, |_| Ok(()))
             .expect("rename");
         assert_eq!(wal.last_lsn().0 - before.0, 1);
         holder.commit().expect("commit after the ALTER");
