@@ -72,4 +72,24 @@ ALTER TABLE t DROP INDEX b;
 ALTER TABLE t DROP FOREIGN KEY t_ibfk_1, DROP INDEX b, DROP CONSTRAINT cd;
 SHOW CREATE TABLE t;
 SELECT * FROM t ORDER BY id;
-DROP TABLE t, p;
+-- A copy checks its converted rows; a CHECK dropped and added again under its name.
+ALTER TABLE t MODIFY a BIGINT, ADD CONSTRAINT ck CHECK (a < 2);
+ALTER TABLE t DROP CONSTRAINT ca, ADD CONSTRAINT ca CHECK (a > 1);
+SHOW CREATE TABLE t;
+SELECT * FROM t ORDER BY id;
+ALTER TABLE t DROP CONSTRAINT ca, ADD CONSTRAINT ca CHECK (a >= 1);
+SHOW CREATE TABLE t;
+
+-- A foreign key dropped and added again in one statement: InnoDB still holds the dropped
+-- name (errno 121) and counts it when it generates one.
+CREATE TABLE c2 (id INT PRIMARY KEY, b INT, FOREIGN KEY (b) REFERENCES p (x));
+ALTER TABLE c2 DROP FOREIGN KEY c2_ibfk_1, ADD CONSTRAINT c2_ibfk_1 FOREIGN KEY (b) REFERENCES p (x) ON DELETE CASCADE;
+SHOW CREATE TABLE c2;
+ALTER TABLE c2 DROP FOREIGN KEY c2_ibfk_1, ADD FOREIGN KEY (b) REFERENCES p (x);
+SHOW CREATE TABLE c2;
+-- One on an added column, with a failing one.
+ALTER TABLE c2 ADD COLUMN e INT, ADD FOREIGN KEY (e) REFERENCES p (x), ADD FOREIGN KEY (e) REFERENCES nope (x);
+SHOW CREATE TABLE c2;
+ALTER TABLE c2 ADD COLUMN e INT, ADD FOREIGN KEY (e) REFERENCES p (x);
+SHOW CREATE TABLE c2;
+DROP TABLE c2, t, p;

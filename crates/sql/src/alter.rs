@@ -586,6 +586,7 @@ pub(crate) fn edit_keys(
     use ast::AlterTableOperation as O;
     use ast::TableConstraint as C;
     let mut edits = KeyEdits::default();
+    let mut dropped_keys = Vec::new();
     for op in operations {
         if let O::DropForeignKey { name, .. } = op {
             // The key's index stays, as in MariaDB.
@@ -594,7 +595,7 @@ pub(crate) fn edit_keys(
                 .iter()
                 .position(|fk| fk.name.eq_ignore_ascii_case(&name.value))
                 .ok_or_else(|| Error::cant_drop("FOREIGN KEY", &name.value))?;
-            schema.foreign_keys.remove(position);
+            dropped_keys.push(schema.foreign_keys.remove(position));
         }
     }
     for op in operations {
@@ -659,9 +660,25 @@ pub(crate) fn edit_keys(
         };
         let declared = foreign_key::declare(fk, None, &schema.columns, db)?;
         let index_name = declared.name.clone();
-        let added = foreign_key::name_all(&schema.name, &schema.foreign_keys, vec![declared]);
-        schema.foreign_keys.extend(added.iter().cloned());
+        // InnoDB still holds the keys the statement drops while it adds the others: their
+        // names are neither reused (errno 121) nor generated again.
+        let held: Vec<ForeignKeySchema> = schema
+            .foreign_keys
+            .iter()
+            .chain(&dropped_keys)
+            .cloned()
+            .collect();
+        let added = foreign_key::name_all(&schema.name, &held, vec![declared]);
         let reported = schema.name.clone();
+        let names_dropped = |key: &ForeignKeySchema| {
+            dropped_keys
+                .iter()
+                .any(|d| d.name.eq_ignore_ascii_case(&key.name))
+        };
+        if added.iter().any(names_dropped) {
+            return Err(foreign_key::duplicate_name(db, &reported));
+        }
+        schema.foreign_keys.extend(added.iter().cloned());
         foreign_key::check_definitions(catalog, db, schema, &added, foreign_key_checks, &reported)?;
         for key in added {
             if !foreign_key::has_index_for(schema, &key.columns) {
