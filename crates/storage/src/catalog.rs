@@ -30,7 +30,8 @@
 //!     has rows of its own, not the old `TableData`: it is built only while no other
 //!     transaction holds a row of the table (`TableBusy` otherwise), since a commit of
 //!     such a row would land in the retired rows, unlogged, and be lost after it was
-//!     acknowledged. An ALTER that changes no stored value keeps the `TableData`.
+//!     acknowledged. An ALTER that changes no stored value keeps the `TableData` (indexes
+//!     it adds are built over it as `create_index` builds them, invariant (5)).
 
 use crate::gc::{Horizon, ReaderSlot};
 use crate::index::{IndexNo, KeyRange, PrimaryIndex};
