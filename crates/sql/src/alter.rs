@@ -563,6 +563,27 @@ pub(crate) fn check_drop_targets(
     Ok(())
 }
 
+/// Takes the foreign keys DROP FOREIGN KEY names out of `schema` (before the column
+/// operations, so a column of a dropped key can go too) and returns them. The key's index
+/// stays, as in MariaDB.
+pub(crate) fn drop_foreign_keys(
+    schema: &mut TableSchema,
+    operations: &[ast::AlterTableOperation],
+) -> Result<Vec<ForeignKeySchema>> {
+    let mut dropped = Vec::new();
+    for op in operations {
+        if let ast::AlterTableOperation::DropForeignKey { name, .. } = op {
+            let position = schema
+                .foreign_keys
+                .iter()
+                .position(|fk| fk.name.eq_ignore_ascii_case(&name.value))
+                .ok_or_else(|| Error::cant_drop("FOREIGN KEY", &name.value))?;
+            dropped.push(schema.foreign_keys.remove(position));
+        }
+    }
+    Ok(dropped)
+}
+
 /// What `edit_keys` added that the table's rows must satisfy, and the AUTO_INCREMENT asked.
 #[derive(Default)]
 pub(crate) struct KeyEdits {
@@ -572,12 +593,14 @@ pub(crate) struct KeyEdits {
 }
 
 /// Applies the key, foreign key, CHECK and AUTO_INCREMENT operations to `schema` (the
-/// table after its column operations, as MariaDB applies them), in MariaDB's order so its
-/// error comes first: foreign keys dropped, indexes dropped then added, CHECKs, foreign
-/// keys added (with the index one needs). Nothing is stored here (invariant (3)).
+/// table after its column operations, as MariaDB applies them; `dropped_keys` are the
+/// foreign keys `drop_foreign_keys` took out), in MariaDB's order so its error comes
+/// first: indexes dropped then added, CHECKs, foreign keys added (with the index one
+/// needs). Nothing is stored here (invariant (3)).
 pub(crate) fn edit_keys(
     db: &str,
     schema: &mut TableSchema,
+    dropped_keys: &[ForeignKeySchema],
     operations: &[ast::AlterTableOperation],
     catalog: &Catalog,
     foreign_key_checks: bool,
@@ -586,25 +609,15 @@ pub(crate) fn edit_keys(
     use ast::AlterTableOperation as O;
     use ast::TableConstraint as C;
     let mut edits = KeyEdits::default();
-    let mut dropped_keys = Vec::new();
-    for op in operations {
-        if let O::DropForeignKey { name, .. } = op {
-            // The key's index stays, as in MariaDB.
-            let position = schema
-                .foreign_keys
-                .iter()
-                .position(|fk| fk.name.eq_ignore_ascii_case(&name.value))
-                .ok_or_else(|| Error::cant_drop("FOREIGN KEY", &name.value))?;
-            dropped_keys.push(schema.foreign_keys.remove(position));
-        }
-    }
     for op in operations {
         if let O::DropIndex { name } = op {
             let position = schema
                 .indexes
                 .iter()
-                .position(|i| i.name.eq_ignore_ascii_case(&name.value))
-                .ok_or_else(|| Error::cant_drop("INDEX", &name.value))?;
+                .position(|i| i.name.eq_ignore_ascii_case(&name.value));
+            let Some(position) = position else {
+                continue; // Dropped with its columns (`check_drop_targets` found it).
+            };
             if foreign_key::index_needed(catalog, db, schema, position) {
                 return Err(foreign_key::drop_index_error(
                     &schema.indexes[position].name,
@@ -665,7 +678,7 @@ pub(crate) fn edit_keys(
         let held: Vec<ForeignKeySchema> = schema
             .foreign_keys
             .iter()
-            .chain(&dropped_keys)
+            .chain(dropped_keys)
             .cloned()
             .collect();
         let added = foreign_key::name_all(&schema.name, &held, vec![declared]);

@@ -3025,7 +3025,9 @@ impl Session {
         let storage = self.engine.storage().clone();
         let catalog = storage.catalog();
         crate::alter::check_drop_targets(&table.schema, operations)?;
-        let mut alteration = Alteration::new(db, &table.schema);
+        let mut start = (*table.schema).clone();
+        let dropped_keys = crate::alter::drop_foreign_keys(&mut start, operations)?;
+        let mut alteration = Alteration::new(db, &start);
         for op in operations {
             if crate::alter::is_column_operation(op) {
                 alteration.apply(op, &catalog, &self.state)?;
@@ -3036,7 +3038,8 @@ impl Session {
         let renamed = std::mem::take(&mut alteration.renamed);
         let (mut schema, sources) = alteration.finish()?;
         let checks = self.state.foreign_key_checks;
-        let edits = crate::alter::edit_keys(db, &mut schema, operations, &catalog, checks)?;
+        let edits =
+            crate::alter::edit_keys(db, &mut schema, &dropped_keys, operations, &catalog, checks)?;
         let rename = |columns: &mut Vec<String>| {
             for column in columns {
                 if let Some((_, new)) = renamed
