@@ -1,8 +1,10 @@
-//! ALTER TABLE's column operations: MODIFY, ADD, DROP, CHANGE and RENAME COLUMN, and
-//! ALTER COLUMN SET/DROP DEFAULT. A run of them is applied in order to a copy of the
-//! schema (`Alteration`), then the table is rebuilt once with every row converted
-//! (`Storage::alter_table`), as MariaDB's copying ALTER does, unless no stored value or
-//! key changed (`keeps_rows`: renames, defaults), when only the schema is replaced.
+//! ALTER TABLE's operations on a copy of the table's schema. The column operations
+//! (MODIFY, ADD, DROP, CHANGE and RENAME COLUMN, ALTER COLUMN SET/DROP DEFAULT) are applied
+//! first, in order (`Alteration`), then the key, foreign key and CHECK operations
+//! (`edit_keys`), as MariaDB applies them; the session installs the result with one
+//! `Storage::alter_table`: the table rebuilt once with every row converted, as MariaDB's
+//! copying ALTER does, unless no stored value or primary key changed (`keeps_rows`:
+//! renames, defaults, keys, CHECKs), when the schema is replaced and added indexes built.
 //!
 //! Invariants:
 //! (1) During the edits a column is known by an id: its old position, or a number past the
@@ -11,10 +13,14 @@
 //! (2) A new column's value comes from the old column of the same id, converted as an
 //!     INSERT stores it when its type or nullability changed; an added column gets its
 //!     default (AUTO_INCREMENT: the row's number).
+//! (3) Nothing is stored until every operation applied and every check that can fail
+//!     passed, so a failing ALTER leaves the table as it was, as in MariaDB: rows are
+//!     checked against added CHECKs and foreign keys, and unique indexes built, before the
+//!     one catalog change (and its one log record) that installs the new table.
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::SessionContext;
-use manycore_storage::{Catalog, StorageError, TableSchema};
+use manycore_storage::{Catalog, ForeignKeySchema, IndexSchema, StorageError, TableSchema};
 use manycore_types::{ColumnDefault, DataType, Row, Value};
 use sqlparser::ast;
 
@@ -33,6 +39,22 @@ pub(crate) fn is_column_operation(op: &ast::AlterTableOperation) -> bool {
                     | ast::AlterColumnOperation::DropDefault,
                 ..
             }
+    )
+}
+
+/// Whether `op` is one `edit_keys` applies.
+pub(crate) fn is_key_operation(op: &ast::AlterTableOperation) -> bool {
+    use ast::AlterTableOperation as O;
+    use ast::TableConstraint as C;
+    matches!(
+        op,
+        O::AddConstraint {
+            constraint: C::Index(_) | C::Unique(_) | C::ForeignKey(_) | C::Check(_),
+            ..
+        } | O::DropIndex { .. }
+            | O::DropForeignKey { .. }
+            | O::DropConstraint { .. }
+            | O::AutoIncrement { .. }
     )
 }
 
@@ -426,10 +448,11 @@ pub(crate) fn copies_rows(
     })
 }
 
-/// Whether the table keeps its rows and indexes as they are: every column reads its own
-/// old position with the same stored type, and the keys are unchanged, so only names,
-/// defaults and comments changed (a rename, SET/DROP DEFAULT) and the schema is replaced
-/// without a rebuild (`Storage::alter_table` asserts the same).
+/// Whether the table keeps its rows as they are: every column reads its own old position
+/// with the same stored type, and the primary key is unchanged, so only names, defaults,
+/// comments, CHECKs, foreign keys and secondary indexes changed, and the schema is replaced
+/// without a rebuild, added indexes built over the rows (`Storage::alter_table` asserts
+/// the same).
 pub(crate) fn keeps_rows(
     old: &TableSchema,
     schema: &TableSchema,
@@ -443,7 +466,6 @@ pub(crate) fn keeps_rows(
                 && a.auto_increment == b.auto_increment
         })
         && old.primary_key == schema.primary_key
-        && old.indexes == schema.indexes
 }
 
 /// A conversion failure or a storage refusal, out of `Storage::alter_table`.
@@ -495,4 +517,210 @@ fn reject_key_options<'a>(mut options: impl Iterator<Item = &'a ast::ColumnOptio
         ))),
         None => Ok(()),
     }
+}
+
+/// MariaDB reports a DROP of a column, index, foreign key or CHECK the table does not have
+/// before any other error, in the statement's order: each is looked up in `old`, the
+/// table as it was (so what the statement adds cannot be dropped by it, as in MariaDB).
+pub(crate) fn check_drop_targets(
+    old: &TableSchema,
+    operations: &[ast::AlterTableOperation],
+) -> Result<()> {
+    use ast::AlterTableOperation as O;
+    for op in operations {
+        let missing = match op {
+            O::DropColumn { column_names, .. } => column_names
+                .iter()
+                .find(|c| old.column_index(&c.value).is_none())
+                .map(|c| ("COLUMN", &c.value)),
+            O::DropIndex { name } => {
+                let found = old
+                    .indexes
+                    .iter()
+                    .any(|i| i.name.eq_ignore_ascii_case(&name.value));
+                (!found).then_some(("INDEX", &name.value))
+            }
+            O::DropForeignKey { name, .. } => {
+                let found = old
+                    .foreign_keys
+                    .iter()
+                    .any(|k| k.name.eq_ignore_ascii_case(&name.value));
+                (!found).then_some(("FOREIGN KEY", &name.value))
+            }
+            O::DropConstraint { name, .. } => {
+                let found = old
+                    .checks
+                    .iter()
+                    .any(|k| !k.column_level && k.name.eq_ignore_ascii_case(&name.value));
+                (!found).then_some(("CONSTRAINT", &name.value))
+            }
+            _ => None,
+        };
+        if let Some((what, name)) = missing {
+            return Err(Error::cant_drop(what, name));
+        }
+    }
+    Ok(())
+}
+
+/// Takes the foreign keys DROP FOREIGN KEY names out of `schema` (before the column
+/// operations, so a column of a dropped key can go too) and returns them. The key's index
+/// stays, as in MariaDB.
+pub(crate) fn drop_foreign_keys(
+    schema: &mut TableSchema,
+    operations: &[ast::AlterTableOperation],
+) -> Result<Vec<ForeignKeySchema>> {
+    let mut dropped = Vec::new();
+    for op in operations {
+        if let ast::AlterTableOperation::DropForeignKey { name, .. } = op {
+            let position = schema
+                .foreign_keys
+                .iter()
+                .position(|fk| fk.name.eq_ignore_ascii_case(&name.value))
+                .ok_or_else(|| Error::cant_drop("FOREIGN KEY", &name.value))?;
+            dropped.push(schema.foreign_keys.remove(position));
+        }
+    }
+    Ok(dropped)
+}
+
+/// What `edit_keys` added that the table's rows must satisfy, and the AUTO_INCREMENT asked.
+#[derive(Default)]
+pub(crate) struct KeyEdits {
+    pub(crate) checks_added: bool,
+    pub(crate) foreign_keys_added: Vec<ForeignKeySchema>,
+    pub(crate) auto_increment: Option<u64>,
+}
+
+/// Applies the key, foreign key, CHECK and AUTO_INCREMENT operations to `schema` (the
+/// table after its column operations, as MariaDB applies them; `dropped_keys` are the
+/// foreign keys `drop_foreign_keys` took out), in MariaDB's order so its error comes
+/// first: indexes dropped then added, CHECKs, foreign keys added (with the index one
+/// needs). Nothing is stored here (invariant (3)).
+pub(crate) fn edit_keys(
+    db: &str,
+    schema: &mut TableSchema,
+    dropped_keys: &[ForeignKeySchema],
+    operations: &[ast::AlterTableOperation],
+    catalog: &Catalog,
+    foreign_key_checks: bool,
+) -> Result<KeyEdits> {
+    use crate::foreign_key;
+    use ast::AlterTableOperation as O;
+    use ast::TableConstraint as C;
+    let mut edits = KeyEdits::default();
+    for op in operations {
+        if let O::DropIndex { name } = op {
+            let position = schema
+                .indexes
+                .iter()
+                .position(|i| i.name.eq_ignore_ascii_case(&name.value));
+            let Some(position) = position else {
+                continue; // Dropped with its columns (`check_drop_targets` found it).
+            };
+            if foreign_key::index_needed(catalog, db, schema, position) {
+                return Err(foreign_key::drop_index_error(
+                    &schema.indexes[position].name,
+                ));
+            }
+            schema.indexes.remove(position);
+        }
+    }
+    for op in operations {
+        let (name, columns, unique) = match op {
+            O::AddConstraint {
+                constraint: C::Index(i),
+                ..
+            } => (i.name.clone(), &i.columns, false),
+            O::AddConstraint {
+                constraint: C::Unique(u),
+                ..
+            } => (u.index_name.clone().or(u.name.clone()), &u.columns, true),
+            _ => continue,
+        };
+        let index = crate::ddl::index_definition(schema, name.as_ref(), columns, unique)?;
+        add_index(schema, index)?;
+    }
+    for op in operations {
+        match op {
+            O::AddConstraint {
+                constraint: C::Check(c),
+                ..
+            } => {
+                let check = crate::check::table_level(c, &schema.checks);
+                crate::check::add(&mut schema.checks, check)?;
+                edits.checks_added = true;
+            }
+            O::DropConstraint { name, .. } => {
+                let position = schema
+                    .checks
+                    .iter()
+                    .position(|k| !k.column_level && k.name.eq_ignore_ascii_case(&name.value))
+                    .ok_or_else(|| Error::cant_drop("CONSTRAINT", &name.value))?;
+                schema.checks.remove(position);
+            }
+            _ => {}
+        }
+    }
+    crate::check::validate(schema)?;
+    for op in operations {
+        let O::AddConstraint {
+            constraint: C::ForeignKey(fk),
+            ..
+        } = op
+        else {
+            continue;
+        };
+        let declared = foreign_key::declare(fk, None, &schema.columns, db)?;
+        let index_name = declared.name.clone();
+        // InnoDB still holds the keys the statement drops while it adds the others: their
+        // names are neither reused (errno 121) nor generated again.
+        let held: Vec<ForeignKeySchema> = schema
+            .foreign_keys
+            .iter()
+            .chain(dropped_keys)
+            .cloned()
+            .collect();
+        let added = foreign_key::name_all(&schema.name, &held, vec![declared]);
+        let reported = schema.name.clone();
+        let names_dropped = |key: &ForeignKeySchema| {
+            dropped_keys
+                .iter()
+                .any(|d| d.name.eq_ignore_ascii_case(&key.name))
+        };
+        if added.iter().any(names_dropped) {
+            return Err(foreign_key::duplicate_name(db, &reported));
+        }
+        schema.foreign_keys.extend(added.iter().cloned());
+        foreign_key::check_definitions(catalog, db, schema, &added, foreign_key_checks, &reported)?;
+        for key in added {
+            if !foreign_key::has_index_for(schema, &key.columns) {
+                let index =
+                    crate::ddl::foreign_key_index(schema, index_name.as_deref(), &key.columns)?;
+                add_index(schema, index)?;
+            }
+            edits.foreign_keys_added.push(key);
+        }
+    }
+    for op in operations {
+        if let O::AutoIncrement { value, .. } = op {
+            if let ast::Value::Number(n, _) = &value.value {
+                edits.auto_increment = Some(n.parse().unwrap_or(1));
+            }
+        }
+    }
+    Ok(edits)
+}
+
+/// 1061 for a name the table's indexes (or PRIMARY) already have, as CREATE INDEX says.
+fn add_index(schema: &mut TableSchema, index: IndexSchema) -> Result<()> {
+    let taken = schema
+        .indexes
+        .iter()
+        .any(|i| i.name.eq_ignore_ascii_case(&index.name));
+    if taken || index.name.eq_ignore_ascii_case("PRIMARY") {
+        return Err(Error::duplicate_key(&index.name));
+    }
+    schema.indexes.push(index);
+    Ok(())
 }

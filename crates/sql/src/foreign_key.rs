@@ -75,7 +75,7 @@ pub fn incorrectly_formed(db: &str, table: &str) -> Error {
     )
 }
 
-fn duplicate_name(db: &str, table: &str) -> Error {
+pub fn duplicate_name(db: &str, table: &str) -> Error {
     Error::new(
         ErrorCode::CantCreateTable,
         format!(

@@ -2860,116 +2860,7 @@ impl Session {
         operations.retain(|op| !is_rename(op));
         // Rows an ALTER ADD FOREIGN KEY or CHECK checked or a column change copied: MariaDB
         // copies the table then.
-        let mut copied = 0;
-        let mut rest = &operations[..];
-        while let Some(op) = rest.first() {
-            let current = storage
-                .catalog()
-                .table(&db, &table.schema.name)
-                .cloned()
-                .ok_or_else(|| Error::no_such_table(&db, &table.schema.name))?;
-            if crate::alter::is_column_operation(op) {
-                // A run of column operations is one rebuild.
-                let run = rest
-                    .iter()
-                    .take_while(|op| crate::alter::is_column_operation(op))
-                    .count();
-                copied += self.alter_columns(&db, &current, &rest[..run])?;
-                rest = &rest[run..];
-                continue;
-            }
-            rest = &rest[1..];
-            match op {
-                ast::AlterTableOperation::AddConstraint {
-                    constraint: ast::TableConstraint::Index(i),
-                    ..
-                } => {
-                    let index = crate::ddl::index_definition(
-                        &current.schema,
-                        i.name.as_ref(),
-                        &i.columns,
-                        false,
-                    )?;
-                    self.create_index(&db, &current, index)?;
-                }
-                ast::AlterTableOperation::AddConstraint {
-                    constraint: ast::TableConstraint::Unique(u),
-                    ..
-                } => {
-                    let name = u.index_name.clone().or(u.name.clone());
-                    let index = crate::ddl::index_definition(
-                        &current.schema,
-                        name.as_ref(),
-                        &u.columns,
-                        true,
-                    )?;
-                    self.create_index(&db, &current, index)?;
-                }
-                ast::AlterTableOperation::DropIndex { name } => {
-                    self.drop_index(&db, &current.schema.name, &name.value)?;
-                }
-                ast::AlterTableOperation::AddConstraint {
-                    constraint: ast::TableConstraint::ForeignKey(fk),
-                    ..
-                } => {
-                    copied += self.add_foreign_key(&db, &current, fk)?;
-                }
-                ast::AlterTableOperation::DropForeignKey { name, .. } => {
-                    let mut keys = current.schema.foreign_keys.clone();
-                    let position = keys
-                        .iter()
-                        .position(|fk| fk.name.eq_ignore_ascii_case(&name.value))
-                        .ok_or_else(|| Error::cant_drop("FOREIGN KEY", &name.value))?;
-                    // The key's index stays, as in MariaDB.
-                    keys.remove(position);
-                    storage
-                        .set_foreign_keys(&db, &current.schema.name, keys)
-                        .map_err(storage_error)?;
-                }
-                ast::AlterTableOperation::AddConstraint {
-                    constraint: ast::TableConstraint::Check(c),
-                    ..
-                } => {
-                    let mut schema = (*current.schema).clone();
-                    let check = crate::check::table_level(c, &schema.checks);
-                    crate::check::add(&mut schema.checks, check)?;
-                    crate::check::validate(&schema)?;
-                    let txn = storage.begin(&self.reader);
-                    copied += crate::check::verify_rows(
-                        &db,
-                        &current,
-                        &schema,
-                        &txn.view(),
-                        &self.state,
-                    )?;
-                    drop(txn);
-                    storage
-                        .set_check_constraints(&db, &schema.name, schema.checks)
-                        .map_err(storage_error)?;
-                }
-                ast::AlterTableOperation::DropConstraint { name, .. } => {
-                    let mut checks = current.schema.checks.clone();
-                    let position = checks
-                        .iter()
-                        .position(|k| !k.column_level && k.name.eq_ignore_ascii_case(&name.value))
-                        .ok_or_else(|| Error::cant_drop("CONSTRAINT", &name.value))?;
-                    checks.remove(position);
-                    storage
-                        .set_check_constraints(&db, &current.schema.name, checks)
-                        .map_err(storage_error)?;
-                }
-                ast::AlterTableOperation::AutoIncrement { value, .. } => {
-                    if let ast::Value::Number(n, _) = &value.value {
-                        let next: u64 = n.parse().unwrap_or(1);
-                        let next = next.max(current.auto_increment());
-                        storage
-                            .set_auto_increment(&db, &current.schema.name, next)
-                            .map_err(storage_error)?; // Logged, so recovery keeps it.
-                    }
-                }
-                other => return Err(Error::not_supported(&format!("ALTER TABLE {other}"))),
-            }
-        }
+        let copied = self.alter_operations(&db, &table, &operations)?;
         if let Some(rename) = rename {
             self.rename_tables(&[rename])?;
         }
@@ -3120,63 +3011,37 @@ impl Session {
         storage.drop_index(db, table, name).map_err(storage_error)
     }
 
-    /// ALTER TABLE ADD FOREIGN KEY: checks the definition and (with foreign_key_checks)
-    /// the existing rows, adds the index the key needs if no index leads with its columns,
-    /// and stores the key. Returns the rows checked.
-    fn add_foreign_key(
-        &mut self,
-        db: &str,
-        table: &Arc<Table>,
-        fk: &ast::ForeignKeyConstraint,
-    ) -> Result<u64> {
-        use crate::foreign_key;
-        let storage = self.engine.storage().clone();
-        let name = &table.schema.name;
-        let declared = foreign_key::declare(fk, None, &table.schema.columns, db)?;
-        let index_name = declared.name.clone();
-        let added = foreign_key::name_all(name, &table.schema.foreign_keys, vec![declared]);
-        let mut schema = (*table.schema).clone();
-        schema.foreign_keys.extend(added.iter().cloned());
-        let checks = self.state.foreign_key_checks;
-        foreign_key::check_definitions(&storage.catalog(), db, &schema, &added, checks, name)?;
-        let key = &added[0];
-        let mut rows = 0;
-        if checks {
-            let txn = storage.begin(&self.reader);
-            let catalog = arc_swap::Guard::into_inner(storage.catalog());
-            let checked = foreign_key::Enforcer::check_rows(catalog, &txn, table, key);
-            let _ = txn.commit(); // Read-only: nothing to log, cannot fail.
-            rows = checked?;
-        }
-        if !foreign_key::has_index_for(&schema, &key.columns) {
-            let index =
-                crate::ddl::foreign_key_index(&schema, index_name.as_deref(), &key.columns)?;
-            self.create_index(db, table, index)?;
-        }
-        storage
-            .set_foreign_keys(db, name, schema.foreign_keys)
-            .map_err(storage_error)?;
-        Ok(rows)
-    }
-
-    /// Applies a run of column operations to `table` and rebuilds it once (`alter`
-    /// module); the rows copied if MariaDB would copy them, else 0.
-    fn alter_columns(
+    /// Applies ALTER TABLE's operations to a copy of `table`'s schema and installs the
+    /// result with one `Storage::alter_table` (`alter` module, invariant (3)): a failure
+    /// leaves the table as it was. Returns the rows copied or checked if MariaDB would
+    /// copy them, else 0.
+    fn alter_operations(
         &mut self,
         db: &str,
         table: &Arc<Table>,
         operations: &[ast::AlterTableOperation],
     ) -> Result<u64> {
         use crate::alter::{convert_row, copies_rows, keeps_rows, Alteration, Failure};
+        use crate::foreign_key::Enforcer;
         use manycore_storage::TableForeignKeys;
         let storage = self.engine.storage().clone();
         let catalog = storage.catalog();
-        let mut alteration = Alteration::new(db, &table.schema);
+        crate::alter::check_drop_targets(&table.schema, operations)?;
+        let mut start = (*table.schema).clone();
+        let dropped_keys = crate::alter::drop_foreign_keys(&mut start, operations)?;
+        let mut alteration = Alteration::new(db, &start);
         for op in operations {
-            alteration.apply(op, &catalog, &self.state)?;
+            if crate::alter::is_column_operation(op) {
+                alteration.apply(op, &catalog, &self.state)?;
+            } else if !crate::alter::is_key_operation(op) {
+                return Err(Error::not_supported(&format!("ALTER TABLE {op}")));
+            }
         }
         let renamed = std::mem::take(&mut alteration.renamed);
         let (mut schema, sources) = alteration.finish()?;
+        let checks = self.state.foreign_key_checks;
+        let edits =
+            crate::alter::edit_keys(db, &mut schema, &dropped_keys, operations, &catalog, checks)?;
         let rename = |columns: &mut Vec<String>| {
             for column in columns {
                 if let Some((_, new)) = renamed
@@ -3213,20 +3078,57 @@ impl Session {
             })
             .collect();
         drop(catalog);
-        let copies = copies_rows(&table.schema, &schema, &sources);
+        let keeps = keeps_rows(&table.schema, &schema, &sources);
         let mut rows = 0;
+        if edits.checks_added && keeps {
+            let txn = storage.begin(&self.reader);
+            let view = txn.view();
+            rows = crate::check::verify_rows(db, table, &schema, &view, &self.state)?;
+        }
+        // A copy checks each converted row against the CHECKs, as MariaDB's does, so a
+        // violation is reported before a duplicate key of a later row.
+        let bound_checks = match edits.checks_added && !keeps {
+            true => crate::check::bind(db, &Arc::new(Table::detached(db, schema.clone())))?,
+            false => Vec::new(),
+        };
+        let copies = copies_rows(&table.schema, &schema, &sources);
         let session = &self.state;
+        let eval = crate::expr::EvalContext::new(&[], session);
+        let mut converted = 0;
         let mut convert = |number: u64, row: &[Value]| {
-            rows = number;
-            convert_row(&table.schema, &schema, &sources, row, number, session)
-                .map_err(Failure::Sql)
+            converted = number;
+            let row = convert_row(&table.schema, &schema, &sources, row, number, session)
+                .map_err(Failure::Sql)?;
+            crate::check::row_passes(&bound_checks, db, name, &row, &eval, false)
+                .map_err(Failure::Sql)?;
+            Ok(row)
         };
         let convert: Option<&mut dyn FnMut(u64, &[Value]) -> std::result::Result<_, _>> =
-            match keeps_rows(&table.schema, &schema, &sources) {
+            match keeps {
                 true => None,
                 false => Some(&mut convert),
             };
-        let result = storage.alter_table(db, name, schema.clone(), followers, convert);
+        // Foreign keys check the new table's rows (converted, if the copy converted them).
+        let mut checked = 0;
+        let reader = &self.reader;
+        let verify = |new: &Table| {
+            if !checks || edits.foreign_keys_added.is_empty() {
+                return Ok(());
+            }
+            let txn = storage.begin(reader);
+            let catalog = arc_swap::Guard::into_inner(storage.catalog());
+            let result = edits.foreign_keys_added.iter().try_for_each(|key| {
+                checked = Enforcer::check_rows(catalog.clone(), &txn, new, key)?;
+                Ok(())
+            });
+            let _ = txn.commit(); // Read-only: nothing to log, cannot fail.
+            result.map_err(Failure::Sql)
+        };
+        let changed = schema != *table.schema || !followers.is_empty();
+        let result = match changed {
+            true => storage.alter_table(db, name, schema.clone(), followers, convert, verify),
+            false => Ok(()),
+        };
         match result {
             Ok(()) => {}
             Err(Failure::Sql(e)) => return Err(e),
@@ -3264,7 +3166,17 @@ impl Session {
             }
             Err(Failure::Storage(e)) => return Err(storage_error(e)),
         }
-        Ok(if copies { rows } else { 0 })
+        if let Some(next) = edits.auto_increment {
+            let next = next.max(table.auto_increment());
+            // Logged, so recovery keeps it; only a log failure can fail it.
+            storage
+                .set_auto_increment(db, name, next)
+                .map_err(storage_error)?;
+        }
+        if copies || edits.checks_added {
+            rows = rows.max(converted); // The copy checked them.
+        }
+        Ok(rows.max(checked))
     }
 
     fn create_index(

@@ -30,7 +30,8 @@
 //!     has rows of its own, not the old `TableData`: it is built only while no other
 //!     transaction holds a row of the table (`TableBusy` otherwise), since a commit of
 //!     such a row would land in the retired rows, unlogged, and be lost after it was
-//!     acknowledged. An ALTER that changes no stored value keeps the `TableData`.
+//!     acknowledged. An ALTER that changes no stored value keeps the `TableData` (indexes
+//!     it adds are built over it as `create_index` builds them, invariant (5)).
 
 use crate::gc::{Horizon, ReaderSlot};
 use crate::index::{IndexNo, KeyRange, PrimaryIndex};
@@ -888,7 +889,13 @@ impl Storage {
     /// version nor the ones before it (MariaDB answers such a reader 1412, "Table
     /// definition has changed"). Without `convert` the table keeps its rows and indexes:
     /// `schema` may differ only in what no stored row or index depends on (names,
-    /// defaults, comments, CHECK text), which is asserted.
+    /// defaults, comments, CHECK text, foreign keys) or in secondary indexes, which are
+    /// dropped or built over the shared rows as CREATE INDEX builds them (invariant (5));
+    /// the rest is asserted.
+    ///
+    /// `verify` sees the new table (rows converted, indexes built) before anything is
+    /// logged or swapped: an error from it leaves the catalog as it was, so the whole
+    /// ALTER fails as one (the sql crate checks foreign keys' rows there).
     pub fn alter_table<E: From<StorageError>>(
         &self,
         db: &str,
@@ -896,11 +903,14 @@ impl Storage {
         schema: TableSchema,
         followers: Vec<TableForeignKeys>,
         convert: Option<&mut dyn FnMut(u64, &[Value]) -> Result<Row, E>>,
+        verify: impl FnOnce(&Table) -> Result<(), E>,
     ) -> Result<(), E> {
         let logged = self.log.get().is_some();
         self.alter_tables_with(db, name, followers, |old| {
             let Some(convert) = convert else {
-                return Ok((with_schema_keeping_rows(old, schema), None));
+                let table = with_schema_keeping_rows(old, schema)?;
+                verify(&table)?;
+                return Ok((table, None));
             };
             let mut rows = Vec::new();
             let guard = crate::index::pin();
@@ -940,6 +950,7 @@ impl Storage {
                 })
                 .collect();
             table.load_rows(rows)?;
+            verify(&table)?;
             let table = Arc::new(table);
             let rows = logged.then(|| RebuiltRows(table.clone()));
             Ok((table, rows))
@@ -960,7 +971,7 @@ impl Storage {
         let name = schema.name.clone();
         self.alter_tables_with(db, &name, followers, |old| {
             let Some(rows) = rows else {
-                return Ok((with_schema_keeping_rows(old, schema), None));
+                return Ok((with_schema_keeping_rows(old, schema)?, None));
             };
             let data = Arc::new(TableData::new());
             data.auto_increment.store(auto_increment, Ordering::Relaxed);
@@ -1356,16 +1367,26 @@ pub(crate) fn insert_sorted(tree: &Tree, mut entries: Vec<IndexEntry>) {
 
 /// `old` under `schema`, with its rows and indexes: `Storage::alter_table` without
 /// `convert`, whose schema may change nothing a stored row or an index depends on.
-fn with_schema_keeping_rows(old: &Table, schema: TableSchema) -> Arc<Table> {
+/// `old`'s rows under `schema`: an index `old` has keeps its tree, an added one is built.
+fn with_schema_keeping_rows(old: &Table, schema: TableSchema) -> Result<Arc<Table>, StorageError> {
     assert_keeps_rows(&old.schema, &schema);
-    let table = Table::new(
-        old.id,
-        &old.db,
-        schema,
-        old.data.clone(),
-        old.secondary.clone(),
-    );
-    Arc::new(table)
+    let kept = |index: &IndexSchema| {
+        let position = old.schema.indexes.iter().position(|i| i == index)?;
+        Some(old.secondary[position].clone())
+    };
+    let secondary: Vec<Option<Arc<Tree>>> = schema.indexes.iter().map(kept).collect();
+    let added: Vec<usize> = (0..secondary.len())
+        .filter(|&i| secondary[i].is_none())
+        .collect();
+    let secondary = secondary
+        .into_iter()
+        .map(|tree| tree.unwrap_or_else(|| Arc::new(Tree::new())))
+        .collect();
+    let table = Table::new(old.id, &old.db, schema, old.data.clone(), secondary);
+    for i in added {
+        table.build_secondary(i)?;
+    }
+    Ok(Arc::new(table))
 }
 
 fn assert_keeps_rows(old: &TableSchema, new: &TableSchema) {
@@ -1381,9 +1402,8 @@ fn assert_keeps_rows(old: &TableSchema, new: &TableSchema) {
                 .iter()
                 .zip(&new.columns)
                 .all(|(a, b)| same_storage(a, b))
-            && old.primary_key == new.primary_key
-            && old.indexes == new.indexes,
-        "a schema-only ALTER changes what rows or indexes store"
+            && old.primary_key == new.primary_key,
+        "an ALTER that keeps the rows changes what they or the primary key store"
     );
 }
 

@@ -640,7 +640,14 @@ mod tests {
             Ok::<_, StorageError>(new.into_boxed_slice())
         };
         storage
-            .alter_table("d", "t", schema.clone(), Vec::new(), Some(&mut convert))
+            .alter_table(
+                "d",
+                "t",
+                schema.clone(),
+                Vec::new(),
+                Some(&mut convert),
+                |_| Ok(()),
+            )
             .expect("rebuild");
         schema
     }
@@ -687,6 +694,46 @@ mod tests {
         let catalog = storage.catalog();
         let table = catalog.table("d", "t").expect("table");
         assert_eq!(*table.schema, schema);
+    }
+
+    /// An ALTER that keeps the rows but adds an index and CHECKs (as ALTER TABLE ADD
+    /// INDEX, ADD CHECK) is one AlterTable record, replayed whole with the index built
+    /// over the replayed rows; one whose verification fails logs and changes nothing.
+    #[test]
+    fn an_alter_keeping_rows_is_one_record_replayed_whole() {
+        let disk = SimDisk::new();
+        let (storage, wal) = open(&disk);
+        storage.create_database("d", false).expect("database");
+        storage
+            .create_table("d", checked_table(), false)
+            .expect("table");
+        insert_rows(&storage, 1..=5);
+        let mut schema = checked_table();
+        schema.indexes.push(IndexSchema::new("kb", vec![1], false));
+        schema.checks = checks();
+        let before = wal.last_lsn();
+        let refused =
+            storage.alter_table::<StorageError>("d", "t", schema.clone(), Vec::new(), None, |_| {
+                Err(StorageError::TableBusy)
+            });
+        assert!(matches!(refused, Err(StorageError::TableBusy)));
+        assert_eq!(wal.last_lsn(), before);
+        let table = storage.catalog().table("d", "t").expect("table").clone();
+        assert_eq!(*table.schema, checked_table());
+        storage
+            .alter_table::<StorageError>("d", "t", schema.clone(), Vec::new(), None, |new| {
+                assert_eq!(new.index_entry_count(IndexNo::Secondary(0)), 5);
+                Ok(())
+            })
+            .expect("alter");
+        assert_eq!(wal.last_lsn().0 - before.0, 1);
+        let rows = rows_of(&storage);
+
+        let (storage, _wal) = restart(&disk, wal);
+        let table = storage.catalog().table("d", "t").expect("table").clone();
+        assert_eq!(*table.schema, schema);
+        assert_eq!(table.index_entry_count(IndexNo::Secondary(0)), 5);
+        assert_eq!(rows_of(&storage), rows);
     }
 
     /// An ALTER the log refused midway (its AlterTable and some AlterRows, then another
@@ -815,7 +862,7 @@ mod tests {
             foreign_keys: keys.clone(),
         }];
         storage
-            .alter_table::<StorageError>("d", "t", renamed.clone(), followers, None)
+            .alter_table::<StorageError>("d", "t", renamed.clone(), followers, None, |_| Ok(()))
             .expect("rename");
         assert_eq!(wal.last_lsn().0 - before.0, 1);
         holder.commit().expect("commit after the ALTER");
