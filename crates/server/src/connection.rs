@@ -27,6 +27,12 @@
 //!     signals instead re-polled both on every wake-up, and each poll of a waiting
 //!     `Notified` locks its `Notify`'s mutex: the shutdown watch's is one shared by every
 //!     connection of both workers, so that was a shared write per command.
+//! (9) With the worker's send ring, the command loop does not wait for its replies'
+//!     send: it goes back to reading, and only a send the kernel did not take whole wakes
+//!     it there (`PendingSend::poll_incomplete`) to write the rest. The output buffer
+//!     comes back from the ring, and any rest is written, before the next reply is built
+//!     (`reclaim_output`), so at most one send is in flight and replies keep their order.
+//!     That saves a task wake-up and poll per reply (docs/performance.md).
 
 use crate::accounts;
 use crate::sink::{ColumnTypes, WireSink};
@@ -46,8 +52,9 @@ use manycore_sql::{
     Columns, ConnectionInfo, Counter, Engine, Error, ErrorCode, KillKind, Session, Wait,
 };
 use manycore_types::Value;
-use manycore_uring::SendRing;
+use manycore_uring::{SendRing, Sender};
 use std::net::SocketAddr;
+use std::os::fd::AsRawFd;
 use std::rc::Rc;
 use std::sync::atomic::AtomicU32;
 use std::sync::{Arc, OnceLock};
@@ -156,6 +163,10 @@ impl Reply {
 const LAST_PREPARED: u32 = u32::MAX;
 
 struct Connection {
+    /// The connection's handle on its worker's send ring; None where io_uring is
+    /// unavailable or turned off. Declared before `stream`, so an unsubmitted send is
+    /// unqueued before the socket closes.
+    sender: Option<Sender>,
     stream: Stream,
     peer: SocketAddr,
     context: Arc<ConnectionContext>,
@@ -180,8 +191,6 @@ struct Connection {
     params: Vec<Value>,
     /// A login refusal `establish` decided on, answered after the delay (invariant (7)).
     refusal: Option<Error>,
-    /// The worker's batched sender; None where io_uring is unavailable or turned off.
-    send_ring: Option<Rc<SendRing>>,
     kill: Arc<KillSignal>,
 }
 
@@ -237,7 +246,9 @@ async fn run(
     let engine = context.engine.clone();
     let worker = context.worker;
     engine.status().add(worker, Counter::Connections, 1);
+    let sender = send_ring.map(|ring| ring.sender(stream.as_raw_fd()));
     let mut connection = Connection {
+        sender,
         stream: Stream::Plain(stream),
         peer,
         context,
@@ -257,7 +268,6 @@ async fn run(
         last_prepared: None,
         params: Vec::new(),
         refusal: None,
-        send_ring,
         kill,
     };
     let timeout = connection.context.connect_timeout;
@@ -628,10 +638,13 @@ impl Connection {
                     return;
                 }
             }
-            if !self.reply.output.is_empty() && self.flush().await.is_err() {
+            if !self.reply.output.is_empty() && self.send_replies().await.is_err() {
                 return;
             }
-            if self.read_more().await.is_err() {
+            if self.read_more_unless_send_incomplete().await.is_err() {
+                return;
+            }
+            if self.reclaim_output().await.is_err() {
                 return;
             }
         }
@@ -1124,20 +1137,72 @@ impl Connection {
             .add(self.context.worker, Counter::BytesReceived, bytes as u64);
     }
 
+    /// Writes the output and waits until it is written.
     async fn flush(&mut self) -> std::io::Result<()> {
-        let sent = self.reply.output.len() as u64;
+        self.reclaim_output().await?;
+        self.count_sent(self.reply.output.len());
         let result = self
             .stream
-            .write_all(&mut self.reply.output, self.send_ring.as_deref())
+            .write_all(&mut self.reply.output, self.sender.as_mut())
             .await;
+        self.trim_output();
+        result
+    }
+
+    /// Hands the output to the send ring without waiting (invariant (9)); writes it and
+    /// waits where the ring does not apply.
+    async fn send_replies(&mut self) -> std::io::Result<()> {
+        let bytes = self.reply.output.len();
+        let started = match &mut self.sender {
+            Some(sender) => self.stream.start_send(&mut self.reply.output, sender),
+            None => false,
+        };
+        if !started {
+            return self.flush().await;
+        }
+        self.count_sent(bytes);
+        Ok(())
+    }
+
+    /// Invariant (9): the output buffer back from the ring, whatever the kernel did not
+    /// take written.
+    async fn reclaim_output(&mut self) -> std::io::Result<()> {
+        let Some(sender) = &mut self.sender else {
+            return Ok(());
+        };
+        let result = self
+            .stream
+            .finish_send(sender, &mut self.reply.output)
+            .await;
+        self.trim_output();
+        result
+    }
+
+    /// `read_more`, cut short by a send in flight that needs its rest written.
+    async fn read_more_unless_send_incomplete(&mut self) -> std::io::Result<()> {
+        let Some(mut sender) = self.sender.take() else {
+            return self.read_more().await;
+        };
+        let read = tokio::select! {
+            biased;
+            () = std::future::poll_fn(|cx| sender.poll_incomplete(cx)) => Ok(()),
+            read = self.read_more() => read,
+        };
+        self.sender = Some(sender);
+        read
+    }
+
+    fn count_sent(&self, bytes: usize) {
         self.context
             .engine
             .status()
-            .add(self.context.worker, Counter::BytesSent, sent);
+            .add(self.context.worker, Counter::BytesSent, bytes as u64);
+    }
+
+    fn trim_output(&mut self) {
         if self.reply.output.capacity() > WRITE_BUFFER_RETAINED_MAX {
             self.reply.output.shrink_to(WRITE_BUFFER_RETAINED_MAX);
         }
-        result
     }
 }
 

@@ -10,11 +10,12 @@
 //! (4) With the worker's send ring, a plain write is queued and goes out with the other
 //!     replies of the worker's pass in one system call (`manycore_uring`); whatever the
 //!     kernel did not take is written here, so the caller's contract is unchanged.
+//!     `start_send` and `finish_send` split such a write in two, so that the caller can
+//!     read meanwhile; `write_all` is both at once.
 
 use crate::tls::TlsInfo;
-use manycore_uring::SendRing;
+use manycore_uring::Sender;
 use std::io;
-use std::os::fd::AsRawFd;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_rustls::server::TlsStream;
@@ -40,33 +41,63 @@ impl Stream {
     pub async fn write_all(
         &mut self,
         buffer: &mut Vec<u8>,
-        ring: Option<&SendRing>,
+        sender: Option<&mut Sender>,
     ) -> io::Result<()> {
-        let result = self.write_buffer(buffer, ring).await;
+        if let Some(sender) = sender {
+            if self.start_send(buffer, sender) {
+                return self.finish_send(sender, buffer).await;
+            }
+        }
+        let result = self.write_rest(buffer).await;
         buffer.clear();
         result
     }
 
-    async fn write_buffer(
-        &mut self,
-        buffer: &mut Vec<u8>,
-        ring: Option<&SendRing>,
-    ) -> io::Result<()> {
-        let buf = match (&*self, ring) {
-            (Stream::Plain(stream), Some(ring)) if !buffer.is_empty() => {
-                let (result, returned) =
-                    ring.send(stream.as_raw_fd(), std::mem::take(buffer)).await;
-                *buffer = returned;
-                // An error took nothing (a full socket buffer, a failed ring, a reset
-                // peer): the write below sends it all or reports the socket's error.
-                let taken = result.unwrap_or(0);
-                if taken == buffer.len() {
-                    return Ok(());
-                }
-                &buffer[taken..]
-            }
-            _ => &buffer[..],
+    /// Hands `buffer` to the worker's ring (invariant (4)) and leaves it empty; false, with
+    /// `buffer` untouched, where the ring does not apply (TLS, nothing to send).
+    pub fn start_send(&self, buffer: &mut Vec<u8>, sender: &mut Sender) -> bool {
+        let Stream::Plain(_) = self else {
+            return false;
         };
+        if buffer.is_empty() {
+            return false;
+        }
+        sender.send(std::mem::take(buffer));
+        true
+    }
+
+    /// Completes what `start_send` began, if anything is in flight: `buffer` gets the
+    /// ring's buffer back, cleared, after whatever the kernel did not take is written here.
+    pub async fn finish_send(
+        &mut self,
+        sender: &mut Sender,
+        buffer: &mut Vec<u8>,
+    ) -> io::Result<()> {
+        if !sender.in_flight() {
+            return Ok(());
+        }
+        assert!(
+            buffer.is_empty(),
+            "nothing is built into the output while its previous contents are in flight"
+        );
+        let (result, returned) = match sender.take_done() {
+            Some(sent) => sent,
+            None => std::future::poll_fn(|cx| sender.poll_done(cx)).await,
+        };
+        *buffer = returned;
+        // An error took nothing (a full socket buffer, a failed ring, a reset peer): the
+        // write below sends it all or reports the socket's error.
+        let taken = result.unwrap_or(0);
+        let written = if taken == buffer.len() {
+            Ok(())
+        } else {
+            self.write_rest(&buffer[taken..]).await
+        };
+        buffer.clear();
+        written
+    }
+
+    async fn write_rest(&mut self, buf: &[u8]) -> io::Result<()> {
         match self {
             Stream::Plain(stream) => stream.write_all(buf).await,
             Stream::Tls(stream) => {

@@ -10,25 +10,32 @@
 //! No library does this within tokio: tokio-uring and monoio replace the runtime, and the
 //! io-uring crate is the FFI this module wraps. Reads stay on tokio's epoll.
 //!
-//! Model: one [`SendRing`] per worker thread (it is `!Send`). A connection hands its reply
-//! buffer to [`SendRing::send`]; the buffer is queued and the ring's flusher task
-//! ([`SendRing::run`]) is woken. Spawned on the worker's `LocalSet`, the flusher runs after
-//! the connections already scheduled in this pass, so it finds their replies queued too:
-//! it submits them all with one system call, reaps the completions (loopback sends
-//! complete inline) and wakes the senders.
+//! Model: one [`SendRing`] per worker thread (it is `!Send`), and one [`Sender`] per
+//! connection, which keeps its slot in the ring (and the waker of its task) for the
+//! connection's life. A connection hands its reply buffer to [`Sender::send`]; the buffer
+//! is queued and the ring's flusher task ([`SendRing::run`]) is woken. Spawned on the
+//! worker's `LocalSet`, the flusher runs after the connections already scheduled in this
+//! pass, so it finds their replies queued too: it submits them all with one system call
+//! and reaps the completions (loopback sends complete inline). A sender may wait for the
+//! completion ([`Sender::poll_done`]), or go back to reading and ask to be woken only if
+//! the send needs it ([`Sender::poll_incomplete`]): then a send the kernel took whole wakes
+//! nobody, and the connection takes its buffer back ([`Sender::take_done`]) in the same
+//! task poll as its next read. That saves a task wake-up and poll per reply.
 //!
 //! Invariants:
 //! (1) The kernel reads a buffer only while the ring owns it. A buffer moves into the ring
 //!     at `send` and comes back only with its completion. A sender that goes away leaves a
 //!     submitted buffer to the ring, which frees it when its completion arrives, or leaks
-//!     it if the ring is dropped first: never freed while the kernel may read it.
+//!     it if the ring is dropped first: never freed while the kernel may read it. A
+//!     sender has one send at a time, so its replies leave in order.
 //! (2) A descriptor reaches the kernel only while its connection is alive: entries are
 //!     pushed and submitted in one synchronous step, only for queued sends whose sender
-//!     still waits (a dropped sender unqueues itself). Once submitted, the kernel holds its
+//!     still lives (a dropped sender unqueues its send). Once submitted, the kernel holds its
 //!     own reference to the file, so a close cannot redirect the send.
 //! (3) A send completes with the number of bytes the kernel took, possibly fewer than all,
 //!     or with an error (EAGAIN included, if the socket buffer was full): the caller writes
-//!     any rest itself. Nothing is retried here.
+//!     any rest itself. Nothing is retried here. Such an incomplete send always wakes its
+//!     sender, whichever way it waits; a complete one wakes only a sender awaiting it.
 //! (4) At most `capacity` sends are in the kernel at once, so completions never overflow
 //!     the completion queue (twice the submission queue's size); the rest stay queued for
 //!     the next pass.
@@ -41,16 +48,18 @@ use std::cell::{Cell, RefCell};
 use std::future::{poll_fn, Future};
 use std::io;
 use std::os::fd::{AsRawFd, RawFd};
-use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 use tokio::io::unix::AsyncFd;
 
-/// What `send` gives back: the bytes the kernel took (or why none), and the buffer.
+/// A finished send: the bytes the kernel took (or why none), and the buffer.
 pub type Sent = (io::Result<usize>, Vec<u8>);
 
 enum State {
+    /// On the free list.
     Free,
+    /// A sender's, with no send.
+    Idle,
     Queued,
     InKernel,
     Done(io::Result<usize>),
@@ -60,9 +69,37 @@ struct Slot {
     state: State,
     fd: RawFd,
     buffer: Vec<u8>,
+    /// The sender's task, kept across its sends: registering costs a clone only when the
+    /// task changes.
     waker: Option<Waker>,
-    /// The sender dropped its future while the kernel had the buffer (invariant (1)).
+    /// The sender waits for the completion, not only an incomplete one (invariant (3)).
+    wake_when_complete: bool,
+    /// The sender dropped its handle while the kernel had the buffer (invariant (1)).
     abandoned: bool,
+}
+
+impl Slot {
+    fn new(state: State, fd: RawFd) -> Slot {
+        Slot {
+            state,
+            fd,
+            buffer: Vec::new(),
+            waker: None,
+            wake_when_complete: false,
+            abandoned: false,
+        }
+    }
+
+    /// Done, with the whole buffer taken by the kernel.
+    fn is_complete(&self) -> bool {
+        matches!(self.state, State::Done(Ok(n)) if n == self.buffer.len())
+    }
+
+    fn register(&mut self, cx: &Context<'_>) {
+        if !self.waker.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
+            self.waker = Some(cx.waker().clone());
+        }
+    }
 }
 
 struct Inner {
@@ -127,32 +164,13 @@ impl SendRing {
         }))
     }
 
-    /// Sends `buffer` on the connected socket `fd` with the next batch. `fd` must stay open
-    /// until the returned future completes or is dropped (invariant (2)).
-    pub fn send(&self, fd: RawFd, buffer: Vec<u8>) -> SendFuture<'_> {
-        let mut inner = self.inner.borrow_mut();
-        let state = match inner.dead {
-            Some(kind) => State::Done(Err(dead_error(kind))),
-            None => State::Queued,
-        };
-        let queued = matches!(state, State::Queued);
-        let slot = inner.allocate(Slot {
-            state,
-            fd,
-            buffer,
-            waker: None,
-            abandoned: false,
-        });
-        if queued {
-            inner.queued.push(slot);
-            if inner.queued.len() == 1 {
-                self.kick.kick();
-            }
-        }
-        SendFuture {
-            ring: self,
+    /// The sender for the connected socket `fd`, which must stay open while the sender
+    /// lives (invariant (2)).
+    pub fn sender(self: &Rc<Self>, fd: RawFd) -> Sender {
+        let slot = self.inner.borrow_mut().allocate(Slot::new(State::Idle, fd));
+        Sender {
+            ring: Rc::clone(self),
             slot,
-            finished: false,
         }
     }
 
@@ -242,19 +260,9 @@ impl Inner {
         }
     }
 
-    fn release(&mut self, index: usize) -> Slot {
-        let slot = std::mem::replace(
-            &mut self.slots[index],
-            Slot {
-                state: State::Free,
-                fd: -1,
-                buffer: Vec::new(),
-                waker: None,
-                abandoned: false,
-            },
-        );
+    fn release(&mut self, index: usize) {
+        self.slots[index] = Slot::new(State::Free, -1);
         self.free.push(index);
-        slot
     }
 
     /// Pushes queued sends (invariants (2), (4)) and submits them with one system call;
@@ -287,7 +295,7 @@ impl Inner {
                 // completion is reaped: the slot owns it, and neither the sender (which
                 // only gets it back from a `Done` slot) nor a drop of the ring (which
                 // leaks in-kernel buffers) frees it before then (invariant (1)). The
-                // descriptor is open: its sender is still waiting (invariant (2)), and
+                // descriptor is open: its sender still lives (invariant (2)), and
                 // the entry is submitted below before any other task runs.
                 let pushed = unsafe { submission.push(&entry) };
                 assert!(
@@ -347,12 +355,16 @@ impl Inner {
         }
     }
 
-    /// A done slot: wake its sender, or free it if the sender left.
+    /// A done slot: wake its sender if it waits for this (invariant (3)), or free the slot
+    /// if the sender left.
     fn finish(&mut self, index: usize) {
-        if self.slots[index].abandoned {
+        let slot = &self.slots[index];
+        if slot.abandoned {
             self.release(index);
-        } else if let Some(waker) = self.slots[index].waker.take() {
-            waker.wake();
+        } else if slot.wake_when_complete || !slot.is_complete() {
+            if let Some(waker) = &slot.waker {
+                waker.wake_by_ref();
+            }
         }
     }
 
@@ -381,50 +393,93 @@ fn dead_error(kind: io::ErrorKind) -> io::Error {
     io::Error::new(kind, "io_uring send ring failed; sends fall back to write")
 }
 
-/// Resolves to what the kernel took of the buffer, and the buffer.
-pub struct SendFuture<'a> {
-    ring: &'a SendRing,
+/// A connection's handle on the ring: one send at a time, in its own slot.
+pub struct Sender {
+    ring: Rc<SendRing>,
     slot: usize,
-    /// `poll` returned the buffer and released the slot, which may already be reused.
-    finished: bool,
 }
 
-impl Future for SendFuture<'_> {
-    type Output = Sent;
+impl Sender {
+    /// Queues `buffer` for the next batch. The previous send must have been taken back
+    /// (`take_done`, `poll_done`): a sender has one send at a time (invariant (1)).
+    pub fn send(&mut self, buffer: Vec<u8>) {
+        let mut inner = self.ring.inner.borrow_mut();
+        let dead = inner.dead;
+        let slot = &mut inner.slots[self.slot];
+        assert!(
+            matches!(slot.state, State::Idle),
+            "a sender has one send at a time"
+        );
+        slot.buffer = buffer;
+        slot.wake_when_complete = false;
+        if let Some(kind) = dead {
+            slot.state = State::Done(Err(dead_error(kind)));
+            return;
+        }
+        slot.state = State::Queued;
+        inner.queued.push(self.slot);
+        if inner.queued.len() == 1 {
+            self.ring.kick.kick();
+        }
+    }
 
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Sent> {
-        assert!(!self.finished, "SendFuture polled after completion");
-        let ring = self.ring;
-        let mut inner = ring.inner.borrow_mut();
+    /// A send was handed over and not yet taken back.
+    pub fn in_flight(&self) -> bool {
+        !matches!(self.ring.inner.borrow().slots[self.slot].state, State::Idle)
+    }
+
+    /// The finished send, if it is done; None while it is on its way (or there is none).
+    pub fn take_done(&mut self) -> Option<Sent> {
+        let mut inner = self.ring.inner.borrow_mut();
+        let slot = &mut inner.slots[self.slot];
+        match std::mem::replace(&mut slot.state, State::Idle) {
+            State::Done(result) => Some((result, std::mem::take(&mut slot.buffer))),
+            other => {
+                slot.state = other;
+                None
+            }
+        }
+    }
+
+    /// The finished send, once it is done (woken at its completion).
+    pub fn poll_done(&mut self, cx: &mut Context<'_>) -> Poll<Sent> {
+        if let Some(sent) = self.take_done() {
+            return Poll::Ready(sent);
+        }
+        let mut inner = self.ring.inner.borrow_mut();
+        let slot = &mut inner.slots[self.slot];
+        assert!(
+            matches!(slot.state, State::Queued | State::InKernel),
+            "waiting for a send that was never made"
+        );
+        slot.wake_when_complete = true;
+        slot.register(cx);
+        Poll::Pending
+    }
+
+    /// Ready once the send is done without the kernel taking all of the buffer (a partial
+    /// send or an error): the connection must then write the rest. Pending while the send
+    /// is on its way, and for good once it completed whole, waking nobody (invariant (3)).
+    pub fn poll_incomplete(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        let mut inner = self.ring.inner.borrow_mut();
         let slot = &mut inner.slots[self.slot];
         match slot.state {
             State::Queued | State::InKernel => {
-                if !slot.waker.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
-                    slot.waker = Some(cx.waker().clone());
-                }
+                slot.register(cx);
                 Poll::Pending
             }
-            State::Done(_) => {
-                let slot = inner.release(self.slot);
-                self.finished = true;
-                let State::Done(result) = slot.state else {
-                    unreachable!("matched Done above")
-                };
-                Poll::Ready((result, slot.buffer))
-            }
-            State::Free => unreachable!("a waiting sender's slot is never free"),
+            State::Done(_) if !slot.is_complete() => Poll::Ready(()),
+            State::Idle | State::Done(_) => Poll::Pending,
+            State::Free => unreachable!("a sender's slot is never free"),
         }
     }
 }
 
-impl Drop for SendFuture<'_> {
+impl Drop for Sender {
     fn drop(&mut self) {
-        if self.finished {
-            return;
-        }
         let mut inner = self.ring.inner.borrow_mut();
         match inner.slots[self.slot].state {
-            State::Free => unreachable!("a waiting sender's slot is never free"),
+            State::Free => unreachable!("a sender's slot is never free"),
             State::Queued => {
                 // Invariant (2): never submitted, so the kernel never sees the descriptor.
                 let slot = self.slot;
@@ -436,9 +491,7 @@ impl Drop for SendFuture<'_> {
                 slot.abandoned = true;
                 slot.waker = None;
             }
-            State::Done(_) => {
-                inner.release(self.slot);
-            }
+            State::Idle | State::Done(_) => inner.release(self.slot),
         }
     }
 }

@@ -52,6 +52,18 @@ async fn pair() -> (TcpStream, TcpStream) {
     (server, client)
 }
 
+/// Waits for `sender`'s send to finish.
+async fn done(sender: &mut Sender) -> Sent {
+    poll_fn(|cx| sender.poll_done(cx)).await
+}
+
+/// A sender on `fd` with `buffer` handed to it.
+fn sending(ring: &Rc<SendRing>, fd: RawFd, buffer: Vec<u8>) -> Sender {
+    let mut sender = ring.sender(fd);
+    sender.send(buffer);
+    sender
+}
+
 async fn read_exactly(stream: &mut TcpStream, len: usize) -> Vec<u8> {
     let mut out = vec![0; len];
     stream.read_exact(&mut out).await.expect("read");
@@ -65,13 +77,13 @@ fn sends_queued_in_one_pass_share_one_submission() {
         for _ in 0..5 {
             pairs.push(pair().await);
         }
-        let futures: Vec<_> = pairs
+        let mut senders: Vec<_> = pairs
             .iter()
             .enumerate()
-            .map(|(i, (server, _))| ring.send(server.as_raw_fd(), vec![i as u8; 100 + i]))
+            .map(|(i, (server, _))| sending(&ring, server.as_raw_fd(), vec![i as u8; 100 + i]))
             .collect();
-        for (i, future) in futures.into_iter().enumerate() {
-            let (result, buffer) = future.await;
+        for (i, sender) in senders.iter_mut().enumerate() {
+            let (result, buffer) = done(sender).await;
             assert_eq!(result.expect("sent"), 100 + i);
             assert_eq!(
                 buffer,
@@ -96,11 +108,11 @@ fn sends_queued_in_one_pass_share_one_submission() {
 fn more_sends_than_capacity_go_in_later_passes() {
     on_worker(|ring, submitted| async move {
         let (server, mut client) = pair().await;
-        let futures: Vec<_> = (0..20u8)
-            .map(|i| ring.send(server.as_raw_fd(), vec![i; 10]))
+        let mut senders: Vec<_> = (0..20u8)
+            .map(|i| sending(&ring, server.as_raw_fd(), vec![i; 10]))
             .collect();
-        for future in futures {
-            assert_eq!(future.await.0.expect("sent"), 10);
+        for sender in &mut senders {
+            assert_eq!(done(sender).await.0.expect("sent"), 10);
         }
         let received = read_exactly(&mut client, 200).await;
         let expected: Vec<u8> = (0..20u8).flat_map(|i| [i; 10]).collect();
@@ -118,8 +130,8 @@ fn more_sends_than_capacity_go_in_later_passes() {
 fn a_sender_dropped_before_submission_sends_nothing() {
     on_worker(|ring, submitted| async move {
         let (server, mut client) = pair().await;
-        drop(ring.send(server.as_raw_fd(), b"never".to_vec()));
-        let (result, _) = ring.send(server.as_raw_fd(), b"sent".to_vec()).await;
+        drop(sending(&ring, server.as_raw_fd(), b"never".to_vec()));
+        let (result, _) = done(&mut sending(&ring, server.as_raw_fd(), b"sent".to_vec())).await;
         assert_eq!(result.expect("sent"), 4);
         assert_eq!(read_exactly(&mut client, 4).await, b"sent");
         assert_eq!(submitted.get().sends, 1);
@@ -136,7 +148,7 @@ fn a_send_larger_than_the_socket_buffer_reports_what_was_taken() {
             client.read_to_end(&mut all).await.expect("read");
             all
         });
-        let (result, buffer) = ring.send(server.as_raw_fd(), big.clone()).await;
+        let (result, buffer) = done(&mut sending(&ring, server.as_raw_fd(), big.clone())).await;
         // Invariant (3): the kernel took a prefix (or nothing, with EAGAIN); the caller
         // writes the rest.
         let taken = match result {
@@ -164,8 +176,10 @@ fn a_send_to_a_closed_peer_fails_without_a_signal() {
         drop(client);
         // The first send may still be accepted; a later one sees the reset.
         let mut failed = false;
+        let mut sender = ring.sender(server.as_raw_fd());
         for _ in 0..50 {
-            let (result, _) = ring.send(server.as_raw_fd(), vec![0; 1000]).await;
+            sender.send(vec![0; 1000]);
+            let (result, _) = done(&mut sender).await;
             if result.is_err() {
                 failed = true;
                 break;
@@ -179,6 +193,86 @@ fn a_send_to_a_closed_peer_fails_without_a_signal() {
     });
 }
 
+#[test]
+fn a_send_taken_whole_wakes_nobody_who_polls_for_an_incomplete_one() {
+    on_worker(|ring, submitted| async move {
+        let (server, mut client) = pair().await;
+        let (counter, waker) = counting_waker();
+        let mut cx = Context::from_waker(&waker);
+        let mut sender = sending(&ring, server.as_raw_fd(), b"whole".to_vec());
+        assert!(sender.poll_incomplete(&mut cx).is_pending());
+        assert!(
+            sender.take_done().is_none(),
+            "not submitted before the flusher runs"
+        );
+        // The client receiving the bytes means the flusher submitted (and, on loopback,
+        // reaped) the send.
+        assert_eq!(read_exactly(&mut client, 5).await, b"whole");
+        assert_eq!(submitted.get().sends, 1);
+        assert_eq!(counter.wakes(), 0, "a complete send wakes nobody");
+        assert!(sender.poll_incomplete(&mut cx).is_pending());
+        let (result, buffer) = sender.take_done().expect("done without a wake-up");
+        assert_eq!(result.expect("sent"), 5);
+        assert_eq!(buffer, b"whole");
+        assert!(!sender.in_flight());
+
+        // The slot is the sender's for its next send, and waiting for the completion
+        // is woken by it.
+        sender.send(b"again".to_vec());
+        assert!(sender.in_flight());
+        assert_eq!(done(&mut sender).await.0.expect("sent"), 5);
+        assert_eq!(read_exactly(&mut client, 5).await, b"again");
+    });
+}
+
+#[test]
+fn a_send_the_kernel_took_only_part_of_wakes_who_polls_for_it() {
+    on_worker(|ring, _| async move {
+        let (server, mut client) = pair().await;
+        let (counter, waker) = counting_waker();
+        let mut cx = Context::from_waker(&waker);
+        // Larger than loopback's socket buffers, with nobody reading yet.
+        let big: Vec<u8> = (0..32 << 20).map(|i: u32| i as u8).collect();
+        let mut sender = sending(&ring, server.as_raw_fd(), big.clone());
+        assert!(sender.poll_incomplete(&mut cx).is_pending());
+        let woken = async {
+            while counter.wakes() == 0 {
+                tokio::task::yield_now().await;
+            }
+        };
+        tokio::time::timeout(std::time::Duration::from_secs(10), woken)
+            .await
+            .expect("an incomplete send wakes its sender");
+        assert!(sender.poll_incomplete(&mut cx).is_ready());
+        let (result, buffer) = sender.take_done().expect("done");
+        let taken = match result {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => 0,
+            Err(e) => panic!("send failed: {e}"),
+        };
+        assert!(
+            taken < big.len(),
+            "the kernel took all of {} bytes",
+            big.len()
+        );
+        let reader = tokio::task::spawn_local(async move {
+            let mut all = Vec::new();
+            client.read_to_end(&mut all).await.expect("read");
+            all
+        });
+        let mut server = server;
+        tokio::io::AsyncWriteExt::write_all(&mut server, &buffer[taken..])
+            .await
+            .expect("rest");
+        drop(sender);
+        drop(server);
+        assert!(
+            reader.await.expect("reader") == big,
+            "every byte arrives, in order"
+        );
+    });
+}
+
 /// A waker that counts its wakes.
 struct CountingWaker(std::sync::atomic::AtomicUsize);
 
@@ -188,12 +282,22 @@ impl std::task::Wake for CountingWaker {
     }
 }
 
+impl CountingWaker {
+    fn wakes(&self) -> usize {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+fn counting_waker() -> (std::sync::Arc<CountingWaker>, Waker) {
+    let counter = std::sync::Arc::new(CountingWaker(Default::default()));
+    (std::sync::Arc::clone(&counter), Waker::from(counter))
+}
+
 #[test]
 fn a_kick_is_kept_for_the_next_wait_and_wakes_a_waiting_one() {
-    let counter = std::sync::Arc::new(CountingWaker(Default::default()));
-    let waker = Waker::from(std::sync::Arc::clone(&counter));
+    let (counter, waker) = counting_waker();
     let mut cx = Context::from_waker(&waker);
-    let wakes = || counter.0.load(std::sync::atomic::Ordering::Relaxed);
+    let wakes = || counter.wakes();
     let kick = Kick::default();
 
     // A kick before anyone waits is kept, and consumed by one wait only.
