@@ -642,6 +642,8 @@ impl Connection {
                 return;
             }
             if self.read_more_unless_send_incomplete().await.is_err() {
+                // A client that closed only its writing side still reads what it is owed.
+                let _ = self.reclaim_output().await;
                 return;
             }
             if self.reclaim_output().await.is_err() {

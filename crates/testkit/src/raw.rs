@@ -184,7 +184,7 @@ impl RawClient {
 
     /// Reads packets up to the end of a text result set (two EOF/OK terminators:
     /// after the column definitions and after the rows).
-    fn drain_result_set(&mut self) -> io::Result<()> {
+    pub fn drain_result_set(&mut self) -> io::Result<()> {
         let mut terminators = 0;
         while terminators < 2 {
             let (_, payload) = self.read_packet()?;

@@ -44,6 +44,29 @@ fn raw_login_works() {
     assert_eq!(client.reply().expect("ping reply"), Reply::Ok);
 }
 
+/// A client may close its writing side after its last command and still read the
+/// replies: the server must send what it owes before it closes (its replies leave
+/// through the send ring after the command loop has gone back to reading).
+#[test]
+fn commands_followed_by_a_half_close_still_get_their_replies() {
+    let server = Server::from_env();
+    for round in 0..20 {
+        let mut client = RawClient::login(server.port()).expect("login");
+        client
+            .command(COM_QUERY, format!("SELECT {round}").as_bytes())
+            .expect("send the query");
+        client.shutdown_write();
+        assert_eq!(
+            client.reply().expect("the query's reply"),
+            Reply::Other(vec![1]),
+            "round {round}: a one-column result set"
+        );
+        client
+            .drain_result_set()
+            .expect("the rows and the end of the result");
+    }
+}
+
 #[test]
 fn malformed_packets_get_errors_and_the_server_survives() {
     let server = Server::from_env();
