@@ -16,6 +16,7 @@ use super::coerce::{
     to_bytes, warning_text,
 };
 use super::time::{self, ParsedTime};
+use super::time_zone::in_timestamp_range;
 use super::SessionContext;
 use crate::error::{Error, ErrorCode, Result};
 use manycore_types::{Collation, DataType, Date, DateTime, Decimal, Time, Value};
@@ -41,6 +42,23 @@ fn out_of_range(column_name: &str, row: u64) -> (ErrorCode, String) {
         format!(
             "Out of range value for column '{}' at row {row}",
             short_name(column_name)
+        ),
+    )
+}
+
+/// 1292 for a value a date or datetime column cannot hold.
+fn incorrect_temporal(
+    kind: &str,
+    value: &Value,
+    column_name: &str,
+    row: u64,
+) -> (ErrorCode, String) {
+    (
+        ErrorCode::TruncatedWrongValue,
+        format!(
+            "Incorrect {kind} value: '{}' for column {} at row {row}",
+            warning_text(value),
+            quoted_name(column_name)
         ),
     )
 }
@@ -391,14 +409,7 @@ pub fn store_value(
                 };
                 // Strict: 1292; otherwise MariaDB stores the zero date and warns 1265.
                 let message = if strict {
-                    (
-                        ErrorCode::TruncatedWrongValue,
-                        format!(
-                            "Incorrect {kind} value: '{}' for column {} at row {row}",
-                            warning_text(&value),
-                            quoted_name(&column_name())
-                        ),
-                    )
+                    incorrect_temporal(kind, &value, &column_name(), row)
                 } else {
                     truncated(&column_name(), row)
                 };
@@ -408,10 +419,24 @@ pub fn store_value(
                 DataType::Date => Value::Date(dt.date),
                 DataType::DateTime { fsp } | DataType::Timestamp { fsp } => {
                     let unit = 10u32.pow(6 - (*fsp).min(6) as u32);
-                    Value::DateTime(DateTime {
+                    let dt = DateTime {
                         microsecond: dt.microsecond / unit * unit,
                         ..dt
-                    })
+                    };
+                    if matches!(column, DataType::Timestamp { .. })
+                        && !in_timestamp_range(&session.time_zone().to_utc(dt))
+                    {
+                        // Strict: 1292; otherwise MariaDB stores the zero datetime and
+                        // warns 1264.
+                        let message = if strict {
+                            incorrect_temporal(kind, &value, &column_name(), row)
+                        } else {
+                            out_of_range(&column_name(), row)
+                        };
+                        let zero = Value::DateTime(DateTime::default());
+                        return complain(strict, session, message, zero);
+                    }
+                    Value::DateTime(dt)
                 }
                 _ => Value::DateTime(dt),
             })

@@ -14,10 +14,13 @@
 //!     local time and never shifted. With offsets only, the shift is a bijection, so index
 //!     keys built from local bounds (`to_utc`) find exactly the rows a comparison accepts.
 //! (2) The zero datetime ('0000-00-00 00:00:00') is never shifted.
+//! (3) A TIMESTAMP cell is the zero datetime or within MariaDB's range, 1970-01-01
+//!     00:00:01 to 2038-01-19 03:14:07.999999 UTC (seconds since the epoch in 32 bits):
+//!     store assignment refuses the rest (`in_timestamp_range`).
 
 use super::temporal::{from_micros, to_micros};
 use super::SessionContext;
-use manycore_types::{DataType, DateTime, Value};
+use manycore_types::{DataType, Date, DateTime, Value};
 
 const SECONDS_PER_MINUTE: i32 = 60;
 const SECONDS_PER_HOUR: i32 = 3600;
@@ -109,6 +112,33 @@ pub fn stored_cell(data_type: &DataType, value: Value, session: &dyn SessionCont
     }
 }
 
+/// Invariant (3), for a UTC datetime.
+pub fn in_timestamp_range(utc: &DateTime) -> bool {
+    let first = DateTime {
+        date: Date {
+            year: 1970,
+            month: 1,
+            day: 1,
+        },
+        hour: 0,
+        minute: 0,
+        second: 1,
+        microsecond: 0,
+    };
+    let last = DateTime {
+        date: Date {
+            year: 2038,
+            month: 1,
+            day: 19,
+        },
+        hour: 3,
+        minute: 14,
+        second: 7,
+        microsecond: 999_999,
+    };
+    *utc == DateTime::default() || (first..=last).contains(utc)
+}
+
 fn shift(dt: DateTime, seconds: i32) -> DateTime {
     if seconds == 0 || dt == DateTime::default() {
         return dt;
@@ -121,7 +151,6 @@ fn shift(dt: DateTime, seconds: i32) -> DateTime {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use manycore_types::Date;
 
     fn at(year: u16, month: u8, day: u8, hour: u8, minute: u8) -> DateTime {
         DateTime {
@@ -166,5 +195,24 @@ mod tests {
         assert_eq!(zone.to_utc(zone.from_utc(utc)), utc);
         assert_eq!(zone.from_utc(DateTime::default()), DateTime::default());
         assert_eq!(TimeZone::SYSTEM.from_utc(utc), utc);
+    }
+
+    #[test]
+    fn the_timestamp_range_is_mariadbs_and_keeps_the_zero_datetime() {
+        let second = |dt: DateTime, second: u8, microsecond: u32| DateTime {
+            second,
+            microsecond,
+            ..dt
+        };
+        assert!(!in_timestamp_range(&at(1970, 1, 1, 0, 0)));
+        assert!(in_timestamp_range(&second(at(1970, 1, 1, 0, 0), 1, 0)));
+        assert!(in_timestamp_range(&second(
+            at(2038, 1, 19, 3, 14),
+            7,
+            999_999
+        )));
+        assert!(!in_timestamp_range(&second(at(2038, 1, 19, 3, 14), 8, 0)));
+        assert!(!in_timestamp_range(&at(1969, 12, 31, 23, 59)));
+        assert!(in_timestamp_range(&DateTime::default()));
     }
 }
