@@ -198,6 +198,22 @@ pub enum ErrorCode {
     DupQueryName = 4004,
     RecursiveWithoutAnchors = 4005,
     NotStandardCompliantRecursive = 4008,
+    /// ER_WRONG_WINDOW_SPEC_NAME: OVER w names no window of the WINDOW clause.
+    WrongWindowSpecName = 4009,
+    /// ER_DUP_WINDOW_NAME: two windows of one WINDOW clause share a name.
+    DupWindowName = 4010,
+    PartitionListInReferencingWindowSpec = 4011,
+    OrderListInReferencingWindowSpec = 4012,
+    WindowFrameInReferencedWindowSpec = 4013,
+    /// ER_WRONG_PLACEMENT_OF_WINDOW_FUNCTION: a window function outside the select list
+    /// and ORDER BY (WHERE, GROUP BY, HAVING, a window's own specification...).
+    WrongPlacementOfWindowFunction = 4015,
+    /// ER_NO_ORDER_LIST_IN_WINDOW_SPEC: RANK, LAG... over a window without ORDER BY.
+    NoOrderListInWindowSpec = 4018,
+    /// ER_INVALID_NTILE_ARGUMENT
+    InvalidNtileArgument = 4024,
+    /// ER_SUM_FUNC_WITH_WINDOW_FUNC_AS_ARG
+    SumFuncWithWindowFuncAsArg = 4074,
 }
 
 impl ErrorCode {

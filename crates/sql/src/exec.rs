@@ -256,6 +256,7 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
             width,
             select_width,
         } => run_aggregate(input, group_by, calls, *width, *select_width, ctx, out),
+        Plan::Window { input, calls, at } => crate::window::run(input, calls, *at, ctx, out),
         Plan::SetOperation(operation) => run_set_operation(operation, ctx, out),
         Plan::Recursive(cte) => run_recursive(cte, ctx, out),
         Plan::WorkTable { id } => {
@@ -655,7 +656,7 @@ pub fn sort_rows<T>(rows: &mut [(Vec<Value>, T)], keys: &[SortKey], ctx: &ExecCo
     });
 }
 
-fn compare_for_sort(a: &Value, b: &Value, t: &DataType, ctx: &ExecContext) -> Ordering {
+pub(crate) fn compare_for_sort(a: &Value, b: &Value, t: &DataType, ctx: &ExecContext) -> Ordering {
     match (a.is_null(), b.is_null()) {
         (true, true) => Ordering::Equal,
         (true, false) => Ordering::Less,

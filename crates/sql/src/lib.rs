@@ -63,6 +63,7 @@ pub mod split;
 mod tests;
 pub mod variables;
 mod view;
+mod window;
 
 pub use engine::{
     ConnectionInfo, Counter, Engine, EngineConfig, KillKind, ProcessHandle, ProcessList, Status,

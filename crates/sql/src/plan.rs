@@ -8,6 +8,9 @@
 //!         | Join | Empty
 //! ```
 //!
+//! With window functions, `Window` and a second `Compute` (the select values that read
+//! window values) come between Filter(HAVING) and Sort (`window` module notes).
+//!
 //! A set operation or a parenthesised query is a tree of such query blocks
 //! (`set_operation` binds it), its ORDER BY and LIMIT over the result:
 //!
@@ -89,6 +92,12 @@ pub enum Plan {
         input: Box<Plan>,
         keys: Vec<SortKey>,
     },
+    /// Buffers the rows and sets `row[at + i]` to window call `i`'s value (`window`).
+    Window {
+        input: Box<Plan>,
+        calls: Vec<crate::window::WindowCall>,
+        at: usize,
+    },
     Project {
         input: Box<Plan>,
         exprs: Vec<Expr>,
@@ -124,6 +133,7 @@ impl Plan {
             | Plan::Widen { input, .. }
             | Plan::Compute { input, .. }
             | Plan::Sort { input, .. }
+            | Plan::Window { input, .. }
             | Plan::Project { input, .. }
             | Plan::Distinct { input }
             | Plan::Limit { input, .. } => input.block_has(f),

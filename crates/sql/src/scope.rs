@@ -12,6 +12,7 @@ use crate::expr::{self, AggregateCall, ColumnRef, Expr, Scope, Subquery, Subquer
 use crate::plan::Plan;
 use crate::privilege::{ColumnAccess, Privileges};
 use crate::select::BindContext;
+use crate::window::Windows;
 use manycore_storage::Table;
 use manycore_types::{DataType, Value};
 use sqlparser::ast;
@@ -179,6 +180,11 @@ pub struct BindScope<'a> {
     pub values_offset: Option<usize>,
     /// The query being bound, in clauses that may hold subqueries (`in_query`).
     pub query: Option<&'a BindContext<'a>>,
+    /// Where window functions go, in the clauses that may have them (select list, ORDER
+    /// BY); elsewhere they are misplaced (4015).
+    pub windows: Option<&'a Windows>,
+    /// Binding an aggregate's argument, where a window function is 4074.
+    pub aggregate_argument: bool,
 }
 
 /// The clause of the enclosing query, seen from a subquery inside it: where the
@@ -204,6 +210,8 @@ impl<'a> BindScope<'a> {
             aliases_first: false,
             values_offset: None,
             query: None,
+            windows: None,
+            aggregate_argument: false,
         }
     }
 
@@ -309,6 +317,8 @@ impl Scope for BindScope<'_> {
             aliases_first: false,
             values_offset: None,
             query: self.query,
+            windows: None,
+            aggregate_argument: true,
         };
         let call = expr::bind_aggregate(function, &inner)?;
         let data_type = call.result_type();
@@ -321,6 +331,32 @@ impl Scope for BindScope<'_> {
             nullable: true,
             holds_utc: false,
         })))
+    }
+
+    fn resolve_window(&self, call: &ast::Function) -> Result<Expr> {
+        let Some(windows) = self.windows else {
+            return Err(match self.aggregate_argument {
+                true => crate::window::in_aggregate(),
+                false => crate::window::misplaced(),
+            });
+        };
+        // Arguments and the window see the input row and the query's aggregates (SUM(SUM(x))
+        // OVER ()), not select aliases; a window function inside is misplaced (4015), or
+        // 4074 inside an aggregate's argument.
+        let scope = |aggregate_argument| BindScope {
+            tables: self.tables,
+            clause: self.clause,
+            parameters: self.parameters,
+            aggregates: self.aggregates,
+            aliases: &[],
+            aliases_first: false,
+            values_offset: None,
+            query: self.query,
+            windows: None,
+            aggregate_argument,
+        };
+        let call = crate::window::bind_call(call, &windows.named, &scope(true), &scope(false))?;
+        Ok(windows.push(call))
     }
 
     fn clause(&self) -> &str {

@@ -12,6 +12,7 @@ use crate::privilege::{AccessCheck, ColumnAccess, Privileges};
 use crate::scope::{Aggregates, Alias, BindScope, Outer, Parameters, SourceTable};
 use crate::set_operation;
 use crate::sink::{ColumnInfo, Columns};
+use crate::window::{self, Windows};
 use manycore_storage::{Catalog, Table};
 use sqlparser::ast;
 use std::cell::RefCell;
@@ -186,7 +187,7 @@ impl<'a> BindContext<'a> {
             // The span of `INTERVAL n unit` stops before the unit.
             end = extend_over_words(self.text, end, INTERVAL_UNITS);
         }
-        let end = extend_over_parentheses(self.text, end);
+        let end = extend_over_window(self.text, extend_over_parentheses(self.text, end));
         match self.text.get(start..end) {
             Some(s) if !s.is_empty() => s.to_string(),
             _ => expr.to_string(),
@@ -382,6 +383,32 @@ fn extend_over_parentheses(text: &str, end: usize) -> usize {
     end
 }
 
+/// sqlparser's span of a window function call ends before its OVER: extend `end` over
+/// `OVER name` or `OVER (...)` that follows.
+fn extend_over_window(text: &str, end: usize) -> usize {
+    let rest = &text[end..];
+    let after_space = rest.len() - rest.trim_start().len();
+    let word = rest[after_space..]
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .next()
+        .unwrap_or_default();
+    if !word.eq_ignore_ascii_case("OVER") {
+        return end;
+    }
+    let over_end = end + after_space + word.len();
+    let rest = &text[over_end..];
+    let space = rest.len() - rest.trim_start().len();
+    let next = over_end + space;
+    if text.as_bytes().get(next) == Some(&b'(') {
+        return extend_over_parentheses(text, next);
+    }
+    let name = text[next..]
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_' && c != '`')
+        .next()
+        .unwrap_or_default();
+    next + name.len()
+}
+
 pub fn object_part(part: &ast::ObjectNamePart) -> String {
     match part {
         ast::ObjectNamePart::Identifier(ident) => ident.value.clone(),
@@ -441,7 +468,7 @@ pub fn bind_query_block(
         from = join::bind_from(&select.from, cx, Privileges::SELECT, Privileges::SELECT)?;
         cx.parameters.rewind(start);
     }
-    let (items, aggregates) = bind_select_list(select, &from, cx)?;
+    let (mut items, aggregates, windows) = bind_select_list(select, &from, cx)?;
     if from_parameters > 0 {
         cx.parameters
             .rewind(cx.parameters.count() + from_parameters);
@@ -491,15 +518,28 @@ pub fn bind_query_block(
             scope.aggregates = Some(&aggregates);
             scope.aliases = &aliases;
             scope.aliases_first = true;
-            Some(scope.bind(e)?)
+            let having = scope.bind(e)?;
+            // Select values made by window functions are computed after HAVING.
+            let mut reads_window = false;
+            crate::dml::visit_columns(&having, &mut |c| {
+                reads_window |= c.index >= width
+                    && items
+                        .get(c.index - width)
+                        .is_some_and(|item| window::has_window(&item.expr));
+            });
+            if reads_window {
+                return Err(window::misplaced());
+            }
+            Some(having)
         }
         None => None,
     };
 
-    let sort_keys = match order_by {
+    let mut sort_keys = match order_by {
         Some(order_by) => {
             let mut scope = BindScope::in_query(&sources, "ORDER BY", cx);
             scope.aggregates = Some(&aggregates);
+            scope.windows = Some(&windows);
             scope.aliases = &aliases;
             scope.aliases_first = true;
             bind_sort_keys(order_by, &scope)?
@@ -512,6 +552,18 @@ pub fn bind_query_block(
     // Assemble the operator tree (plan module doc).
     let calls = aggregates.calls.into_inner();
     let aggregated = !group_by.is_empty() || !calls.is_empty();
+    // Window values go after the aggregates (window module notes).
+    let window_calls = windows.calls.into_inner();
+    let window_at = width + select_width + calls.len();
+    let windowed: Vec<bool> = items.iter().map(|i| window::has_window(&i.expr)).collect();
+    if !window_calls.is_empty() {
+        for item in &mut items {
+            window::remap(&mut item.expr, window_at);
+        }
+        for key in &mut sort_keys {
+            window::remap(&mut key.expr, window_at);
+        }
+    }
     let mut plan = match sources.first() {
         Some(_) if joins.is_some() => join::plan(joins.expect("checked"), filter, &sources),
         None => {
@@ -550,7 +602,8 @@ pub fn bind_query_block(
         },
     };
     let select_exprs: Vec<Expr> = items.iter().map(|i| i.expr.clone()).collect();
-    let extended = aggregated || having.is_some() || !sort_keys.is_empty();
+    let extended =
+        aggregated || having.is_some() || !sort_keys.is_empty() || !window_calls.is_empty();
     if aggregated {
         plan = Plan::Aggregate {
             input: Box::new(plan),
@@ -566,9 +619,21 @@ pub fn bind_query_block(
         };
     }
     if extended {
+        // Select values that read window values are made after the Window operator.
+        let exprs = items
+            .iter()
+            .zip(&windowed)
+            .map(|(item, &windowed)| match windowed {
+                true => Expr::Literal {
+                    value: manycore_types::Value::Null,
+                    data_type: item.expr.data_type(),
+                },
+                false => item.expr.clone(),
+            })
+            .collect();
         plan = Plan::Compute {
             input: Box::new(plan),
-            exprs: select_exprs.clone(),
+            exprs,
             at: width,
         };
     }
@@ -576,6 +641,27 @@ pub fn bind_query_block(
         plan = Plan::Filter {
             input: Box::new(plan),
             predicate,
+        };
+    }
+    if !window_calls.is_empty() {
+        plan = Plan::Window {
+            input: Box::new(plan),
+            calls: window_calls,
+            at: window_at,
+        };
+        let exprs = items
+            .iter()
+            .zip(&windowed)
+            .zip(&aliases)
+            .map(|((item, &windowed), alias)| match windowed {
+                true => item.expr.clone(),
+                false => Expr::Column(alias.column.clone()),
+            })
+            .collect();
+        plan = Plan::Compute {
+            input: Box::new(plan),
+            exprs,
+            at: width,
         };
     }
     if !sort_keys.is_empty() {
@@ -623,12 +709,13 @@ pub fn bind_query_block(
     })
 }
 
-/// The select list bound over `from` (`*` expanded), and the aggregates it uses.
+/// The select list bound over `from` (`*` expanded), and the aggregates and window
+/// functions it uses.
 fn bind_select_list(
     select: &ast::Select,
     from: &join::FromClause,
     cx: &BindContext,
-) -> Result<(Vec<Item>, Aggregates)> {
+) -> Result<(Vec<Item>, Aggregates, Windows)> {
     let sources = &from.sources;
     // `*` expansion fixes K (plan module notes) before anything binds.
     let select_width = expanded_width(&select.projection, sources, &from.star, cx.database)?;
@@ -637,12 +724,15 @@ fn bind_select_list(
         base: scope_width(sources) + select_width,
     };
     let mut items: Vec<Item> = Vec::with_capacity(select_width);
+    let windows = Windows::new(&select.named_window)?;
     let mut scope = BindScope::in_query(sources, "SELECT", cx);
     scope.aggregates = Some(&aggregates);
+    scope.windows = Some(&windows);
     for item in &select.projection {
         bind_item(item, sources, &from.star, &scope, cx, &mut items)?;
     }
-    Ok((items, aggregates))
+    drop(scope);
+    Ok((items, aggregates, windows))
 }
 
 fn expanded_width(
@@ -956,6 +1046,7 @@ fn is_full_scan(plan: &Plan) -> bool {
         | Plan::Widen { input, .. }
         | Plan::Compute { input, .. }
         | Plan::Sort { input, .. }
+        | Plan::Window { input, .. }
         | Plan::Project { input, .. }
         | Plan::Distinct { input }
         | Plan::Limit { input, .. } => is_full_scan(input),

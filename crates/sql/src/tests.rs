@@ -2127,3 +2127,44 @@ fn rename_table_checks_privileges_and_held_rows() {
         table(&[&["4"]])
     );
 }
+
+#[test]
+fn window_functions_gaps_and_literals() {
+    let (_engine, mut s) = setup();
+    run(&mut s, "CREATE TABLE w (a INT PRIMARY KEY, b INT)");
+    run(&mut s, "INSERT INTO w VALUES (1, 10), (2, 20), (3, 30)");
+    // RANGE frames with an offset are not built.
+    let sql = "SELECT SUM(b) OVER (ORDER BY a RANGE 1 PRECEDING) FROM w";
+    assert_eq!(error(&mut s, sql).code, ErrorCode::NotSupportedYet);
+    // A `?` in a WINDOW clause would be numbered out of text order: 1235 when prepared,
+    // and a literal there stays a literal in the text plan cache (right values each time).
+    let prepared = s.prepare("SELECT a, SUM(b) OVER x FROM w WINDOW x AS (PARTITION BY b > ?)");
+    assert_eq!(
+        prepared.err().map(|e| e.code),
+        Some(ErrorCode::NotSupportedYet)
+    );
+    for (n, expected) in [
+        (1, [["1", "1", "10"], ["2", "1", "50"], ["3", "1", "50"]]),
+        (2, [["1", "2", "30"], ["2", "2", "30"], ["3", "2", "30"]]),
+        (1, [["1", "1", "10"], ["2", "1", "50"], ["3", "1", "50"]]),
+    ] {
+        let sql = format!(
+            "SELECT a, {n} AS k, SUM(b) OVER x FROM w WINDOW x AS (PARTITION BY a > {n}) \
+             ORDER BY a"
+        );
+        let expected: Vec<&[&str]> = expected.iter().map(|r| &r[..]).collect();
+        assert_eq!(rows(&mut s, &sql), table(&expected), "{sql}");
+    }
+    // Literals of NTILE and an inline window are parameters of the cached template.
+    for (n, limit, expected) in [
+        (2, 15, [["1", "1"], ["2", "1"], ["3", "2"]]),
+        (3, 5, [["1", "1"], ["2", "2"], ["3", "3"]]),
+        (2, 15, [["1", "1"], ["2", "1"], ["3", "2"]]),
+    ] {
+        let sql = format!(
+            "SELECT a, NTILE({n}) OVER (PARTITION BY b > {limit} ORDER BY a) FROM w ORDER BY a"
+        );
+        let expected: Vec<&[&str]> = expected.iter().map(|r| &r[..]).collect();
+        assert_eq!(rows(&mut s, &sql), table(&expected), "{sql}");
+    }
+}

@@ -45,6 +45,12 @@ pub trait Scope {
         Ok(None)
     }
 
+    /// A window function call (`f(...) OVER ...`): by default misplaced (4015), as
+    /// everywhere but a query's select list and ORDER BY (`window`).
+    fn resolve_window(&self, _call: &ast::Function) -> Result<Expr> {
+        Err(crate::window::misplaced())
+    }
+
     /// Name of the clause for error messages: "field list", "where clause", ...
     fn clause(&self) -> &str;
 
@@ -131,7 +137,7 @@ pub fn is_aggregate(call: &ast::Function) -> bool {
         && super::aggregate::AggregateFunction::lookup(&function_name(call)).is_some()
 }
 
-pub(super) fn function_name(call: &ast::Function) -> String {
+pub fn function_name(call: &ast::Function) -> String {
     call.name
         .0
         .last()
@@ -985,7 +991,10 @@ fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
         .and_then(|p| p.as_ident())
         .map(|i| i.value.clone())
         .unwrap_or_default();
-    if super::aggregate::AggregateFunction::lookup(&upper).is_some() && f.over.is_none() {
+    if f.over.is_some() {
+        return scope.resolve_window(f);
+    }
+    if super::aggregate::AggregateFunction::lookup(&upper).is_some() {
         return match scope.resolve_aggregate(f)? {
             Some(e) => Ok(e),
             None => Err(Error::new(
@@ -993,9 +1002,6 @@ fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
                 "Invalid use of group function",
             )),
         };
-    }
-    if f.over.is_some() {
-        return Err(Error::not_supported("window functions"));
     }
     let raw = function_args(f)?;
     // DATE_ADD family: the second argument is an INTERVAL (or a day count for ADDDATE).
@@ -1051,6 +1057,10 @@ fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
         .ok_or_else(|| Error::parse_near(&raw[0].to_string(), 1))?;
         let args = vec![bind(raw[1], scope)?, bind(raw[2], scope)?];
         return Ok(call(Function::TimestampDiff(unit), args));
+    }
+    if crate::window::is_window_only(&upper) {
+        // MariaDB's grammar knows these names only before OVER.
+        return Err(Error::parse_near(&f.to_string(), 1));
     }
     let Some(function) = Function::lookup(&upper) else {
         let name = match scope.database() {

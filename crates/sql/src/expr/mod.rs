@@ -42,7 +42,9 @@ pub mod time;
 mod time_zone;
 
 pub use aggregate::{bind_aggregate, Accumulator, AggregateCall, AggregateFunction};
-pub use bind::{binary_node, bind, check_scale, declared_decimal, is_aggregate, Scope};
+pub use bind::{
+    binary_node, bind, check_scale, declared_decimal, function_name, is_aggregate, Scope,
+};
 pub use convert::{compare_values, exact_key_value, sort_key, store_value};
 pub use eval::NOMINAL_STRING as NOMINAL_PARAMETER_TYPE;
 pub use eval::{user_variable_type, USER_VARIABLE_STRING};
