@@ -1,7 +1,8 @@
 -- ALTER TABLE's key operations beyond ADD/DROP INDEX: DROP PRIMARY KEY (also spelt DROP
 -- INDEX `PRIMARY` and DROP CONSTRAINT `PRIMARY`), RENAME INDEX|KEY, DROP CONSTRAINT of a
--- foreign key or a unique key, and CREATE/DROP INDEX, which are ALTER TABLE ADD/DROP
--- INDEX. Each is all-or-nothing with the statement's other operations; MariaDB's errors.
+-- foreign key or a unique key, CREATE/DROP INDEX, which are ALTER TABLE ADD/DROP INDEX,
+-- and ADD [COLUMN] (a INT, b INT). Each is all-or-nothing with the statement's other
+-- operations; MariaDB's errors.
 
 CREATE TABLE p (x INT PRIMARY KEY, y INT, KEY ky (y));
 INSERT INTO p VALUES (1, 10), (2, 20);
@@ -116,4 +117,16 @@ DROP INDEX IF EXISTS nope ON e;
 SHOW WARNINGS;
 DROP INDEX ia ON e;
 SHOW CREATE TABLE e;
-DROP TABLE e, d, q, k6, k5, k4, k3, k2, c2, k, c, p;
+-- ADD with a parenthesised column list: one ADD per item, the list's IF NOT EXISTS on each.
+CREATE TABLE l (id INT PRIMARY KEY);
+INSERT INTO l VALUES (1);
+ALTER TABLE l ADD COLUMN (a INT, b DECIMAL(5,2) DEFAULT 1.5);
+SHOW CREATE TABLE l;
+ALTER TABLE l ADD (c INT, a INT);
+SHOW CREATE TABLE l;
+ALTER TABLE l ADD COLUMN IF NOT EXISTS (c VARCHAR(3) DEFAULT 'x', a INT);
+SHOW WARNINGS;
+ALTER TABLE l ADD (d INT, INDEX kd (d)), ADD e INT;
+SHOW CREATE TABLE l;
+SELECT * FROM l;
+DROP TABLE l, e, d, q, k6, k5, k4, k3, k2, c2, k, c, p;

@@ -5,9 +5,9 @@
 //! `runnable` leaves out each operation whose condition fails, with MariaDB's Note, as
 //! MariaDB's `handle_if_exists_options` does. The same pass supplies two words MariaDB
 //! makes optional and sqlparser requires: `RENAME [TO|AS] name` gets its TO, and `DROP
-//! KEY` is read as its synonym `DROP INDEX`; and `RENAME INDEX|KEY a TO b`, which sqlparser
-//! does not read for MySQL, is parsed as RENAME COLUMN and handed over as
-//! `RenameConstraint`.
+//! KEY` is read as its synonym `DROP INDEX`; and it reads two forms sqlparser does not
+//! read for MySQL: `RENAME INDEX|KEY a TO b`, parsed as RENAME COLUMN and handed over as
+//! `RenameConstraint`, and `ADD [COLUMN] (a INT, b INT)`, parsed as one ADD per item.
 //!
 //! Invariants:
 //! (1) A clause is taken out only where MariaDB's grammar has it (`clause_position`): IF
@@ -61,13 +61,20 @@ pub(crate) fn alter_table(text: &str) -> Result<Option<Statement>, ParserError> 
     let mut clauses = Vec::new();
     // Ordinals of the RENAME INDEX|KEY operations, read as RENAME COLUMN.
     let mut index_renames = Vec::new();
+    // The column list of an `ADD [COLUMN] [IF NOT EXISTS] (a INT, b INT)` being read: the
+    // depth inside its parentheses and the position of its IF, if written. Its
+    // parentheses are taken out and each of its items becomes an ADD of its own (with
+    // the list's clause), as MariaDB adds them.
+    let mut column_list: Option<(usize, Option<usize>)> = None;
     let (mut ordinal, mut depth, mut operation_start) = (0, 0usize, true);
     while at < tokens.len() {
         if operation_start {
             operation_start = false;
+            let mut if_at = None;
             if let Some(clause) = tokens.clause_position(at) {
                 if tokens.clause(clause, &mut edits)? {
                     clauses.push((ordinal, clause.at));
+                    if_at = Some(clause.at);
                 }
             }
             tokens.optional_words(at, &mut edits);
@@ -75,13 +82,32 @@ pub(crate) fn alter_table(text: &str) -> Result<Option<Statement>, ParserError> 
                 edits.push(Edit::Replace(at + 1, "COLUMN"));
                 index_renames.push(ordinal);
             }
+            if let Some(open) = tokens.column_list_start(at) {
+                edits.push(Edit::Remove(open));
+                column_list = Some((depth + 1, if_at));
+            }
         }
         match tokens.token(at).map(|t| &t.token) {
             Some(Token::LParen) => depth += 1,
-            Some(Token::RParen) => depth = depth.saturating_sub(1),
+            Some(Token::RParen) => {
+                if column_list.is_some_and(|(list_depth, _)| list_depth == depth) {
+                    edits.push(Edit::Remove(at));
+                    column_list = None;
+                }
+                depth = depth.saturating_sub(1);
+            }
             Some(Token::Comma) if depth == 0 => {
                 ordinal += 1;
                 operation_start = true;
+            }
+            Some(Token::Comma) => {
+                if let Some((list_depth, if_at)) = column_list {
+                    if list_depth == depth {
+                        ordinal += 1;
+                        edits.push(Edit::InsertBefore(at + 1, "ADD"));
+                        clauses.extend(if_at.map(|if_at| (ordinal, if_at)));
+                    }
+                }
             }
             _ => {}
         }
@@ -301,6 +327,22 @@ impl Tokens {
             return Some(exists(at + 1));
         }
         None
+    }
+
+    /// The position of the parenthesis of `ADD [COLUMN] [IF NOT EXISTS] (` at `start`, if
+    /// the operation adds a parenthesised column list.
+    fn column_list_start(&self, start: usize) -> Option<usize> {
+        if !self.is(start, &["ADD"]) {
+            return None;
+        }
+        let mut at = start + 1;
+        if self.is(at, &["COLUMN"]) {
+            at += 1;
+        }
+        if self.is(at, &["IF"]) {
+            at += 3; // IF NOT EXISTS, checked by `clause`.
+        }
+        matches!(self.token(at).map(|t| &t.token), Some(Token::LParen)).then_some(at)
     }
 
     /// The position after `PRIMARY KEY`, `UNIQUE [INDEX|KEY]` or `FOREIGN KEY` at `at`.
@@ -751,6 +793,25 @@ mod tests {
         assert_eq!(
             alter("ALTER TABLE t DROP KEY k"),
             [("DROP INDEX k".into(), false)]
+        );
+    }
+
+    #[test]
+    fn a_parenthesised_column_list_is_one_add_per_item() {
+        assert_eq!(
+            alter("ALTER TABLE t ADD COLUMN IF NOT EXISTS (a DECIMAL(5,2), b INT), DROP c"),
+            [
+                ("ADD COLUMN a DECIMAL(5,2)".into(), true),
+                ("ADD b INT".into(), true),
+                ("DROP c".into(), false),
+            ]
+        );
+        assert_eq!(
+            alter("ALTER TABLE t ADD (a VARCHAR(3), INDEX k (a))"),
+            [
+                ("ADD a VARCHAR(3)".into(), false),
+                ("ADD INDEX k (a)".into(), false),
+            ]
         );
     }
 
