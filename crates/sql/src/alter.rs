@@ -1,7 +1,8 @@
 //! ALTER TABLE's operations on a copy of the table's schema. The column operations
 //! (MODIFY, ADD, DROP, CHANGE and RENAME COLUMN, ALTER COLUMN SET/DROP DEFAULT) are applied
 //! first, in order (`Alteration`), then the key, foreign key and CHECK operations
-//! (`edit_keys`), as MariaDB applies them; the session installs the result with one
+//! (`edit_keys`: drops, RENAME INDEX, adds), as MariaDB applies them, a DROP CONSTRAINT or
+//! DROP INDEX `PRIMARY` read first as the drop of what it names (`resolve_drops`); the session installs the result with one
 //! `Storage::alter_table`: the table rebuilt once with every row converted, as MariaDB's
 //! copying ALTER does, unless no stored value or primary key changed (`keeps_rows`:
 //! renames, defaults, keys, CHECKs), when the schema is replaced and added indexes built.
@@ -20,7 +21,9 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::SessionContext;
-use manycore_storage::{Catalog, ForeignKeySchema, IndexSchema, StorageError, TableSchema};
+use manycore_storage::{
+    Catalog, ForeignKeySchema, IndexNo, IndexSchema, StorageError, TableSchema,
+};
 use manycore_types::{ColumnDefault, DataType, Row, Value};
 use sqlparser::ast;
 
@@ -52,6 +55,8 @@ pub(crate) fn is_key_operation(op: &ast::AlterTableOperation) -> bool {
             constraint: C::Index(_) | C::Unique(_) | C::ForeignKey(_) | C::Check(_),
             ..
         } | O::DropIndex { .. }
+            | O::DropPrimaryKey { .. }
+            | O::RenameConstraint { .. }
             | O::DropForeignKey { .. }
             | O::DropConstraint { .. }
             | O::AutoIncrement { .. }
@@ -428,24 +433,35 @@ pub(crate) fn convert_row(
     Ok(row.into_boxed_slice())
 }
 
-/// Whether MariaDB copies the rows for this change, and so reports them: some column's
-/// type changed, other than a VARCHAR growing within its length-byte class (utf8mb4: up
+/// Whether MariaDB copies the rows for this change, and so reports them: the primary key
+/// changed, or some column's type changed, other than a VARCHAR growing within its length-byte class (utf8mb4: up
 /// to 63 characters take one byte), which InnoDB does in place.
 pub(crate) fn copies_rows(
     old: &TableSchema,
     schema: &TableSchema,
     sources: &[Option<usize>],
 ) -> bool {
-    schema.columns.iter().zip(sources).any(|(c, source)| {
-        let Some(k) = *source else { return false };
-        match (&old.columns[k].data_type, &c.data_type) {
-            (a, b) if a == b => false,
-            (DataType::VarChar { length: a }, DataType::VarChar { length: b }) => {
-                b < a || (*a <= 63) != (*b <= 63)
+    // A new primary key is a new clustered index: InnoDB copies the rows into it. Its
+    // columns are compared by their old positions, which columns added before them move.
+    let old_primary_key = old
+        .primary_key
+        .as_ref()
+        .map(|pk| pk.iter().map(|&c| Some(c)).collect::<Vec<_>>());
+    let primary_key = schema
+        .primary_key
+        .as_ref()
+        .map(|pk| pk.iter().map(|&c| sources[c]).collect());
+    old_primary_key != primary_key
+        || schema.columns.iter().zip(sources).any(|(c, source)| {
+            let Some(k) = *source else { return false };
+            match (&old.columns[k].data_type, &c.data_type) {
+                (a, b) if a == b => false,
+                (DataType::VarChar { length: a }, DataType::VarChar { length: b }) => {
+                    b < a || (*a <= 63) != (*b <= 63)
+                }
+                _ => true,
             }
-            _ => true,
-        }
-    })
+        })
 }
 
 /// Whether the table keeps its rows as they are: every column reads its own old position
@@ -519,6 +535,93 @@ fn reject_key_options<'a>(mut options: impl Iterator<Item = &'a ast::ColumnOptio
     }
 }
 
+/// What a DROP operation names (`DROP COLUMN`, `DROP INDEX|KEY` and `DROP PRIMARY KEY`,
+/// `DROP FOREIGN KEY`, `DROP CONSTRAINT`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DropKind {
+    Column,
+    Index,
+    ForeignKey,
+    Constraint,
+}
+
+impl DropKind {
+    /// As 1091 names it: "Can't DROP INDEX `k`".
+    pub(crate) fn words(self) -> &'static str {
+        match self {
+            DropKind::Column => "COLUMN",
+            DropKind::Index => "INDEX",
+            DropKind::ForeignKey => "FOREIGN KEY",
+            DropKind::Constraint => "CONSTRAINT",
+        }
+    }
+}
+
+/// Whether `schema` has what `DROP <kind> name` names, as MariaDB decides it both for its
+/// 1091 and for DROP ... IF EXISTS: the primary key is the index PRIMARY, and a
+/// CONSTRAINT is a table-level CHECK, a foreign key or a unique key (the primary key
+/// too); a column's own CHECK is named after its column and no DROP CONSTRAINT drops it.
+pub(crate) fn drop_target_exists(kind: DropKind, schema: &TableSchema, name: &str) -> bool {
+    let same = |other: &str| other.eq_ignore_ascii_case(name);
+    let foreign_key = || schema.foreign_keys.iter().any(|k| same(&k.name));
+    match kind {
+        DropKind::Column => schema.column_index(name).is_some(),
+        DropKind::Index => crate::if_exists::has_key(schema, name),
+        DropKind::ForeignKey => foreign_key(),
+        DropKind::Constraint => {
+            schema
+                .checks
+                .iter()
+                .any(|k| !k.column_level && same(&k.name))
+                || foreign_key()
+                || (schema.primary_key.is_some() && same("PRIMARY"))
+                || schema.indexes.iter().any(|i| i.unique && same(&i.name))
+        }
+    }
+}
+
+/// The operations with each DROP CONSTRAINT that names a foreign key or a unique key, and
+/// each DROP INDEX `PRIMARY`, written as the DROP FOREIGN KEY, DROP INDEX or DROP PRIMARY
+/// KEY it is in MariaDB (looked up in `old`, the table as it was), so the rest of the
+/// ALTER knows one spelling of each.
+pub(crate) fn resolve_drops(
+    old: &TableSchema,
+    operations: &[ast::AlterTableOperation],
+) -> Vec<ast::AlterTableOperation> {
+    use ast::AlterTableOperation as O;
+    let is_check = |name: &str| {
+        old.checks
+            .iter()
+            .any(|k| !k.column_level && k.name.eq_ignore_ascii_case(name))
+    };
+    let is_primary = |name: &str| old.primary_key.is_some() && name.eq_ignore_ascii_case("PRIMARY");
+    operations
+        .iter()
+        .map(|op| match op {
+            O::DropIndex { name } if is_primary(&name.value) => O::DropPrimaryKey {
+                drop_behavior: None,
+            },
+            O::DropConstraint { name, .. } if !is_check(&name.value) => {
+                if drop_target_exists(DropKind::ForeignKey, old, &name.value) {
+                    O::DropForeignKey {
+                        name: name.clone(),
+                        drop_behavior: None,
+                    }
+                } else if is_primary(&name.value) {
+                    O::DropPrimaryKey {
+                        drop_behavior: None,
+                    }
+                } else if drop_target_exists(DropKind::Constraint, old, &name.value) {
+                    O::DropIndex { name: name.clone() }
+                } else {
+                    op.clone()
+                }
+            }
+            _ => op.clone(),
+        })
+        .collect()
+}
+
 /// MariaDB reports a DROP of a column, index, foreign key or CHECK the table does not have
 /// before any other error, in the statement's order: each is looked up in `old`, the
 /// table as it was (so what the statement adds cannot be dropped by it, as in MariaDB).
@@ -528,36 +631,22 @@ pub(crate) fn check_drop_targets(
 ) -> Result<()> {
     use ast::AlterTableOperation as O;
     for op in operations {
-        let missing = match op {
+        let targets: Vec<(DropKind, &str)> = match op {
             O::DropColumn { column_names, .. } => column_names
                 .iter()
-                .find(|c| old.column_index(&c.value).is_none())
-                .map(|c| ("COLUMN", &c.value)),
-            O::DropIndex { name } => {
-                let found = old
-                    .indexes
-                    .iter()
-                    .any(|i| i.name.eq_ignore_ascii_case(&name.value));
-                (!found).then_some(("INDEX", &name.value))
-            }
-            O::DropForeignKey { name, .. } => {
-                let found = old
-                    .foreign_keys
-                    .iter()
-                    .any(|k| k.name.eq_ignore_ascii_case(&name.value));
-                (!found).then_some(("FOREIGN KEY", &name.value))
-            }
-            O::DropConstraint { name, .. } => {
-                let found = old
-                    .checks
-                    .iter()
-                    .any(|k| !k.column_level && k.name.eq_ignore_ascii_case(&name.value));
-                (!found).then_some(("CONSTRAINT", &name.value))
-            }
-            _ => None,
+                .map(|c| (DropKind::Column, c.value.as_str()))
+                .collect(),
+            O::DropIndex { name } => vec![(DropKind::Index, &name.value)],
+            O::DropPrimaryKey { .. } => vec![(DropKind::Index, "PRIMARY")],
+            O::DropForeignKey { name, .. } => vec![(DropKind::ForeignKey, &name.value)],
+            O::DropConstraint { name, .. } => vec![(DropKind::Constraint, &name.value)],
+            _ => Vec::new(),
         };
-        if let Some((what, name)) = missing {
-            return Err(Error::cant_drop(what, name));
+        let missing = targets
+            .into_iter()
+            .find(|&(kind, name)| !drop_target_exists(kind, old, name));
+        if let Some((kind, name)) = missing {
+            return Err(Error::cant_drop(kind.words(), name));
         }
     }
     Ok(())
@@ -609,23 +698,41 @@ pub(crate) fn edit_keys(
     use ast::AlterTableOperation as O;
     use ast::TableConstraint as C;
     let mut edits = KeyEdits::default();
+    let mut primary_dropped = false;
     for op in operations {
-        if let O::DropIndex { name } = op {
-            let position = schema
-                .indexes
-                .iter()
-                .position(|i| i.name.eq_ignore_ascii_case(&name.value));
-            let Some(position) = position else {
-                continue; // Dropped with its columns (`check_drop_targets` found it).
-            };
-            if foreign_key::index_needed(catalog, db, schema, position) {
-                return Err(foreign_key::drop_index_error(
-                    &schema.indexes[position].name,
-                ));
+        match op {
+            O::DropIndex { name } => {
+                let position = schema
+                    .indexes
+                    .iter()
+                    .position(|i| i.name.eq_ignore_ascii_case(&name.value));
+                let Some(position) = position else {
+                    continue; // Dropped with its columns (`check_drop_targets` found it).
+                };
+                let index = IndexNo::Secondary(position);
+                if foreign_key::index_needed(catalog, db, schema, index) {
+                    return Err(foreign_key::drop_index_error(
+                        &schema.indexes[position].name,
+                    ));
+                }
+                schema.indexes.remove(position);
             }
-            schema.indexes.remove(position);
+            O::DropPrimaryKey { .. } => {
+                if std::mem::replace(&mut primary_dropped, true) {
+                    return Err(Error::cant_drop("INDEX", "PRIMARY"));
+                }
+                if schema.primary_key.is_none() {
+                    continue; // Dropped with its columns.
+                }
+                if foreign_key::index_needed(catalog, db, schema, IndexNo::Primary) {
+                    return Err(foreign_key::drop_primary_key_error(db, &schema.name));
+                }
+                schema.primary_key = None;
+            }
+            _ => {}
         }
     }
+    edit_index_names(schema, operations)?;
     for op in operations {
         let (name, columns, unique) = match op {
             O::AddConstraint {
@@ -702,6 +809,14 @@ pub(crate) fn edit_keys(
             edits.foreign_keys_added.push(key);
         }
     }
+    if primary_dropped {
+        // Its AUTO_INCREMENT column needs another key, maybe one the statement added.
+        crate::ddl::check_auto_column(
+            &schema.columns,
+            schema.primary_key.as_deref(),
+            &schema.indexes,
+        )?;
+    }
     for op in operations {
         if let O::AutoIncrement { value, .. } = op {
             if let ast::Value::Number(n, _) = &value.value {
@@ -712,13 +827,58 @@ pub(crate) fn edit_keys(
     Ok(edits)
 }
 
-/// 1061 for a name the table's indexes (or PRIMARY) already have, as CREATE INDEX says.
+/// RENAME INDEX|KEY old TO new, which the token pass hands over as sqlparser's
+/// `RenameConstraint` (MariaDB has no RENAME CONSTRAINT), applied after the drops and
+/// before the adds, as MariaDB does: each names a key the table has under its name from
+/// before the statement's renames (1176), PRIMARY is neither renamed nor a new name (1280),
+/// and a new name another key keeps is 1061.
+fn edit_index_names(
+    schema: &mut TableSchema,
+    operations: &[ast::AlterTableOperation],
+) -> Result<()> {
+    let is_primary = |name: &str| name.eq_ignore_ascii_case("PRIMARY");
+    let mut renamed = vec![false; schema.indexes.len()];
+    for op in operations {
+        let ast::AlterTableOperation::RenameConstraint { old_name, new_name } = op else {
+            continue;
+        };
+        let (old, new) = (&old_name.value, &new_name.value);
+        if is_primary(old) && schema.primary_key.is_some() {
+            return Err(crate::ddl::wrong_index_name(old));
+        }
+        let position = (0..schema.indexes.len())
+            .find(|&i| !renamed[i] && schema.indexes[i].name.eq_ignore_ascii_case(old))
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorCode::NoSuchIndex,
+                    format!("Key '{old}' doesn't exist in table '{}'", schema.name),
+                )
+            })?;
+        if is_primary(new) {
+            return Err(crate::ddl::wrong_index_name(new));
+        }
+        renamed[position] = true;
+        schema.indexes[position].name = new.clone();
+    }
+    for (i, index) in schema.indexes.iter().enumerate() {
+        let taken = schema.indexes[..i]
+            .iter()
+            .any(|other| other.name.eq_ignore_ascii_case(&index.name));
+        if taken {
+            return Err(Error::duplicate_key(&index.name));
+        }
+    }
+    Ok(())
+}
+
+/// 1061 for a name the table's indexes already have (PRIMARY is refused where the index
+/// is defined, `ddl::index_definition`).
 fn add_index(schema: &mut TableSchema, index: IndexSchema) -> Result<()> {
     let taken = schema
         .indexes
         .iter()
         .any(|i| i.name.eq_ignore_ascii_case(&index.name));
-    if taken || index.name.eq_ignore_ascii_case("PRIMARY") {
+    if taken {
         return Err(Error::duplicate_key(&index.name));
     }
     schema.indexes.push(index);

@@ -369,9 +369,10 @@ fn add_index(
         Some(n) => n.value.clone(),
         None => generated_index_name(&schema_columns[key_parts[0].0].name, indexes),
     };
-    if indexes.iter().any(|i| i.name.eq_ignore_ascii_case(&name))
-        || name.eq_ignore_ascii_case("PRIMARY")
-    {
+    if name.eq_ignore_ascii_case("PRIMARY") {
+        return Err(wrong_index_name(&name));
+    }
+    if indexes.iter().any(|i| i.name.eq_ignore_ascii_case(&name)) {
         return Err(Error::duplicate_key(&name));
     }
     let (columns, prefix_lengths) = key_parts.into_iter().unzip();
@@ -811,6 +812,14 @@ pub fn check_auto_column(
 }
 
 /// An index added by CREATE INDEX or ALTER TABLE ADD INDEX/UNIQUE.
+/// 1280: PRIMARY named where only the primary key may be.
+pub fn wrong_index_name(name: &str) -> Error {
+    Error::new(
+        ErrorCode::WrongNameForIndex,
+        format!("Incorrect index name '{name}'"),
+    )
+}
+
 pub fn index_definition(
     schema: &TableSchema,
     name: Option<&ast::Ident>,

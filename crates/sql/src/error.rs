@@ -131,6 +131,8 @@ pub enum ErrorCode {
     BlobCantHaveDefault = 1101,
     InvalidOnUpdate = 1294,
     NoSuchIndex = 1176,
+    /// ER_WRONG_NAME_FOR_INDEX: RENAME INDEX from or to PRIMARY.
+    WrongNameForIndex = 1280,
     CheckNoSuchTable = 1177,
     UnsupportedPs = 1295,
     TooManyRows = 1172,
@@ -279,6 +281,7 @@ impl ErrorCode {
             | TooBigFieldLength
             | BlobCantHaveDefault
             | NoSuchIndex
+            | WrongNameForIndex
             | SpDoesNotExist
             | WrongParamcountToNativeFct
             | WrongParametersToNativeFct

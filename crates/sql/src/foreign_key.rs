@@ -301,20 +301,18 @@ pub fn check_definitions(
 }
 
 /// Whether `index` of `schema` is the only one a foreign key needs, on either side (1553
-/// if it is dropped): the child's keys of `schema`, and `children` that reference it.
-pub fn index_needed(catalog: &Catalog, db: &str, schema: &TableSchema, index: usize) -> bool {
+/// if it is dropped, 1025 for the primary key): the child's keys of `schema`, and
+/// `children` that reference it.
+pub fn index_needed(catalog: &Catalog, db: &str, schema: &TableSchema, index: IndexNo) -> bool {
     let needs = |columns: &[usize]| {
-        index_leads_with(schema, IndexNo::Secondary(index), columns)
+        index_leads_with(schema, index, columns)
             && !schema
                 .primary_key
                 .is_some()
                 .then_some(IndexNo::Primary)
                 .into_iter()
-                .chain(
-                    (0..schema.indexes.len())
-                        .filter(|&i| i != index)
-                        .map(IndexNo::Secondary),
-                )
+                .chain((0..schema.indexes.len()).map(IndexNo::Secondary))
+                .filter(|&i| i != index)
                 .any(|i| index_leads_with(schema, i, columns))
     };
     schema.foreign_keys.iter().any(|fk| needs(&fk.columns))
@@ -322,6 +320,17 @@ pub fn index_needed(catalog: &Catalog, db: &str, schema: &TableSchema, index: us
             .children_of(db, &schema.name)
             .filter_map(|(_, fk)| parent_positions(schema, fk))
             .any(|positions| needs(&positions))
+}
+
+/// A primary key a foreign key needs: InnoDB refuses the rebuilt table (errno 150) where
+/// MariaDB renames it into place; MariaDB's message names its temporary table.
+pub fn drop_primary_key_error(db: &str, table: &str) -> Error {
+    Error::new(
+        ErrorCode::ErrorOnRename,
+        format!(
+            "Error on rename of './{db}/#sql-alter' to './{db}/{table}' (errno: 150 \"Foreign key constraint is incorrectly formed\")"
+        ),
+    )
 }
 
 pub fn drop_index_error(name: &str) -> Error {

@@ -5,7 +5,9 @@
 //! `runnable` leaves out each operation whose condition fails, with MariaDB's Note, as
 //! MariaDB's `handle_if_exists_options` does. The same pass supplies two words MariaDB
 //! makes optional and sqlparser requires: `RENAME [TO|AS] name` gets its TO, and `DROP
-//! KEY` is read as its synonym `DROP INDEX`.
+//! KEY` is read as its synonym `DROP INDEX`; and it reads two forms sqlparser does not
+//! read for MySQL: `RENAME INDEX|KEY a TO b`, parsed as RENAME COLUMN and handed over as
+//! `RenameConstraint`, and `ADD [COLUMN] (a INT, b INT)`, parsed as one ADD per item.
 //!
 //! Invariants:
 //! (1) A clause is taken out only where MariaDB's grammar has it (`clause_position`): IF
@@ -26,6 +28,7 @@
 //!     earlier keys of its type, a foreign key's index too); the notes come in MariaDB's
 //!     order: added columns, CHANGE/MODIFY, ALTER/RENAME COLUMN, drops, keys, CHECKs.
 
+use crate::alter::{drop_target_exists, DropKind};
 use crate::error::{Error, ErrorCode};
 use crate::expr::SessionContext;
 use crate::parse::{self, Statement};
@@ -56,32 +59,82 @@ pub(crate) fn alter_table(text: &str) -> Result<Option<Statement>, ParserError> 
     let mut edits = Vec::new();
     // (operation ordinal, position of its IF)
     let mut clauses = Vec::new();
+    // Ordinals of the RENAME INDEX|KEY operations, read as RENAME COLUMN.
+    let mut index_renames = Vec::new();
+    // The column list of an `ADD [COLUMN] [IF NOT EXISTS] (a INT, b INT)` being read: the
+    // depth inside its parentheses and the position of its IF, if written. Its
+    // parentheses are taken out and each of its items becomes an ADD of its own (with
+    // the list's clause), as MariaDB adds them.
+    let mut column_list: Option<(usize, Option<usize>)> = None;
     let (mut ordinal, mut depth, mut operation_start) = (0, 0usize, true);
     while at < tokens.len() {
         if operation_start {
             operation_start = false;
+            let mut if_at = None;
             if let Some(clause) = tokens.clause_position(at) {
                 if tokens.clause(clause, &mut edits)? {
                     clauses.push((ordinal, clause.at));
+                    if_at = Some(clause.at);
                 }
             }
             tokens.optional_words(at, &mut edits);
+            if tokens.is(at, &["RENAME"]) && tokens.is(at + 1, &["INDEX", "KEY"]) {
+                edits.push(Edit::Replace(at + 1, "COLUMN"));
+                index_renames.push(ordinal);
+            }
+            if let Some(open) = tokens.column_list_start(at) {
+                edits.push(Edit::Remove(open));
+                column_list = Some((depth + 1, if_at));
+            }
         }
         match tokens.token(at).map(|t| &t.token) {
             Some(Token::LParen) => depth += 1,
-            Some(Token::RParen) => depth = depth.saturating_sub(1),
+            Some(Token::RParen) => {
+                if column_list.is_some_and(|(list_depth, _)| list_depth == depth) {
+                    edits.push(Edit::Remove(at));
+                    column_list = None;
+                }
+                depth = depth.saturating_sub(1);
+            }
             Some(Token::Comma) if depth == 0 => {
                 ordinal += 1;
                 operation_start = true;
+            }
+            Some(Token::Comma) => {
+                if let Some((list_depth, if_at)) = column_list {
+                    if list_depth == depth {
+                        ordinal += 1;
+                        edits.push(Edit::InsertBefore(at + 1, "ADD"));
+                        clauses.extend(if_at.map(|if_at| (ordinal, if_at)));
+                    }
+                }
             }
             _ => {}
         }
         at += 1;
     }
     let statement = parse::only_statement(tokens.parser(&edits))?;
-    let ast::Statement::AlterTable(alter) = statement else {
+    let ast::Statement::AlterTable(mut alter) = statement else {
         return Ok(Some(Statement::Sql(Box::new(statement))));
     };
+    for ordinal in index_renames {
+        let Some(operation) = alter.operations.get_mut(ordinal) else {
+            continue;
+        };
+        if let ast::AlterTableOperation::RenameColumn {
+            old_column_name,
+            new_column_name,
+        } = operation
+        {
+            // sqlparser has no RENAME INDEX for MySQL; MariaDB has no RENAME CONSTRAINT,
+            // so that operation stands for it (`alter::edit_index_names`).
+            let rename = ast::AlterTableOperation::RenameConstraint {
+                old_name: old_column_name.clone(),
+                new_name: new_column_name.clone(),
+            };
+            *operation = rename;
+        }
+    }
     let mut conditional = vec![false; alter.operations.len()];
     for (ordinal, if_at) in clauses {
         match alter.operations.get(ordinal) {
@@ -276,6 +329,22 @@ impl Tokens {
         None
     }
 
+    /// The position of the parenthesis of `ADD [COLUMN] [IF NOT EXISTS] (` at `start`, if
+    /// the operation adds a parenthesised column list.
+    fn column_list_start(&self, start: usize) -> Option<usize> {
+        if !self.is(start, &["ADD"]) {
+            return None;
+        }
+        let mut at = start + 1;
+        if self.is(at, &["COLUMN"]) {
+            at += 1;
+        }
+        if self.is(at, &["IF"]) {
+            at += 3; // IF NOT EXISTS, checked by `clause`.
+        }
+        matches!(self.token(at).map(|t| &t.token), Some(Token::LParen)).then_some(at)
+    }
+
     /// The position after `PRIMARY KEY`, `UNIQUE [INDEX|KEY]` or `FOREIGN KEY` at `at`.
     fn after_key_type(&self, at: usize) -> Option<usize> {
         if self.is(at, &["PRIMARY", "FOREIGN"]) {
@@ -425,30 +494,11 @@ enum Subject {
     NewColumn(String),
     /// A column that must exist.
     Column(String),
-    Drop(Dropped, String),
+    Drop(DropKind, String),
     /// A key's type and the name MariaDB checks: its own, or PRIMARY for a primary key,
     /// or its first column's (None when that is an expression: never checked).
     Key(KeyType, Option<String>),
     Check(String),
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Dropped {
-    Column,
-    Index,
-    ForeignKey,
-    Constraint,
-}
-
-impl Dropped {
-    fn words(self) -> &'static str {
-        match self {
-            Dropped::Column => "COLUMN",
-            Dropped::Index => "INDEX",
-            Dropped::ForeignKey => "FOREIGN KEY",
-            Dropped::Constraint => "CONSTRAINT",
-        }
-    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -487,14 +537,17 @@ fn subject(stage: Stage, op: &ast::AlterTableOperation) -> Option<(Subject, bool
         ) => (Subject::Column(name(c)), true),
         (Stage::Drop, O::DropColumn { column_names, .. }) => {
             let column = column_names.first()?;
-            (Subject::Drop(Dropped::Column, name(column)), true)
+            (Subject::Drop(DropKind::Column, name(column)), true)
         }
-        (Stage::Drop, O::DropIndex { name: n }) => (Subject::Drop(Dropped::Index, name(n)), true),
+        (Stage::Drop, O::DropIndex { name: n }) => (Subject::Drop(DropKind::Index, name(n)), true),
+        (Stage::Drop, O::DropPrimaryKey { .. }) => {
+            (Subject::Drop(DropKind::Index, "PRIMARY".into()), true)
+        }
         (Stage::Drop, O::DropForeignKey { name: n, .. }) => {
-            (Subject::Drop(Dropped::ForeignKey, name(n)), true)
+            (Subject::Drop(DropKind::ForeignKey, name(n)), true)
         }
         (Stage::Drop, O::DropConstraint { name: n, .. }) => {
-            (Subject::Drop(Dropped::Constraint, name(n)), true)
+            (Subject::Drop(DropKind::Constraint, name(n)), true)
         }
         (Stage::AddKey, O::AddConstraint { constraint, .. }) => {
             let first = |columns: &[ast::IndexColumn]| match &columns.first()?.column.expr {
@@ -574,12 +627,7 @@ fn failure(schema: &TableSchema, subject: &Subject, earlier: &[Subject]) -> Opti
             .is_none()
             .then(|| Error::bad_field(column, &schema.name)),
         Subject::Drop(kind, name) => {
-            let exists = match kind {
-                Dropped::Column => schema.column_index(name).is_some(),
-                Dropped::Index => has_key(schema, name),
-                Dropped::ForeignKey => schema.foreign_keys.iter().any(|fk| same(&fk.name, name)),
-                Dropped::Constraint => has_check(schema, name),
-            };
+            let exists = drop_target_exists(*kind, schema, name);
             let dropped = earlier
                 .iter()
                 .any(|e| matches!(e, Subject::Drop(k, n) if k == kind && same(n, name)));
@@ -604,7 +652,13 @@ fn failure(schema: &TableSchema, subject: &Subject, earlier: &[Subject]) -> Opti
             });
             (exists || added).then(|| Error::duplicate_key(name))
         }
-        Subject::Check(name) => has_check(schema, name).then(|| Error::duplicate_check(name)),
+        Subject::Check(name) => {
+            let taken = schema
+                .checks
+                .iter()
+                .any(|k| !k.column_level && same(&k.name, name));
+            taken.then(|| Error::duplicate_check(name))
+        }
     }
 }
 
@@ -616,15 +670,6 @@ pub(crate) fn has_key(schema: &TableSchema, name: &str) -> bool {
             .indexes
             .iter()
             .any(|i| i.name.eq_ignore_ascii_case(name))
-}
-
-/// Whether the table has a table-level CHECK named `name` (a column's own is named by its
-/// column and is not a DROP CONSTRAINT's to drop).
-fn has_check(schema: &TableSchema, name: &str) -> bool {
-    schema
-        .checks
-        .iter()
-        .any(|k| !k.column_level && k.name.eq_ignore_ascii_case(name))
 }
 
 #[cfg(test)]
@@ -748,6 +793,25 @@ mod tests {
         assert_eq!(
             alter("ALTER TABLE t DROP KEY k"),
             [("DROP INDEX k".into(), false)]
+        );
+    }
+
+    #[test]
+    fn a_parenthesised_column_list_is_one_add_per_item() {
+        assert_eq!(
+            alter("ALTER TABLE t ADD COLUMN IF NOT EXISTS (a DECIMAL(5,2), b INT), DROP c"),
+            [
+                ("ADD COLUMN a DECIMAL(5,2)".into(), true),
+                ("ADD b INT".into(), true),
+                ("DROP c".into(), false),
+            ]
+        );
+        assert_eq!(
+            alter("ALTER TABLE t ADD (a VARCHAR(3), INDEX k (a))"),
+            [
+                ("ADD a VARCHAR(3)".into(), false),
+                ("ADD INDEX k (a)".into(), false),
+            ]
         );
     }
 

@@ -2763,13 +2763,32 @@ impl Session {
                         duplicates: 0,
                     });
                 }
-                let index = crate::ddl::index_definition(
-                    &table.schema,
-                    name.as_ref(),
-                    &create.columns,
-                    create.unique,
-                )?;
-                self.create_index(&db, &table, index)?;
+                // As in MariaDB, CREATE INDEX is ALTER TABLE ADD INDEX.
+                let constraint = match create.unique {
+                    true => ast::TableConstraint::Unique(ast::UniqueConstraint {
+                        name: None,
+                        index_name: name,
+                        index_type_display: ast::KeyOrIndexDisplay::None,
+                        index_type: None,
+                        columns: create.columns.clone(),
+                        include: Vec::new(),
+                        index_options: Vec::new(),
+                        characteristics: None,
+                        nulls_distinct: ast::NullsDistinctOption::None,
+                    }),
+                    false => ast::TableConstraint::Index(ast::IndexConstraint {
+                        display_as_key: false,
+                        name,
+                        index_type: None,
+                        columns: create.columns.clone(),
+                        index_options: Vec::new(),
+                    }),
+                };
+                let add = ast::AlterTableOperation::AddConstraint {
+                    constraint,
+                    not_valid: false,
+                };
+                self.alter_operations(&db, &table, &[add])?;
                 Ok(StatementOutcome::Records {
                     records: 0,
                     duplicates: 0,
@@ -2782,18 +2801,23 @@ impl Session {
                 if_exists,
                 ..
             } => {
+                use crate::alter::{drop_target_exists, DropKind};
                 let (db, table) = self.lookup_table(table_name, Some(Privileges::INDEX))?;
+                // As in MariaDB, DROP INDEX is ALTER TABLE DROP INDEX.
+                let mut drops = Vec::new();
                 for n in names {
                     let name = n.0.last().map(select::object_part).unwrap_or_default();
-                    if *if_exists && !crate::if_exists::has_key(&table.schema, &name) {
+                    if *if_exists && !drop_target_exists(DropKind::Index, &table.schema, &name) {
                         let note = Error::cant_drop("INDEX", &name);
                         self.state.note(note.code, note.message);
                         continue;
                     }
-                    if name.eq_ignore_ascii_case("PRIMARY") {
-                        return Err(Error::not_supported("DROP PRIMARY KEY"));
-                    }
-                    self.drop_index(&db, &table.schema.name, &name)?;
+                    drops.push(ast::AlterTableOperation::DropIndex {
+                        name: ast::Ident::new(name),
+                    });
+                }
+                if !drops.is_empty() {
+                    self.alter_operations(&db, &table, &drops)?;
                 }
                 Ok(StatementOutcome::Records {
                     records: 0,
@@ -2990,27 +3014,6 @@ impl Session {
         referenced
     }
 
-    /// DROP INDEX and ALTER TABLE DROP INDEX: 1553 for the index a foreign key needs.
-    fn drop_index(&mut self, db: &str, table: &str, name: &str) -> Result<()> {
-        let storage = self.engine.storage().clone();
-        let catalog = storage.catalog();
-        if let Some(t) = catalog.table(db, table) {
-            let position = t
-                .schema
-                .indexes
-                .iter()
-                .position(|i| i.name.eq_ignore_ascii_case(name));
-            if let Some(position) = position {
-                if crate::foreign_key::index_needed(&catalog, db, &t.schema, position) {
-                    return Err(crate::foreign_key::drop_index_error(
-                        &t.schema.indexes[position].name,
-                    ));
-                }
-            }
-        }
-        storage.drop_index(db, table, name).map_err(storage_error)
-    }
-
     /// Applies ALTER TABLE's operations to a copy of `table`'s schema and installs the
     /// result with one `Storage::alter_table` (`alter` module, invariant (3)): a failure
     /// leaves the table as it was. Returns the rows copied or checked if MariaDB would
@@ -3026,6 +3029,7 @@ impl Session {
         use manycore_storage::TableForeignKeys;
         let storage = self.engine.storage().clone();
         let catalog = storage.catalog();
+        let operations = &crate::alter::resolve_drops(&table.schema, operations);
         crate::alter::check_drop_targets(&table.schema, operations)?;
         let mut start = (*table.schema).clone();
         let dropped_keys = crate::alter::drop_foreign_keys(&mut start, operations)?;
@@ -3177,33 +3181,6 @@ impl Session {
             rows = rows.max(converted); // The copy checked them.
         }
         Ok(rows.max(checked))
-    }
-
-    fn create_index(
-        &mut self,
-        db: &str,
-        table: &Arc<Table>,
-        index: manycore_storage::IndexSchema,
-    ) -> Result<()> {
-        let storage = self.engine.storage().clone();
-        match storage.create_index(db, &table.schema.name, index.clone()) {
-            Ok(()) => Ok(()),
-            Err(StorageError::DuplicateKey { existing, .. }) => {
-                let txn = storage.begin(&self.reader);
-                let row = existing
-                    .read(&txn.view(), |r| r.to_vec())
-                    .unwrap_or_default();
-                let _ = txn.commit(); // Read-only: nothing to log, cannot fail.
-                Err(crate::dml::duplicate_entry(
-                    &table.schema,
-                    &index.columns,
-                    &index.prefix_lengths,
-                    &index.name,
-                    &row,
-                ))
-            }
-            Err(e) => Err(storage_error(e)),
-        }
     }
 
     fn show_variables(&self, global: bool) -> Rows {

@@ -570,10 +570,7 @@ mod tests {
     fn check_constraints_survive_log_replay_and_checkpoints() {
         let disk = SimDisk::new();
         let (storage, wal) = open(&disk);
-        storage.create_database("d", false).expect("database");
-        storage
-            .create_table("d", checked_table(), false)
-            .expect("table");
+        table_with_rows(&storage, 1..=0);
         storage
             .set_check_constraints("d", "t", checks())
             .expect("checks");
@@ -626,6 +623,16 @@ mod tests {
         txn.commit().expect("commit");
     }
 
+    /// Database d with table t (`checked_table`) holding the rows `insert_rows` makes of
+    /// `values` (none for an empty range).
+    fn table_with_rows(storage: &Arc<Storage>, values: std::ops::RangeInclusive<i64>) {
+        storage.create_database("d", false).expect("database");
+        storage
+            .create_table("d", checked_table(), false)
+            .expect("table");
+        insert_rows(storage, values);
+    }
+
     /// ALTER TABLE t ADD c BIGINT FIRST, with CHECK constraints: c is the row's number.
     fn add_column_c(storage: &Storage) -> TableSchema {
         let mut schema = checked_table();
@@ -660,12 +667,8 @@ mod tests {
     fn a_rebuilt_table_survives_replay_and_checkpoints() {
         let disk = SimDisk::new();
         let (storage, wal) = open(&disk);
-        storage.create_database("d", false).expect("database");
-        storage
-            .create_table("d", checked_table(), false)
-            .expect("table");
         let count = 3 * crate::record::ROWS_RECORD_MAX as i64 + 1;
-        insert_rows(&storage, 1..=count);
+        table_with_rows(&storage, 1..=count);
         let before = wal.last_lsn();
         let schema = add_column_c(&storage);
         // AlterTable, four AlterRows, AlterEnd.
@@ -703,11 +706,7 @@ mod tests {
     fn an_alter_keeping_rows_is_one_record_replayed_whole() {
         let disk = SimDisk::new();
         let (storage, wal) = open(&disk);
-        storage.create_database("d", false).expect("database");
-        storage
-            .create_table("d", checked_table(), false)
-            .expect("table");
-        insert_rows(&storage, 1..=5);
+        table_with_rows(&storage, 1..=5);
         let mut schema = checked_table();
         schema.indexes.push(IndexSchema::new("kb", vec![1], false));
         schema.checks = checks();
@@ -743,11 +742,7 @@ mod tests {
     fn an_alter_without_its_end_record_is_dropped() {
         let disk = SimDisk::new();
         let (storage, wal) = open(&disk);
-        storage.create_database("d", false).expect("database");
-        storage
-            .create_table("d", checked_table(), false)
-            .expect("table");
-        insert_rows(&storage, 1..=2);
+        table_with_rows(&storage, 1..=2);
         let mut schema = checked_table();
         schema.columns.pop();
         let head = LogRecord::AlterTable {
