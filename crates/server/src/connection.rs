@@ -29,7 +29,7 @@
 //!     connection of both workers, so that was a shared write per command.
 //! (9) With the worker's send ring, the command loop does not wait for its replies'
 //!     send: it goes back to reading, and only a send the kernel did not take whole wakes
-//!     it there (`PendingSend::poll_incomplete`) to write the rest. The output buffer
+//!     it there (`Sender::poll_incomplete`) to write the rest. The output buffer
 //!     comes back from the ring, and any rest is written, before the next reply is built
 //!     (`reclaim_output`), so at most one send is in flight and replies keep their order.
 //!     That saves a task wake-up and poll per reply (docs/performance.md).

@@ -14,7 +14,7 @@
 //!     read meanwhile; `write_all` is both at once.
 
 use crate::tls::TlsInfo;
-use manycore_uring::Sender;
+use manycore_uring::{Progress, Sender};
 use std::io;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -73,17 +73,15 @@ impl Stream {
         sender: &mut Sender,
         buffer: &mut Vec<u8>,
     ) -> io::Result<()> {
-        if !sender.in_flight() {
-            return Ok(());
-        }
+        let (result, returned) = match sender.take_done() {
+            Progress::NoSend => return Ok(()),
+            Progress::Done(sent) => sent,
+            Progress::OnItsWay => std::future::poll_fn(|cx| sender.poll_done(cx)).await,
+        };
         assert!(
             buffer.is_empty(),
             "nothing is built into the output while its previous contents are in flight"
         );
-        let (result, returned) = match sender.take_done() {
-            Some(sent) => sent,
-            None => std::future::poll_fn(|cx| sender.poll_done(cx)).await,
-        };
         *buffer = returned;
         // An error took nothing (a full socket buffer, a failed ring, a reset peer): the
         // write below sends it all or reports the socket's error.

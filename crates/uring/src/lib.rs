@@ -55,6 +55,15 @@ use tokio::io::unix::AsyncFd;
 /// A finished send: the bytes the kernel took (or why none), and the buffer.
 pub type Sent = (io::Result<usize>, Vec<u8>);
 
+/// Where a sender's last send is ([`Sender::take_done`]).
+pub enum Progress {
+    /// None was made since the last one was taken back.
+    NoSend,
+    /// Queued or in the kernel.
+    OnItsWay,
+    Done(Sent),
+}
+
 enum State {
     /// On the free list.
     Free,
@@ -423,38 +432,35 @@ impl Sender {
         }
     }
 
-    /// A send was handed over and not yet taken back.
-    pub fn in_flight(&self) -> bool {
-        !matches!(self.ring.inner.borrow().slots[self.slot].state, State::Idle)
-    }
-
-    /// The finished send, if it is done; None while it is on its way (or there is none).
-    pub fn take_done(&mut self) -> Option<Sent> {
+    /// Takes the finished send back, if there is one: one look at the slot tells the
+    /// caller whether to wait.
+    pub fn take_done(&mut self) -> Progress {
         let mut inner = self.ring.inner.borrow_mut();
         let slot = &mut inner.slots[self.slot];
         match std::mem::replace(&mut slot.state, State::Idle) {
-            State::Done(result) => Some((result, std::mem::take(&mut slot.buffer))),
-            other => {
+            State::Done(result) => Progress::Done((result, std::mem::take(&mut slot.buffer))),
+            State::Idle => Progress::NoSend,
+            other @ (State::Queued | State::InKernel) => {
                 slot.state = other;
-                None
+                Progress::OnItsWay
             }
+            State::Free => unreachable!("a sender's slot is never free"),
         }
     }
 
     /// The finished send, once it is done (woken at its completion).
     pub fn poll_done(&mut self, cx: &mut Context<'_>) -> Poll<Sent> {
-        if let Some(sent) = self.take_done() {
-            return Poll::Ready(sent);
+        match self.take_done() {
+            Progress::Done(sent) => Poll::Ready(sent),
+            Progress::NoSend => panic!("waiting for a send that was never made"),
+            Progress::OnItsWay => {
+                let mut inner = self.ring.inner.borrow_mut();
+                let slot = &mut inner.slots[self.slot];
+                slot.wake_when_complete = true;
+                slot.register(cx);
+                Poll::Pending
+            }
         }
-        let mut inner = self.ring.inner.borrow_mut();
-        let slot = &mut inner.slots[self.slot];
-        assert!(
-            matches!(slot.state, State::Queued | State::InKernel),
-            "waiting for a send that was never made"
-        );
-        slot.wake_when_complete = true;
-        slot.register(cx);
-        Poll::Pending
     }
 
     /// Ready once the send is done without the kernel taking all of the buffer (a partial

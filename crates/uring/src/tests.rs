@@ -57,6 +57,14 @@ async fn done(sender: &mut Sender) -> Sent {
     poll_fn(|cx| sender.poll_done(cx)).await
 }
 
+/// The finished send `progress` must be.
+fn finished(progress: Progress, what: &str) -> Sent {
+    match progress {
+        Progress::Done(sent) => sent,
+        Progress::NoSend | Progress::OnItsWay => panic!("{what}: not finished"),
+    }
+}
+
 /// A sender on `fd` with `buffer` handed to it.
 fn sending(ring: &Rc<SendRing>, fd: RawFd, buffer: Vec<u8>) -> Sender {
     let mut sender = ring.sender(fd);
@@ -202,7 +210,7 @@ fn a_send_taken_whole_wakes_nobody_who_polls_for_an_incomplete_one() {
         let mut sender = sending(&ring, server.as_raw_fd(), b"whole".to_vec());
         assert!(sender.poll_incomplete(&mut cx).is_pending());
         assert!(
-            sender.take_done().is_none(),
+            matches!(sender.take_done(), Progress::OnItsWay),
             "not submitted before the flusher runs"
         );
         // The client receiving the bytes means the flusher submitted (and, on loopback,
@@ -211,15 +219,15 @@ fn a_send_taken_whole_wakes_nobody_who_polls_for_an_incomplete_one() {
         assert_eq!(submitted.get().sends, 1);
         assert_eq!(counter.wakes(), 0, "a complete send wakes nobody");
         assert!(sender.poll_incomplete(&mut cx).is_pending());
-        let (result, buffer) = sender.take_done().expect("done without a wake-up");
+        let (result, buffer) = finished(sender.take_done(), "done without a wake-up");
         assert_eq!(result.expect("sent"), 5);
         assert_eq!(buffer, b"whole");
-        assert!(!sender.in_flight());
+        assert!(matches!(sender.take_done(), Progress::NoSend));
 
         // The slot is the sender's for its next send, and waiting for the completion
         // is woken by it.
         sender.send(b"again".to_vec());
-        assert!(sender.in_flight());
+        assert!(matches!(sender.take_done(), Progress::OnItsWay));
         assert_eq!(done(&mut sender).await.0.expect("sent"), 5);
         assert_eq!(read_exactly(&mut client, 5).await, b"again");
     });
@@ -244,7 +252,7 @@ fn a_send_the_kernel_took_only_part_of_wakes_who_polls_for_it() {
             .await
             .expect("an incomplete send wakes its sender");
         assert!(sender.poll_incomplete(&mut cx).is_ready());
-        let (result, buffer) = sender.take_done().expect("done");
+        let (result, buffer) = finished(sender.take_done(), "done");
         let taken = match result {
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => 0,
