@@ -51,6 +51,7 @@ use manycore_protocol::ProtocolError;
 use manycore_sql::{
     Columns, ConnectionInfo, Counter, Engine, Error, ErrorCode, KillKind, Session, Wait,
 };
+use manycore_storage::LockWait;
 use manycore_types::Value;
 use manycore_uring::{SendRing, Sender};
 use std::net::SocketAddr;
@@ -652,33 +653,24 @@ impl Connection {
         }
     }
 
-    /// Waits for row locks and SLEEPs (without blocking the worker: other connections run
-    /// meanwhile) and re-runs the undone statement until it completes, fails,
-    /// innodb_lock_wait_timeout passes (1205) or KILL QUERY arrives (1317). Session
-    /// invariant (4).
+    /// Waits for row locks, DDL's table locks and SLEEPs (without blocking the worker:
+    /// other connections run meanwhile) and re-runs the undone statement until it
+    /// completes, fails, innodb_lock_wait_timeout or lock_wait_timeout passes (1205) or
+    /// KILL QUERY arrives (1317). Session invariant (4).
     async fn wait_and_resume(&mut self, session: &mut Session, mut flow: Flow) -> Flow {
-        // Row-lock waits of one statement share one timeout, from the first of them.
+        // Lock waits of one statement share one timeout, from the first of them.
         let mut lock_deadline = None;
         while let Flow::Wait { wait, statement } = flow {
             let waited = match wait {
                 Wait::RowLock(lock) => {
-                    let immediate = lock.holder() == 0;
-                    let deadline = *lock_deadline.get_or_insert_with(|| {
-                        tokio::time::Instant::now() + session.lock_wait_timeout()
-                    });
-                    let waited = tokio::time::timeout_at(deadline, lock.wait());
-                    match unless_killed(&self.kill, session, waited).await {
-                        Some(Err(_)) => Err(session.abandon_lock_wait()),
-                        Some(Ok(())) => {
-                            if immediate {
-                                // The row changed under the statement: let other
-                                // connections run first.
-                                tokio::task::yield_now().await;
-                            }
-                            Ok(())
-                        }
-                        None => Err(session.interrupt_wait()),
-                    }
+                    let timeout = session.row_lock_wait_timeout();
+                    self.wait_for_lock(session, lock, &mut lock_deadline, timeout)
+                        .await
+                }
+                Wait::TableLock(lock) => {
+                    let timeout = session.table_lock_wait_timeout();
+                    self.wait_for_lock(session, lock, &mut lock_deadline, timeout)
+                        .await
                 }
                 Wait::Sleep(duration) => {
                     let slept = tokio::time::sleep(duration);
@@ -699,6 +691,32 @@ impl Connection {
             flow = self.finish_statement(session, result, statement);
         }
         flow
+    }
+
+    /// One wait for the end of the transaction `lock` names, bounded by the statement's
+    /// deadline (set by its first lock wait: now plus `timeout`).
+    async fn wait_for_lock(
+        &self,
+        session: &mut Session,
+        lock: LockWait,
+        deadline: &mut Option<tokio::time::Instant>,
+        timeout: Duration,
+    ) -> Result<(), Error> {
+        let immediate = lock.holder() == 0;
+        let deadline = *deadline.get_or_insert_with(|| tokio::time::Instant::now() + timeout);
+        let waited = tokio::time::timeout_at(deadline, lock.wait());
+        match unless_killed(&self.kill, session, waited).await {
+            Some(Err(_)) => Err(session.abandon_lock_wait()),
+            Some(Ok(())) => {
+                if immediate {
+                    // The holder ended before the wait began (the row changed under the
+                    // statement): let other connections run first.
+                    tokio::task::yield_now().await;
+                }
+                Ok(())
+            }
+            None => Err(session.interrupt_wait()),
+        }
     }
 
     /// Reports a statement's error, or turns a lock wait into `Flow::Wait`.

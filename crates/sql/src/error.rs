@@ -323,6 +323,10 @@ pub enum WaitFor {
     /// A row that transaction `holder` (0: one that already finished) holds. Reaches a
     /// client only as 1205 after innodb_lock_wait_timeout.
     RowLock { holder: u64 },
+    /// The end of transaction `holder`, which holds a row of a table DDL would rebuild or
+    /// rename (MariaDB's wait for the table's metadata lock). Reaches a client only as
+    /// 1205 after lock_wait_timeout.
+    TableLock { holder: u64 },
     /// The SLEEP() time the statement asked for beyond what was already slept for it.
     Sleep(std::time::Duration),
 }
@@ -342,6 +346,14 @@ impl Error {
     pub fn lock_wait(holder: u64) -> Error {
         Error {
             wait: Some(WaitFor::RowLock { holder }),
+            ..Error::lock_wait_timeout()
+        }
+    }
+
+    /// A DDL statement that must wait for transaction `holder` to end, then run again.
+    pub fn table_lock_wait(holder: u64) -> Error {
+        Error {
+            wait: Some(WaitFor::TableLock { holder }),
             ..Error::lock_wait_timeout()
         }
     }

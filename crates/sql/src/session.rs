@@ -19,7 +19,9 @@
 //!     thread) and calls `resume`, which runs that statement and the rest of its batch
 //!     again. It waits for a row held by another transaction (waiting in a cycle is a
 //!     deadlock: 1213, whole transaction rolled back; waiting past
-//!     innodb_lock_wait_timeout is 1205), or for SLEEP(): a statement whose SLEEP calls
+//!     innodb_lock_wait_timeout is 1205), for the end of a transaction holding a row of a
+//!     table DDL would rebuild or rename (DDL holds no row, so it closes no cycle; waiting
+//!     past lock_wait_timeout is 1205), or for SLEEP(): a statement whose SLEEP calls
 //!     asked for more than the server already slept for it waits for the difference, and
 //!     its next run finds its SLEEP calls slept. KILL QUERY ends either wait with 1317.
 
@@ -579,8 +581,12 @@ pub struct Session {
 
 /// What the server awaits before `Session::resume` runs an undone statement again.
 pub enum Wait {
-    /// The end of the transaction holding a row (bounded by `Session::lock_wait_timeout`).
+    /// The end of the transaction holding a row (bounded by
+    /// `Session::row_lock_wait_timeout`).
     RowLock(LockWait),
+    /// The end of a transaction holding a row of a table DDL changes (bounded by
+    /// `Session::table_lock_wait_timeout`).
+    TableLock(LockWait),
     /// Time the statement's SLEEP calls asked for and nobody slept yet.
     Sleep(Duration),
 }
@@ -1190,6 +1196,14 @@ impl Session {
         match e.wait {
             // Armed where the statement's transaction was undone (`with_transaction`).
             Some(WaitFor::RowLock { .. }) => self.wait.is_some(),
+            Some(WaitFor::TableLock { holder }) => {
+                let wait = self.engine.storage().wait_for_transaction(holder);
+                self.wait = Some(Wait::TableLock(wait));
+                self.process
+                    .entry()
+                    .set_activity("Waiting for table metadata lock");
+                true
+            }
             Some(WaitFor::Sleep(unslept)) => {
                 self.wait = Some(Wait::Sleep(unslept));
                 self.process.entry().set_activity("User sleep");
@@ -1226,15 +1240,23 @@ impl Session {
         self.process.entry().interrupted()
     }
 
-    /// innodb_lock_wait_timeout, in seconds.
-    pub fn lock_wait_timeout(&self) -> std::time::Duration {
-        let seconds = match self
-            .state
-            .system_variable("innodb_lock_wait_timeout", VarScope::Default)
-        {
-            Ok(Value::Int(n)) => n.max(1) as u64,
-            Ok(Value::UInt(n)) => n.max(1),
-            _ => 50,
+    /// innodb_lock_wait_timeout: how long a statement waits for rows.
+    pub fn row_lock_wait_timeout(&self) -> std::time::Duration {
+        // MariaDB's minimum is 1 second.
+        self.timeout_variable("innodb_lock_wait_timeout")
+            .max(std::time::Duration::from_secs(1))
+    }
+
+    /// lock_wait_timeout: how long DDL waits for a table (0: not at all).
+    pub fn table_lock_wait_timeout(&self) -> std::time::Duration {
+        self.timeout_variable("lock_wait_timeout")
+    }
+
+    fn timeout_variable(&self, name: &str) -> std::time::Duration {
+        let seconds = match self.state.system_variable(name, VarScope::Default) {
+            Ok(Value::Int(n)) => n.max(0) as u64,
+            Ok(Value::UInt(n)) => n,
+            other => unreachable!("{name} is an integer variable: {other:?}"),
         };
         std::time::Duration::from_secs(seconds)
     }
@@ -2978,8 +3000,8 @@ impl Session {
     ///
     /// A table another transaction holds a row of is not renamed: storage refuses it
     /// (`TableBusy`) because that transaction's commit would be logged under the old name.
-    /// MariaDB waits for the table's metadata lock until lock_wait_timeout; this answers
-    /// the 1205 such a wait would end with, at once.
+    /// The statement waits for that transaction and runs again (invariant (4)), as MariaDB
+    /// waits for the table's metadata lock, until lock_wait_timeout.
     fn rename_tables(&self, renames: &[TableRename]) -> Result<()> {
         match self.engine.storage().rename_tables(renames) {
             Ok(()) => Ok(()),
@@ -2996,10 +3018,7 @@ impl Session {
                 ErrorCode::ForbidSchemaChange,
                 format!("Changing schema from '{from}' to '{to}' is not allowed"),
             )),
-            Err(StorageError::TableBusy) => Err(Error::new(
-                ErrorCode::LockWaitTimeout,
-                "Lock wait timeout exceeded; try restarting transaction",
-            )),
+            Err(StorageError::TableBusy { holder }) => Err(Error::table_lock_wait(holder)),
             Err(e) => Err(storage_error(e)),
         }
     }
@@ -3136,12 +3155,8 @@ impl Session {
         match result {
             Ok(()) => {}
             Err(Failure::Sql(e)) => return Err(e),
-            Err(Failure::Storage(StorageError::TableBusy)) => {
-                // MariaDB waits for the table's metadata lock until lock_wait_timeout.
-                return Err(Error::new(
-                    ErrorCode::LockWaitTimeout,
-                    "Lock wait timeout exceeded; try restarting transaction",
-                ));
+            Err(Failure::Storage(StorageError::TableBusy { holder })) => {
+                return Err(Error::table_lock_wait(holder));
             }
             Err(Failure::Storage(StorageError::DuplicateKey { index, existing })) => {
                 let txn = storage.begin(&self.reader);

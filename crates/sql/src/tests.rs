@@ -1792,6 +1792,31 @@ fn wait_then_resume(s: &mut Session, sql: &str, holder: &mut Session, end: &str)
     s.resume(&mut Collect::default())
 }
 
+/// `wait_then_resume` for DDL, which waits for the table's holder (session invariant (4)).
+fn ddl_wait_then_resume(s: &mut Session, sql: &str, holder: &mut Session, end: &str) -> Result<()> {
+    let e = error(s, sql);
+    assert_eq!(
+        e.code,
+        ErrorCode::LockWaitTimeout,
+        "{sql}: what a timeout would give"
+    );
+    assert!(
+        matches!(e.wait, Some(crate::error::WaitFor::TableLock { .. })),
+        "{sql}: expected a table-lock wait, got {e:?}"
+    );
+    let Some(crate::Wait::TableLock(wait)) = s.take_wait() else {
+        panic!("{sql}: a table-lock wait is armed")
+    };
+    assert_ne!(
+        wait.holder(),
+        0,
+        "{sql}: waits for a transaction still open"
+    );
+    run(holder, end);
+    assert!(wait.wait_blocking(std::time::Duration::from_secs(10)));
+    s.resume(&mut Collect::default())
+}
+
 /// Foreign-key checks read the newest version of the other side under its row lock, not
 /// the statement's snapshot (foreign_key invariants (1), (2)): a child insert and a parent
 /// delete in two transactions cannot both succeed, whichever comes first and however the
@@ -2032,17 +2057,14 @@ fn alter_table_columns_and_foreign_keys_and_checks() {
     );
     run(&mut s, "ALTER TABLE k RENAME COLUMN b TO bb");
     assert!(show_create(&mut s, "k").contains("CHECK (`a` > `bb`)"));
-    // Another transaction's uncommitted row: the rebuild would lose its commit.
+    // Another transaction's uncommitted row: the rebuild would lose its commit, so the
+    // ALTER waits for that transaction to end and then runs.
     let mut other = session(&engine, 2);
     run(&mut other, "USE test");
     run(&mut other, "BEGIN");
     run(&mut other, "INSERT INTO k VALUES (2, 1)");
-    assert_eq!(
-        error(&mut s, "ALTER TABLE k MODIFY a BIGINT").code,
-        ErrorCode::LockWaitTimeout
-    );
-    run(&mut other, "COMMIT");
-    run(&mut s, "ALTER TABLE k MODIFY a BIGINT, ADD n INT DEFAULT 5");
+    let alter = "ALTER TABLE k MODIFY a BIGINT, ADD n INT DEFAULT 5";
+    ddl_wait_then_resume(&mut s, alter, &mut other, "COMMIT").expect("altered after the commit");
     assert_eq!(rows(&mut s, "SELECT * FROM k"), table(&[&["2", "1", "5"]]));
 }
 
@@ -2100,17 +2122,14 @@ fn rename_table_checks_privileges_and_held_rows() {
     assert_eq!(e.code, ErrorCode::NoSuchTable);
 
     // Another transaction's uncommitted row: its commit would be logged under the old
-    // name, so the rename is refused (MariaDB would wait for the metadata lock).
+    // name, so the rename waits for that transaction to end (as MariaDB waits for the
+    // table's metadata lock).
     let mut writer = session(&engine, 4);
     run(&mut writer, "USE d");
     run(&mut writer, "BEGIN");
     run(&mut writer, "INSERT INTO t3 VALUES (2)");
-    assert_eq!(
-        error(&mut root, "RENAME TABLE t3 TO t4").code,
-        ErrorCode::LockWaitTimeout
-    );
-    run(&mut writer, "COMMIT");
-    run(&mut root, "RENAME TABLE t3 TO t4");
+    ddl_wait_then_resume(&mut root, "RENAME TABLE t3 TO t4", &mut writer, "COMMIT")
+        .expect("renamed after the commit");
     // A write through a plan bound before the rename binds again, to the new name.
     run(&mut writer, "INSERT INTO t4 VALUES (3)");
     assert_eq!(

@@ -326,9 +326,11 @@ pub(crate) struct TableData {
 /// `RowSlot::writer` while the collector examines a slot.
 pub(crate) const GC_TXN: u64 = u64::MAX - 1;
 
-/// Whether a transaction holds `slot`: has an uncommitted write in it, or is committing it.
-fn held_by_transaction(slot: &RowSlot) -> bool {
-    !matches!(slot.writer.load(Ordering::Acquire), FREE | DEAD | GC_TXN)
+/// The transaction that holds `slot` (has an uncommitted write in it, or is committing
+/// it), if any.
+fn holder_of(slot: &RowSlot) -> Option<u64> {
+    let writer = slot.writer.load(Ordering::Acquire);
+    (!matches!(writer, FREE | DEAD | GC_TXN)).then_some(writer)
 }
 
 /// Something that may be removed once no snapshot older than `ts` is active.
@@ -470,6 +472,12 @@ impl Storage {
     /// A registration slot for one session's snapshots.
     pub fn register_reader(&self) -> ReaderSlot {
         self.horizon.register()
+    }
+
+    /// A wait for transaction `holder` to end, for DDL refused with `TableBusy` (which
+    /// holds no row while it waits, so it needs no deadlock check).
+    pub fn wait_for_transaction(&self, holder: u64) -> crate::LockWait {
+        self.transactions.wait_holding_nothing(holder)
     }
 
     /// Starts a transaction whose snapshot is the current clock.
@@ -915,8 +923,8 @@ impl Storage {
             let mut rows = Vec::new();
             let guard = crate::index::pin();
             for (_, slot) in old.data.primary.range(Unbounded, Unbounded, &guard) {
-                if held_by_transaction(slot) {
-                    return Err(StorageError::TableBusy.into());
+                if let Some(holder) = holder_of(slot) {
+                    return Err(StorageError::TableBusy { holder }.into());
                 }
                 let Some(newest) = slot.head.load_full() else {
                     continue;
@@ -1172,8 +1180,11 @@ impl Storage {
                 .get(&*old.db)
                 .and_then(|db| db.tables.get(&old.schema.name))
                 .is_some_and(|t| Arc::ptr_eq(&t.data, &old.data));
-            if !same_name && old.data.has_uncommitted_rows() {
-                return Err(StorageError::TableBusy);
+            if same_name {
+                continue;
+            }
+            if let Some(holder) = old.data.holder_of_any_row() {
+                return Err(StorageError::TableBusy { holder });
             }
         }
         let record = DdlChange::RenameTables {
@@ -1428,15 +1439,15 @@ impl TableData {
         }
     }
 
-    /// Whether a transaction holds a row (has an uncommitted write in it, or is committing
-    /// it). Scans every row: for DDL only.
-    fn has_uncommitted_rows(&self) -> bool {
+    /// A transaction that holds a row (has an uncommitted write in it, or is committing
+    /// it), if any. Scans every row: for DDL only.
+    fn holder_of_any_row(&self) -> Option<u64> {
         let guard = crate::index::pin();
-        let held = self
+        let holder = self
             .primary
             .range(Unbounded, Unbounded, &guard)
-            .any(|(_, slot)| held_by_transaction(slot));
-        held
+            .find_map(|(_, slot)| holder_of(slot));
+        holder
     }
 
     pub(crate) fn queue_garbage_slot(&self, slot: Arc<RowSlot>, ts: u64) {

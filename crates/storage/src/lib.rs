@@ -79,9 +79,13 @@ pub enum StorageError {
     NoSuchTable(String),
     DuplicateIndexName(String),
     NoSuchIndex(String),
-    /// Another transaction holds a row of a table ALTER TABLE would rebuild (catalog
-    /// invariant (8)); MariaDB waits for the table's metadata lock instead.
-    TableBusy,
+    /// Transaction `holder` holds a row of a table ALTER TABLE would rebuild or RENAME
+    /// TABLE would rename (catalog invariant (8)): the caller waits for it to end
+    /// (`Storage::wait_for_transaction`) and tries again, as MariaDB waits for the table's
+    /// metadata lock.
+    TableBusy {
+        holder: u64,
+    },
     /// RENAME TABLE would move view `view` from database `from` to `to` (MariaDB's 1450:
     /// a view's query is bound in its own database).
     ViewAcrossDatabases {
@@ -115,7 +119,9 @@ impl fmt::Display for StorageError {
             StorageError::NoSuchTable(t) => write!(f, "no table {t}"),
             StorageError::DuplicateIndexName(i) => write!(f, "index {i} exists"),
             StorageError::NoSuchIndex(i) => write!(f, "no index {i}"),
-            StorageError::TableBusy => write!(f, "a row of the table is held"),
+            StorageError::TableBusy { holder } => {
+                write!(f, "a row of the table is held by transaction {holder}")
+            }
             StorageError::ViewAcrossDatabases { view, from, to } => {
                 write!(f, "view {view} cannot move from database {from} to {to}")
             }

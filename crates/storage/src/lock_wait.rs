@@ -72,6 +72,19 @@ impl TxnRegistry {
         self.active.read_sync(&id, |_, state| state.clone())
     }
 
+    /// A wait for `holder` by a statement that holds no row (DDL, which takes its rows
+    /// only once nobody else holds any): it cannot close a cycle, so no chain is walked
+    /// and no waiter is recorded. Completes at once if `holder` already finished.
+    pub(crate) fn wait_holding_nothing(&self, holder: u64) -> LockWait {
+        let holder = self.get(holder);
+        let listener = holder.as_ref().map(|state| state.done.listen());
+        LockWait {
+            holder,
+            listener,
+            waiter: None,
+        }
+    }
+
     /// Prepares `waiter` to wait for `holder`, or reports that waiting would deadlock.
     /// A holder that already finished yields a wait that completes at once.
     pub(crate) fn wait_for(&self, waiter: &Arc<TxnState>, holder: u64) -> Result<LockWait, ()> {
@@ -80,7 +93,7 @@ impl TxnRegistry {
             return Ok(LockWait {
                 holder: None,
                 listener: None,
-                waiter: waiter.clone(),
+                waiter: Some(waiter.clone()),
             });
         };
         waiter.waiting_for.store(holder, Ordering::SeqCst);
@@ -97,7 +110,7 @@ impl TxnRegistry {
                 return Ok(LockWait {
                     holder: Some(holder_state),
                     listener: Some(listener),
-                    waiter: waiter.clone(),
+                    waiter: Some(waiter.clone()),
                 });
             }
             if next == waiter.id {
@@ -114,7 +127,8 @@ impl TxnRegistry {
 pub struct LockWait {
     holder: Option<Arc<TxnState>>,
     listener: Option<EventListener>,
-    waiter: Arc<TxnState>,
+    /// None for a waiter that holds no row (`TxnRegistry::wait_holding_nothing`).
+    waiter: Option<Arc<TxnState>>,
 }
 
 impl LockWait {
@@ -146,7 +160,9 @@ impl LockWait {
 
 impl Drop for LockWait {
     fn drop(&mut self) {
-        self.waiter.stop_waiting();
+        if let Some(waiter) = &self.waiter {
+            waiter.stop_waiting();
+        }
     }
 }
 
@@ -155,7 +171,7 @@ impl std::fmt::Debug for LockWait {
         write!(
             f,
             "LockWait {{ waiter: {}, holder: {} }}",
-            self.waiter.id,
+            self.waiter.as_ref().map_or(0, |w| w.id),
             self.holder()
         )
     }

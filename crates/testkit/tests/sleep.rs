@@ -1,8 +1,9 @@
-//! SLEEP() through a real driver. A sleeping statement must not hold up the worker thread
-//! its connection runs on (ARCHITECTURE invariant (4)), and KILL QUERY ends a sleep or a
-//! row-lock wait with 1317 while the connection and its transaction stay. The KILL QUERY
-//! tests run against the server under test (`MANYCORE_TEST_TARGET`, so MariaDB checks
-//! them); the worker test is manycore's own.
+//! SLEEP() and lock waits through a real driver. A sleeping statement must not hold up the
+//! worker thread its connection runs on (ARCHITECTURE invariant (4)); KILL QUERY ends a
+//! sleep, a row-lock wait or DDL's wait for a table with 1317 while the connection and its
+//! transaction stay. The tests that do not need one worker run against the server under
+//! test (`MANYCORE_TEST_TARGET`, so MariaDB checks them); the worker test is manycore's
+//! own.
 
 use manycore_testkit::client::{self, connection_id, process_info};
 use manycore_testkit::manycore::ManycoreServer;
@@ -153,4 +154,82 @@ fn kill_query_ends_a_row_lock_wait_and_the_transaction_stays() {
         .query("SELECT id, v FROM kill_query_test.t ORDER BY id")
         .expect("select");
     assert_eq!(rows, vec![(1, 11), (2, 21)]);
+}
+
+/// DDL that would rebuild or rename a table another transaction holds rows of waits for
+/// that transaction (MariaDB: for the table's metadata lock), shown as such in the process
+/// list; it runs once the holder ends, fails with 1205 after lock_wait_timeout, and KILL
+/// QUERY ends its wait with 1317.
+#[test]
+fn ddl_waits_for_the_transaction_holding_rows_of_its_table() {
+    const WAITING: &str = "Waiting for table metadata lock";
+    let server = Server::from_env();
+    let port = server.port();
+    let mut holder = client::connect(port);
+    holder
+        .query_drop("CREATE DATABASE ddl_wait_test")
+        .expect("create database");
+    holder
+        .query_drop("CREATE TABLE ddl_wait_test.t (id INT PRIMARY KEY, v INT NOT NULL)")
+        .expect("create table");
+    holder
+        .query_drop("INSERT INTO ddl_wait_test.t VALUES (1, 10), (2, 20)")
+        .expect("insert");
+    holder.query_drop("BEGIN").expect("begin");
+    holder
+        .query_drop("UPDATE ddl_wait_test.t SET v = 11 WHERE id = 1")
+        .expect("holder writes row 1");
+
+    // Waits, then runs once the holder commits: the committed change is converted.
+    let mut altering = client::connect(port);
+    let altering_id = connection_id(&mut altering);
+    let alter = "ALTER TABLE ddl_wait_test.t MODIFY v BIGINT NOT NULL, ADD w INT DEFAULT 5";
+    let waiting = start(altering, alter);
+    let mut observer = client::connect(port);
+    client::wait_for(WAITING, STATE_TIMEOUT, || {
+        state_of(&mut observer, altering_id).as_deref() == Some(WAITING)
+    });
+    holder.query_drop("COMMIT").expect("commit");
+    let (result, mut altering) = waiting.join().expect("ALTER thread");
+    result.expect("the ALTER runs once the holder committed");
+    let rows: Vec<(i64, i64, i64)> = observer
+        .query("SELECT id, v, w FROM ddl_wait_test.t ORDER BY id")
+        .expect("select");
+    assert_eq!(rows, vec![(1, 11, 5), (2, 20, 5)]);
+
+    // Past lock_wait_timeout: 1205, and nothing renamed.
+    holder.query_drop("BEGIN").expect("begin");
+    holder
+        .query_drop("DELETE FROM ddl_wait_test.t WHERE id = 2")
+        .expect("holder deletes row 2");
+    altering
+        .query_drop("SET SESSION lock_wait_timeout = 1")
+        .expect("set");
+    let renamed = altering.query_drop("RENAME TABLE ddl_wait_test.t TO ddl_wait_test.t2");
+    match renamed {
+        Err(mysql::Error::MySqlError(e)) => assert_eq!(e.code, 1205, "{e:?}"),
+        other => panic!("RENAME while rows are held: expected 1205, got {other:?}"),
+    }
+
+    // KILL QUERY ends the wait; the holder's transaction is untouched.
+    altering
+        .query_drop("SET SESSION lock_wait_timeout = 60")
+        .expect("set");
+    let waiting = start(altering, "RENAME TABLE ddl_wait_test.t TO ddl_wait_test.t2");
+    client::wait_for(WAITING, STATE_TIMEOUT, || {
+        state_of(&mut observer, altering_id).as_deref() == Some(WAITING)
+    });
+    observer
+        .query_drop(format!("KILL QUERY {altering_id}"))
+        .expect("KILL QUERY");
+    let (result, _) = waiting.join().expect("RENAME thread");
+    assert_eq!(error_code(&result), Some(1317), "{result:?}");
+    holder.query_drop("COMMIT").expect("commit");
+    let ids: Vec<i64> = observer
+        .query("SELECT id FROM ddl_wait_test.t ORDER BY id")
+        .expect("the table kept its name");
+    assert_eq!(ids, vec![1]);
+    observer
+        .query_drop("DROP DATABASE ddl_wait_test")
+        .expect("drop database");
 }

@@ -713,9 +713,12 @@ mod tests {
         let before = wal.last_lsn();
         let refused =
             storage.alter_table::<StorageError>("d", "t", schema.clone(), Vec::new(), None, |_| {
-                Err(StorageError::TableBusy)
+                Err(StorageError::TableBusy { holder: 7 })
             });
-        assert!(matches!(refused, Err(StorageError::TableBusy)));
+        assert!(matches!(
+            refused,
+            Err(StorageError::TableBusy { holder: 7 })
+        ));
         assert_eq!(wal.last_lsn(), before);
         let table = storage.catalog().table("d", "t").expect("table").clone();
         assert_eq!(*table.schema, checked_table());
@@ -1071,7 +1074,7 @@ mod rename_tests {
         writer.insert(&old, row).expect("insert");
         assert!(matches!(
             storage.rename_tables(&[rename("d", "a", "d", "b")]),
-            Err(StorageError::TableBusy)
+            Err(StorageError::TableBusy { .. })
         ));
         writer.commit().expect("commit");
         let other = storage.register_reader();
