@@ -102,6 +102,32 @@ CREATE TABLE bad (d DOUBLE(4,5));
 CREATE TABLE bad (d DOUBLE(256,5));
 CREATE TABLE bad (d DOUBLE(40,31));
 
+-- FLOAT(M,D): rounded to D decimals and bounded by 10^(M-D), then held in single
+-- precision; FLOAT(p) is a FLOAT up to p = 24.
+CREATE TABLE rf (id INT PRIMARY KEY, f FLOAT(10,2), g FLOAT(7,4) NOT NULL DEFAULT 1.23456, h FLOAT(5));
+INSERT INTO rf VALUES (1, 1.234, 1.5, 1.1), (2, -12345678.995, -999.99995, 2.5), (3, 0.005, 0.00005, NULL);
+INSERT INTO rf (id) VALUES (4);
+INSERT INTO rf VALUES (5, 100000000, 0, 0);
+INSERT INTO rf VALUES (6, '12.345', '1.23456789', 1);
+SELECT id, f, g, h, f * 2, f + 0.001, ROUND(f, 1) FROM rf ORDER BY id;
+SELECT SUM(f), MAX(g), MIN(f) FROM rf;
+SHOW COLUMNS FROM rf;
+SHOW CREATE TABLE rf;
+SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, NUMERIC_PRECISION, NUMERIC_SCALE FROM information_schema.COLUMNS WHERE TABLE_NAME = 'rf' ORDER BY ORDINAL_POSITION;
+SET sql_mode = '';
+INSERT INTO rf VALUES (7, 123456789012, 1000, 1);
+SELECT f, g FROM rf WHERE id = 7;
+SET sql_mode = DEFAULT;
+UPDATE rf SET f = f / 3 WHERE id = 1;
+SELECT f FROM rf WHERE id = 1;
+CREATE TABLE rf2 AS SELECT f, g FROM rf WHERE id = 6;
+SHOW CREATE TABLE rf2;
+SELECT * FROM rf2;
+DROP TABLE rf, rf2;
+CREATE TABLE bad (f FLOAT(4,5));
+CREATE TABLE bad (f FLOAT(256,5));
+CREATE TABLE bad (f FLOAT(40,31));
+
 -- SLEEP: returns 0 (NULL and negative sleep no time); a statement that sleeps runs once,
 -- whether it reads, writes, assigns or sits in a transaction with other statements.
 SELECT SLEEP(0.05), SLEEP(NULL), SLEEP(-1), SLEEP('0.01');

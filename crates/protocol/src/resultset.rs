@@ -368,7 +368,7 @@ pub fn write_binary_value(
                 IntWidth::Big => out.extend_from_slice(&v.to_le_bytes()),
             }
         }
-        DataType::Float => out.extend_from_slice(&(as_f64(value)? as f32).to_le_bytes()),
+        DataType::Float { .. } => out.extend_from_slice(&(as_f64(value)? as f32).to_le_bytes()),
         DataType::Double { .. } => out.extend_from_slice(&as_f64(value)?.to_le_bytes()),
         DataType::Date => match value {
             Value::Date(d) => write_binary_datetime(out, &DateTime::from_date(*d), false),
@@ -619,7 +619,7 @@ mod tests {
                 },
                 b"\x017",
             ),
-            (Value::Double(1.1f32 as f64), DataType::Float, b"\x031.1"),
+            (Value::Double(1.1f32 as f64), DataType::FLOAT, b"\x031.1"),
             (Value::Double(1e20), DataType::DOUBLE, b"\x041e20"),
             (Value::Date(dt.date), DataType::Date, b"\x0a2024-01-02"),
             (
@@ -706,7 +706,7 @@ mod tests {
             },
             DataType::BIGINT,
             DataType::DOUBLE,
-            DataType::Float,
+            DataType::FLOAT,
             DataType::VarChar { length: 3 },
             DataType::DateTime { fsp: 0 },
             DataType::Date,

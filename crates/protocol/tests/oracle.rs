@@ -258,7 +258,7 @@ fn mysql_common_reads_our_rows() {
         DataType::BIGINT,
         DataType::Null,
         DataType::DOUBLE,
-        DataType::Float,
+        DataType::FLOAT,
         DataType::Decimal {
             precision: 10,
             scale: 2,

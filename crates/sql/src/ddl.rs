@@ -106,11 +106,8 @@ pub fn column_type(name: &str, t: &ast::DataType) -> Result<DataType> {
                 other => other,
             }
         }
-        A::Float(info) | A::FloatUnsigned(info) => match info {
-            ast::ExactNumberInfo::Precision(p) if *p > 24 => DataType::DOUBLE,
-            _ => DataType::Float,
-        },
-        A::Double(info) => declared_double(info, name)?,
+        A::Float(info) | A::FloatUnsigned(info) => declared_floating(info, true, name)?,
+        A::Double(info) => declared_floating(info, false, name)?,
         A::Real
         | A::RealUnsigned
         | A::DoubleUnsigned(_)
@@ -118,7 +115,7 @@ pub fn column_type(name: &str, t: &ast::DataType) -> Result<DataType> {
         | A::DoublePrecisionUnsigned
         | A::Float8
         | A::Float64 => DataType::DOUBLE,
-        A::Float4 | A::Float32 => DataType::Float,
+        A::Float4 | A::Float32 => DataType::FLOAT,
         A::Char(l) | A::Character(l) => {
             let length = char_length(l, Some(1))?;
             if length > CHAR_LENGTH_MAX {
@@ -856,11 +853,25 @@ pub fn split_name(name: &ast::ObjectName) -> Result<(Option<String>, String)> {
     }
 }
 
-/// DOUBLE or DOUBLE(M,D): with M and D, values are stored rounded to D decimals and must
-/// stay below 10^(M-D) (`expr::convert`). MariaDB's limits: M <= 255, D <= 30, D <= M.
-fn declared_double(info: &ast::ExactNumberInfo, name: &str) -> Result<DataType> {
+/// DOUBLE, FLOAT, or either with (M,D): with M and D, values are stored rounded to D
+/// decimals and must stay below 10^(M-D) (`expr::convert`). MariaDB's limits: M <= 255,
+/// D <= 30, D <= M. FLOAT(p), a single precision, is a FLOAT up to 24 and a DOUBLE above.
+fn declared_floating(info: &ast::ExactNumberInfo, single: bool, name: &str) -> Result<DataType> {
     let (precision, decimals) = match info {
-        ast::ExactNumberInfo::None => return Ok(DataType::DOUBLE),
+        ast::ExactNumberInfo::None => {
+            return Ok(if single {
+                DataType::FLOAT
+            } else {
+                DataType::DOUBLE
+            });
+        }
+        ast::ExactNumberInfo::Precision(p) if single => {
+            return Ok(if *p > 24 {
+                DataType::DOUBLE
+            } else {
+                DataType::FLOAT
+            });
+        }
         ast::ExactNumberInfo::Precision(_) => return Err(Error::parse_near(")", 1)),
         ast::ExactNumberInfo::PrecisionAndScale(m, d) => (*m, (*d).max(0) as u64),
     };
@@ -872,8 +883,15 @@ fn declared_double(info: &ast::ExactNumberInfo, name: &str) -> Result<DataType> 
     }
     let max_decimals = u64::from(NOT_FIXED_DECIMALS) - 1;
     expr::check_scale(decimals, max_decimals, precision, name, name)?;
-    Ok(DataType::Double {
-        decimals: decimals as u8,
-        precision: Some(precision.max(1) as u8),
+    let (decimals, precision) = (decimals as u8, Some(precision.max(1) as u8));
+    Ok(match single {
+        true => DataType::Float {
+            decimals,
+            precision,
+        },
+        false => DataType::Double {
+            decimals,
+            precision,
+        },
     })
 }

@@ -1064,7 +1064,7 @@ pub fn implicit_default(t: &DataType) -> Value {
         DataType::Int { unsigned: true, .. } => Value::UInt(0),
         DataType::Int { .. } => Value::Int(0),
         DataType::Decimal { .. } => Value::Decimal(manycore_types::Decimal::ZERO),
-        DataType::Float | DataType::Double { .. } => Value::Double(0.0),
+        DataType::Float { .. } | DataType::Double { .. } => Value::Double(0.0),
         DataType::Date => Value::Date(manycore_types::Date::default()),
         DataType::DateTime { .. } | DataType::Timestamp { .. } => {
             Value::DateTime(manycore_types::DateTime::default())

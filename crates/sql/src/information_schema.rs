@@ -908,11 +908,15 @@ fn numeric_precision(t: &DataType) -> (Option<u64>, Option<u64>) {
         DataType::Decimal {
             precision, scale, ..
         } => (Some((*precision).into()), Some((*scale).into())),
-        DataType::Float => (Some(12), None),
-        DataType::Double {
+        DataType::Float {
+            decimals,
+            precision: Some(precision),
+        }
+        | DataType::Double {
             decimals,
             precision: Some(precision),
         } => (Some((*precision).into()), Some((*decimals).into())),
+        DataType::Float { .. } => (Some(12), None),
         DataType::Double { .. } => (Some(22), None),
         _ => (None, None),
     }

@@ -34,9 +34,13 @@ pub enum DataType {
         /// DECIMAL UNSIGNED: negative values are out of range.
         unsigned: bool,
     },
-    /// FLOAT(M,D) is kept as a plain FLOAT: its values are not rounded to D decimals as
-    /// MariaDB's are (DOUBLE(M,D) is).
-    Float,
+    /// A single-precision value (held as the f64 of an f32). `decimals` and `precision`
+    /// as for DOUBLE: a FLOAT(M,D) column's values are stored rounded to D decimals and
+    /// below 10^(M-D), then to single precision; a plain FLOAT has None and NOT_FIXED.
+    Float {
+        decimals: u8,
+        precision: Option<u8>,
+    },
     /// `decimals`: the fraction digits its text form has (MariaDB's `decimals`), or
     /// NOT_FIXED_DECIMALS for the shortest digits that round-trip. Fixed decimals come
     /// from a DOUBLE(M,D) column, PI(), a DOUBLE rounded by ROUND/TRUNCATE/CEIL/FLOOR, and
@@ -169,6 +173,12 @@ impl DataType {
         unsigned: false,
     };
 
+    /// A FLOAT printed with the shortest digits that round-trip as a single.
+    pub const FLOAT: DataType = DataType::Float {
+        decimals: NOT_FIXED_DECIMALS,
+        precision: None,
+    };
+
     /// A DOUBLE printed with the shortest digits that round-trip (almost every DOUBLE).
     pub const DOUBLE: DataType = DataType::Double {
         decimals: NOT_FIXED_DECIMALS,
@@ -188,7 +198,7 @@ impl DataType {
             self,
             DataType::Int { .. }
                 | DataType::Decimal { .. }
-                | DataType::Float
+                | DataType::Float { .. }
                 | DataType::Double { .. }
         )
     }
@@ -252,7 +262,7 @@ impl DataType {
                 IntWidth::Big => LONGLONG,
             },
             DataType::Decimal { .. } => NEWDECIMAL,
-            DataType::Float => FLOAT,
+            DataType::Float { .. } => FLOAT,
             DataType::Double { .. } => DOUBLE,
             DataType::Char { .. } | DataType::Binary { .. } => STRING,
             DataType::VarChar { .. } | DataType::VarBinary { .. } => VAR_STRING,
@@ -294,7 +304,7 @@ impl DataType {
                 scale,
                 unsigned,
             } => *precision as u32 + (*scale > 0) as u32 + (!*unsigned) as u32,
-            DataType::Float => 12,
+            DataType::Float { precision, .. } => precision.map_or(12, u32::from),
             DataType::Double { precision, .. } => precision.map_or(22, u32::from),
             DataType::Char { length } | DataType::VarChar { length } => length.saturating_mul(4),
             DataType::Binary { length } | DataType::VarBinary { length } => *length,
@@ -320,7 +330,7 @@ impl DataType {
             DataType::DateTime { fsp } | DataType::Timestamp { fsp } | DataType::Time { fsp } => {
                 *fsp
             }
-            DataType::Double { decimals, .. } => *decimals,
+            DataType::Float { decimals, .. } | DataType::Double { decimals, .. } => *decimals,
             _ => NOT_FIXED_DECIMALS,
         }
     }
@@ -337,8 +347,7 @@ impl DataType {
     pub fn decimals(&self) -> u8 {
         match self {
             DataType::Decimal { scale, .. } => *scale,
-            DataType::Float => NOT_FIXED_DECIMALS,
-            DataType::Double { decimals, .. } => *decimals,
+            DataType::Float { decimals, .. } | DataType::Double { decimals, .. } => *decimals,
             DataType::DateTime { fsp } | DataType::Timestamp { fsp } | DataType::Time { fsp } => {
                 *fsp
             }
@@ -388,7 +397,11 @@ impl DataType {
                 let sign = if *unsigned { " unsigned" } else { "" };
                 format!("decimal({precision},{scale}){sign}")
             }
-            DataType::Float => "float".to_string(),
+            DataType::Float {
+                decimals,
+                precision: Some(precision),
+            } => format!("float({precision},{decimals})"),
+            DataType::Float { .. } => "float".to_string(),
             DataType::Double {
                 decimals,
                 precision: Some(precision),

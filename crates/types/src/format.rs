@@ -34,11 +34,13 @@ pub fn write_text(value: &Value, data_type: &DataType, out: &mut Vec<u8>) {
         Value::Null => {}
         Value::Int(i) => write!(out, "{i}").expect("writing to a Vec cannot fail"),
         Value::UInt(u) => write!(out, "{u}").expect("writing to a Vec cannot fail"),
-        Value::Double(d) if *data_type == DataType::Float => write_float(*d as f32, out),
         Value::Double(d) => match data_type {
-            DataType::Double { decimals, .. } if *decimals < NOT_FIXED_DECIMALS => {
+            DataType::Float { decimals, .. } | DataType::Double { decimals, .. }
+                if *decimals < NOT_FIXED_DECIMALS =>
+            {
                 write_fixed(*d, *decimals, out)
             }
+            DataType::Float { .. } => write_float(*d as f32, out),
             _ => write_double(*d, out),
         },
         Value::Decimal(d) => match data_type {
@@ -346,7 +348,7 @@ mod tests {
                 DataType::double(0),
                 "100000000000000000000",
             ),
-            (Value::Double(1.1f32 as f64), DataType::Float, "1.1"),
+            (Value::Double(1.1f32 as f64), DataType::FLOAT, "1.1"),
             (
                 Value::Date(Date {
                     year: 2024,

@@ -63,8 +63,8 @@
 //!   7 Binary | 8 VarBinary (each: varint length) | 9 Text | 10 Blob (each: u8 size
 //!   0..=3 tiny..long) | 11 Date | 12 DateTime | 13 Timestamp (each: u8 fsp) |
 //!   14 Decimal unsigned (u8 precision, u8 scale) | 15 DOUBLE(M,D) (u8 M, u8 D) |
-//!   16 Time (u8 fsp).
-//!   A DOUBLE without (M,D) is tag 4.
+//!   16 Time (u8 fsp) | 17 FLOAT(M,D) (u8 M, u8 D).
+//!   A DOUBLE without (M,D) is tag 4, a FLOAT without them tag 3.
 //! - column: name, type, bool nullable, default (u8 0 none | 1 value | 2 CURRENT_TIMESTAMP),
 //!   bool auto_increment, bool on_update_current_timestamp, comment, varint display
 //!   width (0 none, else width + 1).
@@ -894,7 +894,15 @@ fn put_data_type(out: &mut Vec<u8>, t: &DataType) {
             scale,
             unsigned,
         } => out.extend_from_slice(&[if *unsigned { 14 } else { 2 }, *precision, *scale]),
-        DataType::Float => put_u8(out, 3),
+        DataType::Float {
+            decimals,
+            precision: Some(precision),
+        } => {
+            put_u8(out, 17);
+            put_u8(out, *precision);
+            put_u8(out, *decimals);
+        }
+        DataType::Float { .. } => put_u8(out, 3),
         DataType::Double {
             decimals,
             precision: Some(precision),
@@ -920,6 +928,14 @@ fn put_data_type(out: &mut Vec<u8>, t: &DataType) {
 fn length_type(out: &mut Vec<u8>, tag: u8, length: u32) {
     put_u8(out, tag);
     put_varint(out, length as u64);
+}
+
+/// The D of a DOUBLE(M,D) or FLOAT(M,D).
+fn fixed_decimals(r: &mut Reader<'_>) -> Result<u8, DecodeError> {
+    match r.u8()? {
+        d @ 0..NOT_FIXED_DECIMALS => Ok(d),
+        _ => Err(DecodeError("(M,D) with D over 30")),
+    }
 }
 
 fn get_data_type(r: &mut Reader<'_>) -> Result<DataType, DecodeError> {
@@ -951,14 +967,15 @@ fn get_data_type(r: &mut Reader<'_>) -> Result<DataType, DecodeError> {
             scale: r.u8()?,
             unsigned: tag == 14,
         },
-        3 => DataType::Float,
+        3 => DataType::FLOAT,
         4 => DataType::DOUBLE,
         15 => DataType::Double {
             precision: Some(r.u8()?),
-            decimals: match r.u8()? {
-                d @ 0..NOT_FIXED_DECIMALS => d,
-                _ => return Err(DecodeError("DOUBLE(M,D) with D over 30")),
-            },
+            decimals: fixed_decimals(r)?,
+        },
+        17 => DataType::Float {
+            precision: Some(r.u8()?),
+            decimals: fixed_decimals(r)?,
         },
         5 => DataType::Char {
             length: r.u32_varint()?,
@@ -1269,7 +1286,11 @@ mod tests {
     fn every_type() -> Vec<DataType> {
         let mut types = vec![
             DataType::Null,
-            DataType::Float,
+            DataType::FLOAT,
+            DataType::Float {
+                decimals: 2,
+                precision: Some(10),
+            },
             DataType::DOUBLE,
             DataType::Double {
                 decimals: 4,

@@ -1187,7 +1187,7 @@ fn cast_type(t: &ast::DataType, operand: &Expr, operand_text: &str) -> Result<Da
             declared_decimal(info, operand_text, "")?
         }
         T::Double(_) | T::DoublePrecision | T::Real | T::Float8 => DataType::DOUBLE,
-        T::Float(_) | T::Float4 => DataType::Float,
+        T::Float(_) | T::Float4 => DataType::FLOAT,
         T::Char(len) | T::Character(len) | T::Varchar(len) | T::Nvarchar(len) => {
             // MariaDB's CAST(x AS CHAR(n)) is a VARCHAR(n), cut to n characters.
             match length_of(len) {

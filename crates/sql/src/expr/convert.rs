@@ -244,7 +244,7 @@ pub fn store_value(
             }
             Ok(Value::Decimal(fitted))
         }
-        DataType::Float | DataType::Double { .. } => {
+        DataType::Float { .. } | DataType::Double { .. } => {
             let d = match &value {
                 Value::Bytes(b) => {
                     let (d, clean) = parse_number_text(b);
@@ -262,34 +262,36 @@ pub fn store_value(
                 }
                 other => coerce::to_f64(other, session).unwrap_or(0.0),
             };
-            if *column == DataType::Float {
-                let f = d as f32;
-                if !f.is_finite() && d.is_finite() {
-                    let clamped = if d > 0.0 { f32::MAX } else { f32::MIN } as f64;
-                    return complain(
-                        strict,
-                        session,
-                        out_of_range(&column_name(), row),
-                        Value::Double(clamped),
-                    );
+            // (M,D): rounded to D decimals and bounded by 10^(M-D) first, as MariaDB does,
+            // then to single precision for a FLOAT.
+            let (d, in_range) = match column {
+                DataType::Float {
+                    decimals,
+                    precision: Some(precision),
                 }
-                return Ok(Value::Double(f as f64));
-            }
-            if let DataType::Double {
-                decimals,
-                precision: Some(precision),
-            } = column
-            {
-                let (fitted, in_range) = fit_double(d, *precision, *decimals);
-                if !in_range {
-                    return complain(
-                        strict,
-                        session,
-                        out_of_range(&column_name(), row),
-                        Value::Double(fitted),
-                    );
+                | DataType::Double {
+                    decimals,
+                    precision: Some(precision),
+                } => fit_double(d, *precision, *decimals),
+                _ => (d, true),
+            };
+            let (d, in_range) = match column {
+                DataType::Float { .. } => {
+                    let f = d as f32;
+                    match f.is_finite() || !d.is_finite() {
+                        true => (f as f64, in_range),
+                        false => ((if d > 0.0 { f32::MAX } else { f32::MIN }) as f64, false),
+                    }
                 }
-                return Ok(Value::Double(fitted));
+                _ => (d, in_range),
+            };
+            if !in_range {
+                return complain(
+                    strict,
+                    session,
+                    out_of_range(&column_name(), row),
+                    Value::Double(d),
+                );
             }
             Ok(Value::Double(d))
         }
@@ -593,7 +595,7 @@ pub fn exact_key_value(value: &Value, column: &DataType) -> Option<Value> {
             let max = Decimal::max_of(precision.saturating_sub(*scale) as u32, *scale as u32);
             (r == d && r.abs() <= max).then_some(Value::Decimal(r))
         }
-        DataType::Float | DataType::Double { .. } => {
+        DataType::Float { .. } | DataType::Double { .. } => {
             let f = match value {
                 Value::Int(i) => {
                     let f = *i as f64;
@@ -610,7 +612,7 @@ pub fn exact_key_value(value: &Value, column: &DataType) -> Option<Value> {
                 }
                 _ => return None,
             };
-            if *column == DataType::Float && (f as f32) as f64 != f {
+            if matches!(column, DataType::Float { .. }) && (f as f32) as f64 != f {
                 return None;
             }
             Some(Value::Double(f))
@@ -764,7 +766,7 @@ pub fn sort_key(value: &Value, data_type: &DataType, out: &mut Vec<u8>) {
     match value {
         Value::Null => out.push(KEY_NULL),
         Value::Int(_) | Value::UInt(_) | Value::Decimal(_)
-            if matches!(data_type, DataType::Double { .. } | DataType::Float) =>
+            if matches!(data_type, DataType::Double { .. } | DataType::Float { .. }) =>
         {
             double_key(number_f64(value), out)
         }

@@ -598,7 +598,7 @@ pub(super) fn arith(
             unsigned: *unsigned,
         },
         DataType::Decimal { .. } => Mode::Decimal,
-        DataType::Double { .. } | DataType::Float => Mode::Double,
+        DataType::Double { .. } | DataType::Float { .. } => Mode::Double,
         _ => dynamic_mode(op, a, b),
     };
     match mode {
@@ -812,7 +812,7 @@ pub fn cast_value(v: Value, from: &DataType, to: &DataType, ctx: &EvalContext) -
             }))
         }
         DataType::Double { .. } => Value::Double(to_f64(&v, session).unwrap_or(0.0)),
-        DataType::Float => Value::Double(to_f64(&v, session).unwrap_or(0.0) as f32 as f64),
+        DataType::Float { .. } => Value::Double(to_f64(&v, session).unwrap_or(0.0) as f32 as f64),
         DataType::Date => match to_temporal(&v, session) {
             Some(p) => Value::Date(p.datetime.date),
             None => Value::Null,

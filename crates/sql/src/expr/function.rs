@@ -583,7 +583,7 @@ pub fn char_length(t: &DataType) -> u64 {
         DataType::Decimal {
             precision, scale, ..
         } => *precision as u64 + 1 + (*scale > 0) as u64,
-        DataType::Float => 12,
+        DataType::Float { .. } => 12,
         DataType::Double { .. } => 22,
         DataType::Char { length }
         | DataType::VarChar { length }
@@ -664,12 +664,12 @@ pub fn aggregate_types<'a>(types: impl IntoIterator<Item = &'a DataType>) -> Dat
             .unwrap_or(0);
         return DataType::DateTime { fsp };
     }
-    if types.iter().all(|t| **t == DataType::Float) {
-        return DataType::Float;
+    if types.iter().all(|t| matches!(t, DataType::Float { .. })) {
+        return DataType::FLOAT;
     }
     if types
         .iter()
-        .any(|t| matches!(t, DataType::Float | DataType::Double { .. }))
+        .any(|t| matches!(t, DataType::Float { .. } | DataType::Double { .. }))
     {
         let decimals = types.iter().map(|t| t.double_decimals()).max();
         return DataType::double(decimals.unwrap_or(NOT_FIXED_DECIMALS));
@@ -1019,7 +1019,7 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
             } else {
                 match t(0) {
                     DataType::Decimal { scale, .. } => DataType::DateTime { fsp: scale.min(6) },
-                    DataType::Double { .. } | DataType::Float | DataType::VarChar { .. } => {
+                    DataType::Double { .. } | DataType::Float { .. } | DataType::VarChar { .. } => {
                         DataType::DateTime { fsp: 6 }
                     }
                     _ => DataType::DateTime { fsp: 0 },
@@ -1960,7 +1960,7 @@ pub fn conform(value: Value, from: &DataType, to: &DataType, ctx: &EvalContext) 
             }
         },
         DataType::Decimal { .. } => Value::Decimal(to_decimal(&value, session).unwrap_or_default()),
-        DataType::Float | DataType::Double { .. } => {
+        DataType::Float { .. } | DataType::Double { .. } => {
             Value::Double(to_f64(&value, session).unwrap_or(0.0))
         }
         DataType::Date => match coerce::to_datetime(&value, session) {

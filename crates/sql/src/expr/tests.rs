@@ -152,7 +152,7 @@ pub fn test_table() -> (TestScope, Vec<Value>) {
             },
             true,
         ),
-        ("f", DataType::Float, true),
+        ("f", DataType::FLOAT, true),
         ("db", DataType::DOUBLE, true),
         ("c", DataType::Char { length: 5 }, true),
         ("vc", DataType::VarChar { length: 10 }, true),
@@ -240,7 +240,7 @@ fn type_class(t: &DataType) -> &'static str {
             IntWidth::Big => "LONGLONG",
         },
         DataType::Decimal { .. } => "decimal",
-        DataType::Float => "float",
+        DataType::Float { .. } => "float",
         DataType::Double { .. } => "double",
         DataType::Date => "date",
         DataType::DateTime { .. } => "datetime",
@@ -739,7 +739,7 @@ fn store_assignment() {
         ),
         (
             Value::Double(1.1),
-            DataType::Float,
+            DataType::FLOAT,
             Ok(Value::Double(1.1f32 as f64)),
         ),
         (
