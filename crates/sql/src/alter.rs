@@ -1,11 +1,14 @@
 //! ALTER TABLE's operations on a copy of the table's schema. The column operations
 //! (MODIFY, ADD, DROP, CHANGE and RENAME COLUMN, ALTER COLUMN SET/DROP DEFAULT) are applied
 //! first, in order (`Alteration`), then the key, foreign key and CHECK operations
-//! (`edit_keys`: drops, RENAME INDEX, adds), as MariaDB applies them, a DROP CONSTRAINT or
-//! DROP INDEX `PRIMARY` read first as the drop of what it names (`resolve_drops`); the session installs the result with one
-//! `Storage::alter_table`: the table rebuilt once with every row converted, as MariaDB's
-//! copying ALTER does, unless no stored value or primary key changed (`keeps_rows`:
-//! renames, defaults, keys, CHECKs), when the schema is replaced and added indexes built.
+//! (`edit_keys`: drops, RENAME INDEX, adds, ADD PRIMARY KEY's among them), as MariaDB
+//! applies them, a DROP CONSTRAINT or DROP INDEX `PRIMARY` read first as the drop of what
+//! it names (`resolve_drops`), and a column definition's PRIMARY KEY or UNIQUE as the ADD
+//! PRIMARY KEY or ADD UNIQUE it declares (`split_column_keys`); the session installs the
+//! result with one `Storage::alter_table`: the table rebuilt once with every row converted,
+//! as MariaDB's copying ALTER does, unless no stored value or primary key changed
+//! (`keeps_rows`: renames, defaults, keys, CHECKs), when the schema is replaced and added
+//! indexes built.
 //!
 //! Invariants:
 //! (1) During the edits a column is known by an id: its old position, or a number past the
@@ -13,7 +16,8 @@
 //!     positions, so moves and drops renumber every key the same way.
 //! (2) A new column's value comes from the old column of the same id, converted as an
 //!     INSERT stores it when its type or nullability changed; an added column gets its
-//!     default (AUTO_INCREMENT: the row's number).
+//!     default (AUTO_INCREMENT: the row's number, in the old table's key order, which
+//!     for a table without a primary key is the order its rows were inserted in).
 //! (3) Nothing is stored until every operation applied and every check that can fail
 //!     passed, so a failing ALTER leaves the table as it was, as in MariaDB: rows are
 //!     checked against added CHECKs and foreign keys, and unique indexes built, before the
@@ -52,7 +56,11 @@ pub(crate) fn is_key_operation(op: &ast::AlterTableOperation) -> bool {
     matches!(
         op,
         O::AddConstraint {
-            constraint: C::Index(_) | C::Unique(_) | C::ForeignKey(_) | C::Check(_),
+            constraint: C::PrimaryKey(_)
+                | C::Index(_)
+                | C::Unique(_)
+                | C::ForeignKey(_)
+                | C::Check(_),
             ..
         } | O::DropIndex { .. }
             | O::DropPrimaryKey { .. }
@@ -143,7 +151,7 @@ impl Alteration {
                 ..
             } => {
                 self.check_new_name(&column_def.name.value, None)?;
-                reject_key_options(column_def.options.iter().map(|o| &o.option))?;
+                reject_constraint_options(column_def.options.iter().map(|o| &o.option))?;
                 let column = crate::ddl::column_schema(column_def, session)?;
                 let at = self.place(self.schema.columns.len(), column_position.as_ref())?;
                 self.schema.columns.insert(at, column);
@@ -352,11 +360,6 @@ impl Alteration {
         for fk in &mut self.schema.foreign_keys {
             fk.columns = fk.columns.iter().map(|&c| position_of(c)).collect();
         }
-        crate::ddl::check_auto_column(
-            &self.schema.columns,
-            self.schema.primary_key.as_deref(),
-            &self.schema.indexes,
-        )?;
         crate::check::validate(&self.schema)?;
         let old_count = self.old.columns.len();
         let sources = self
@@ -423,6 +426,10 @@ pub(crate) fn convert_row(
             None => match &c.default {
                 ColumnDefault::Value(v) => v.clone(),
                 ColumnDefault::CurrentTimestamp => crate::dml::current_timestamp(c, session),
+                // Stored as INSERT stores a generated value of the column's type.
+                ColumnDefault::None if c.auto_increment && c.data_type.is_unsigned() => {
+                    Value::UInt(number)
+                }
                 ColumnDefault::None if c.auto_increment => Value::Int(number as i64),
                 ColumnDefault::None if c.nullable => Value::Null,
                 ColumnDefault::None => crate::dml::implicit_default(&c.data_type),
@@ -433,25 +440,17 @@ pub(crate) fn convert_row(
     Ok(row.into_boxed_slice())
 }
 
-/// Whether MariaDB copies the rows for this change, and so reports them: the primary key
-/// changed, or some column's type changed, other than a VARCHAR growing within its length-byte class (utf8mb4: up
-/// to 63 characters take one byte), which InnoDB does in place.
+/// Whether MariaDB copies the rows for this change, and so reports them: the table loses
+/// the key InnoDB clusters its rows on (`has_clustering_key`) and gains none, which InnoDB
+/// cannot do in place (it builds a new one in place), or some column's type changed,
+/// other than a VARCHAR growing within its length-byte class (utf8mb4: up to 63
+/// characters take one byte), which InnoDB does in place.
 pub(crate) fn copies_rows(
     old: &TableSchema,
     schema: &TableSchema,
     sources: &[Option<usize>],
 ) -> bool {
-    // A new primary key is a new clustered index: InnoDB copies the rows into it. Its
-    // columns are compared by their old positions, which columns added before them move.
-    let old_primary_key = old
-        .primary_key
-        .as_ref()
-        .map(|pk| pk.iter().map(|&c| Some(c)).collect::<Vec<_>>());
-    let primary_key = schema
-        .primary_key
-        .as_ref()
-        .map(|pk| pk.iter().map(|&c| sources[c]).collect());
-    old_primary_key != primary_key
+    (has_clustering_key(old) && !has_clustering_key(schema))
         || schema.columns.iter().zip(sources).any(|(c, source)| {
             let Some(k) = *source else { return false };
             match (&old.columns[k].data_type, &c.data_type) {
@@ -461,6 +460,17 @@ pub(crate) fn copies_rows(
                 }
                 _ => true,
             }
+        })
+}
+
+/// Whether InnoDB would cluster the table's rows on a key of its own: the primary key, or
+/// else a unique key over whole NOT NULL columns, which MariaDB takes for the primary key.
+fn has_clustering_key(schema: &TableSchema) -> bool {
+    schema.primary_key.is_some()
+        || schema.indexes.iter().any(|i| {
+            i.unique
+                && i.prefix_lengths.iter().all(Option::is_none)
+                && i.columns.iter().all(|&c| !schema.columns[c].nullable)
         })
 }
 
@@ -502,7 +512,7 @@ fn column_def(
     data_type: &ast::DataType,
     options: &[ast::ColumnOption],
 ) -> Result<ast::ColumnDef> {
-    reject_key_options(options.iter())?;
+    reject_constraint_options(options.iter())?;
     Ok(ast::ColumnDef {
         name: name.clone(),
         data_type: data_type.clone(),
@@ -516,23 +526,91 @@ fn column_def(
     })
 }
 
-/// Keys declared with a column in ALTER TABLE are not built yet.
-fn reject_key_options<'a>(mut options: impl Iterator<Item = &'a ast::ColumnOption>) -> Result<()> {
-    let key = options.find(|o| {
+/// A REFERENCES or CHECK declared with a column in ALTER TABLE is not built yet (its keys
+/// are: `split_column_keys`).
+fn reject_constraint_options<'a>(
+    mut options: impl Iterator<Item = &'a ast::ColumnOption>,
+) -> Result<()> {
+    let constraint = options.find(|o| {
         matches!(
             o,
-            ast::ColumnOption::PrimaryKey(_)
-                | ast::ColumnOption::Unique(_)
-                | ast::ColumnOption::ForeignKey(_)
-                | ast::ColumnOption::Check(_)
+            ast::ColumnOption::ForeignKey(_) | ast::ColumnOption::Check(_)
         )
     });
-    match key {
-        Some(key) => Err(Error::not_supported(&format!(
-            "ALTER TABLE column option {key}"
+    match constraint {
+        Some(constraint) => Err(Error::not_supported(&format!(
+            "ALTER TABLE column option {constraint}"
         ))),
         None => Ok(()),
     }
+}
+
+/// The operations with each PRIMARY KEY and UNIQUE [KEY] of an ADD, MODIFY or CHANGE
+/// column definition taken out of it and written after it as the ADD PRIMARY KEY (col) or
+/// ADD UNIQUE (col) it is, as MariaDB's parser makes a key of the statement of it, in the
+/// statement's order: `edit_keys` then builds, names (the column's name, `_2` ... if
+/// taken) and checks it as any added key, and the column operation sees only the column's
+/// own options.
+pub(crate) fn split_column_keys(
+    operations: &[ast::AlterTableOperation],
+) -> Vec<ast::AlterTableOperation> {
+    use ast::AlterTableOperation as O;
+    use ast::ColumnOption as K;
+    // The key `option` declares on `column`, if it declares one.
+    let key = |option: &K, column: &ast::Ident| {
+        let columns = vec![ast::IndexColumn::from(column.clone())];
+        let constraint = match option {
+            K::PrimaryKey(k) => ast::TableConstraint::PrimaryKey(ast::PrimaryKeyConstraint {
+                columns,
+                ..k.clone()
+            }),
+            K::Unique(k) => ast::TableConstraint::Unique(ast::UniqueConstraint {
+                columns,
+                ..k.clone()
+            }),
+            _ => return None,
+        };
+        Some(O::AddConstraint {
+            constraint,
+            not_valid: false,
+        })
+    };
+    let mut out = Vec::with_capacity(operations.len());
+    for op in operations {
+        let mut op = op.clone();
+        let keys: Vec<O> = match &mut op {
+            O::AddColumn { column_def, .. } => {
+                let name = &column_def.name;
+                let keys = column_def
+                    .options
+                    .iter()
+                    .filter_map(|o| key(&o.option, name));
+                let keys = keys.collect();
+                column_def
+                    .options
+                    .retain(|o| key(&o.option, name).is_none());
+                keys
+            }
+            O::ModifyColumn {
+                col_name: name,
+                options,
+                ..
+            }
+            | O::ChangeColumn {
+                new_name: name,
+                options,
+                ..
+            } => {
+                let keys = options.iter().filter_map(|o| key(o, name)).collect();
+                options.retain(|o| key(o, name).is_none());
+                keys
+            }
+            _ => Vec::new(),
+        };
+        out.push(op);
+        out.extend(keys);
+    }
+    out
 }
 
 /// What a DROP operation names (`DROP COLUMN`, `DROP INDEX|KEY` and `DROP PRIMARY KEY`,
@@ -624,12 +702,15 @@ pub(crate) fn resolve_drops(
 
 /// MariaDB reports a DROP of a column, index, foreign key or CHECK the table does not have
 /// before any other error, in the statement's order: each is looked up in `old`, the
-/// table as it was (so what the statement adds cannot be dropped by it, as in MariaDB).
+/// table as it was (so what the statement adds cannot be dropped by it, as in MariaDB),
+/// and each of the table's columns and keys is dropped once, so a second DROP of it (say
+/// DROP CONSTRAINT ua, DROP INDEX ua, after `resolve_drops`) finds nothing left.
 pub(crate) fn check_drop_targets(
     old: &TableSchema,
     operations: &[ast::AlterTableOperation],
 ) -> Result<()> {
     use ast::AlterTableOperation as O;
+    let mut dropped: Vec<(DropKind, &str)> = Vec::new();
     for op in operations {
         let targets: Vec<(DropKind, &str)> = match op {
             O::DropColumn { column_names, .. } => column_names
@@ -642,11 +723,14 @@ pub(crate) fn check_drop_targets(
             O::DropConstraint { name, .. } => vec![(DropKind::Constraint, &name.value)],
             _ => Vec::new(),
         };
-        let missing = targets
-            .into_iter()
-            .find(|&(kind, name)| !drop_target_exists(kind, old, name));
-        if let Some((kind, name)) = missing {
-            return Err(Error::cant_drop(kind.words(), name));
+        for (kind, name) in targets {
+            let again = dropped
+                .iter()
+                .any(|&(k, n)| k == kind && n.eq_ignore_ascii_case(name));
+            if again || !drop_target_exists(kind, old, name) {
+                return Err(Error::cant_drop(kind.words(), name));
+            }
+            dropped.push((kind, name));
         }
     }
     Ok(())
@@ -693,12 +777,12 @@ pub(crate) fn edit_keys(
     operations: &[ast::AlterTableOperation],
     catalog: &Catalog,
     foreign_key_checks: bool,
+    session: &dyn SessionContext,
 ) -> Result<KeyEdits> {
     use crate::foreign_key;
     use ast::AlterTableOperation as O;
     use ast::TableConstraint as C;
     let mut edits = KeyEdits::default();
-    let mut primary_dropped = false;
     for op in operations {
         match op {
             O::DropIndex { name } => {
@@ -718,9 +802,6 @@ pub(crate) fn edit_keys(
                 schema.indexes.remove(position);
             }
             O::DropPrimaryKey { .. } => {
-                if std::mem::replace(&mut primary_dropped, true) {
-                    return Err(Error::cant_drop("INDEX", "PRIMARY"));
-                }
                 if schema.primary_key.is_none() {
                     continue; // Dropped with its columns.
                 }
@@ -735,6 +816,14 @@ pub(crate) fn edit_keys(
     edit_index_names(schema, operations)?;
     for op in operations {
         let (name, columns, unique) = match op {
+            O::AddConstraint {
+                constraint: C::PrimaryKey(k),
+                ..
+            } => {
+                crate::ddl::ignore_primary_key_name(k, session);
+                add_primary_key(schema, &k.columns)?;
+                continue;
+            }
             O::AddConstraint {
                 constraint: C::Index(i),
                 ..
@@ -809,14 +898,13 @@ pub(crate) fn edit_keys(
             edits.foreign_keys_added.push(key);
         }
     }
-    if primary_dropped {
-        // Its AUTO_INCREMENT column needs another key, maybe one the statement added.
-        crate::ddl::check_auto_column(
-            &schema.columns,
-            schema.primary_key.as_deref(),
-            &schema.indexes,
-        )?;
-    }
+    // Once every key is in place, as MariaDB checks it: an AUTO_INCREMENT column the
+    // statement added or kept leads some key, maybe one the statement added.
+    crate::ddl::check_auto_column(
+        &schema.columns,
+        schema.primary_key.as_deref(),
+        &schema.indexes,
+    )?;
     for op in operations {
         if let O::AutoIncrement { value, .. } = op {
             if let ast::Value::Number(n, _) = &value.value {
@@ -868,6 +956,26 @@ fn edit_index_names(
             return Err(Error::duplicate_key(&index.name));
         }
     }
+    Ok(())
+}
+
+/// ADD PRIMARY KEY: its columns are looked up first (1072), then 1068 if the table has a
+/// primary key (the statement's DROP PRIMARY KEY already applied), as MariaDB reports
+/// them. Its columns become NOT NULL, as MariaDB makes them, even one declared NULL:
+/// `convert_row` then refuses a NULL they hold, as MODIFY ... NOT NULL does. A
+/// constraint name is ignored: the key is PRIMARY.
+fn add_primary_key(schema: &mut TableSchema, columns: &[ast::IndexColumn]) -> Result<()> {
+    let columns = crate::ddl::primary_key_columns(columns, &schema.columns)?;
+    if schema.primary_key.is_some() {
+        return Err(Error::new(
+            ErrorCode::MultiplePriKey,
+            "Multiple primary key defined",
+        ));
+    }
+    for &c in &columns {
+        schema.columns[c].nullable = false;
+    }
+    schema.primary_key = Some(columns);
     Ok(())
 }
 

@@ -327,8 +327,19 @@ fn prefix_length(call: &ast::Function) -> Result<u32> {
     Err(Error::parse_near(&call.to_string(), 1))
 }
 
+/// A primary key is named PRIMARY whatever its definition calls it: MariaDB warns (1280)
+/// that the name, `CONSTRAINT name PRIMARY KEY` or `PRIMARY KEY name (...)`, is ignored.
+pub fn ignore_primary_key_name(key: &ast::PrimaryKeyConstraint, session: &dyn SessionContext) {
+    if let Some(name) = key.index_name.as_ref().or(key.name.as_ref()) {
+        session.warn(
+            ErrorCode::WrongNameForIndex,
+            format!("Name '{}' ignored for PRIMARY key.", name.value),
+        );
+    }
+}
+
 /// The primary key's columns: MariaDB keys a primary key by a prefix too, manycore not yet.
-fn primary_key_columns(
+pub fn primary_key_columns(
     columns: &[ast::IndexColumn],
     schema_columns: &[ColumnSchema],
 ) -> Result<Vec<usize>> {
@@ -600,7 +611,10 @@ pub fn column_schema(def: &ast::ColumnDef, session: &dyn SessionContext) -> Resu
                     .collect::<Vec<_>>()
                     .join(" ");
                 if text.eq_ignore_ascii_case("AUTO_INCREMENT") {
+                    // MariaDB's grammar makes the column NOT NULL here; a NULL written
+                    // after AUTO_INCREMENT makes it nullable again.
                     column.auto_increment = true;
+                    column.nullable = false;
                 } else {
                     return Err(Error::not_supported(&format!("column option {text}")));
                 }
@@ -706,6 +720,7 @@ pub fn table_definition(
                 if primary_key.is_some() {
                     return Err(multiple_primary());
                 }
+                ignore_primary_key_name(pk, session);
                 primary_key = Some(primary_key_columns(&pk.columns, &columns)?);
             }
             ast::TableConstraint::Unique(u) => {

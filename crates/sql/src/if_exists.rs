@@ -66,6 +66,9 @@ pub(crate) fn alter_table(text: &str) -> Result<Option<Statement>, ParserError> 
     // parentheses are taken out and each of its items becomes an ADD of its own (with
     // the list's clause), as MariaDB adds them.
     let mut column_list: Option<(usize, Option<usize>)> = None;
+    // Each item of such a list: its ordinal and the position of the comma or parenthesis
+    // that ends it. MariaDB's grammar has no FIRST / AFTER there (`list_positions`).
+    let mut list_items = Vec::new();
     let (mut ordinal, mut depth, mut operation_start) = (0, 0usize, true);
     while at < tokens.len() {
         if operation_start {
@@ -92,6 +95,7 @@ pub(crate) fn alter_table(text: &str) -> Result<Option<Statement>, ParserError> 
             Some(Token::RParen) => {
                 if column_list.is_some_and(|(list_depth, _)| list_depth == depth) {
                     edits.push(Edit::Remove(at));
+                    list_items.push((ordinal, at));
                     column_list = None;
                 }
                 depth = depth.saturating_sub(1);
@@ -103,6 +107,7 @@ pub(crate) fn alter_table(text: &str) -> Result<Option<Statement>, ParserError> 
             Some(Token::Comma) => {
                 if let Some((list_depth, if_at)) = column_list {
                     if list_depth == depth {
+                        list_items.push((ordinal, at));
                         ordinal += 1;
                         edits.push(Edit::InsertBefore(at + 1, "ADD"));
                         clauses.extend(if_at.map(|if_at| (ordinal, if_at)));
@@ -135,6 +140,7 @@ pub(crate) fn alter_table(text: &str) -> Result<Option<Statement>, ParserError> 
             *operation = rename;
         }
     }
+    tokens.list_positions(&alter.operations, &list_items)?;
     let mut conditional = vec![false; alter.operations.len()];
     for (ordinal, if_at) in clauses {
         match alter.operations.get(ordinal) {
@@ -343,6 +349,35 @@ impl Tokens {
             at += 3; // IF NOT EXISTS, checked by `clause`.
         }
         matches!(self.token(at).map(|t| &t.token), Some(Token::LParen)).then_some(at)
+    }
+
+    /// A syntax error at the FIRST or AFTER that sqlparser read as the position of a
+    /// column of an `ADD (...)` list (`items`: each one's ordinal and end), where
+    /// MariaDB's grammar has none. Such a position is the item's last words, `FIRST` or
+    /// `AFTER name`, or follows the list's closing parenthesis.
+    fn list_positions(
+        &self,
+        operations: &[ast::AlterTableOperation],
+        items: &[(usize, usize)],
+    ) -> Result<(), ParserError> {
+        for &(ordinal, end) in items {
+            let words = match operations.get(ordinal) {
+                Some(ast::AlterTableOperation::AddColumn {
+                    column_position: Some(position),
+                    ..
+                }) => match position {
+                    ast::MySQLColumnPosition::First => 1,
+                    ast::MySQLColumnPosition::After(_) => 2,
+                },
+                _ => continue,
+            };
+            let at = match self.is(end - words, &["FIRST", "AFTER"]) {
+                true => end - words,
+                false => end + 1,
+            };
+            return Err(self.unexpected(at, "a column option"));
+        }
+        Ok(())
     }
 
     /// The position after `PRIMARY KEY`, `UNIQUE [INDEX|KEY]` or `FOREIGN KEY` at `at`.
@@ -812,6 +847,25 @@ mod tests {
                 ("ADD a VARCHAR(3)".into(), false),
                 ("ADD INDEX k (a)".into(), false),
             ]
+        );
+    }
+
+    /// MariaDB's list items are column and key definitions: a position is a syntax error
+    /// where it is written, inside the list or after it.
+    #[test]
+    fn a_column_list_takes_no_positions() {
+        assert_eq!(near("ALTER TABLE t ADD (f INT FIRST)"), "FIRST)");
+        assert_eq!(
+            near("ALTER TABLE t ADD (f INT AFTER a, g INT)"),
+            "AFTER a, g INT)"
+        );
+        assert_eq!(
+            near("ALTER TABLE t ADD COLUMN (f INT, g INT) FIRST"),
+            "FIRST"
+        );
+        assert_eq!(
+            alter("ALTER TABLE t ADD (first INT, g INT)"),
+            [("ADD first INT".into(), false), ("ADD g INT".into(), false)]
         );
     }
 

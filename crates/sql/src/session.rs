@@ -3048,6 +3048,7 @@ impl Session {
         use manycore_storage::TableForeignKeys;
         let storage = self.engine.storage().clone();
         let catalog = storage.catalog();
+        let operations = &crate::alter::split_column_keys(operations);
         let operations = &crate::alter::resolve_drops(&table.schema, operations);
         crate::alter::check_drop_targets(&table.schema, operations)?;
         let mut start = (*table.schema).clone();
@@ -3063,8 +3064,15 @@ impl Session {
         let renamed = std::mem::take(&mut alteration.renamed);
         let (mut schema, sources) = alteration.finish()?;
         let checks = self.state.foreign_key_checks;
-        let edits =
-            crate::alter::edit_keys(db, &mut schema, &dropped_keys, operations, &catalog, checks)?;
+        let edits = crate::alter::edit_keys(
+            db,
+            &mut schema,
+            &dropped_keys,
+            operations,
+            &catalog,
+            checks,
+            &self.state,
+        )?;
         let rename = |columns: &mut Vec<String>| {
             for column in columns {
                 if let Some((_, new)) = renamed

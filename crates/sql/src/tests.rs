@@ -2069,6 +2069,66 @@ fn alter_table_columns_and_foreign_keys_and_checks() {
 }
 
 #[test]
+fn alter_table_adds_primary_keys_and_column_keys() {
+    let (_engine, mut s) = setup();
+    run(&mut s, "CREATE TABLE t (v VARCHAR(5), b INT)");
+    run(
+        &mut s,
+        "INSERT INTO t VALUES ('c', 1), ('a', NULL), ('b', 1)",
+    );
+    // A primary key's columns become NOT NULL: a NULL or a duplicate fails the ALTER.
+    let e = error(&mut s, "ALTER TABLE t ADD PRIMARY KEY (b)");
+    assert_eq!(e.message, "Data truncated for column 'b' at row 2");
+    let e = error(&mut s, "ALTER TABLE t ADD PRIMARY KEY (v, b)");
+    assert_eq!(e.code, ErrorCode::WarnDataTruncated);
+    run(&mut s, "UPDATE t SET b = 2 WHERE v = 'a'");
+    let e = error(&mut s, "ALTER TABLE t ADD PRIMARY KEY (b)");
+    assert_eq!(e.message, "Duplicate entry '1' for key 'PRIMARY'");
+    assert!(show_create(&mut s, "t").contains("`b` int(11) DEFAULT NULL"));
+    // An added AUTO_INCREMENT key numbers the rows in their order; inserts continue.
+    run(
+        &mut s,
+        "ALTER TABLE t ADD COLUMN id INT AUTO_INCREMENT PRIMARY KEY FIRST",
+    );
+    run(&mut s, "INSERT INTO t (v, b) VALUES ('d', 4)");
+    assert_eq!(
+        rows(&mut s, "SELECT id, v FROM t ORDER BY id"),
+        table(&[&["1", "c"], &["2", "a"], &["3", "b"], &["4", "d"]])
+    );
+    assert_eq!(
+        error(&mut s, "ALTER TABLE t ADD CONSTRAINT p PRIMARY KEY (b)").code,
+        ErrorCode::MultiplePriKey
+    );
+    assert_eq!(
+        error(&mut s, "ALTER TABLE t MODIFY b INT PRIMARY KEY").code,
+        ErrorCode::MultiplePriKey
+    );
+    assert_eq!(
+        error(&mut s, "ALTER TABLE t ADD n INT AUTO_INCREMENT").code,
+        ErrorCode::WrongAutoKey
+    );
+    // A column's UNIQUE is a key named after it, _2 where that name is taken.
+    run(
+        &mut s,
+        "ALTER TABLE t ADD INDEX u (b), ADD COLUMN u INT UNIQUE",
+    );
+    run(&mut s, "ALTER TABLE t MODIFY v VARCHAR(5) UNIQUE KEY");
+    run(&mut s, "UPDATE t SET b = 3 WHERE v = 'b'");
+    run(
+        &mut s,
+        "ALTER TABLE t DROP PRIMARY KEY, CHANGE b bb INT PRIMARY KEY, ADD UNIQUE KEY (id)",
+    );
+    assert_eq!(
+        show_create(&mut s, "t"),
+        "CREATE TABLE `t` (\n  `id` int(11) NOT NULL AUTO_INCREMENT,\n  `v` varchar(5) DEFAULT NULL,\n  `bb` int(11) NOT NULL,\n  `u` int(11) DEFAULT NULL,\n  PRIMARY KEY (`bb`),\n  UNIQUE KEY `id` (`id`),\n  UNIQUE KEY `u_2` (`u`),\n  UNIQUE KEY `v` (`v`),\n  KEY `u` (`bb`)\n) ENGINE=InnoDB AUTO_INCREMENT=5 DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci"
+    );
+    assert_eq!(
+        error(&mut s, "INSERT INTO t (v, bb) VALUES ('c', 9)").message,
+        "Duplicate entry 'c' for key 'v'"
+    );
+}
+
+#[test]
 fn rename_table_checks_privileges_and_held_rows() {
     let engine = engine();
     let mut root = session(&engine, 1);
