@@ -197,6 +197,7 @@ impl SessionState {
             engine: &self.engine,
             grants: &self.grants,
             user: &self.user,
+            time_zone: self.time_zone,
         }
     }
 
@@ -1536,7 +1537,7 @@ impl Session {
             .filter(|(_, c)| grants.sees_column(&db, table, &c.name))
             .map(|(i, c)| {
                 let mut info = select::table_column_info(&source, i, &c.name);
-                info.default = information_schema::default_text(c);
+                info.default = information_schema::default_text(c, self.state.time_zone);
                 info
             })
             .collect();
@@ -2432,7 +2433,11 @@ impl Session {
                     None => self.lookup_table(&name, None)?,
                 };
                 let like = like_filter(show_options)?;
-                let rows = self.visible_columns(&db, &t, show::columns(&t, *full, like.as_deref()));
+                let rows = self.visible_columns(
+                    &db,
+                    &t,
+                    show::columns(&t, *full, like.as_deref(), self.state.time_zone),
+                );
                 let rows =
                     self.filter_where(rows, where_filter(show_options), params, parameters)?;
                 return self.send_rows(rows, sink, more);
@@ -2442,7 +2447,11 @@ impl Session {
                     Some(view) => view,
                     None => self.lookup_table(table_name, None)?,
                 };
-                let rows = self.visible_columns(&db, &t, show::columns(&t, false, None));
+                let rows = self.visible_columns(
+                    &db,
+                    &t,
+                    show::columns(&t, false, None, self.state.time_zone),
+                );
                 return self.send_rows(rows, sink, more);
             }
             S::ShowCreate {
@@ -2464,7 +2473,7 @@ impl Session {
                 self.state
                     .access()
                     .table_level_any(&db, &t.schema.name, "SHOW")?;
-                return self.send_rows(show::create_table(&t), sink, more);
+                return self.send_rows(show::create_table(&t, self.state.time_zone), sink, more);
             }
             S::ShowVariables { filter, global, .. } => {
                 let rows = self.show_variables(*global);
