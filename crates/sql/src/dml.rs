@@ -426,6 +426,75 @@ pub fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
     }
 }
 
+/// As `visit`, with `f` free to change each node; `f` sees a node before the nodes under
+/// it (as they are after `f` changed it).
+pub fn visit_mut(expr: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    f(expr);
+    match expr {
+        Expr::Column(_) => {}
+        Expr::Literal { .. }
+        | Expr::Parameter { .. }
+        | Expr::SystemVariable { .. }
+        | Expr::UserVariable { .. } => {}
+        Expr::Unary { operand, .. } | Expr::Cast { operand, .. } | Expr::IsNull { operand, .. } => {
+            visit_mut(operand, f)
+        }
+        Expr::IsBool { operand, .. } => visit_mut(operand, f),
+        Expr::SetUserVariable { value, .. } => visit_mut(value, f),
+        Expr::Binary { left, right, .. } => {
+            visit_mut(left, f);
+            visit_mut(right, f);
+        }
+        Expr::InList { operand, list, .. } => {
+            visit_mut(operand, f);
+            list.iter_mut().for_each(|e| visit_mut(e, f));
+        }
+        Expr::Between {
+            operand, low, high, ..
+        } => {
+            visit_mut(operand, f);
+            visit_mut(low, f);
+            visit_mut(high, f);
+        }
+        Expr::Like {
+            operand,
+            pattern,
+            escape,
+            ..
+        } => {
+            visit_mut(operand, f);
+            visit_mut(pattern, f);
+            if let Some(e) = escape {
+                visit_mut(e, f);
+            }
+        }
+        Expr::Case {
+            operand,
+            branches,
+            otherwise,
+            ..
+        } => {
+            if let Some(o) = operand {
+                visit_mut(o, f);
+            }
+            for (w, t) in branches {
+                visit_mut(w, f);
+                visit_mut(t, f);
+            }
+            if let Some(o) = otherwise {
+                visit_mut(o, f);
+            }
+        }
+        Expr::Call { args, .. } => args.iter_mut().for_each(|e| visit_mut(e, f)),
+        Expr::Subquery(subquery) => {
+            if let SubqueryKind::Quantified { operand, .. } = &mut subquery.kind {
+                visit_mut(operand, f);
+            }
+        }
+        Expr::OuterColumn { .. } => {}
+    }
+}
+
 /// The one table of an UPDATE or DELETE, which reads columns (WHERE, ORDER BY, SET
 /// values: SELECT) besides what `needed` does to them.
 fn single_table(
