@@ -380,6 +380,9 @@ fn order_or_limit_error(text: &str, limit_only: bool) -> Error {
 /// A joined row and the slots of its targets' rows (None: NULL-extended).
 type Joined = (Vec<Value>, Vec<Option<Arc<RowSlot>>>);
 
+/// A row a multi-table UPDATE changes: (target, slot, old row, new row).
+type RowWrite = (usize, Arc<RowSlot>, Vec<Value>, Vec<Value>);
+
 /// Runs the join, keeping every joined row with its targets' slots (sorted by `order`,
 /// cut at `limit`).
 fn joined_rows(
@@ -429,9 +432,8 @@ pub fn execute_update(
     let ctx = dml::exec_context(txn, eval, interrupt);
     let rows = joined_rows(&plan.join, &plan.targets, &plan.order, plan.limit, &ctx)?;
     let mut seen: Vec<foldhash::HashSet<usize>> = vec![Default::default(); plan.targets.len()];
-    // (target, slot, old row, new row) of every changed row, written after all are
-    // computed.
-    let mut writes: Vec<(usize, Arc<RowSlot>, Vec<Value>, Vec<Value>)> = Vec::new();
+    // Every changed row, written after all are computed.
+    let mut writes: Vec<RowWrite> = Vec::new();
     let mut matched = 0u64;
     for (row, slots) in &rows {
         for (t, target) in plan.targets.iter().enumerate() {

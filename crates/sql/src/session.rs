@@ -3116,11 +3116,10 @@ impl Session {
                 .map_err(Failure::Sql)?;
             Ok(row)
         };
-        let convert: Option<&mut dyn FnMut(u64, &[Value]) -> std::result::Result<_, _>> =
-            match keeps {
-                true => None,
-                false => Some(&mut convert),
-            };
+        let convert: Option<&mut manycore_storage::RowConversion<'_, _>> = match keeps {
+            true => None,
+            false => Some(&mut convert),
+        };
         // Foreign keys check the new table's rows (converted, if the copy converted them).
         let mut checked = 0;
         let reader = &self.reader;
