@@ -71,6 +71,22 @@ INSERT INTO defs VALUES (DEFAULT, 1, 'x', 2);
 SELECT id, a, b, c FROM defs ORDER BY id;
 UPDATE defs SET a = DEFAULT WHERE id = 4;
 SELECT id, a FROM defs WHERE id = 4;
+-- SET c = DEFAULT takes the default when the statement runs, as an omitted INSERT column
+-- does: CURRENT_TIMESTAMP's time; 0 for AUTO_INCREMENT; for any other NOT NULL column
+-- without one 1364, unlike INSERT's warning, even with IGNORE or without strict mode.
+CREATE TABLE defs2 (id INT AUTO_INCREMENT PRIMARY KEY, n INT NOT NULL, d DATETIME DEFAULT CURRENT_TIMESTAMP);
+INSERT INTO defs2 VALUES (1, 5, '2001-01-01 00:00:00');
+UPDATE defs2 SET d = DEFAULT WHERE id = 1;
+SELECT id, TIMESTAMPDIFF(MINUTE, d, NOW()) < 10 FROM defs2;
+UPDATE defs2 SET n = DEFAULT WHERE id = 1;
+UPDATE IGNORE defs2 SET n = DEFAULT WHERE id = 1;
+SET sql_mode = '';
+UPDATE defs2 SET n = DEFAULT WHERE id = 1;
+INSERT INTO defs2 (id, n) VALUES (2, DEFAULT);
+SHOW WARNINGS;
+SET sql_mode = DEFAULT;
+UPDATE defs2 SET id = DEFAULT WHERE id = 1;
+SELECT id, n FROM defs2 ORDER BY id;
 
 -- Updating the primary key.
 UPDATE dst SET a = a + 100 WHERE a < 10;
@@ -78,4 +94,4 @@ SELECT a, b FROM dst ORDER BY a;
 UPDATE dst SET a = 11 WHERE a = 102;
 SELECT a, b FROM dst ORDER BY a;
 
-DROP TABLE t, src, dst, defs;
+DROP TABLE t, src, dst, defs, defs2;

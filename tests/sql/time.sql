@@ -99,8 +99,10 @@ SELECT CURTIME() = TIME(NOW()), CURTIME(6) + 0 > 0;
 DROP TABLE tm;
 -- TIMESTAMP's range, 1970-01-01 00:00:01 to 2038-01-19 03:14:07 UTC: 1292 in strict
 -- mode, 1264 and the zero datetime with IGNORE, 1067 for a DEFAULT; checked after the
--- shift from the session's zone. tsd4: a constant DEFAULT is still taken as UTC, not
--- as the creating session's local time (known-mismatches.txt).
+-- shift from the session's zone. tsd4: a constant DEFAULT is taken in the creating
+-- session's zone and kept as that instant: every row gets it, whatever the zone of the
+-- session inserting (DEFAULT keyword and UPDATE's SET t = DEFAULT too, also run again as
+-- a cached or prepared plan), and SHOW shows it in the zone of the session asking.
 CREATE TABLE tsr (id INT PRIMARY KEY, t TIMESTAMP NULL);
 INSERT INTO tsr VALUES (1, '1969-12-31 23:59:59');
 INSERT INTO tsr VALUES (2, '1970-01-01 00:00:00');
@@ -130,6 +132,20 @@ SELECT * FROM tsd4;
 SET time_zone = '+00:00';
 SELECT * FROM tsd4;
 SHOW CREATE TABLE tsd4;
+SHOW COLUMNS FROM tsd4;
+SELECT COLUMN_DEFAULT FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'tsd4' AND COLUMN_NAME = 't';
+INSERT INTO tsd4 (a) VALUES (2);
+INSERT INTO tsd4 VALUES (3, DEFAULT);
+UPDATE tsd4 SET t = '2010-01-01 00:00:00' WHERE a = 1;
+UPDATE tsd4 SET t = DEFAULT WHERE a = 1;
+SELECT a, t, UNIX_TIMESTAMP(t) FROM tsd4 ORDER BY a;
+SET time_zone = '+05:00';
+INSERT INTO tsd4 VALUES (4, DEFAULT);
+UPDATE tsd4 SET t = '2010-01-01 00:00:00' WHERE a = 1;
+UPDATE tsd4 SET t = DEFAULT WHERE a = 1;
+SELECT a, t, UNIX_TIMESTAMP(t) FROM tsd4 ORDER BY a;
+SHOW CREATE TABLE tsd4;
+SET time_zone = '+00:00';
 INSERT IGNORE INTO tsr VALUES (7, '1960-01-01 00:00:00');
 SHOW WARNINGS;
 SELECT * FROM tsr WHERE id = 7;

@@ -3,8 +3,8 @@
 -- PARTITION BY, ORDER BY (ASC/DESC, NULLs, ties), the default frame (peers included),
 -- ROWS frames and named windows (WINDOW clause); over joins, GROUP BY output, derived
 -- tables, CTEs and views; in ORDER BY, with LIMIT and DISTINCT; errors 4009, 4010,
--- 4011, 4012, 4013, 4015, 4018, 4024, 4074 and 1235. Where ROW_NUMBER could break ties
--- either way, the window orders by unique columns.
+-- 4011, 4012, 4013, 4014, 4015, 4016, 4018, 4024, 4074 and 1235. Where ROW_NUMBER could
+-- break ties either way, the window orders by unique columns.
 
 CREATE TABLE sale (id INT PRIMARY KEY, region VARCHAR(10), amount INT, price DECIMAL(6,2), note VARCHAR(10));
 INSERT INTO sale VALUES (1, 'east', 10, 1.50, 'a'), (2, 'east', 20, 2.25, 'b'),
@@ -24,6 +24,11 @@ SELECT id, ROW_NUMBER() OVER () FROM sale WHERE id = 3;
 SELECT id, region, amount, PERCENT_RANK() OVER (PARTITION BY region ORDER BY amount) AS pr, CUME_DIST() OVER (PARTITION BY region ORDER BY amount) AS cd FROM sale ORDER BY id;
 SELECT id, NTILE(3) OVER (ORDER BY id) AS t3, NTILE(2) OVER (PARTITION BY region ORDER BY id) AS t2, NTILE(20) OVER (ORDER BY id) AS t20 FROM sale ORDER BY id;
 SELECT id, NTILE(2) OVER () FROM sale WHERE id < 4 ORDER BY id;
+-- NTILE's count may read the row if it stays the same within each partition; a
+-- fraction is rounded.
+SELECT id, NTILE(CASE WHEN region = 'east' THEN 2 ELSE 3 END) OVER (PARTITION BY region ORDER BY id) AS t FROM sale WHERE region IS NOT NULL ORDER BY id;
+SELECT id, NTILE(id) OVER (ORDER BY id) FROM sale WHERE id = 3;
+SELECT id, NTILE(2.5) OVER (ORDER BY id) AS a, NTILE(2.4) OVER (ORDER BY id) AS b, NTILE(1.5e0) OVER (ORDER BY id) AS c FROM sale ORDER BY id;
 
 -- Aggregates: the default frame is the whole partition without ORDER BY, and the rows up
 -- to the current row's last peer with it.
@@ -44,6 +49,10 @@ SELECT id, SUM(amount) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND UN
 SELECT id, SUM(amount) OVER (ORDER BY id ROWS BETWEEN 2 FOLLOWING AND 3 FOLLOWING) AS s FROM sale ORDER BY id;
 SELECT id, amount, SUM(amount) OVER (ORDER BY amount RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS s FROM sale ORDER BY id;
 SELECT id, amount, SUM(amount) OVER (ORDER BY amount RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS s FROM sale ORDER BY id;
+-- A start after the end that offsets make leaves every frame empty.
+SELECT id, SUM(id) OVER (ORDER BY id ROWS BETWEEN 1 FOLLOWING AND 1 PRECEDING) AS s, COUNT(*) OVER (ORDER BY id ROWS BETWEEN 2 FOLLOWING AND 1 FOLLOWING) AS c, MIN(note) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 2 PRECEDING) AS m, AVG(price) OVER (PARTITION BY region ORDER BY id ROWS BETWEEN 1 FOLLOWING AND 1 PRECEDING) AS a FROM sale ORDER BY id;
+SELECT id, FIRST_VALUE(id) OVER (ORDER BY id ROWS BETWEEN 1 FOLLOWING AND 1 PRECEDING) AS f, LAST_VALUE(note) OVER (ORDER BY id ROWS BETWEEN 2 FOLLOWING AND 1 FOLLOWING) AS l, NTH_VALUE(id, 1) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 2 PRECEDING) AS n FROM sale ORDER BY id;
+SELECT id, SUM(id) OVER (ORDER BY id ROWS BETWEEN 5 FOLLOWING AND 5 PRECEDING) AS s, COUNT(*) OVER (ORDER BY id ROWS BETWEEN 5 FOLLOWING AND 5 PRECEDING) AS c FROM sale ORDER BY id;
 
 -- Offsets and values.
 SELECT id, LAG(amount) OVER (ORDER BY id) AS l1, LAG(amount, 2) OVER (ORDER BY id) AS l2, LEAD(amount) OVER (ORDER BY id) AS n1, LEAD(note, 3) OVER (ORDER BY id) AS n3 FROM sale ORDER BY id;
@@ -103,6 +112,21 @@ SELECT id, SUM(amount) OVER (w PARTITION BY region) FROM sale WINDOW w AS (ORDER
 SELECT id, SUM(amount) OVER (w ORDER BY id) FROM sale WINDOW w AS (ORDER BY amount);
 SELECT id, SUM(amount) OVER (w ORDER BY id) FROM sale WINDOW w AS (PARTITION BY region ROWS UNBOUNDED PRECEDING);
 
+-- Select-list aliases in a window: names are columns first, then aliases, but an ORDER
+-- BY item that is just a name is the alias first; aliases of later items, of expressions
+-- and aggregates, in expressions, in the WINDOW clause and in ORDER BY's windows.
+SELECT id, amount AS a, ROW_NUMBER() OVER (ORDER BY a, id) AS rn FROM sale ORDER BY id;
+SELECT id, region AS r, ROW_NUMBER() OVER (PARTITION BY r ORDER BY id) AS rn FROM sale ORDER BY id;
+SELECT id, ROW_NUMBER() OVER (ORDER BY a DESC, id) AS rn, amount AS a FROM sale ORDER BY id;
+SELECT id, amount AS a, ROW_NUMBER() OVER (ORDER BY a + 1, id) AS rn, ROW_NUMBER() OVER (PARTITION BY a + 1 ORDER BY id) AS pn FROM sale ORDER BY id;
+SELECT id, price * 2 AS p, SUM(id) OVER (ORDER BY p DESC, id) AS s FROM sale ORDER BY id;
+SELECT region, SUM(amount) AS s, RANK() OVER (ORDER BY s) AS r FROM sale GROUP BY region ORDER BY region;
+SELECT region AS rr, SUM(amount) AS s, RANK() OVER (PARTITION BY rr ORDER BY s) AS r FROM sale GROUP BY region ORDER BY region;
+SELECT id, -id AS amount, ROW_NUMBER() OVER (ORDER BY amount, id) AS rn, ROW_NUMBER() OVER (ORDER BY amount + 0, id) AS rc FROM sale ORDER BY id;
+SELECT id, amount AS a, SUM(id) OVER w AS s, ROW_NUMBER() OVER v AS rn FROM sale WINDOW w AS (ORDER BY a, id), v AS (PARTITION BY a ORDER BY id) ORDER BY id;
+SELECT id, amount AS x FROM sale ORDER BY ROW_NUMBER() OVER (ORDER BY x DESC, id);
+SELECT id, (SELECT 1) AS one, ROW_NUMBER() OVER (PARTITION BY one ORDER BY id) AS rn FROM sale ORDER BY id;
+
 -- Errors.
 SELECT id FROM sale WHERE ROW_NUMBER() OVER () > 1;
 SELECT region FROM sale GROUP BY ROW_NUMBER() OVER ();
@@ -116,6 +140,18 @@ SELECT id, DENSE_RANK() OVER (PARTITION BY region) FROM sale;
 SELECT id, LAG(amount) OVER () FROM sale;
 SELECT id, NTILE(0) OVER (ORDER BY id) FROM sale;
 SELECT id, NTILE(amount) OVER (ORDER BY id) FROM sale;
+SELECT id, NTILE(id) OVER (ORDER BY id) FROM sale;
+SELECT id, NTILE(CASE WHEN id > 6 THEN 3 ELSE 2 END) OVER (ORDER BY id) AS t FROM sale;
+SELECT id, ROW_NUMBER() OVER (ORDER BY id) AS rn, SUM(id) OVER (ORDER BY rn) AS s FROM sale;
+SELECT id, ROW_NUMBER() OVER (ORDER BY id) + 1 AS rn, SUM(id) OVER (PARTITION BY rn) AS s FROM sale;
+SELECT id, amount AS a, ROW_NUMBER() OVER (ORDER BY sale.a, id) AS rn FROM sale;
+SELECT id FROM sale ORDER BY ROW_NUMBER() OVER (ORDER BY x DESC), id;
+SELECT id, SUM(id) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND 1 PRECEDING) FROM sale;
+SELECT id, SUM(id) OVER (ORDER BY id ROWS BETWEEN 1 FOLLOWING AND CURRENT ROW) FROM sale;
+SELECT id, SUM(id) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED FOLLOWING AND 1 FOLLOWING) FROM sale;
+SELECT id, SUM(id) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED PRECEDING) FROM sale;
+SELECT id, SUM(id) OVER (ORDER BY id ROWS UNBOUNDED FOLLOWING) FROM sale;
+SELECT id, SUM(id) OVER (ORDER BY id ROWS 1 FOLLOWING) FROM sale;
 SELECT COUNT(DISTINCT amount) OVER () FROM sale;
 SELECT GROUP_CONCAT(note) OVER () FROM sale;
 SELECT ROW_NUMBER(1) OVER () FROM sale;

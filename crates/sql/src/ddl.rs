@@ -223,7 +223,11 @@ fn invalid_default(name: &str) -> Error {
     )
 }
 
-/// Evaluates a DEFAULT expression and stores it as the column type (strictly).
+/// Evaluates a DEFAULT expression and stores it as the column type (strictly), as the cell
+/// the column will hold: a TIMESTAMP's is taken in the session's zone now and kept in UTC,
+/// as MariaDB keeps it in the table's default row, so every later row gets that instant
+/// whatever its session's zone (and SHOW CREATE TABLE shows it in the zone of the session
+/// that asks).
 fn default_value(
     name: &str,
     t: &DataType,
@@ -247,7 +251,7 @@ fn default_value(
     }
     let stored = expr::store_value(value, t, &|| name.to_string(), 1, true, session)
         .map_err(|_| invalid_default(name))?;
-    Ok(ColumnDefault::Value(stored))
+    Ok(ColumnDefault::Value(expr::stored_cell(t, stored, session)))
 }
 
 /// Columns named by an index definition, each with its prefix length (`c(10)`; None for

@@ -179,11 +179,12 @@ fn parse_update(
     }))
 }
 
+/// The WHERE condition, ORDER BY items and LIMIT of `parse_where_order_limit`.
+type WhereOrderLimit = (Option<Expr>, Vec<OrderByExpr>, Option<Expr>);
+
 /// `[WHERE e] [ORDER BY ...] [LIMIT n]`, the tail of UPDATE and multi-table DELETE. The
 /// limit is an expression (a number or a placeholder; `LIMIT ALL` is no MariaDB syntax).
-fn parse_where_order_limit(
-    parser: &mut Parser,
-) -> Result<(Option<Expr>, Vec<OrderByExpr>, Option<Expr>), ParserError> {
+fn parse_where_order_limit(parser: &mut Parser) -> Result<WhereOrderLimit, ParserError> {
     let selection = if parser.parse_keyword(Keyword::WHERE) {
         Some(parser.parse_expr()?)
     } else {

@@ -80,7 +80,8 @@ pub struct UpdatePlan {
     /// The table's database, for the `db`.`t`.`c` names of 1366 messages.
     pub db: String,
     pub scan: Scan,
-    pub assignments: Vec<(usize, Expr)>,
+    /// (column, value); None is DEFAULT (`default_cell`).
+    pub assignments: Vec<(usize, Option<Expr>)>,
     pub order: Vec<SortKey>,
     pub limit: Option<Count>,
     pub ignore: bool,
@@ -425,6 +426,75 @@ pub fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
     }
 }
 
+/// As `visit`, with `f` free to change each node; `f` sees a node before the nodes under
+/// it (as they are after `f` changed it).
+pub fn visit_mut(expr: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    f(expr);
+    match expr {
+        Expr::Column(_) => {}
+        Expr::Literal { .. }
+        | Expr::Parameter { .. }
+        | Expr::SystemVariable { .. }
+        | Expr::UserVariable { .. } => {}
+        Expr::Unary { operand, .. } | Expr::Cast { operand, .. } | Expr::IsNull { operand, .. } => {
+            visit_mut(operand, f)
+        }
+        Expr::IsBool { operand, .. } => visit_mut(operand, f),
+        Expr::SetUserVariable { value, .. } => visit_mut(value, f),
+        Expr::Binary { left, right, .. } => {
+            visit_mut(left, f);
+            visit_mut(right, f);
+        }
+        Expr::InList { operand, list, .. } => {
+            visit_mut(operand, f);
+            list.iter_mut().for_each(|e| visit_mut(e, f));
+        }
+        Expr::Between {
+            operand, low, high, ..
+        } => {
+            visit_mut(operand, f);
+            visit_mut(low, f);
+            visit_mut(high, f);
+        }
+        Expr::Like {
+            operand,
+            pattern,
+            escape,
+            ..
+        } => {
+            visit_mut(operand, f);
+            visit_mut(pattern, f);
+            if let Some(e) = escape {
+                visit_mut(e, f);
+            }
+        }
+        Expr::Case {
+            operand,
+            branches,
+            otherwise,
+            ..
+        } => {
+            if let Some(o) = operand {
+                visit_mut(o, f);
+            }
+            for (w, t) in branches {
+                visit_mut(w, f);
+                visit_mut(t, f);
+            }
+            if let Some(o) = otherwise {
+                visit_mut(o, f);
+            }
+        }
+        Expr::Call { args, .. } => args.iter_mut().for_each(|e| visit_mut(e, f)),
+        Expr::Subquery(subquery) => {
+            if let SubqueryKind::Quantified { operand, .. } = &mut subquery.kind {
+                visit_mut(operand, f);
+            }
+        }
+        Expr::OuterColumn { .. } => {}
+    }
+}
+
 /// The one table of an UPDATE or DELETE, which reads columns (WHERE, ORDER BY, SET
 /// values: SELECT) besides what `needed` does to them.
 fn single_table(
@@ -497,10 +567,9 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
             sources[0]
                 .columns
                 .check(&schema.columns[column].name, Privileges::UPDATE)?;
-            let value = if is_default_keyword(&a.value) {
-                default_expr(&schema.columns[column])
-            } else {
-                scope.bind(&a.value)?
+            let value = match is_default_keyword(&a.value) {
+                true => None,
+                false => Some(scope.bind(&a.value)?),
             };
             assignments.push((column, value));
         }
@@ -526,17 +595,6 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
         subquery_tables: cx.subquery_tables.take(),
         set_reads_target,
     })
-}
-
-pub(crate) fn default_expr(column: &manycore_storage::ColumnSchema) -> Expr {
-    let value = match &column.default {
-        ColumnDefault::Value(v) => v.clone(),
-        _ => Value::Null,
-    };
-    Expr::Literal {
-        value,
-        data_type: column.data_type.clone(),
-    }
 }
 
 pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<DeletePlan> {
@@ -766,10 +824,16 @@ pub fn execute_update(
     let mut assign = |n: usize, new: &mut [Value]| -> Result<bool> {
         replaced.clear();
         for (column, e) in &plan.assignments {
-            let value = write_session.check(e.eval(new, &eval))?;
             let c = &schema.columns[*column];
-            let name = || qualified(&plan.db, table, c);
-            let value = store(value, c, &name, n as u64 + 1, strict, true, session)?;
+            let value = match e {
+                Some(e) => {
+                    let value = write_session.check(e.eval(new, &eval))?;
+                    let name = || qualified(&plan.db, table, c);
+                    store(value, c, &name, n as u64 + 1, strict, true, session)?
+                }
+                // MariaDB: 1364 here even with IGNORE or without strict mode.
+                None => default_cell(c, true, session)?,
+            };
             let previous = std::mem::replace(&mut new[*column], value);
             if !replaced.iter().any(|(r, _)| r == column) {
                 replaced.push((*column, previous));
@@ -945,6 +1009,37 @@ pub(crate) fn store(
     }
     let value = expr::store_value(value, &c.data_type, name, row_number, strict, session)?;
     Ok(expr::stored_cell(&c.data_type, value, session))
+}
+
+/// The cell column `c` gets from its default, where an INSERT leaves it out or writes
+/// DEFAULT and for UPDATE's `SET c = DEFAULT`: the one place a default becomes a value.
+/// It runs at execution, so plans hold no default value and stay valid whatever the
+/// session's time_zone when they run. A constant default is stored as its cell
+/// (`ddl::default_value`), so it costs a clone. Without a default, an AUTO_INCREMENT column
+/// gets its type's implicit default (0), and any other NOT NULL column is 1364 when
+/// `strict`, else a warning and that implicit default.
+pub(crate) fn default_cell(
+    c: &manycore_storage::ColumnSchema,
+    strict: bool,
+    session: &dyn expr::SessionContext,
+) -> Result<Value> {
+    match &c.default {
+        ColumnDefault::Value(v) => Ok(v.clone()),
+        ColumnDefault::CurrentTimestamp => Ok(current_timestamp(c, session)),
+        ColumnDefault::None if c.nullable => Ok(Value::Null),
+        ColumnDefault::None if c.auto_increment => Ok(implicit_default(&c.data_type)),
+        ColumnDefault::None => {
+            let e = Error::new(
+                ErrorCode::NoDefaultForField,
+                format!("Field '{}' doesn't have a default value", c.name),
+            );
+            if strict {
+                return Err(e);
+            }
+            session.warn(e.code, e.message);
+            Ok(implicit_default(&c.data_type))
+        }
+    }
 }
 
 /// CURRENT_TIMESTAMP as a DEFAULT or ON UPDATE value of `c`: UTC in a TIMESTAMP cell, the
@@ -1185,22 +1280,7 @@ pub fn execute_insert(
             let v = match row[i].take() {
                 Some(v) => v,
                 None if Some(i) == auto_column => Value::Null,
-                None => match &c.default {
-                    ColumnDefault::Value(v) => v.clone(),
-                    ColumnDefault::CurrentTimestamp => current_timestamp(c, session),
-                    ColumnDefault::None if c.nullable => Value::Null,
-                    ColumnDefault::None => {
-                        let e = Error::new(
-                            ErrorCode::NoDefaultForField,
-                            format!("Field '{}' doesn't have a default value", c.name),
-                        );
-                        if strict && !plan.ignore {
-                            return Err(e);
-                        }
-                        session.warn(e.code, e.message);
-                        implicit_default(&c.data_type)
-                    }
-                },
+                None => default_cell(c, strict, session)?,
             };
             full.push(v);
         }

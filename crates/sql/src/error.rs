@@ -207,9 +207,15 @@ pub enum ErrorCode {
     PartitionListInReferencingWindowSpec = 4011,
     OrderListInReferencingWindowSpec = 4012,
     WindowFrameInReferencedWindowSpec = 4013,
+    /// ER_BAD_COMBINATION_OF_WINDOW_FRAME_BOUND_SPECS: a frame from UNBOUNDED FOLLOWING,
+    /// to UNBOUNDED PRECEDING, or between the current row and a row on its wrong side.
+    BadCombinationOfWindowFrameBoundSpecs = 4014,
     /// ER_WRONG_PLACEMENT_OF_WINDOW_FUNCTION: a window function outside the select list
     /// and ORDER BY (WHERE, GROUP BY, HAVING, a window's own specification...).
     WrongPlacementOfWindowFunction = 4015,
+    /// ER_WINDOW_FUNCTION_IN_WINDOW_SPEC: a window names a select alias of a value a window
+    /// function makes.
+    WindowFunctionInWindowSpec = 4016,
     /// ER_NO_ORDER_LIST_IN_WINDOW_SPEC: RANK, LAG... over a window without ORDER BY.
     NoOrderListInWindowSpec = 4018,
     /// ER_INVALID_NTILE_ARGUMENT

@@ -33,6 +33,9 @@ use std::sync::Arc;
 
 pub const INTERRUPT_CHECK_ROWS: u64 = 1024;
 
+/// The rows of a recursive CTE's work table, shared with the runs reading it.
+type WorkRows = Rc<Vec<Vec<Value>>>;
+
 thread_local! {
     // Invariant (3). Taken out while in use and put back after: a nested use finds an
     // empty buffer and allocates, never a conflict.
@@ -40,7 +43,7 @@ thread_local! {
     static ROW_BUFFER: Cell<Vec<Value>> = const { Cell::new(Vec::new()) };
     // The work tables of the recursive CTEs running on this thread, innermost last (plan
     // invariant (3)): a run is synchronous, so its rows never leave the thread.
-    static WORK_TABLES: RefCell<Vec<(u64, Rc<Vec<Vec<Value>>>)>> = const { RefCell::new(Vec::new()) };
+    static WORK_TABLES: RefCell<Vec<(u64, WorkRows)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// An output row holding more than this many value bytes is not kept for reuse.

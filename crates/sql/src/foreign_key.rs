@@ -412,6 +412,13 @@ pub fn parent_dropped() -> Error {
     )
 }
 
+/// A parent row's key under one foreign key, as a write changes it.
+struct KeyChange {
+    old: Vec<Value>,
+    /// None: the parent row is deleted.
+    new: Option<Vec<Value>>,
+}
+
 /// The foreign-key work of one write statement on one table: present only if
 /// foreign_key_checks is on and the table has foreign keys or is some table's parent.
 pub struct Enforcer {
@@ -497,7 +504,11 @@ impl Enforcer {
             let own_child = child.schema.name == table.schema.name
                 && child.db() == table.db()
                 && fk.columns.iter().zip(&old_key).all(|(&c, k)| old[c] == *k);
-            self.act_on_children(txn, &child, &fk, old_key, new_key, own_child, depth)?;
+            let key = KeyChange {
+                old: old_key,
+                new: new_key,
+            };
+            self.act_on_children(txn, &child, &fk, key, own_child, depth)?;
         }
         Ok(())
     }
@@ -555,15 +566,13 @@ impl Enforcer {
         }
     }
 
-    /// The children of a parent row whose key `old_key` goes away (`new_key` None: the row
-    /// is deleted) under `fk` of `child`.
+    /// The children of a parent row whose key under `fk` of `child` changes as `key` says.
     fn act_on_children(
         &self,
         txn: &mut Transaction,
         child: &Arc<Table>,
         fk: &ForeignKeySchema,
-        old_key: Vec<Value>,
-        new_key: Option<Vec<Value>>,
+        key: KeyChange,
         own_child: bool,
         depth: usize,
     ) -> Result<()> {
@@ -571,21 +580,21 @@ impl Enforcer {
         // were it ever missing, a scan comparing values stays correct.
         let index = index_for(&child.schema, &fk.columns);
         let (scanned, range) = match index {
-            Some(index) => (index, KeyRange::prefix(old_key.clone())),
+            Some(index) => (index, KeyRange::prefix(key.old.clone())),
             None => (IndexNo::Primary, KeyRange::all()),
         };
         let mut rows = Vec::new();
         txn.scan_latest(child, scanned, &range, |slot, row| {
             // The index matched by collation, as InnoDB compares keys.
             let matches =
-                index.is_some() || fk.columns.iter().zip(&old_key).all(|(&c, k)| row[c] == *k);
+                index.is_some() || fk.columns.iter().zip(&key.old).all(|(&c, k)| row[c] == *k);
             if matches {
                 rows.push((slot.clone(), row.to_vec()));
             }
             ControlFlow::Continue(())
         })
         .map_err(|e| crate::dml::write_error(e, child, &[]))?;
-        let action = if new_key.is_some() {
+        let action = if key.new.is_some() {
             fk.on_update
         } else {
             fk.on_delete
@@ -613,7 +622,7 @@ impl Enforcer {
             ));
         }
         for (slot, row) in rows {
-            let changed = match (&new_key, action) {
+            let changed = match (&key.new, action) {
                 (None, ReferentialAction::Cascade) => None,
                 (Some(key), ReferentialAction::Cascade) => {
                     let mut changed = row.clone();

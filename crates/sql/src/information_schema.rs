@@ -40,6 +40,7 @@
 
 use crate::engine::{Engine, ProcessRow};
 use crate::error::{Error, ErrorCode, Result};
+use crate::expr::{shown_cell, TimeZone};
 use crate::privilege::{Privileges, SessionGrants};
 use manycore_storage::{
     Catalog, ColumnSchema, IndexSchema, Table, TableId, TableSchema, ViewSchema,
@@ -559,6 +560,8 @@ pub struct RowSource<'a> {
     pub grants: &'a SessionGrants,
     /// The session's user name (without PROCESS it sees only that user's processes).
     pub user: &'a str,
+    /// The session's zone, which TIMESTAMP defaults are shown in.
+    pub time_zone: TimeZone,
 }
 
 type Row = Vec<Value>;
@@ -590,7 +593,7 @@ pub fn rows(table: SystemTable, source: &RowSource) -> Vec<Row> {
     match table {
         SystemTable::Schemata => schemata(&catalog, source.grants),
         SystemTable::Tables => tables(&catalog, source.grants, None),
-        SystemTable::Columns => columns(&catalog, source.grants),
+        SystemTable::Columns => columns(&catalog, source.grants, source.time_zone),
         SystemTable::Statistics => {
             let mut rows = Vec::new();
             for (db, table) in visible_tables(&catalog, source.grants, None) {
@@ -805,20 +808,20 @@ fn table_row(db: &str, table: &Table) -> Row {
     row
 }
 
-fn columns(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
+fn columns(catalog: &Catalog, grants: &SessionGrants, zone: TimeZone) -> Vec<Row> {
     let mut rows = Vec::new();
     for (db, table) in visible_tables(catalog, grants, None) {
         let schema = &table.schema;
         for (i, c) in schema.columns.iter().enumerate() {
             if grants.sees_column(db, &schema.name, &c.name) {
-                rows.push(column_row(db, schema, i));
+                rows.push(column_row(db, schema, i, zone));
             }
         }
     }
     rows
 }
 
-fn column_row(db: &str, schema: &TableSchema, i: usize) -> Row {
+fn column_row(db: &str, schema: &TableSchema, i: usize, zone: TimeZone) -> Row {
     let c = &schema.columns[i];
     let column_type = type_text(c);
     let data_type = column_type
@@ -847,7 +850,7 @@ fn column_row(db: &str, schema: &TableSchema, i: usize) -> Row {
         string(&schema.name),
         string(&c.name),
         count(i as u64 + 1),
-        optional(column_default(c).as_deref()),
+        optional(column_default(c, zone).as_deref()),
         string(if c.nullable { "YES" } else { "NO" }),
         string(&data_type),
         char_length,
@@ -925,15 +928,15 @@ fn numeric_precision(t: &DataType) -> (Option<u64>, Option<u64>) {
 /// The default as COLUMNS.COLUMN_DEFAULT shows it (MariaDB 10.2.7 and later): a string
 /// quoted, a number or CURRENT_TIMESTAMP as is, the word NULL for a nullable column
 /// without one, None (SQL NULL) for a NOT NULL column without one.
-fn column_default(c: &ColumnSchema) -> Option<String> {
+fn column_default(c: &ColumnSchema, zone: TimeZone) -> Option<String> {
     match &c.default {
         ColumnDefault::None | ColumnDefault::Value(Value::Null) => {
             c.nullable.then(|| "NULL".to_string())
         }
         ColumnDefault::Value(_) if !c.data_type.is_numeric() => {
-            default_text(c).map(|text| quote_string(&text))
+            default_text(c, zone).map(|text| quote_string(&text))
         }
-        _ => default_text(c),
+        _ => default_text(c, zone),
     }
 }
 
@@ -969,13 +972,17 @@ pub fn timestamp_function(t: &DataType) -> String {
     }
 }
 
-/// The default as SHOW COLUMNS prints it (unquoted), or None for NULL.
-pub fn default_text(c: &ColumnSchema) -> Option<String> {
+/// The default as SHOW COLUMNS prints it (unquoted), or None for NULL: a TIMESTAMP's in
+/// the session's `zone`, like its cells.
+pub fn default_text(c: &ColumnSchema, zone: TimeZone) -> Option<String> {
     match &c.default {
         ColumnDefault::None => None,
         ColumnDefault::CurrentTimestamp => Some(timestamp_function(&c.data_type)),
         ColumnDefault::Value(Value::Null) => None,
-        ColumnDefault::Value(v) => Some(format::to_text(v, &c.data_type)),
+        ColumnDefault::Value(v) => {
+            let shown = shown_cell(&c.data_type, v.clone(), zone);
+            Some(format::to_text(&shown, &c.data_type))
+        }
     }
 }
 
@@ -1385,7 +1392,7 @@ mod tests {
         let system = SystemTable::Tables.table();
         assert_eq!(table_row(NAME, system).len(), width(SystemTable::Tables));
         assert_eq!(
-            column_row("d", &schema, 1).len(),
+            column_row("d", &schema, 1, TimeZone::SYSTEM).len(),
             width(SystemTable::Columns)
         );
         let stats = statistics("d", &schema, 0);
@@ -1441,16 +1448,16 @@ mod tests {
             foreign_keys: Vec::new(),
             checks: Vec::new(),
         };
-        let s = column_row("db", &schema, 0);
+        let s = column_row("db", &schema, 0, TimeZone::SYSTEM);
         assert_eq!(s[5], string("'x''y'"), "string defaults are quoted");
         assert_eq!(s[7], string("varchar"));
         assert_eq!((s[8].clone(), s[9].clone()), (count(10), count(40)));
         assert_eq!(s[15], string("varchar(10)"));
         let mut nullable = schema.clone();
         nullable.columns[0].default = ColumnDefault::None;
-        let n = column_row("db", &nullable, 0);
+        let n = column_row("db", &nullable, 0, TimeZone::SYSTEM);
         assert_eq!(n[5], string("NULL"), "the word, for a nullable column");
-        let d = column_row("db", &schema, 1);
+        let d = column_row("db", &schema, 1, TimeZone::SYSTEM);
         assert_eq!(d[5], Value::Null, "SQL NULL, for a NOT NULL one");
         assert_eq!(d[6], string("NO"));
         assert_eq!((d[10].clone(), d[11].clone()), (count(5), count(2)));

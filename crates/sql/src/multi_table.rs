@@ -46,9 +46,9 @@ pub struct Target {
     pub table: Arc<Table>,
     /// Where its cells start in the joined row.
     pub offset: usize,
-    /// Its assignments (UPDATE): (column, value bound against the joined row), in the
-    /// order written.
-    pub assignments: Vec<(usize, Expr)>,
+    /// Its assignments (UPDATE): (column, value bound against the joined row; None is
+    /// DEFAULT, `dml::default_cell`), in the order written.
+    pub assignments: Vec<(usize, Option<Expr>)>,
     /// Its CHECK constraints (UPDATE).
     pub checks: Vec<crate::check::BoundCheck>,
 }
@@ -207,7 +207,7 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<MultiUpdate
     let bound = bind_sources(&from, cx, Privileges::UPDATE)?;
     let sources = &bound.sources;
     let mut targets: Vec<usize> = Vec::new();
-    let mut assignments: Vec<(usize, usize, Expr)> = Vec::new();
+    let mut assignments: Vec<(usize, usize, Option<Expr>)> = Vec::new();
     {
         let scope = BindScope::in_query(sources, "SELECT", cx);
         for a in &update.assignments {
@@ -218,10 +218,9 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<MultiUpdate
             }
             let schema_column = &s.table.schema.columns[column];
             s.columns.check(&schema_column.name, Privileges::UPDATE)?;
-            let value = if dml::is_default_keyword(&a.value) {
-                dml::default_expr(schema_column)
-            } else {
-                scope.bind(&a.value)?
+            let value = match dml::is_default_keyword(&a.value) {
+                true => None,
+                false => Some(scope.bind(&a.value)?),
             };
             if !targets.contains(&source) {
                 targets.push(source);
@@ -381,6 +380,9 @@ fn order_or_limit_error(text: &str, limit_only: bool) -> Error {
 /// A joined row and the slots of its targets' rows (None: NULL-extended).
 type Joined = (Vec<Value>, Vec<Option<Arc<RowSlot>>>);
 
+/// A row a multi-table UPDATE changes: (target, slot, old row, new row).
+type RowWrite = (usize, Arc<RowSlot>, Vec<Value>, Vec<Value>);
+
 /// Runs the join, keeping every joined row with its targets' slots (sorted by `order`,
 /// cut at `limit`).
 fn joined_rows(
@@ -430,9 +432,8 @@ pub fn execute_update(
     let ctx = dml::exec_context(txn, eval, interrupt);
     let rows = joined_rows(&plan.join, &plan.targets, &plan.order, plan.limit, &ctx)?;
     let mut seen: Vec<foldhash::HashSet<usize>> = vec![Default::default(); plan.targets.len()];
-    // (target, slot, old row, new row) of every changed row, written after all are
-    // computed.
-    let mut writes: Vec<(usize, Arc<RowSlot>, Vec<Value>, Vec<Value>)> = Vec::new();
+    // Every changed row, written after all are computed.
+    let mut writes: Vec<RowWrite> = Vec::new();
     let mut matched = 0u64;
     for (row, slots) in &rows {
         for (t, target) in plan.targets.iter().enumerate() {
@@ -446,10 +447,16 @@ pub fn execute_update(
             let width = target.table.schema.columns.len();
             let cells = target.offset..target.offset + width;
             for (column, e) in &target.assignments {
-                let value = write_session.check(e.eval(&work, &ctx.eval))?;
                 let c = &target.table.schema.columns[*column];
-                let name = || dml::qualified(&target.db, &target.table, c);
-                let value = dml::store(value, c, &name, matched, strict, true, session)?;
+                let value = match e {
+                    Some(e) => {
+                        let value = write_session.check(e.eval(&work, &ctx.eval))?;
+                        let name = || dml::qualified(&target.db, &target.table, c);
+                        dml::store(value, c, &name, matched, strict, true, session)?
+                    }
+                    // MariaDB: 1364 here even with IGNORE or without strict mode.
+                    None => dml::default_cell(c, true, session)?,
+                };
                 work[target.offset + column] = value;
             }
             if work[cells.clone()] == row[cells.clone()] {

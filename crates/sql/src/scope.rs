@@ -355,7 +355,7 @@ impl Scope for BindScope<'_> {
             windows: None,
             aggregate_argument,
         };
-        let call = crate::window::bind_call(call, &windows.named, &scope(true), &scope(false))?;
+        let call = crate::window::bind_call(call, windows, &scope(true), &scope(false))?;
         Ok(windows.push(call))
     }
 

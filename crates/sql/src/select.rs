@@ -12,7 +12,7 @@ use crate::privilege::{AccessCheck, ColumnAccess, Privileges};
 use crate::scope::{Aggregates, Alias, BindScope, Outer, Parameters, SourceTable};
 use crate::set_operation;
 use crate::sink::{ColumnInfo, Columns};
-use crate::window::{self, Windows};
+use crate::window::{self, WindowAlias, Windows};
 use manycore_storage::{Catalog, Table};
 use sqlparser::ast;
 use std::cell::RefCell;
@@ -718,31 +718,73 @@ fn bind_select_list(
 ) -> Result<(Vec<Item>, Aggregates, Windows)> {
     let sources = &from.sources;
     // `*` expansion fixes K (plan module notes) before anything binds.
-    let select_width = expanded_width(&select.projection, sources, &from.star, cx.database)?;
+    let width = scope_width(sources);
+    let (select_width, names) =
+        expanded_width(&select.projection, width, sources, &from.star, cx.database)?;
+    let start = cx.parameters.count();
+    let untyped = names
+        .iter()
+        .map(|(name, at)| WindowAlias::untyped(name, *at));
+    let first = bind_select_items(select, from, cx, select_width, untyped.collect())?;
+    if !first.2.alias_read() {
+        return Ok(first);
+    }
+    // A window names a select alias, which may come later in the list: bind again with
+    // the aliases typed by the values they name (window invariant (5)).
+    let typed = names.iter().map(|(name, at)| {
+        let item = &first.0[at - width];
+        let column = ColumnRef {
+            index: *at,
+            data_type: item.expr.data_type(),
+            nullable: !item.info.not_null,
+            holds_utc: false,
+        };
+        WindowAlias::typed(name, column, window::has_window(&item.expr))
+    });
+    let typed = typed.collect();
+    cx.parameters.rewind(start);
+    bind_select_items(select, from, cx, select_width, typed)
+}
+
+/// One binding of the select list, with the aliases its windows may name.
+fn bind_select_items(
+    select: &ast::Select,
+    from: &join::FromClause,
+    cx: &BindContext,
+    select_width: usize,
+    aliases: Vec<WindowAlias>,
+) -> Result<(Vec<Item>, Aggregates, Windows)> {
+    let sources = &from.sources;
     let aggregates = Aggregates {
         calls: RefCell::new(Vec::new()),
         base: scope_width(sources) + select_width,
     };
     let mut items: Vec<Item> = Vec::with_capacity(select_width);
-    let windows = Windows::new(&select.named_window)?;
+    let windows = Windows::new(&select.named_window, aliases)?;
     let mut scope = BindScope::in_query(sources, "SELECT", cx);
     scope.aggregates = Some(&aggregates);
     scope.windows = Some(&windows);
     for item in &select.projection {
         bind_item(item, sources, &from.star, &scope, cx, &mut items)?;
     }
-    drop(scope);
     Ok((items, aggregates, windows))
 }
 
+/// The select list's width once `*` is expanded, and its `AS` aliases with the row
+/// positions of their values (the select values start at `width`).
 fn expanded_width(
     projection: &[ast::SelectItem],
+    width: usize,
     sources: &[SourceTable],
     star: &[(usize, usize)],
     database: Option<&str>,
-) -> Result<usize> {
+) -> Result<(usize, Vec<(String, usize)>)> {
     let mut n = 0;
+    let mut aliases = Vec::new();
     for item in projection {
+        if let ast::SelectItem::ExprWithAlias { alias, .. } = item {
+            aliases.push((alias.value.clone(), width + n));
+        }
         n += match item {
             ast::SelectItem::Wildcard(_) => {
                 if sources.is_empty() {
@@ -758,7 +800,7 @@ fn expanded_width(
             _ => 1,
         };
     }
-    Ok(n)
+    Ok((n, aliases))
 }
 
 /// The table `[db.]alias.*` names; 1051 naming `db.alias` as MariaDB does.

@@ -199,6 +199,7 @@ impl SessionState {
             engine: &self.engine,
             grants: &self.grants,
             user: &self.user,
+            time_zone: self.time_zone,
         }
     }
 
@@ -1558,7 +1559,7 @@ impl Session {
             .filter(|(_, c)| grants.sees_column(&db, table, &c.name))
             .map(|(i, c)| {
                 let mut info = select::table_column_info(&source, i, &c.name);
-                info.default = information_schema::default_text(c);
+                info.default = information_schema::default_text(c, self.state.time_zone);
                 info
             })
             .collect();
@@ -2454,7 +2455,11 @@ impl Session {
                     None => self.lookup_table(&name, None)?,
                 };
                 let like = like_filter(show_options)?;
-                let rows = self.visible_columns(&db, &t, show::columns(&t, *full, like.as_deref()));
+                let rows = self.visible_columns(
+                    &db,
+                    &t,
+                    show::columns(&t, *full, like.as_deref(), self.state.time_zone),
+                );
                 let rows =
                     self.filter_where(rows, where_filter(show_options), params, parameters)?;
                 return self.send_rows(rows, sink, more);
@@ -2464,7 +2469,11 @@ impl Session {
                     Some(view) => view,
                     None => self.lookup_table(table_name, None)?,
                 };
-                let rows = self.visible_columns(&db, &t, show::columns(&t, false, None));
+                let rows = self.visible_columns(
+                    &db,
+                    &t,
+                    show::columns(&t, false, None, self.state.time_zone),
+                );
                 return self.send_rows(rows, sink, more);
             }
             S::ShowCreate {
@@ -2486,7 +2495,7 @@ impl Session {
                 self.state
                     .access()
                     .table_level_any(&db, &t.schema.name, "SHOW")?;
-                return self.send_rows(show::create_table(&t), sink, more);
+                return self.send_rows(show::create_table(&t, self.state.time_zone), sink, more);
             }
             S::ShowVariables { filter, global, .. } => {
                 let rows = self.show_variables(*global);
@@ -3134,11 +3143,10 @@ impl Session {
                 .map_err(Failure::Sql)?;
             Ok(row)
         };
-        let convert: Option<&mut dyn FnMut(u64, &[Value]) -> std::result::Result<_, _>> =
-            match keeps {
-                true => None,
-                false => Some(&mut convert),
-            };
+        let convert: Option<&mut manycore_storage::RowConversion<'_, _>> = match keeps {
+            true => None,
+            false => Some(&mut convert),
+        };
         // Foreign keys check the new table's rows (converted, if the copy converted them).
         let mut checked = 0;
         let reader = &self.reader;

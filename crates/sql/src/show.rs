@@ -8,6 +8,7 @@
 //! tables are always empty (manycore has none of those objects).
 
 use crate::engine::{Counter, Engine, TlsInfo};
+use crate::expr::TimeZone;
 use crate::information_schema::{
     self, default_text, extra, key_kind, quote_string, sorted_indexes, timestamp_function,
     type_text, RowSource, SystemTable, COLUMN_PRIVILEGES,
@@ -17,7 +18,7 @@ use crate::privilege::SessionGrants;
 use crate::sink::ColumnInfo;
 use crate::variables::like_matches;
 use manycore_storage::{Catalog, Table};
-use manycore_types::{format, ColumnDefault, DataType, IntWidth, Value};
+use manycore_types::{ColumnDefault, DataType, IntWidth, Value};
 
 /// A result set computed in full (SHOW output is small).
 pub struct Rows {
@@ -115,7 +116,8 @@ pub fn tables(
     Some(Rows { columns, rows })
 }
 
-pub fn columns(table: &Table, full: bool, like: Option<&str>) -> Rows {
+/// SHOW [FULL] COLUMNS, with TIMESTAMP defaults in the session's `zone`.
+pub fn columns(table: &Table, full: bool, like: Option<&str>, zone: TimeZone) -> Rows {
     let schema = &table.schema;
     // Type and Default come from information_schema TEXT columns, so they are BLOBs.
     let lob = |name: &str, not_null| {
@@ -150,7 +152,7 @@ pub fn columns(table: &Table, full: bool, like: Option<&str>) -> Rows {
         }
         row.push(text(if c.nullable { "YES" } else { "NO" }));
         row.push(text(key_kind(schema, i)));
-        row.push(default_text(c).map_or(Value::Null, |d| text(&d)));
+        row.push(default_text(c, zone).map_or(Value::Null, |d| text(&d)));
         row.push(text(&extra(c)));
         if full {
             row.push(text(COLUMN_PRIVILEGES));
@@ -165,8 +167,9 @@ pub(crate) fn quote_identifier(name: &str) -> String {
     format!("`{}`", name.replace('`', "``"))
 }
 
-/// SHOW CREATE TABLE text, formatted as MariaDB 10.11 prints it.
-pub fn create_table_text(table: &Table) -> String {
+/// SHOW CREATE TABLE text, formatted as MariaDB 10.11 prints it (TIMESTAMP defaults in the
+/// session's `zone`).
+pub fn create_table_text(table: &Table, zone: TimeZone) -> String {
     let schema = &table.schema;
     let mut lines = Vec::new();
     for c in &schema.columns {
@@ -185,7 +188,7 @@ pub fn create_table_text(table: &Table) -> String {
                     line.push_str(&format!(" DEFAULT {}", timestamp_function(&c.data_type)))
                 }
                 ColumnDefault::Value(v) if !v.is_null() => {
-                    let text = format::to_text(v, &c.data_type);
+                    let text = default_text(c, zone).expect("a constant default has a text");
                     if c.data_type.is_numeric() {
                         line.push_str(&format!(" DEFAULT {text}"));
                     } else {
@@ -265,7 +268,7 @@ pub fn create_table_text(table: &Table) -> String {
     text
 }
 
-pub fn create_table(table: &Table) -> Rows {
+pub fn create_table(table: &Table, zone: TimeZone) -> Rows {
     Rows {
         columns: vec![
             ColumnInfo::text("Table", 256),
@@ -273,7 +276,7 @@ pub fn create_table(table: &Table) -> Rows {
         ],
         rows: vec![vec![
             text(&table.schema.name),
-            text(&create_table_text(table)),
+            text(&create_table_text(table, zone)),
         ]],
     }
 }

@@ -22,6 +22,13 @@
 //! (3) A window's rows are sorted stably: peers keep their input order (the order of
 //!     ROW_NUMBER among peers is unspecified, as in MariaDB).
 //! (4) Queries without window functions pay nothing: no `Window` operator, no remap.
+//! (5) A window's PARTITION BY and ORDER BY may name select-list aliases, as in MariaDB,
+//!     even of later items: the reference reads the select value, made before the
+//!     `Window` operator runs (4016 if a window function makes it). Names bind as table
+//!     columns first, then as aliases, except that an ORDER BY item that is just a name is
+//!     the alias first (MariaDB's ORDER BY rule). An alias's type is known only once its
+//!     item is bound, so a select list whose windows name one binds twice: first with the
+//!     aliases untyped, then typed by the first binding's items (`select::bind_select_list`).
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::exec::{self, ExecContext, Flow};
@@ -29,7 +36,7 @@ use crate::expr::{self, Accumulator, AggregateCall, AggregateFunction, ColumnRef
 use crate::plan::Plan;
 use manycore_types::{DataType, Value, NOT_FIXED_DECIMALS};
 use sqlparser::ast;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
 use std::ops::ControlFlow;
 
@@ -122,16 +129,50 @@ impl WindowCall {
     }
 }
 
-/// The window calls of one query block being bound, and its WINDOW clause.
+/// An `AS` alias of the select list, as a window may name it (invariant (5)).
+pub struct WindowAlias {
+    name: String,
+    /// The select value's position; its type is `DataType::Null` until known.
+    column: ColumnRef,
+    /// A window function makes the value.
+    windowed: bool,
+}
+
+impl WindowAlias {
+    /// The alias `name` of the value at row position `at`, before its type is known.
+    pub fn untyped(name: &str, at: usize) -> WindowAlias {
+        let column = ColumnRef {
+            index: at,
+            data_type: DataType::Null,
+            nullable: true,
+            holds_utc: false,
+        };
+        WindowAlias::typed(name, column, false)
+    }
+
+    pub fn typed(name: &str, column: ColumnRef, windowed: bool) -> WindowAlias {
+        WindowAlias {
+            name: name.to_string(),
+            column,
+            windowed,
+        }
+    }
+}
+
+/// The window calls of one query block being bound, its WINDOW clause, and the select
+/// list's aliases its windows may name.
 pub struct Windows {
     pub calls: RefCell<Vec<WindowCall>>,
     pub named: Vec<ast::NamedWindowDefinition>,
+    aliases: Vec<WindowAlias>,
+    /// A window named one of `aliases`.
+    alias_read: Cell<bool>,
 }
 
 impl Windows {
-    /// The collector of a query block with WINDOW clause `named`: 4010 if two of its
-    /// windows share a name, used or not (as MariaDB).
-    pub fn new(named: &[ast::NamedWindowDefinition]) -> Result<Windows> {
+    /// The collector of a query block with WINDOW clause `named` and select-list
+    /// `aliases`: 4010 if two of its windows share a name, used or not (as MariaDB).
+    pub fn new(named: &[ast::NamedWindowDefinition], aliases: Vec<WindowAlias>) -> Result<Windows> {
         for (i, definition) in named.iter().enumerate() {
             let name = &definition.0.value;
             if named[..i]
@@ -147,7 +188,33 @@ impl Windows {
         Ok(Windows {
             calls: RefCell::default(),
             named: named.to_vec(),
+            aliases,
+            alias_read: Cell::new(false),
         })
+    }
+
+    /// Whether a window named a select-list alias (invariant (5)).
+    pub fn alias_read(&self) -> bool {
+        self.alias_read.get()
+    }
+
+    /// The value the select-list alias `name` names, for a window (invariant (5)).
+    fn alias(&self, name: &str) -> Result<Option<ColumnRef>> {
+        let Some(alias) = self
+            .aliases
+            .iter()
+            .find(|a| a.name.eq_ignore_ascii_case(name))
+        else {
+            return Ok(None);
+        };
+        if alias.windowed {
+            return Err(Error::new(
+                ErrorCode::WindowFunctionInWindowSpec,
+                "Window function is not allowed in window specification",
+            ));
+        }
+        self.alias_read.set(true);
+        Ok(Some(alias.column.clone()))
     }
 }
 
@@ -201,14 +268,16 @@ pub fn in_aggregate() -> Error {
 }
 
 /// Binds `call` (which has OVER): its arguments in `args` (a scope where aggregates of
-/// the query may appear but window functions may not), its window in `spec`.
+/// the query may appear but window functions may not), its window in `spec`, with the
+/// WINDOW clause and select-list aliases of `windows`.
 pub fn bind_call(
     call: &ast::Function,
-    named: &[ast::NamedWindowDefinition],
+    windows: &Windows,
     args: &dyn Scope,
     spec: &dyn Scope,
 ) -> Result<WindowCall> {
     let name = expr::function_name(call);
+    let named = &windows.named;
     let (over, from_clause) = match &call.over {
         Some(ast::WindowType::WindowSpec(over)) if over.window_name.is_none() => {
             (over.clone(), false)
@@ -279,21 +348,17 @@ pub fn bind_call(
             .map(|e| expr::bind(e, args))
             .collect::<Result<Vec<_>>>()?
     };
-    let window = if from_clause {
+    let scope = SpecScope {
+        inner: spec,
+        windows,
+        parameter_used: Cell::new(false),
+    };
+    let window = bind_window(&over, &scope)?;
+    if from_clause && scope.parameter_used.get() {
         // A WINDOW clause comes after the select list and ORDER BY's window calls, so a
         // `?` in it would be numbered out of text order (bind's invariant).
-        let guard = NoParameters {
-            inner: spec,
-            used: std::cell::Cell::new(false),
-        };
-        let window = bind_window(&over, &guard)?;
-        if guard.used.get() {
-            return Err(Error::not_supported("parameters in a WINDOW clause"));
-        }
-        window
-    } else {
-        bind_window(&over, spec)?
-    };
+        return Err(Error::not_supported("parameters in a WINDOW clause"));
+    }
     if window.order_by.is_empty()
         && matches!(
             function,
@@ -391,15 +456,20 @@ fn resolve_spec(
     })
 }
 
-/// A scope that notes whether a `?` was bound in it.
-struct NoParameters<'a> {
+/// The scope of a window's PARTITION BY and ORDER BY: `inner`'s names, then the select
+/// list's aliases (invariant (5)); it notes whether a `?` was bound.
+struct SpecScope<'a> {
     inner: &'a dyn Scope,
-    used: std::cell::Cell<bool>,
+    windows: &'a Windows,
+    parameter_used: Cell<bool>,
 }
 
-impl Scope for NoParameters<'_> {
+impl Scope for SpecScope<'_> {
     fn resolve_column(&self, qualifier: &[String], name: &str) -> Result<Option<ColumnRef>> {
-        self.inner.resolve_column(qualifier, name)
+        match self.inner.resolve_column(qualifier, name)? {
+            None if qualifier.is_empty() => self.windows.alias(name),
+            found => Ok(found),
+        }
     }
     fn resolve_aggregate(&self, call: &ast::Function) -> Result<Option<Expr>> {
         self.inner.resolve_aggregate(call)
@@ -411,7 +481,7 @@ impl Scope for NoParameters<'_> {
         self.inner.clause()
     }
     fn next_parameter(&self) -> usize {
-        self.used.set(true);
+        self.parameter_used.set(true);
         self.inner.next_parameter()
     }
     fn parameter_type(&self, index: usize) -> DataType {
@@ -431,7 +501,9 @@ impl Scope for NoParameters<'_> {
     }
 }
 
-fn bind_window(over: &ast::WindowSpec, scope: &dyn Scope) -> Result<Window> {
+/// `over` bound in `scope`; an ORDER BY item that is just a name is a select-list alias
+/// first (invariant (5)).
+fn bind_window(over: &ast::WindowSpec, scope: &SpecScope) -> Result<Window> {
     let partition_by = over
         .partition_by
         .iter()
@@ -440,7 +512,15 @@ fn bind_window(over: &ast::WindowSpec, scope: &dyn Scope) -> Result<Window> {
     let mut order_by = Vec::with_capacity(over.order_by.len());
     for o in &over.order_by {
         let descending = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
-        order_by.push((expr::bind(&o.expr, scope)?, descending));
+        let alias = match &o.expr {
+            ast::Expr::Identifier(name) => scope.windows.alias(&name.value)?.map(Expr::Column),
+            _ => None,
+        };
+        let e = match alias {
+            Some(e) => e,
+            None => expr::bind(&o.expr, scope)?,
+        };
+        order_by.push((e, descending));
     }
     let frame = match &over.window_frame {
         None => DEFAULT_FRAME,
@@ -459,19 +539,32 @@ fn bind_frame(frame: &ast::WindowFrame) -> Result<Frame> {
         ast::WindowFrameUnits::Range => false,
         ast::WindowFrameUnits::Groups => return Err(Error::parse_near("GROUPS", 1)),
     };
+    use FrameBound::*;
     let start = bind_bound(&frame.start_bound, rows)?;
-    let end = match &frame.end_bound {
-        Some(b) => bind_bound(b, rows)?,
-        None => FrameBound::CurrentRow,
+    let Some(end) = &frame.end_bound else {
+        // `ROWS x` is `BETWEEN x AND CURRENT ROW`; MariaDB's grammar takes no FOLLOWING
+        // there.
+        if matches!(start, Following(_) | UnboundedFollowing) {
+            return Err(Error::parse_near(&frame.start_bound.to_string(), 1));
+        }
+        return Ok(Frame {
+            rows,
+            start,
+            end: CurrentRow,
+        });
     };
-    if start == FrameBound::UnboundedFollowing || end == FrameBound::UnboundedPreceding {
-        return Err(Error::parse_near(
-            &frame
-                .end_bound
-                .as_ref()
-                .map(|b| b.to_string())
-                .unwrap_or_default(),
-            1,
+    let end = bind_bound(end, rows)?;
+    // MariaDB's combinations of bounds that leave no row (its check_frame_bounds). A start
+    // after the end that offsets make (`1 FOLLOWING AND 1 PRECEDING`) passes: its frames
+    // are empty.
+    let bad = start == UnboundedFollowing
+        || end == UnboundedPreceding
+        || (start == CurrentRow && matches!(end, Preceding(_)))
+        || (end == CurrentRow && matches!(start, Following(_)));
+    if bad {
+        return Err(Error::new(
+            ErrorCode::BadCombinationOfWindowFrameBoundSpecs,
+            "Unacceptable combination of window frame bound specifications",
         ));
     }
     Ok(Frame { rows, start, end })
@@ -500,75 +593,16 @@ fn bind_bound(bound: &ast::WindowFrameBound, rows: bool) -> Result<FrameBound> {
 }
 
 /// Moves the placeholder positions in `expr` to `base + i` (module notes). A subquery's
-/// own plan is not entered: its window calls belong to its own query block.
+/// own plan is not entered (`dml::visit_mut`): its window calls belong to its own query
+/// block.
 pub fn remap(expr: &mut Expr, base: usize) {
-    match expr {
-        Expr::Column(c) => {
+    crate::dml::visit_mut(expr, &mut |e| {
+        if let Expr::Column(c) = e {
             if c.index >= SLOT {
                 c.index = c.index - SLOT + base;
             }
         }
-        Expr::Literal { .. }
-        | Expr::Parameter { .. }
-        | Expr::SystemVariable { .. }
-        | Expr::UserVariable { .. }
-        | Expr::OuterColumn { .. } => {}
-        Expr::Unary { operand, .. }
-        | Expr::Cast { operand, .. }
-        | Expr::IsNull { operand, .. }
-        | Expr::IsBool { operand, .. } => remap(operand, base),
-        Expr::SetUserVariable { value, .. } => remap(value, base),
-        Expr::Binary { left, right, .. } => {
-            remap(left, base);
-            remap(right, base);
-        }
-        Expr::InList { operand, list, .. } => {
-            remap(operand, base);
-            list.iter_mut().for_each(|e| remap(e, base));
-        }
-        Expr::Between {
-            operand, low, high, ..
-        } => {
-            remap(operand, base);
-            remap(low, base);
-            remap(high, base);
-        }
-        Expr::Like {
-            operand,
-            pattern,
-            escape,
-            ..
-        } => {
-            remap(operand, base);
-            remap(pattern, base);
-            if let Some(e) = escape {
-                remap(e, base);
-            }
-        }
-        Expr::Case {
-            operand,
-            branches,
-            otherwise,
-            ..
-        } => {
-            if let Some(o) = operand {
-                remap(o, base);
-            }
-            for (w, t) in branches {
-                remap(w, base);
-                remap(t, base);
-            }
-            if let Some(o) = otherwise {
-                remap(o, base);
-            }
-        }
-        Expr::Call { args, .. } => args.iter_mut().for_each(|e| remap(e, base)),
-        Expr::Subquery(subquery) => {
-            if let expr::SubqueryKind::Quantified { operand, .. } = &mut subquery.kind {
-                remap(operand, base);
-            }
-        }
-    }
+    });
 }
 
 /// Whether `expr` reads a window placeholder (before `remap`).
@@ -748,13 +782,14 @@ fn frame_range(frame: &Frame, k: usize, groups: &Groups) -> (usize, usize) {
     (lo, hi.max(lo))
 }
 
-/// An integer argument's value (NTILE's count, LAG's offset, NTH_VALUE's n).
+/// An integer argument's value (NTILE's count, LAG's offset, NTH_VALUE's n): a fraction
+/// rounded half away from zero, as MariaDB's val_int does (NTILE(2.5) has 3 buckets).
 fn integer(value: &Value, ctx: &ExecContext) -> Option<i64> {
     match value {
         Value::Int(i) => Some(*i),
         Value::UInt(u) => i64::try_from(*u).ok(),
         Value::Null => None,
-        other => expr::coerce::to_f64(other, ctx.eval.session).map(|f| f as i64),
+        other => expr::coerce::to_f64(other, ctx.eval.session).map(|f| f.round() as i64),
     }
 }
 
@@ -820,10 +855,14 @@ fn compute(
             }
         }
         Ntile => {
+            // As MariaDB, the count may read the row, but it must be greater than 0 and
+            // stay what the partition's first row made it: else 4024.
             let counts = eval_arg(0)?;
-            for k in 0..n {
-                let buckets = match integer(&counts[k], ctx) {
-                    Some(b) if b > 0 => b as u64,
+            let mut partition_buckets = 0;
+            for (k, count) in counts.iter().enumerate() {
+                let (p0, p1) = groups.partition[k];
+                let buckets = match integer(count, ctx) {
+                    Some(b) if b > 0 && (k == p0 || b as u64 == partition_buckets) => b as u64,
                     _ => {
                         return Err(Error::new(
                             ErrorCode::InvalidNtileArgument,
@@ -831,7 +870,7 @@ fn compute(
                         ))
                     }
                 };
-                let (p0, p1) = groups.partition[k];
+                partition_buckets = buckets;
                 out.push(Value::Int(
                     ntile((k - p0) as u64, (p1 - p0) as u64, buckets) as i64,
                 ));

@@ -391,8 +391,15 @@ pub struct Catalog {
     /// Parent database -> parent table -> (child table, index of the key in its schema):
     /// built once per catalog by DDL, so a write looks its children up instead of scanning
     /// every table. Empty when no table declares a foreign key.
-    referenced_by: HashMap<String, HashMap<String, Vec<(Arc<Table>, usize)>>>,
+    referenced_by: HashMap<String, HashMap<String, Vec<ChildKey>>>,
 }
+
+/// A child table and the index of one of its foreign keys in its schema.
+type ChildKey = (Arc<Table>, usize);
+
+/// What ALTER TABLE makes of each row (`Catalog::alter_table`): the new row from its
+/// number and old values, or the caller's error.
+pub type RowConversion<'a, E> = dyn FnMut(u64, &[Value]) -> Result<Row, E> + 'a;
 
 impl Catalog {
     fn new(databases: BTreeMap<String, Arc<Database>>) -> Catalog {
@@ -910,7 +917,7 @@ impl Storage {
         name: &str,
         schema: TableSchema,
         followers: Vec<TableForeignKeys>,
-        convert: Option<&mut dyn FnMut(u64, &[Value]) -> Result<Row, E>>,
+        convert: Option<&mut RowConversion<'_, E>>,
         verify: impl FnOnce(&Table) -> Result<(), E>,
     ) -> Result<(), E> {
         let logged = self.log.get().is_some();

@@ -37,7 +37,7 @@ mod transaction;
 
 pub use catalog::{
     Catalog, CheckConstraint, ColumnSchema, Database, ForeignKeySchema, IndexSchema,
-    ReferentialAction, Table, TableId, TableSchema, ViewSchema,
+    ReferentialAction, RowConversion, Table, TableId, TableSchema, ViewSchema,
 };
 pub use gc::ReaderSlot;
 pub use index::{IndexNo, KeyRange};

@@ -115,6 +115,7 @@ pub mod type_code {
 pub enum ColumnDefault {
     /// No DEFAULT clause: NULL for nullable columns, an error (1364) in strict mode otherwise.
     None,
+    /// A constant, kept as the cell the column stores (a TIMESTAMP's in UTC).
     Value(Value),
     /// DEFAULT CURRENT_TIMESTAMP / NOW().
     CurrentTimestamp,

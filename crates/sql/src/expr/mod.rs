@@ -50,7 +50,7 @@ pub use eval::NOMINAL_STRING as NOMINAL_PARAMETER_TYPE;
 pub use eval::{user_variable_type, USER_VARIABLE_STRING};
 pub use function::{wall_clock_utc, Function, IntervalUnit, TrimSide, BOOL_TYPE};
 pub use subquery::{OuterRow, Subquery, SubqueryKind, SubqueryRows, SubqueryRunner};
-pub use time_zone::{stored_cell, TimeZone};
+pub use time_zone::{shown_cell, stored_cell, TimeZone};
 
 /// Scope of a `@@variable` reference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

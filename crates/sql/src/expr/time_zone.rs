@@ -112,6 +112,15 @@ pub fn stored_cell(data_type: &DataType, value: Value, session: &dyn SessionCont
     }
 }
 
+/// What a cell of `data_type` shows in `zone`: a TIMESTAMP's UTC as local time (invariant
+/// (1)), any other cell as it is. The inverse of `stored_cell`.
+pub fn shown_cell(data_type: &DataType, cell: Value, zone: TimeZone) -> Value {
+    match (data_type, cell) {
+        (DataType::Timestamp { .. }, Value::DateTime(utc)) => Value::DateTime(zone.from_utc(utc)),
+        (_, cell) => cell,
+    }
+}
+
 /// Invariant (3), for a UTC datetime.
 pub fn in_timestamp_range(utc: &DateTime) -> bool {
     let first = DateTime {
