@@ -1776,44 +1776,45 @@ fn a_join_inside_a_correlated_subquery_buffers_per_run() {
     );
 }
 
-/// Runs `sql` on `s`, which must stop to wait for a row lock, lets `holder` end its
-/// transaction with `end`, then runs the statement again: its result.
-fn wait_then_resume(s: &mut Session, sql: &str, holder: &mut Session, end: &str) -> Result<()> {
-    let e = error(s, sql);
-    assert!(
-        matches!(e.wait, Some(crate::error::WaitFor::RowLock { .. })),
-        "{sql}: expected a row-lock wait, got {e:?}"
-    );
-    let Some(crate::Wait::RowLock(wait)) = s.take_wait() else {
-        panic!("{sql}: a lock wait is armed")
-    };
-    run(holder, end);
-    assert!(wait.wait_blocking(std::time::Duration::from_secs(10)));
-    s.resume(&mut Collect::default())
+/// What a statement that stops to wait waits for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Held {
+    /// A row (`Wait::RowLock`).
+    Row,
+    /// A table DDL changes (`Wait::TableLock`, session invariant (4)).
+    Table,
 }
 
-/// `wait_then_resume` for DDL, which waits for the table's holder (session invariant (4)).
-fn ddl_wait_then_resume(s: &mut Session, sql: &str, holder: &mut Session, end: &str) -> Result<()> {
+/// Runs `sql` on `s`, which must stop to wait for what `holder` holds (`held`), lets
+/// `holder` end its transaction with `end`, then runs the statement again: its result.
+fn wait_then_resume(
+    s: &mut Session,
+    sql: &str,
+    held: Held,
+    holder: &mut Session,
+    end: &str,
+) -> Result<()> {
     let e = error(s, sql);
     assert_eq!(
         e.code,
         ErrorCode::LockWaitTimeout,
         "{sql}: what a timeout would give"
     );
-    assert!(
-        matches!(e.wait, Some(crate::error::WaitFor::TableLock { .. })),
-        "{sql}: expected a table-lock wait, got {e:?}"
-    );
-    let Some(crate::Wait::TableLock(wait)) = s.take_wait() else {
-        panic!("{sql}: a table-lock wait is armed")
+    let armed = match (held, s.take_wait()) {
+        (Held::Row, Some(crate::Wait::RowLock(wait)))
+        | (Held::Table, Some(crate::Wait::TableLock(wait))) => wait,
+        (_, other) => panic!(
+            "{sql}: expected a {held:?} wait, got {e:?} (armed: {})",
+            other.is_some()
+        ),
     };
     assert_ne!(
-        wait.holder(),
+        armed.holder(),
         0,
         "{sql}: waits for a transaction still open"
     );
     run(holder, end);
-    assert!(wait.wait_blocking(std::time::Duration::from_secs(10)));
+    assert!(armed.wait_blocking(std::time::Duration::from_secs(10)));
     s.resume(&mut Collect::default())
 }
 
@@ -1839,18 +1840,36 @@ fn foreign_key_checks_are_not_fooled_by_concurrent_transactions() {
     // An uncommitted parent delete: the child insert waits, then finds no parent.
     run(&mut s, "BEGIN");
     run(&mut s, "DELETE FROM p WHERE id = 1");
-    let e = wait_then_resume(&mut other, "INSERT INTO c VALUES (1, 1)", &mut s, "COMMIT");
+    let e = wait_then_resume(
+        &mut other,
+        "INSERT INTO c VALUES (1, 1)",
+        Held::Row,
+        &mut s,
+        "COMMIT",
+    );
     assert_eq!(e.expect_err("no parent").code, ErrorCode::NoReferencedRow2);
     // An uncommitted child insert: the parent delete waits, then finds the child.
     run(&mut s, "BEGIN");
     run(&mut s, "INSERT INTO c VALUES (2, 2)");
-    let e = wait_then_resume(&mut other, "DELETE FROM p WHERE id = 2", &mut s, "COMMIT");
+    let e = wait_then_resume(
+        &mut other,
+        "DELETE FROM p WHERE id = 2",
+        Held::Row,
+        &mut s,
+        "COMMIT",
+    );
     assert_eq!(e.expect_err("a child").code, ErrorCode::RowIsReferenced2);
     // ... and if that child rolls back, the delete goes through.
     run(&mut s, "BEGIN");
     run(&mut s, "INSERT INTO c VALUES (3, 3)");
-    wait_then_resume(&mut other, "DELETE FROM p WHERE id = 3", &mut s, "ROLLBACK")
-        .expect("no child left");
+    wait_then_resume(
+        &mut other,
+        "DELETE FROM p WHERE id = 3",
+        Held::Row,
+        &mut s,
+        "ROLLBACK",
+    )
+    .expect("no child left");
     // A parent deleted after the child's transaction took its snapshot: the check reads
     // past the snapshot.
     run(&mut other, "BEGIN");
@@ -1864,7 +1883,13 @@ fn foreign_key_checks_are_not_fooled_by_concurrent_transactions() {
         ErrorCode::NoReferencedRow2
     );
     run(&mut other, "INSERT INTO c VALUES (5, 5)");
-    let e = wait_then_resume(&mut s, "DELETE FROM p WHERE id = 5", &mut other, "COMMIT");
+    let e = wait_then_resume(
+        &mut s,
+        "DELETE FROM p WHERE id = 5",
+        Held::Row,
+        &mut other,
+        "COMMIT",
+    );
     assert_eq!(e.expect_err("a child").code, ErrorCode::RowIsReferenced2);
     assert_eq!(
         rows(
@@ -2064,7 +2089,8 @@ fn alter_table_columns_and_foreign_keys_and_checks() {
     run(&mut other, "BEGIN");
     run(&mut other, "INSERT INTO k VALUES (2, 1)");
     let alter = "ALTER TABLE k MODIFY a BIGINT, ADD n INT DEFAULT 5";
-    ddl_wait_then_resume(&mut s, alter, &mut other, "COMMIT").expect("altered after the commit");
+    wait_then_resume(&mut s, alter, Held::Table, &mut other, "COMMIT")
+        .expect("altered after the commit");
     assert_eq!(rows(&mut s, "SELECT * FROM k"), table(&[&["2", "1", "5"]]));
 }
 
@@ -2188,8 +2214,14 @@ fn rename_table_checks_privileges_and_held_rows() {
     run(&mut writer, "USE d");
     run(&mut writer, "BEGIN");
     run(&mut writer, "INSERT INTO t3 VALUES (2)");
-    ddl_wait_then_resume(&mut root, "RENAME TABLE t3 TO t4", &mut writer, "COMMIT")
-        .expect("renamed after the commit");
+    wait_then_resume(
+        &mut root,
+        "RENAME TABLE t3 TO t4",
+        Held::Table,
+        &mut writer,
+        "COMMIT",
+    )
+    .expect("renamed after the commit");
     // A write through a plan bound before the rename binds again, to the new name.
     run(&mut writer, "INSERT INTO t4 VALUES (3)");
     assert_eq!(
