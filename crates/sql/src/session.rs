@@ -1257,7 +1257,14 @@ impl Session {
         let seconds = match self.state.system_variable(name, VarScope::Default) {
             Ok(Value::Int(n)) => n.max(0) as u64,
             Ok(Value::UInt(n)) => n,
-            other => unreachable!("{name} is an integer variable: {other:?}"),
+            // Both variables are typed UInt, so this is a bug; the definition's default
+            // keeps the connection alive (a panic would end it).
+            other => {
+                debug_assert!(false, "{name} is an integer variable: {other:?}");
+                crate::variables::lookup(name)
+                    .and_then(|definition| definition.default.parse().ok())
+                    .expect("a timeout variable's default is a number")
+            }
         };
         std::time::Duration::from_secs(seconds)
     }
