@@ -911,16 +911,10 @@ fn numeric_precision(t: &DataType) -> (Option<u64>, Option<u64>) {
         DataType::Decimal {
             precision, scale, ..
         } => (Some((*precision).into()), Some((*scale).into())),
-        DataType::Float {
-            decimals,
-            precision: Some(precision),
-        }
-        | DataType::Double {
-            decimals,
-            precision: Some(precision),
-        } => (Some((*precision).into()), Some((*decimals).into())),
-        DataType::Float { .. } => (Some(12), None),
-        DataType::Double { .. } => (Some(22), None),
+        DataType::Float { .. } | DataType::Double { .. } => match t.fixed_precision() {
+            Some((precision, decimals)) => (Some(precision.into()), Some(decimals.into())),
+            None => (Some(t.display_length().into()), None),
+        },
         _ => (None, None),
     }
 }

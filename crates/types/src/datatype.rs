@@ -336,6 +336,22 @@ impl DataType {
         }
     }
 
+    /// A FLOAT(M,D) or DOUBLE(M,D) column's (M, D): its values are stored rounded to D
+    /// decimals and below 10^(M-D). None for every other type.
+    pub fn fixed_precision(&self) -> Option<(u8, u8)> {
+        match self {
+            DataType::Float {
+                decimals,
+                precision: Some(precision),
+            }
+            | DataType::Double {
+                decimals,
+                precision: Some(precision),
+            } => Some((*precision, *decimals)),
+            _ => None,
+        }
+    }
+
     /// A DOUBLE with `decimals` (at most NOT_FIXED_DECIMALS: more digits are not fixed).
     pub fn double(decimals: u8) -> DataType {
         DataType::Double {

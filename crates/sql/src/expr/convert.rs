@@ -264,16 +264,9 @@ pub fn store_value(
             };
             // (M,D): rounded to D decimals and bounded by 10^(M-D) first, as MariaDB does,
             // then to single precision for a FLOAT.
-            let (d, in_range) = match column {
-                DataType::Float {
-                    decimals,
-                    precision: Some(precision),
-                }
-                | DataType::Double {
-                    decimals,
-                    precision: Some(precision),
-                } => fit_double(d, *precision, *decimals),
-                _ => (d, true),
+            let (d, in_range) = match column.fixed_precision() {
+                Some((precision, decimals)) => fit_double(d, precision, decimals),
+                None => (d, true),
             };
             let (d, in_range) = match column {
                 DataType::Float { .. } => {
