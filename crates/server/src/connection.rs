@@ -653,7 +653,7 @@ impl Connection {
         }
     }
 
-    /// Waits for row locks, DDL's table locks and SLEEPs (without blocking the worker:
+    /// Waits for row locks, DDL's table locks, user locks and SLEEPs (without blocking the worker:
     /// other connections run meanwhile) and re-runs the undone statement until it
     /// completes, fails, innodb_lock_wait_timeout or lock_wait_timeout passes (1205) or
     /// KILL QUERY arrives (1317). Session invariant (4).
@@ -678,6 +678,16 @@ impl Connection {
                         Some(()) => Ok(()),
                         None => Err(session.interrupt_wait()),
                     }
+                }
+                Wait::UserLock(mut lock) => {
+                    // Released or timed out, the statement runs again and its GET_LOCK
+                    // call answers 1 or 0; killed, the call answers NULL.
+                    let deadline = tokio::time::Instant::from_std(lock.deadline());
+                    let released = tokio::time::timeout_at(deadline, lock.released());
+                    if unless_killed(&self.kill, session, released).await.is_none() {
+                        session.interrupt_user_lock_wait();
+                    }
+                    Ok(())
                 }
             };
             if let Err(error) = waited {

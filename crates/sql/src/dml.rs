@@ -1139,6 +1139,9 @@ impl expr::SessionContext for WriteSession<'_> {
     fn sleep(&self, duration: std::time::Duration) {
         self.inner.sleep(duration)
     }
+    fn user_lock(&self, call: crate::user_lock::UserLockCall<'_>) -> Value {
+        self.inner.user_lock(call)
+    }
     fn found_rows(&self) -> u64 {
         self.inner.found_rows()
     }

@@ -9,6 +9,7 @@
 //!     `on_kill` callback, which must itself not block.
 
 use crate::privilege::PrivilegeRegistry;
+use crate::user_lock::UserLocks;
 use crate::variables::{self, VarMap};
 use manycore_storage::Storage;
 use manycore_sync::WorkerCounters;
@@ -38,6 +39,8 @@ pub struct Engine {
     status: Status,
     processlist: ProcessList,
     privileges: PrivilegeRegistry,
+    /// GET_LOCK()'s locks (`user_lock`).
+    user_locks: Arc<UserLocks>,
     started: Instant,
 }
 
@@ -65,6 +68,7 @@ impl Engine {
             status: Status::new(workers),
             processlist: ProcessList::default(),
             privileges: PrivilegeRegistry::default(),
+            user_locks: Arc::default(),
             started: Instant::now(),
             config,
         })
@@ -89,6 +93,10 @@ impl Engine {
     /// Accounts and grants: the snapshot privilege checks and logins read.
     pub fn privileges(&self) -> &PrivilegeRegistry {
         &self.privileges
+    }
+
+    pub(crate) fn user_locks(&self) -> &Arc<UserLocks> {
+        &self.user_locks
     }
 
     pub fn uptime_seconds(&self) -> u64 {

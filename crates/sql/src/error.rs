@@ -35,6 +35,8 @@ pub enum ErrorCode {
     BadField = 1054,
     WrongFieldWithGroup = 1055,
     WrongValueCount = 1058,
+    /// ER_TOO_LONG_IDENT (also a user lock's name longer than 192 bytes).
+    TooLongIdent = 1059,
     DupFieldName = 1060,
     DupKeyName = 1061,
     DupEntry = 1062,
@@ -222,6 +224,8 @@ pub enum ErrorCode {
     InvalidNtileArgument = 4024,
     /// ER_SUM_FUNC_WITH_WINDOW_FUNC_AS_ARG
     SumFuncWithWindowFuncAsArg = 4074,
+    /// ER_ILLEGAL_PARAMETER_DATA_TYPE_FOR_OPERATION: e.g. GET_LOCK(5, 0).
+    IllegalParameterDataTypeForOperation = 4079,
 }
 
 impl ErrorCode {
@@ -268,6 +272,7 @@ impl ErrorCode {
             | TableAccessDenied
             | ColumnAccessDenied
             | TooLongString
+            | TooLongIdent
             | WrongColumnName
             | SpecificAccessDenied
             | LocalVariable
@@ -335,6 +340,10 @@ pub enum WaitFor {
     TableLock { holder: u64 },
     /// The SLEEP() time the statement asked for beyond what was already slept for it.
     Sleep(std::time::Duration),
+    /// The release of the user lock a GET_LOCK() call of the statement waits for (the
+    /// session knows which: `user_lock::StatementLocks`), or the call's timeout. Never
+    /// reaches a client: the call answers 1, 0 or NULL in the statement's next run.
+    UserLock,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -368,6 +377,14 @@ impl Error {
     pub fn sleep(unserved: std::time::Duration) -> Error {
         Error {
             wait: Some(WaitFor::Sleep(unserved)),
+            ..Error::interrupted()
+        }
+    }
+
+    /// A statement whose GET_LOCK() call waits for a lock, then runs again.
+    pub fn user_lock_wait() -> Error {
+        Error {
+            wait: Some(WaitFor::UserLock),
             ..Error::interrupted()
         }
     }

@@ -61,6 +61,7 @@ pub mod sink;
 pub mod split;
 #[cfg(test)]
 mod tests;
+pub mod user_lock;
 pub mod variables;
 mod view;
 mod window;

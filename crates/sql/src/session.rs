@@ -21,9 +21,11 @@
 //!     deadlock: 1213, whole transaction rolled back; waiting past
 //!     innodb_lock_wait_timeout is 1205), for the end of a transaction holding a row of a
 //!     table DDL would rebuild or rename (DDL holds no row, so it closes no cycle; waiting
-//!     past lock_wait_timeout is 1205), or for SLEEP(): a statement whose SLEEP calls
+//!     past lock_wait_timeout is 1205), for SLEEP(): a statement whose SLEEP calls
 //!     asked for more than the server already slept for it waits for the difference, and
-//!     its next run finds its SLEEP calls slept. KILL QUERY ends either wait with 1317.
+//!     its next run finds its SLEEP calls slept, or for a user lock GET_LOCK() found held
+//!     (`user_lock`): the next run's call answers 1 if it takes the lock, 0 past its
+//!     timeout, NULL after KILL QUERY, which ends the other waits with 1317.
 
 mod accounts;
 mod views;
@@ -48,6 +50,7 @@ use crate::sink::{
     SERVER_STATUS_IN_TRANS,
 };
 use crate::split;
+use crate::user_lock::{StatementLocks, UserLockCall, UserLockWait, WaitOutcome};
 use crate::variables::{self, SessionVars, VarScopeKind};
 use manycore_storage::{
     LockWait, ReaderSlot, Savepoint, StorageError, Table, TableRename, Transaction,
@@ -164,7 +167,7 @@ pub(crate) struct SessionState {
     /// foreign keys).
     foreign_key_checks: bool,
     statement_time: Cell<Option<DateTime>>,
-    sleep: StatementSleep,
+    waits: StatementWaits,
     found_rows: Cell<u64>,
     row_count: Cell<i64>,
     in_transaction: Cell<bool>,
@@ -312,6 +315,37 @@ impl SessionState {
     }
 }
 
+/// What the running statement's functions asked to wait for (invariant (4)): SLEEP()'s
+/// time and GET_LOCK()'s locks.
+#[derive(Default)]
+struct StatementWaits {
+    sleep: StatementSleep,
+    locks: StatementLocks,
+}
+
+impl StatementWaits {
+    /// A run of a statement begins.
+    fn begin_run(&self) {
+        self.sleep.begin_run();
+        self.locks.begin_run();
+    }
+
+    /// The statement ended (done, failed or abandoned).
+    fn end_statement(&self) {
+        self.sleep.end_statement();
+        self.locks.end_statement();
+    }
+
+    /// Err with the statement's wait when this run must wait before it can complete: for
+    /// a lock first (the sleep is then still owed when it runs again).
+    fn check(&self) -> Result<()> {
+        if self.locks.stopped() {
+            return Err(Error::user_lock_wait());
+        }
+        self.sleep.check()
+    }
+}
+
 /// The SLEEP() time of the running statement (invariant (4)), in nanoseconds: a u64 is
 /// one load and compare per statement on the hot path, where a `Duration` is two words.
 #[derive(Default)]
@@ -454,7 +488,12 @@ impl SessionContext for SessionState {
     }
 
     fn sleep(&self, duration: Duration) {
-        self.sleep.ask(duration);
+        self.waits.sleep.ask(duration);
+    }
+
+    fn user_lock(&self, call: UserLockCall<'_>) -> Value {
+        let locks = self.engine.user_locks();
+        self.waits.locks.answer(locks, self.id, call)
     }
 
     fn found_rows(&self) -> u64 {
@@ -590,6 +629,9 @@ pub enum Wait {
     TableLock(LockWait),
     /// Time the statement's SLEEP calls asked for and nobody slept yet.
     Sleep(Duration),
+    /// The release of a user lock, until the GET_LOCK call's deadline
+    /// (`UserLockWait::deadline`); either way the statement runs again.
+    UserLock(UserLockWait),
 }
 
 /// Work undone to wait (invariant (4)): resumed by `Session::resume`.
@@ -888,7 +930,7 @@ impl Session {
             time_zone: TimeZone::SYSTEM,
             foreign_key_checks: true,
             statement_time: Cell::new(None),
-            sleep: StatementSleep::default(),
+            waits: StatementWaits::default(),
             found_rows: Cell::new(0),
             row_count: Cell::new(-1),
             in_transaction: Cell::new(false),
@@ -1054,7 +1096,7 @@ impl Session {
         if !session_txn {
             let mut txn = self.engine.storage().begin(&self.reader);
             let mut result = f(&mut txn, &self.state, self.process.entry())
-                .and_then(|r| self.state.sleep.check().map(|()| r));
+                .and_then(|r| self.state.waits.check().map(|()| r));
             match &result {
                 Ok(_) => {
                     if let Err(e) = txn.commit() {
@@ -1080,7 +1122,7 @@ impl Session {
         let txn = self.txn.as_mut().expect("just ensured");
         let savepoint = txn.savepoint();
         let result = f(txn, &self.state, self.process.entry())
-            .and_then(|r| self.state.sleep.check().map(|()| r));
+            .and_then(|r| self.state.waits.check().map(|()| r));
         if let Err(e) = &result {
             if let Some(WaitFor::RowLock { holder }) = e.wait {
                 // Undo the statement (freeing the locks it took), then wait for the holder
@@ -1179,10 +1221,10 @@ impl Session {
     /// (`rest`) to run again, or is recorded for SHOW WARNINGS.
     fn after_statement(
         &mut self,
-        result: Result<()>,
+        mut result: Result<()>,
         rest: impl FnOnce() -> Vec<split::Piece>,
     ) -> Result<()> {
-        if let Err(e) = &result {
+        if let Err(e) = &mut result {
             if self.waits(e) {
                 self.pending = Some(Pending::Pieces(rest()));
             } else {
@@ -1193,7 +1235,8 @@ impl Session {
     }
 
     /// Whether failed statement `e` waits to run again (invariant (4)), arming its wait.
-    fn waits(&mut self, e: &Error) -> bool {
+    /// A wait that would deadlock replaces `e` with 1213 and returns false.
+    fn waits(&mut self, e: &mut Error) -> bool {
         match e.wait {
             // Armed where the statement's transaction was undone (`with_transaction`).
             Some(WaitFor::RowLock { .. }) => self.wait.is_some(),
@@ -1210,6 +1253,25 @@ impl Session {
                 self.process.entry().set_activity("User sleep");
                 true
             }
+            Some(WaitFor::UserLock) => {
+                let locks = &self.state.waits.locks;
+                let (name, deadline) = locks.awaited().expect("a stopped run has its call");
+                let user_locks = self.engine.user_locks();
+                match user_locks.wait_for(&name, self.state.id, deadline) {
+                    WaitOutcome::Wait(wait) => {
+                        self.wait = Some(Wait::UserLock(wait));
+                        self.process.entry().set_activity("User lock");
+                        true
+                    }
+                    WaitOutcome::Deadlock => {
+                        // User-lock invariant (3): the statement fails; the transaction
+                        // and the locks it took stay.
+                        locks.end_statement();
+                        *e = Error::deadlock();
+                        false
+                    }
+                }
+            }
             None => false,
         }
     }
@@ -1221,7 +1283,7 @@ impl Session {
             sink.discard_unfinished();
             self.state.undo_user_variables();
         } else {
-            self.state.sleep.end_statement();
+            self.state.waits.end_statement();
         }
     }
 
@@ -1231,7 +1293,7 @@ impl Session {
     pub fn take_wait(&mut self) -> Option<Wait> {
         let wait = self.wait.take();
         if let Some(Wait::Sleep(unslept)) = &wait {
-            self.state.sleep.add_slept(*unslept);
+            self.state.waits.sleep.add_slept(*unslept);
         }
         wait
     }
@@ -1287,6 +1349,12 @@ impl Session {
         self.abandon_wait(Error::lock_wait_timeout())
     }
 
+    /// KILL QUERY ended a user-lock wait: unlike the other waits the statement goes on,
+    /// its GET_LOCK call answering NULL in the next run (as in MariaDB).
+    pub fn interrupt_user_lock_wait(&mut self) {
+        self.state.waits.locks.interrupt();
+    }
+
     /// KILL QUERY ended the wait: the waiting statement fails with 1317 and the rest of
     /// its batch does not run (the transaction stays open).
     pub fn interrupt_wait(&mut self) -> Error {
@@ -1296,7 +1364,7 @@ impl Session {
     fn abandon_wait(&mut self, e: Error) -> Error {
         self.wait = None;
         self.pending = None;
-        self.state.sleep.end_statement();
+        self.state.waits.end_statement();
         self.statement_ended();
         self.fail(&e);
         e
@@ -1398,9 +1466,9 @@ impl Session {
 
     /// One execution of a prepared statement, first or resumed after a lock wait.
     fn run_prepared(&mut self, id: u32, params: &[Value], sink: &mut dyn ResultSink) -> Result<()> {
-        let result = self.execute_prepared_inner(id, params, sink);
+        let mut result = self.execute_prepared_inner(id, params, sink);
         self.after_run(&result, sink);
-        if let Err(e) = &result {
+        if let Err(e) = &mut result {
             if self.waits(e) {
                 self.pending = Some(Pending::Prepared {
                     id,
@@ -1574,10 +1642,7 @@ impl Session {
     }
 
     pub fn reset(&mut self) {
-        self.wait = None;
-        self.pending = None;
-        self.state.sleep.end_statement();
-        self.rollback_transaction();
+        self.end();
         self.state.user_vars.borrow_mut().clear();
         self.state.vars = self.engine.session_variables();
         self.state.refresh_cached();
@@ -1616,11 +1681,14 @@ impl Session {
         Ok(())
     }
 
+    /// The session ends or starts over (COM_RESET_CONNECTION, COM_CHANGE_USER): its
+    /// transaction rolls back and its user locks are released, as in MariaDB.
     fn end(&mut self) {
         self.wait = None;
         self.pending = None;
-        self.state.sleep.end_statement();
+        self.state.waits.end_statement();
         self.rollback_transaction();
+        self.engine.user_locks().release_all(self.state.id);
     }
 
     // ---- statements -----------------------------------------------------------------
@@ -1632,7 +1700,7 @@ impl Session {
             self.state.clear_warnings();
         }
         self.state.statement_time.set(None);
-        self.state.sleep.begin_run();
+        self.state.waits.begin_run();
         self.state.user_vars_before.borrow_mut().clear();
         self.process.entry().clear_interrupt();
     }
@@ -2116,7 +2184,7 @@ impl Session {
         let bound = BindScope::new(&no_tables, "SET", parameters).bind(e)?;
         let value = bound.eval(&[], &EvalContext::new(params, &self.state))?;
         // DO and SET have no transaction to check their sleep (`with_transaction`).
-        self.state.sleep.check()?;
+        self.state.waits.check()?;
         Ok(value)
     }
 
@@ -3326,7 +3394,7 @@ impl Session {
                 kept.push(row);
             }
         }
-        self.state.sleep.check()?;
+        self.state.waits.check()?;
         Ok(Rows {
             columns: rows.columns,
             rows: kept,

@@ -1,13 +1,13 @@
-//! SLEEP() and lock waits through a real driver. A sleeping statement must not hold up the
-//! worker thread its connection runs on (ARCHITECTURE invariant (4)); KILL QUERY ends a
-//! sleep, a row-lock wait or DDL's wait for a table with 1317 while the connection and its
-//! transaction stay. The tests that do not need one worker run against the server under
-//! test (`MANYCORE_TEST_TARGET`, so MariaDB checks them); the worker test is manycore's
-//! own.
+//! SLEEP(), lock waits and user locks (GET_LOCK) through a real driver. A sleeping
+//! statement must not hold up the worker thread its connection runs on (ARCHITECTURE
+//! invariant (4)); KILL QUERY ends a sleep, a row-lock wait or DDL's wait for a table with
+//! 1317 while the connection and its transaction stay, and a GET_LOCK wait with NULL. The
+//! tests that do not need one worker run against the server under test
+//! (`MANYCORE_TEST_TARGET`, so MariaDB checks them); the worker test is manycore's own.
 
 use manycore_testkit::client::{self, connection_id, process_info};
 use manycore_testkit::manycore::ManycoreServer;
-use manycore_testkit::Server;
+use manycore_testkit::{Server, Target};
 use mysql::prelude::Queryable;
 use mysql::Conn;
 use std::thread;
@@ -231,5 +231,125 @@ fn ddl_waits_for_the_transaction_holding_rows_of_its_table() {
     assert_eq!(ids, vec![1]);
     observer
         .query_drop("DROP DATABASE ddl_wait_test")
+        .expect("drop database");
+}
+
+/// The one value of a one-row, one-column result.
+fn only_value(result: mysql::Result<Vec<mysql::Row>>) -> Option<i64> {
+    let rows = result.expect("the statement succeeds");
+    assert_eq!(rows.len(), 1, "one row");
+    rows[0].get::<Option<i64>, _>(0).expect("one column")
+}
+
+#[test]
+fn get_lock_waits_for_the_holder_and_answers_1_0_null_or_1213() {
+    const WAITING: &str = "User lock";
+    let server = Server::from_env();
+    let port = server.port();
+    let mut holder = client::connect(port);
+    let holder_id = connection_id(&mut holder);
+    let mut observer = client::connect(port);
+    let mut waiter = client::connect(port);
+    let waiter_id = connection_id(&mut waiter);
+    let held: Option<i64> = holder
+        .query_first("SELECT GET_LOCK('ul', 0)")
+        .expect("take");
+    assert_eq!(held, Some(1));
+
+    // Waits, then takes the lock once the holder releases it. The statement's other
+    // lock, taken before the wait, is taken once (RELEASE_ALL_LOCKS counts 2).
+    let waiting = start(waiter, "SELECT GET_LOCK('other', 0) + GET_LOCK('ul', 30)");
+    client::wait_for(WAITING, STATE_TIMEOUT, || {
+        state_of(&mut observer, waiter_id).as_deref() == Some(WAITING)
+    });
+    let used: Option<i64> = observer
+        .query_first("SELECT IS_USED_LOCK('ul')")
+        .expect("used");
+    assert_eq!(used, Some(holder_id as i64));
+    let released: Option<i64> = holder
+        .query_first("SELECT RELEASE_LOCK('ul')")
+        .expect("release");
+    assert_eq!(released, Some(1));
+    let (result, mut waiter) = waiting.join().expect("GET_LOCK thread");
+    assert_eq!(only_value(result), Some(2));
+    let used: Option<i64> = observer
+        .query_first("SELECT IS_USED_LOCK('ul')")
+        .expect("used");
+    assert_eq!(used, Some(waiter_id as i64));
+    let count: Option<i64> = waiter
+        .query_first("SELECT RELEASE_ALL_LOCKS()")
+        .expect("all");
+    assert_eq!(count, Some(2));
+
+    // Past its timeout the call answers 0.
+    let held: Option<i64> = holder
+        .query_first("SELECT GET_LOCK('ul', 0)")
+        .expect("take");
+    assert_eq!(held, Some(1));
+    let timed_out: Option<i64> = waiter
+        .query_first("SELECT GET_LOCK('ul', 0.2)")
+        .expect("wait");
+    assert_eq!(timed_out, Some(0));
+
+    // KILL QUERY ends the wait: the call answers NULL and the statement succeeds.
+    let waiting = start(waiter, "SELECT GET_LOCK('ul', 60)");
+    client::wait_for(WAITING, STATE_TIMEOUT, || {
+        state_of(&mut observer, waiter_id).as_deref() == Some(WAITING)
+    });
+    observer
+        .query_drop(format!("KILL QUERY {waiter_id}"))
+        .expect("KILL QUERY");
+    let (result, mut waiter) = waiting.join().expect("GET_LOCK thread");
+    assert_eq!(only_value(result), None);
+
+    // A connection's end releases its locks.
+    let held: Option<i64> = waiter
+        .query_first("SELECT GET_LOCK('second', 0)")
+        .expect("take");
+    assert_eq!(held, Some(1));
+    let waiting = start(holder, "SELECT GET_LOCK('second', 60)");
+    client::wait_for(WAITING, STATE_TIMEOUT, || {
+        state_of(&mut observer, holder_id).as_deref() == Some(WAITING)
+    });
+    // A wait that closes a cycle is 1213 for the connection that would close it; its
+    // transaction and locks stay. Only manycore's half: MariaDB's deadlock detector picks
+    // its victim by weight, and runs of this test against it saw either side get 1213 or
+    // both waits answer 0.
+    waiter
+        .query_drop("CREATE DATABASE user_lock_test")
+        .expect("create database");
+    waiter
+        .query_drop("CREATE TABLE user_lock_test.t (id INT PRIMARY KEY)")
+        .expect("create table");
+    if matches!(server.target(), Target::Manycore) {
+        waiter.query_drop("BEGIN").expect("begin");
+        waiter
+            .query_drop("INSERT INTO user_lock_test.t VALUES (1)")
+            .expect("insert");
+        let deadlock = waiter.query_drop("SELECT GET_LOCK('ul', 60)");
+        match deadlock {
+            Err(mysql::Error::MySqlError(e)) => assert_eq!(e.code, 1213, "{e:?}"),
+            other => panic!("a wait in a cycle: expected 1213, got {other:?}"),
+        }
+        let (in_transaction, rows): (i64, i64) = waiter
+            .query_first("SELECT @@in_transaction, (SELECT COUNT(*) FROM user_lock_test.t)")
+            .expect("select")
+            .expect("a row");
+        assert_eq!((in_transaction, rows), (1, 1));
+        let own: Option<i64> = waiter
+            .query_first("SELECT IS_USED_LOCK('second')")
+            .expect("used");
+        assert_eq!(own, Some(waiter_id as i64));
+        waiter.query_drop("ROLLBACK").expect("rollback");
+    }
+    drop(waiter);
+    let (result, mut holder) = waiting.join().expect("GET_LOCK thread");
+    assert_eq!(only_value(result), Some(1));
+    let count: Option<i64> = holder
+        .query_first("SELECT RELEASE_ALL_LOCKS()")
+        .expect("all");
+    assert_eq!(count, Some(2), "'ul' and 'second'");
+    observer
+        .query_drop("DROP DATABASE user_lock_test")
         .expect("drop database");
 }

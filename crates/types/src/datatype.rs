@@ -387,6 +387,16 @@ impl DataType {
         }
     }
 
+    /// The type as MariaDB's messages name it, after its type handler: `sql_name`
+    /// without the parenthesized size (`int unsigned`, `decimal`, `datetime`).
+    pub fn handler_name(&self) -> String {
+        let full = self.sql_name();
+        match (full.find('('), full.find(')')) {
+            (Some(open), Some(close)) => format!("{}{}", &full[..open], &full[close + 1..]),
+            _ => full,
+        }
+    }
+
     /// The type as SHOW CREATE TABLE / SHOW COLUMNS print it.
     pub fn sql_name(&self) -> String {
         match self {

@@ -1077,6 +1077,7 @@ fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
         .iter()
         .map(|a| bind(a, scope))
         .collect::<Result<Vec<_>>>()?;
+    function.check_argument_types(&args)?;
     if upper == "INSTR" {
         args.swap(0, 1);
     }

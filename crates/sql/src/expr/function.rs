@@ -194,6 +194,11 @@ pub enum Function {
     Crc32,
     Uuid,
     Sleep,
+    GetLock,
+    ReleaseLock,
+    ReleaseAllLocks,
+    IsFreeLock,
+    IsUsedLock,
 }
 
 const MANY: usize = usize::MAX;
@@ -316,6 +321,11 @@ impl Function {
             "CRC32" => Crc32,
             "UUID" => Uuid,
             "SLEEP" => Sleep,
+            "GET_LOCK" => GetLock,
+            "RELEASE_LOCK" => ReleaseLock,
+            "RELEASE_ALL_LOCKS" => ReleaseAllLocks,
+            "IS_FREE_LOCK" => IsFreeLock,
+            "IS_USED_LOCK" => IsUsedLock,
             _ => return None,
         })
     }
@@ -439,6 +449,11 @@ impl Function {
             Crc32 => "crc32",
             Uuid => "uuid",
             Sleep => "sleep",
+            GetLock => "get_lock",
+            ReleaseLock => "release_lock",
+            ReleaseAllLocks => "release_all_locks",
+            IsFreeLock => "is_free_lock",
+            IsUsedLock => "is_used_lock",
         }
     }
 
@@ -447,7 +462,7 @@ impl Function {
         use Function::*;
         match self {
             Pi | CurDate | UtcDate | Database | User | CurrentUser | ConnectionId | Version
-            | FoundRows | RowCount | Uuid => (0, 0),
+            | FoundRows | RowCount | Uuid | ReleaseAllLocks => (0, 0),
             Now | SysDate | CurTime | UtcTimestamp | UtcTime | Rand | UnixTimestamp
             | LastInsertId => (0, 1),
             Abs | Ceil | Floor | Sqrt | Exp | Ln | Log2 | Log10 | Sign | IsNull | Length
@@ -455,12 +470,13 @@ impl Function {
             | Date | Year | Month | Day | Hour | Minute | Second | Microsecond | DayOfWeek
             | DayOfYear | Weekday | Quarter | DayName | MonthName | ToDays | FromDays | LastDay
             | Charset | Collation | BitCount | Crc32 | Sleep | Ord | Quote | TimeOf | TimeToSec
-            | SecToTime => (1, 1),
+            | SecToTime | ReleaseLock | IsFreeLock | IsUsedLock => (1, 1),
             Round | Log | FromUnixtime | Week => (1, 2),
             Trim(_) => (1, 2),
             Truncate | Mod | Pow | IfNull | NullIf | Left | Right | Repeat | Sha2 | Strcmp
             | FindInSet | DateFormat | DateDiff | DateAdd(_) | DateSub(_) | MakeDate
-            | StrToDate | TimestampDiff(_) | TimeDiff | AddTime | SubTime | TimeFormat => (2, 2),
+            | StrToDate | TimestampDiff(_) | TimeDiff | AddTime | SubTime | TimeFormat
+            | GetLock => (2, 2),
             Conv | MakeTime | ConvertTz => (3, 3),
             Substring | Locate | Format => (2, 3),
             If | Replace | Lpad | Rpad => (3, 3),
@@ -486,10 +502,39 @@ impl Function {
 
     /// True if the function's value can change between calls with equal arguments.
     pub fn is_volatile(self) -> bool {
+        use Function::*;
         matches!(
             self,
-            Function::Rand | Function::Uuid | Function::SysDate | Function::Sleep
+            Rand | Uuid
+                | SysDate
+                | Sleep
+                | GetLock
+                | ReleaseLock
+                | ReleaseAllLocks
+                | IsFreeLock
+                | IsUsedLock
         )
+    }
+
+    /// 4079 for an argument of a type the function refuses, as MariaDB checks when it
+    /// binds the call: a user lock's name must not be a number or a time.
+    pub fn check_argument_types(self, args: &[Expr]) -> Result<()> {
+        use Function::*;
+        if !matches!(self, GetLock | ReleaseLock | IsFreeLock | IsUsedLock) {
+            return Ok(());
+        }
+        let name_type = args[0].data_type();
+        if name_type.is_numeric() || name_type.is_temporal() {
+            return Err(Error::new(
+                ErrorCode::IllegalParameterDataTypeForOperation,
+                format!(
+                    "Illegal parameter data type {} for operation '{}'",
+                    name_type.handler_name(),
+                    self.name()
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// True for functions whose value depends on the session or statement, not the row.
@@ -891,7 +936,13 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
         Pi => DataType::double(6),
         Sign | IsNull | Length | CharLength | Locate | Ascii | Strcmp | Field | FindInSet
         | Year | Month | Day | Hour | Minute | Second | Microsecond | DayOfWeek | DayOfYear
-        | Weekday | Week | Quarter | DateDiff | ToDays | BitCount | Sleep => INT_TYPE,
+        | Weekday | Week | Quarter | DateDiff | ToDays | BitCount | Sleep | GetLock
+        | ReleaseLock | ReleaseAllLocks | IsFreeLock => INT_TYPE,
+        // A connection id.
+        IsUsedLock => DataType::Int {
+            width: IntWidth::Int,
+            unsigned: true,
+        },
         // A NULL argument makes GREATEST/LEAST of numbers a DOUBLE (MariaDB's min/max
         // aggregation); strings and dates keep their type.
         Greatest | Least => match aggregate_types(
@@ -1863,7 +1914,60 @@ pub fn call(
             }
             int_value(0)
         }
+        GetLock | ReleaseLock | ReleaseAllLocks | IsFreeLock | IsUsedLock => {
+            return user_lock(function, args, &v, session)
+        }
     })
+}
+
+/// A user-lock function (`user_lock`): NULL for a NULL or empty name, 1059 for one longer
+/// than a lock name may be, NULL with warning 1411 for a timeout GET_LOCK refuses.
+fn user_lock(
+    function: Function,
+    args: &[Expr],
+    v: &[Value],
+    session: &dyn super::SessionContext,
+) -> Result<Value> {
+    use crate::user_lock::{self, UserLockCall};
+    let name = match function {
+        Function::ReleaseAllLocks => Vec::new(),
+        _ => match string_arg(args, v, 0) {
+            Some(name) if !name.is_empty() => name,
+            _ => return Ok(Value::Null),
+        },
+    };
+    if name.len() > user_lock::NAME_MAX_BYTES {
+        return Err(Error::new(
+            ErrorCode::TooLongIdent,
+            format!(
+                "Identifier name '{}' is too long",
+                user_lock::shown_name(&name)
+            ),
+        ));
+    }
+    let call = match function {
+        Function::GetLock => {
+            let seconds = v.get(1).and_then(|t| to_f64(t, session));
+            match user_lock::timeout(seconds) {
+                Ok(timeout) => UserLockCall::Get {
+                    name: &name,
+                    timeout,
+                },
+                Err(shown) => {
+                    session.warn(
+                        ErrorCode::WrongValueForType,
+                        format!("Incorrect timeout value: '{shown}' for function get_lock"),
+                    );
+                    return Ok(Value::Null);
+                }
+            }
+        }
+        Function::ReleaseLock => UserLockCall::Release(&name),
+        Function::IsFreeLock => UserLockCall::IsFree(&name),
+        Function::IsUsedLock => UserLockCall::IsUsed(&name),
+        _ => UserLockCall::ReleaseAll,
+    };
+    Ok(session.user_lock(call))
 }
 
 /// Longest string a function may build (max_allowed_packet's default, 16 MiB); longer

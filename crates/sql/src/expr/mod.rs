@@ -267,6 +267,8 @@ pub trait SessionContext {
     }
     /// SLEEP(): the statement asks to sleep `duration` (added to what it asked before).
     fn sleep(&self, duration: std::time::Duration);
+    /// GET_LOCK() and the other user-lock functions (`user_lock`): the call's answer.
+    fn user_lock(&self, call: crate::user_lock::UserLockCall<'_>) -> Value;
     /// FOUND_ROWS(): rows the previous SELECT returned (or would have without LIMIT).
     fn found_rows(&self) -> u64 {
         0

@@ -53,6 +53,8 @@ pub struct TestSession {
     pub notes: RefCell<Vec<(ErrorCode, String)>>,
     /// What SLEEP() asked for, in total.
     pub asked_sleep: std::cell::Cell<std::time::Duration>,
+    pub user_locks: crate::user_lock::UserLocks,
+    pub statement_locks: crate::user_lock::StatementLocks,
     pub time_zone: super::TimeZone,
 }
 
@@ -111,6 +113,11 @@ impl SessionContext for TestSession {
     }
     fn sleep(&self, duration: std::time::Duration) {
         self.asked_sleep.set(self.asked_sleep.get() + duration);
+    }
+    fn user_lock(&self, call: crate::user_lock::UserLockCall<'_>) -> Value {
+        let connection = self.connection_id();
+        self.statement_locks
+            .answer(&self.user_locks, connection, call)
     }
     /// Expressions alone never read a table.
     fn information_schema_rows(
