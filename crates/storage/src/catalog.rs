@@ -322,8 +322,9 @@ pub(crate) struct TableData {
     /// Work for the collector; written once per committed delete or key change.
     garbage: Mutex<Vec<Garbage>>,
     /// Set under `commit_order` when a catalog without these rows is stored (TRUNCATE,
-    /// DROP TABLE, DROP DATABASE): commits through them are no longer logged (log_hook
-    /// invariant (3)). A commit reads it instead of looking its tables up by name.
+    /// DROP TABLE, DROP DATABASE, a rebuild; each waits for the rows' holders first,
+    /// invariant (8)): commits through them are no longer logged (log_hook invariant
+    /// (3)). A commit reads it instead of looking its tables up by name.
     pub(crate) detached: AtomicBool,
 }
 
