@@ -334,9 +334,9 @@ pub enum WaitFor {
     /// A row that transaction `holder` (0: one that already finished) holds. Reaches a
     /// client only as 1205 after innodb_lock_wait_timeout.
     RowLock { holder: u64 },
-    /// The end of transaction `holder`, which holds a row of a table DDL would rebuild or
-    /// rename (MariaDB's wait for the table's metadata lock). Reaches a client only as
-    /// 1205 after lock_wait_timeout.
+    /// The end of transaction `holder`, which holds a row of a table DDL would rebuild,
+    /// rename, truncate or drop (MariaDB's wait for the table's metadata lock). Reaches a
+    /// client only as 1205 after lock_wait_timeout.
     TableLock { holder: u64 },
     /// The SLEEP() time the statement asked for beyond what was already slept for it.
     Sleep(std::time::Duration),

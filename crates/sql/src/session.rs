@@ -20,10 +20,10 @@
 //!     again. It waits for a row held by another transaction (waiting in a cycle is a
 //!     deadlock: 1213, whole transaction rolled back; waiting past
 //!     innodb_lock_wait_timeout is 1205), for the end of a transaction holding a row of a
-//!     table DDL would rebuild or rename (DDL holds no row, so it closes no cycle; waiting
-//!     past lock_wait_timeout is 1205), for SLEEP(): a statement whose SLEEP calls
-//!     asked for more than the server already slept for it waits for the difference, and
-//!     its next run finds its SLEEP calls slept, or for a user lock GET_LOCK() found held
+//!     table DDL would rebuild, rename, truncate or drop (DDL holds no row, so it closes
+//!     no cycle; waiting past lock_wait_timeout is 1205), for SLEEP(): a statement whose
+//!     SLEEP calls asked for more than the server already slept for it waits for the
+//!     difference, and its next run finds its SLEEP calls slept, or for a user lock GET_LOCK() found held
 //!     (`user_lock`): the next run's call answers 1 if it takes the lock, 0 past its
 //!     timeout, NULL after KILL QUERY, which ends the other waits with 1317.
 
@@ -675,6 +675,9 @@ fn storage_error(e: StorageError) -> Error {
     match e {
         // The session waits and runs the statement again (Session::take_wait).
         StorageError::LockWait { holder } => Error::lock_wait(holder),
+        // DDL on a table another transaction holds rows of: the session waits for it and
+        // runs the statement again, as MariaDB waits for the table's metadata lock.
+        StorageError::TableBusy { holder } => Error::table_lock_wait(holder),
         StorageError::WriteConflict | StorageError::Deadlock => Error::deadlock(),
         StorageError::DatabaseExists(d) => Error::new(
             ErrorCode::DbCreateExists,
@@ -2802,8 +2805,8 @@ impl Session {
                 names,
                 ..
             } => {
-                let mut missing = Vec::new();
                 let mut referenced = false;
+                let mut to_drop: Vec<(String, String)> = Vec::new();
                 for n in names {
                     let (db, table) = crate::ddl::split_name(n)?;
                     let db = self.require_db(db)?;
@@ -2818,20 +2821,29 @@ impl Session {
                         continue;
                     }
                     // MariaDB drops the listed tables in order, each when it comes to it: a
-                    // parent whose child still exists stays, the others go, and the
-                    // statement then fails with 1451.
-                    if self.state.foreign_key_checks && self.has_children(&db, &table) {
+                    // parent whose child still exists (is not listed before it) stays, the
+                    // others go, and the statement then fails with 1451.
+                    if self.state.foreign_key_checks
+                        && self.has_children_besides(&db, &table, &to_drop)
+                    {
                         referenced = true;
                         continue;
                     }
-                    match storage.drop_table(&db, &table, false) {
-                        Ok(_) => {}
-                        Err(StorageError::NoSuchTable(_) | StorageError::NoSuchDatabase(_)) => {
-                            missing.push(format!("{db}.{table}"))
-                        }
-                        Err(e) => return Err(storage_error(e)),
-                    }
+                    to_drop.push((db, table));
                 }
+                // One storage call, so a table another transaction holds rows of makes the
+                // statement wait before it drops any (MariaDB locks every table first).
+                let names: Vec<(&str, &str)> = to_drop
+                    .iter()
+                    .map(|(db, table)| (db.as_str(), table.as_str()))
+                    .collect();
+                let existed = storage.drop_tables(&names).map_err(storage_error)?;
+                let missing: Vec<String> = names
+                    .iter()
+                    .zip(existed)
+                    .filter(|(_, existed)| !existed)
+                    .map(|((db, table), _)| format!("{db}.{table}"))
+                    .collect();
                 if referenced {
                     return Err(crate::foreign_key::parent_dropped());
                 }
@@ -3102,18 +3114,21 @@ impl Session {
                 ErrorCode::ForbidSchemaChange,
                 format!("Changing schema from '{from}' to '{to}' is not allowed"),
             )),
-            Err(StorageError::TableBusy { holder }) => Err(Error::table_lock_wait(holder)),
             Err(e) => Err(storage_error(e)),
         }
     }
 
-    /// Whether a table other than `table` itself has a foreign key naming it: DROP TABLE
-    /// refuses it with foreign_key_checks on.
-    fn has_children(&self, db: &str, table: &str) -> bool {
+    /// Whether a table other than `table` itself and those in `dropped` has a foreign key
+    /// naming it: DROP TABLE refuses it with foreign_key_checks on.
+    fn has_children_besides(&self, db: &str, table: &str, dropped: &[(String, String)]) -> bool {
         let catalog = self.engine.storage().catalog();
-        let referenced = catalog
-            .children_of(db, table)
-            .any(|(child, _)| child.db() != db || child.schema.name != table);
+        let referenced = catalog.children_of(db, table).any(|(child, _)| {
+            let child = (child.db(), child.schema.name.as_str());
+            child != (db, table)
+                && !dropped
+                    .iter()
+                    .any(|(d, t)| (d.as_str(), t.as_str()) == child)
+        });
         referenced
     }
 
@@ -3246,9 +3261,6 @@ impl Session {
         match result {
             Ok(()) => {}
             Err(Failure::Sql(e)) => return Err(e),
-            Err(Failure::Storage(StorageError::TableBusy { holder })) => {
-                return Err(Error::table_lock_wait(holder));
-            }
             Err(Failure::Storage(StorageError::DuplicateKey { index, existing })) => {
                 let txn = storage.begin(&self.reader);
                 let row = existing

@@ -2154,6 +2154,81 @@ fn alter_table_adds_primary_keys_and_column_keys() {
     );
 }
 
+/// TRUNCATE, DROP TABLE and DROP DATABASE wait for a transaction holding rows of their
+/// tables (session invariant (4)), as MariaDB waits for the tables' metadata locks, and
+/// run once it ends: the holder's COMMIT or ROLLBACK works on the table it wrote, and a
+/// DROP of several tables drops none of them before it waits.
+#[test]
+fn drop_and_truncate_wait_for_the_transaction_holding_rows() {
+    let engine = engine();
+    let mut s = session(&engine, 1);
+    let mut holder = session(&engine, 2);
+    for sql in [
+        "CREATE DATABASE d",
+        "CREATE TABLE d.a (id INT PRIMARY KEY)",
+        "CREATE TABLE d.b (id INT PRIMARY KEY AUTO_INCREMENT)",
+        "INSERT INTO d.a VALUES (1)",
+        "INSERT INTO d.b VALUES (1)",
+    ] {
+        run(&mut s, sql);
+    }
+    run(&mut holder, "BEGIN");
+    run(&mut holder, "INSERT INTO d.b VALUES (2)");
+    wait_then_resume(&mut s, "TRUNCATE d.b", Held::Table, &mut holder, "COMMIT")
+        .expect("truncated after the commit");
+    assert_eq!(rows(&mut s, "SELECT COUNT(*) FROM d.b"), table(&[&["0"]]));
+    run(&mut s, "INSERT INTO d.b VALUES ()");
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM d.b"),
+        table(&[&["1"]]),
+        "AUTO_INCREMENT restarts"
+    );
+
+    // The held table is listed second: the first is not dropped before the wait, and
+    // the holder's rollback undoes its write on the table it wrote through.
+    run(&mut holder, "BEGIN");
+    run(&mut holder, "DELETE FROM d.b");
+    let e = error(&mut s, "DROP TABLE d.a, d.b");
+    assert!(
+        matches!(e.wait, Some(crate::error::WaitFor::TableLock { .. })),
+        "{e:?}"
+    );
+    drop(s.take_wait());
+    assert_eq!(rows(&mut s, "SELECT id FROM d.a"), table(&[&["1"]]));
+    run(&mut holder, "ROLLBACK");
+    assert_eq!(rows(&mut holder, "SELECT id FROM d.b"), table(&[&["1"]]));
+    run(&mut holder, "BEGIN");
+    run(&mut holder, "UPDATE d.b SET id = 3");
+    wait_then_resume(
+        &mut s,
+        "DROP TABLE d.a, d.b",
+        Held::Table,
+        &mut holder,
+        "ROLLBACK",
+    )
+    .expect("dropped after the rollback");
+    assert_eq!(
+        rows(&mut s, "SHOW TABLES FROM d"),
+        Vec::<Vec<String>>::new()
+    );
+
+    run(&mut s, "CREATE TABLE d.c (id INT PRIMARY KEY)");
+    run(&mut holder, "BEGIN");
+    run(&mut holder, "INSERT INTO d.c VALUES (1)");
+    wait_then_resume(
+        &mut s,
+        "DROP DATABASE d",
+        Held::Table,
+        &mut holder,
+        "COMMIT",
+    )
+    .expect("dropped after the commit");
+    assert_eq!(
+        error(&mut s, "SELECT * FROM d.c").code,
+        ErrorCode::NoSuchTable
+    );
+}
+
 #[test]
 fn rename_table_checks_privileges_and_held_rows() {
     let engine = engine();

@@ -11,9 +11,9 @@
 //!     retires the old object before releasing it, so no write slips past a new index.
 //!     Dropped tables (also by DROP DATABASE) are retired too. Commits and rollbacks do
 //!     not take `structure`: a transaction that wrote through a table later replaced
-//!     finishes on the rows it wrote (TRUNCATE and DROP do not wait for it; CREATE INDEX
-//!     indexes its uncommitted versions, and entries of those that roll back stay behind
-//!     as stale entries, which readers skip).
+//!     finishes on the rows it wrote (a rebuild, TRUNCATE and DROP wait for it, invariant
+//!     (8); CREATE INDEX indexes its uncommitted versions, and entries of those that roll
+//!     back stay behind as stale entries, which readers skip).
 //! (4) Queued garbage refers to rows, schemas and index trees, never to `Table` or
 //!     `TableData`, so a dropped table's memory is freed with its last `Table` (no cycle).
 //! (5) A unique index is created only if no two rows can end up with the same non-NULL
@@ -26,12 +26,16 @@
 //! (7) A database's tables and views have distinct names: creating either fails with
 //!     `TableExists` if the other holds the name (CREATE OR REPLACE VIEW replaces views
 //!     only).
-//! (8) A rebuilt table (`alter_table` with a conversion: ALTER TABLE changing columns)
-//!     has rows of its own, not the old `TableData`: it is built only while no other
-//!     transaction holds a row of the table (`TableBusy` otherwise), since a commit of
-//!     such a row would land in the retired rows, unlogged, and be lost after it was
-//!     acknowledged. An ALTER that changes no stored value keeps the `TableData` (indexes
-//!     it adds are built over it as `create_index` builds them, invariant (5)).
+//! (8) DDL that takes a table's rows out of the catalog happens only while no other
+//!     transaction holds a row of the table (`TableBusy` otherwise, naming one to wait
+//!     for, checked under `structure`), since a commit of such a row would land in the
+//!     retired rows, unlogged, and be lost after it was acknowledged: a rebuild
+//!     (`alter_table` with a conversion: ALTER TABLE changing columns, which gives the
+//!     table rows of its own, not the old `TableData`), TRUNCATE, DROP TABLE (all listed
+//!     tables or none) and DROP DATABASE. RENAME checks the same, for a commit would be
+//!     logged under the old name. An ALTER that changes no stored value keeps the
+//!     `TableData` (indexes it adds are built over it as `create_index` builds them,
+//!     invariant (5)).
 
 use crate::gc::{Horizon, ReaderSlot};
 use crate::index::{IndexNo, KeyRange, PrimaryIndex};
@@ -318,8 +322,9 @@ pub(crate) struct TableData {
     /// Work for the collector; written once per committed delete or key change.
     garbage: Mutex<Vec<Garbage>>,
     /// Set under `commit_order` when a catalog without these rows is stored (TRUNCATE,
-    /// DROP TABLE, DROP DATABASE): commits through them are no longer logged (log_hook
-    /// invariant (3)). A commit reads it instead of looking its tables up by name.
+    /// DROP TABLE, DROP DATABASE, a rebuild; each waits for the rows' holders first,
+    /// invariant (8)): commits through them are no longer logged (log_hook invariant
+    /// (3)). A commit reads it instead of looking its tables up by name.
     pub(crate) detached: AtomicBool,
 }
 
@@ -581,30 +586,40 @@ impl Storage {
     }
 
     /// Returns the number of tables dropped, or None if absent and `if_exists`.
+    /// `TableBusy` (nothing dropped) if another transaction holds a row of one of its
+    /// tables (invariant (8)).
     pub fn drop_database(
         &self,
         name: &str,
         if_exists: bool,
     ) -> Result<Option<usize>, StorageError> {
         let _ddl = self.ddl.lock();
-        let dropped = self.update_catalog(
-            |dbs| match dbs.remove(name) {
-                Some(db) => Ok(Some(db)),
-                None if if_exists => Ok(None),
-                None => Err(StorageError::NoSuchDatabase(name.to_string())),
+        let catalog = self.catalog.load_full();
+        let Some(database) = catalog.databases.get(name) else {
+            return match if_exists {
+                true => Ok(None),
+                false => Err(StorageError::NoSuchDatabase(name.to_string())),
+            };
+        };
+        let tables = || database.tables.values().map(|t| &*t.data);
+        let _structures = lock_structures(tables());
+        refuse_held(tables())?;
+        // The catalog cannot change meanwhile: `ddl` is held.
+        self.update_catalog(
+            |dbs| {
+                dbs.remove(name);
+                Ok(())
             },
-            |dropped| {
-                dropped.is_some().then(|| DdlChange::DropDatabase {
+            |()| {
+                Some(DdlChange::DropDatabase {
                     name: name.to_string(),
                 })
             },
         )?;
-        Ok(dropped.map(|db| {
-            for table in db.tables.values() {
-                table.retired.store(true, Ordering::Release); // Invariants (3), (6).
-            }
-            db.tables.len()
-        }))
+        for table in database.tables.values() {
+            table.retired.store(true, Ordering::Release); // Invariants (3), (6).
+        }
+        Ok(Some(database.tables.len()))
     }
 
     /// Ok(false) if it existed and `if_not_exists`.
@@ -726,19 +741,44 @@ impl Storage {
         )
     }
 
-    /// Ok(false) if absent and `if_exists`.
+    /// Ok(false) if absent (or its database is) and `if_exists`; else as `drop_tables`.
     pub fn drop_table(&self, db: &str, name: &str, if_exists: bool) -> Result<bool, StorageError> {
+        let dropped = self.drop_tables(&[(db, name)])? == [true];
+        if !dropped && !if_exists {
+            return Err(StorageError::NoSuchTable(name.to_string()));
+        }
+        Ok(dropped)
+    }
+
+    /// Drops the tables named (database, table) in order and returns whether each existed.
+    /// All or none: `TableBusy`, and nothing dropped, if another transaction holds a row
+    /// of any of them (invariant (8)), as MariaDB takes the metadata lock of every table
+    /// it drops before it drops the first.
+    pub fn drop_tables(&self, tables: &[(&str, &str)]) -> Result<Vec<bool>, StorageError> {
         let _ddl = self.ddl.lock();
+        let catalog = self.catalog.load_full();
+        let found: Vec<&Arc<Table>> = tables
+            .iter()
+            .filter_map(|(db, name)| catalog.table(db, name))
+            .collect();
+        let _structures = lock_structures(found.iter().map(|t| &*t.data));
+        refuse_held(found.iter().map(|t| &*t.data))?;
+        tables
+            .iter()
+            .map(|(db, name)| self.drop_one_table(db, name))
+            .collect()
+    }
+
+    /// `drop_tables` for one table, whose rows are locked and unheld: Ok(false) if absent.
+    fn drop_one_table(&self, db: &str, name: &str) -> Result<bool, StorageError> {
         let dropped = self.update_catalog(
             |dbs| {
-                let database = dbs
-                    .get(db)
-                    .ok_or_else(|| StorageError::NoSuchDatabase(db.into()))?;
+                let Some(database) = dbs.get(db) else {
+                    return Ok(None);
+                };
                 let mut database = clone_database(database);
-                let table = match database.tables.remove(name) {
-                    Some(table) => table,
-                    None if if_exists => return Ok(None),
-                    None => return Err(StorageError::NoSuchTable(name.to_string())),
+                let Some(table) = database.tables.remove(name) else {
+                    return Ok(None);
                 };
                 dbs.insert(db.to_string(), Arc::new(database));
                 Ok(Some(table))
@@ -756,13 +796,15 @@ impl Storage {
             .is_some())
     }
 
-    /// Replaces the table's rows with nothing; AUTO_INCREMENT restarts at 1.
+    /// Replaces the table's rows with nothing; AUTO_INCREMENT restarts at 1. `TableBusy`
+    /// if another transaction holds a row of it (invariant (8)).
     pub fn truncate_table(&self, db: &str, name: &str) -> Result<(), StorageError> {
         let record = DdlChange::TruncateTable {
             db: db.to_string(),
             name: name.to_string(),
         };
         self.replace_table(db, name, record, |table| {
+            refuse_held([&*table.data])?;
             let schema = (*table.schema).clone();
             Ok(Table::new(
                 table.id,
@@ -1173,27 +1215,15 @@ impl Storage {
             .flat_map(|db| db.tables.values())
             .filter(|t| !kept.contains(&Arc::as_ptr(t)))
             .collect();
-        // Invariant (3): no write statement is between its table lookup and its last write.
-        // Write calls hold one table's `structure` at a time, so taking several cannot
-        // deadlock with them, and DDL is serialized.
-        let mut locked = HashSet::new();
-        let _structures: Vec<_> = replaced
-            .iter()
-            .filter(|t| locked.insert(Arc::as_ptr(&t.data)))
-            .map(|t| t.data.structure.write())
-            .collect();
-        for old in &replaced {
+        let _structures = lock_structures(replaced.iter().map(|t| &*t.data));
+        let renamed = replaced.iter().filter(|old| {
             let same_name = databases
                 .get(&*old.db)
                 .and_then(|db| db.tables.get(&old.schema.name))
                 .is_some_and(|t| Arc::ptr_eq(&t.data, &old.data));
-            if same_name {
-                continue;
-            }
-            if let Some(holder) = old.data.holder_of_any_row() {
-                return Err(StorageError::TableBusy { holder });
-            }
-        }
+            !same_name
+        });
+        refuse_held(renamed.map(|t| &*t.data))?;
         let record = DdlChange::RenameTables {
             renames: renames.to_vec(),
         };
@@ -1334,6 +1364,31 @@ fn rename_one(
         dbs.insert(db, Arc::new(database));
     }
     Ok(())
+}
+
+/// Takes `structure` exclusive on each of `tables` once (invariant (3): no write statement
+/// is then between its table lookup and its last write). Write calls hold one table's
+/// `structure` at a time, so taking several cannot deadlock with them; the caller holds
+/// `ddl`, so no other DDL takes them meanwhile.
+fn lock_structures<'t>(
+    tables: impl IntoIterator<Item = &'t TableData>,
+) -> Vec<parking_lot::RwLockWriteGuard<'t, ()>> {
+    let mut locked = HashSet::new();
+    tables
+        .into_iter()
+        .filter(|data| locked.insert(std::ptr::from_ref(*data)))
+        .map(|data| data.structure.write())
+        .collect()
+}
+
+/// `TableBusy` naming a transaction that holds a row of one of `tables`, for DDL that
+/// would take those rows out of the catalog (invariant (8)): the caller waits for it and
+/// tries again. Call with the tables' `structure` held, so no write starts after the check.
+fn refuse_held<'t>(tables: impl IntoIterator<Item = &'t TableData>) -> Result<(), StorageError> {
+    match tables.into_iter().find_map(TableData::holder_of_any_row) {
+        Some(holder) => Err(StorageError::TableBusy { holder }),
+        None => Ok(()),
+    }
 }
 
 /// Marks the rows of every table `old` has and `new` lacks (`TableData::detached`): rows

@@ -79,10 +79,10 @@ pub enum StorageError {
     NoSuchTable(String),
     DuplicateIndexName(String),
     NoSuchIndex(String),
-    /// Transaction `holder` holds a row of a table ALTER TABLE would rebuild or RENAME
-    /// TABLE would rename (catalog invariant (8)): the caller waits for it to end
-    /// (`Storage::wait_for_transaction`) and tries again, as MariaDB waits for the table's
-    /// metadata lock.
+    /// Transaction `holder` holds a row of a table that ALTER TABLE would rebuild, RENAME
+    /// TABLE rename, TRUNCATE empty or DROP TABLE or DROP DATABASE drop (catalog invariant
+    /// (8)): the caller waits for it to end (`Storage::wait_for_transaction`) and tries
+    /// again, as MariaDB waits for the table's metadata lock.
     TableBusy {
         holder: u64,
     },

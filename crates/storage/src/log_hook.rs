@@ -11,8 +11,10 @@
 //! (2) DDL appends under `Storage::ddl` and `commit_order`, between the same commits it is
 //!     ordered between in memory; if the append fails the catalog change is undone.
 //! (3) Only changes to rows of tables that are current at commit time are logged: a write
-//!     through a table that TRUNCATE or DROP replaced meanwhile went to rows no reader can
-//!     see, and replaying it would put it into the new table.
+//!     through a table that DDL replaced meanwhile went to rows no reader can see, and
+//!     replaying it would put it into the new table. DDL that takes rows out of the catalog
+//!     waits for the transactions holding them (catalog invariant (8)), so this drops
+//!     nothing while that holds; it keeps the log right should it not.
 //! (4) The highest LSN appended on a thread is kept in a thread-local until
 //!     `take_commit_lsn`, so the connection that ran the statement waits for exactly what
 //!     it wrote before acknowledging it.

@@ -844,12 +844,21 @@ fn truncate_drop_table_and_drop_database() {
     txn.commit().expect("commit");
     let mut txn = storage.begin(&reader);
     txn.insert(&u, row(1, None, None)).expect("insert");
+    assert!(
+        matches!(
+            storage.drop_database("d", false),
+            Err(StorageError::TableBusy { holder }) if holder == txn.view().txn
+        ),
+        "a held row keeps the database"
+    );
+    txn.commit().expect("commit");
+    let mut txn = storage.begin(&reader);
     assert_eq!(storage.drop_database("d", false).expect("drop db"), Some(1));
     assert!(
         is_conflict(txn.insert(&u, row(2, None, None))),
         "tables of a dropped database"
     );
-    txn.commit().expect("commit");
+    txn.rollback();
     drop(u);
     assert!(
         weak.upgrade().is_none(),

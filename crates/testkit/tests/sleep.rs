@@ -353,3 +353,87 @@ fn get_lock_waits_for_the_holder_and_answers_1_0_null_or_1213() {
         .query_drop("DROP DATABASE user_lock_test")
         .expect("drop database");
 }
+
+/// DROP TABLE, TRUNCATE and DROP DATABASE on a table another transaction holds rows of
+/// wait for that transaction (MariaDB: for the table's metadata lock), shown as such in
+/// the process list, and run once it ends; a DROP of several tables drops none before it
+/// waits; TRUNCATE fails with 1205 after lock_wait_timeout and leaves the rows.
+#[test]
+fn drop_and_truncate_wait_for_the_transaction_holding_rows_of_their_table() {
+    const WAITING: &str = "Waiting for table metadata lock";
+    let server = Server::from_env();
+    let port = server.port();
+    let mut holder = client::connect(port);
+    for sql in [
+        "CREATE DATABASE drop_wait_test",
+        "CREATE TABLE drop_wait_test.a (id INT PRIMARY KEY)",
+        "CREATE TABLE drop_wait_test.b (id INT PRIMARY KEY)",
+        "CREATE TABLE drop_wait_test.c (id INT PRIMARY KEY)",
+        "INSERT INTO drop_wait_test.b VALUES (1)",
+        "INSERT INTO drop_wait_test.c VALUES (1)",
+    ] {
+        holder.query_drop(sql).expect(sql);
+    }
+    let tables = |conn: &mut Conn| -> Vec<String> {
+        conn.query("SHOW TABLES FROM drop_wait_test")
+            .expect("show tables")
+    };
+    holder.query_drop("BEGIN").expect("begin");
+    holder
+        .query_drop("UPDATE drop_wait_test.b SET id = 2")
+        .expect("holder writes b");
+
+    // Waits with `a` still there, then drops both once the holder commits.
+    let mut dropping = client::connect(port);
+    let dropping_id = connection_id(&mut dropping);
+    let waiting = start(dropping, "DROP TABLE drop_wait_test.a, drop_wait_test.b");
+    let mut observer = client::connect(port);
+    client::wait_for(WAITING, STATE_TIMEOUT, || {
+        state_of(&mut observer, dropping_id).as_deref() == Some(WAITING)
+    });
+    assert_eq!(tables(&mut observer), ["a", "b", "c"]);
+    holder.query_drop("COMMIT").expect("the holder commits");
+    let (result, mut dropping) = waiting.join().expect("DROP thread");
+    result.expect("the DROP runs once the holder committed");
+    assert_eq!(tables(&mut observer), ["c"]);
+
+    // Past lock_wait_timeout: 1205, and the rows stay.
+    holder.query_drop("BEGIN").expect("begin");
+    holder
+        .query_drop("INSERT INTO drop_wait_test.c VALUES (2)")
+        .expect("holder writes c");
+    dropping
+        .query_drop("SET SESSION lock_wait_timeout = 1")
+        .expect("set");
+    match dropping.query_drop("TRUNCATE TABLE drop_wait_test.c") {
+        Err(mysql::Error::MySqlError(e)) => assert_eq!(e.code, 1205, "{e:?}"),
+        other => panic!("TRUNCATE while rows are held: expected 1205, got {other:?}"),
+    }
+    holder.query_drop("COMMIT").expect("the holder commits");
+    let ids: Vec<i64> = observer
+        .query("SELECT id FROM drop_wait_test.c ORDER BY id")
+        .expect("select");
+    assert_eq!(ids, vec![1, 2]);
+
+    // DROP DATABASE waits too, and runs once the holder rolls back.
+    dropping
+        .query_drop("SET SESSION lock_wait_timeout = 60")
+        .expect("set");
+    holder.query_drop("BEGIN").expect("begin");
+    holder
+        .query_drop("DELETE FROM drop_wait_test.c")
+        .expect("holder deletes from c");
+    let waiting = start(dropping, "DROP DATABASE drop_wait_test");
+    client::wait_for(WAITING, STATE_TIMEOUT, || {
+        state_of(&mut observer, dropping_id).as_deref() == Some(WAITING)
+    });
+    holder
+        .query_drop("ROLLBACK")
+        .expect("the holder rolls back");
+    let (result, _) = waiting.join().expect("DROP DATABASE thread");
+    result.expect("DROP DATABASE runs once the holder rolled back");
+    let databases: Vec<String> = observer
+        .query("SHOW DATABASES LIKE 'drop_wait_test'")
+        .expect("show databases");
+    assert!(databases.is_empty(), "{databases:?}");
+}
