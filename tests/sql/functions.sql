@@ -128,6 +128,59 @@ CREATE TABLE bad (f FLOAT(4,5));
 CREATE TABLE bad (f FLOAT(256,5));
 CREATE TABLE bad (f FLOAT(40,31));
 
+-- FLOAT, DOUBLE and DECIMAL UNSIGNED: a negative value is out of range (1264; 0 and a
+-- warning without strict mode), even one that rounds to zero; -0 is 0.
+CREATE TABLE fu (id INT PRIMARY KEY, f FLOAT UNSIGNED, d DOUBLE UNSIGNED, fm FLOAT(6,2) UNSIGNED, dm DOUBLE(6,2) UNSIGNED, n DECIMAL(6,2) UNSIGNED);
+INSERT INTO fu VALUES (1, -1, 0, 0, 0, 0);
+INSERT INTO fu VALUES (2, 0, -1.5, 0, 0, 0);
+INSERT INTO fu VALUES (3, 0, 0, -0.001, 0, 0);
+INSERT INTO fu VALUES (4, 0, 0, 0, -0.004, 0);
+INSERT INTO fu VALUES (5, 0, 0, 0, 0, -0.004);
+INSERT INTO fu VALUES (6, -0.0, -0e0, '-0', '-0.0', '-0');
+INSERT INTO fu VALUES (7, 1.5, 2.5, 3.5, 4.5, 5.5);
+INSERT INTO fu VALUES (8, '-1', 0, 0, 0, 0);
+INSERT INTO fu VALUES (9, 1e40, 0, 0, 0, 0);
+INSERT INTO fu VALUES (10, 0, 0, 1e5, 1e5, 1e5);
+SET sql_mode = '';
+INSERT INTO fu VALUES (11, -1, -2, -3, -4, -5), (12, -1e40, -1e300, -1e5, '-1e5', -1e5);
+SET sql_mode = DEFAULT;
+SELECT * FROM fu ORDER BY id;
+UPDATE fu SET f = f - 10 WHERE id = 7;
+UPDATE fu SET d = -d WHERE id = 7;
+SET sql_mode = '';
+UPDATE fu SET f = f - 10, d = -d WHERE id = 7;
+SET sql_mode = DEFAULT;
+INSERT INTO fu SELECT 20, -1, 0, 0, 0, 0;
+INSERT INTO fu (id, f) SELECT 21, f - 100 FROM fu WHERE id = 7;
+INSERT INTO fu (id, f, d) SELECT 22, f + 1, d + 2 FROM fu WHERE id = 7;
+SELECT * FROM fu ORDER BY id;
+SELECT f, -f, f - 10, d * -1, -dm, -n, CAST(f AS DOUBLE), ROUND(f, 1), ABS(d) FROM fu WHERE id = 22;
+SHOW CREATE TABLE fu;
+SHOW COLUMNS FROM fu;
+SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, NUMERIC_PRECISION, NUMERIC_SCALE FROM information_schema.COLUMNS WHERE TABLE_NAME = 'fu' ORDER BY ORDINAL_POSITION;
+CREATE TABLE fu2 AS SELECT f, d, fm, dm, n, f + 1 AS f1, -d AS nd, -n AS nn FROM fu;
+SHOW CREATE TABLE fu2;
+DROP TABLE fu, fu2;
+CREATE TABLE bad (f FLOAT UNSIGNED DEFAULT -1);
+CREATE TABLE bad (d DOUBLE(5,2) UNSIGNED DEFAULT -0.001);
+
+-- REAL and DOUBLE PRECISION are DOUBLE, with (M,D) and UNSIGNED too; FLOAT(p) is a FLOAT
+-- up to 24, a DOUBLE up to 53, and an error above.
+CREATE TABLE rs (h REAL UNSIGNED, i DOUBLE PRECISION UNSIGNED, j REAL(5,2) UNSIGNED, k DOUBLE PRECISION(7,3) UNSIGNED, l real(5,2), m double   precision ( 7 , 3 ), n FLOAT(0), o FLOAT(24) UNSIGNED, p FLOAT(25), q FLOAT(53) UNSIGNED, r REAL, s DOUBLE PRECISION);
+SHOW CREATE TABLE rs;
+ALTER TABLE rs ADD COLUMN t REAL(6,3) UNSIGNED, MODIFY l DOUBLE PRECISION(8,1);
+SHOW COLUMNS FROM rs;
+INSERT INTO rs (j, l, m) VALUES (1.005, 123.456, -1234.5678);
+INSERT INTO rs (k) VALUES (-1);
+INSERT INTO rs (t) VALUES (-0.0001);
+SELECT j, l, m FROM rs;
+DROP TABLE rs;
+CREATE TABLE bad (f FLOAT(54));
+CREATE TABLE bad (f FLOAT(255));
+CREATE TABLE bad (f REAL(5));
+CREATE TABLE bad (f DOUBLE PRECISION(5));
+CREATE TABLE bad (f DOUBLE(5));
+
 -- SLEEP: returns 0 (NULL and negative sleep no time); a statement that sleeps runs once,
 -- whether it reads, writes, assigns or sits in a transaction with other statements.
 SELECT SLEEP(0.05), SLEEP(NULL), SLEEP(-1), SLEEP('0.01');

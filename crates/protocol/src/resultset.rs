@@ -77,8 +77,7 @@ impl<'a> ColumnDefinition<'a> {
         if data_type.is_numeric() {
             flags |= column_flag::NUM;
         }
-        if data_type.is_unsigned() || matches!(data_type, DataType::Decimal { unsigned: true, .. })
-        {
+        if data_type.is_unsigned_number() {
             flags |= column_flag::UNSIGNED;
         }
         if matches!(data_type, DataType::Text { .. } | DataType::Blob { .. }) {

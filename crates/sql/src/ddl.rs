@@ -95,26 +95,16 @@ pub fn column_type(name: &str, t: &ast::DataType) -> Result<DataType> {
             expr::declared_decimal(info, name, name)?
         }
         A::DecimalUnsigned(info) | A::DecUnsigned(info) => {
-            match expr::declared_decimal(info, name, name)? {
-                DataType::Decimal {
-                    precision, scale, ..
-                } => DataType::Decimal {
-                    precision,
-                    scale,
-                    unsigned: true,
-                },
-                other => other,
-            }
+            expr::declared_decimal(info, name, name)?.with_unsigned(true)
         }
-        A::Float(info) | A::FloatUnsigned(info) => declared_floating(info, true, name)?,
-        A::Double(info) => declared_floating(info, false, name)?,
-        A::Real
-        | A::RealUnsigned
-        | A::DoubleUnsigned(_)
-        | A::DoublePrecision
-        | A::DoublePrecisionUnsigned
-        | A::Float8
-        | A::Float64 => DataType::DOUBLE,
+        A::Float(info) => declared_floating(info, true, false, name)?,
+        A::FloatUnsigned(info) => declared_floating(info, true, true, name)?,
+        // REAL is DOUBLE (sql_mode REAL_AS_FLOAT is off); `parse` reads REAL(M,D) and
+        // DOUBLE PRECISION(M,D) as DOUBLE(M,D).
+        A::Double(info) => declared_floating(info, false, false, name)?,
+        A::DoubleUnsigned(info) => declared_floating(info, false, true, name)?,
+        A::Real | A::DoublePrecision | A::Float8 | A::Float64 => DataType::DOUBLE,
+        A::RealUnsigned | A::DoublePrecisionUnsigned => DataType::DOUBLE.with_unsigned(true),
         A::Float4 | A::Float32 => DataType::FLOAT,
         A::Char(l) | A::Character(l) => {
             let length = char_length(l, Some(1))?;
@@ -872,24 +862,30 @@ pub fn split_name(name: &ast::ObjectName) -> Result<(Option<String>, String)> {
     }
 }
 
-/// DOUBLE, FLOAT, or either with (M,D): with M and D, values are stored rounded to D
-/// decimals and must stay below 10^(M-D) (`expr::convert`). MariaDB's limits: M <= 255,
-/// D <= 30, D <= M. FLOAT(p), a single precision, is a FLOAT up to 24 and a DOUBLE above.
-fn declared_floating(info: &ast::ExactNumberInfo, single: bool, name: &str) -> Result<DataType> {
+/// DOUBLE, FLOAT, or either with (M,D), [UNSIGNED]: with M and D, values are stored
+/// rounded to D decimals and must stay below 10^(M-D) (`expr::convert`). MariaDB's limits:
+/// M <= 255, D <= 30, D <= M. FLOAT(p), a single precision, is a FLOAT up to 24 and a
+/// DOUBLE up to 53; more is error 1063.
+fn declared_floating(
+    info: &ast::ExactNumberInfo,
+    single: bool,
+    unsigned: bool,
+    name: &str,
+) -> Result<DataType> {
+    let plain = |single: bool| match single {
+        true => DataType::FLOAT.with_unsigned(unsigned),
+        false => DataType::DOUBLE.with_unsigned(unsigned),
+    };
     let (precision, decimals) = match info {
-        ast::ExactNumberInfo::None => {
-            return Ok(if single {
-                DataType::FLOAT
-            } else {
-                DataType::DOUBLE
-            });
-        }
+        ast::ExactNumberInfo::None => return Ok(plain(single)),
         ast::ExactNumberInfo::Precision(p) if single => {
-            return Ok(if *p > 24 {
-                DataType::DOUBLE
-            } else {
-                DataType::FLOAT
-            });
+            if *p > 53 {
+                return Err(Error::new(
+                    ErrorCode::WrongFieldSpec,
+                    format!("Incorrect column specifier for column '{name}'"),
+                ));
+            }
+            return Ok(plain(*p <= 24));
         }
         ast::ExactNumberInfo::Precision(_) => return Err(Error::parse_near(")", 1)),
         ast::ExactNumberInfo::PrecisionAndScale(m, d) => (*m, (*d).max(0) as u64),
@@ -907,10 +903,12 @@ fn declared_floating(info: &ast::ExactNumberInfo, single: bool, name: &str) -> R
         true => DataType::Float {
             decimals,
             precision,
+            unsigned,
         },
         false => DataType::Double {
             decimals,
             precision,
+            unsigned,
         },
     })
 }

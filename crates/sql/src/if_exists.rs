@@ -8,6 +8,10 @@
 //! KEY` is read as its synonym `DROP INDEX`; and it reads two forms sqlparser does not
 //! read for MySQL: `RENAME INDEX|KEY a TO b`, parsed as RENAME COLUMN and handed over as
 //! `RenameConstraint`, and `ADD [COLUMN] (a INT, b INT)`, parsed as one ADD per item.
+//! Column types in ALTER TABLE and CREATE statements get one more edit (`create`):
+//! `REAL(M,D)` and `DOUBLE PRECISION(M,D)`, which sqlparser reads only without (M,D),
+//! are read as their synonym `DOUBLE(M,D)` (REAL is DOUBLE while sql_mode has no
+//! REAL_AS_FLOAT).
 //!
 //! Invariants:
 //! (1) A clause is taken out only where MariaDB's grammar has it (`clause_position`): IF
@@ -56,7 +60,7 @@ pub(crate) fn alter_table(text: &str) -> Result<Option<Statement>, ParserError> 
         at += 2;
     }
     at = tokens.after_name(at);
-    let mut edits = Vec::new();
+    let mut edits = tokens.floating_synonyms();
     // (operation ordinal, position of its IF)
     let mut clauses = Vec::new();
     // Ordinals of the RENAME INDEX|KEY operations, read as RENAME COLUMN.
@@ -171,6 +175,18 @@ pub(crate) fn rename_table(text: &str) -> Result<Option<Statement>, ParserError>
         ast::Statement::RenameTable(pairs) => Ok(Some(Statement::RenameTable { pairs, if_exists })),
         other => Ok(Some(Statement::Sql(Box::new(other)))),
     }
+}
+
+/// A CREATE statement whose column types spell DOUBLE(M,D) as REAL(M,D) or DOUBLE
+/// PRECISION(M,D); None for any other statement, left to sqlparser as it is.
+pub(crate) fn create(text: &str) -> Result<Option<Statement>, ParserError> {
+    let tokens = Tokens::new(text)?;
+    let edits = tokens.floating_synonyms();
+    if edits.is_empty() {
+        return Ok(None);
+    }
+    let statement = parse::only_statement(tokens.parser(&edits))?;
+    Ok(Some(Statement::Sql(Box::new(statement))))
 }
 
 /// Whether MariaDB's grammar lets `op` carry IF [NOT] EXISTS.
@@ -431,6 +447,23 @@ impl Tokens {
         if self.is(start, &["DROP"]) && self.is(at, &["KEY"]) {
             edits.push(Edit::Replace(at, "INDEX"));
         }
+    }
+
+    /// `REAL (` becomes `DOUBLE (` and `DOUBLE PRECISION (` loses its PRECISION: sqlparser
+    /// reads (M,D) after DOUBLE only. REAL and PRECISION are reserved words in MariaDB,
+    /// so unquoted they name these types and nothing else.
+    fn floating_synonyms(&self) -> Vec<Edit> {
+        let mut edits = Vec::new();
+        let opens = |at: usize| matches!(self.token(at).map(|t| &t.token), Some(Token::LParen));
+        for at in 0..self.len() {
+            if self.is(at, &["REAL"]) && opens(at + 1) {
+                edits.push(Edit::Replace(at, "DOUBLE"));
+            }
+            if self.is(at, &["DOUBLE"]) && self.is(at + 1, &["PRECISION"]) && opens(at + 2) {
+                edits.push(Edit::Remove(at + 1));
+            }
+        }
+        edits
     }
 
     /// A parser over the tokens with `edits` applied; an inserted keyword takes the span

@@ -9,7 +9,8 @@
 //! GRANT, ...) go to their own parser, `privilege::statement`. ALTER TABLE and RENAME
 //! TABLE pass through `if_exists` first, a token pass that takes out MariaDB's IF [NOT]
 //! EXISTS clauses sqlparser lacks (and supplies RENAME's optional TO) before sqlparser
-//! parses the rest.
+//! parses the rest; that pass also reads REAL(M,D) and DOUBLE PRECISION(M,D) as
+//! DOUBLE(M,D) in ALTER TABLE and CREATE statements.
 //!
 //! Parse errors become 1064 with MySQL's "near '<rest of the query>' at line N", where the
 //! rest starts at the token sqlparser rejected.
@@ -123,7 +124,7 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
         Some("RENAME") => or_sql(crate::if_exists::rename_table(text), text),
         Some("CREATE") => match pre_view(&mut parser, text) {
             Ok(Some(statement)) => Ok(statement),
-            Ok(None) => sql(text),
+            Ok(None) => or_sql(crate::if_exists::create(text), text),
             Err(e) => Err(e),
         },
         Some("DO") => {

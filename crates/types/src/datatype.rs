@@ -40,6 +40,8 @@ pub enum DataType {
     Float {
         decimals: u8,
         precision: Option<u8>,
+        /// FLOAT UNSIGNED: negative values are out of range.
+        unsigned: bool,
     },
     /// `decimals`: the fraction digits its text form has (MariaDB's `decimals`), or
     /// NOT_FIXED_DECIMALS for the shortest digits that round-trip. Fixed decimals come
@@ -49,6 +51,8 @@ pub enum DataType {
     Double {
         decimals: u8,
         precision: Option<u8>,
+        /// DOUBLE UNSIGNED: negative values are out of range.
+        unsigned: bool,
     },
     Char {
         length: u32,
@@ -164,6 +168,15 @@ impl LobSize {
     }
 }
 
+/// What SHOW CREATE TABLE writes after a number type declared UNSIGNED.
+fn sign(unsigned: bool) -> &'static str {
+    if unsigned {
+        " unsigned"
+    } else {
+        ""
+    }
+}
+
 /// MariaDB's NOT_FIXED_DEC: a FLOAT or DOUBLE printed with the shortest digits that
 /// round-trip; also what column definitions send as their decimals.
 pub const NOT_FIXED_DECIMALS: u8 = 31;
@@ -178,20 +191,47 @@ impl DataType {
     pub const FLOAT: DataType = DataType::Float {
         decimals: NOT_FIXED_DECIMALS,
         precision: None,
+        unsigned: false,
     };
 
     /// A DOUBLE printed with the shortest digits that round-trip (almost every DOUBLE).
     pub const DOUBLE: DataType = DataType::Double {
         decimals: NOT_FIXED_DECIMALS,
         precision: None,
+        unsigned: false,
     };
 
     pub fn is_integer(&self) -> bool {
         matches!(self, DataType::Int { .. })
     }
 
+    /// An INT UNSIGNED type (the integer arithmetic that follows differs).
     pub fn is_unsigned(&self) -> bool {
         matches!(self, DataType::Int { unsigned: true, .. })
+    }
+
+    /// Any number declared UNSIGNED: it holds no negative values, and column definitions
+    /// carry the UNSIGNED flag.
+    pub fn is_unsigned_number(&self) -> bool {
+        match self {
+            DataType::Int { unsigned, .. }
+            | DataType::Decimal { unsigned, .. }
+            | DataType::Float { unsigned, .. }
+            | DataType::Double { unsigned, .. } => *unsigned,
+            _ => false,
+        }
+    }
+
+    /// This number type declared UNSIGNED (or not); any other type as it is.
+    pub fn with_unsigned(mut self, unsigned: bool) -> DataType {
+        if let DataType::Int { unsigned: u, .. }
+        | DataType::Decimal { unsigned: u, .. }
+        | DataType::Float { unsigned: u, .. }
+        | DataType::Double { unsigned: u, .. } = &mut self
+        {
+            *u = unsigned;
+        }
+        self
     }
 
     pub fn is_numeric(&self) -> bool {
@@ -343,10 +383,12 @@ impl DataType {
             DataType::Float {
                 decimals,
                 precision: Some(precision),
+                ..
             }
             | DataType::Double {
                 decimals,
                 precision: Some(precision),
+                ..
             } => Some((*precision, *decimals)),
             _ => None,
         }
@@ -357,6 +399,7 @@ impl DataType {
         DataType::Double {
             decimals: decimals.min(NOT_FIXED_DECIMALS),
             precision: None,
+            unsigned: false,
         }
     }
 
@@ -413,27 +456,23 @@ impl DataType {
                     (IntWidth::Int, true) => 10,
                     (IntWidth::Big, _) => 20,
                 };
-                let sign = if *unsigned { " unsigned" } else { "" };
-                format!("{}({display}){sign}", width.sql_name())
+                format!("{}({display}){}", width.sql_name(), sign(*unsigned))
             }
             DataType::Decimal {
                 precision,
                 scale,
                 unsigned,
-            } => {
-                let sign = if *unsigned { " unsigned" } else { "" };
-                format!("decimal({precision},{scale}){sign}")
+            } => format!("decimal({precision},{scale}){}", sign(*unsigned)),
+            DataType::Float { unsigned, .. } | DataType::Double { unsigned, .. } => {
+                let name = match self {
+                    DataType::Float { .. } => "float",
+                    _ => "double",
+                };
+                let size = self
+                    .fixed_precision()
+                    .map_or(String::new(), |(m, d)| format!("({m},{d})"));
+                format!("{name}{size}{}", sign(*unsigned))
             }
-            DataType::Float {
-                decimals,
-                precision: Some(precision),
-            } => format!("float({precision},{decimals})"),
-            DataType::Float { .. } => "float".to_string(),
-            DataType::Double {
-                decimals,
-                precision: Some(precision),
-            } => format!("double({precision},{decimals})"),
-            DataType::Double { .. } => "double".to_string(),
             DataType::Char { length } => format!("char({length})"),
             DataType::VarChar { length } => format!("varchar({length})"),
             DataType::Binary { length } => format!("binary({length})"),

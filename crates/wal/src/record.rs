@@ -63,7 +63,8 @@
 //!   7 Binary | 8 VarBinary (each: varint length) | 9 Text | 10 Blob (each: u8 size
 //!   0..=3 tiny..long) | 11 Date | 12 DateTime | 13 Timestamp (each: u8 fsp) |
 //!   14 Decimal unsigned (u8 precision, u8 scale) | 15 DOUBLE(M,D) (u8 M, u8 D) |
-//!   16 Time (u8 fsp) | 17 FLOAT(M,D) (u8 M, u8 D).
+//!   16 Time (u8 fsp) | 17 FLOAT(M,D) (u8 M, u8 D) | 18 FLOAT UNSIGNED | 19 DOUBLE
+//!   UNSIGNED | 20 FLOAT(M,D) UNSIGNED | 21 DOUBLE(M,D) UNSIGNED (20, 21: u8 M, u8 D).
 //!   A DOUBLE without (M,D) is tag 4, a FLOAT without them tag 3.
 //! - column: name, type, bool nullable, default (u8 0 none | 1 value | 2 CURRENT_TIMESTAMP),
 //!   bool auto_increment, bool on_update_current_timestamp, comment, varint display
@@ -896,22 +897,14 @@ fn put_data_type(out: &mut Vec<u8>, t: &DataType) {
         } => out.extend_from_slice(&[if *unsigned { 14 } else { 2 }, *precision, *scale]),
         DataType::Float {
             decimals,
-            precision: Some(precision),
-        } => {
-            put_u8(out, 17);
-            put_u8(out, *precision);
-            put_u8(out, *decimals);
-        }
-        DataType::Float { .. } => put_u8(out, 3),
+            precision,
+            unsigned,
+        } => floating_type(out, [3, 17, 18, 20], *decimals, *precision, *unsigned),
         DataType::Double {
             decimals,
-            precision: Some(precision),
-        } => {
-            put_u8(out, 15);
-            put_u8(out, *precision);
-            put_u8(out, *decimals);
-        }
-        DataType::Double { .. } => put_u8(out, 4),
+            precision,
+            unsigned,
+        } => floating_type(out, [4, 15, 19, 21], *decimals, *precision, *unsigned),
         DataType::Char { length } => length_type(out, 5, *length),
         DataType::VarChar { length } => length_type(out, 6, *length),
         DataType::Binary { length } => length_type(out, 7, *length),
@@ -922,6 +915,25 @@ fn put_data_type(out: &mut Vec<u8>, t: &DataType) {
         DataType::DateTime { fsp } => out.extend_from_slice(&[12, *fsp]),
         DataType::Timestamp { fsp } => out.extend_from_slice(&[13, *fsp]),
         DataType::Time { fsp } => out.extend_from_slice(&[16, *fsp]),
+    }
+}
+
+/// A FLOAT or DOUBLE under its tag from `tags`: [plain, (M,D), UNSIGNED, (M,D) UNSIGNED].
+/// The unsigned ones came later as tags of their own, so older logs read alike.
+fn floating_type(
+    out: &mut Vec<u8>,
+    tags: [u8; 4],
+    decimals: u8,
+    precision: Option<u8>,
+    unsigned: bool,
+) {
+    match precision {
+        None => put_u8(out, tags[if unsigned { 2 } else { 0 }]),
+        Some(precision) => {
+            put_u8(out, tags[if unsigned { 3 } else { 1 }]);
+            put_u8(out, precision);
+            put_u8(out, decimals);
+        }
     }
 }
 
@@ -969,13 +981,17 @@ fn get_data_type(r: &mut Reader<'_>) -> Result<DataType, DecodeError> {
         },
         3 => DataType::FLOAT,
         4 => DataType::DOUBLE,
-        15 => DataType::Double {
+        18 => DataType::FLOAT.with_unsigned(true),
+        19 => DataType::DOUBLE.with_unsigned(true),
+        tag @ (15 | 21) => DataType::Double {
             precision: Some(r.u8()?),
             decimals: fixed_decimals(r)?,
+            unsigned: tag == 21,
         },
-        17 => DataType::Float {
+        tag @ (17 | 20) => DataType::Float {
             precision: Some(r.u8()?),
             decimals: fixed_decimals(r)?,
+            unsigned: tag == 20,
         },
         5 => DataType::Char {
             length: r.u32_varint()?,
@@ -1284,20 +1300,23 @@ mod tests {
     }
 
     fn every_type() -> Vec<DataType> {
-        let mut types = vec![
-            DataType::Null,
-            DataType::FLOAT,
-            DataType::Float {
-                decimals: 2,
-                precision: Some(10),
-            },
-            DataType::DOUBLE,
-            DataType::Double {
-                decimals: 4,
-                precision: Some(10),
-            },
-            DataType::Date,
-        ];
+        let mut types = vec![DataType::Null, DataType::Date];
+        for unsigned in [false, true] {
+            types.extend([
+                DataType::FLOAT.with_unsigned(unsigned),
+                DataType::Float {
+                    decimals: 2,
+                    precision: Some(10),
+                    unsigned,
+                },
+                DataType::DOUBLE.with_unsigned(unsigned),
+                DataType::Double {
+                    decimals: 4,
+                    precision: Some(10),
+                    unsigned,
+                },
+            ]);
+        }
         for width in [
             IntWidth::Tiny,
             IntWidth::Small,

@@ -753,7 +753,10 @@ fn bind_unary(op: ast::UnaryOperator, operand: &ast::Expr, scope: &dyn Scope) ->
                     DataType::Int { .. } => neg_length(&inner)
                         .expect("an integer operand has a length")
                         .data_type(),
-                    d @ (DataType::Decimal { .. } | DataType::Double { .. }) => d,
+                    // A negated number may be negative: never UNSIGNED.
+                    d @ (DataType::Decimal { .. } | DataType::Double { .. }) => {
+                        d.with_unsigned(false)
+                    }
                     _ => DataType::DOUBLE,
                 };
                 Expr::Unary {

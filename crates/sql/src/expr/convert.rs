@@ -262,6 +262,20 @@ pub fn store_value(
                 }
                 other => coerce::to_f64(other, session).unwrap_or(0.0),
             };
+            // UNSIGNED refuses every negative value, even one (M,D) would round to zero,
+            // and stores -0 as 0.
+            let d = match column.is_unsigned_number() {
+                true if d < 0.0 => {
+                    return complain(
+                        strict,
+                        session,
+                        out_of_range(&column_name(), row),
+                        Value::Double(0.0),
+                    );
+                }
+                true => d.abs(),
+                false => d,
+            };
             // (M,D): rounded to D decimals and bounded by 10^(M-D) first, as MariaDB does,
             // then to single precision for a FLOAT.
             let (d, in_range) = match column.fixed_precision() {
@@ -519,8 +533,10 @@ fn clamp_decimal(d: Decimal, precision: u8, scale: u8, unsigned: bool) -> (Decim
         -max
     };
     let clamped = if d.is_sign_negative() { min } else { max };
+    // UNSIGNED refuses every negative value, even one that rounds to zero (MariaDB).
+    let negative = unsigned && d < Decimal::ZERO;
     match d.rescale(scale as u32) {
-        Some(r) if r <= max && r >= min => (r, false),
+        Some(r) if !negative && r <= max && r >= min => (r, false),
         _ => (clamped, true),
     }
 }
