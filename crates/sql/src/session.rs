@@ -23,9 +23,10 @@
 //!     table DDL would rebuild, rename, truncate or drop (DDL holds no row, so it closes
 //!     no cycle; waiting past lock_wait_timeout is 1205), for SLEEP(): a statement whose
 //!     SLEEP calls asked for more than the server already slept for it waits for the
-//!     difference, and its next run finds its SLEEP calls slept, or for a user lock GET_LOCK() found held
-//!     (`user_lock`): the next run's call answers 1 if it takes the lock, 0 past its
-//!     timeout, NULL after KILL QUERY, which ends the other waits with 1317.
+//!     difference, and its next run finds its SLEEP calls slept, or for a user lock
+//!     GET_LOCK() found held (`user_lock`): the next run's call answers 1 if it takes the
+//!     lock, 0 past its timeout, NULL after KILL QUERY, which ends the other waits with
+//!     1317.
 
 mod accounts;
 mod views;

@@ -225,6 +225,9 @@ pub struct StatementLocks {
     /// This run reached its pending call and found the lock still held: it waits, and its
     /// later calls are not made.
     stopped: Cell<bool>,
+    /// A call was made since the statement began: only then is there anything for
+    /// `end_statement` to clear, which every statement runs.
+    called: Cell<bool>,
 }
 
 impl StatementLocks {
@@ -236,6 +239,9 @@ impl StatementLocks {
 
     /// The statement ended (done, failed or abandoned).
     pub fn end_statement(&self) {
+        if !self.called.replace(false) {
+            return;
+        }
         self.answered.borrow_mut().clear();
         *self.pending.borrow_mut() = None;
         self.stopped.set(false);
@@ -265,6 +271,7 @@ impl StatementLocks {
         if self.stopped.get() {
             return Value::Null;
         }
+        self.called.set(true);
         let call = self.calls.get();
         self.calls.set(call + 1);
         let mut answered = self.answered.borrow_mut();
@@ -450,14 +457,14 @@ mod tests {
         // 3 waits for 2, which waits for 1: no cycle through 3.
         let _three_waits = wait(locks.wait_for(b"y", 3, later));
         assert_eq!(locks.release(b"x", 1), Some(true));
-        futures_lite_block_on(two_waits.released());
+        poll_until_ready(two_waits.released());
         drop(two_waits);
         assert!(locks.registry.lock().waiting.get(&2).is_none());
         assert!(locks.try_take(b"x", 2));
     }
 
     /// Polls `future` on this thread until it completes (it must not need a runtime).
-    fn futures_lite_block_on(future: impl std::future::Future<Output = ()>) {
+    fn poll_until_ready(future: impl std::future::Future<Output = ()>) {
         use std::task::{Context, Poll, Waker};
         let mut future = std::pin::pin!(future);
         let mut cx = Context::from_waker(Waker::noop());

@@ -32,6 +32,13 @@ fn state_of(conn: &mut Conn, id: u64) -> Option<String> {
     client::process_column(conn, id, "State").flatten()
 }
 
+/// Waits until SHOW PROCESSLIST shows connection `id` in `state`.
+fn wait_until_state(conn: &mut Conn, id: u64, state: &str) {
+    client::wait_for(state, STATE_TIMEOUT, || {
+        state_of(conn, id).as_deref() == Some(state)
+    });
+}
+
 /// Runs `statement` on `conn` in a thread; its result comes back with the connection.
 fn start(
     mut conn: Conn,
@@ -90,9 +97,7 @@ fn kill_query_ends_a_sleep_and_the_connection_stays() {
     let sleeping = start(sleeper, statement);
     let mut killer = client::connect(port);
     wait_until_running(&mut killer, sleeper_id, statement);
-    client::wait_for("State 'User sleep'", STATE_TIMEOUT, || {
-        state_of(&mut killer, sleeper_id).as_deref() == Some("User sleep")
-    });
+    wait_until_state(&mut killer, sleeper_id, "User sleep");
     killer
         .query_drop(format!("KILL QUERY {sleeper_id}"))
         .expect("KILL QUERY");
@@ -186,9 +191,7 @@ fn ddl_waits_for_the_transaction_holding_rows_of_its_table() {
     let alter = "ALTER TABLE ddl_wait_test.t MODIFY v BIGINT NOT NULL, ADD w INT DEFAULT 5";
     let waiting = start(altering, alter);
     let mut observer = client::connect(port);
-    client::wait_for(WAITING, STATE_TIMEOUT, || {
-        state_of(&mut observer, altering_id).as_deref() == Some(WAITING)
-    });
+    wait_until_state(&mut observer, altering_id, WAITING);
     holder.query_drop("COMMIT").expect("commit");
     let (result, mut altering) = waiting.join().expect("ALTER thread");
     result.expect("the ALTER runs once the holder committed");
@@ -216,9 +219,7 @@ fn ddl_waits_for_the_transaction_holding_rows_of_its_table() {
         .query_drop("SET SESSION lock_wait_timeout = 60")
         .expect("set");
     let waiting = start(altering, "RENAME TABLE ddl_wait_test.t TO ddl_wait_test.t2");
-    client::wait_for(WAITING, STATE_TIMEOUT, || {
-        state_of(&mut observer, altering_id).as_deref() == Some(WAITING)
-    });
+    wait_until_state(&mut observer, altering_id, WAITING);
     observer
         .query_drop(format!("KILL QUERY {altering_id}"))
         .expect("KILL QUERY");
@@ -259,9 +260,7 @@ fn get_lock_waits_for_the_holder_and_answers_1_0_null_or_1213() {
     // Waits, then takes the lock once the holder releases it. The statement's other
     // lock, taken before the wait, is taken once (RELEASE_ALL_LOCKS counts 2).
     let waiting = start(waiter, "SELECT GET_LOCK('other', 0) + GET_LOCK('ul', 30)");
-    client::wait_for(WAITING, STATE_TIMEOUT, || {
-        state_of(&mut observer, waiter_id).as_deref() == Some(WAITING)
-    });
+    wait_until_state(&mut observer, waiter_id, WAITING);
     let used: Option<i64> = observer
         .query_first("SELECT IS_USED_LOCK('ul')")
         .expect("used");
@@ -293,9 +292,7 @@ fn get_lock_waits_for_the_holder_and_answers_1_0_null_or_1213() {
 
     // KILL QUERY ends the wait: the call answers NULL and the statement succeeds.
     let waiting = start(waiter, "SELECT GET_LOCK('ul', 60)");
-    client::wait_for(WAITING, STATE_TIMEOUT, || {
-        state_of(&mut observer, waiter_id).as_deref() == Some(WAITING)
-    });
+    wait_until_state(&mut observer, waiter_id, WAITING);
     observer
         .query_drop(format!("KILL QUERY {waiter_id}"))
         .expect("KILL QUERY");
@@ -308,9 +305,7 @@ fn get_lock_waits_for_the_holder_and_answers_1_0_null_or_1213() {
         .expect("take");
     assert_eq!(held, Some(1));
     let waiting = start(holder, "SELECT GET_LOCK('second', 60)");
-    client::wait_for(WAITING, STATE_TIMEOUT, || {
-        state_of(&mut observer, holder_id).as_deref() == Some(WAITING)
-    });
+    wait_until_state(&mut observer, holder_id, WAITING);
     // A wait that closes a cycle is 1213 for the connection that would close it; its
     // transaction and locks stay. Only manycore's half: MariaDB's deadlock detector picks
     // its victim by weight, and runs of this test against it saw either side get 1213 or
@@ -388,9 +383,7 @@ fn drop_and_truncate_wait_for_the_transaction_holding_rows_of_their_table() {
     let dropping_id = connection_id(&mut dropping);
     let waiting = start(dropping, "DROP TABLE drop_wait_test.a, drop_wait_test.b");
     let mut observer = client::connect(port);
-    client::wait_for(WAITING, STATE_TIMEOUT, || {
-        state_of(&mut observer, dropping_id).as_deref() == Some(WAITING)
-    });
+    wait_until_state(&mut observer, dropping_id, WAITING);
     assert_eq!(tables(&mut observer), ["a", "b", "c"]);
     holder.query_drop("COMMIT").expect("the holder commits");
     let (result, mut dropping) = waiting.join().expect("DROP thread");
@@ -424,9 +417,7 @@ fn drop_and_truncate_wait_for_the_transaction_holding_rows_of_their_table() {
         .query_drop("DELETE FROM drop_wait_test.c")
         .expect("holder deletes from c");
     let waiting = start(dropping, "DROP DATABASE drop_wait_test");
-    client::wait_for(WAITING, STATE_TIMEOUT, || {
-        state_of(&mut observer, dropping_id).as_deref() == Some(WAITING)
-    });
+    wait_until_state(&mut observer, dropping_id, WAITING);
     holder
         .query_drop("ROLLBACK")
         .expect("the holder rolls back");
