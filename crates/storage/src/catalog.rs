@@ -1926,6 +1926,50 @@ impl Table {
         Ok(())
     }
 
+    /// CHECK TABLE: whether every row `view` sees can be found through every index, as
+    /// readers find it: its slot under its own primary key in both primary maps (index.rs
+    /// invariant (4)), and under its key in each secondary index (entries of a version
+    /// are collected only once no snapshot sees it, and `view`'s snapshot is registered).
+    /// Ok with the number of rows checked, or Err describing the first row not found.
+    pub fn check(&self, view: &ReadView) -> Result<usize, String> {
+        let guard = crate::index::pin();
+        let mut rows = 0;
+        for (key, slot) in self.data.primary.range(Unbounded, Unbounded, &guard) {
+            let found = slot.read(view, |row| -> Result<(), String> {
+                let shown = || {
+                    let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
+                    format!("the row with encoded primary key {hex}")
+                };
+                if !self.has_primary_key(row, key) {
+                    return Err(format!("{} is stored under another primary key", shown()));
+                }
+                let hashed = self.data.primary.get(key, |s| Arc::ptr_eq(s, slot));
+                if hashed != Some(true) {
+                    return Err(format!(
+                        "{} is missing from the primary hash index",
+                        shown()
+                    ));
+                }
+                for (i, index) in self.secondary.iter().enumerate() {
+                    let entry = self.secondary_key(i, row, key);
+                    if !index
+                        .get(&entry, &guard)
+                        .is_some_and(|s| Arc::ptr_eq(s, slot))
+                    {
+                        let name = &self.schema.indexes[i].name;
+                        return Err(format!("{} is missing from index `{name}`", shown()));
+                    }
+                }
+                Ok(())
+            });
+            if let Some(found) = found {
+                found?;
+                rows += 1;
+            }
+        }
+        Ok(rows)
+    }
+
     /// Every row's newest committed version with its key (a rebuilt table's log record).
     /// Calls `f` with each row's key and newest version, in key order (a table no one
     /// else writes: `RebuiltRows`).
@@ -2001,5 +2045,58 @@ impl Table {
             return Err(StorageError::WriteConflict);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use manycore_types::IntWidth;
+
+    fn column(name: &str) -> ColumnSchema {
+        ColumnSchema {
+            name: name.to_string(),
+            data_type: DataType::Int {
+                width: IntWidth::Big,
+                unsigned: false,
+            },
+            nullable: false,
+            default: ColumnDefault::None,
+            auto_increment: false,
+            on_update_current_timestamp: false,
+            comment: String::new(),
+            display_width: None,
+        }
+    }
+
+    #[test]
+    fn check_reports_a_row_its_index_lost() {
+        let storage = Storage::new();
+        storage.create_database("d", false).expect("database");
+        let schema = TableSchema {
+            name: "t".to_string(),
+            columns: vec![column("id"), column("a")],
+            primary_key: Some(vec![0]),
+            indexes: vec![IndexSchema::new("by_a", vec![1], false)],
+            comment: String::new(),
+            foreign_keys: Vec::new(),
+            checks: Vec::new(),
+        };
+        storage.create_table("d", schema, false).expect("table");
+        let table = storage.catalog().table("d", "t").expect("t").clone();
+        let reader = storage.register_reader();
+        let mut txn = storage.begin(&reader);
+        for id in 1..=2 {
+            txn.insert(&table, vec![Value::Int(id), Value::Int(id)].into())
+                .expect("insert");
+        }
+        txn.commit().expect("commit");
+        let txn = storage.begin(&reader);
+        assert_eq!(table.check(&txn.view()), Ok(2));
+        let key = table.primary_key(&[Value::Int(2)]);
+        let entry = table.secondary_key(0, &[Value::Int(2), Value::Int(2)], &key);
+        assert!(table.secondary[0].remove_if(&entry, |_| true));
+        let problem = table.check(&txn.view()).expect_err("an entry is missing");
+        assert!(problem.contains("missing from index `by_a`"), "{problem}");
     }
 }

@@ -988,3 +988,33 @@ fn detached_table_has_no_rows_and_refuses_writes() {
     assert!(is_conflict(txn.insert(&t, row(1, None, None))));
     txn.rollback();
 }
+
+#[test]
+fn check_finds_every_row_a_snapshot_sees_through_every_index() {
+    let (storage, t) = setup();
+    let (r1, r2) = (storage.register_reader(), storage.register_reader());
+    let mut writer = storage.begin(&r1);
+    for id in 1..=3 {
+        writer
+            .insert(&t, row(id, Some(id * 10), Some(id)))
+            .expect("insert");
+    }
+    writer.commit().expect("commit");
+    let old = storage.begin(&r2);
+    let mut writer = storage.begin(&r1);
+    let (one, two) = (slot(&t, &old.view(), 1), slot(&t, &old.view(), 2));
+    let (one, two) = (one.expect("row 1"), two.expect("row 2"));
+    writer
+        .update(&t, &one, row(1, Some(11), Some(4)))
+        .expect("update");
+    writer.delete(&t, &two).expect("delete");
+    writer.insert(&t, row(5, None, None)).expect("insert");
+    writer.commit().expect("commit");
+    storage.collect_garbage();
+    // The old snapshot still sees rows 1-3 as they were, under their old index keys.
+    assert_eq!(t.check(&old.view()), Ok(3));
+    drop(old);
+    storage.collect_garbage();
+    let now = storage.begin(&r2);
+    assert_eq!(t.check(&now.view()), Ok(3));
+}
