@@ -46,6 +46,7 @@ mod foreign_key;
 mod if_exists;
 pub mod information_schema;
 mod join;
+mod maintenance;
 mod multi_table;
 mod parse;
 mod plan;

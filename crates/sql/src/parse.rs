@@ -78,6 +78,11 @@ pub enum Statement {
     /// ALTER TABLE (other than DISABLE/ENABLE KEYS), with the operations that carried IF
     /// [NOT] EXISTS (`if_exists`).
     AlterTable(Box<crate::if_exists::AlterTable>),
+    /// CHECK, ANALYZE, OPTIMIZE or REPAIR TABLE (`maintenance`; sqlparser lacks them).
+    TableMaintenance {
+        operation: crate::maintenance::Operation,
+        tables: Vec<ast::ObjectName>,
+    },
     /// RENAME TABLE [IF EXISTS] (sqlparser lacks the clause).
     RenameTable {
         pairs: Vec<ast::RenameTable>,
@@ -122,6 +127,10 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
             Err(e) => Err(e),
         },
         Some("RENAME") => or_sql(crate::if_exists::rename_table(text), text),
+        Some(first @ ("CHECK" | "ANALYZE" | "OPTIMIZE" | "REPAIR")) => {
+            let operation = crate::maintenance::Operation::named(first);
+            or_sql(pre_maintenance(&mut parser, operation), text)
+        }
         Some("CREATE") => match pre_view(&mut parser, text) {
             Ok(Some(statement)) => Ok(statement),
             Ok(None) => or_sql(crate::if_exists::create(text), text),
@@ -562,6 +571,39 @@ fn pre_alter_keys(parser: &mut Parser) -> Result<Option<Statement>, ParserError>
         return Ok(None);
     }
     Ok(Some(Statement::AlterTableKeys { table }))
+}
+
+/// `CHECK TABLE[S] t, ... [option ...]`, and ANALYZE, OPTIMIZE and REPAIR with their
+/// optional NO_WRITE_TO_BINLOG or LOCAL (meaningless here: there is no binary log);
+/// None if TABLE does not follow. Options that only tune how MariaDB's engines work
+/// (QUICK, EXTENDED, ...) are read and change nothing: the check is always complete.
+fn pre_maintenance(
+    parser: &mut Parser,
+    operation: crate::maintenance::Operation,
+) -> Result<Option<Statement>, ParserError> {
+    use crate::maintenance::Operation;
+    parser.next_token();
+    if operation != Operation::Check && !eat_word(parser, "NO_WRITE_TO_BINLOG") {
+        eat_word(parser, "LOCAL");
+    }
+    if !eat_word(parser, "TABLE") && !eat_word(parser, "TABLES") {
+        return Ok(None);
+    }
+    let tables = parser.parse_comma_separated(|p| p.parse_object_name(false))?;
+    let options: &[&str] = match operation {
+        Operation::Check => &["QUICK", "FAST", "MEDIUM", "EXTENDED", "CHANGED"],
+        Operation::Repair => &["QUICK", "EXTENDED", "USE_FRM"],
+        Operation::Analyze | Operation::Optimize => &[],
+    };
+    loop {
+        if operation == Operation::Check && eat_word(parser, "FOR") {
+            expect_word(parser, "UPGRADE")?;
+        } else if !options.iter().any(|option| eat_word(parser, option)) {
+            break;
+        }
+    }
+    end(parser)?;
+    Ok(Some(Statement::TableMaintenance { operation, tables }))
 }
 
 /// `LIKE 'pattern'` or `WHERE expr`.

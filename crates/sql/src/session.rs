@@ -39,6 +39,7 @@ use crate::error::{Error, ErrorCode, Result, WaitFor};
 use crate::exec::{self, ExecContext};
 use crate::expr::{EvalContext, SessionContext, TimeZone, VarScope};
 use crate::information_schema::{self, RowSource, SystemTable};
+use crate::maintenance::{self, Operation};
 use crate::multi_table::{self, MultiDeletePlan, MultiUpdatePlan};
 use crate::parse::{self, Statement, StoredObjects};
 use crate::plan_cache::{CachedPlan, Lookup, TextPlans};
@@ -755,6 +756,12 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
         Statement::ShowCreateDatabase { .. } => Counter::ComShowCreateDb,
         Statement::AlterTableKeys { .. } | Statement::AlterTable(_) => Counter::ComAlterTable,
         Statement::RenameTable { .. } => Counter::ComRenameTable,
+        Statement::TableMaintenance { operation, .. } => match operation {
+            Operation::Check => Counter::ComCheck,
+            Operation::Analyze => Counter::ComAnalyze,
+            Operation::Optimize => Counter::ComOptimize,
+            Operation::Repair => Counter::ComRepair,
+        },
         Statement::ShowStoredObjects { kind, .. } => match kind {
             StoredObjects::Triggers => Counter::ComShowTriggers,
             StoredObjects::Events => Counter::ComShowEvents,
@@ -843,6 +850,7 @@ fn uses_tables(statement: &Statement) -> bool {
                 | Statement::AlterTableKeys { .. }
                 | Statement::AlterTable(_)
                 | Statement::RenameTable { .. }
+                | Statement::TableMaintenance { .. }
         );
     };
     match s.as_ref() {
@@ -2214,6 +2222,19 @@ impl Session {
             Statement::AlterTable(alter) => {
                 self.implicit_commit()?;
                 self.alter_table(alter)?
+            }
+            Statement::TableMaintenance { operation, tables } => {
+                let tables = tables
+                    .iter()
+                    .map(|name| {
+                        let (db, table) = crate::ddl::split_name(name)?;
+                        Ok((self.require_db(db)?, table))
+                    })
+                    .collect::<Result<maintenance::Named>>()?;
+                maintenance::check_names(*operation, &tables, &self.state.access())?;
+                let storage = self.engine.storage();
+                let rows = maintenance::run(*operation, &tables, storage, &self.reader);
+                return self.send_rows(rows, sink, more);
             }
             Statement::RenameTable { pairs, if_exists } => {
                 self.implicit_commit()?;

@@ -2354,3 +2354,42 @@ fn window_functions_gaps_and_literals() {
         assert_eq!(rows(&mut s, &sql), table(&expected), "{sql}");
     }
 }
+
+#[test]
+fn optimize_collects_old_versions_and_maintenance_needs_privileges() {
+    let (engine, mut s) = setup();
+    run(&mut s, "INSERT INTO sbtest1 (k) VALUES (1), (2), (3)");
+    run(&mut s, "UPDATE sbtest1 SET k = k + 1");
+    run(&mut s, "DELETE FROM sbtest1 WHERE id = 1");
+    let storage = engine.storage();
+    assert!(
+        storage.garbage_len() > 0,
+        "the update and delete left old versions"
+    );
+    assert_eq!(
+        rows(&mut s, "OPTIMIZE TABLE sbtest1"),
+        table(&[&["test.sbtest1", "optimize", "status", "OK"]])
+    );
+    assert_eq!(storage.garbage_len(), 0);
+    assert_eq!(
+        rows(&mut s, "CHECK TABLE sbtest1"),
+        table(&[&["test.sbtest1", "check", "status", "OK"]])
+    );
+    // CHECK needs SELECT; the others SELECT and INSERT, on every table named.
+    run(&mut s, "CREATE USER reader@'%'");
+    run(&mut s, "GRANT SELECT ON test.sbtest1 TO reader@'%'");
+    let mut reader = user_session(&engine, 2, "reader", "%");
+    run(&mut reader, "USE test");
+    assert_eq!(
+        rows(&mut reader, "CHECK TABLE sbtest1"),
+        table(&[&["test.sbtest1", "check", "status", "OK"]])
+    );
+    for statement in [
+        "ANALYZE TABLE sbtest1",
+        "OPTIMIZE TABLE sbtest1",
+        "CHECK TABLE sbtest1, t2",
+    ] {
+        let e = error(&mut reader, statement);
+        assert_eq!(e.code, ErrorCode::TableAccessDenied, "{statement}");
+    }
+}

@@ -162,6 +162,13 @@ pub fn mariadb_dump(port: u16, args: &[&str]) -> CommandOutput {
     run_bounded(command, b"", COMMAND_TIMEOUT)
 }
 
+/// `mariadb-check` as root over TCP to `port` with `args` (CHECK/ANALYZE/OPTIMIZE TABLE).
+pub fn mariadb_check(port: u16, args: &[&str]) -> CommandOutput {
+    let mut command = client_command("mariadb-check", port);
+    command.args(args);
+    run_bounded(command, b"", COMMAND_TIMEOUT)
+}
+
 /// A MariaDB client `program` connecting as root over TCP to `port`, reading no option
 /// files (mariadb-dump has no --connect-timeout; `run_bounded` bounds it anyway).
 fn client_command(program: &str, port: u16) -> Command {

@@ -25,7 +25,9 @@ pub mod raw;
 pub mod slt;
 pub mod target;
 
-pub use client::{mariadb_admin, mariadb_cli, mariadb_dump, sysbench, CommandOutput};
+pub use client::{
+    mariadb_admin, mariadb_check, mariadb_cli, mariadb_dump, sysbench, CommandOutput,
+};
 pub use manycore::ManycoreServer;
 pub use mariadb::MariaDb;
 pub use target::{Server, Target};

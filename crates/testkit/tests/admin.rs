@@ -1,6 +1,7 @@
-//! `mariadb-admin` against the server under test (`MANYCORE_TEST_TARGET`).
+//! `mariadb-admin` and `mariadb-check` against the server under test
+//! (`MANYCORE_TEST_TARGET`).
 
-use manycore_testkit::{mariadb_admin, Server};
+use manycore_testkit::{mariadb_admin, mariadb_check, mariadb_cli, Server};
 
 #[test]
 fn ping_status_and_version() {
@@ -75,4 +76,42 @@ fn extended_status_processlist_and_variables() {
     let out = mariadb_admin(port, &["no-such-command"]);
     assert!(!out.success(), "{out}");
     assert!(server.is_alive());
+}
+
+#[test]
+fn mariadb_check_checks_analyzes_and_repairs_every_table() {
+    let server = Server::from_env();
+    let port = server.port();
+    let setup = "DROP DATABASE IF EXISTS check_test; CREATE DATABASE check_test; \
+                 USE check_test; \
+                 CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10), UNIQUE KEY (v)); \
+                 INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, NULL); \
+                 UPDATE t SET v = 'c' WHERE id = 2; \
+                 CREATE TABLE u (n INT, KEY (n)); INSERT INTO u VALUES (1), (1);";
+    mariadb_cli(port, &[], setup).expect_success("set-up");
+    // One line per table, its name then its status.
+    let lines = |out: &manycore_testkit::CommandOutput| -> Vec<Vec<String>> {
+        let words = |line: &str| line.split_whitespace().map(str::to_string).collect();
+        out.stdout.lines().map(words).collect()
+    };
+    let ok = |table: &str| vec![format!("check_test.{table}"), "OK".to_string()];
+    for args in [
+        &["check_test"][..],
+        &["--analyze", "check_test"],
+        &["--check", "--extended", "check_test", "t"],
+    ] {
+        let out = mariadb_check(port, args).expect_success("mariadb-check");
+        let expected: Vec<_> = ["t", "u"]
+            .into_iter()
+            .filter(|table| args.len() < 3 || *table == "t")
+            .map(ok)
+            .collect();
+        assert_eq!(lines(&out), expected, "{args:?}: {out}");
+    }
+    let out = mariadb_check(port, &["--repair", "check_test", "t"]).expect_success("repair");
+    assert!(
+        out.stdout.contains("doesn't support repair"),
+        "REPAIR says it repairs nothing: {out}"
+    );
+    mariadb_cli(port, &[], "DROP DATABASE check_test").expect_success("clean-up");
 }
