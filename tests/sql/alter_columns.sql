@@ -115,3 +115,20 @@ INSERT INTO q VALUES ('x', -1);
 ALTER TABLE q DROP COLUMN `C C`;
 SELECT * FROM q;
 DROP TABLE c, p, k, q, u, v, one, t;
+-- Table options alone: the engine and default character set there are change nothing,
+-- FORCE rebuilds nothing; another engine or default is refused (1235), not ignored.
+CREATE TABLE options_only (id INT PRIMARY KEY, v VARCHAR(10));
+INSERT INTO options_only VALUES (1, 'a'), (2, 'b');
+ALTER TABLE options_only ENGINE=InnoDB;
+ALTER TABLE options_only ENGINE InnoDB, FORCE;
+ALTER TABLE options_only FORCE;
+ALTER TABLE options_only DEFAULT CHARSET=utf8mb4;
+ALTER TABLE options_only CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;
+ALTER TABLE options_only DEFAULT CHARACTER SET = utf8mb4, DEFAULT COLLATE = utf8mb4_general_ci;
+ALTER TABLE options_only engine='innodb';
+ALTER TABLE missing_table ENGINE=InnoDB;
+ALTER TABLE options_only DEFAULT ENGINE=InnoDB;
+ALTER TABLE options_only ENGINE=;
+SHOW CREATE TABLE options_only;
+SELECT * FROM options_only ORDER BY id;
+DROP TABLE options_only;

@@ -60,6 +60,15 @@ pub enum Statement {
     AlterTableKeys {
         table: ast::ObjectName,
     },
+    /// ALTER TABLE t with only table options (ENGINE, [DEFAULT] CHARSET or COLLATE, FORCE),
+    /// which sqlparser does not read in ALTER TABLE: what migrations write to make sure of
+    /// a table's engine and character set.
+    AlterTableOptions {
+        table: ast::ObjectName,
+        engine: Option<String>,
+        charset: Option<String>,
+        collation: Option<String>,
+    },
     Do(Vec<ast::Expr>),
     StartTransaction {
         read_only: bool,
@@ -567,10 +576,65 @@ fn pre_alter_keys(parser: &mut Parser) -> Result<Option<Statement>, ParserError>
     let toggles_keys = matches!(peek_word(parser, 0).as_deref(), Some("DISABLE" | "ENABLE"))
         && peek_word(parser, 1).as_deref() == Some("KEYS")
         && parser.peek_nth_token(2).token == Token::EOF;
-    if !toggles_keys {
-        return Ok(None);
+    if toggles_keys {
+        return Ok(Some(Statement::AlterTableKeys { table }));
     }
-    Ok(Some(Statement::AlterTableKeys { table }))
+    Ok(table_options(parser).map(
+        |(engine, charset, collation)| Statement::AlterTableOptions {
+            table,
+            engine,
+            charset,
+            collation,
+        },
+    ))
+}
+
+/// The rest of an ALTER TABLE when it is only table options, separated by spaces or
+/// commas, as (engine, charset, collation); None for anything else, which sqlparser then
+/// reads (or refuses with 1064, as before).
+#[allow(clippy::type_complexity)]
+fn table_options(parser: &mut Parser) -> Option<(Option<String>, Option<String>, Option<String>)> {
+    let (mut engine, mut charset, mut collation) = (None, None, None);
+    // The value after an option's name and its optional `=`.
+    let value = |parser: &mut Parser| {
+        let _equals = parser.consume_token(&Token::Eq);
+        match parser.next_token().token {
+            Token::Word(w) => Some(w.value),
+            Token::SingleQuotedString(s) => Some(s),
+            _ => None,
+        }
+    };
+    loop {
+        // DEFAULT may precede only the character set and collation.
+        let default = eat_word(parser, "DEFAULT");
+        match peek_word(parser, 0).as_deref() {
+            Some("FORCE") if !default => {
+                parser.next_token();
+            }
+            Some("ENGINE") if !default => {
+                parser.next_token();
+                engine = Some(value(parser)?);
+            }
+            Some("CHARSET") => {
+                parser.next_token();
+                charset = Some(value(parser)?);
+            }
+            Some("CHARACTER") if peek_word(parser, 1).as_deref() == Some("SET") => {
+                parser.next_token();
+                parser.next_token();
+                charset = Some(value(parser)?);
+            }
+            Some("COLLATE") => {
+                parser.next_token();
+                collation = Some(value(parser)?);
+            }
+            _ => return None,
+        }
+        let _comma = parser.consume_token(&Token::Comma);
+        if parser.peek_token().token == Token::EOF {
+            return Some((engine, charset, collation));
+        }
+    }
 }
 
 /// `CHECK TABLE[S] t, ... [option ...]`, and ANALYZE, OPTIMIZE and REPAIR with their

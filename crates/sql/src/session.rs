@@ -754,7 +754,9 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
         Statement::ShowEngine { what, .. } if what == "MUTEX" => Counter::ComShowEngineMutex,
         Statement::ShowEngine { .. } => Counter::ComShowEngineStatus,
         Statement::ShowCreateDatabase { .. } => Counter::ComShowCreateDb,
-        Statement::AlterTableKeys { .. } | Statement::AlterTable(_) => Counter::ComAlterTable,
+        Statement::AlterTableKeys { .. }
+        | Statement::AlterTableOptions { .. }
+        | Statement::AlterTable(_) => Counter::ComAlterTable,
         Statement::RenameTable { .. } => Counter::ComRenameTable,
         Statement::TableMaintenance { operation, .. } => match operation {
             Operation::Check => Counter::ComCheck,
@@ -848,6 +850,7 @@ fn uses_tables(statement: &Statement) -> bool {
             Statement::ShowIndex { .. }
                 | Statement::ShowTableStatus { .. }
                 | Statement::AlterTableKeys { .. }
+                | Statement::AlterTableOptions { .. }
                 | Statement::AlterTable(_)
                 | Statement::RenameTable { .. }
                 | Statement::TableMaintenance { .. }
@@ -2379,6 +2382,35 @@ impl Session {
                 };
                 let rows = self.filter_where(rows, predicate, params, &parameters)?;
                 return self.send_rows(rows, sink, more);
+            }
+            Statement::AlterTableOptions {
+                table,
+                engine,
+                charset,
+                collation,
+            } => {
+                self.lookup_table(table, Some(Privileges::ALTER))?;
+                // The one engine and default character set there are: naming them changes
+                // nothing, and FORCE has nothing to rebuild (old versions are collected
+                // as they age). Another engine or default would be a change not made.
+                let refused = [
+                    ("ENGINE", engine, "InnoDB"),
+                    ("CHARSET", charset, "utf8mb4"),
+                    ("COLLATE", collation, "utf8mb4_general_ci"),
+                ];
+                for (option, asked, only) in refused {
+                    if let Some(asked) = asked.as_deref().filter(|a| !a.eq_ignore_ascii_case(only))
+                    {
+                        return Err(Error::not_supported(&format!(
+                            "ALTER TABLE {option}={asked}"
+                        )));
+                    }
+                }
+                self.implicit_commit()?;
+                StatementOutcome::Records {
+                    records: 0,
+                    duplicates: 0,
+                }
             }
             Statement::AlterTableKeys { table } => {
                 let (db, table) = self.lookup_table(table, Some(Privileges::ALTER))?;

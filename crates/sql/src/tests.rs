@@ -2393,3 +2393,20 @@ fn optimize_collects_old_versions_and_maintenance_needs_privileges() {
         assert_eq!(e.code, ErrorCode::TableAccessDenied, "{statement}");
     }
 }
+
+#[test]
+fn alter_table_options_refuse_what_they_cannot_change() {
+    let (_engine, mut s) = setup();
+    for statement in [
+        "ALTER TABLE sbtest1 ENGINE=MyISAM",
+        "ALTER TABLE sbtest1 CHARSET latin1",
+        "ALTER TABLE sbtest1 FORCE, COLLATE utf8mb4_bin",
+    ] {
+        let e = error(&mut s, statement);
+        assert_eq!(e.code, ErrorCode::NotSupportedYet, "{statement}");
+    }
+    ok(
+        &mut s,
+        "ALTER TABLE sbtest1 ENGINE=InnoDB, DEFAULT CHARSET=utf8mb4",
+    );
+}
