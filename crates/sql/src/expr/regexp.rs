@@ -166,7 +166,11 @@ fn append_replacement(out: &mut Vec<u8>, captures: &Captures, replacement: &[u8]
 /// 1139 with MariaDB's message shape; `regex`'s explanation in place of PCRE2's.
 fn regexp_error(error: &regex::Error) -> Error {
     let why = match error {
-        regex::Error::Syntax(text) => text.lines().last().unwrap_or(text).trim().to_string(),
+        // The last line of `regex`'s report is the reason ("error: unclosed group").
+        regex::Error::Syntax(text) => {
+            let last = text.lines().last().unwrap_or(text).trim();
+            last.strip_prefix("error: ").unwrap_or(last).to_string()
+        }
         other => other.to_string(),
     };
     Error::new(ErrorCode::RegexpError, format!("Regex error '{why}'"))
