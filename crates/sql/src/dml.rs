@@ -416,7 +416,9 @@ pub fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
                 visit(o, f);
             }
         }
-        Expr::Call { args, .. } => args.iter().for_each(|e| visit(e, f)),
+        Expr::Call { args, .. } | Expr::Regexp { args, .. } => {
+            args.iter().for_each(|e| visit(e, f))
+        }
         Expr::Subquery(subquery) => {
             if let SubqueryKind::Quantified { operand, .. } = &subquery.kind {
                 visit(operand, f);
@@ -485,7 +487,9 @@ pub fn visit_mut(expr: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
                 visit_mut(o, f);
             }
         }
-        Expr::Call { args, .. } => args.iter_mut().for_each(|e| visit_mut(e, f)),
+        Expr::Call { args, .. } | Expr::Regexp { args, .. } => {
+            args.iter_mut().for_each(|e| visit_mut(e, f))
+        }
         Expr::Subquery(subquery) => {
             if let SubqueryKind::Quantified { operand, .. } = &mut subquery.kind {
                 visit_mut(operand, f);

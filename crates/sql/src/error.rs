@@ -60,6 +60,7 @@ pub enum ErrorCode {
     NoTablesUsed = 1096,
     WrongValueCountOnRow = 1136,
     InvalidUseOfNull = 1138,
+    RegexpError = 1139,
     PasswordNoMatch = 1133,
     NonExistingGrant = 1141,
     TableAccessDenied = 1142,
@@ -283,6 +284,7 @@ impl ErrorCode {
             | NotSupportedYet
             | IllegalReference
             | MixOfGroupFuncAndFields
+            | RegexpError
             | UnknownCharacterSet
             | WrongDbName
             | WrongTableName

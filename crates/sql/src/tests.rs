@@ -2410,3 +2410,47 @@ fn alter_table_options_refuse_what_they_cannot_change() {
         "ALTER TABLE sbtest1 ENGINE=InnoDB, DEFAULT CHARSET=utf8mb4",
     );
 }
+
+/// A pattern that is a `?` is compiled when the statement runs (`expr::regexp`
+/// invariant (2)): each execution may bring another, and an invalid one is 1139.
+#[test]
+fn regexp_pattern_as_parameter() {
+    let (_engine, mut s) = setup();
+    let info = s
+        .prepare("SELECT 'Abc' REGEXP ?, REGEXP_REPLACE('abc', ?, '-')")
+        .expect("prepare");
+    let mut sink = Collect::default();
+    for pattern in ["b", "^x", "C$"] {
+        s.execute_prepared(
+            info.id,
+            &[Value::text(pattern), Value::text(pattern)],
+            &mut sink,
+        )
+        .expect("execute");
+    }
+    let got: Vec<_> = sink
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Rows { rows, .. } => Some(rows.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            table(&[&["1", "a-c"]]),
+            table(&[&["0", "abc"]]),
+            table(&[&["1", "ab-"]]),
+        ]
+    );
+    let invalid = s
+        .execute_prepared(info.id, &[Value::text("("), Value::text("b")], &mut sink)
+        .expect_err("invalid pattern");
+    assert_eq!(invalid.code, crate::error::ErrorCode::RegexpError);
+    // A literal pattern is compiled when the statement is prepared.
+    let error = s
+        .prepare("SELECT 'abc' REGEXP '('")
+        .expect_err("invalid literal pattern");
+    assert_eq!(error.code, crate::error::ErrorCode::RegexpError);
+}

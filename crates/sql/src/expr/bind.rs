@@ -10,7 +10,7 @@
 //!              DATE/DATETIME count as integers YYYYMMDD...
 //!   /          exact operands -> DECIMAL with scale + div_precision_increment (4)
 //!   DIV        INT or BIGINT by the length of the dividend's integer part
-//!   comparisons, logic, IS, IN, BETWEEN, LIKE -> INT (0/1/NULL); bit operators -> BIGINT
+//!   comparisons, logic, IS, IN, BETWEEN, LIKE, REGEXP -> INT (0/1/NULL); bit operators -> BIGINT
 //!              UNSIGNED
 //!   CASE/IF/IFNULL/COALESCE -> `function::aggregate_types` of the branches
 //! ```
@@ -25,6 +25,7 @@ use super::function::{
 use super::int_length::{
     binary_length, cast_length, int_length, literal_length, neg_length, IntLength,
 };
+use super::regexp::{self, RegexpFunction};
 use super::subquery::{self, Subquery, SubqueryKind};
 use super::{BinaryOp, ColumnRef, Expr, Function, IntervalUnit, TrimSide, UnaryOp, VarScope};
 use crate::error::{Error, ErrorCode, Result};
@@ -258,6 +259,15 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
             },
             negated: *negated,
         },
+        A::RLike {
+            negated,
+            expr,
+            pattern,
+            ..
+        } => bind_regexp(
+            RegexpFunction::Matches { negated: *negated },
+            vec![bind(expr, scope)?, bind(pattern, scope)?],
+        )?,
         A::Case {
             operand,
             conditions,
@@ -1061,6 +1071,16 @@ fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
         let args = vec![bind(raw[1], scope)?, bind(raw[2], scope)?];
         return Ok(call(Function::TimestampDiff(unit), args));
     }
+    if let Some(function) = RegexpFunction::lookup(&upper) {
+        if raw.len() != function.arity() {
+            return Err(param_count(&written));
+        }
+        let args = raw
+            .iter()
+            .map(|a| bind(a, scope))
+            .collect::<Result<Vec<_>>>()?;
+        return bind_regexp(function, args);
+    }
     if crate::window::is_window_only(&upper) {
         // MariaDB's grammar knows these names only before OVER.
         return Err(Error::parse_near(&f.to_string(), 1));
@@ -1089,6 +1109,19 @@ fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
         args.truncate(1);
     }
     Ok(call(function, args))
+}
+
+/// A REGEXP operator or REGEXP_* call over bound `args` (subject, pattern, ...); a literal
+/// pattern is compiled here (`regexp` invariant (2)).
+fn bind_regexp(function: RegexpFunction, args: Vec<Expr>) -> Result<Expr> {
+    let compiled = regexp::bind_pattern(&args[0], &args[1])?.map(Box::new);
+    let data_type = regexp::result_type(function, &args[0].data_type());
+    Ok(Expr::Regexp {
+        function,
+        args,
+        compiled,
+        data_type,
+    })
 }
 
 fn unit_named(name: &str) -> Option<IntervalUnit> {

@@ -556,6 +556,19 @@ pub fn string_collation(t: &DataType) -> Collation {
     }
 }
 
+/// The collation a pattern match (LIKE, REGEXP) runs under: binary if either operand is
+/// a binary string, else utf8mb4_general_ci (numbers and times match as their text).
+pub fn match_collation(text: &DataType, pattern: &DataType) -> Collation {
+    if [text, pattern]
+        .iter()
+        .any(|t| t.is_string() && string_collation(t) == Collation::Binary)
+    {
+        Collation::Binary
+    } else {
+        Collation::Utf8mb4GeneralCi
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Class {
     Str,

@@ -9,14 +9,14 @@
 //! result whose integer part needs more is error 1690, as in MariaDB.
 
 use super::coerce::{
-    self, compare, string_collation, to_bytes, to_decimal, to_f64, to_i128, to_temporal,
+    self, compare, match_collation, to_bytes, to_decimal, to_f64, to_i128, to_temporal,
     to_u64_bits, truth,
 };
 use super::display::{expr_text, op_text};
 use super::function::{self, conform, BOOL_TYPE};
 use super::{BinaryOp, EvalContext, Expr, UnaryOp};
 use crate::error::{Error, ErrorCode, Result};
-use manycore_types::{Collation, DataType, Decimal, Value};
+use manycore_types::{DataType, Decimal, Value};
 use std::cmp::Ordering;
 
 /// The type of a user variable holding a string, a date, NULL, or never set.
@@ -212,16 +212,7 @@ impl Expr {
                             .and_then(|b| String::from_utf8_lossy(&b).chars().next())
                     }
                 };
-                let (ot, pt) = (operand.data_type(), pattern.data_type());
-                let collation = if !ot.is_string() && !pt.is_string() {
-                    Collation::Utf8mb4GeneralCi
-                } else if string_collation(&ot) == Collation::Binary && ot.is_string()
-                    || string_collation(&pt) == Collation::Binary && pt.is_string()
-                {
-                    Collation::Binary
-                } else {
-                    Collation::Utf8mb4GeneralCi
-                };
+                let collation = match_collation(&operand.data_type(), &pattern.data_type());
                 let m = super::like::like(&text_bytes, &pat_bytes, escape_char, collation);
                 Ok(bool_value(m != *negated))
             }
@@ -272,6 +263,12 @@ impl Expr {
                 args,
                 data_type,
             } => function::call(*function, args, data_type, row, ctx),
+            Expr::Regexp {
+                function,
+                args,
+                compiled,
+                ..
+            } => super::regexp::eval(*function, args, compiled.as_deref(), row, ctx),
             Expr::Subquery(subquery) => subquery.eval(row, ctx),
             Expr::OuterColumn { depth, column } => {
                 let cell = super::subquery::outer_value(*depth, column.index, ctx)?;
@@ -339,7 +336,8 @@ impl Expr {
             | Expr::SetUserVariable { data_type, .. }
             | Expr::UserVariable { data_type, .. }
             | Expr::Parameter { data_type, .. }
-            | Expr::Call { data_type, .. } => data_type.clone(),
+            | Expr::Call { data_type, .. }
+            | Expr::Regexp { data_type, .. } => data_type.clone(),
             Expr::Column(c) | Expr::OuterColumn { column: c, .. } => c.data_type.clone(),
             Expr::Subquery(subquery) => subquery.data_type(),
             Expr::SystemVariable { name, .. } => {
@@ -391,6 +389,7 @@ impl Expr {
             }
             Expr::Cast { operand, data_type } => operand.nullable() || data_type.is_temporal(),
             Expr::Call { function, args, .. } => function::nullable(*function, args),
+            Expr::Regexp { args, .. } => args.iter().any(Expr::nullable),
         }
     }
 
@@ -443,6 +442,7 @@ impl Expr {
             Expr::Call { function, args, .. } => {
                 !function.is_volatile() && args.iter().all(Expr::is_constant)
             }
+            Expr::Regexp { args, .. } => args.iter().all(Expr::is_constant),
         }
     }
 }

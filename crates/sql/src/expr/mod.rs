@@ -16,7 +16,7 @@
 //!     receives, so this is safe.
 //!
 //! Code map: `bind` (sqlparser AST -> Expr, with MySQL's type inference), `eval`
-//! (evaluation), `function` (scalar functions), `aggregate` (COUNT/SUM/... and their
+//! (evaluation), `function` (scalar functions), `regexp` (REGEXP and REGEXP_*), `aggregate` (COUNT/SUM/... and their
 //! accumulators), `convert` (store assignment, index keys, sort keys), `coerce` (value
 //! conversions and the comparison rule), `temporal` (date parsing, arithmetic, formats), `time` (TIME
 //! parsing and conversions), `time_zone` (the session's zone; TIMESTAMP cells hold UTC).
@@ -34,6 +34,7 @@ mod eval;
 pub mod function;
 mod int_length;
 mod like;
+pub mod regexp;
 pub mod subquery;
 mod temporal;
 #[cfg(test)]
@@ -49,6 +50,7 @@ pub use convert::{compare_values, exact_key_value, sort_key, store_value};
 pub use eval::NOMINAL_STRING as NOMINAL_PARAMETER_TYPE;
 pub use eval::{user_variable_type, USER_VARIABLE_STRING};
 pub use function::{wall_clock_utc, Function, IntervalUnit, TrimSide, BOOL_TYPE};
+pub use regexp::{Pattern, RegexpFunction};
 pub use subquery::{OuterRow, Subquery, SubqueryKind, SubqueryRows, SubqueryRunner};
 pub use time_zone::{shown_cell, stored_cell, TimeZone};
 
@@ -174,6 +176,15 @@ pub enum Expr {
         pattern: Box<Expr>,
         escape: Option<Box<Expr>>,
         negated: bool,
+    },
+    /// REGEXP / RLIKE and the REGEXP_* functions (`regexp`): `args` are the subject, the
+    /// pattern and REGEXP_REPLACE's replacement; `compiled` is a literal pattern, compiled
+    /// when bound (`regexp` invariant (2)).
+    Regexp {
+        function: RegexpFunction,
+        args: Vec<Expr>,
+        compiled: Option<Box<Pattern>>,
+        data_type: DataType,
     },
     Case {
         operand: Option<Box<Expr>>,
