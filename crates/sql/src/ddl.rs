@@ -154,7 +154,8 @@ pub fn column_type(name: &str, t: &ast::DataType) -> Result<DataType> {
         A::MediumText => DataType::Text {
             size: LobSize::Medium,
         },
-        A::LongText => DataType::Text {
+        // JSON is MariaDB's alias of LONGTEXT (`check::definitions` adds its CHECK).
+        A::LongText | A::JSON => DataType::Text {
             size: LobSize::Long,
         },
         A::TinyBlob => DataType::Blob {

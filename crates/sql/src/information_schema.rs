@@ -830,6 +830,9 @@ fn column_row(db: &str, schema: &TableSchema, i: usize, zone: TimeZone) -> Row {
         .expect("split yields a first piece")
         .to_string();
     let (charset, collation) = match c.data_type.collation() {
+        _ if crate::check::is_json_column(schema, i) => {
+            (string("utf8mb4"), string(crate::check::JSON_COLLATION))
+        }
         manycore_types::Collation::Utf8mb4GeneralCi => (string("utf8mb4"), string(COLLATION)),
         manycore_types::Collation::Binary => (Value::Null, Value::Null),
     };

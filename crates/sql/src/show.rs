@@ -146,6 +146,7 @@ pub fn columns(table: &Table, full: bool, like: Option<&str>, zone: TimeZone) ->
         let mut row = vec![text(&c.name), text(&type_text(c))];
         if full {
             row.push(match c.data_type.collation() {
+                _ if crate::check::is_json_column(schema, i) => text(crate::check::JSON_COLLATION),
                 manycore_types::Collation::Utf8mb4GeneralCi => text("utf8mb4_general_ci"),
                 _ => Value::Null,
             });
@@ -172,8 +173,12 @@ pub(crate) fn quote_identifier(name: &str) -> String {
 pub fn create_table_text(table: &Table, zone: TimeZone) -> String {
     let schema = &table.schema;
     let mut lines = Vec::new();
-    for c in &schema.columns {
+    for (i, c) in schema.columns.iter().enumerate() {
         let mut line = format!("  {} {}", quote_identifier(&c.name), type_text(c));
+        if crate::check::is_json_column(schema, i) {
+            line.push_str(" CHARACTER SET utf8mb4 COLLATE ");
+            line.push_str(crate::check::JSON_COLLATION);
+        }
         if !c.nullable {
             line.push_str(" NOT NULL");
         } else if matches!(c.data_type, DataType::Timestamp { .. }) {

@@ -33,6 +33,7 @@ mod display;
 mod eval;
 pub mod function;
 mod int_length;
+pub mod json;
 mod like;
 pub mod regexp;
 pub mod subquery;
