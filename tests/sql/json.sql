@@ -6,9 +6,8 @@
 -- Not here, as manycore differs: a JSON column compares with utf8mb4_general_ci (MariaDB:
 -- utf8mb4_bin); a JSON column declared with its own CHECK shows without the collation;
 -- a LONGTEXT declared with CHECK (json_valid(c)) shows as a JSON column; JSON_OBJECT and
--- JSON_ARRAY print TRUE as 1 (MariaDB: true) and a JSON column's value as a string
--- (MariaDB: as JSON); ALTER TABLE cannot add a JSON column; INSERT IGNORE of invalid JSON
--- (MariaDB fails with 4025 all the same).
+-- JSON_ARRAY embed a JSON column's value read through a subquery or a derived table as a
+-- string (MariaDB: as JSON); ALTER TABLE cannot add a JSON column.
 
 -- The type.
 CREATE TABLE j1 (id INT PRIMARY KEY, doc JSON);
@@ -121,4 +120,14 @@ SELECT JSON_EXTRACT(@d, @p), JSON_VALID(@d), JSON_OBJECT(@p, @d), JSON_VALID(@ba
 INSERT INTO j4 VALUES (10, @bad, NULL);
 INSERT INTO j4 VALUES (10, @good, NULL);
 SELECT id, doc FROM j4 WHERE id = 10;
+-- JSON_OBJECT and JSON_ARRAY embed booleans as true/false and a JSON column as JSON.
+SELECT JSON_ARRAY(TRUE, FALSE, (TRUE), TRUE + 0, 1, 1 = 1, NOT 0, 'a' LIKE 'a', 2 IN (1, 2), NULL IS NULL, 1 BETWEEN 0 AND 2, 'a' REGEXP 'a', JSON_VALID('1'), 1 < NULL);
+SELECT id, JSON_OBJECT('doc', doc, 'note', note, 'big', id > 1) FROM j4 ORDER BY id;
+SELECT JSON_ARRAY(doc, CONCAT(doc)) FROM j4 WHERE id = 10;
+SELECT JSON_VALID('nx'), JSON_VALID('fals'), JSON_VALID('falsy'), JSON_VALID('x'), JSON_VALID('nul');
+SHOW WARNINGS;
+INSERT IGNORE INTO j4 VALUES (11, '{"fine": 1}', NULL), (12, 'not json', NULL);
+INSERT IGNORE INTO j4 VALUES (13, 'not json', NULL);
+SHOW WARNINGS;
+SELECT id, doc FROM j4 WHERE id > 10 ORDER BY id;
 DROP TABLE j1, j2, j3, j4;

@@ -3440,12 +3440,7 @@ impl Session {
             .enumerate()
             .map(|(i, c)| Alias {
                 name: c.name.clone(),
-                column: crate::expr::ColumnRef {
-                    index: i,
-                    data_type: c.data_type.clone(),
-                    nullable: !c.not_null,
-                    holds_utc: false,
-                },
+                column: crate::expr::ColumnRef::computed(i, c.data_type.clone(), !c.not_null),
             })
             .collect();
         let no_tables: [SourceTable; 0] = [];

@@ -491,6 +491,14 @@ impl Function {
         }
     }
 
+    /// Whether a TRUE or FALSE argument must stay boolean (`json::is_boolean`).
+    pub fn embeds_booleans(self) -> bool {
+        matches!(
+            self,
+            Function::Json(super::json::JsonFunction::Object | super::json::JsonFunction::Array)
+        )
+    }
+
     /// Error 1582 unless `count` arguments fit.
     pub fn check_arity(self, display_name: &str, count: usize) -> Result<()> {
         let (min, max) = self.arity();

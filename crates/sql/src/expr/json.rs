@@ -148,9 +148,14 @@ impl<'a> Parser<'a> {
                         self.pos += common;
                         return Ok(value);
                     }
-                    if common > 0 || rest.first() == word.as_bytes().first() {
+                    if common > 0 {
+                        // MariaDB blames a half-written `true`, `false` or `null` at the
+                        // offset of its first wrong character, not just past it.
                         self.pos += common;
-                        return Err(self.bad());
+                        return Err(match self.peek() {
+                            Some(_) => SyntaxError::At(self.pos),
+                            None => SyntaxError::End,
+                        });
                     }
                 }
                 Err(self.bad())
@@ -566,7 +571,7 @@ impl JsonFunction {
 
     /// Whether `count` arguments fit besides the arity: JSON_OBJECT takes pairs.
     pub fn takes(self, count: usize) -> bool {
-        self != JsonFunction::Object || count % 2 == 0
+        self != JsonFunction::Object || count.is_multiple_of(2)
     }
 
     /// Whether the result is JSON a JSON_OBJECT or JSON_ARRAY embeds as is, not as a
@@ -598,9 +603,43 @@ impl JsonFunction {
     }
 }
 
-/// True for a call whose value is JSON (embedded unquoted by JSON_OBJECT/JSON_ARRAY).
+/// True for a value that is JSON, embedded unquoted by JSON_OBJECT/JSON_ARRAY: a JSON
+/// function's result or a JSON column.
 fn is_json_expr(e: &Expr) -> bool {
-    matches!(e, Expr::Call { function: super::Function::Json(f), .. } if f.returns_json())
+    match e {
+        Expr::Call {
+            function: super::Function::Json(f),
+            ..
+        } => f.returns_json(),
+        Expr::Column(c) => c.holds_json,
+        _ => false,
+    }
+}
+
+/// True for an expression MariaDB types as boolean (a comparison, a logical operator,
+/// TRUE or FALSE), which JSON_OBJECT/JSON_ARRAY embed as `true`/`false`, not 1/0.
+fn is_boolean(e: &Expr) -> bool {
+    use super::BinaryOp::*;
+    match e {
+        Expr::Binary { op, .. } => matches!(
+            op,
+            Eq | NullSafeEq | NotEq | Lt | LtEq | Gt | GtEq | And | Or | Xor
+        ),
+        Expr::Unary { op, .. } => *op == super::UnaryOp::Not,
+        Expr::Regexp { function, .. } => {
+            matches!(function, super::regexp::RegexpFunction::Matches { .. })
+        }
+        Expr::IsNull { .. }
+        | Expr::InList { .. }
+        | Expr::Between { .. }
+        | Expr::Like { .. }
+        | Expr::IsBool { .. } => true,
+        Expr::Call {
+            function: super::Function::Json(f),
+            ..
+        } => *f == JsonFunction::Valid,
+        _ => false,
+    }
 }
 
 /// Reports a bad text or path of argument `arg` (0-based) of `function` as a warning.
@@ -648,9 +687,13 @@ fn text_of(arg: &Expr, value: &Value) -> Option<String> {
 }
 
 /// The value of an SQL argument inside JSON_OBJECT/JSON_ARRAY.
-fn sql_to_json(arg: &Expr, value: &Value, out: &mut String) {
+fn sql_to_json(arg: &Expr, value: &Value, session: &dyn SessionContext, out: &mut String) {
     match value {
         Value::Null => out.push_str("null"),
+        v if is_boolean(arg) => {
+            let truth = super::coerce::truth(v, session) == Some(true);
+            out.push_str(if truth { "true" } else { "false" });
+        }
         v if arg.data_type().is_numeric() => {
             out.push_str(&text_of(arg, v).unwrap_or_default());
         }
@@ -690,7 +733,7 @@ pub fn call(
                 let key = text_of(&pair[0], &values[2 * i]).unwrap_or_default();
                 out.push_str(&quote(&key));
                 out.push_str(": ");
-                sql_to_json(&pair[1], &values[2 * i + 1], &mut out);
+                sql_to_json(&pair[1], &values[2 * i + 1], session, &mut out);
             }
             out.push('}');
             return Ok(text(Some(out)));
@@ -701,7 +744,7 @@ pub fn call(
                 if i > 0 {
                     out.push_str(", ");
                 }
-                sql_to_json(arg, value, &mut out);
+                sql_to_json(arg, value, session, &mut out);
             }
             out.push(']');
             return Ok(text(Some(out)));
@@ -874,6 +917,9 @@ mod tests {
         assert_eq!(parse("é"), Err(SyntaxError::At(2)));
         assert_eq!(parse(r#""abc"#), Err(SyntaxError::End));
         assert_eq!(parse("tru"), Err(SyntaxError::End));
+        assert_eq!(parse("nx"), Err(SyntaxError::At(1)));
+        assert_eq!(parse("falsy"), Err(SyntaxError::At(4)));
+        assert_eq!(parse("x"), Err(SyntaxError::At(1)));
         assert_eq!(parse(""), Err(SyntaxError::End));
         let nested = |n| format!("{}{}", "[".repeat(n), "]".repeat(n));
         assert!(parse(&nested(31)).is_ok());

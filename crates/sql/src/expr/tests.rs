@@ -23,12 +23,7 @@ impl Scope for TestScope {
             .columns
             .iter()
             .position(|(n, _, _)| n.eq_ignore_ascii_case(name))
-            .map(|i| ColumnRef {
-                index: i,
-                data_type: self.columns[i].1.clone(),
-                nullable: self.columns[i].2,
-                holds_utc: false,
-            }))
+            .map(|i| ColumnRef::computed(i, self.columns[i].1.clone(), self.columns[i].2)))
     }
 
     fn clause(&self) -> &str {
