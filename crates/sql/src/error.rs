@@ -311,9 +311,7 @@ impl ErrorCode {
             | WrongParamcountToNativeFct
             | WrongParametersToNativeFct
             | NonExistingGrant
-            | UnsupportedPs
             | TooManyRows
-            | UnknownStmtHandler
             | TooBigDisplaywidth
             | WrongGroupField
             | WrongKeyColumn
