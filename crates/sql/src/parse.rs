@@ -101,7 +101,7 @@ pub enum Statement {
     /// three only in PostgreSQL's form).
     PrepareSql {
         name: String,
-        source: ast::Expr,
+        source: Box<ast::Expr>,
     },
     /// `EXECUTE name [USING expr, ...]`.
     ExecuteSql {
@@ -700,7 +700,7 @@ fn prepared_sql(parser: &mut Parser) -> Result<Statement, ParserError> {
             parser.expect_keyword(Keyword::FROM)?;
             Statement::PrepareSql {
                 name,
-                source: parser.parse_expr()?,
+                source: Box::new(parser.parse_expr()?),
             }
         }
         Some("EXECUTE") => {
