@@ -9,7 +9,8 @@
 //! - ANALYZE answers `status OK`: the planner keeps no statistics to refresh (InnoDB
 //!   recomputes its estimates; MariaDB's answer for it is the same).
 //! - OPTIMIZE runs the garbage collector, which frees what old row versions and stale
-//!   index entries hold, and answers `status OK`. MariaDB rebuilds an InnoDB table and says
+//!   index entries hold, and answers `status OK`. The collector sweeps every table, so a
+//!   statement naming several runs it once, after its rows are made. MariaDB rebuilds an InnoDB table and says
 //!   `Table does not support optimize, doing recreate + analyze instead` first; manycore
 //!   rebuilds nothing, so it does not say so.
 //! - REPAIR changes nothing and says so as MariaDB does for InnoDB: the engine does not
@@ -38,17 +39,6 @@ pub enum Operation {
 }
 
 impl Operation {
-    /// The operation a statement's first word names (CHECK, ANALYZE, OPTIMIZE or REPAIR).
-    pub fn named(word: &str) -> Operation {
-        match word {
-            "CHECK" => Operation::Check,
-            "ANALYZE" => Operation::Analyze,
-            "OPTIMIZE" => Operation::Optimize,
-            "REPAIR" => Operation::Repair,
-            other => unreachable!("not a maintenance statement: {other}"),
-        }
-    }
-
     /// The Op column: the operation in lower case.
     fn shown(self) -> &'static str {
         match self {
@@ -95,6 +85,7 @@ pub fn run(
     reader: &ReaderSlot,
 ) -> Rows {
     let mut rows = Vec::new();
+    let mut collect_garbage = false;
     for (db, table) in tables {
         let name = format!("{db}.{table}");
         let mut row = |kind: &str, message: &str| {
@@ -144,7 +135,7 @@ pub fn run(
             }
             Operation::Analyze => row("status", "OK"),
             Operation::Optimize => {
-                storage.collect_garbage();
+                collect_garbage = true;
                 row("status", "OK");
             }
             Operation::Repair => row(
@@ -152,6 +143,9 @@ pub fn run(
                 "The storage engine for the table doesn't support repair",
             ),
         }
+    }
+    if collect_garbage {
+        storage.collect_garbage();
     }
     Rows {
         columns: vec![

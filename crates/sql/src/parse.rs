@@ -17,6 +17,7 @@
 
 use crate::dialect::MariaDbDialect;
 use crate::error::{Error, ErrorCode, Result};
+use crate::maintenance::Operation;
 use crate::privilege::statement::{self, AccountStatement};
 use sqlparser::ast;
 use sqlparser::keywords::Keyword;
@@ -89,7 +90,7 @@ pub enum Statement {
     AlterTable(Box<crate::if_exists::AlterTable>),
     /// CHECK, ANALYZE, OPTIMIZE or REPAIR TABLE (`maintenance`; sqlparser lacks them).
     TableMaintenance {
-        operation: crate::maintenance::Operation,
+        operation: Operation,
         tables: Vec<ast::ObjectName>,
     },
     /// RENAME TABLE [IF EXISTS] (sqlparser lacks the clause).
@@ -136,10 +137,10 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
             Err(e) => Err(e),
         },
         Some("RENAME") => or_sql(crate::if_exists::rename_table(text), text),
-        Some(first @ ("CHECK" | "ANALYZE" | "OPTIMIZE" | "REPAIR")) => {
-            let operation = crate::maintenance::Operation::named(first);
-            or_sql(pre_maintenance(&mut parser, operation), text)
-        }
+        Some("CHECK") => or_sql(pre_maintenance(&mut parser, Operation::Check), text),
+        Some("ANALYZE") => or_sql(pre_maintenance(&mut parser, Operation::Analyze), text),
+        Some("OPTIMIZE") => or_sql(pre_maintenance(&mut parser, Operation::Optimize), text),
+        Some("REPAIR") => or_sql(pre_maintenance(&mut parser, Operation::Repair), text),
         Some("CREATE") => match pre_view(&mut parser, text) {
             Ok(Some(statement)) => Ok(statement),
             Ok(None) => or_sql(crate::if_exists::create(text), text),
@@ -643,9 +644,8 @@ fn table_options(parser: &mut Parser) -> Option<(Option<String>, Option<String>,
 /// (QUICK, EXTENDED, ...) are read and change nothing: the check is always complete.
 fn pre_maintenance(
     parser: &mut Parser,
-    operation: crate::maintenance::Operation,
+    operation: Operation,
 ) -> Result<Option<Statement>, ParserError> {
-    use crate::maintenance::Operation;
     parser.next_token();
     if operation != Operation::Check && !eat_word(parser, "NO_WRITE_TO_BINLOG") {
         eat_word(parser, "LOCAL");
