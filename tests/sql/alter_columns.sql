@@ -129,6 +129,14 @@ ALTER TABLE options_only engine='innodb';
 ALTER TABLE missing_table ENGINE=InnoDB;
 ALTER TABLE options_only DEFAULT ENGINE=InnoDB;
 ALTER TABLE options_only ENGINE=;
+-- An engine MariaDB does not know is 1286, before the table or the other options are
+-- looked at; INNOBASE is InnoDB's other name.
+ALTER TABLE options_only ENGINE=nope;
+ALTER TABLE missing_table ENGINE=nope;
+ALTER TABLE options_only ENGINE=nope, CHARSET latin1;
+ALTER TABLE options_only CHARSET latin1, ENGINE=nope;
+ALTER TABLE options_only ENGINE=InnoDB, ENGINE=nope;
+ALTER TABLE options_only ENGINE=INNOBASE;
 SHOW CREATE TABLE options_only;
 SELECT * FROM options_only ORDER BY id;
 DROP TABLE options_only;

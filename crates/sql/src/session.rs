@@ -2100,6 +2100,7 @@ impl Session {
             .query
             .as_deref()
             .ok_or_else(|| Error::parse_near("", 1))?;
+        crate::storage_engine::check_create(create)?;
         let storage = self.engine.storage().clone();
         let (db, name) = crate::ddl::split_name(&create.name)?;
         let db = self.require_db(db)?;
@@ -2389,18 +2390,22 @@ impl Session {
                 charset,
                 collation,
             } => {
+                // As in MariaDB, an unknown engine is refused before the table is looked at.
+                let engine = engine
+                    .as_deref()
+                    .map(crate::storage_engine::resolve)
+                    .transpose()?;
                 self.lookup_table(table, Some(Privileges::ALTER))?;
                 // The one engine and default character set there are: naming them changes
                 // nothing, and FORCE has nothing to rebuild (old versions are collected
                 // as they age). Another engine or default would be a change not made.
                 let refused = [
                     ("ENGINE", engine, "InnoDB"),
-                    ("CHARSET", charset, "utf8mb4"),
-                    ("COLLATE", collation, "utf8mb4_general_ci"),
+                    ("CHARSET", charset.as_deref(), "utf8mb4"),
+                    ("COLLATE", collation.as_deref(), "utf8mb4_general_ci"),
                 ];
                 for (option, asked, only) in refused {
-                    if let Some(asked) = asked.as_deref().filter(|a| !a.eq_ignore_ascii_case(only))
-                    {
+                    if let Some(asked) = asked.filter(|a| !a.eq_ignore_ascii_case(only)) {
                         return Err(Error::not_supported(&format!(
                             "ALTER TABLE {option}={asked}"
                         )));
@@ -2784,6 +2789,7 @@ impl Session {
                 if create.query.is_some() || create.clone.is_some() {
                     return Err(Error::not_supported("CREATE TABLE ... SELECT"));
                 }
+                crate::storage_engine::check_create(create)?;
                 let (db, name) = crate::ddl::split_name(&create.name)?;
                 let db = self.require_db(db)?;
                 self.state.access().table(&db, &name, Privileges::CREATE)?;

@@ -2426,6 +2426,14 @@ fn alter_table_options_refuse_what_they_cannot_change() {
         let e = error(&mut s, statement);
         assert_eq!(e.code, ErrorCode::NotSupportedYet, "{statement}");
     }
+    // An engine MariaDB does not know is 1286 in CREATE and ALTER alike.
+    for statement in [
+        "ALTER TABLE sbtest1 ENGINE=nope",
+        "CREATE TABLE t9 (a INT) ENGINE=nope",
+    ] {
+        let e = error(&mut s, statement);
+        assert_eq!(e.code, ErrorCode::UnknownStorageEngine, "{statement}");
+    }
     ok(
         &mut s,
         "ALTER TABLE sbtest1 ENGINE=InnoDB, DEFAULT CHARSET=utf8mb4",
