@@ -164,6 +164,8 @@ pub enum ErrorCode {
     WrongGroupField = 1056,
     WrongKeyColumn = 1167,
     UnknownStorageEngine = 1286,
+    /// ER_ILLEGAL_HA_CREATE_OPTION: a ROW_FORMAT InnoDB does not have.
+    IllegalHaCreateOption = 1478,
     /// ER_CANT_CREATE_TABLE, with InnoDB's errno 150 (a malformed foreign key) or 121 (a
     /// constraint name taken).
     CantCreateTable = 1005,
