@@ -330,6 +330,9 @@ pub struct Error {
     /// Set when the statement stopped to wait instead of failing: it was undone, and the
     /// session runs it again once the server awaited this (session invariant (4)).
     pub wait: Option<WaitFor>,
+    /// What made a view invalid (1356): the first error binding its query met, which
+    /// MariaDB's CHECK TABLE of the view reports before the 1356.
+    pub cause: Option<Box<Error>>,
 }
 
 /// What an undone statement waits for before it runs again.
@@ -358,6 +361,7 @@ impl Error {
             code,
             message: message.into(),
             wait: None,
+            cause: None,
         }
     }
 

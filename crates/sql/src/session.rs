@@ -2298,7 +2298,13 @@ impl Session {
                     .collect::<Result<maintenance::Named>>()?;
                 maintenance::check_names(*operation, &tables, &self.state.access())?;
                 let storage = self.engine.storage();
-                let rows = maintenance::run(*operation, &tables, storage, &self.reader);
+                let rows = maintenance::run(
+                    *operation,
+                    &tables,
+                    storage,
+                    &self.reader,
+                    self.state.access(),
+                );
                 return self.send_rows(rows, sink, more);
             }
             Statement::RenameTable { pairs, if_exists } => {
