@@ -129,6 +129,46 @@ ALTER TABLE options_only engine='innodb';
 ALTER TABLE missing_table ENGINE=InnoDB;
 ALTER TABLE options_only DEFAULT ENGINE=InnoDB;
 ALTER TABLE options_only ENGINE=;
+-- An engine MariaDB does not know is 1286, before the table or the other options are
+-- looked at; INNOBASE is InnoDB's other name.
+ALTER TABLE options_only ENGINE=nope;
+ALTER TABLE missing_table ENGINE=nope;
+ALTER TABLE options_only ENGINE=nope, CHARSET latin1;
+ALTER TABLE options_only CHARSET latin1, ENGINE=nope;
+ALTER TABLE options_only ENGINE=InnoDB, ENGINE=nope;
+ALTER TABLE options_only ENGINE=INNOBASE;
+-- COMMENT changes the table's comment (the last one written counts); ROW_FORMAT is
+-- accepted (manycore keeps no row format, so SHOW CREATE TABLE is compared after DEFAULT),
+-- FIXED and PAGE are InnoDB's 1478; AUTO_INCREMENT raises the next value; CONVERT TO the
+-- character set and collation the table already has changes nothing.
+CREATE TABLE commented (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(10)) COMMENT 'first';
+INSERT INTO commented (v) VALUES ('a'), ('b'), ('c');
+ALTER TABLE commented COMMENT 'second';
+SHOW CREATE TABLE commented;
+ALTER TABLE commented COMMENT = 'third', ENGINE=InnoDB;
+SELECT TABLE_COMMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'commented';
+ALTER TABLE commented COMMENT 'x' COMMENT 'it''s last';
+SHOW CREATE TABLE commented;
+ALTER TABLE commented COMMENT '';
+SHOW CREATE TABLE commented;
+ALTER TABLE commented COMMENT 5;
+ALTER TABLE missing_table COMMENT 'x';
+ALTER TABLE commented ROW_FORMAT=DYNAMIC;
+ALTER TABLE commented ROW_FORMAT COMPACT, ROW_FORMAT=redundant;
+ALTER TABLE commented ROW_FORMAT=DEFAULT;
+SHOW CREATE TABLE commented;
+ALTER TABLE commented ROW_FORMAT=FIXED;
+ALTER TABLE commented ROW_FORMAT=PAGE;
+ALTER TABLE commented ROW_FORMAT=bogus;
+ALTER TABLE commented AUTO_INCREMENT=100;
+SHOW CREATE TABLE commented;
+INSERT INTO commented (v) VALUES ('d');
+SELECT * FROM commented ORDER BY id;
+ALTER TABLE commented CONVERT TO CHARACTER SET utf8mb4;
+ALTER TABLE commented CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;
+ALTER TABLE commented CONVERT TO CHARSET utf8mb4, COMMENT 'converted';
+SHOW CREATE TABLE commented;
+DROP TABLE commented;
 SHOW CREATE TABLE options_only;
 SELECT * FROM options_only ORDER BY id;
 DROP TABLE options_only;

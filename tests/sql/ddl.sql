@@ -109,5 +109,25 @@ INSERT INTO `select` (`from`, `a b`) VALUES (1, 'sp');
 SELECT `from`, `a b` FROM `select`;
 DROP TABLE `select`;
 
+-- ENGINE: the engines MariaDB knows are accepted (manycore stores them all as InnoDB);
+-- another name is 1286 (NO_ENGINE_SUBSTITUTION is in the default sql_mode), checked
+-- before whether the table exists. The last ENGINE named is the one that counts.
+CREATE TABLE engine_known (a INT NOT NULL) ENGINE=MyISAM;
+DROP TABLE engine_known;
+CREATE TABLE engine_known (a INT NOT NULL) ENGINE=heap;
+DROP TABLE engine_known;
+CREATE TABLE engine_known (a INT NOT NULL) ENGINE Aria;
+DROP TABLE engine_known;
+CREATE TABLE engine_known (a INT NOT NULL) ENGINE=INNOBASE;
+CREATE TABLE engine_unknown (a INT) ENGINE=NoSuchEngine;
+CREATE TABLE engine_unknown (a INT) ENGINE=`archive`;
+CREATE TABLE engine_unknown (a INT) ENGINE=InnoDB ENGINE=nope;
+CREATE TABLE engine_unknown (a INT) ENGINE=nope ENGINE=InnoDB;
+DROP TABLE engine_unknown;
+CREATE TABLE IF NOT EXISTS engine_known (a INT) ENGINE=nope;
+CREATE TABLE engine_unknown ENGINE=nope AS SELECT 1 AS a;
+SHOW TABLES;
+DROP TABLE engine_known;
+
 DROP TABLE people;
 SHOW TABLES;

@@ -201,3 +201,14 @@ SET @j = 1;
 DO @j := @j + 1, SLEEP(0.02), @j := @j * 10;
 SET @j = @j + 1, @i = SLEEP(0.02);
 SELECT @j, @i;
+-- Result types of string functions follow the bytes the result may need (4 a character
+-- for utf8mb4): a text function of a TEXT column is MEDIUMTEXT, of a MEDIUMTEXT LONGTEXT;
+-- a literal count of LEFT/RIGHT bounds it.
+CREATE TABLE string_types (v VARCHAR(100), v3 VARCHAR(5000), t TEXT, tt TINYTEXT, mt MEDIUMTEXT, b BLOB, vb VARBINARY(300));
+INSERT INTO string_types VALUES ('abc', 'def', 'ghi', 'jkl', 'mno', 'pqr', 'stu');
+SELECT SUBSTRING(t, 1), SUBSTRING(tt, 2), SUBSTRING(mt, 1), SUBSTRING(b, 1), SUBSTRING(vb, 1) FROM string_types;
+SELECT CONCAT(v3, v3, v3), CONCAT(v3, v3, v3, v3), CONCAT(t, 'x'), CONCAT(b, 'x') FROM string_types;
+SELECT REPLACE(t, 'g', 'G'), UPPER(tt), LOWER(mt), TRIM(t), REVERSE(tt) FROM string_types;
+SELECT LEFT(t, 3), RIGHT(t, 2), LEFT(v, 1000), REPEAT(v, 200), LPAD(v, 5000, 'x') FROM string_types;
+SELECT REGEXP_SUBSTR(t, 'h.'), REGEXP_SUBSTR(v3, 'e'), REGEXP_SUBSTR(tt, 'k') FROM string_types;
+DROP TABLE string_types;

@@ -50,5 +50,19 @@ REPAIR TABLE kept QUICK EXTENDED USE_FRM;
 -- The rows are as they were.
 SELECT * FROM kept ORDER BY id;
 SELECT COUNT(*) FROM no_key;
+-- CHECK of a view binds it: once its table is gone, the error that made it invalid, the
+-- 1356 and Corrupt (for a view reading that view too); back to OK once it binds again.
+CREATE TABLE base (id INT, v INT);
+CREATE VIEW over_base AS SELECT id, v FROM base;
+CREATE VIEW over_view AS SELECT * FROM over_base;
+CHECK TABLE over_base, over_view;
+DROP TABLE base;
+CHECK TABLE over_base;
+CHECK TABLE over_view, kept;
+ANALYZE TABLE over_base;
+CREATE TABLE base (id INT, v INT, w INT);
+CHECK TABLE over_view, over_base EXTENDED;
+DROP VIEW over_view, over_base;
+DROP TABLE base;
 DROP VIEW seen;
 DROP TABLE kept, no_key;

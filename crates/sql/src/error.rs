@@ -164,6 +164,8 @@ pub enum ErrorCode {
     WrongGroupField = 1056,
     WrongKeyColumn = 1167,
     UnknownStorageEngine = 1286,
+    /// ER_ILLEGAL_HA_CREATE_OPTION: a ROW_FORMAT InnoDB does not have.
+    IllegalHaCreateOption = 1478,
     /// ER_CANT_CREATE_TABLE, with InnoDB's errno 150 (a malformed foreign key) or 121 (a
     /// constraint name taken).
     CantCreateTable = 1005,
@@ -338,6 +340,9 @@ pub struct Error {
     /// Set when the statement stopped to wait instead of failing: it was undone, and the
     /// session runs it again once the server awaited this (session invariant (4)).
     pub wait: Option<WaitFor>,
+    /// What made a view invalid (1356): the first error binding its query met, which
+    /// MariaDB's CHECK TABLE of the view reports before the 1356.
+    pub cause: Option<Box<Error>>,
 }
 
 /// What an undone statement waits for before it runs again.
@@ -366,6 +371,7 @@ impl Error {
             code,
             message: message.into(),
             wait: None,
+            cause: None,
         }
     }
 

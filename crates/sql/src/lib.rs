@@ -60,6 +60,7 @@ mod set_operation;
 mod show;
 pub mod sink;
 pub mod split;
+mod storage_engine;
 #[cfg(test)]
 mod tests;
 pub mod user_lock;

@@ -9,11 +9,15 @@
 //! - ANALYZE answers `status OK`: the planner keeps no statistics to refresh (InnoDB
 //!   recomputes its estimates; MariaDB's answer for it is the same).
 //! - OPTIMIZE runs the garbage collector, which frees what old row versions and stale
-//!   index entries hold, and answers `status OK`. MariaDB rebuilds an InnoDB table and says
+//!   index entries hold, and answers `status OK`. The collector sweeps every table, so a
+//!   statement naming several runs it once, after its rows are made. MariaDB rebuilds an InnoDB table and says
 //!   `Table does not support optimize, doing recreate + analyze instead` first; manycore
 //!   rebuilds nothing, so it does not say so.
 //! - REPAIR changes nothing and says so as MariaDB does for InnoDB: the engine does not
 //!   support repair.
+//!
+//! CHECK of a view binds it, as reading it would: `status OK`, or, when a table or column
+//! it reads is gone, MariaDB's rows: the error that made it invalid, the 1356, `Corrupt`.
 //!
 //! As in MariaDB, a missing table, or a view where a base table is needed, is not an
 //! error of the statement: its rows say `Error` and `Operation failed`, and the other
@@ -38,17 +42,6 @@ pub enum Operation {
 }
 
 impl Operation {
-    /// The operation a statement's first word names (CHECK, ANALYZE, OPTIMIZE or REPAIR).
-    pub fn named(word: &str) -> Operation {
-        match word {
-            "CHECK" => Operation::Check,
-            "ANALYZE" => Operation::Analyze,
-            "OPTIMIZE" => Operation::Optimize,
-            "REPAIR" => Operation::Repair,
-            other => unreachable!("not a maintenance statement: {other}"),
-        }
-    }
-
     /// The Op column: the operation in lower case.
     fn shown(self) -> &'static str {
         match self {
@@ -93,8 +86,10 @@ pub fn run(
     tables: &Named,
     storage: &Arc<Storage>,
     reader: &ReaderSlot,
+    access: AccessCheck<'_>,
 ) -> Rows {
     let mut rows = Vec::new();
+    let mut collect_garbage = false;
     for (db, table) in tables {
         let name = format!("{db}.{table}");
         let mut row = |kind: &str, message: &str| {
@@ -116,15 +111,27 @@ pub fn run(
         }
         let database = catalog.databases.get(db.as_str());
         let found = database.and_then(|d| d.tables.get(table.as_str()));
-        let is_view = database.is_some_and(|d| d.views.contains_key(table.as_str()));
+        let view = database.and_then(|d| d.views.get(table.as_str()));
         let Some(found) = found else {
-            match is_view && operation == Operation::Check {
-                true => row("status", "OK"),
-                false if is_view => {
+            match view {
+                Some(view) if operation == Operation::Check => {
+                    match crate::view::check(&catalog, access, db, view) {
+                        Ok(()) => row("status", "OK"),
+                        // As MariaDB: what made it invalid, then the 1356, then Corrupt.
+                        Err(e) => {
+                            if let Some(cause) = &e.cause {
+                                row("Error", &cause.message);
+                            }
+                            row("Error", &e.message);
+                            row("error", "Corrupt");
+                        }
+                    }
+                }
+                Some(_) => {
                     row("Error", &format!("'{name}' is not of type 'BASE TABLE'"));
                     row("status", "Operation failed");
                 }
-                false => {
+                None => {
                     row("Error", &Error::no_such_table(db, table).message);
                     row("status", "Operation failed");
                 }
@@ -144,7 +151,7 @@ pub fn run(
             }
             Operation::Analyze => row("status", "OK"),
             Operation::Optimize => {
-                storage.collect_garbage();
+                collect_garbage = true;
                 row("status", "OK");
             }
             Operation::Repair => row(
@@ -152,6 +159,9 @@ pub fn run(
                 "The storage engine for the table doesn't support repair",
             ),
         }
+    }
+    if collect_garbage {
+        storage.collect_garbage();
     }
     Rows {
         columns: vec![

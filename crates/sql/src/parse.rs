@@ -17,6 +17,7 @@
 
 use crate::dialect::MariaDbDialect;
 use crate::error::{Error, ErrorCode, Result};
+use crate::maintenance::Operation;
 use crate::privilege::statement::{self, AccountStatement};
 use sqlparser::ast;
 use sqlparser::keywords::Keyword;
@@ -60,14 +61,12 @@ pub enum Statement {
     AlterTableKeys {
         table: ast::ObjectName,
     },
-    /// ALTER TABLE t with only table options (ENGINE, [DEFAULT] CHARSET or COLLATE, FORCE),
-    /// which sqlparser does not read in ALTER TABLE: what migrations write to make sure of
-    /// a table's engine and character set.
+    /// ALTER TABLE t with only table options (`TableOptions`), which sqlparser does not
+    /// read in ALTER TABLE: what migrations write to make sure of a table's engine and
+    /// character set, or to change its comment.
     AlterTableOptions {
         table: ast::ObjectName,
-        engine: Option<String>,
-        charset: Option<String>,
-        collation: Option<String>,
+        options: TableOptions,
     },
     Do(Vec<ast::Expr>),
     StartTransaction {
@@ -89,7 +88,7 @@ pub enum Statement {
     AlterTable(Box<crate::if_exists::AlterTable>),
     /// CHECK, ANALYZE, OPTIMIZE or REPAIR TABLE (`maintenance`; sqlparser lacks them).
     TableMaintenance {
-        operation: crate::maintenance::Operation,
+        operation: Operation,
         tables: Vec<ast::ObjectName>,
     },
     /// RENAME TABLE [IF EXISTS] (sqlparser lacks the clause).
@@ -113,6 +112,30 @@ pub enum Statement {
         name: String,
     },
 }
+
+/// The table options of an ALTER TABLE that has nothing else, each the last one written
+/// (as MariaDB keeps it); FORCE is read and kept nowhere.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TableOptions {
+    pub engine: Option<String>,
+    /// [DEFAULT] CHARSET, CHARACTER SET, or CONVERT TO's.
+    pub charset: Option<String>,
+    pub collation: Option<String>,
+    pub comment: Option<String>,
+    /// ROW_FORMAT's word, in upper case: one of `ROW_FORMATS`.
+    pub row_format: Option<String>,
+}
+
+/// The ROW_FORMAT values MariaDB's grammar knows.
+const ROW_FORMATS: &[&str] = &[
+    "DEFAULT",
+    "DYNAMIC",
+    "FIXED",
+    "COMPRESSED",
+    "REDUNDANT",
+    "COMPACT",
+    "PAGE",
+];
 
 /// What a SHOW of stored objects lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,10 +174,10 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
             Err(e) => Err(e),
         },
         Some("RENAME") => or_sql(crate::if_exists::rename_table(text), text),
-        Some(first @ ("CHECK" | "ANALYZE" | "OPTIMIZE" | "REPAIR")) => {
-            let operation = crate::maintenance::Operation::named(first);
-            or_sql(pre_maintenance(&mut parser, operation), text)
-        }
+        Some("CHECK") => or_sql(pre_maintenance(&mut parser, Operation::Check), text),
+        Some("ANALYZE") => or_sql(pre_maintenance(&mut parser, Operation::Analyze), text),
+        Some("OPTIMIZE") => or_sql(pre_maintenance(&mut parser, Operation::Optimize), text),
+        Some("REPAIR") => or_sql(pre_maintenance(&mut parser, Operation::Repair), text),
         Some("CREATE") => match pre_view(&mut parser, text) {
             Ok(Some(statement)) => Ok(statement),
             Ok(None) => or_sql(crate::if_exists::create(text), text),
@@ -598,22 +621,14 @@ fn pre_alter_keys(parser: &mut Parser) -> Result<Option<Statement>, ParserError>
     if toggles_keys {
         return Ok(Some(Statement::AlterTableKeys { table }));
     }
-    Ok(table_options(parser).map(
-        |(engine, charset, collation)| Statement::AlterTableOptions {
-            table,
-            engine,
-            charset,
-            collation,
-        },
-    ))
+    Ok(table_options(parser).map(|options| Statement::AlterTableOptions { table, options }))
 }
 
 /// The rest of an ALTER TABLE when it is only table options, separated by spaces or
-/// commas, as (engine, charset, collation); None for anything else, which sqlparser then
-/// reads (or refuses with 1064, as before).
-#[allow(clippy::type_complexity)]
-fn table_options(parser: &mut Parser) -> Option<(Option<String>, Option<String>, Option<String>)> {
-    let (mut engine, mut charset, mut collation) = (None, None, None);
+/// commas; None for anything else, which sqlparser then reads (or refuses with 1064, as
+/// before), so options mixed with other operations are not read.
+fn table_options(parser: &mut Parser) -> Option<TableOptions> {
+    let mut options = TableOptions::default();
     // The value after an option's name and its optional `=`.
     let value = |parser: &mut Parser| {
         let _equals = parser.consume_token(&Token::Eq);
@@ -632,26 +647,51 @@ fn table_options(parser: &mut Parser) -> Option<(Option<String>, Option<String>,
             }
             Some("ENGINE") if !default => {
                 parser.next_token();
-                engine = Some(value(parser)?);
+                options.engine = Some(value(parser)?);
+            }
+            Some("COMMENT") if !default => {
+                parser.next_token();
+                let _equals = parser.consume_token(&Token::Eq);
+                match parser.next_token().token {
+                    Token::SingleQuotedString(s) => options.comment = Some(s),
+                    _ => return None,
+                }
+            }
+            Some("ROW_FORMAT") if !default => {
+                parser.next_token();
+                let format = value(parser)?.to_ascii_uppercase();
+                ROW_FORMATS.contains(&format.as_str()).then_some(())?;
+                options.row_format = Some(format);
+            }
+            Some("CONVERT") if !default => {
+                parser.next_token();
+                eat_word(parser, "TO").then_some(())?;
+                if !eat_word(parser, "CHARSET") {
+                    (eat_word(parser, "CHARACTER") && eat_word(parser, "SET")).then_some(())?;
+                }
+                options.charset = Some(value(parser)?);
+                if eat_word(parser, "COLLATE") {
+                    options.collation = Some(value(parser)?);
+                }
             }
             Some("CHARSET") => {
                 parser.next_token();
-                charset = Some(value(parser)?);
+                options.charset = Some(value(parser)?);
             }
             Some("CHARACTER") if peek_word(parser, 1).as_deref() == Some("SET") => {
                 parser.next_token();
                 parser.next_token();
-                charset = Some(value(parser)?);
+                options.charset = Some(value(parser)?);
             }
             Some("COLLATE") => {
                 parser.next_token();
-                collation = Some(value(parser)?);
+                options.collation = Some(value(parser)?);
             }
             _ => return None,
         }
         let _comma = parser.consume_token(&Token::Comma);
         if parser.peek_token().token == Token::EOF {
-            return Some((engine, charset, collation));
+            return Some(options);
         }
     }
 }
@@ -662,9 +702,8 @@ fn table_options(parser: &mut Parser) -> Option<(Option<String>, Option<String>,
 /// (QUICK, EXTENDED, ...) are read and change nothing: the check is always complete.
 fn pre_maintenance(
     parser: &mut Parser,
-    operation: crate::maintenance::Operation,
+    operation: Operation,
 ) -> Result<Option<Statement>, ParserError> {
-    use crate::maintenance::Operation;
     parser.next_token();
     if operation != Operation::Check && !eat_word(parser, "NO_WRITE_TO_BINLOG") {
         eat_word(parser, "LOCAL");

@@ -2111,6 +2111,67 @@ impl Session {
         information_schema::find_table(&self.engine.storage().catalog(), &db, &table)
     }
 
+    /// ALTER TABLE with only table options. The one engine and default character set
+    /// there are: naming them changes nothing, and FORCE has nothing to rebuild (old
+    /// versions are collected as they age); another engine or default would be a change
+    /// not made (1235). ROW_FORMAT is accepted and kept nowhere: rows have one format
+    /// here. COMMENT is the one option stored, a schema change like a rename's (logged).
+    fn alter_table_options(
+        &mut self,
+        table: &ast::ObjectName,
+        options: &crate::parse::TableOptions,
+    ) -> Result<StatementOutcome> {
+        // As in MariaDB, an unknown engine is refused before the table is looked at.
+        let engine = options
+            .engine
+            .as_deref()
+            .map(crate::storage_engine::resolve)
+            .transpose()?;
+        let (db, table) = self.lookup_table(table, Some(Privileges::ALTER))?;
+        let refused = [
+            ("ENGINE", engine, "InnoDB"),
+            ("CHARSET", options.charset.as_deref(), "utf8mb4"),
+            (
+                "COLLATE",
+                options.collation.as_deref(),
+                "utf8mb4_general_ci",
+            ),
+        ];
+        for (option, asked, only) in refused {
+            if let Some(asked) = asked.filter(|a| !a.eq_ignore_ascii_case(only)) {
+                return Err(Error::not_supported(&format!(
+                    "ALTER TABLE {option}={asked}"
+                )));
+            }
+        }
+        if matches!(options.row_format.as_deref(), Some("FIXED" | "PAGE")) {
+            // MariaDB names the option by its internal name, ROW_TYPE.
+            return Err(Error::new(
+                ErrorCode::IllegalHaCreateOption,
+                "Table storage engine 'InnoDB' does not support the create option 'ROW_TYPE'",
+            ));
+        }
+        if let Some(comment) = options
+            .comment
+            .as_ref()
+            .filter(|c| **c != table.schema.comment)
+        {
+            let mut schema = table.schema.as_ref().clone();
+            schema.comment = comment.clone();
+            let name = schema.name.clone();
+            self.engine
+                .storage()
+                .alter_table(&db, &name, schema, Vec::new(), None, |_| {
+                    Ok::<(), StorageError>(())
+                })
+                .map_err(storage_error)?;
+        }
+        Ok(StatementOutcome::Records {
+            records: 0,
+            duplicates: 0,
+        })
+    }
+
     /// `CREATE TABLE t [(definitions)] SELECT ...`: creates the table with the columns
     /// the query's result types give (`ddl::select_definition`), then inserts the query's
     /// rows in a transaction of its own; if that fails, the table is dropped again, so a
@@ -2126,6 +2187,7 @@ impl Session {
             .query
             .as_deref()
             .ok_or_else(|| Error::parse_near("", 1))?;
+        crate::storage_engine::check_create(create)?;
         let storage = self.engine.storage().clone();
         let (db, name) = crate::ddl::split_name(&create.name)?;
         let db = self.require_db(db)?;
@@ -2327,7 +2389,13 @@ impl Session {
                     .collect::<Result<maintenance::Named>>()?;
                 maintenance::check_names(*operation, &tables, &self.state.access())?;
                 let storage = self.engine.storage();
-                let rows = maintenance::run(*operation, &tables, storage, &self.reader);
+                let rows = maintenance::run(
+                    *operation,
+                    &tables,
+                    storage,
+                    &self.reader,
+                    self.state.access(),
+                );
                 return self.send_rows(rows, sink, more);
             }
             Statement::RenameTable { pairs, if_exists } => {
@@ -2474,34 +2542,9 @@ impl Session {
                 let rows = self.filter_where(rows, predicate, params, &parameters)?;
                 return self.send_rows(rows, sink, more);
             }
-            Statement::AlterTableOptions {
-                table,
-                engine,
-                charset,
-                collation,
-            } => {
-                self.lookup_table(table, Some(Privileges::ALTER))?;
-                // The one engine and default character set there are: naming them changes
-                // nothing, and FORCE has nothing to rebuild (old versions are collected
-                // as they age). Another engine or default would be a change not made.
-                let refused = [
-                    ("ENGINE", engine, "InnoDB"),
-                    ("CHARSET", charset, "utf8mb4"),
-                    ("COLLATE", collation, "utf8mb4_general_ci"),
-                ];
-                for (option, asked, only) in refused {
-                    if let Some(asked) = asked.as_deref().filter(|a| !a.eq_ignore_ascii_case(only))
-                    {
-                        return Err(Error::not_supported(&format!(
-                            "ALTER TABLE {option}={asked}"
-                        )));
-                    }
-                }
+            Statement::AlterTableOptions { table, options } => {
                 self.implicit_commit()?;
-                StatementOutcome::Records {
-                    records: 0,
-                    duplicates: 0,
-                }
+                self.alter_table_options(table, options)?
             }
             Statement::AlterTableKeys { table } => {
                 let (db, table) = self.lookup_table(table, Some(Privileges::ALTER))?;
@@ -2890,6 +2933,7 @@ impl Session {
                 if create.query.is_some() || create.clone.is_some() {
                     return Err(Error::not_supported("CREATE TABLE ... SELECT"));
                 }
+                crate::storage_engine::check_create(create)?;
                 let (db, name) = crate::ddl::split_name(&create.name)?;
                 let db = self.require_db(db)?;
                 self.state.access().table(&db, &name, Privileges::CREATE)?;

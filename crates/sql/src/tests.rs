@@ -2371,6 +2371,27 @@ fn optimize_collects_old_versions_and_maintenance_needs_privileges() {
         table(&[&["test.sbtest1", "optimize", "status", "OK"]])
     );
     assert_eq!(storage.garbage_len(), 0);
+    // Several tables: one row each, in the order named; one collection frees them all.
+    run(&mut s, "CREATE TABLE other (id INT PRIMARY KEY, v INT)");
+    run(&mut s, "INSERT INTO other VALUES (1, 1), (2, 2)");
+    run(&mut s, "DELETE FROM other WHERE id = 1");
+    run(&mut s, "DELETE FROM sbtest1 WHERE id = 2");
+    assert!(storage.garbage_len() > 0);
+    assert_eq!(
+        rows(&mut s, "OPTIMIZE TABLE sbtest1, missing, other"),
+        table(&[
+            &["test.sbtest1", "optimize", "status", "OK"],
+            &[
+                "test.missing",
+                "optimize",
+                "Error",
+                "Table 'test.missing' doesn't exist"
+            ],
+            &["test.missing", "optimize", "status", "Operation failed"],
+            &["test.other", "optimize", "status", "OK"],
+        ])
+    );
+    assert_eq!(storage.garbage_len(), 0);
     assert_eq!(
         rows(&mut s, "CHECK TABLE sbtest1"),
         table(&[&["test.sbtest1", "check", "status", "OK"]])
@@ -2404,6 +2425,14 @@ fn alter_table_options_refuse_what_they_cannot_change() {
     ] {
         let e = error(&mut s, statement);
         assert_eq!(e.code, ErrorCode::NotSupportedYet, "{statement}");
+    }
+    // An engine MariaDB does not know is 1286 in CREATE and ALTER alike.
+    for statement in [
+        "ALTER TABLE sbtest1 ENGINE=nope",
+        "CREATE TABLE t9 (a INT) ENGINE=nope",
+    ] {
+        let e = error(&mut s, statement);
+        assert_eq!(e.code, ErrorCode::UnknownStorageEngine, "{statement}");
     }
     ok(
         &mut s,

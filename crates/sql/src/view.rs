@@ -23,6 +23,8 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::parse::Statement;
+use crate::privilege::AccessCheck;
+use crate::scope::Parameters;
 use crate::select::{self, BindContext, SelectPlan};
 use crate::sink::ColumnInfo;
 use manycore_storage::ViewSchema;
@@ -106,21 +108,50 @@ pub fn bind(cx: &BindContext, db: &str, view: &ViewSchema) -> Result<SelectPlan>
     NESTING.with(|n| n.set(depth + 1));
     let bound = bind_query(cx, db, view);
     NESTING.with(|n| n.set(depth));
-    bound.map_err(|e| match e.code {
+    bound.map_err(|mut e| match e.code {
         ErrorCode::NoSuchTable
         | ErrorCode::BadField
         | ErrorCode::ViewInvalid
         | ErrorCode::TableAccessDenied
-        | ErrorCode::ColumnAccessDenied => Error::new(
-            ErrorCode::ViewInvalid,
-            format!(
-                "View '{db}.{}' references invalid table(s) or column(s) or function(s) or \
-                 definer/invoker of view lack rights to use them",
-                view.name
-            ),
-        ),
+        | ErrorCode::ColumnAccessDenied => {
+            // An inner view's 1356 passes on what made it invalid.
+            let cause = e.cause.take().unwrap_or_else(|| Box::new(e));
+            Error {
+                cause: Some(cause),
+                ..Error::new(
+                    ErrorCode::ViewInvalid,
+                    format!(
+                        "View '{db}.{}' references invalid table(s) or column(s) or \
+                         function(s) or definer/invoker of view lack rights to use them",
+                        view.name
+                    ),
+                )
+            }
+        }
         _ => e,
     })
+}
+
+/// CHECK TABLE of a view: binds its query in its database, as a statement reading the
+/// view would (MariaDB opens the view to check it).
+pub fn check(
+    catalog: &manycore_storage::Catalog,
+    access: AccessCheck<'_>,
+    db: &str,
+    view: &ViewSchema,
+) -> Result<()> {
+    let parameters = Parameters::untyped();
+    let cx = BindContext {
+        catalog,
+        database: Some(db),
+        text: &view.query,
+        parameters: &parameters,
+        access,
+        outer: None,
+        subquery_tables: Default::default(),
+        ctes: None,
+    };
+    bind(&cx, db, view).map(|_| ())
 }
 
 fn bind_query(cx: &BindContext, db: &str, view: &ViewSchema) -> Result<SelectPlan> {

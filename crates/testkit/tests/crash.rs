@@ -302,3 +302,45 @@ fn full_disk_scenario(server: &mut ManycoreServer, filler: &std::path::Path) {
     let lost = acked.iter().filter(|id| !present.contains(id)).count();
     assert_eq!(lost, 0, "acknowledged inserts lost after a full disk");
 }
+
+/// ALTER TABLE ... COMMENT is a logged schema change: the comment comes back from the
+/// log after kill -9, and from whatever a graceful stop leaves after a restart.
+#[test]
+fn a_table_comment_changed_by_alter_survives_restarts() {
+    let mut server = ManycoreServer::start();
+    let port = server.port();
+    let mut c = Conn::new(Opts::from(opts(port, None))).expect("connect");
+    for sql in [
+        "CREATE DATABASE commented",
+        "CREATE TABLE commented.t (id INT PRIMARY KEY) COMMENT 'at create'",
+        "INSERT INTO commented.t VALUES (1)",
+        "ALTER TABLE commented.t COMMENT 'by alter'",
+    ] {
+        c.query_drop(sql).expect(sql);
+    }
+    drop(c);
+    let comment = |port: u16| -> String {
+        let mut c = Conn::new(Opts::from(opts(port, None))).expect("connect after restart");
+        c.query_first(
+            "SELECT TABLE_COMMENT FROM information_schema.TABLES \
+             WHERE TABLE_SCHEMA = 'commented' AND TABLE_NAME = 't'",
+        )
+        .expect("select comment")
+        .expect("the table is there")
+    };
+    server.kill9();
+    server.restart();
+    assert_eq!(comment(port), "by alter", "after kill -9");
+    let mut c = Conn::new(Opts::from(opts(port, None))).expect("connect");
+    c.query_drop("ALTER TABLE commented.t COMMENT ''")
+        .expect("clear comment");
+    drop(c);
+    server.restart();
+    assert_eq!(comment(port), "", "after a graceful restart");
+    let mut c = Conn::new(Opts::from(opts(port, None))).expect("connect");
+    let create: (String, String) = c
+        .query_first("SHOW CREATE TABLE commented.t")
+        .expect("show create")
+        .expect("a row");
+    assert!(!create.1.contains("COMMENT"), "{}", create.1);
+}

@@ -667,29 +667,33 @@ pub fn is_binary_string(t: &DataType) -> bool {
     )
 }
 
-/// A string type of `length` characters: binary if `binary`, TEXT/BLOB when too long
-/// for VARCHAR.
+/// A string type of `length` characters: binary if `binary`, else utf8mb4 (4 bytes a
+/// character at most). As MariaDB's `Type_handler::string_type_handler`, the bytes decide:
+/// VARCHAR/VARBINARY below 65,535, BLOB at exactly that (only a binary string gets
+/// there), MEDIUM from 65,536 and LONG from 16,777,216; so a text function of a TEXT
+/// column (65,535 characters) is MEDIUMTEXT.
 pub fn string_type(length: u64, binary: bool) -> DataType {
-    if length > 16_383 {
-        let size = if length <= 65_535 {
-            LobSize::Regular
-        } else if length <= 16_777_215 {
-            LobSize::Medium
-        } else {
-            LobSize::Long
-        };
-        return if binary {
-            DataType::Blob { size }
-        } else {
-            DataType::Text { size }
-        };
-    }
-    if binary {
-        DataType::VarBinary {
-            length: length as u32,
+    const VARCHAR_BYTES_MAX: u64 = 65_534;
+    let bytes = match binary {
+        true => length,
+        false => length.saturating_mul(4),
+    };
+    let size = match bytes {
+        0..=VARCHAR_BYTES_MAX => {
+            return match binary {
+                true => DataType::VarBinary {
+                    length: length as u32,
+                },
+                false => varchar(length),
+            };
         }
-    } else {
-        varchar(length)
+        65_535 => LobSize::Regular,
+        65_536..=16_777_215 => LobSize::Medium,
+        _ => LobSize::Long,
+    };
+    match binary {
+        true => DataType::Blob { size },
+        false => DataType::Text { size },
     }
 }
 
@@ -1001,7 +1005,16 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
             )
         }
         Upper | Lower | Reverse | Trim(_) => same_string_type(&t(0), char_length(&t(0))),
-        Substring | Left | Right => same_string_type(&t(0), char_length(&t(0))),
+        Substring => same_string_type(&t(0), char_length(&t(0))),
+        // A literal count bounds the result, as in MariaDB (LEFT(text, 3) is a VARCHAR).
+        Left | Right => same_string_type(
+            &t(0),
+            args.get(1)
+                .and_then(literal_int)
+                .map_or(char_length(&t(0)), |n| {
+                    char_length(&t(0)).min(n.max(0) as u64)
+                }),
+        ),
         Replace => same_string_type(
             &t(0),
             char_length(&t(0)).saturating_mul(char_length(&t(2)).max(1)),
