@@ -28,7 +28,7 @@ use crate::expr::SessionContext;
 use manycore_storage::{
     Catalog, ForeignKeySchema, IndexNo, IndexSchema, StorageError, TableSchema,
 };
-use manycore_types::{ColumnDefault, DataType, Row, Value};
+use manycore_types::{Collation, ColumnDefault, DataType, Row, Value};
 use sqlparser::ast;
 
 /// Whether `op` is one of this module's.
@@ -152,7 +152,9 @@ impl Alteration {
             } => {
                 self.check_new_name(&column_def.name.value, None)?;
                 reject_constraint_options(column_def.options.iter().map(|o| &o.option))?;
-                let column = crate::ddl::column_schema(column_def, session)?;
+                // A table keeps no default collation of its own (README): general_ci.
+                let column =
+                    crate::ddl::column_schema(column_def, Collation::Utf8mb4GeneralCi, session)?;
                 let at = self.place(self.schema.columns.len(), column_position.as_ref())?;
                 self.schema.columns.insert(at, column);
                 self.ids.insert(at, self.next_id);
@@ -203,7 +205,8 @@ impl Alteration {
         catalog: &Catalog,
         session: &dyn SessionContext,
     ) -> Result<()> {
-        let mut column = crate::ddl::column_schema(&def, session)?;
+        // As ADD COLUMN: without COLLATE, general_ci.
+        let mut column = crate::ddl::column_schema(&def, Collation::Utf8mb4GeneralCi, session)?;
         let was = &self.schema.columns[at];
         if self.ids[at] < self.old.columns.len() && was.data_type != column.data_type {
             let children = catalog.children_of(&self.db, &self.old.name);
@@ -455,9 +458,17 @@ pub(crate) fn copies_rows(
             let Some(k) = *source else { return false };
             match (&old.columns[k].data_type, &c.data_type) {
                 (a, b) if a == b => false,
-                (DataType::VarChar { length: a }, DataType::VarChar { length: b }) => {
-                    b < a || (*a <= 63) != (*b <= 63)
-                }
+                // A new collation makes new index keys: a rebuild.
+                (
+                    DataType::VarChar {
+                        length: a,
+                        collation: collation_a,
+                    },
+                    DataType::VarChar {
+                        length: b,
+                        collation: collation_b,
+                    },
+                ) => b < a || (*a <= 63) != (*b <= 63) || collation_a != collation_b,
                 _ => true,
             }
         })

@@ -160,9 +160,7 @@ pub fn run(
             ColumnInfo::text("Msg_type", 10),
             ColumnInfo::expression(
                 "Msg_text",
-                DataType::Text {
-                    size: LobSize::Medium,
-                },
+                DataType::text(LobSize::Medium),
                 true,
             ),
         ],
