@@ -447,7 +447,7 @@ pub(crate) fn convert_row(
 /// the key InnoDB clusters its rows on (`has_clustering_key`) and gains none, which InnoDB
 /// cannot do in place (it builds a new one in place), or some column's type changed,
 /// other than a VARCHAR growing within its length-byte class (utf8mb4: up to 63
-/// characters take one byte), which InnoDB does in place.
+/// characters take one byte) or a new collation, which InnoDB does in place.
 pub(crate) fn copies_rows(
     old: &TableSchema,
     schema: &TableSchema,
@@ -457,18 +457,17 @@ pub(crate) fn copies_rows(
         || schema.columns.iter().zip(sources).any(|(c, source)| {
             let Some(k) = *source else { return false };
             match (&old.columns[k].data_type, &c.data_type) {
-                (a, b) if a == b => false,
-                // A new collation makes new index keys: a rebuild.
-                (
-                    DataType::VarChar {
-                        length: a,
-                        collation: collation_a,
-                    },
-                    DataType::VarChar {
-                        length: b,
-                        collation: collation_b,
-                    },
-                ) => b < a || (*a <= 63) != (*b <= 63) || collation_a != collation_b,
+                // Equal but maybe for the collation, which InnoDB changes in place
+                // (manycore rebuilds: `keeps_rows`).
+                (a, b)
+                    if a.clone().with_collation(Collation::Utf8mb4GeneralCi)
+                        == b.clone().with_collation(Collation::Utf8mb4GeneralCi) =>
+                {
+                    false
+                }
+                (DataType::VarChar { length: a, .. }, DataType::VarChar { length: b, .. }) => {
+                    b < a || (*a <= 63) != (*b <= 63)
+                }
                 _ => true,
             }
         })

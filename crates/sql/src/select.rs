@@ -678,6 +678,7 @@ pub fn bind_query_block(
     } else {
         select_exprs
     };
+    let types = project.iter().map(|e| e.data_type()).collect();
     plan = Plan::Project {
         input: Box::new(plan),
         exprs: project,
@@ -685,6 +686,7 @@ pub fn bind_query_block(
     if matches!(select.distinct, Some(ast::Distinct::Distinct)) {
         plan = Plan::Distinct {
             input: Box::new(plan),
+            types,
         };
     } else if matches!(select.distinct, Some(ast::Distinct::On(_))) {
         return Err(Error::not_supported("DISTINCT ON"));
@@ -1090,7 +1092,7 @@ fn is_full_scan(plan: &Plan) -> bool {
         | Plan::Sort { input, .. }
         | Plan::Window { input, .. }
         | Plan::Project { input, .. }
-        | Plan::Distinct { input }
+        | Plan::Distinct { input, .. }
         | Plan::Limit { input, .. } => is_full_scan(input),
         Plan::SetOperation(operation) => {
             is_full_scan(&operation.left) || is_full_scan(&operation.right)
