@@ -1,6 +1,7 @@
 -- CHECK constraints: column-level and table-level, named and unnamed (CONSTRAINT_n),
 -- enforced on INSERT, UPDATE, multi-table UPDATE, INSERT ... ON DUPLICATE KEY UPDATE,
--- REPLACE and INSERT ... SELECT (4025; a warning with IGNORE), NULL passes,
+-- REPLACE and INSERT ... SELECT (4025; a warning with IGNORE, but for a single-row
+-- INSERT), NULL passes,
 -- check_constraint_checks, SHOW CREATE TABLE text as MariaDB prints it, ALTER TABLE ADD
 -- and DROP CONSTRAINT, CREATE TABLE ... LIKE and ... SELECT, and the errors.
 
@@ -24,6 +25,15 @@ UPDATE k1 SET b = b + 10 WHERE a = 1;
 SELECT * FROM k1 ORDER BY a;
 INSERT INTO k1 SELECT 0, 1, 'z';
 SELECT COUNT(*) FROM k1;
+
+-- IGNORE: a warning and the row skipped, but a single-row INSERT still fails.
+INSERT IGNORE INTO k1 VALUES (6, 7, 'i'), (0, 1, 'i'), (-3, 1, 'i');
+SHOW WARNINGS;
+INSERT IGNORE INTO k1 VALUES (0, 1, 'j');
+INSERT IGNORE INTO k1 SELECT 0, 1, 'k';
+UPDATE IGNORE k1 SET a = a - 6 WHERE c = 'i';
+SHOW WARNINGS;
+SELECT * FROM k1 ORDER BY a;
 
 -- check_constraint_checks.
 SET check_constraint_checks = 0;

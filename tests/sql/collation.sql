@@ -156,3 +156,11 @@ DROP TABLE other;
 CREATE TABLE bad (a VARCHAR(5) COLLATE nonsense_ci);
 CREATE TABLE bad (a VARCHAR(5) COLLATE utf8mb4_0900_ai_ci);
 CREATE TABLE bad (a VARCHAR(5)) COLLATE=nonsense;
+
+-- A JSON column is utf8mb4_bin.
+CREATE TABLE docs (id INT PRIMARY KEY, doc JSON);
+INSERT INTO docs VALUES (1, '"a"'), (2, '"A"');
+SELECT id FROM docs WHERE doc = '"A"';
+SELECT COUNT(DISTINCT doc) FROM docs;
+SHOW FULL COLUMNS FROM docs;
+DROP TABLE docs;

@@ -160,6 +160,7 @@ fn enabled(session: &dyn expr::SessionContext) -> bool {
 pub fn definitions(create: &ast::CreateTable) -> Result<Vec<CheckConstraint>> {
     let mut checks: Vec<CheckConstraint> = Vec::new();
     for column in &create.columns {
+        let checks_before = checks.len();
         for option in &column.options {
             if let ast::ColumnOption::Check(c) = &option.option {
                 checks.push(CheckConstraint {
@@ -169,6 +170,10 @@ pub fn definitions(create: &ast::CreateTable) -> Result<Vec<CheckConstraint>> {
                 });
             }
         }
+        // A JSON column's own CHECK replaces the automatic one, as in MariaDB.
+        if column.data_type == ast::DataType::JSON && checks.len() == checks_before {
+            checks.push(json_valid_check(&column.name.value));
+        }
     }
     for constraint in &create.constraints {
         if let ast::TableConstraint::Check(c) = constraint {
@@ -177,6 +182,34 @@ pub fn definitions(create: &ast::CreateTable) -> Result<Vec<CheckConstraint>> {
         }
     }
     Ok(checks)
+}
+
+/// `CHECK (json_valid(`c`))`, the constraint MariaDB gives a column declared JSON.
+pub fn json_valid_check(column: &str) -> CheckConstraint {
+    CheckConstraint {
+        name: column.to_string(),
+        column_level: true,
+        expression: json_valid_expression(column),
+    }
+}
+
+fn json_valid_expression(column: &str) -> String {
+    format!("json_valid({})", crate::show::quote_identifier(column))
+}
+
+/// Whether column `index` of `schema` is one declared JSON: a utf8mb4_bin LONGTEXT with
+/// the automatic `json_valid` constraint (storage keeps no more), as a JSON column's dump
+/// also restores. A general_ci LONGTEXT with that CHECK is not one, as in MariaDB.
+pub fn is_json_column(schema: &manycore_storage::TableSchema, index: usize) -> bool {
+    let column = &schema.columns[index];
+    column.data_type
+        == manycore_types::DataType::text(manycore_types::LobSize::Long)
+            .with_collation(manycore_types::Collation::Utf8mb4Bin)
+        && schema.checks.iter().any(|k| {
+            k.column_level
+                && k.name == column.name
+                && k.expression == json_valid_expression(&column.name)
+        })
 }
 
 /// A table-level constraint joining `existing`; unnamed, it is `CONSTRAINT_n` with the

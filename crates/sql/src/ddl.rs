@@ -19,7 +19,9 @@ use crate::foreign_key;
 use crate::scope::{BindScope, Parameters, SourceTable};
 use crate::select::object_part;
 use manycore_storage::{ColumnSchema, IndexSchema, TableSchema};
-use manycore_types::{Collation, ColumnDefault, DataType, IntWidth, LobSize, Value, NOT_FIXED_DECIMALS};
+use manycore_types::{
+    Collation, ColumnDefault, DataType, IntWidth, LobSize, Value, NOT_FIXED_DECIMALS,
+};
 use sqlparser::ast;
 
 const CHAR_LENGTH_MAX: u64 = 255;
@@ -147,6 +149,9 @@ pub fn column_type(name: &str, t: &ast::DataType) -> Result<DataType> {
         A::Text => DataType::text(LobSize::Regular),
         A::MediumText => DataType::text(LobSize::Medium),
         A::LongText => DataType::text(LobSize::Long),
+        // JSON is MariaDB's alias of LONGTEXT in utf8mb4_bin (`check::definitions` adds
+        // its CHECK).
+        A::JSON => DataType::text(LobSize::Long).with_collation(Collation::Utf8mb4Bin),
         A::TinyBlob => DataType::Blob {
             size: LobSize::Tiny,
         },
@@ -568,11 +573,11 @@ fn result_column(
 
 /// MariaDB's character sets, which a known collation's name starts with.
 const CHARSETS: &[&str] = &[
-    "armscii8", "ascii", "big5", "cp1250", "cp1251", "cp1256", "cp1257", "cp850", "cp852",
-    "cp866", "cp932", "dec8", "eucjpms", "euckr", "gb2312", "gbk", "geostd8", "greek", "hebrew",
-    "hp8", "keybcs2", "koi8r", "koi8u", "latin1", "latin2", "latin5", "latin7", "macce",
-    "macroman", "sjis", "swe7", "tis620", "ucs2", "ujis", "utf16", "utf16le", "utf32", "utf8",
-    "utf8mb3", "utf8mb4",
+    "armscii8", "ascii", "big5", "cp1250", "cp1251", "cp1256", "cp1257", "cp850", "cp852", "cp866",
+    "cp932", "dec8", "eucjpms", "euckr", "gb2312", "gbk", "geostd8", "greek", "hebrew", "hp8",
+    "keybcs2", "koi8r", "koi8u", "latin1", "latin2", "latin5", "latin7", "macce", "macroman",
+    "sjis", "swe7", "tis620", "ucs2", "ujis", "utf16", "utf16le", "utf32", "utf8", "utf8mb3",
+    "utf8mb4",
 ];
 
 /// The collation a column declared `COLLATE name` gets. manycore stores utf8mb4 and has
@@ -623,8 +628,13 @@ pub fn column_schema(
     session: &dyn SessionContext,
 ) -> Result<ColumnSchema> {
     let column_name = def.name.value.clone();
-    let data_type = column_type(&column_name, &def.data_type)?
-        .with_collation(column_collation(def)?.unwrap_or(default_collation));
+    let data_type = column_type(&column_name, &def.data_type)?;
+    let data_type = match column_collation(def)? {
+        Some(collation) => data_type.with_collation(collation),
+        // JSON is utf8mb4_bin whatever the table's default.
+        None if def.data_type == ast::DataType::JSON => data_type,
+        None => data_type.with_collation(default_collation),
+    };
     let mut column = ColumnSchema {
         name: column_name.clone(),
         data_type,

@@ -20,8 +20,8 @@
 //!       (sqlparser's target list takes plain names only).
 
 use sqlparser::ast::{
-    BinaryOperator, ColumnOption, Delete, Expr, Ident, FromTable, ObjectName, OrderByExpr, SqliteOnConflict, Statement,
-    Update, UpdateTableFromKind,
+    BinaryOperator, ColumnOption, Delete, Expr, FromTable, Ident, ObjectName, OrderByExpr,
+    SqliteOnConflict, Statement, Update, UpdateTableFromKind,
 };
 use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
 use sqlparser::keywords::Keyword;

@@ -889,6 +889,8 @@ pub fn execute_update(
             &eval,
             plan.ignore,
         )? {
+            // MariaDB counts a row a CHECK refused as not matched.
+            matched -= 1;
             continue;
         }
         // Only a duplicate-key message and foreign keys need the new row once storage has
@@ -1245,6 +1247,9 @@ pub fn execute_insert(
     // MySQL: NULL into NOT NULL is an error for single-row INSERT or in strict mode, a
     // warning otherwise (and always with IGNORE).
     let null_is_error = !plan.ignore && (strict || !multi_row);
+    // MariaDB: IGNORE makes a failed CHECK a warning only for a multi-row INSERT; a
+    // single-row one fails with 4025 all the same.
+    let ignore_failed_checks = plan.ignore && multi_row;
     let auto_column = schema.auto_increment_column();
     let enforcer = Enforcer::for_write(txn, table, session);
     let mut affected = 0u64;
@@ -1310,8 +1315,10 @@ pub fn execute_insert(
             &schema.name,
             &full,
             &eval,
-            plan.ignore,
+            ignore_failed_checks,
         )? {
+            // MariaDB counts a row a CHECK refused neither as a record nor a duplicate.
+            records -= 1;
             spare_id = generated;
             continue;
         }

@@ -227,6 +227,18 @@ pub enum ErrorCode {
     SumFuncWithWindowFuncAsArg = 4074,
     /// ER_ILLEGAL_PARAMETER_DATA_TYPE_FOR_OPERATION: e.g. GET_LOCK(5, 0).
     IllegalParameterDataTypeForOperation = 4079,
+    /// ER_JSON_EOS: a JSON function's text argument ends too early (a warning).
+    JsonEos = 4037,
+    /// ER_JSON_SYNTAX: a JSON function's text argument is not JSON (a warning).
+    JsonSyntax = 4038,
+    /// ER_JSON_DEPTH: JSON nested deeper than MariaDB's limit of 32 (a warning).
+    JsonDepth = 4040,
+    /// ER_JSON_PATH_EOS: a JSON path ends too early (a warning).
+    JsonPathEos = 4041,
+    /// ER_JSON_PATH_SYNTAX: a JSON path argument is malformed (a warning).
+    JsonPathSyntax = 4042,
+    /// ER_JSON_PATH_NO_WILDCARD: `*` or `**` in a path of a function wanting one value.
+    JsonPathNoWildcard = 4044,
 }
 
 impl ErrorCode {
@@ -299,9 +311,7 @@ impl ErrorCode {
             | WrongParamcountToNativeFct
             | WrongParametersToNativeFct
             | NonExistingGrant
-            | UnsupportedPs
             | TooManyRows
-            | UnknownStmtHandler
             | TooBigDisplaywidth
             | WrongGroupField
             | WrongKeyColumn

@@ -97,6 +97,21 @@ pub enum Statement {
         pairs: Vec<ast::RenameTable>,
         if_exists: bool,
     },
+    /// `PREPARE name FROM expr`: an SQL-level prepared statement (sqlparser reads these
+    /// three only in PostgreSQL's form).
+    PrepareSql {
+        name: String,
+        source: Box<ast::Expr>,
+    },
+    /// `EXECUTE name [USING expr, ...]`.
+    ExecuteSql {
+        name: String,
+        using: Vec<ast::Expr>,
+    },
+    /// `{DEALLOCATE | DROP} PREPARE name`.
+    DeallocateSql {
+        name: String,
+    },
 }
 
 /// What a SHOW of stored objects lists.
@@ -145,6 +160,10 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
             Ok(None) => or_sql(crate::if_exists::create(text), text),
             Err(e) => Err(e),
         },
+        Some("PREPARE" | "EXECUTE" | "DEALLOCATE") => prepared_sql(&mut parser),
+        Some("DROP") if peek_word(&parser, 1).as_deref() == Some("PREPARE") => {
+            prepared_sql(&mut parser)
+        }
         Some("DO") => {
             parser.next_token();
             parser
@@ -668,6 +687,40 @@ fn pre_maintenance(
     }
     end(parser)?;
     Ok(Some(Statement::TableMaintenance { operation, tables }))
+}
+
+/// PREPARE, EXECUTE and DEALLOCATE/DROP PREPARE; the statement's first word is next.
+/// A prepared statement's name is an identifier, compared case-insensitively.
+fn prepared_sql(parser: &mut Parser) -> Result<Statement, ParserError> {
+    let first = word(&parser.next_token());
+    let name = |parser: &mut Parser| parser.parse_identifier().map(|i| i.value);
+    let statement = match first.as_deref() {
+        Some("PREPARE") => {
+            let name = name(parser)?;
+            parser.expect_keyword(Keyword::FROM)?;
+            Statement::PrepareSql {
+                name,
+                source: Box::new(parser.parse_expr()?),
+            }
+        }
+        Some("EXECUTE") => {
+            let name = name(parser)?;
+            let using = if parser.parse_keyword(Keyword::USING) {
+                parser.parse_comma_separated(Parser::parse_expr)?
+            } else {
+                Vec::new()
+            };
+            Statement::ExecuteSql { name, using }
+        }
+        _ => {
+            expect_word(parser, "PREPARE")?;
+            Statement::DeallocateSql {
+                name: name(parser)?,
+            }
+        }
+    };
+    end(parser)?;
+    Ok(statement)
 }
 
 /// `LIKE 'pattern'` or `WHERE expr`.

@@ -60,6 +60,8 @@ impl SourceTable {
             index: self.offset + i,
             // A derived table's cells are values its query made, already local time.
             holds_utc: matches!(data_type, DataType::Timestamp { .. }) && self.derived.is_none(),
+            holds_json: self.derived.is_none()
+                && crate::check::is_json_column(&self.table.schema, i),
             data_type,
             nullable: self.nullable(i),
         }
@@ -325,12 +327,9 @@ impl Scope for BindScope<'_> {
         let mut calls = aggregates.calls.borrow_mut();
         calls.push(call);
         let index = aggregates.base + calls.len() - 1;
-        Ok(Some(Expr::Column(ColumnRef {
-            index,
-            data_type,
-            nullable: true,
-            holds_utc: false,
-        })))
+        Ok(Some(Expr::Column(ColumnRef::computed(
+            index, data_type, true,
+        ))))
     }
 
     fn resolve_window(&self, call: &ast::Function) -> Result<Expr> {

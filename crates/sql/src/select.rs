@@ -486,12 +486,11 @@ pub fn bind_query_block(
         .enumerate()
         .map(|(i, item)| Alias {
             name: item.info.name.clone(),
-            column: ColumnRef {
-                index: width + i,
-                data_type: item.expr.data_type().clone(),
-                nullable: !item.info.not_null,
-                holds_utc: false,
-            },
+            column: ColumnRef::computed(
+                width + i,
+                item.expr.data_type().clone(),
+                !item.info.not_null,
+            ),
         })
         .collect();
 
@@ -735,12 +734,7 @@ fn bind_select_list(
     // the aliases typed by the values they name (window invariant (5)).
     let typed = names.iter().map(|(name, at)| {
         let item = &first.0[at - width];
-        let column = ColumnRef {
-            index: *at,
-            data_type: item.expr.data_type(),
-            nullable: !item.info.not_null,
-            holds_utc: false,
-        };
+        let column = ColumnRef::computed(*at, item.expr.data_type(), !item.info.not_null);
         WindowAlias::typed(name, column, window::has_window(&item.expr))
     });
     let typed = typed.collect();

@@ -115,6 +115,8 @@ pub enum StatementOutcome {
         columns: Columns,
         rows: Vec<Vec<Value>>,
     },
+    /// PREPARE's OK: "Statement prepared".
+    Prepared,
 }
 
 impl StatementOutcome {
@@ -608,6 +610,8 @@ pub struct Session {
     /// read on every COM_STMT_EXECUTE.
     prepared: foldhash::HashMap<u32, Prepared>,
     next_prepared_id: u32,
+    /// The statements PREPARE named (lower case), by their id in `prepared`.
+    named_prepared: HashMap<String, u32>,
     /// COM_QUERY plans by statement shape (`plan_cache`).
     text_plans: TextPlans,
     multi_statements: bool,
@@ -656,6 +660,8 @@ fn parameter_type(value: &Value) -> DataType {
             unsigned: true,
         },
         Value::Double(_) => DataType::DOUBLE,
+        // MariaDB's Item_param::set_null: a NULL value is of type NULL.
+        Value::Null => DataType::Null,
         _ => crate::expr::NOMINAL_PARAMETER_TYPE,
     }
 }
@@ -758,6 +764,9 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
         | Statement::AlterTableOptions { .. }
         | Statement::AlterTable(_) => Counter::ComAlterTable,
         Statement::RenameTable { .. } => Counter::ComRenameTable,
+        Statement::PrepareSql { .. } => Counter::ComPrepareSql,
+        Statement::ExecuteSql { .. } => Counter::ComExecuteSql,
+        Statement::DeallocateSql { .. } => Counter::ComDeallocSql,
         Statement::TableMaintenance { operation, .. } => match operation {
             Operation::Check => Counter::ComCheck,
             Operation::Analyze => Counter::ComAnalyze,
@@ -977,6 +986,7 @@ impl Session {
             process,
             prepared: foldhash::HashMap::default(),
             next_prepared_id: 1,
+            named_prepared: HashMap::new(),
             text_plans: TextPlans::default(),
             multi_statements: false,
             client_found_rows: false,
@@ -1410,6 +1420,17 @@ impl Session {
             }
         };
         let statement = parse::parse(&piece.text, piece.line)?;
+        if matches!(
+            statement,
+            Statement::PrepareSql { .. }
+                | Statement::ExecuteSql { .. }
+                | Statement::DeallocateSql { .. }
+        ) {
+            return Err(Error::new(
+                ErrorCode::UnsupportedPs,
+                "This command is not supported in the prepared statement protocol yet",
+            ));
+        }
         let parameters = Parameters::untyped().with_user_variables(&self.state.user_vars.borrow());
         self.state.refresh_grants();
         let catalog = self.engine.storage().catalog();
@@ -1481,7 +1502,7 @@ impl Session {
 
     /// One execution of a prepared statement, first or resumed after a lock wait.
     fn run_prepared(&mut self, id: u32, params: &[Value], sink: &mut dyn ResultSink) -> Result<()> {
-        let mut result = self.execute_prepared_inner(id, params, sink);
+        let mut result = self.execute_prepared_inner(id, params, sink, false);
         self.after_run(&result, sink);
         if let Err(e) = &mut result {
             if self.waits(e) {
@@ -1496,11 +1517,14 @@ impl Session {
         result
     }
 
+    /// Runs prepared statement `id`; `more`: more results of the same query follow (an
+    /// EXECUTE in a multi-statement query).
     fn execute_prepared_inner(
         &mut self,
         id: u32,
         params: &[Value],
         sink: &mut dyn ResultSink,
+        more: bool,
     ) -> Result<()> {
         self.state.refresh_grants();
         let generation = self.state.grants.generation;
@@ -1570,9 +1594,9 @@ impl Session {
         self.begin_statement(clears);
         let outer_database = prepared_database.map(|database| self.enter_database(database));
         let result = match bound {
-            PreparedPlan::Bound(bound) => self.execute_bound(&bound, params, sink, false),
+            PreparedPlan::Bound(bound) => self.execute_bound(&bound, params, sink, more),
             PreparedPlan::Unbound(statement, text) => {
-                self.execute_unbound(&statement, &text, params, sink, false)
+                self.execute_unbound(&statement, &text, params, sink, more)
             }
         };
         if let Some(database) = outer_database {
@@ -1662,6 +1686,7 @@ impl Session {
         self.state.vars = self.engine.session_variables();
         self.state.refresh_cached();
         self.prepared.clear();
+        self.named_prepared.clear();
         self.text_plans.clear();
         self.state.clear_warnings();
         self.state.last_insert_id.set(0);
@@ -1984,6 +2009,7 @@ impl Session {
                 rows,
                 last_insert_id,
             } => (rows, last_insert_id, String::new()),
+            StatementOutcome::Prepared => (0, 0, "Statement prepared".to_string()),
             StatementOutcome::Inserted {
                 rows,
                 generated,
@@ -2195,12 +2221,77 @@ impl Session {
         params: &[Value],
         parameters: &Parameters,
     ) -> Result<Value> {
+        self.eval_constant_typed(e, params, parameters)
+            .map(|(value, _)| value)
+    }
+
+    /// `eval_constant`, with the expression's type.
+    fn eval_constant_typed(
+        &self,
+        e: &ast::Expr,
+        params: &[Value],
+        parameters: &Parameters,
+    ) -> Result<(Value, DataType)> {
         let no_tables: [SourceTable; 0] = [];
         let bound = BindScope::new(&no_tables, "SET", parameters).bind(e)?;
         let value = bound.eval(&[], &EvalContext::new(params, &self.state))?;
         // DO and SET have no transaction to check their sleep (`with_transaction`).
         self.state.waits.check()?;
-        Ok(value)
+        Ok((value, bound.data_type()))
+    }
+
+    /// PREPARE name FROM source. The statement replaces one of the same name, which is
+    /// gone even when the new one fails, as in MariaDB; a NULL source reads as `NULL`.
+    fn prepare_named(
+        &mut self,
+        name: &str,
+        source: &ast::Expr,
+        params: &[Value],
+        parameters: &Parameters,
+    ) -> Result<()> {
+        // MariaDB counts SQL PREPARE as a COM_STMT_PREPARE too.
+        self.count(Counter::ComStmtPrepare);
+        let key = name.to_lowercase();
+        if let Some(old) = self.named_prepared.remove(&key) {
+            self.prepared.remove(&old);
+        }
+        let (value, data_type) = self.eval_constant_typed(source, params, parameters)?;
+        let text = crate::expr::coerce::to_bytes(&value, &data_type).map_or_else(
+            || "NULL".to_string(),
+            |b| String::from_utf8_lossy(&b).into_owned(),
+        );
+        let info = self.prepare_inner(&text)?;
+        self.named_prepared.insert(key, info.id);
+        Ok(())
+    }
+
+    /// EXECUTE name [USING ...]: the values are the USING expressions', one per `?`.
+    fn execute_named(
+        &mut self,
+        name: &str,
+        using: &[ast::Expr],
+        params: &[Value],
+        parameters: &Parameters,
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<()> {
+        let id = self
+            .named_prepared
+            .get(&name.to_lowercase())
+            .copied()
+            .filter(|id| self.prepared.contains_key(id))
+            .ok_or_else(|| unknown_handler(name, "EXECUTE"))?;
+        let values = using
+            .iter()
+            .map(|e| self.eval_constant(e, params, parameters))
+            .collect::<Result<Vec<_>>>()?;
+        if self.prepared_param_count(id) != Some(values.len()) {
+            return Err(Error::new(
+                ErrorCode::WrongArguments,
+                "Incorrect arguments to EXECUTE",
+            ));
+        }
+        self.execute_prepared_inner(id, &values, sink, more)
     }
 
     fn execute_unbound(
@@ -2424,6 +2515,21 @@ impl Session {
                         table.schema.name
                     ),
                 );
+                StatementOutcome::ok()
+            }
+            Statement::PrepareSql { name, source } => {
+                self.prepare_named(name, source, params, &parameters)?;
+                StatementOutcome::Prepared
+            }
+            Statement::ExecuteSql { name, using } => {
+                return self.execute_named(name, using, params, &parameters, sink, more)
+            }
+            Statement::DeallocateSql { name } => {
+                let id = self
+                    .named_prepared
+                    .remove(&name.to_lowercase())
+                    .ok_or_else(|| unknown_handler(name, "DEALLOCATE PREPARE"))?;
+                self.prepared.remove(&id);
                 StatementOutcome::ok()
             }
             Statement::Do(exprs) => {
@@ -3440,12 +3546,7 @@ impl Session {
             .enumerate()
             .map(|(i, c)| Alias {
                 name: c.name.clone(),
-                column: crate::expr::ColumnRef {
-                    index: i,
-                    data_type: c.data_type.clone(),
-                    nullable: !c.not_null,
-                    holds_utc: false,
-                },
+                column: crate::expr::ColumnRef::computed(i, c.data_type.clone(), !c.not_null),
             })
             .collect();
         let no_tables: [SourceTable; 0] = [];
@@ -3759,10 +3860,11 @@ fn unknown_charset(name: &str) -> Error {
     )
 }
 
-fn unknown_handler(id: u32, what: &str) -> Error {
+/// 1243 for a prepared statement's `handler`: its id, or the name PREPARE gave it.
+fn unknown_handler(handler: impl std::fmt::Display, what: &str) -> Error {
     Error::new(
         ErrorCode::UnknownStmtHandler,
-        format!("Unknown prepared statement handler ({id}) given to {what}"),
+        format!("Unknown prepared statement handler ({handler}) given to {what}"),
     )
 }
 

@@ -115,12 +115,7 @@ pub fn order_and_limit(
             .enumerate()
             .map(|(index, c)| Alias {
                 name: c.name.clone(),
-                column: ColumnRef {
-                    index,
-                    data_type: c.data_type.clone(),
-                    nullable: !c.not_null,
-                    holds_utc: false,
-                },
+                column: ColumnRef::computed(index, c.data_type.clone(), !c.not_null),
             })
             .collect();
         let mut scope = BindScope::new(&[], "ORDER BY", cx.parameters);

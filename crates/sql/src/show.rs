@@ -177,7 +177,10 @@ pub fn create_table_text(table: &Table, zone: TimeZone) -> String {
         let collation = c.data_type.collation();
         if ![Collation::Utf8mb4GeneralCi, Collation::Binary].contains(&collation) {
             // The table's default collation is general_ci: others are spelled out.
-            line.push_str(&format!(" CHARACTER SET utf8mb4 COLLATE {}", collation.name()));
+            line.push_str(&format!(
+                " CHARACTER SET utf8mb4 COLLATE {}",
+                collation.name()
+            ));
         }
         if !c.nullable {
             line.push_str(" NOT NULL");

@@ -141,12 +141,7 @@ pub struct WindowAlias {
 impl WindowAlias {
     /// The alias `name` of the value at row position `at`, before its type is known.
     pub fn untyped(name: &str, at: usize) -> WindowAlias {
-        let column = ColumnRef {
-            index: at,
-            data_type: DataType::Null,
-            nullable: true,
-            holds_utc: false,
-        };
+        let column = ColumnRef::computed(at, DataType::Null, true);
         WindowAlias::typed(name, column, false)
     }
 
@@ -222,12 +217,7 @@ impl Windows {
     /// Adds `call`; the column is its placeholder position (module notes).
     pub fn push(&self, call: WindowCall) -> Expr {
         let mut calls = self.calls.borrow_mut();
-        let column = ColumnRef {
-            index: SLOT + calls.len(),
-            data_type: call.data_type(),
-            nullable: call.nullable(),
-            holds_utc: false,
-        };
+        let column = ColumnRef::computed(SLOT + calls.len(), call.data_type(), call.nullable());
         calls.push(call);
         Expr::Column(column)
     }

@@ -333,11 +333,18 @@ fn a_bin_column_keeps_its_collation_after_restart() {
             .expect("select by name");
         assert_eq!(found, [1, 2], "after {round}");
         let duplicate = c.query_drop("INSERT INTO coll.t VALUES (3, 'a ', 'x')");
-        assert_eq!(duplicate.as_ref().err().and_then(error_code), Some(1062), "{round}");
-        let create: Vec<(String, String)> =
-            c.query("SHOW CREATE TABLE coll.t").expect("show create table");
+        assert_eq!(
+            duplicate.as_ref().err().and_then(error_code),
+            Some(1062),
+            "{round}"
+        );
+        let create: Vec<(String, String)> = c
+            .query("SHOW CREATE TABLE coll.t")
+            .expect("show create table");
         assert!(
-            create[0].1.contains("`token` varchar(10) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"),
+            create[0]
+                .1
+                .contains("`token` varchar(10) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"),
             "after {round}: {}",
             create[0].1
         );

@@ -39,9 +39,13 @@ pub enum Collation {
 impl Collation {
     /// The collation named `name` (any case), among those manycore implements.
     pub fn from_name(name: &str) -> Option<Collation> {
-        [Collation::Utf8mb4GeneralCi, Collation::Utf8mb4Bin, Collation::Binary]
-            .into_iter()
-            .find(|c| c.name().eq_ignore_ascii_case(name))
+        [
+            Collation::Utf8mb4GeneralCi,
+            Collation::Utf8mb4Bin,
+            Collation::Binary,
+        ]
+        .into_iter()
+        .find(|c| c.name().eq_ignore_ascii_case(name))
     }
 
     /// MariaDB's name, as SHOW and information_schema print it.
@@ -254,7 +258,11 @@ mod tests {
         assert_eq!(bin.compare(b"B", b"a"), Ordering::Less);
         assert_eq!(bin.compare("é".as_bytes(), "😀".as_bytes()), Ordering::Less);
         assert_eq!(bin.prefix("héllo".as_bytes(), 2), "hé".as_bytes());
-        for c in [Collation::Utf8mb4GeneralCi, Collation::Utf8mb4Bin, Collation::Binary] {
+        for c in [
+            Collation::Utf8mb4GeneralCi,
+            Collation::Utf8mb4Bin,
+            Collation::Binary,
+        ] {
             assert_eq!(Collation::from_name(&c.name().to_uppercase()), Some(c));
         }
         assert_eq!(Collation::from_name("utf8mb4_unicode_ci"), None);

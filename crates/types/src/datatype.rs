@@ -385,7 +385,9 @@ impl DataType {
             } => *precision as u32 + (*scale > 0) as u32 + (!*unsigned) as u32,
             DataType::Float { precision, .. } => precision.map_or(12, u32::from),
             DataType::Double { precision, .. } => precision.map_or(22, u32::from),
-            DataType::Char { length, .. } | DataType::VarChar { length, .. } => length.saturating_mul(4),
+            DataType::Char { length, .. } | DataType::VarChar { length, .. } => {
+                length.saturating_mul(4)
+            }
             DataType::Binary { length } | DataType::VarBinary { length } => *length,
             DataType::Text { size, .. } | DataType::Blob { size } => {
                 size.max_bytes().min(u32::MAX as u64) as u32

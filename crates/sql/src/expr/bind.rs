@@ -1098,7 +1098,17 @@ fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
     function.check_arity(&written, raw.len())?;
     let mut args = raw
         .iter()
-        .map(|a| bind(a, scope))
+        .map(|a| match boolean_literal(a) {
+            // TRUE and FALSE bind as 1 and 0; JSON_OBJECT and JSON_ARRAY embed them as
+            // `true`/`false`, so they stay boolean here: `1 IS TRUE` is that value, typed
+            // boolean (json::is_boolean).
+            Some(b) if function.embeds_booleans() => Ok(Expr::IsBool {
+                operand: Box::new(int_literal(b as i64)),
+                value: true,
+                negated: false,
+            }),
+            _ => bind(a, scope),
+        })
         .collect::<Result<Vec<_>>>()?;
     function.check_argument_types(&args)?;
     if upper == "INSTR" {
@@ -1109,6 +1119,18 @@ fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
         args.truncate(1);
     }
     Ok(call(function, args))
+}
+
+/// TRUE or FALSE, however parenthesised.
+fn boolean_literal(e: &ast::Expr) -> Option<bool> {
+    match e {
+        ast::Expr::Nested(inner) => boolean_literal(inner),
+        ast::Expr::Value(v) => match v.value {
+            ast::Value::Boolean(b) => Some(b),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// A REGEXP operator or REGEXP_* call over bound `args` (subject, pattern, ...); a literal

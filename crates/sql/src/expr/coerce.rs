@@ -607,9 +607,10 @@ fn class_of(value: &Value) -> Class {
 /// Picks the comparison for two non-NULL values with the given static types.
 pub fn compare_kind(a: &Value, at: &DataType, b: &Value, bt: &DataType) -> CompareKind {
     match (class_of(a), class_of(b)) {
-        (Class::Str, Class::Str) => {
-            CompareKind::String(combined_collation(string_collation(at), string_collation(bt)))
-        }
+        (Class::Str, Class::Str) => CompareKind::String(combined_collation(
+            string_collation(at),
+            string_collation(bt),
+        )),
         (Class::Exact, Class::Exact) => CompareKind::Exact,
         (Class::Time, Class::Time | Class::Str | Class::Exact | Class::Double)
         | (Class::Str | Class::Exact | Class::Double, Class::Time) => CompareKind::Time,

@@ -12,6 +12,7 @@ use super::coerce::{
     self, compare, string_collation, to_bytes, to_decimal, to_f64, to_i128, to_i64, to_temporal,
 };
 use super::int_length::{int_length, rounded_digits};
+use super::json::JsonFunction;
 use super::temporal::{self as tm};
 use super::{EvalContext, Expr, TimeZone};
 use crate::error::{Error, ErrorCode, Result};
@@ -199,6 +200,8 @@ pub enum Function {
     ReleaseAllLocks,
     IsFreeLock,
     IsUsedLock,
+    /// The JSON functions (`expr::json`).
+    Json(JsonFunction),
 }
 
 const MANY: usize = usize::MAX;
@@ -326,7 +329,7 @@ impl Function {
             "RELEASE_ALL_LOCKS" => ReleaseAllLocks,
             "IS_FREE_LOCK" => IsFreeLock,
             "IS_USED_LOCK" => IsUsedLock,
-            _ => return None,
+            _ => return JsonFunction::lookup(name).map(Json),
         })
     }
 
@@ -454,6 +457,7 @@ impl Function {
             ReleaseAllLocks => "release_all_locks",
             IsFreeLock => "is_free_lock",
             IsUsedLock => "is_used_lock",
+            Json(f) => f.name(),
         }
     }
 
@@ -483,13 +487,26 @@ impl Function {
             Insert => (4, 4),
             Greatest | Least | Field | Elt | ConcatWs => (2, MANY),
             Coalesce | Concat | Char => (1, MANY),
+            Json(f) => f.arity(),
         }
+    }
+
+    /// Whether a TRUE or FALSE argument must stay boolean (`json::is_boolean`).
+    pub fn embeds_booleans(self) -> bool {
+        matches!(
+            self,
+            Function::Json(super::json::JsonFunction::Object | super::json::JsonFunction::Array)
+        )
     }
 
     /// Error 1582 unless `count` arguments fit.
     pub fn check_arity(self, display_name: &str, count: usize) -> Result<()> {
         let (min, max) = self.arity();
-        if count < min || count > max {
+        let fits = match self {
+            Function::Json(f) => f.takes(count),
+            _ => true,
+        };
+        if count < min || count > max || !fits {
             return Err(Error::new(
                 ErrorCode::WrongParamcountToNativeFct,
                 format!(
@@ -1110,6 +1127,7 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
             unsigned: true,
         },
         Uuid => varchar(36),
+        Json(f) => f.result_type(args),
     }
 }
 
@@ -1188,6 +1206,7 @@ pub fn call(
             }
             return Ok(Value::Null);
         }
+        Json(f) => return super::json::call(f, args, row, ctx),
         _ => {}
     }
     let v = eval_args(args, row, ctx)?;
@@ -1913,6 +1932,7 @@ pub fn call(
         GetLock | ReleaseLock | ReleaseAllLocks | IsFreeLock | IsUsedLock => {
             return user_lock(function, args, &v, session)
         }
+        Json(_) => unreachable!("evaluated before the arguments"),
     })
 }
 

@@ -91,10 +91,7 @@ pub fn like(text: &[u8], pattern: &[u8], escape: Option<char>, collation: Collat
                 Collation::Utf8mb4GeneralCi => char_weight,
                 _ => u32::from,
             };
-            let text: Vec<u32> = String::from_utf8_lossy(text)
-                .chars()
-                .map(weight)
-                .collect();
+            let text: Vec<u32> = String::from_utf8_lossy(text).chars().map(weight).collect();
             let pattern: Vec<char> = String::from_utf8_lossy(pattern).chars().collect();
             let tokens: Vec<Token<u32>> = tokenize(&pattern, escape, '%', '_')
                 .into_iter()

@@ -33,6 +33,7 @@ mod display;
 mod eval;
 pub mod function;
 mod int_length;
+pub mod json;
 mod like;
 pub mod regexp;
 pub mod subquery;
@@ -110,6 +111,22 @@ pub struct ColumnRef {
     /// The cell is a stored TIMESTAMP, which holds UTC and reads as the session's local
     /// time (`time_zone` invariant (1)). False for every value an expression made.
     pub holds_utc: bool,
+    /// The cell is a JSON column's (`check::is_json_column`): JSON_OBJECT and JSON_ARRAY
+    /// embed it as JSON, not as a string.
+    pub holds_json: bool,
+}
+
+impl ColumnRef {
+    /// A cell holding a value an expression made: neither stored UTC nor a JSON column's.
+    pub fn computed(index: usize, data_type: DataType, nullable: bool) -> ColumnRef {
+        ColumnRef {
+            index,
+            data_type,
+            nullable,
+            holds_utc: false,
+            holds_json: false,
+        }
+    }
 }
 
 /// A bound, typed expression. The planner matches on `Column`, `Literal`, `Parameter`,

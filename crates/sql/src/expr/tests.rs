@@ -23,12 +23,7 @@ impl Scope for TestScope {
             .columns
             .iter()
             .position(|(n, _, _)| n.eq_ignore_ascii_case(name))
-            .map(|i| ColumnRef {
-                index: i,
-                data_type: self.columns[i].1.clone(),
-                nullable: self.columns[i].2,
-                holds_utc: false,
-            }))
+            .map(|i| ColumnRef::computed(i, self.columns[i].1.clone(), self.columns[i].2)))
     }
 
     fn clause(&self) -> &str {
@@ -167,11 +162,7 @@ pub fn test_table() -> (TestScope, Vec<Value>) {
         ("da", DataType::Date, true),
         ("vb", DataType::VarBinary { length: 10 }, true),
         ("n", int(IntWidth::Int, false), true),
-        (
-            "tx",
-            DataType::text(LobSize::Regular),
-            true,
-        ),
+        ("tx", DataType::text(LobSize::Regular), true),
     ];
     let row = vec![
         Value::Int(1),
@@ -733,11 +724,7 @@ fn store_assignment() {
             DataType::varchar(5),
             Ok(Value::text("héllo")),
         ),
-        (
-            Value::Int(12),
-            DataType::varchar(5),
-            Ok(Value::text("12")),
-        ),
+        (Value::Int(12), DataType::varchar(5), Ok(Value::text("12"))),
         (
             Value::Double(1.1),
             DataType::FLOAT,
