@@ -3,11 +3,10 @@
 -- `{"a": 1, "b": [1, 2]}` whatever the input's spacing, numbers and strings as written),
 -- their result types, and their warnings for bad JSON text (4037, 4038), nesting deeper
 -- than 32 (4040) and bad paths (4041, 4042, 4044).
--- Not here, as manycore differs: a JSON column compares with utf8mb4_general_ci (MariaDB:
--- utf8mb4_bin); a JSON column declared with its own CHECK shows without the collation;
--- a LONGTEXT declared with CHECK (json_valid(c)) shows as a JSON column; JSON_OBJECT and
--- JSON_ARRAY embed a JSON column's value read through a subquery or a derived table as a
--- string (MariaDB: as JSON); ALTER TABLE cannot add a JSON column.
+-- Not here, as manycore differs: a JSON column declared with its own CHECK shows with the
+-- collation; JSON_OBJECT and JSON_ARRAY embed a JSON column's value read through a
+-- subquery or a derived table as a string (MariaDB: as JSON); ALTER TABLE cannot add a
+-- JSON column.
 
 -- The type.
 CREATE TABLE j1 (id INT PRIMARY KEY, doc JSON);

@@ -32,7 +32,7 @@ use crate::error::{ProtocolError, Result};
 use crate::packet::PacketWriter;
 use crate::response::{write_eof, write_result_set_end_ok, OkPacket};
 use manycore_types::datatype::type_code;
-use manycore_types::{format, DataType, DateTime, IntWidth, Time, Value};
+use manycore_types::{format, Collation, DataType, DateTime, IntWidth, Time, Value};
 
 /// Column definition flags.
 pub mod column_flag {
@@ -83,7 +83,8 @@ impl<'a> ColumnDefinition<'a> {
         if matches!(data_type, DataType::Text { .. } | DataType::Blob { .. }) {
             flags |= column_flag::BLOB;
         }
-        if data_type.charset_id() == 63 && !data_type.is_numeric() {
+        // Binary strings, temporals, and utf8mb4_bin (which sorts by bytes) too, as MariaDB.
+        if data_type.collation() != Collation::Utf8mb4GeneralCi && !data_type.is_numeric() {
             flags |= column_flag::BINARY;
         }
         ColumnDefinition {
@@ -633,7 +634,7 @@ mod tests {
             ),
             (
                 Value::text("héllo"),
-                DataType::VarChar { length: 5 },
+                DataType::varchar(5),
                 b"\x06h\xc3\xa9llo",
             ),
         ];
@@ -706,7 +707,7 @@ mod tests {
             DataType::BIGINT,
             DataType::DOUBLE,
             DataType::FLOAT,
-            DataType::VarChar { length: 3 },
+            DataType::varchar(3),
             DataType::DateTime { fsp: 0 },
             DataType::Date,
             DataType::DateTime { fsp: 0 },

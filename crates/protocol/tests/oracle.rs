@@ -264,7 +264,7 @@ fn mysql_common_reads_our_rows() {
             scale: 2,
             unsigned: false,
         },
-        DataType::VarChar { length: 20 },
+        DataType::varchar(20),
         DataType::Date,
         DataType::DateTime { fsp: 6 },
         DataType::Timestamp { fsp: 0 },

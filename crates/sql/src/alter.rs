@@ -28,7 +28,7 @@ use crate::expr::SessionContext;
 use manycore_storage::{
     Catalog, ForeignKeySchema, IndexNo, IndexSchema, StorageError, TableSchema,
 };
-use manycore_types::{ColumnDefault, DataType, Row, Value};
+use manycore_types::{Collation, ColumnDefault, DataType, Row, Value};
 use sqlparser::ast;
 
 /// Whether `op` is one of this module's.
@@ -152,7 +152,9 @@ impl Alteration {
             } => {
                 self.check_new_name(&column_def.name.value, None)?;
                 reject_constraint_options(column_def.options.iter().map(|o| &o.option))?;
-                let column = crate::ddl::column_schema(column_def, session)?;
+                // A table keeps no default collation of its own (README): general_ci.
+                let column =
+                    crate::ddl::column_schema(column_def, Collation::Utf8mb4GeneralCi, session)?;
                 let at = self.place(self.schema.columns.len(), column_position.as_ref())?;
                 self.schema.columns.insert(at, column);
                 self.ids.insert(at, self.next_id);
@@ -203,7 +205,8 @@ impl Alteration {
         catalog: &Catalog,
         session: &dyn SessionContext,
     ) -> Result<()> {
-        let mut column = crate::ddl::column_schema(&def, session)?;
+        // As ADD COLUMN: without COLLATE, general_ci.
+        let mut column = crate::ddl::column_schema(&def, Collation::Utf8mb4GeneralCi, session)?;
         let was = &self.schema.columns[at];
         if self.ids[at] < self.old.columns.len() && was.data_type != column.data_type {
             let children = catalog.children_of(&self.db, &self.old.name);
@@ -444,7 +447,7 @@ pub(crate) fn convert_row(
 /// the key InnoDB clusters its rows on (`has_clustering_key`) and gains none, which InnoDB
 /// cannot do in place (it builds a new one in place), or some column's type changed,
 /// other than a VARCHAR growing within its length-byte class (utf8mb4: up to 63
-/// characters take one byte), which InnoDB does in place.
+/// characters take one byte) or a new collation, which InnoDB does in place.
 pub(crate) fn copies_rows(
     old: &TableSchema,
     schema: &TableSchema,
@@ -454,8 +457,15 @@ pub(crate) fn copies_rows(
         || schema.columns.iter().zip(sources).any(|(c, source)| {
             let Some(k) = *source else { return false };
             match (&old.columns[k].data_type, &c.data_type) {
-                (a, b) if a == b => false,
-                (DataType::VarChar { length: a }, DataType::VarChar { length: b }) => {
+                // Equal but maybe for the collation, which InnoDB changes in place
+                // (manycore rebuilds: `keeps_rows`).
+                (a, b)
+                    if a.clone().with_collation(Collation::Utf8mb4GeneralCi)
+                        == b.clone().with_collation(Collation::Utf8mb4GeneralCi) =>
+                {
+                    false
+                }
+                (DataType::VarChar { length: a, .. }, DataType::VarChar { length: b, .. }) => {
                     b < a || (*a <= 63) != (*b <= 63)
                 }
                 _ => true,

@@ -197,20 +197,14 @@ fn json_valid_expression(column: &str) -> String {
     format!("json_valid({})", crate::show::quote_identifier(column))
 }
 
-/// The collation MariaDB gives a JSON column.
-pub const JSON_COLLATION: &str = "utf8mb4_bin";
-
-/// Whether column `index` of `schema` is one declared JSON: a LONGTEXT with the
-/// automatic `json_valid` constraint. Storage keeps no more, so SHOW CREATE TABLE and
-/// information_schema show it as MariaDB shows a JSON column (utf8mb4_bin), and so does
-/// a LONGTEXT declared with that very CHECK (MariaDB shows that one without the
-/// collation).
+/// Whether column `index` of `schema` is one declared JSON: a utf8mb4_bin LONGTEXT with
+/// the automatic `json_valid` constraint (storage keeps no more), as a JSON column's dump
+/// also restores. A general_ci LONGTEXT with that CHECK is not one, as in MariaDB.
 pub fn is_json_column(schema: &manycore_storage::TableSchema, index: usize) -> bool {
     let column = &schema.columns[index];
     column.data_type
-        == (manycore_types::DataType::Text {
-            size: manycore_types::LobSize::Long,
-        })
+        == manycore_types::DataType::text(manycore_types::LobSize::Long)
+            .with_collation(manycore_types::Collation::Utf8mb4Bin)
         && schema.checks.iter().any(|k| {
             k.column_level
                 && k.name == column.name

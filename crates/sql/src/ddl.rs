@@ -7,6 +7,8 @@
 //! widths are accepted and not kept (storage has no place for them; SHOW CREATE TABLE
 //! prints the default widths); table options ENGINE/CHARSET/COLLATE are accepted and
 //! SHOW CREATE TABLE prints InnoDB/utf8mb4 (the only engine and charset manycore has).
+//! A character column's collation is its own COLLATE (or BINARY, meaning utf8mb4_bin),
+//! else the table's default COLLATE, else utf8mb4_general_ci (`declared_collation`).
 //! FOREIGN KEY clauses (and column-level REFERENCES) become the table's foreign keys, each
 //! with the key MariaDB adds on its columns unless another key leads with them
 //! (`foreign_key` checks them against their parents).
@@ -17,7 +19,9 @@ use crate::foreign_key;
 use crate::scope::{BindScope, Parameters, SourceTable};
 use crate::select::object_part;
 use manycore_storage::{ColumnSchema, IndexSchema, TableSchema};
-use manycore_types::{ColumnDefault, DataType, IntWidth, LobSize, Value, NOT_FIXED_DECIMALS};
+use manycore_types::{
+    Collation, ColumnDefault, DataType, IntWidth, LobSize, Value, NOT_FIXED_DECIMALS,
+};
 use sqlparser::ast;
 
 const CHAR_LENGTH_MAX: u64 = 255;
@@ -111,18 +115,14 @@ pub fn column_type(name: &str, t: &ast::DataType) -> Result<DataType> {
             if length > CHAR_LENGTH_MAX {
                 return Err(too_long(CHAR_LENGTH_MAX));
             }
-            DataType::Char {
-                length: length as u32,
-            }
+            DataType::char(length as u32)
         }
         A::Varchar(l) | A::CharacterVarying(l) | A::CharVarying(l) | A::Nvarchar(l) => {
             let length = char_length(l, None)?;
             if length > VARCHAR_LENGTH_MAX {
                 return Err(too_long(VARCHAR_LENGTH_MAX));
             }
-            DataType::VarChar {
-                length: length as u32,
-            }
+            DataType::varchar(length as u32)
         }
         A::Binary(l) => {
             let length = l.unwrap_or(1);
@@ -145,19 +145,13 @@ pub fn column_type(name: &str, t: &ast::DataType) -> Result<DataType> {
                 length: length as u32,
             }
         }
-        A::TinyText => DataType::Text {
-            size: LobSize::Tiny,
-        },
-        A::Text => DataType::Text {
-            size: LobSize::Regular,
-        },
-        A::MediumText => DataType::Text {
-            size: LobSize::Medium,
-        },
-        // JSON is MariaDB's alias of LONGTEXT (`check::definitions` adds its CHECK).
-        A::LongText | A::JSON => DataType::Text {
-            size: LobSize::Long,
-        },
+        A::TinyText => DataType::text(LobSize::Tiny),
+        A::Text => DataType::text(LobSize::Regular),
+        A::MediumText => DataType::text(LobSize::Medium),
+        A::LongText => DataType::text(LobSize::Long),
+        // JSON is MariaDB's alias of LONGTEXT in utf8mb4_bin (`check::definitions` adds
+        // its CHECK).
+        A::JSON => DataType::text(LobSize::Long).with_collation(Collation::Utf8mb4Bin),
         A::TinyBlob => DataType::Blob {
             size: LobSize::Tiny,
         },
@@ -577,12 +571,70 @@ fn result_column(
     }
 }
 
+/// MariaDB's character sets, which a known collation's name starts with.
+const CHARSETS: &[&str] = &[
+    "armscii8", "ascii", "big5", "cp1250", "cp1251", "cp1256", "cp1257", "cp850", "cp852", "cp866",
+    "cp932", "dec8", "eucjpms", "euckr", "gb2312", "gbk", "geostd8", "greek", "hebrew", "hp8",
+    "keybcs2", "koi8r", "koi8u", "latin1", "latin2", "latin5", "latin7", "macce", "macroman",
+    "sjis", "swe7", "tis620", "ucs2", "ujis", "utf16", "utf16le", "utf32", "utf8", "utf8mb3",
+    "utf8mb4",
+];
+
+/// The collation a column declared `COLLATE name` gets. manycore stores utf8mb4 and has
+/// two collations for it, so that dumps from other collations still load: a
+/// case-insensitive MariaDB collation (`*_ci`: utf8mb4_unicode_ci, latin1_swedish_ci, ...)
+/// is utf8mb4_general_ci, a case-sensitive one (`*_bin`, `*_cs`) utf8mb4_bin. MySQL 8's
+/// `*_0900_*` collations are unknown to MariaDB 10.11, as any other name: 1273.
+pub fn declared_collation(name: &str) -> Result<Collation> {
+    let lower = name.to_ascii_lowercase();
+    let charset_known = lower
+        .split_once('_')
+        .is_some_and(|(charset, _)| CHARSETS.contains(&charset));
+    match lower.rsplit('_').next() {
+        _ if lower == "binary" => Ok(Collation::Utf8mb4Bin),
+        _ if !charset_known || lower.contains("_0900_") => Err(unknown_collation(name)),
+        Some("ci") => Ok(Collation::Utf8mb4GeneralCi),
+        Some("bin" | "cs") => Ok(Collation::Utf8mb4Bin),
+        _ => Err(unknown_collation(name)),
+    }
+}
+
+fn unknown_collation(name: &str) -> Error {
+    Error::new(
+        ErrorCode::UnknownCollation,
+        format!("Unknown collation: '{name}'"),
+    )
+}
+
+/// The collation a column definition declares (COLLATE, or BINARY, which the dialect
+/// reads as COLLATE utf8mb4_bin), if it declares one.
+fn column_collation(def: &ast::ColumnDef) -> Result<Option<Collation>> {
+    let mut declared = None;
+    for option in &def.options {
+        if let ast::ColumnOption::Collation(name) = &option.option {
+            let name = name.0.last().map(object_part).unwrap_or_default();
+            declared = Some(declared_collation(&name)?);
+        }
+    }
+    Ok(declared)
+}
+
 /// The column a definition declares, from its type and its own options (NULL, DEFAULT,
-/// AUTO_INCREMENT, COMMENT, ON UPDATE); the key options (PRIMARY KEY, UNIQUE, REFERENCES,
-/// CHECK) are the caller's to place.
-pub fn column_schema(def: &ast::ColumnDef, session: &dyn SessionContext) -> Result<ColumnSchema> {
+/// AUTO_INCREMENT, COMMENT, ON UPDATE, COLLATE: else `default_collation`); the key
+/// options (PRIMARY KEY, UNIQUE, REFERENCES, CHECK) are the caller's to place.
+pub fn column_schema(
+    def: &ast::ColumnDef,
+    default_collation: Collation,
+    session: &dyn SessionContext,
+) -> Result<ColumnSchema> {
     let column_name = def.name.value.clone();
     let data_type = column_type(&column_name, &def.data_type)?;
+    let data_type = match column_collation(def)? {
+        Some(collation) => data_type.with_collation(collation),
+        // JSON is utf8mb4_bin whatever the table's default.
+        None if def.data_type == ast::DataType::JSON => data_type,
+        None => data_type.with_collation(default_collation),
+    };
     let mut column = ColumnSchema {
         name: column_name.clone(),
         data_type,
@@ -627,6 +679,7 @@ pub fn column_schema(def: &ast::ColumnDef, session: &dyn SessionContext) -> Resu
                 }
                 column.on_update_current_timestamp = true;
             }
+            // The data type's collation, above; CHARACTER SET is utf8mb4's (module doc).
             ast::ColumnOption::CharacterSet(_) | ast::ColumnOption::Collation(_) => {}
             // Placed by the caller.
             ast::ColumnOption::PrimaryKey(_)
@@ -673,6 +726,7 @@ pub fn table_definition(
     let mut pending_indexes: Vec<PendingIndex> = Vec::new();
     let mut foreign_keys = Vec::new();
     let multiple_primary = || Error::new(ErrorCode::MultiplePriKey, "Multiple primary key defined");
+    let default_collation = table_collation(&create.table_options)?;
     for (position, def) in create.columns.iter().enumerate() {
         let column_name = def.name.value.clone();
         if columns
@@ -681,7 +735,7 @@ pub fn table_definition(
         {
             return Err(Error::duplicate_column(&column_name));
         }
-        let column = column_schema(def, session)?;
+        let column = column_schema(def, default_collation, session)?;
         for option in &def.options {
             match &option.option {
                 ast::ColumnOption::PrimaryKey(_) => {
@@ -794,6 +848,37 @@ pub fn table_definition(
         schema,
         auto_increment_start,
     })
+}
+
+/// The default collation a CREATE TABLE's `[DEFAULT] COLLATE [=] name` gives its character
+/// columns; utf8mb4_general_ci without one.
+fn table_collation(options: &ast::CreateTableOptions) -> Result<Collation> {
+    let options = match options {
+        ast::CreateTableOptions::Plain(o)
+        | ast::CreateTableOptions::With(o)
+        | ast::CreateTableOptions::Options(o)
+        | ast::CreateTableOptions::TableProperties(o) => o.as_slice(),
+        ast::CreateTableOptions::None => &[],
+    };
+    let mut collation = Collation::Utf8mb4GeneralCi;
+    for option in options {
+        if let ast::SqlOption::KeyValue { key, value } = option {
+            if ["COLLATE", "DEFAULT COLLATE"].contains(&key.value.to_ascii_uppercase().as_str()) {
+                let name = match value {
+                    ast::Expr::Identifier(name) => name.value.clone(),
+                    ast::Expr::Value(v) => match &v.value {
+                        ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
+                            s.clone()
+                        }
+                        other => other.to_string(),
+                    },
+                    other => other.to_string(),
+                };
+                collation = declared_collation(&name)?;
+            }
+        }
+    }
+    Ok(collation)
 }
 
 /// At most one AUTO_INCREMENT column, numeric and first in a key (1075 otherwise).

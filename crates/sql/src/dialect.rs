@@ -14,12 +14,14 @@
 //!     - `UPDATE t1, t2 SET ...` updates a comma join (sqlparser reads one table and
 //!       its joins); the tables after the first become `from` (`UPDATE ... FROM`, which
 //!       MariaDB's grammar lacks, so `from` set means a comma join);
+//!     - a column's `BINARY` attribute (`VARCHAR(10) BINARY`) is its charset's _bin
+//!       collation: it becomes `COLLATE utf8mb4_bin` (sqlparser has no such option);
 //!     - `DELETE t1.*, t2 FROM ...` names its targets with an optional `.*`
 //!       (sqlparser's target list takes plain names only).
 
 use sqlparser::ast::{
-    BinaryOperator, Delete, Expr, FromTable, ObjectName, OrderByExpr, SqliteOnConflict, Statement,
-    Update, UpdateTableFromKind,
+    BinaryOperator, ColumnOption, Delete, Expr, FromTable, Ident, ObjectName, OrderByExpr,
+    SqliteOnConflict, Statement, Update, UpdateTableFromKind,
 };
 use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
 use sqlparser::keywords::Keyword;
@@ -117,6 +119,17 @@ impl Dialect for MariaDbDialect {
             return Some(parse_delete_returning_last(parser, delete_token));
         }
         self.0.parse_statement(parser)
+    }
+
+    fn parse_column_option(
+        &self,
+        parser: &mut Parser,
+    ) -> Result<Option<Result<Option<ColumnOption>, ParserError>>, ParserError> {
+        if parser.parse_keyword(Keyword::BINARY) {
+            let bin = ObjectName::from(vec![Ident::new("utf8mb4_bin")]);
+            return Ok(Some(Ok(Some(ColumnOption::Collation(bin)))));
+        }
+        self.0.parse_column_option(parser)
     }
 
     fn get_next_precedence(&self, parser: &Parser) -> Option<Result<u8, ParserError>> {

@@ -192,13 +192,14 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
             }
             flow
         }
-        Plan::Distinct { input } => {
+        Plan::Distinct { input, types } => {
             let mut seen = foldhash::HashSet::<Vec<u8>>::default();
             let mut key = Vec::new();
             run(input, ctx, &mut |row| {
                 key.clear();
-                for v in row {
-                    group_key(v, None, &mut key);
+                assert_eq!(row.len(), types.len(), "DISTINCT has a type per column");
+                for (v, t) in row.iter().zip(types) {
+                    group_key(v, Some(t), &mut key);
                 }
                 if seen.insert(key.clone()) {
                     out(row)

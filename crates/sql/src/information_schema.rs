@@ -509,8 +509,8 @@ impl Column {
     fn schema(self, name: &str) -> ColumnSchema {
         let int = |width, unsigned| DataType::Int { width, unsigned };
         let (data_type, nullable, display_width) = match self {
-            Column::Text(length) => (DataType::VarChar { length }, false, None),
-            Column::NullText(length) => (DataType::VarChar { length }, true, None),
+            Column::Text(length) => (DataType::varchar(length), false, None),
+            Column::NullText(length) => (DataType::varchar(length), true, None),
             Column::LongText => (text(LobSize::Long), false, None),
             Column::NullLongText => (text(LobSize::Long), true, None),
             Column::NullBlob => (
@@ -551,7 +551,7 @@ impl Column {
 }
 
 fn text(size: LobSize) -> DataType {
-    DataType::Text { size }
+    DataType::text(size)
 }
 
 /// What rows are made from: the state current when the statement runs (invariant (1)).
@@ -830,11 +830,8 @@ fn column_row(db: &str, schema: &TableSchema, i: usize, zone: TimeZone) -> Row {
         .expect("split yields a first piece")
         .to_string();
     let (charset, collation) = match c.data_type.collation() {
-        _ if crate::check::is_json_column(schema, i) => {
-            (string("utf8mb4"), string(crate::check::JSON_COLLATION))
-        }
-        manycore_types::Collation::Utf8mb4GeneralCi => (string("utf8mb4"), string(COLLATION)),
         manycore_types::Collation::Binary => (Value::Null, Value::Null),
+        collation => (string("utf8mb4"), string(collation.name())),
     };
     let (char_length, octet_length) = match character_length(&c.data_type) {
         Some((chars, octets)) => (count(chars), count(octets)),
@@ -886,13 +883,13 @@ fn character_length(t: &DataType) -> Option<(u64, u64)> {
     };
     match t {
         // utf8mb4: up to four bytes a character.
-        DataType::Char { length } | DataType::VarChar { length } => {
+        DataType::Char { length, .. } | DataType::VarChar { length, .. } => {
             Some((u64::from(*length), u64::from(*length) * 4))
         }
         DataType::Binary { length } | DataType::VarBinary { length } => {
             Some((u64::from(*length), u64::from(*length)))
         }
-        DataType::Text { size } | DataType::Blob { size } => Some((lob(size), lob(size))),
+        DataType::Text { size, .. } | DataType::Blob { size } => Some((lob(size), lob(size))),
         _ => None,
     }
 }

@@ -168,13 +168,7 @@ pub fn run(
             ColumnInfo::text("Table", 128),
             ColumnInfo::text("Op", 10),
             ColumnInfo::text("Msg_type", 10),
-            ColumnInfo::expression(
-                "Msg_text",
-                DataType::Text {
-                    size: LobSize::Medium,
-                },
-                true,
-            ),
+            ColumnInfo::expression("Msg_text", DataType::text(LobSize::Medium), true),
         ],
         rows,
     }

@@ -104,6 +104,8 @@ pub enum Plan {
     },
     Distinct {
         input: Box<Plan>,
+        /// The columns' types: strings are told apart by their collations.
+        types: Vec<DataType>,
     },
     Limit {
         input: Box<Plan>,
@@ -135,7 +137,7 @@ impl Plan {
             | Plan::Sort { input, .. }
             | Plan::Window { input, .. }
             | Plan::Project { input, .. }
-            | Plan::Distinct { input }
+            | Plan::Distinct { input, .. }
             | Plan::Limit { input, .. } => input.block_has(f),
             _ => false,
         }

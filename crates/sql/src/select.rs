@@ -677,6 +677,7 @@ pub fn bind_query_block(
     } else {
         select_exprs
     };
+    let types = project.iter().map(|e| e.data_type()).collect();
     plan = Plan::Project {
         input: Box::new(plan),
         exprs: project,
@@ -684,6 +685,7 @@ pub fn bind_query_block(
     if matches!(select.distinct, Some(ast::Distinct::Distinct)) {
         plan = Plan::Distinct {
             input: Box::new(plan),
+            types,
         };
     } else if matches!(select.distinct, Some(ast::Distinct::On(_))) {
         return Err(Error::not_supported("DISTINCT ON"));
@@ -1084,7 +1086,7 @@ fn is_full_scan(plan: &Plan) -> bool {
         | Plan::Sort { input, .. }
         | Plan::Window { input, .. }
         | Plan::Project { input, .. }
-        | Plan::Distinct { input }
+        | Plan::Distinct { input, .. }
         | Plan::Limit { input, .. } => is_full_scan(input),
         Plan::SetOperation(operation) => {
             is_full_scan(&operation.left) || is_full_scan(&operation.right)

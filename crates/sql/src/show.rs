@@ -18,7 +18,7 @@ use crate::privilege::SessionGrants;
 use crate::sink::ColumnInfo;
 use crate::variables::like_matches;
 use manycore_storage::{Catalog, Table};
-use manycore_types::{ColumnDefault, DataType, IntWidth, Value};
+use manycore_types::{Collation, ColumnDefault, DataType, IntWidth, Value};
 
 /// A result set computed in full (SHOW output is small).
 pub struct Rows {
@@ -122,7 +122,7 @@ pub fn columns(table: &Table, full: bool, like: Option<&str>, zone: TimeZone) ->
     // Type and Default come from information_schema TEXT columns, so they are BLOBs.
     let lob = |name: &str, not_null| {
         let size = manycore_types::LobSize::Regular;
-        ColumnInfo::expression(name, DataType::Text { size }, not_null)
+        ColumnInfo::expression(name, DataType::text(size), not_null)
     };
     let mut columns = vec![ColumnInfo::text("Field", 64), lob("Type", true)];
     if full {
@@ -146,9 +146,8 @@ pub fn columns(table: &Table, full: bool, like: Option<&str>, zone: TimeZone) ->
         let mut row = vec![text(&c.name), text(&type_text(c))];
         if full {
             row.push(match c.data_type.collation() {
-                _ if crate::check::is_json_column(schema, i) => text(crate::check::JSON_COLLATION),
-                manycore_types::Collation::Utf8mb4GeneralCi => text("utf8mb4_general_ci"),
-                _ => Value::Null,
+                Collation::Binary => Value::Null,
+                collation => text(collation.name()),
             });
         }
         row.push(text(if c.nullable { "YES" } else { "NO" }));
@@ -173,11 +172,15 @@ pub(crate) fn quote_identifier(name: &str) -> String {
 pub fn create_table_text(table: &Table, zone: TimeZone) -> String {
     let schema = &table.schema;
     let mut lines = Vec::new();
-    for (i, c) in schema.columns.iter().enumerate() {
+    for c in &schema.columns {
         let mut line = format!("  {} {}", quote_identifier(&c.name), type_text(c));
-        if crate::check::is_json_column(schema, i) {
-            line.push_str(" CHARACTER SET utf8mb4 COLLATE ");
-            line.push_str(crate::check::JSON_COLLATION);
+        let collation = c.data_type.collation();
+        if ![Collation::Utf8mb4GeneralCi, Collation::Binary].contains(&collation) {
+            // The table's default collation is general_ci: others are spelled out.
+            line.push_str(&format!(
+                " CHARACTER SET utf8mb4 COLLATE {}",
+                collation.name()
+            ));
         }
         if !c.nullable {
             line.push_str(" NOT NULL");
@@ -729,9 +732,7 @@ pub fn stored_objects(
             let column = &schema.columns[i];
             // MariaDB's SHOW describes a LONGTEXT column as a TEXT (as in SHOW COLUMNS).
             let data_type = match column.data_type {
-                DataType::Text { .. } => DataType::Text {
-                    size: manycore_types::LobSize::Regular,
-                },
+                DataType::Text { .. } => DataType::text(manycore_types::LobSize::Regular),
                 ref other => other.clone(),
             };
             ColumnInfo::expression(name, data_type, !column.nullable)

@@ -65,12 +65,12 @@ impl ColumnInfo {
 
     /// A VARCHAR(len) NOT NULL column, as SHOW statements return them.
     pub fn text(name: &str, length: u32) -> ColumnInfo {
-        ColumnInfo::expression(name, DataType::VarChar { length }, true)
+        ColumnInfo::expression(name, DataType::varchar(length), true)
     }
 
     /// A nullable VARCHAR(len) column.
     pub fn text_nullable(name: &str, length: u32) -> ColumnInfo {
-        ColumnInfo::expression(name, DataType::VarChar { length }, false)
+        ColumnInfo::expression(name, DataType::varchar(length), false)
     }
 }
 

@@ -523,7 +523,7 @@ fn apply_ddl(s: &Arc<Storage>, change: DdlChange) {
 #[test]
 fn replay_refuses_a_row_whose_key_its_values_do_not_weigh_to() {
     let mut s = schema("s");
-    s.columns[0].data_type = DataType::VarChar { length: 10 };
+    s.columns[0].data_type = DataType::varchar(10);
     s.indexes.clear();
     let text = |t: &str| Value::Bytes(t.as_bytes().into());
     let key_of = |weights: &[u32]| {

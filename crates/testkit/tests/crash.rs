@@ -344,3 +344,51 @@ fn a_table_comment_changed_by_alter_survives_restarts() {
         .expect("a row");
     assert!(!create.1.contains("COMMENT"), "{}", create.1);
 }
+
+/// A utf8mb4_bin column keeps its collation through log replay (after kill -9) and
+/// through a checkpoint (after a clean shutdown): its unique key still tells 'a' from 'A'.
+#[test]
+fn a_bin_column_keeps_its_collation_after_restart() {
+    let mut server = ManycoreServer::start();
+    let mut c = Conn::new(Opts::from(opts(server.port(), None))).expect("connect");
+    for statement in [
+        "CREATE DATABASE coll",
+        "CREATE TABLE coll.t (id INT PRIMARY KEY, \
+         token VARCHAR(10) COLLATE utf8mb4_bin UNIQUE, name VARCHAR(10))",
+        "INSERT INTO coll.t VALUES (1, 'a', 'a'), (2, 'A', 'A')",
+    ] {
+        c.query_drop(statement).expect(statement);
+    }
+    drop(c);
+    for round in ["replay", "checkpoint"] {
+        if round == "replay" {
+            server.kill9();
+        }
+        server.restart();
+        let mut c = Conn::new(Opts::from(opts(server.port(), None))).expect("reconnect");
+        let found: Vec<i64> = c
+            .query("SELECT id FROM coll.t WHERE token = 'A'")
+            .expect("select by token");
+        assert_eq!(found, [2], "after {round}");
+        let found: Vec<i64> = c
+            .query("SELECT id FROM coll.t WHERE name = 'A' ORDER BY id")
+            .expect("select by name");
+        assert_eq!(found, [1, 2], "after {round}");
+        let duplicate = c.query_drop("INSERT INTO coll.t VALUES (3, 'a ', 'x')");
+        assert_eq!(
+            duplicate.as_ref().err().and_then(error_code),
+            Some(1062),
+            "{round}"
+        );
+        let create: Vec<(String, String)> = c
+            .query("SHOW CREATE TABLE coll.t")
+            .expect("show create table");
+        assert!(
+            create[0]
+                .1
+                .contains("`token` varchar(10) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"),
+            "after {round}: {}",
+            create[0].1
+        );
+    }
+}

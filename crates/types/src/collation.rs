@@ -2,7 +2,9 @@
 //!
 //! MariaDB's default collation for utf8mb4 is `utf8mb4_general_ci`: one weight per
 //! character, which ignores case and accents ('é' = 'E', 'ß' = 's'), and trailing spaces
-//! ignored (PAD SPACE). Binary strings compare byte by byte.
+//! ignored (PAD SPACE). `utf8mb4_bin` orders by code point, which for valid UTF-8 is the
+//! order of the bytes, also with trailing spaces ignored. Binary strings compare byte by
+//! byte, spaces and all.
 //!
 //! A character's weight (`char_weight`) is derived from Unicode, not copied from a table:
 //! in the Latin, Greek and Cyrillic blocks a precomposed letter weighs as its base letter
@@ -15,7 +17,7 @@
 //! lowercase letter its uppercase after MariaDB's table was made (e.g. U+0180 'ƀ'), which
 //! MariaDB weighs as itself.
 //!
-//! Not yet MariaDB's: PAD SPACE pads the shorter string with spaces, so MariaDB orders
+//! Not yet MariaDB's (both PAD SPACE collations): PAD SPACE pads the shorter string with spaces, so MariaDB orders
 //! 'a\tb' below 'a'; trimmed weights order it above.
 //!
 //! Weights are index keys, which the log and checkpoints store: changing any weight needs
@@ -30,13 +32,44 @@ use unicode_normalization::UnicodeNormalization;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Collation {
     Utf8mb4GeneralCi,
+    Utf8mb4Bin,
     Binary,
 }
 
 impl Collation {
+    /// The collation named `name` (any case), among those manycore implements.
+    pub fn from_name(name: &str) -> Option<Collation> {
+        [
+            Collation::Utf8mb4GeneralCi,
+            Collation::Utf8mb4Bin,
+            Collation::Binary,
+        ]
+        .into_iter()
+        .find(|c| c.name().eq_ignore_ascii_case(name))
+    }
+
+    /// MariaDB's name, as SHOW and information_schema print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Collation::Utf8mb4GeneralCi => "utf8mb4_general_ci",
+            Collation::Utf8mb4Bin => "utf8mb4_bin",
+            Collation::Binary => "binary",
+        }
+    }
+
+    /// MariaDB's collation id, which the protocol's column definitions carry.
+    pub fn id(self) -> u16 {
+        match self {
+            Collation::Utf8mb4GeneralCi => 45,
+            Collation::Utf8mb4Bin => 46,
+            Collation::Binary => 63,
+        }
+    }
+
     pub fn compare(self, a: &[u8], b: &[u8]) -> Ordering {
         match self {
             Collation::Binary => a.cmp(b),
+            Collation::Utf8mb4Bin => trim_trailing_spaces(a).cmp(trim_trailing_spaces(b)),
             Collation::Utf8mb4GeneralCi => {
                 compare_general_ci(trim_trailing_spaces(a), trim_trailing_spaces(b))
             }
@@ -53,7 +86,7 @@ impl Collation {
         let length = length as usize;
         match self {
             Collation::Binary => &s[..s.len().min(length)],
-            Collation::Utf8mb4GeneralCi => {
+            Collation::Utf8mb4GeneralCi | Collation::Utf8mb4Bin => {
                 // A character starts at every byte that is not a continuation byte.
                 let end = s
                     .iter()
@@ -67,10 +100,12 @@ impl Collation {
     }
 
     /// Appends the sort weight of `s`: bytes whose order is the collation order.
-    /// For general_ci each character's `char_weight`, big-endian in 3 bytes.
+    /// For general_ci each character's `char_weight`, big-endian in 3 bytes; for bin the
+    /// trimmed bytes (UTF-8's byte order is its code point order).
     pub fn append_weight(self, s: &[u8], out: &mut Vec<u8>) {
         match self {
             Collation::Binary => out.extend_from_slice(s),
+            Collation::Utf8mb4Bin => out.extend_from_slice(trim_trailing_spaces(s)),
             Collation::Utf8mb4GeneralCi => {
                 let s = trim_trailing_spaces(s);
                 if s.is_ascii() {
@@ -215,6 +250,25 @@ mod tests {
     }
 
     #[test]
+    fn bin_tells_case_apart_but_ignores_trailing_spaces() {
+        let bin = Collation::Utf8mb4Bin;
+        assert!(!bin.eq(b"a", b"A"));
+        assert!(bin.eq(b"a", b"a  "));
+        assert!(!bin.eq("é".as_bytes(), b"e"));
+        assert_eq!(bin.compare(b"B", b"a"), Ordering::Less);
+        assert_eq!(bin.compare("é".as_bytes(), "😀".as_bytes()), Ordering::Less);
+        assert_eq!(bin.prefix("héllo".as_bytes(), 2), "hé".as_bytes());
+        for c in [
+            Collation::Utf8mb4GeneralCi,
+            Collation::Utf8mb4Bin,
+            Collation::Binary,
+        ] {
+            assert_eq!(Collation::from_name(&c.name().to_uppercase()), Some(c));
+        }
+        assert_eq!(Collation::from_name("utf8mb4_unicode_ci"), None);
+    }
+
+    #[test]
     fn prefixes_count_characters_or_bytes() {
         let ci = Collation::Utf8mb4GeneralCi;
         assert_eq!(ci.prefix("héllo".as_bytes(), 2), "hé".as_bytes());
@@ -228,8 +282,7 @@ mod tests {
     /// one meet: case, trailing spaces, prefixes, non-ASCII and invalid UTF-8 at and after
     /// the first difference.
     #[test]
-    fn general_ci_compare_agrees_with_weights() {
-        let ci = Collation::Utf8mb4GeneralCi;
+    fn compare_agrees_with_weights() {
         let strings: &[&[u8]] = &[
             b"",
             b" ",
@@ -264,9 +317,9 @@ mod tests {
             "ÿ".as_bytes(),
             "Ÿ".as_bytes(),
         ];
-        let weight = |s: &[u8]| {
+        let weight = |collation: Collation, s: &[u8]| {
             let mut w = Vec::new();
-            ci.append_weight(s, &mut w);
+            collation.append_weight(s, &mut w);
             w
         };
         // And every string of up to 3 bytes from an alphabet of ASCII, space, tab, UTF-8
@@ -287,15 +340,17 @@ mod tests {
             .copied()
             .chain(short.iter().map(|s| &s[..]))
             .collect();
-        for a in &all {
-            for b in &all {
-                assert_eq!(
-                    ci.compare(a, b),
-                    weight(a).cmp(&weight(b)),
-                    "{:?} vs {:?}",
-                    String::from_utf8_lossy(a),
-                    String::from_utf8_lossy(b)
-                );
+        for collation in [Collation::Utf8mb4GeneralCi, Collation::Utf8mb4Bin] {
+            for a in &all {
+                for b in &all {
+                    assert_eq!(
+                        collation.compare(a, b),
+                        weight(collation, a).cmp(&weight(collation, b)),
+                        "{collation:?}: {:?} vs {:?}",
+                        String::from_utf8_lossy(a),
+                        String::from_utf8_lossy(b)
+                    );
+                }
             }
         }
     }

@@ -54,11 +54,14 @@ pub enum DataType {
         /// DOUBLE UNSIGNED: negative values are out of range.
         unsigned: bool,
     },
+    /// Character strings carry their collation (utf8mb4_general_ci unless declared).
     Char {
         length: u32,
+        collation: Collation,
     },
     VarChar {
         length: u32,
+        collation: Collation,
     },
     Binary {
         length: u32,
@@ -68,6 +71,7 @@ pub enum DataType {
     },
     Text {
         size: LobSize,
+        collation: Collation,
     },
     Blob {
         size: LobSize,
@@ -266,12 +270,46 @@ impl DataType {
         )
     }
 
+    /// CHAR(length) in the default collation, utf8mb4_general_ci.
+    pub const fn char(length: u32) -> DataType {
+        DataType::Char {
+            length,
+            collation: Collation::Utf8mb4GeneralCi,
+        }
+    }
+
+    /// VARCHAR(length) in the default collation.
+    pub const fn varchar(length: u32) -> DataType {
+        DataType::VarChar {
+            length,
+            collation: Collation::Utf8mb4GeneralCi,
+        }
+    }
+
+    /// A TEXT type in the default collation.
+    pub const fn text(size: LobSize) -> DataType {
+        DataType::Text {
+            size,
+            collation: Collation::Utf8mb4GeneralCi,
+        }
+    }
+
+    /// This type in `collation` if it is a character string; other types have none.
+    pub fn with_collation(self, collation: Collation) -> DataType {
+        match self {
+            DataType::Char { length, .. } => DataType::Char { length, collation },
+            DataType::VarChar { length, .. } => DataType::VarChar { length, collation },
+            DataType::Text { size, .. } => DataType::Text { size, collation },
+            other => other,
+        }
+    }
+
     /// The collation that compares values of this type; binary for non-strings.
     pub fn collation(&self) -> Collation {
         match self {
-            DataType::Char { .. } | DataType::VarChar { .. } | DataType::Text { .. } => {
-                Collation::Utf8mb4GeneralCi
-            }
+            DataType::Char { collation, .. }
+            | DataType::VarChar { collation, .. }
+            | DataType::Text { collation, .. } => *collation,
             _ => Collation::Binary,
         }
     }
@@ -279,11 +317,11 @@ impl DataType {
     /// Maximum length in characters (strings) or bytes (binary), if bounded per value.
     pub fn max_length(&self) -> Option<u64> {
         match self {
-            DataType::Char { length }
-            | DataType::VarChar { length }
+            DataType::Char { length, .. }
+            | DataType::VarChar { length, .. }
             | DataType::Binary { length }
             | DataType::VarBinary { length } => Some(*length as u64),
-            DataType::Text { size } | DataType::Blob { size } => Some(size.max_bytes()),
+            DataType::Text { size, .. } | DataType::Blob { size } => Some(size.max_bytes()),
             _ => None,
         }
     }
@@ -307,7 +345,7 @@ impl DataType {
             DataType::Double { .. } => DOUBLE,
             DataType::Char { .. } | DataType::Binary { .. } => STRING,
             DataType::VarChar { .. } | DataType::VarBinary { .. } => VAR_STRING,
-            DataType::Text { size } | DataType::Blob { size } => match size {
+            DataType::Text { size, .. } | DataType::Blob { size } => match size {
                 LobSize::Tiny => TINY_BLOB,
                 LobSize::Regular => BLOB,
                 LobSize::Medium => MEDIUM_BLOB,
@@ -347,9 +385,11 @@ impl DataType {
             } => *precision as u32 + (*scale > 0) as u32 + (!*unsigned) as u32,
             DataType::Float { precision, .. } => precision.map_or(12, u32::from),
             DataType::Double { precision, .. } => precision.map_or(22, u32::from),
-            DataType::Char { length } | DataType::VarChar { length } => length.saturating_mul(4),
+            DataType::Char { length, .. } | DataType::VarChar { length, .. } => {
+                length.saturating_mul(4)
+            }
             DataType::Binary { length } | DataType::VarBinary { length } => *length,
-            DataType::Text { size } | DataType::Blob { size } => {
+            DataType::Text { size, .. } | DataType::Blob { size } => {
                 size.max_bytes().min(u32::MAX as u64) as u32
             }
             DataType::Date => 10,
@@ -421,13 +461,10 @@ impl DataType {
         }
     }
 
-    /// Character set id sent in column definitions: utf8mb4_general_ci (45) for
-    /// character strings, binary (63) for everything else.
+    /// Character set id sent in column definitions: the collation's id (binary, 63, for
+    /// everything but character strings).
     pub fn charset_id(&self) -> u16 {
-        match self.collation() {
-            Collation::Utf8mb4GeneralCi => 45,
-            Collation::Binary => 63,
-        }
+        self.collation().id()
     }
 
     /// The type as MariaDB's messages name it, after its type handler: `sql_name`
@@ -473,11 +510,11 @@ impl DataType {
                     .map_or(String::new(), |(m, d)| format!("({m},{d})"));
                 format!("{name}{size}{}", sign(*unsigned))
             }
-            DataType::Char { length } => format!("char({length})"),
-            DataType::VarChar { length } => format!("varchar({length})"),
+            DataType::Char { length, .. } => format!("char({length})"),
+            DataType::VarChar { length, .. } => format!("varchar({length})"),
             DataType::Binary { length } => format!("binary({length})"),
             DataType::VarBinary { length } => format!("varbinary({length})"),
-            DataType::Text { size } => format!("{}text", size.prefix()),
+            DataType::Text { size, .. } => format!("{}text", size.prefix()),
             DataType::Blob { size } => format!("{}blob", size.prefix()),
             DataType::Date => "date".to_string(),
             DataType::DateTime { fsp: 0 } => "datetime".to_string(),

@@ -113,7 +113,7 @@ pub fn encode_key(row: &[Value], columns: &[usize], types: &[DataType], out: &mu
 mod tests {
     use super::*;
     use crate::datatype::IntWidth;
-    use crate::{Decimal, Time};
+    use crate::{Collation, Decimal, Time};
 
     fn enc(v: Value, t: &DataType) -> Vec<u8> {
         let mut out = Vec::new();
@@ -148,11 +148,23 @@ mod tests {
             .collect();
         assert!(encoded.windows(2).all(|w| w[0] < w[1]));
 
-        let s = DataType::VarChar { length: 10 };
+        let s = DataType::VarChar {
+            length: 10,
+            collation: Collation::Utf8mb4GeneralCi,
+        };
         let ss = ["", "a", "a\0b", "AB", "b"];
         let encoded: Vec<_> = ss.iter().map(|v| enc(Value::text(v), &s)).collect();
         assert!(encoded.windows(2).all(|w| w[0] < w[1]), "{encoded:?}");
         assert_eq!(enc(Value::text("abc"), &s), enc(Value::text("ABC "), &s));
+
+        let bin = DataType::VarChar {
+            length: 10,
+            collation: Collation::Utf8mb4Bin,
+        };
+        let ss = ["", "A", "B", "a", "a\0b", "ab", "é"];
+        let encoded: Vec<_> = ss.iter().map(|v| enc(Value::text(v), &bin)).collect();
+        assert!(encoded.windows(2).all(|w| w[0] < w[1]), "{encoded:?}");
+        assert_eq!(enc(Value::text("ab"), &bin), enc(Value::text("ab  "), &bin));
 
         let time = DataType::Time { fsp: 6 };
         let micros = [

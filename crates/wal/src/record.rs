@@ -64,8 +64,10 @@
 //!   0..=3 tiny..long) | 11 Date | 12 DateTime | 13 Timestamp (each: u8 fsp) |
 //!   14 Decimal unsigned (u8 precision, u8 scale) | 15 DOUBLE(M,D) (u8 M, u8 D) |
 //!   16 Time (u8 fsp) | 17 FLOAT(M,D) (u8 M, u8 D) | 18 FLOAT UNSIGNED | 19 DOUBLE
-//!   UNSIGNED | 20 FLOAT(M,D) UNSIGNED | 21 DOUBLE(M,D) UNSIGNED (20, 21: u8 M, u8 D).
-//!   A DOUBLE without (M,D) is tag 4, a FLOAT without them tag 3.
+//!   UNSIGNED | 20 FLOAT(M,D) UNSIGNED | 21 DOUBLE(M,D) UNSIGNED (20, 21: u8 M, u8 D) |
+//!   22 Char, 23 VarChar, 24 Text in utf8mb4_bin (fields as 5, 6, 9).
+//!   A DOUBLE without (M,D) is tag 4, a FLOAT without them tag 3; a character string
+//!   in utf8mb4_general_ci keeps tag 5, 6 or 9, so logs from before collations read alike.
 //! - column: name, type, bool nullable, default (u8 0 none | 1 value | 2 CURRENT_TIMESTAMP),
 //!   bool auto_increment, bool on_update_current_timestamp, comment, varint display
 //!   width (0 none, else width + 1).
@@ -98,7 +100,7 @@ use manycore_storage::{
 };
 use manycore_types::decimal::PACKED_LEN;
 use manycore_types::{
-    ColumnDefault, DataType, Date, DateTime, Decimal, IntWidth, LobSize, Time, Value,
+    Collation, ColumnDefault, DataType, Date, DateTime, Decimal, IntWidth, LobSize, Time, Value,
     NOT_FIXED_DECIMALS,
 };
 use std::sync::Arc;
@@ -905,16 +907,32 @@ fn put_data_type(out: &mut Vec<u8>, t: &DataType) {
             precision,
             unsigned,
         } => floating_type(out, [4, 15, 19, 21], *decimals, *precision, *unsigned),
-        DataType::Char { length } => length_type(out, 5, *length),
-        DataType::VarChar { length } => length_type(out, 6, *length),
+        DataType::Char { length, collation } => {
+            length_type(out, string_tag(5, 22, *collation), *length)
+        }
+        DataType::VarChar { length, collation } => {
+            length_type(out, string_tag(6, 23, *collation), *length)
+        }
         DataType::Binary { length } => length_type(out, 7, *length),
         DataType::VarBinary { length } => length_type(out, 8, *length),
-        DataType::Text { size } => out.extend_from_slice(&[9, lob(size)]),
+        DataType::Text { size, collation } => {
+            out.extend_from_slice(&[string_tag(9, 24, *collation), lob(size)])
+        }
         DataType::Blob { size } => out.extend_from_slice(&[10, lob(size)]),
         DataType::Date => put_u8(out, 11),
         DataType::DateTime { fsp } => out.extend_from_slice(&[12, *fsp]),
         DataType::Timestamp { fsp } => out.extend_from_slice(&[13, *fsp]),
         DataType::Time { fsp } => out.extend_from_slice(&[16, *fsp]),
+    }
+}
+
+/// A character string's tag: `general_ci` (the tag written before strings had other
+/// collations, so older logs read as general_ci) or `bin` for utf8mb4_bin.
+fn string_tag(general_ci: u8, bin: u8, collation: Collation) -> u8 {
+    match collation {
+        Collation::Utf8mb4GeneralCi => general_ci,
+        Collation::Utf8mb4Bin => bin,
+        Collation::Binary => unreachable!("a character string has a utf8mb4 collation"),
     }
 }
 
@@ -993,21 +1011,18 @@ fn get_data_type(r: &mut Reader<'_>) -> Result<DataType, DecodeError> {
             decimals: fixed_decimals(r)?,
             unsigned: tag == 20,
         },
-        5 => DataType::Char {
-            length: r.u32_varint()?,
-        },
-        6 => DataType::VarChar {
-            length: r.u32_varint()?,
-        },
+        5 => DataType::char(r.u32_varint()?),
+        6 => DataType::varchar(r.u32_varint()?),
+        22 => DataType::char(r.u32_varint()?).with_collation(Collation::Utf8mb4Bin),
+        23 => DataType::varchar(r.u32_varint()?).with_collation(Collation::Utf8mb4Bin),
+        24 => DataType::text(lob(r.u8()?)?).with_collation(Collation::Utf8mb4Bin),
         7 => DataType::Binary {
             length: r.u32_varint()?,
         },
         8 => DataType::VarBinary {
             length: r.u32_varint()?,
         },
-        9 => DataType::Text {
-            size: lob(r.u8()?)?,
-        },
+        9 => DataType::text(lob(r.u8()?)?),
         10 => DataType::Blob {
             size: lob(r.u8()?)?,
         },
@@ -1334,8 +1349,10 @@ mod tests {
             scale: 30,
             unsigned: false,
         });
-        types.push(DataType::Char { length: 255 });
-        types.push(DataType::VarChar { length: u32::MAX });
+        types.push(DataType::char(255));
+        types.push(DataType::varchar(u32::MAX));
+        types.push(DataType::char(1).with_collation(Collation::Utf8mb4Bin));
+        types.push(DataType::varchar(10).with_collation(Collation::Utf8mb4Bin));
         types.push(DataType::Binary { length: 16 });
         types.push(DataType::VarBinary { length: 0 });
         for size in [
@@ -1344,7 +1361,8 @@ mod tests {
             LobSize::Medium,
             LobSize::Long,
         ] {
-            types.push(DataType::Text { size });
+            types.push(DataType::text(size));
+            types.push(DataType::text(size).with_collation(Collation::Utf8mb4Bin));
             types.push(DataType::Blob { size });
         }
         types.push(DataType::DateTime { fsp: 6 });

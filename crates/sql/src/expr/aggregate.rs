@@ -148,9 +148,7 @@ impl AggregateCall {
             ),
             Min | Max => arg,
             BitAnd | BitOr | BitXor => UBIGINT,
-            GroupConcat => DataType::Text {
-                size: LobSize::Regular,
-            },
+            GroupConcat => DataType::text(LobSize::Regular),
         }
     }
 

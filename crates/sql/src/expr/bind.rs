@@ -1250,7 +1250,7 @@ fn cast_type(t: &ast::DataType, operand: &Expr, operand_text: &str) -> Result<Da
         T::Char(len) | T::Character(len) | T::Varchar(len) | T::Nvarchar(len) => {
             // MariaDB's CAST(x AS CHAR(n)) is a VARCHAR(n), cut to n characters.
             match length_of(len) {
-                Some(n) => DataType::VarChar { length: n },
+                Some(n) => DataType::varchar(n),
                 None => string_type(char_length(from).max(1), false),
             }
         }

@@ -552,21 +552,35 @@ pub fn string_collation(t: &DataType) -> Collation {
         DataType::Binary { .. } | DataType::VarBinary { .. } | DataType::Blob { .. } => {
             Collation::Binary
         }
+        DataType::Char { collation, .. }
+        | DataType::VarChar { collation, .. }
+        | DataType::Text { collation, .. } => *collation,
         _ => Collation::Utf8mb4GeneralCi,
     }
 }
 
-/// The collation a pattern match (LIKE, REGEXP) runs under: binary if either operand is
-/// a binary string, else utf8mb4_general_ci (numbers and times match as their text).
+/// The collation two strings compare under: binary if either is a binary string, else
+/// utf8mb4_bin if either is. MariaDB refuses two columns of different collations (1267);
+/// manycore compares them under the stricter one, which is what MariaDB does for a column
+/// against a literal or an expression.
+pub fn combined_collation(a: Collation, b: Collation) -> Collation {
+    [Collation::Binary, Collation::Utf8mb4Bin]
+        .into_iter()
+        .find(|&strict| a == strict || b == strict)
+        .unwrap_or(Collation::Utf8mb4GeneralCi)
+}
+
+/// The collation a pattern match (LIKE, REGEXP) runs under: the strings' combined
+/// collation (numbers and times match as their text, in utf8mb4_general_ci).
 pub fn match_collation(text: &DataType, pattern: &DataType) -> Collation {
-    if [text, pattern]
-        .iter()
-        .any(|t| t.is_string() && string_collation(t) == Collation::Binary)
-    {
-        Collation::Binary
-    } else {
-        Collation::Utf8mb4GeneralCi
-    }
+    let of = |t: &DataType| {
+        if t.is_string() {
+            string_collation(t)
+        } else {
+            Collation::Utf8mb4GeneralCi
+        }
+    };
+    combined_collation(of(text), of(pattern))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -593,15 +607,10 @@ fn class_of(value: &Value) -> Class {
 /// Picks the comparison for two non-NULL values with the given static types.
 pub fn compare_kind(a: &Value, at: &DataType, b: &Value, bt: &DataType) -> CompareKind {
     match (class_of(a), class_of(b)) {
-        (Class::Str, Class::Str) => {
-            let ca = string_collation(at);
-            let cb = string_collation(bt);
-            if ca == Collation::Binary || cb == Collation::Binary {
-                CompareKind::String(Collation::Binary)
-            } else {
-                CompareKind::String(ca)
-            }
-        }
+        (Class::Str, Class::Str) => CompareKind::String(combined_collation(
+            string_collation(at),
+            string_collation(bt),
+        )),
         (Class::Exact, Class::Exact) => CompareKind::Exact,
         (Class::Time, Class::Time | Class::Str | Class::Exact | Class::Double)
         | (Class::Str | Class::Exact | Class::Double, Class::Time) => CompareKind::Time,

@@ -894,7 +894,7 @@ mod tests {
         }
         assert_eq!(key(&dec("1.0"), &t), key(&dec("1.00"), &t));
         assert_eq!(key(&Value::Int(1), &t), key(&dec("1.00"), &t));
-        let s = DataType::VarChar { length: 10 };
+        let s = DataType::varchar(10);
         assert_eq!(key(&Value::text("abc"), &s), key(&Value::text("ABC "), &s));
         let d = DataType::DOUBLE;
         assert_eq!(key(&Value::Double(0.0), &d), key(&Value::Double(-0.0), &d));

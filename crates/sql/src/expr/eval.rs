@@ -20,9 +20,7 @@ use manycore_types::{DataType, Decimal, Value};
 use std::cmp::Ordering;
 
 /// The type of a user variable holding a string, a date, NULL, or never set.
-pub const USER_VARIABLE_STRING: DataType = DataType::Text {
-    size: manycore_types::LobSize::Long,
-};
+pub const USER_VARIABLE_STRING: DataType = DataType::text(manycore_types::LobSize::Long);
 
 /// The type MariaDB gives `@v` holding `value`: integers BIGINT, doubles DOUBLE,
 /// decimals DECIMAL(65, their scale), anything else LONGTEXT.
@@ -41,7 +39,7 @@ pub fn user_variable_type(value: &Value) -> DataType {
 }
 
 /// The nominal type of nodes whose type is only known at run time.
-pub const NOMINAL_STRING: DataType = DataType::VarChar { length: 255 };
+pub const NOMINAL_STRING: DataType = DataType::varchar(255);
 
 /// div_precision_increment: digits `/` adds to the dividend's scale.
 pub const DIV_PRECISION_INCREMENT: u32 = 4;
@@ -835,8 +833,8 @@ pub fn cast_value(v: Value, from: &DataType, to: &DataType, ctx: &EvalContext) -
         t if t.is_string() => {
             let bytes = to_bytes(&v, from).unwrap_or_default();
             let limit = match t {
-                DataType::Char { length }
-                | DataType::VarChar { length }
+                DataType::Char { length, .. }
+                | DataType::VarChar { length, .. }
                 | DataType::Binary { length } => Some(*length as usize),
                 _ => None,
             };

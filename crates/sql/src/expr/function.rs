@@ -591,9 +591,7 @@ pub const UBIGINT: DataType = DataType::Int {
 };
 
 pub fn varchar(length: u64) -> DataType {
-    DataType::VarChar {
-        length: length.min(u32::MAX as u64) as u32,
-    }
+    DataType::varchar(length.min(u32::MAX as u64) as u32)
 }
 
 /// Number of decimal digits (without sign) an integer type can hold.
@@ -647,11 +645,11 @@ pub fn char_length(t: &DataType) -> u64 {
         } => *precision as u64 + 1 + (*scale > 0) as u64,
         DataType::Float { .. } => 12,
         DataType::Double { .. } => 22,
-        DataType::Char { length }
-        | DataType::VarChar { length }
+        DataType::Char { length, .. }
+        | DataType::VarChar { length, .. }
         | DataType::Binary { length }
         | DataType::VarBinary { length } => *length as u64,
-        DataType::Text { size } | DataType::Blob { size } => size.max_bytes(),
+        DataType::Text { size, .. } | DataType::Blob { size } => size.max_bytes(),
         DataType::Date => 10,
         DataType::DateTime { fsp } | DataType::Timestamp { fsp } => {
             19 + if *fsp > 0 { *fsp as u64 + 1 } else { 0 }
@@ -693,7 +691,7 @@ pub fn string_type(length: u64, binary: bool) -> DataType {
     };
     match binary {
         true => DataType::Blob { size },
-        false => DataType::Text { size },
+        false => DataType::text(size),
     }
 }
 
@@ -1127,9 +1125,7 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
                     fsp: if micro { 6 } else { fsp },
                 },
                 // A string argument gives a CHAR result, as in MariaDB.
-                _ => DataType::Char {
-                    length: if micro { 26 } else { 19 },
-                },
+                _ => DataType::char(if micro { 26 } else { 19 }),
             }
         }
         Database | User | CurrentUser | Version | Charset | Collation => varchar(64),

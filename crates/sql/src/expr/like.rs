@@ -85,16 +85,18 @@ pub fn like(text: &[u8], pattern: &[u8], escape: Option<char>, collation: Collat
             let escape = escape.and_then(|c| u8::try_from(c as u32).ok());
             matches(text, &tokenize(pattern, escape, b'%', b'_'))
         }
-        Collation::Utf8mb4GeneralCi => {
-            let text: Vec<u32> = String::from_utf8_lossy(text)
-                .chars()
-                .map(char_weight)
-                .collect();
+        Collation::Utf8mb4GeneralCi | Collation::Utf8mb4Bin => {
+            // Characters match by their weight: general_ci's, or the code point for bin.
+            let weight = match collation {
+                Collation::Utf8mb4GeneralCi => char_weight,
+                _ => u32::from,
+            };
+            let text: Vec<u32> = String::from_utf8_lossy(text).chars().map(weight).collect();
             let pattern: Vec<char> = String::from_utf8_lossy(pattern).chars().collect();
             let tokens: Vec<Token<u32>> = tokenize(&pattern, escape, '%', '_')
                 .into_iter()
                 .map(|t| match t {
-                    Token::Literal(c) => Token::Literal(char_weight(c)),
+                    Token::Literal(c) => Token::Literal(weight(c)),
                     Token::Any => Token::Any,
                     Token::One => Token::One,
                 })
@@ -136,5 +138,10 @@ mod tests {
             );
         }
         assert!(!like(b"abc", b"A%", Some('\\'), Collation::Binary));
+        let bin = Collation::Utf8mb4Bin;
+        assert!(!like(b"abc", b"A%", Some('\\'), bin));
+        assert!(like(b"abc", b"a%", Some('\\'), bin));
+        assert!(like("é".as_bytes(), b"_", Some('\\'), bin));
+        assert!(!like("é".as_bytes(), b"e", Some('\\'), bin));
     }
 }

@@ -83,10 +83,9 @@ impl Pattern {
     /// it is not a valid pattern or uses what `regex` lacks (module doc).
     pub fn compile(pattern: &[u8], collation: Collation) -> Result<Pattern> {
         let text = String::from_utf8_lossy(pattern);
-        let binary = collation == Collation::Binary;
         RegexBuilder::new(&text)
-            .case_insensitive(!binary)
-            .unicode(!binary)
+            .case_insensitive(collation == Collation::Utf8mb4GeneralCi)
+            .unicode(collation != Collation::Binary)
             .build()
             .map(|regex| Pattern { regex, collation })
             .map_err(|e| regexp_error(&e))
@@ -112,7 +111,9 @@ impl Pattern {
         let before = &text[..m.start()];
         let units = match self.collation {
             Collation::Binary => before.len(),
-            Collation::Utf8mb4GeneralCi => String::from_utf8_lossy(before).chars().count(),
+            Collation::Utf8mb4GeneralCi | Collation::Utf8mb4Bin => {
+                String::from_utf8_lossy(before).chars().count()
+            }
         };
         units as i64 + 1
     }

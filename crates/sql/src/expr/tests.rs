@@ -156,19 +156,13 @@ pub fn test_table() -> (TestScope, Vec<Value>) {
         ),
         ("f", DataType::FLOAT, true),
         ("db", DataType::DOUBLE, true),
-        ("c", DataType::Char { length: 5 }, true),
-        ("vc", DataType::VarChar { length: 10 }, true),
+        ("c", DataType::char(5), true),
+        ("vc", DataType::varchar(10), true),
         ("dt", DataType::DateTime { fsp: 0 }, true),
         ("da", DataType::Date, true),
         ("vb", DataType::VarBinary { length: 10 }, true),
         ("n", int(IntWidth::Int, false), true),
-        (
-            "tx",
-            DataType::Text {
-                size: LobSize::Regular,
-            },
-            true,
-        ),
+        ("tx", DataType::text(LobSize::Regular), true),
     ];
     let row = vec![
         Value::Int(1),
@@ -619,23 +613,19 @@ fn aggregates() {
             "max(c)",
             vec![Value::text("a"), Value::text("B")],
             "B",
-            DataType::Char { length: 5 },
+            DataType::char(5),
         ),
         (
             "group_concat(c)",
             vec![Value::text("a"), Value::text("b")],
             "a,b",
-            DataType::Text {
-                size: LobSize::Regular,
-            },
+            DataType::text(LobSize::Regular),
         ),
         (
             "group_concat(c separator ';')",
             vec![Value::text("a"), Value::text("b")],
             "a;b",
-            DataType::Text {
-                size: LobSize::Regular,
-            },
+            DataType::text(LobSize::Regular),
         ),
         ("bit_or(i)", ints.to_vec(), "3", function::UBIGINT),
         (
@@ -716,29 +706,25 @@ fn store_assignment() {
         ),
         (
             Value::text("abcdef"),
-            DataType::VarChar { length: 5 },
+            DataType::varchar(5),
             Err((1406, "Data too long for column 'c' at row 1")),
         ),
         (
             Value::text("abc   "),
-            DataType::VarChar { length: 5 },
+            DataType::varchar(5),
             Ok(Value::text("abc  ")),
         ),
         (
             Value::text("ab  "),
-            DataType::Char { length: 5 },
+            DataType::char(5),
             Ok(Value::text("ab")),
         ),
         (
             Value::text("héllo"),
-            DataType::VarChar { length: 5 },
+            DataType::varchar(5),
             Ok(Value::text("héllo")),
         ),
-        (
-            Value::Int(12),
-            DataType::VarChar { length: 5 },
-            Ok(Value::text("12")),
-        ),
+        (Value::Int(12), DataType::varchar(5), Ok(Value::text("12"))),
         (
             Value::Double(1.1),
             DataType::FLOAT,
@@ -805,7 +791,7 @@ fn store_assignment() {
     assert_eq!(got, Value::Int(127));
     let got = store_value(
         Value::text("abcdef"),
-        &DataType::VarChar { length: 3 },
+        &DataType::varchar(3),
         &|| "c".into(),
         2,
         false,
@@ -852,10 +838,10 @@ fn exact_keys() {
         (Value::Int(5), d.clone(), Some(dec("5.00"))),
         (dec("5.555"), d.clone(), None),
         (Value::text("1.5"), d.clone(), Some(dec("1.50"))),
-        (Value::Int(5), DataType::VarChar { length: 5 }, None),
+        (Value::Int(5), DataType::varchar(5), None),
         (
             Value::text("a"),
-            DataType::VarChar { length: 5 },
+            DataType::varchar(5),
             Some(Value::text("a")),
         ),
         (
