@@ -810,13 +810,7 @@ pub fn table_definition(
     check_auto_column(&columns, primary_key.as_deref(), &indexes)?;
     let mut comment = String::new();
     let mut auto_increment_start = None;
-    let options = match &create.table_options {
-        ast::CreateTableOptions::Plain(o)
-        | ast::CreateTableOptions::With(o)
-        | ast::CreateTableOptions::Options(o)
-        | ast::CreateTableOptions::TableProperties(o) => o.as_slice(),
-        ast::CreateTableOptions::None => &[],
-    };
+    let options = table_options(&create.table_options);
     for option in options {
         match option {
             ast::SqlOption::Comment(ast::CommentDef::WithEq(c) | ast::CommentDef::WithoutEq(c)) => {
@@ -850,16 +844,21 @@ pub fn table_definition(
     })
 }
 
-/// The default collation a CREATE TABLE's `[DEFAULT] COLLATE [=] name` gives its character
-/// columns; utf8mb4_general_ci without one.
-fn table_collation(options: &ast::CreateTableOptions) -> Result<Collation> {
-    let options = match options {
+/// A CREATE TABLE's table options, however sqlparser grouped them.
+pub(crate) fn table_options(options: &ast::CreateTableOptions) -> &[ast::SqlOption] {
+    match options {
         ast::CreateTableOptions::Plain(o)
         | ast::CreateTableOptions::With(o)
         | ast::CreateTableOptions::Options(o)
         | ast::CreateTableOptions::TableProperties(o) => o.as_slice(),
         ast::CreateTableOptions::None => &[],
-    };
+    }
+}
+
+/// The default collation a CREATE TABLE's `[DEFAULT] COLLATE [=] name` gives its character
+/// columns; utf8mb4_general_ci without one.
+fn table_collation(options: &ast::CreateTableOptions) -> Result<Collation> {
+    let options = table_options(options);
     let mut collation = Collation::Utf8mb4GeneralCi;
     for option in options {
         if let ast::SqlOption::KeyValue { key, value } = option {

@@ -38,13 +38,7 @@ pub fn resolve(name: &str) -> Result<&'static str> {
 
 /// 1286 if the last ENGINE of a CREATE TABLE's options (the one MariaDB keeps) is unknown.
 pub fn check_create(create: &ast::CreateTable) -> Result<()> {
-    let options = match &create.table_options {
-        ast::CreateTableOptions::Plain(o)
-        | ast::CreateTableOptions::With(o)
-        | ast::CreateTableOptions::Options(o)
-        | ast::CreateTableOptions::TableProperties(o) => o.as_slice(),
-        ast::CreateTableOptions::None => &[],
-    };
+    let options = crate::ddl::table_options(&create.table_options);
     let engine = options.iter().rev().find_map(|option| match option {
         ast::SqlOption::NamedParenthesizedList(list)
             if list.key.value.eq_ignore_ascii_case("ENGINE") =>

@@ -17,8 +17,8 @@
 //! lowercase letter its uppercase after MariaDB's table was made (e.g. U+0180 'ƀ'), which
 //! MariaDB weighs as itself.
 //!
-//! Not yet MariaDB's (both PAD SPACE collations): PAD SPACE pads the shorter string with spaces, so MariaDB orders
-//! 'a\tb' below 'a'; trimmed weights order it above.
+//! Not yet MariaDB's (both PAD SPACE collations): PAD SPACE pads the shorter string with
+//! spaces, so MariaDB orders 'a\tb' below 'a'; trimmed weights order it above.
 //!
 //! Weights are index keys, which the log and checkpoints store: changing any weight needs
 //! a new log record format version (`manycore_wal::record::FORMAT_VERSION`).
