@@ -1,8 +1,9 @@
 //! The data directory and its lock file.
 //!
 //! Invariant: at most one server process uses a data directory. The lock is an exclusive
-//! `flock` (std's `File::try_lock`) on `manycore.lock`, held for the life of the process (the kernel releases it
-//! even after kill -9, so a crashed server never leaves a stale lock behind).
+//! `flock` (std's `File::try_lock`) on `manycore.lock`, held for the life of the process
+//! (the kernel releases it even after kill -9, so a crashed server never leaves a stale
+//! lock behind).
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;

@@ -10,9 +10,9 @@
 //!   recomputes its estimates; MariaDB's answer for it is the same).
 //! - OPTIMIZE runs the garbage collector, which frees what old row versions and stale
 //!   index entries hold, and answers `status OK`. The collector sweeps every table, so a
-//!   statement naming several runs it once, after its rows are made. MariaDB rebuilds an InnoDB table and says
-//!   `Table does not support optimize, doing recreate + analyze instead` first; manycore
-//!   rebuilds nothing, so it does not say so.
+//!   statement naming several runs it once, after its rows are made. MariaDB rebuilds an
+//!   InnoDB table and says `Table does not support optimize, doing recreate + analyze
+//!   instead` first; manycore rebuilds nothing, so it does not say so.
 //! - REPAIR changes nothing and says so as MariaDB does for InnoDB: the engine does not
 //!   support repair.
 //!

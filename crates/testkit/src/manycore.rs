@@ -8,8 +8,8 @@
 //!
 //! Invariants:
 //! (1) The server is started as `serve --listen 127.0.0.1:<port> --data-dir <dir>
-//!     --workers 2` (unless the extra arguments set `--workers`); `restart()` reuses the same port and data directory, so crash
-//!     tests see what survived.
+//!     --workers 2` (unless the extra arguments set `--workers`); `restart()` reuses the
+//!     same port and data directory, so crash tests see what survived.
 //! (2) The data directory outlives `kill9()` and `restart()`; it is removed only
 //!     when the `ManycoreServer` drops.
 

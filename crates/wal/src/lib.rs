@@ -75,9 +75,10 @@
 //!   clock and vice versa, because both are assigned under `commit_order`; DDL <= C is in
 //!   that catalog because DDL appends under `ddl`. Then `let mut w =
 //!   wal.begin_checkpoint(C)?`; write `CreateDatabase` per database, `CreateTable` (schema
-//!   incl. indexes, `table.auto_increment()`) per table, `CreateView` per view, then per table scan the primary
-//!   index at the snapshot (`Table::scan(&view, IndexNo::Primary, &KeyRange::all(), ..)`)
-//!   and `w.write_row(db, table, slot.key(), row)`; `w.finish()?` installs it, flushing the
+//!   incl. indexes, `table.auto_increment()`) per table, `CreateView` per view, then per
+//!   table scan the primary index at the snapshot
+//!   (`Table::scan(&view, IndexNo::Primary, &KeyRange::all(), ..)`) and
+//!   `w.write_row(db, table, slot.key(), row)`; `w.finish()?` installs it, flushing the
 //!   log through C first, and deletes segments wholly <= C. The read-only transaction pins
 //!   GC for the duration, as any long reader does. Hidden-primary-key tables also need
 //!   `next_row_id` restored: recovery derives it from the largest key (see Startup).
