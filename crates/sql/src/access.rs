@@ -20,13 +20,13 @@
 
 use crate::expr::{BinaryOp, Expr, SubqueryKind, BOOL_TYPE};
 use crate::plan::{AccessPath, Bound, IndexAccess, Scan};
-use manycore_storage::{IndexNo, Table, TableSchema};
+use crate::scope::SourceTable;
+use manycore_storage::{IndexNo, TableSchema};
 use std::ops::Range;
-use std::sync::Arc;
 
 /// True for expressions whose value is known before the scanned table's row is: it
 /// reads no cells but those in `known` (a join's earlier tables; none for one table).
-fn is_known(expr: &Expr, known: &[Range<usize>]) -> bool {
+pub fn is_known(expr: &Expr, known: &[Range<usize>]) -> bool {
     match expr {
         Expr::Literal { .. }
         | Expr::Parameter { .. }
@@ -85,28 +85,31 @@ struct ColumnConstraints {
     upper: Option<(Bound, usize)>,
 }
 
-/// The scan of `table`, whose row starts at `offset`, for rows where `filter` holds: its
-/// access path, and the residual filter that path leaves (module notes).
-pub fn scan(table: Arc<Table>, offset: usize, filter: Option<Expr>) -> Scan {
-    let (access, residual) = match &filter {
-        None => (AccessPath::Full, None),
+/// The scan of `source` for rows where `filter` holds: its access path, and the residual
+/// filter that path leaves (module notes).
+pub fn scan(source: &SourceTable, filter: Option<Expr>) -> Scan {
+    let (table, offset) = (source.table.clone(), source.offset);
+    let (choice, residual) = match &filter {
+        None => (Choice::full(), None),
         Some(filter) => {
             let mut parts = Vec::new();
             conjuncts(filter, &mut parts);
-            let (access, enforced) = choose(&table.schema, offset, &parts, &[]);
+            let choice = choose(&table.schema, offset, &parts, &[]);
             let residual = conjunction(
                 parts
                     .iter()
                     .enumerate()
-                    .filter(|(i, _)| !enforced.contains(i))
+                    .filter(|(i, _)| !choice.enforced.contains(i))
                     .map(|(_, part)| (*part).clone()),
             );
-            (access, residual)
+            (choice, residual)
         }
     };
     Scan {
         table,
-        access,
+        alias: source.alias.clone(),
+        access: choice.access,
+        possible_keys: choice.possible_keys,
         filter,
         residual,
     }
@@ -119,19 +122,32 @@ pub fn join_access(
     offset: usize,
     parts: &[&Expr],
     known: &[Range<usize>],
-) -> AccessPath {
-    choose(schema, offset, parts, known).0
+) -> Choice {
+    choose(schema, offset, parts, known)
+}
+
+/// An access path chosen from a scan's conjuncts.
+pub struct Choice {
+    pub access: AccessPath,
+    /// Positions of the conjuncts the path enforces exactly (module notes).
+    enforced: Vec<usize>,
+    /// Every index some conjunct constrains, the chosen one among them.
+    pub possible_keys: Vec<IndexNo>,
+}
+
+impl Choice {
+    fn full() -> Choice {
+        Choice {
+            access: AccessPath::Full,
+            enforced: Vec::new(),
+            possible_keys: Vec::new(),
+        }
+    }
 }
 
 /// Chooses the access path of a scan whose row starts at `offset` from the WHERE clause's
-/// conjuncts `parts`, whose values may read the cells `known`; also gives the positions of
-/// the parts the path enforces exactly (module notes).
-fn choose(
-    schema: &TableSchema,
-    offset: usize,
-    parts: &[&Expr],
-    known: &[Range<usize>],
-) -> (AccessPath, Vec<usize>) {
+/// conjuncts `parts`, whose values may read the cells `known`.
+fn choose(schema: &TableSchema, offset: usize, parts: &[&Expr], known: &[Range<usize>]) -> Choice {
     let is_known_value = |e: &Expr| is_known(e, known);
     let mut constraints: Vec<ColumnConstraints> = (0..schema.columns.len())
         .map(|_| ColumnConstraints::default())
@@ -214,6 +230,7 @@ fn choose(
     // Where the key range is exactly the rows the conjunct accepts (module notes).
     let exact = |c: usize| !schema.columns[c].nullable && schema.columns[c].data_type.is_integer();
     let mut best: Option<(u32, IndexAccess, Vec<usize>)> = None;
+    let mut possible = Vec::new();
     let mut candidates = Vec::new();
     if schema.primary_key.is_some() {
         candidates.push(IndexNo::Primary);
@@ -280,6 +297,7 @@ fn choose(
         if access.eq.is_empty() && !ranged {
             continue;
         }
+        possible.push(index);
         let unique_point = full_eq && schema.is_unique(index);
         let score = (access.primary_point as u32) * 10_000
             + (unique_point as u32) * 1_000
@@ -291,8 +309,12 @@ fn choose(
         }
     }
     match best {
-        Some((_, access, enforced)) => (AccessPath::Index(access), enforced),
-        None => (AccessPath::Full, Vec::new()),
+        Some((_, access, enforced)) => Choice {
+            access: AccessPath::Index(access),
+            enforced,
+            possible_keys: possible,
+        },
+        None => Choice::full(),
     }
 }
 

@@ -591,7 +591,7 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
     Ok(UpdatePlan {
         checks: crate::check::bind(&sources[0].db, &sources[0].table)?,
         db: sources[0].db.to_string(),
-        scan: crate::access::scan(sources[0].table.clone(), 0, filter),
+        scan: crate::access::scan(&sources[0], filter),
         assignments,
         order,
         limit,
@@ -617,7 +617,7 @@ pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<DeletePlan>
         None => None,
     };
     Ok(DeletePlan {
-        scan: crate::access::scan(sources[0].table.clone(), 0, filter),
+        scan: crate::access::scan(&sources[0], filter),
         order,
         limit,
         subquery_tables,

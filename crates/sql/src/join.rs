@@ -659,10 +659,12 @@ fn table_step(
         Some(plan) => plan,
         None => {
             let parts: Vec<&Expr> = here.iter().collect();
-            let access = access::join_access(&table.table.schema, offset, &parts, known);
+            let choice = access::join_access(&table.table.schema, offset, &parts, known);
             let scan = Box::new(Scan {
                 table: table.table.clone(),
-                access,
+                alias: table.alias.clone(),
+                access: choice.access,
+                possible_keys: choice.possible_keys,
                 filter: None,
                 residual: None,
             });
@@ -734,7 +736,7 @@ fn reorder(level: &mut Level, known: &[Range<usize>], sources: &[SourceTable]) {
                 .filter(|e| reads_only(e, &reach) && !reads_only(e, &known))
                 .collect();
             let indexed = matches!(
-                access::join_access(&sources[i].table.schema, own.start, &usable, &known),
+                access::join_access(&sources[i].table.schema, own.start, &usable, &known).access,
                 AccessPath::Index(_)
             );
             let connected = usable

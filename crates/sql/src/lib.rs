@@ -41,6 +41,7 @@ mod dml;
 pub mod engine;
 pub mod error;
 mod exec;
+mod explain;
 pub mod expr;
 mod foreign_key;
 mod if_exists;

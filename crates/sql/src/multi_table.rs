@@ -136,11 +136,7 @@ fn check_tables(
 fn plan(bound: FromTables, filter: Option<Expr>, targets: &[usize]) -> Plan {
     match bound.joins {
         Some(level) => crate::join::plan_writing(level, filter, &bound.sources, targets),
-        None => Plan::Scan(Box::new(crate::access::scan(
-            bound.sources[0].table.clone(),
-            0,
-            filter,
-        ))),
+        None => Plan::Scan(Box::new(crate::access::scan(&bound.sources[0], filter))),
     }
 }
 

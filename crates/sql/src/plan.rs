@@ -243,7 +243,11 @@ pub enum Count {
 #[derive(Clone)]
 pub struct Scan {
     pub table: Arc<Table>,
+    /// The name the statement gives the table (its alias, else its name), for EXPLAIN.
+    pub alias: String,
     pub access: AccessPath,
+    /// Every index some conjunct constrains, the chosen one among them (EXPLAIN).
+    pub possible_keys: Vec<IndexNo>,
     /// The full WHERE clause (invariant (2)): for a full scan.
     pub filter: Option<Expr>,
     /// What the index access leaves of `filter` to check per row (invariant (2)).

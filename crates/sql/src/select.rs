@@ -593,11 +593,7 @@ pub fn bind_query_block(
         // invariant (4)): its rows are made when the plan runs.
         Some(source) => match SystemTable::of(&source.table) {
             Some(table) => Plan::SystemScan(Box::new(SystemScan { table, filter })),
-            None => Plan::Scan(Box::new(access::scan(
-                source.table.clone(),
-                source.offset,
-                filter,
-            ))),
+            None => Plan::Scan(Box::new(access::scan(source, filter))),
         },
     };
     let select_exprs: Vec<Expr> = items.iter().map(|i| i.expr.clone()).collect();

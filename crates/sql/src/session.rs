@@ -2176,6 +2176,57 @@ impl Session {
     /// the query's result types give (`ddl::select_definition`), then inserts the query's
     /// rows in a transaction of its own; if that fails, the table is dropped again, so a
     /// failing SELECT leaves no table. Errors of the query come before the table exists.
+    /// EXPLAIN [FORMAT=TRADITIONAL] SELECT: the rows describing its plan (`explain`).
+    fn explain(
+        &mut self,
+        statement: &ast::Statement,
+        text: &str,
+        params: &[Value],
+        parameters: &Parameters,
+    ) -> Result<Rows> {
+        let ast::Statement::Explain {
+            statement,
+            analyze,
+            format,
+            ..
+        } = statement
+        else {
+            unreachable!("the caller matched EXPLAIN")
+        };
+        let traditional = matches!(
+            format,
+            None | Some(ast::AnalyzeFormatKind::Keyword(
+                ast::AnalyzeFormat::TRADITIONAL
+            ))
+        );
+        let ast::Statement::Query(query) = statement.as_ref() else {
+            return Err(Error::not_supported(
+                "EXPLAIN of a statement other than SELECT",
+            ));
+        };
+        if *analyze || !traditional {
+            return Err(Error::not_supported(
+                "ANALYZE and EXPLAIN FORMAT other than TRADITIONAL",
+            ));
+        }
+        let catalog = self.engine.storage().catalog();
+        let cx = self.bind_context(&catalog, text, parameters);
+        let select = select::bind_select(query, &cx)?;
+        drop(cx);
+        self.with_transaction(false, |txn, state, interrupt| {
+            let subqueries = exec::SubqueryReader::new(txn.view(), interrupt);
+            let ctx = ExecContext {
+                view: txn.view(),
+                eval: EvalContext {
+                    subqueries: Some(&subqueries),
+                    ..EvalContext::new(params, state)
+                },
+                interrupt,
+            };
+            crate::explain::explain(&select.plan, &ctx)
+        })
+    }
+
     fn create_table_select(
         &mut self,
         create: &ast::CreateTable,
@@ -2373,6 +2424,10 @@ impl Session {
                 };
                 self.implicit_commit()?;
                 self.create_table_select(create, text, params, &parameters)?
+            }
+            Statement::Sql(s) if matches!(s.as_ref(), ast::Statement::Explain { .. }) => {
+                let rows = self.explain(s, text, params, &parameters)?;
+                return self.send_rows(rows, sink, more);
             }
             Statement::Sql(s) => return self.execute_sql(s, params, &parameters, sink, more),
             Statement::AlterTable(alter) => {
