@@ -310,10 +310,14 @@ pub fn bind_call(
         "LAST_VALUE" => (LastValue, &[1]),
         "NTH_VALUE" => (NthValue, &[2]),
         _ => match AggregateFunction::lookup(&name) {
-            Some(AggregateFunction::GroupConcat) => {
-                return Err(Error::not_supported(
-                    "GROUP_CONCAT() aggregate as window function",
-                ))
+            Some(
+                AggregateFunction::GroupConcat
+                | AggregateFunction::JsonArrayAgg
+                | AggregateFunction::JsonObjectAgg,
+            ) => {
+                return Err(Error::not_supported(&format!(
+                    "{name}() aggregate as window function"
+                )))
             }
             Some(_) => {
                 if let ast::FunctionArguments::List(list) = &call.args {
