@@ -6,7 +6,7 @@
 -- Also: JSON read through derived tables, views, CTEs and scalar subqueries stays JSON;
 -- ALTER TABLE ADD/MODIFY/CHANGE of a JSON column; JSON_ARRAYAGG and JSON_OBJECTAGG.
 -- Not here, as manycore differs: a JSON column declared with its own CHECK shows with the
--- collation; JSON_ARRAYAGG's ORDER BY and LIMIT (1235 in manycore).
+-- collation; JSON_ARRAYAGG's LIMIT (1235 in manycore).
 
 -- The type.
 CREATE TABLE j1 (id INT PRIMARY KEY, doc JSON);
@@ -184,13 +184,17 @@ SHOW CREATE TABLE al;
 DROP TABLE al;
 
 -- JSON_ARRAYAGG and JSON_OBJECTAGG: NULL values are `null`, NULL keys skipped; DISTINCT
--- lists values sorted; booleans and JSON embed as such; no rows give NULL.
+-- lists values sorted, ORDER BY as asked; booleans and JSON embed as such; no rows give
+-- NULL.
 CREATE TABLE ag (g INT, k VARCHAR(10), v INT, j JSON, d DOUBLE) DEFAULT CHARSET=utf8mb4;
 INSERT INTO ag VALUES (1,'b',1,'{"x": 1}',1.5),(1,'a',NULL,'[1,2]',NULL),(2,'c',3,NULL,2e0),(2,'c',3,'"s"',0.1),(3,NULL,4,'1',3);
 SELECT g, JSON_ARRAYAGG(v), JSON_ARRAYAGG(k), JSON_ARRAYAGG(j), JSON_ARRAYAGG(d) FROM ag GROUP BY g ORDER BY g;
 SELECT JSON_ARRAYAGG(v), JSON_ARRAYAGG(DISTINCT v), JSON_ARRAYAGG(DISTINCT k) FROM ag;
 SELECT JSON_ARRAYAGG(v), JSON_OBJECTAGG(k, v) FROM ag WHERE g > 9;
 SELECT JSON_ARRAYAGG(v > 1), JSON_ARRAYAGG(TRUE) FROM ag;
+SELECT JSON_ARRAYAGG(v ORDER BY v DESC), JSON_ARRAYAGG(k ORDER BY k), JSON_ARRAYAGG(DISTINCT v ORDER BY v DESC) FROM ag;
+SELECT g, JSON_ARRAYAGG(k ORDER BY v DESC, k) FROM ag GROUP BY g ORDER BY g;
+SELECT JSON_ARRAYAGG(d ORDER BY g DESC, d) FROM ag WHERE d IS NOT NULL;
 SELECT g, JSON_OBJECTAGG(k, v) FROM ag GROUP BY g ORDER BY g;
 SELECT JSON_OBJECTAGG(k, j), JSON_OBJECTAGG(k, v) FROM ag;
 SELECT JSON_OBJECT('x', JSON_ARRAYAGG(v)), JSON_ARRAYAGG(JSON_OBJECT('k', k)) FROM ag;

@@ -709,7 +709,7 @@ fn sort(
     }
     let compare_order = |a: &[Value], b: &[Value]| -> Ordering {
         for (i, ((_, descending), t)) in window.order_by.iter().zip(&types).enumerate() {
-            let ord = exec::compare_for_sort(&a[i], &b[i], t, ctx);
+            let ord = exec::compare_for_sort(&a[i], &b[i], t, ctx.eval.session);
             let ord = if *descending { ord.reverse() } else { ord };
             if ord != Ordering::Equal {
                 return ord;

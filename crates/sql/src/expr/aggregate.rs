@@ -81,11 +81,13 @@ pub struct AggregateCall {
     pub separator: Vec<u8>,
     /// JSON_OBJECTAGG's key (`arg` is its value).
     pub key: Option<Expr>,
+    /// JSON_ARRAYAGG's ORDER BY (GROUP_CONCAT's is not built).
+    pub order_by: Vec<crate::plan::SortKey>,
 }
 
 /// Binds `COUNT(*)`, `SUM(DISTINCT x)`, `GROUP_CONCAT(x SEPARATOR ';')`, ...
-/// (GROUP_CONCAT's and JSON_ARRAYAGG's ORDER BY and LIMIT, and GROUP_CONCAT's multiple
-/// arguments are not supported.)
+/// (GROUP_CONCAT's ORDER BY, its and JSON_ARRAYAGG's LIMIT, and GROUP_CONCAT's multiple
+/// arguments are not supported: 1235.)
 pub fn bind_aggregate(call: &ast::Function, scope: &dyn Scope) -> Result<AggregateCall> {
     let name = function_name(call);
     let function = AggregateFunction::lookup(&name).ok_or_else(|| {
@@ -102,10 +104,21 @@ pub fn bind_aggregate(call: &ast::Function, scope: &dyn Scope) -> Result<Aggrega
         Some(ast::DuplicateTreatment::Distinct)
     );
     let mut separator = b",".to_vec();
+    let mut order_by = Vec::new();
     for clause in &list.clauses {
         match clause {
             ast::FunctionArgumentClause::Separator(v) => {
                 separator = v.clone().into_string().unwrap_or_default().into_bytes();
+            }
+            ast::FunctionArgumentClause::OrderBy(keys)
+                if function == AggregateFunction::JsonArrayAgg =>
+            {
+                for key in keys {
+                    order_by.push(crate::plan::SortKey {
+                        expr: bind(&key.expr, scope)?,
+                        descending: matches!(key.options.sort, Some(ast::OrderBySort::Desc)),
+                    });
+                }
             }
             other => return Err(Error::not_supported(&format!("{name}(... {other})"))),
         }
@@ -154,6 +167,7 @@ pub fn bind_aggregate(call: &ast::Function, scope: &dyn Scope) -> Result<Aggrega
         distinct,
         separator,
         key,
+        order_by,
     })
 }
 
@@ -219,6 +233,8 @@ pub struct Accumulator {
     seen: HashSet<Vec<u8>>,
     /// JSON_ARRAYAGG(DISTINCT x)'s items by `sort_key`: MariaDB lists them sorted.
     distinct_json: BTreeMap<Vec<u8>, String>,
+    /// JSON_ARRAYAGG(x ORDER BY ...)'s items with their ORDER BY values, sorted at the end.
+    ordered_json: Vec<(Vec<Value>, String)>,
     overflow: bool,
 }
 
@@ -248,6 +264,7 @@ impl Accumulator {
             concat: None,
             seen: HashSet::new(),
             distinct_json: BTreeMap::new(),
+            ordered_json: Vec::new(),
             overflow: false,
         }
     }
@@ -264,6 +281,15 @@ impl Accumulator {
         if let Some(key) = &self.call.key {
             let key = key.eval(row, ctx)?;
             return self.update_member(key, value, ctx);
+        }
+        if !self.call.order_by.is_empty() {
+            let keys = self
+                .call
+                .order_by
+                .iter()
+                .map(|k| k.expr.eval(row, ctx))
+                .collect::<Result<Vec<_>>>()?;
+            return self.update_json_array(value, keys, ctx);
         }
         self.update_value(value, ctx)
     }
@@ -293,7 +319,7 @@ impl Accumulator {
     pub fn update_value(&mut self, value: Value, ctx: &EvalContext) -> Result<()> {
         use AggregateFunction::*;
         if self.call.function == JsonArrayAgg {
-            return self.update_json_array(value, ctx);
+            return self.update_json_array(value, Vec::new(), ctx);
         }
         if value.is_null() {
             return Ok(());
@@ -370,8 +396,13 @@ impl Accumulator {
         Ok(())
     }
 
-    /// Feeds JSON_ARRAYAGG one value (NULL too, as `null`).
-    fn update_json_array(&mut self, value: Value, ctx: &EvalContext) -> Result<()> {
+    /// Feeds JSON_ARRAYAGG one value (NULL too, as `null`) and its ORDER BY values.
+    fn update_json_array(
+        &mut self,
+        value: Value,
+        order_values: Vec<Value>,
+        ctx: &EvalContext,
+    ) -> Result<()> {
         let arg = self
             .call
             .arg
@@ -380,10 +411,20 @@ impl Accumulator {
         let mut item = String::new();
         super::json::sql_to_json(arg, &value, ctx.session, &mut item);
         self.count += 1;
+        let ordered = !self.call.order_by.is_empty();
         if self.call.distinct {
             let mut key = Vec::new();
             sort_key(&value, &self.arg_type, &mut key);
-            self.distinct_json.entry(key).or_insert(item);
+            if !ordered {
+                self.distinct_json.entry(key).or_insert(item);
+                return Ok(());
+            }
+            if !self.seen.insert(key) {
+                return Ok(());
+            }
+        }
+        if ordered {
+            self.ordered_json.push((order_values, item));
             return Ok(());
         }
         let out = self.concat.get_or_insert_with(Vec::new);
@@ -396,7 +437,7 @@ impl Accumulator {
 
     /// The aggregate's value for the rows fed so far. A DECIMAL sum beyond 65 digits is
     /// error 1690.
-    pub fn finish(&self, _ctx: &EvalContext) -> Result<Value> {
+    pub fn finish(&self, ctx: &EvalContext) -> Result<Value> {
         use AggregateFunction::*;
         if self.overflow {
             return Err(super::coerce::decimal_out_of_range("sum"));
@@ -440,6 +481,16 @@ impl Accumulator {
             Min | Max => self.best.clone().unwrap_or(Value::Null),
             BitAnd | BitOr | BitXor => Value::UInt(self.bits),
             GroupConcat => self.concat.clone().map(Value::Bytes).unwrap_or(Value::Null),
+            JsonArrayAgg if !self.call.order_by.is_empty() => {
+                let mut rows: Vec<(Vec<Value>, &str)> = self
+                    .ordered_json
+                    .iter()
+                    .map(|(keys, item)| (keys.clone(), item.as_str()))
+                    .collect();
+                crate::exec::sort_rows(&mut rows, &self.call.order_by, ctx.session);
+                let items: Vec<&str> = rows.into_iter().map(|(_, item)| item).collect();
+                Value::Bytes(format!("[{}]", items.join(",")).into_bytes())
+            }
             JsonArrayAgg if self.call.distinct => {
                 let items: Vec<&str> = self.distinct_json.values().map(String::as_str).collect();
                 Value::Bytes(format!("[{}]", items.join(",")).into_bytes())
