@@ -3,10 +3,10 @@
 -- `{"a": 1, "b": [1, 2]}` whatever the input's spacing, numbers and strings as written),
 -- their result types, and their warnings for bad JSON text (4037, 4038), nesting deeper
 -- than 32 (4040) and bad paths (4041, 4042, 4044).
+-- Also: JSON read through derived tables, views, CTEs and scalar subqueries stays JSON;
+-- ALTER TABLE ADD/MODIFY/CHANGE of a JSON column; JSON_ARRAYAGG and JSON_OBJECTAGG.
 -- Not here, as manycore differs: a JSON column declared with its own CHECK shows with the
--- collation; JSON_OBJECT and JSON_ARRAY embed a JSON column's value read through a
--- subquery or a derived table as a string (MariaDB: as JSON); ALTER TABLE cannot add a
--- JSON column.
+-- collation; JSON_ARRAYAGG's LIMIT (1235 in manycore).
 
 -- The type.
 CREATE TABLE j1 (id INT PRIMARY KEY, doc JSON);
@@ -130,3 +130,75 @@ INSERT IGNORE INTO j4 VALUES (13, 'not json', NULL);
 SHOW WARNINGS;
 SELECT id, doc FROM j4 WHERE id > 10 ORDER BY id;
 DROP TABLE j1, j2, j3, j4;
+
+-- JSON read through a derived table, a view, a CTE, a UNION or a scalar subquery is still
+-- JSON to JSON_OBJECT and JSON_ARRAY; CONCAT of it, or a table made by CREATE ... SELECT,
+-- is a string.
+CREATE TABLE jt (id INT, j JSON);
+INSERT INTO jt VALUES (1, '{"a": [1, 2]}');
+SELECT JSON_OBJECT('x', d.j) FROM (SELECT j FROM jt) d;
+SELECT JSON_OBJECT('x', (SELECT j FROM jt LIMIT 1));
+SELECT JSON_ARRAY(d.k) FROM (SELECT j AS k FROM jt) d;
+SELECT JSON_ARRAY(d.k) FROM (SELECT CONCAT(j) AS k FROM jt) d;
+SELECT JSON_ARRAY(d.k) FROM (SELECT JSON_EXTRACT(j, '$.a') AS k FROM jt) d;
+SELECT JSON_ARRAY(k) FROM (SELECT j AS k FROM jt UNION SELECT j FROM jt) d;
+SELECT JSON_ARRAY(d.j) FROM (SELECT * FROM jt) d;
+SELECT JSON_ARRAY(k) FROM (SELECT CONCAT(j) AS k FROM jt UNION SELECT j FROM jt) d;
+SELECT JSON_ARRAY(k) FROM (SELECT j AS k FROM jt UNION ALL SELECT CONCAT(j) FROM jt) d;
+SELECT JSON_ARRAY(e.j) FROM (SELECT j FROM (SELECT j FROM jt) d) e;
+CREATE VIEW jv AS SELECT j FROM jt;
+SELECT JSON_ARRAY(j) FROM jv;
+WITH c AS (SELECT j FROM jt) SELECT JSON_ARRAY(j) FROM c;
+CREATE TABLE jt2 AS SELECT j FROM jt;
+SHOW CREATE TABLE jt2;
+SELECT JSON_ARRAY(j) FROM jt2;
+DROP VIEW jv;
+DROP TABLE jt, jt2;
+
+-- ALTER TABLE: an added JSON column gets the CHECK CREATE TABLE gives it (not checked
+-- against the rows: MariaDB adds it in place); MODIFY or CHANGE to JSON checks the rows;
+-- MODIFY drops the column's own CHECK with its old definition.
+CREATE TABLE al (id INT PRIMARY KEY, t TEXT, c INT CHECK (c > 0)) DEFAULT CHARSET=utf8mb4;
+INSERT INTO al VALUES (1, '{"a":1}', 1), (2, '[1]', 2);
+ALTER TABLE al ADD COLUMN j JSON;
+ALTER TABLE al ADD COLUMN j2 JSON NOT NULL DEFAULT '{}' AFTER id;
+SHOW CREATE TABLE al;
+INSERT INTO al (id, t, j) VALUES (3, 'x', 'bad');
+ALTER TABLE al MODIFY t JSON;
+SHOW CREATE TABLE al;
+INSERT INTO al (id, t) VALUES (4, 'bad');
+ALTER TABLE al MODIFY t TEXT;
+INSERT INTO al (id, t) VALUES (4, 'bad');
+ALTER TABLE al MODIFY t JSON;
+SHOW WARNINGS;
+DELETE FROM al WHERE id = 4;
+ALTER TABLE al CHANGE t t2 JSON;
+ALTER TABLE al MODIFY c BIGINT;
+SHOW CREATE TABLE al;
+SELECT id, JSON_ARRAY(t2, j2), JSON_OBJECT('j', j) FROM al ORDER BY id;
+ALTER TABLE al MODIFY j JSON;
+ALTER TABLE al ADD COLUMN j3 JSON DEFAULT 'x';
+SELECT id, j3 FROM al ORDER BY id;
+ALTER TABLE al DROP COLUMN j2;
+SHOW CREATE TABLE al;
+DROP TABLE al;
+
+-- JSON_ARRAYAGG and JSON_OBJECTAGG: NULL values are `null`, NULL keys skipped; DISTINCT
+-- lists values sorted, ORDER BY as asked; booleans and JSON embed as such; no rows give
+-- NULL.
+CREATE TABLE ag (g INT, k VARCHAR(10), v INT, j JSON, d DOUBLE) DEFAULT CHARSET=utf8mb4;
+INSERT INTO ag VALUES (1,'b',1,'{"x": 1}',1.5),(1,'a',NULL,'[1,2]',NULL),(2,'c',3,NULL,2e0),(2,'c',3,'"s"',0.1),(3,NULL,4,'1',3);
+SELECT g, JSON_ARRAYAGG(v), JSON_ARRAYAGG(k), JSON_ARRAYAGG(j), JSON_ARRAYAGG(d) FROM ag GROUP BY g ORDER BY g;
+SELECT JSON_ARRAYAGG(v), JSON_ARRAYAGG(DISTINCT v), JSON_ARRAYAGG(DISTINCT k) FROM ag;
+SELECT JSON_ARRAYAGG(v), JSON_OBJECTAGG(k, v) FROM ag WHERE g > 9;
+SELECT JSON_ARRAYAGG(v > 1), JSON_ARRAYAGG(TRUE) FROM ag;
+SELECT JSON_ARRAYAGG(v ORDER BY v DESC), JSON_ARRAYAGG(k ORDER BY k), JSON_ARRAYAGG(DISTINCT v ORDER BY v DESC) FROM ag;
+SELECT g, JSON_ARRAYAGG(k ORDER BY v DESC, k) FROM ag GROUP BY g ORDER BY g;
+SELECT JSON_ARRAYAGG(d ORDER BY g DESC, d) FROM ag WHERE d IS NOT NULL;
+SELECT g, JSON_OBJECTAGG(k, v) FROM ag GROUP BY g ORDER BY g;
+SELECT JSON_OBJECTAGG(k, j), JSON_OBJECTAGG(k, v) FROM ag;
+SELECT JSON_OBJECT('x', JSON_ARRAYAGG(v)), JSON_ARRAYAGG(JSON_OBJECT('k', k)) FROM ag;
+SELECT JSON_ARRAYAGG(v, k) FROM ag;
+SELECT JSON_ARRAYAGG(v) OVER () FROM ag;
+SELECT g, JSON_LENGTH(JSON_ARRAYAGG(v)) FROM ag GROUP BY g HAVING JSON_LENGTH(JSON_ARRAYAGG(v)) > 1 ORDER BY g;
+DROP TABLE ag;

@@ -81,6 +81,10 @@ pub(crate) struct Alteration {
     next_id: usize,
     /// Renames of columns other tables' foreign keys may name: (old name, new name).
     pub(crate) renamed: Vec<(String, String)>,
+    /// A MODIFY or CHANGE made a column JSON: its automatic CHECK must hold for the
+    /// rows, as for an added CHECK (an added JSON column's is not checked against
+    /// them: MariaDB adds a column in place, checking nothing).
+    pub(crate) checks_added: bool,
 }
 
 impl Alteration {
@@ -92,6 +96,7 @@ impl Alteration {
             ids: (0..old.columns.len()).collect(),
             next_id: old.columns.len(),
             renamed: Vec::new(),
+            checks_added: false,
         }
     }
 
@@ -157,6 +162,7 @@ impl Alteration {
                     crate::ddl::column_schema(column_def, Collation::Utf8mb4GeneralCi, session)?;
                 let at = self.place(self.schema.columns.len(), column_position.as_ref())?;
                 self.schema.columns.insert(at, column);
+                self.add_json_check(column_def);
                 self.ids.insert(at, self.next_id);
                 self.next_id += 1;
                 Ok(())
@@ -239,8 +245,18 @@ impl Alteration {
         if in_primary_key {
             column.nullable = false; // As CREATE TABLE makes a key column.
         }
+        // The column's own CHECKs belong to its old definition and go with it, as in
+        // MariaDB; a JSON one gets its automatic CHECK back, which the rows must pass
+        // unless they already had to.
+        let old_name = &self.schema.columns[at].name;
+        let json_check = crate::check::json_valid_check(&def.name.value);
+        let had_json_check = self.schema.checks.contains(&json_check);
+        self.schema
+            .checks
+            .retain(|k| !(k.column_level && k.name.eq_ignore_ascii_case(old_name)));
         self.schema.columns[at] = column;
         self.rename(at, &name)?;
+        self.checks_added |= self.add_json_check(&def) && !had_json_check;
         if position.is_some() {
             let column = self.schema.columns.remove(at);
             let id = self.ids.remove(at);
@@ -249,6 +265,17 @@ impl Alteration {
             self.ids.insert(to, id);
         }
         Ok(())
+    }
+
+    /// Gives a column defined JSON the CHECK (json_valid(col)) CREATE TABLE gives it
+    /// (`check::json_valid_check`); whether it did.
+    fn add_json_check(&mut self, def: &ast::ColumnDef) -> bool {
+        if def.data_type != ast::DataType::JSON {
+            return false;
+        }
+        let check = crate::check::json_valid_check(&def.name.value);
+        self.schema.checks.push(check);
+        true
     }
 
     /// Renames column `at` to `new`, in CHECK constraints too (as MariaDB does: their

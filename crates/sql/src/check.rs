@@ -201,15 +201,21 @@ fn json_valid_expression(column: &str) -> String {
 /// the automatic `json_valid` constraint (storage keeps no more), as a JSON column's dump
 /// also restores. A general_ci LONGTEXT with that CHECK is not one, as in MariaDB.
 pub fn is_json_column(schema: &manycore_storage::TableSchema, index: usize) -> bool {
-    let column = &schema.columns[index];
-    column.data_type
+    schema.columns[index].data_type
         == manycore_types::DataType::text(manycore_types::LobSize::Long)
             .with_collation(manycore_types::Collation::Utf8mb4Bin)
-        && schema.checks.iter().any(|k| {
-            k.column_level
-                && k.name == column.name
-                && k.expression == json_valid_expression(&column.name)
-        })
+        && has_json_check(schema, index)
+}
+
+/// Whether column `index` of `schema` has the automatic `json_valid` constraint: all a
+/// derived table's column needs to read as JSON (`join::derived_table`).
+pub fn has_json_check(schema: &manycore_storage::TableSchema, index: usize) -> bool {
+    let column = &schema.columns[index];
+    schema.checks.iter().any(|k| {
+        k.column_level
+            && k.name == column.name
+            && k.expression == json_valid_expression(&column.name)
+    })
 }
 
 /// A table-level constraint joining `existing`; unnamed, it is `CONSTRAINT_n` with the

@@ -743,7 +743,7 @@ pub(crate) fn first_rows<T>(
         Ok(ControlFlow::Continue(()))
     })?;
     if !order.is_empty() {
-        exec::sort_rows(&mut rows, order, ctx);
+        exec::sort_rows(&mut rows, order, ctx.eval.session);
     }
     rows.truncate(limit.min(usize::MAX as u64) as usize);
     Ok(rows.into_iter().map(|(_, r)| r).collect())

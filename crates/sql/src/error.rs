@@ -241,6 +241,11 @@ pub enum ErrorCode {
     JsonPathSyntax = 4042,
     /// ER_JSON_PATH_NO_WILDCARD: `*` or `**` in a path of a function wanting one value.
     JsonPathNoWildcard = 4044,
+    /// ER_JSON_ONE_OR_ALL: JSON_CONTAINS_PATH's or JSON_SEARCH's mode is neither 'one'
+    /// nor 'all' (a warning).
+    JsonOneOrAll = 4046,
+    /// ER_JSON_PATH_EMPTY: JSON_REMOVE of the path `$` (a warning).
+    JsonPathEmpty = 4051,
 }
 
 impl ErrorCode {

@@ -245,7 +245,7 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
                 rows.push((k, row.to_vec()));
                 Ok(ControlFlow::Continue(()))
             })?;
-            sort_rows(&mut rows, keys, ctx);
+            sort_rows(&mut rows, keys, ctx.eval.session);
             for (_, row) in &rows {
                 if out(row)?.is_break() {
                     return Ok(ControlFlow::Break(()));
@@ -645,12 +645,16 @@ pub fn is_true(predicate: &Expr, row: &[Value], ctx: &ExecContext) -> Result<boo
 }
 
 /// Sorts by keys: NULL first ascending (last descending), stable for equal keys.
-pub fn sort_rows<T>(rows: &mut [(Vec<Value>, T)], keys: &[SortKey], ctx: &ExecContext) {
+pub fn sort_rows<T>(
+    rows: &mut [(Vec<Value>, T)],
+    keys: &[SortKey],
+    session: &dyn crate::expr::SessionContext,
+) {
     // Typed once, not per comparison: data_type() may build a DataType.
     let types: Vec<DataType> = keys.iter().map(|key| key.expr.data_type()).collect();
     rows.sort_by(|a, b| {
         for (i, (key, t)) in keys.iter().zip(&types).enumerate() {
-            let ord = compare_for_sort(&a.0[i], &b.0[i], t, ctx);
+            let ord = compare_for_sort(&a.0[i], &b.0[i], t, session);
             let ord = if key.descending { ord.reverse() } else { ord };
             if ord != Ordering::Equal {
                 return ord;
@@ -660,12 +664,17 @@ pub fn sort_rows<T>(rows: &mut [(Vec<Value>, T)], keys: &[SortKey], ctx: &ExecCo
     });
 }
 
-pub(crate) fn compare_for_sort(a: &Value, b: &Value, t: &DataType, ctx: &ExecContext) -> Ordering {
+pub(crate) fn compare_for_sort(
+    a: &Value,
+    b: &Value,
+    t: &DataType,
+    session: &dyn crate::expr::SessionContext,
+) -> Ordering {
     match (a.is_null(), b.is_null()) {
         (true, true) => Ordering::Equal,
         (true, false) => Ordering::Less,
         (false, true) => Ordering::Greater,
-        (false, false) => coerce::compare(a, t, b, t, ctx.eval.session).unwrap_or(Ordering::Equal),
+        (false, false) => coerce::compare(a, t, b, t, session).unwrap_or(Ordering::Equal),
     }
 }
 

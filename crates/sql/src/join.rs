@@ -397,9 +397,16 @@ fn push_source(
 }
 
 /// A derived table's columns as a table without rows: the derived query's result
-/// columns, each name once (1060 otherwise, as MariaDB).
+/// columns, each name once (1060 otherwise, as MariaDB). A column holding JSON gets the
+/// automatic JSON check, which is how its readers know it (`check::has_json_check`);
+/// the table is never written, so the check is never run.
 pub fn derived_table(alias: &str, columns: &[ColumnInfo]) -> Result<Table> {
     let mut schema_columns: Vec<ColumnSchema> = Vec::with_capacity(columns.len());
+    let json_checks = columns
+        .iter()
+        .filter(|c| c.holds_json)
+        .map(|c| crate::check::json_valid_check(&c.name))
+        .collect();
     for column in columns {
         if schema_columns
             .iter()
@@ -430,7 +437,7 @@ pub fn derived_table(alias: &str, columns: &[ColumnInfo]) -> Result<Table> {
         indexes: Vec::new(),
         comment: String::new(),
         foreign_keys: Vec::new(),
-        checks: Vec::new(),
+        checks: json_checks,
     };
     Ok(Table::detached("", schema))
 }

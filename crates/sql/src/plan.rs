@@ -227,7 +227,7 @@ pub enum JoinSource {
     },
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SortKey {
     pub expr: Expr,
     pub descending: bool,

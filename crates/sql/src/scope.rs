@@ -60,8 +60,11 @@ impl SourceTable {
             index: self.offset + i,
             // A derived table's cells are values its query made, already local time.
             holds_utc: matches!(data_type, DataType::Timestamp { .. }) && self.derived.is_none(),
-            holds_json: self.derived.is_none()
-                && crate::check::is_json_column(&self.table.schema, i),
+            holds_json: match self.derived {
+                None => crate::check::is_json_column(&self.table.schema, i),
+                // `join::derived_table` marks its JSON columns with the JSON check.
+                Some(_) => crate::check::has_json_check(&self.table.schema, i),
+            },
             data_type,
             nullable: self.nullable(i),
         }
@@ -324,12 +327,18 @@ impl Scope for BindScope<'_> {
         };
         let call = expr::bind_aggregate(function, &inner)?;
         let data_type = call.result_type();
+        // JSON_OBJECT embeds JSON_ARRAYAGG's and JSON_OBJECTAGG's results as JSON.
+        let holds_json = matches!(
+            call.function,
+            expr::AggregateFunction::JsonArrayAgg | expr::AggregateFunction::JsonObjectAgg
+        );
         let mut calls = aggregates.calls.borrow_mut();
         calls.push(call);
         let index = aggregates.base + calls.len() - 1;
-        Ok(Some(Expr::Column(ColumnRef::computed(
-            index, data_type, true,
-        ))))
+        Ok(Some(Expr::Column(ColumnRef {
+            holds_json,
+            ..ColumnRef::computed(index, data_type, true)
+        })))
     }
 
     fn resolve_window(&self, call: &ast::Function) -> Result<Expr> {
@@ -389,6 +398,7 @@ impl Scope for BindScope<'_> {
             plan: Arc::new(plan.plan),
             kind: SubqueryKind::Scalar,
             column_type: plan.columns[0].data_type.clone(),
+            holds_json: plan.columns[0].holds_json,
             correlated: outer.referenced.get(),
         };
         Ok((subquery, plan.columns.len()))

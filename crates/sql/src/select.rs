@@ -842,6 +842,7 @@ pub fn table_column_info(source: &SourceTable, i: usize, name: &str) -> ColumnIn
         multiple_key,
         auto_increment: c.auto_increment,
         default: None,
+        holds_json: source.column_ref(i).holds_json,
     }
 }
 
@@ -906,6 +907,7 @@ fn bind_item(
         }
         _ => ColumnInfo {
             length: expr.column_length(),
+            holds_json: crate::expr::json::is_json_expr(&expr),
             ..ColumnInfo::expression(name, expr.data_type().clone(), !expr.nullable())
         },
     };

@@ -3420,9 +3420,10 @@ impl Session {
             }
         }
         let renamed = std::mem::take(&mut alteration.renamed);
+        let json_checks_added = alteration.checks_added;
         let (mut schema, sources) = alteration.finish()?;
         let checks = self.state.foreign_key_checks;
-        let edits = crate::alter::edit_keys(
+        let mut edits = crate::alter::edit_keys(
             db,
             &mut schema,
             &dropped_keys,
@@ -3431,6 +3432,7 @@ impl Session {
             checks,
             &self.state,
         )?;
+        edits.checks_added |= json_checks_added;
         let rename = |columns: &mut Vec<String>| {
             for column in columns {
                 if let Some((_, new)) = renamed

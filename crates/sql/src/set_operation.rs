@@ -72,6 +72,8 @@ pub fn combine(
             let mut info =
                 ColumnInfo::expression(l.name.clone(), data_type, l.not_null && r.not_null);
             info.length = info.length.max(l.length).max(r.length);
+            // JSON only if both sides are, as in MariaDB.
+            info.holds_json = l.holds_json && r.holds_json;
             info
         })
         .collect();

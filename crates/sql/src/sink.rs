@@ -41,6 +41,9 @@ pub struct ColumnInfo {
     pub auto_increment: bool,
     /// The column default as text, only for COM_FIELD_LIST.
     pub default: Option<String>,
+    /// The values are JSON (a JSON column's, a JSON function's): a derived table or a
+    /// subquery reading them passes that on, so JSON_OBJECT embeds them as JSON.
+    pub holds_json: bool,
 }
 
 impl ColumnInfo {
@@ -60,6 +63,7 @@ impl ColumnInfo {
             multiple_key: false,
             auto_increment: false,
             default: None,
+            holds_json: false,
         }
     }
 

@@ -310,10 +310,14 @@ pub fn bind_call(
         "LAST_VALUE" => (LastValue, &[1]),
         "NTH_VALUE" => (NthValue, &[2]),
         _ => match AggregateFunction::lookup(&name) {
-            Some(AggregateFunction::GroupConcat) => {
-                return Err(Error::not_supported(
-                    "GROUP_CONCAT() aggregate as window function",
-                ))
+            Some(
+                AggregateFunction::GroupConcat
+                | AggregateFunction::JsonArrayAgg
+                | AggregateFunction::JsonObjectAgg,
+            ) => {
+                return Err(Error::not_supported(&format!(
+                    "{name}() aggregate as window function"
+                )))
             }
             Some(_) => {
                 if let ast::FunctionArguments::List(list) = &call.args {
@@ -705,7 +709,7 @@ fn sort(
     }
     let compare_order = |a: &[Value], b: &[Value]| -> Ordering {
         for (i, ((_, descending), t)) in window.order_by.iter().zip(&types).enumerate() {
-            let ord = exec::compare_for_sort(&a[i], &b[i], t, ctx);
+            let ord = exec::compare_for_sort(&a[i], &b[i], t, ctx.eval.session);
             let ord = if *descending { ord.reverse() } else { ord };
             if ord != Ordering::Equal {
                 return ord;

@@ -3,10 +3,11 @@
 //! Result types (MariaDB 10.11): COUNT -> BIGINT; SUM of integers/DECIMAL(p,s) ->
 //! DECIMAL(p+22, s); AVG of exact -> DECIMAL(p+4, s+4); SUM/AVG of anything else -> DOUBLE;
 //! MIN/MAX -> the argument's type; BIT_AND/OR/XOR -> BIGINT UNSIGNED; STD/VARIANCE ->
-//! DOUBLE; GROUP_CONCAT -> TEXT.
+//! DOUBLE; GROUP_CONCAT, JSON_ARRAYAGG, JSON_OBJECTAGG -> TEXT.
 //!
 //! Invariants:
-//! (1) NULL inputs are skipped; over no rows COUNT is 0, BIT_AND is all ones, BIT_OR/XOR
+//! (1) NULL inputs are skipped, except by JSON_ARRAYAGG and JSON_OBJECTAGG, which make
+//!     them JSON's `null`; over no rows COUNT is 0, BIT_AND is all ones, BIT_OR/XOR
 //!     are 0 and everything else is NULL.
 //! (2) DISTINCT compares values by `convert::sort_key` of the argument's type, the same
 //!     rule GROUP BY uses, so 1.0 and 1.00 (or 'a' and 'A') are one value.
@@ -20,7 +21,7 @@ use crate::error::{Error, ErrorCode, Result};
 use manycore_types::{DataType, Decimal, LobSize, Value};
 use sqlparser::ast;
 use std::cmp::Ordering;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AggregateFunction {
@@ -39,6 +40,10 @@ pub enum AggregateFunction {
     /// VARIANCE / VAR_POP
     VarPop,
     VarSamp,
+    /// JSON_ARRAYAGG: `[1,"a",null]` (no space, as MariaDB prints it).
+    JsonArrayAgg,
+    /// JSON_OBJECTAGG(key, value): `{"a":1, "b":null}`.
+    JsonObjectAgg,
 }
 
 impl AggregateFunction {
@@ -58,6 +63,8 @@ impl AggregateFunction {
             "STDDEV_SAMP" => StdSamp,
             "VARIANCE" | "VAR_POP" => VarPop,
             "VAR_SAMP" => VarSamp,
+            "JSON_ARRAYAGG" => JsonArrayAgg,
+            "JSON_OBJECTAGG" => JsonObjectAgg,
             _ => return None,
         })
     }
@@ -72,10 +79,15 @@ pub struct AggregateCall {
     pub distinct: bool,
     /// GROUP_CONCAT's SEPARATOR (default ",").
     pub separator: Vec<u8>,
+    /// JSON_OBJECTAGG's key (`arg` is its value).
+    pub key: Option<Expr>,
+    /// JSON_ARRAYAGG's ORDER BY (GROUP_CONCAT's is not built).
+    pub order_by: Vec<crate::plan::SortKey>,
 }
 
 /// Binds `COUNT(*)`, `SUM(DISTINCT x)`, `GROUP_CONCAT(x SEPARATOR ';')`, ...
-/// (GROUP_CONCAT's ORDER BY and multiple arguments are not supported.)
+/// (GROUP_CONCAT's ORDER BY, its and JSON_ARRAYAGG's LIMIT, and GROUP_CONCAT's multiple
+/// arguments are not supported: 1235.)
 pub fn bind_aggregate(call: &ast::Function, scope: &dyn Scope) -> Result<AggregateCall> {
     let name = function_name(call);
     let function = AggregateFunction::lookup(&name).ok_or_else(|| {
@@ -92,21 +104,58 @@ pub fn bind_aggregate(call: &ast::Function, scope: &dyn Scope) -> Result<Aggrega
         Some(ast::DuplicateTreatment::Distinct)
     );
     let mut separator = b",".to_vec();
+    let mut order_by = Vec::new();
     for clause in &list.clauses {
         match clause {
             ast::FunctionArgumentClause::Separator(v) => {
                 separator = v.clone().into_string().unwrap_or_default().into_bytes();
             }
+            ast::FunctionArgumentClause::OrderBy(keys)
+                if function == AggregateFunction::JsonArrayAgg =>
+            {
+                for key in keys {
+                    order_by.push(crate::plan::SortKey {
+                        expr: bind(&key.expr, scope)?,
+                        descending: matches!(key.options.sort, Some(ast::OrderBySort::Desc)),
+                    });
+                }
+            }
             other => return Err(Error::not_supported(&format!("{name}(... {other})"))),
         }
     }
+    let json = matches!(
+        function,
+        AggregateFunction::JsonArrayAgg | AggregateFunction::JsonObjectAgg
+    );
+    let bind_argument = |e: &ast::Expr| match json {
+        true => super::bind::bind_embedded_in_json(e, scope),
+        false => bind(e, scope),
+    };
+    let wanted = match function {
+        AggregateFunction::JsonArrayAgg => 1,
+        AggregateFunction::JsonObjectAgg => 2,
+        _ => 0,
+    };
+    if json && list.args.len() != wanted {
+        return Err(Error::new(
+            ErrorCode::WrongParamcountToNativeFct,
+            format!("Incorrect parameter count in the call to native function '{name}'"),
+        ));
+    }
+    let mut key = None;
     let arg = match list.args.as_slice() {
         [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard)]
             if function == AggregateFunction::Count && !distinct =>
         {
             None
         }
-        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e))] => Some(bind(e, scope)?),
+        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(k)), ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(v))]
+            if function == AggregateFunction::JsonObjectAgg && !distinct =>
+        {
+            key = Some(bind(k, scope)?);
+            Some(bind_argument(v)?)
+        }
+        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e))] => Some(bind_argument(e)?),
         _ if function == AggregateFunction::GroupConcat && list.args.len() > 1 => {
             return Err(Error::not_supported("GROUP_CONCAT with several arguments"))
         }
@@ -117,6 +166,8 @@ pub fn bind_aggregate(call: &ast::Function, scope: &dyn Scope) -> Result<Aggrega
         arg,
         distinct,
         separator,
+        key,
+        order_by,
     })
 }
 
@@ -148,7 +199,7 @@ impl AggregateCall {
             ),
             Min | Max => arg,
             BitAnd | BitOr | BitXor => UBIGINT,
-            GroupConcat => DataType::text(LobSize::Regular),
+            GroupConcat | JsonArrayAgg | JsonObjectAgg => DataType::text(LobSize::Regular),
         }
     }
 
@@ -180,6 +231,10 @@ pub struct Accumulator {
     best: Option<Value>,
     concat: Option<Vec<u8>>,
     seen: HashSet<Vec<u8>>,
+    /// JSON_ARRAYAGG(DISTINCT x)'s items by `sort_key`: MariaDB lists them sorted.
+    distinct_json: BTreeMap<Vec<u8>, String>,
+    /// JSON_ARRAYAGG(x ORDER BY ...)'s items with their ORDER BY values, sorted at the end.
+    ordered_json: Vec<(Vec<Value>, String)>,
     overflow: bool,
 }
 
@@ -208,6 +263,8 @@ impl Accumulator {
             best: None,
             concat: None,
             seen: HashSet::new(),
+            distinct_json: BTreeMap::new(),
+            ordered_json: Vec::new(),
             overflow: false,
         }
     }
@@ -221,12 +278,49 @@ impl Accumulator {
             }
             Some(e) => e.eval(row, ctx)?,
         };
+        if let Some(key) = &self.call.key {
+            let key = key.eval(row, ctx)?;
+            return self.update_member(key, value, ctx);
+        }
+        if !self.call.order_by.is_empty() {
+            let keys = self
+                .call
+                .order_by
+                .iter()
+                .map(|k| k.expr.eval(row, ctx))
+                .collect::<Result<Vec<_>>>()?;
+            return self.update_json_array(value, keys, ctx);
+        }
         self.update_value(value, ctx)
+    }
+
+    /// Feeds JSON_OBJECTAGG one key and value; a NULL key adds nothing, as in MariaDB.
+    fn update_member(&mut self, key: Value, value: Value, ctx: &EvalContext) -> Result<()> {
+        let (Some(key_expr), Some(value_expr)) = (&self.call.key, &self.call.arg) else {
+            unreachable!("JSON_OBJECTAGG has a key and a value");
+        };
+        if key.is_null() {
+            return Ok(());
+        }
+        self.count += 1;
+        let out = self.concat.get_or_insert_with(Vec::new);
+        if self.count > 1 {
+            out.extend_from_slice(b", ");
+        }
+        let key = to_bytes(&key, &key_expr.data_type()).unwrap_or_default();
+        let mut member = super::json::quote(&String::from_utf8_lossy(&key));
+        member.push(':');
+        super::json::sql_to_json(value_expr, &value, ctx.session, &mut member);
+        out.extend_from_slice(member.as_bytes());
+        Ok(())
     }
 
     /// Feeds one already evaluated argument value.
     pub fn update_value(&mut self, value: Value, ctx: &EvalContext) -> Result<()> {
         use AggregateFunction::*;
+        if self.call.function == JsonArrayAgg {
+            return self.update_json_array(value, Vec::new(), ctx);
+        }
         if value.is_null() {
             return Ok(());
         }
@@ -295,13 +389,55 @@ impl Accumulator {
                     out.truncate(GROUP_CONCAT_MAX_LEN);
                 }
             }
+            JsonArrayAgg | JsonObjectAgg => {
+                unreachable!("fed by update_json_array and update_member")
+            }
         }
+        Ok(())
+    }
+
+    /// Feeds JSON_ARRAYAGG one value (NULL too, as `null`) and its ORDER BY values.
+    fn update_json_array(
+        &mut self,
+        value: Value,
+        order_values: Vec<Value>,
+        ctx: &EvalContext,
+    ) -> Result<()> {
+        let arg = self
+            .call
+            .arg
+            .as_ref()
+            .expect("JSON_ARRAYAGG has an argument");
+        let mut item = String::new();
+        super::json::sql_to_json(arg, &value, ctx.session, &mut item);
+        self.count += 1;
+        let ordered = !self.call.order_by.is_empty();
+        if self.call.distinct {
+            let mut key = Vec::new();
+            sort_key(&value, &self.arg_type, &mut key);
+            if !ordered {
+                self.distinct_json.entry(key).or_insert(item);
+                return Ok(());
+            }
+            if !self.seen.insert(key) {
+                return Ok(());
+            }
+        }
+        if ordered {
+            self.ordered_json.push((order_values, item));
+            return Ok(());
+        }
+        let out = self.concat.get_or_insert_with(Vec::new);
+        if self.count > 1 {
+            out.push(b',');
+        }
+        out.extend_from_slice(item.as_bytes());
         Ok(())
     }
 
     /// The aggregate's value for the rows fed so far. A DECIMAL sum beyond 65 digits is
     /// error 1690.
-    pub fn finish(&self, _ctx: &EvalContext) -> Result<Value> {
+    pub fn finish(&self, ctx: &EvalContext) -> Result<Value> {
         use AggregateFunction::*;
         if self.overflow {
             return Err(super::coerce::decimal_out_of_range("sum"));
@@ -345,6 +481,30 @@ impl Accumulator {
             Min | Max => self.best.clone().unwrap_or(Value::Null),
             BitAnd | BitOr | BitXor => Value::UInt(self.bits),
             GroupConcat => self.concat.clone().map(Value::Bytes).unwrap_or(Value::Null),
+            JsonArrayAgg if !self.call.order_by.is_empty() => {
+                let mut rows: Vec<(Vec<Value>, &str)> = self
+                    .ordered_json
+                    .iter()
+                    .map(|(keys, item)| (keys.clone(), item.as_str()))
+                    .collect();
+                crate::exec::sort_rows(&mut rows, &self.call.order_by, ctx.session);
+                let items: Vec<&str> = rows.into_iter().map(|(_, item)| item).collect();
+                Value::Bytes(format!("[{}]", items.join(",")).into_bytes())
+            }
+            JsonArrayAgg if self.call.distinct => {
+                let items: Vec<&str> = self.distinct_json.values().map(String::as_str).collect();
+                Value::Bytes(format!("[{}]", items.join(",")).into_bytes())
+            }
+            JsonArrayAgg | JsonObjectAgg => {
+                let (open, close) = match self.call.function {
+                    JsonArrayAgg => (b'[', b']'),
+                    _ => (b'{', b'}'),
+                };
+                let mut out = vec![open];
+                out.extend_from_slice(self.concat.as_deref().unwrap_or_default());
+                out.push(close);
+                Value::Bytes(out)
+            }
         })
     }
 }

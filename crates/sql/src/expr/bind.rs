@@ -1098,16 +1098,9 @@ fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
     function.check_arity(&written, raw.len())?;
     let mut args = raw
         .iter()
-        .map(|a| match boolean_literal(a) {
-            // TRUE and FALSE bind as 1 and 0; JSON_OBJECT and JSON_ARRAY embed them as
-            // `true`/`false`, so they stay boolean here: `1 IS TRUE` is that value, typed
-            // boolean (json::is_boolean).
-            Some(b) if function.embeds_booleans() => Ok(Expr::IsBool {
-                operand: Box::new(int_literal(b as i64)),
-                value: true,
-                negated: false,
-            }),
-            _ => bind(a, scope),
+        .map(|a| match function.embeds_booleans() {
+            true => bind_embedded_in_json(a, scope),
+            false => bind(a, scope),
         })
         .collect::<Result<Vec<_>>>()?;
     function.check_argument_types(&args)?;
@@ -1122,6 +1115,21 @@ fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
 }
 
 /// TRUE or FALSE, however parenthesised.
+/// Binds an argument a JSON function embeds in JSON. TRUE and FALSE bind as 1 and 0;
+/// JSON_OBJECT, JSON_ARRAY (and the others of `Function::embeds_booleans`) embed them as
+/// `true`/`false`, so they stay boolean here: `1 IS TRUE` is that value, typed boolean
+/// (json::is_boolean).
+pub(crate) fn bind_embedded_in_json(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
+    match boolean_literal(e) {
+        Some(b) => Ok(Expr::IsBool {
+            operand: Box::new(int_literal(b as i64)),
+            value: true,
+            negated: false,
+        }),
+        None => bind(e, scope),
+    }
+}
+
 fn boolean_literal(e: &ast::Expr) -> Option<bool> {
     match e {
         ast::Expr::Nested(inner) => boolean_literal(inner),

@@ -493,10 +493,7 @@ impl Function {
 
     /// Whether a TRUE or FALSE argument must stay boolean (`json::is_boolean`).
     pub fn embeds_booleans(self) -> bool {
-        matches!(
-            self,
-            Function::Json(super::json::JsonFunction::Object | super::json::JsonFunction::Array)
-        )
+        matches!(self, Function::Json(f) if f.embeds_booleans())
     }
 
     /// Error 1582 unless `count` arguments fit.

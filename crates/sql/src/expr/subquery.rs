@@ -32,6 +32,8 @@ pub struct Subquery {
     pub kind: SubqueryKind,
     /// Type of the (first) result column.
     pub column_type: DataType,
+    /// The (first) result column is JSON (`ColumnInfo::holds_json`).
+    pub holds_json: bool,
     /// Reads a row of an enclosing query (invariant (2)).
     pub correlated: bool,
 }
