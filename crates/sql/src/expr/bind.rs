@@ -18,6 +18,7 @@
 //! Invariant: every `?` gets the next number from `Scope::next_parameter`, left to right
 //! in the text, because bind walks the AST in source order.
 
+use super::collate;
 use super::function::{
     aggregate_types, char_length, decimal_type, exact_shape, is_binary_string, result_type,
     string_type, varchar, BOOL_TYPE, INT_TYPE, UBIGINT,
@@ -26,7 +27,6 @@ use super::int_length::{
     binary_length, cast_length, int_length, literal_length, neg_length, IntLength,
 };
 use super::regexp::{self, RegexpFunction};
-use super::collate;
 use super::subquery::{self, Subquery, SubqueryKind};
 use super::{BinaryOp, ColumnRef, Expr, Function, IntervalUnit, TrimSide, UnaryOp, VarScope};
 use crate::error::{Error, ErrorCode, Result};

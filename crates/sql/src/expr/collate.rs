@@ -165,7 +165,10 @@ pub fn derived(e: &Expr) -> Derived {
             otherwise,
             ..
         } => {
-            let results = branches.iter().map(|(_, then)| then).chain(otherwise.as_deref());
+            let results = branches
+                .iter()
+                .map(|(_, then)| then)
+                .chain(otherwise.as_deref());
             from_arguments(holding(Derivation::Coercible), results)
         }
         Expr::Call { function, args, .. } => match function {
@@ -238,7 +241,9 @@ fn aggregate_pair(a: Derived, b: Derived) -> Option<Derived> {
     }
     // Equal derivations: a binary string, then a _bin collation, wins; two EXPLICIT
     // character collations do not mix.
-    let binary = [a, b].into_iter().find(|d| d.collation == Collation::Binary);
+    let binary = [a, b]
+        .into_iter()
+        .find(|d| d.collation == Collation::Binary);
     match binary {
         Some(d) => Some(d),
         None if a.derivation == Derivation::Explicit => None,

@@ -470,8 +470,8 @@ impl Function {
             | CharLength | Upper | Lower | Reverse | Space | Ascii | Hex | Unhex | Md5 | Sha1
             | Date | Year | Month | Day | Hour | Minute | Second | Microsecond | DayOfWeek
             | DayOfYear | Weekday | Quarter | DayName | MonthName | ToDays | FromDays | LastDay
-            | Charset | BitCount | Crc32 | Sleep | Ord | Quote | TimeOf | TimeToSec
-            | SecToTime | ReleaseLock | IsFreeLock | IsUsedLock => (1, 1),
+            | Charset | BitCount | Crc32 | Sleep | Ord | Quote | TimeOf | TimeToSec | SecToTime
+            | ReleaseLock | IsFreeLock | IsUsedLock => (1, 1),
             Round | Log | FromUnixtime | Week => (1, 2),
             Trim(_) => (1, 2),
             Truncate | Mod | Pow | IfNull | NullIf | Left | Right | Repeat | Sha2 | Strcmp
