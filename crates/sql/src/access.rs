@@ -37,7 +37,9 @@ pub fn is_known(expr: &Expr, known: &[Range<usize>]) -> bool {
         // Runs once per execution (subquery invariant (1)).
         Expr::Subquery(s) => !s.correlated && s.kind == SubqueryKind::Scalar,
         Expr::Column(c) => known.iter().any(|cells| cells.contains(&c.index)),
-        Expr::Unary { operand, .. } | Expr::Cast { operand, .. } => is_known(operand, known),
+        Expr::Unary { operand, .. } | Expr::Cast { operand, .. } | Expr::Collate { operand, .. } => {
+            is_known(operand, known)
+        }
         Expr::Binary {
             op, left, right, ..
         } => {

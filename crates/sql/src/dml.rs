@@ -367,9 +367,10 @@ pub fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
         | Expr::Parameter { .. }
         | Expr::SystemVariable { .. }
         | Expr::UserVariable { .. } => {}
-        Expr::Unary { operand, .. } | Expr::Cast { operand, .. } | Expr::IsNull { operand, .. } => {
-            visit(operand, f)
-        }
+        Expr::Unary { operand, .. }
+        | Expr::Cast { operand, .. }
+        | Expr::Collate { operand, .. }
+        | Expr::IsNull { operand, .. } => visit(operand, f),
         Expr::IsBool { operand, .. } => visit(operand, f),
         Expr::SetUserVariable { value, .. } => visit(value, f),
         Expr::Binary { left, right, .. } => {
@@ -438,9 +439,10 @@ pub fn visit_mut(expr: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
         | Expr::Parameter { .. }
         | Expr::SystemVariable { .. }
         | Expr::UserVariable { .. } => {}
-        Expr::Unary { operand, .. } | Expr::Cast { operand, .. } | Expr::IsNull { operand, .. } => {
-            visit_mut(operand, f)
-        }
+        Expr::Unary { operand, .. }
+        | Expr::Cast { operand, .. }
+        | Expr::Collate { operand, .. }
+        | Expr::IsNull { operand, .. } => visit_mut(operand, f),
         Expr::IsBool { operand, .. } => visit_mut(operand, f),
         Expr::SetUserVariable { value, .. } => visit_mut(value, f),
         Expr::Binary { left, right, .. } => {

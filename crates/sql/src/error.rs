@@ -122,6 +122,10 @@ pub enum ErrorCode {
     DataOutOfRange = 1690,
     UnknownCharacterSet = 1115,
     UnknownCollation = 1273,
+    CollationCharsetMismatch = 1253,
+    CantAggregate2Collations = 1267,
+    CantAggregate3Collations = 1270,
+    CantAggregateNCollations = 1271,
     WrongDbName = 1102,
     WrongTableName = 1103,
     TooBigPrecision = 1426,
@@ -305,6 +309,7 @@ impl ErrorCode {
             | MixOfGroupFuncAndFields
             | RegexpError
             | UnknownCharacterSet
+            | CollationCharsetMismatch
             | WrongDbName
             | WrongTableName
             | TooBigPrecision

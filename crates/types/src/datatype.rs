@@ -461,10 +461,14 @@ impl DataType {
         }
     }
 
-    /// Character set id sent in column definitions: the collation's id (binary, 63, for
-    /// everything but character strings).
+    /// Character set id sent in column definitions: MariaDB sends the result character
+    /// set's (character_set_results, utf8mb4: 45) for every character string, whatever its
+    /// collation; binary (63) for everything else.
     pub fn charset_id(&self) -> u16 {
-        self.collation().id()
+        match self.collation() {
+            Collation::Binary => Collation::Binary.id(),
+            _ => Collation::Utf8mb4GeneralCi.id(),
+        }
     }
 
     /// The type as MariaDB's messages name it, after its type handler: `sql_name`

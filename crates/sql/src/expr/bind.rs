@@ -18,9 +18,10 @@
 //! Invariant: every `?` gets the next number from `Scope::next_parameter`, left to right
 //! in the text, because bind walks the AST in source order.
 
+use super::collate;
 use super::function::{
     aggregate_types, char_length, decimal_type, exact_shape, is_binary_string, result_type,
-    string_type, varchar, BOOL_TYPE, UBIGINT,
+    string_type, varchar, BOOL_TYPE, INT_TYPE, UBIGINT,
 };
 use super::int_length::{
     binary_length, cast_length, int_length, literal_length, neg_length, IntLength,
@@ -178,10 +179,10 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
             negated: true,
         },
         A::IsNotDistinctFrom(a, b) => {
-            binary_node(BinaryOp::NullSafeEq, bind(a, scope)?, bind(b, scope)?)
+            comparison(BinaryOp::NullSafeEq, bind(a, scope)?, bind(b, scope)?)?
         }
         A::IsDistinctFrom(a, b) => {
-            let eq = binary_node(BinaryOp::NullSafeEq, bind(a, scope)?, bind(b, scope)?);
+            let eq = comparison(BinaryOp::NullSafeEq, bind(a, scope)?, bind(b, scope)?)?;
             Expr::Unary {
                 op: UnaryOp::Not,
                 operand: Box::new(eq),
@@ -228,37 +229,57 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
             expr,
             list,
             negated,
-        } => Expr::InList {
-            operand: Box::new(bind(expr, scope)?),
-            list: list.iter().map(|x| bind(x, scope)).collect::<Result<_>>()?,
-            negated: *negated,
-        },
+        } => {
+            let mut operands = vec![bind(expr, scope)?];
+            for item in list {
+                operands.push(bind(item, scope)?);
+            }
+            // MariaDB reads `x IN (y)` as `x = y`.
+            let operation = if list.len() == 1 { "=" } else { "in" };
+            collate::compare_under_one_collation(&mut operands, operation)?;
+            let mut operands = operands.into_iter();
+            Expr::InList {
+                operand: Box::new(operands.next().expect("the operand was pushed first")),
+                list: operands.collect(),
+                negated: *negated,
+            }
+        }
         A::Between {
             expr,
             negated,
             low,
             high,
-        } => Expr::Between {
-            operand: Box::new(bind(expr, scope)?),
-            low: Box::new(bind(low, scope)?),
-            high: Box::new(bind(high, scope)?),
-            negated: *negated,
-        },
+        } => {
+            let mut operands = [bind(expr, scope)?, bind(low, scope)?, bind(high, scope)?];
+            collate::compare_under_one_collation(&mut operands, "between")?;
+            let [operand, low, high] = operands;
+            Expr::Between {
+                operand: Box::new(operand),
+                low: Box::new(low),
+                high: Box::new(high),
+                negated: *negated,
+            }
+        }
         A::Like {
             negated,
             any: false,
             expr,
             pattern,
             escape_char,
-        } => Expr::Like {
-            operand: Box::new(bind(expr, scope)?),
-            pattern: Box::new(bind(pattern, scope)?),
-            escape: match escape_char {
-                Some(x) => Some(Box::new(bind(x, scope)?)),
-                None => None,
-            },
-            negated: *negated,
-        },
+        } => {
+            let mut operands = [bind(expr, scope)?, bind(pattern, scope)?];
+            collate::compare_under_one_collation(&mut operands, "like")?;
+            let [operand, pattern] = operands;
+            Expr::Like {
+                operand: Box::new(operand),
+                pattern: Box::new(pattern),
+                escape: match escape_char {
+                    Some(x) => Some(Box::new(bind(x, scope)?)),
+                    None => None,
+                },
+                negated: *negated,
+            }
+        }
         A::RLike {
             negated,
             expr,
@@ -275,22 +296,39 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
             ..
         } => {
             let operand = match operand {
-                Some(o) => Some(Box::new(bind(o, scope)?)),
+                Some(o) => Some(bind(o, scope)?),
                 None => None,
             };
-            let mut branches = Vec::with_capacity(conditions.len());
+            let mut whens = Vec::with_capacity(conditions.len());
+            let mut results = Vec::with_capacity(conditions.len() + 1);
             for c in conditions {
-                branches.push((bind(&c.condition, scope)?, bind(&c.result, scope)?));
+                whens.push(bind(&c.condition, scope)?);
+                results.push(bind(&c.result, scope)?);
             }
-            let otherwise = match else_result {
-                Some(x) => Some(Box::new(bind(x, scope)?)),
+            let operand = match operand {
+                // `CASE x WHEN y ...` compares x with each y under one collation.
+                Some(operand) => {
+                    let mut compared = vec![operand];
+                    compared.append(&mut whens);
+                    collate::compare_under_one_collation(&mut compared, "case")?;
+                    let mut compared = compared.into_iter();
+                    let operand = compared.next().map(Box::new);
+                    whens = compared.collect();
+                    operand
+                }
                 None => None,
             };
-            let mut types: Vec<DataType> = branches.iter().map(|(_, t)| t.data_type()).collect();
-            if let Some(o) = &otherwise {
-                types.push(o.data_type());
+            if let Some(x) = else_result {
+                results.push(bind(x, scope)?);
             }
+            let types: Vec<DataType> = results.iter().map(Expr::data_type).collect();
             let data_type = aggregate_types(types.iter());
+            let data_type = collate::result_collation(data_type, None, &results, "case")?;
+            let otherwise = match else_result {
+                Some(_) => results.pop().map(Box::new),
+                None => None,
+            };
+            let branches = whens.into_iter().zip(results).collect();
             Expr::Case {
                 operand,
                 branches,
@@ -336,12 +374,12 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
                 }
             }
         }
-        A::Ceil { expr, .. } => call(Function::Ceil, vec![bind(expr, scope)?]),
-        A::Floor { expr, .. } => call(Function::Floor, vec![bind(expr, scope)?]),
+        A::Ceil { expr, .. } => call(Function::Ceil, vec![bind(expr, scope)?])?,
+        A::Floor { expr, .. } => call(Function::Floor, vec![bind(expr, scope)?])?,
         A::Position { expr, r#in } => call(
             Function::Locate,
             vec![bind(expr, scope)?, bind(r#in, scope)?],
-        ),
+        )?,
         A::Substring {
             expr,
             substring_from,
@@ -358,7 +396,7 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
             if let Some(f) = substring_for {
                 args.push(bind(f, scope)?);
             }
-            call(Function::Substring, args)
+            call(Function::Substring, args)?
         }
         A::Trim {
             trim_where,
@@ -377,7 +415,7 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
             } else if let Some(chars) = trim_characters.as_ref().and_then(|c| c.first()) {
                 args.push(bind(chars, scope)?);
             }
-            call(Function::Trim(side), args)
+            call(Function::Trim(side), args)?
         }
         A::Extract { field, expr, .. } => {
             let f = match field {
@@ -394,9 +432,18 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
                 ast::DateTimeField::Week(_) => Function::Week,
                 other => return Err(Error::not_supported(&format!("EXTRACT({other})"))),
             };
-            call(f, vec![bind(expr, scope)?])
+            call(f, vec![bind(expr, scope)?])?
         }
-        A::Collate { expr, .. } => bind(expr, scope)?,
+        A::Collate { expr, collation } => {
+            let operand = bind(expr, scope)?;
+            let name = collation
+                .0
+                .last()
+                .map(crate::select::object_part)
+                .unwrap_or_default();
+            let collation = collate::explicit_collation(&name, &operand)?;
+            collate::collate(operand, collation)
+        }
         A::Prefixed { prefix, value } => {
             let inner = bind(value, scope)?;
             if prefix.value.eq_ignore_ascii_case("_binary") {
@@ -434,13 +481,24 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
     })
 }
 
-fn call(function: Function, args: Vec<Expr>) -> Expr {
+/// A function call, its string arguments compared under one collation where it compares
+/// them, and its string result in the collation its arguments give it (`collate`).
+fn call(function: Function, mut args: Vec<Expr>) -> Result<Expr> {
+    let compared = match function {
+        Function::Strcmp | Function::NullIf => 2,
+        Function::Field | Function::Greatest | Function::Least => args.len(),
+        _ => 0,
+    };
+    let operation = function.name();
+    let compared = compared.min(args.len());
+    collate::compare_under_one_collation(&mut args[..compared], operation)?;
     let data_type = result_type(function, &args);
-    Expr::Call {
+    let data_type = collate::result_collation(data_type, Some(function), &args, operation)?;
+    Ok(Expr::Call {
         function,
         args,
         data_type,
-    }
+    })
 }
 
 fn int_literal(i: i64) -> Expr {
@@ -674,7 +732,7 @@ fn bind_identifier(ident: &ast::Ident, scope: &dyn Scope) -> Result<Expr> {
             });
         }
         if let Some(f) = niladic_function(name) {
-            return Ok(call(f, Vec::new()));
+            return call(f, Vec::new());
         }
     }
     match scope.resolve_column(&[], name)? {
@@ -831,12 +889,12 @@ fn bind_binary(
             } else {
                 Function::DateSub(unit)
             };
-            return Ok(call(f, vec![date, amount]));
+            return call(f, vec![date, amount]);
         }
         if *op == B::Plus {
             if let Some((amount, unit)) = interval_of(left, scope)? {
                 let date = bind(right, scope)?;
-                return Ok(call(Function::DateAdd(unit), vec![date, amount]));
+                return call(Function::DateAdd(unit), vec![date, amount]);
             }
         }
     }
@@ -868,7 +926,27 @@ fn bind_binary(
     };
     let l = bind(left, scope)?;
     let r = bind(right, scope)?;
-    Ok(binary_node(op, l, r))
+    comparison(op, l, r)
+}
+
+/// `left op right`; a comparison's string operands compare under their aggregate
+/// collation (`collate::compare_under_one_collation`).
+fn comparison(op: BinaryOp, left: Expr, right: Expr) -> Result<Expr> {
+    use BinaryOp::*;
+    let operation = match op {
+        Eq => "=",
+        NullSafeEq => "<=>",
+        NotEq => "<>",
+        Lt => "<",
+        LtEq => "<=",
+        Gt => ">",
+        GtEq => ">=",
+        _ => return Ok(binary_node(op, left, right)),
+    };
+    let mut operands = [left, right];
+    collate::compare_under_one_collation(&mut operands, operation)?;
+    let [left, right] = operands;
+    Ok(binary_node(op, left, right))
 }
 
 /// `@name := value`; any other target of `:=` is a syntax error.
@@ -1038,7 +1116,7 @@ fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
         } else {
             Function::DateSub(unit)
         };
-        return Ok(call(function, vec![date, amount]));
+        return call(function, vec![date, amount]);
     }
     // BIN(n) and OCT(n) are CONV(n, 10, 2) and CONV(n, 10, 8).
     if let Some(base) = match upper.as_str() {
@@ -1053,10 +1131,10 @@ fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
             value: Value::Int(n),
             data_type: DataType::BIGINT,
         };
-        return Ok(call(
+        return call(
             Function::Conv,
             vec![bind(raw[0], scope)?, literal(10), literal(base)],
-        ));
+        );
     }
     // TIMESTAMPDIFF(unit, a, b): the unit is a keyword, not an expression.
     if upper == "TIMESTAMPDIFF" {
@@ -1069,7 +1147,7 @@ fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
         }
         .ok_or_else(|| Error::parse_near(&raw[0].to_string(), 1))?;
         let args = vec![bind(raw[1], scope)?, bind(raw[2], scope)?];
-        return Ok(call(Function::TimestampDiff(unit), args));
+        return call(Function::TimestampDiff(unit), args);
     }
     if let Some(function) = RegexpFunction::lookup(&upper) {
         if raw.len() != function.arity() {
@@ -1084,6 +1162,24 @@ fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
     if crate::window::is_window_only(&upper) {
         // MariaDB's grammar knows these names only before OVER.
         return Err(Error::parse_near(&f.to_string(), 1));
+    }
+    if matches!(upper.as_str(), "COLLATION" | "COERCIBILITY") {
+        // Answered when bound, from the argument's type and derivation; the argument is
+        // never evaluated (COLLATION(NULL) is 'binary').
+        if raw.len() != 1 {
+            return Err(param_count(&written));
+        }
+        let derived = collate::derived(&bind(raw[0], scope)?);
+        return Ok(match upper.as_str() {
+            "COLLATION" => Expr::Literal {
+                value: Value::text(derived.collation.name()),
+                data_type: varchar(64),
+            },
+            _ => Expr::Literal {
+                value: Value::Int(derived.derivation as i64),
+                data_type: INT_TYPE,
+            },
+        });
     }
     let Some(function) = Function::lookup(&upper) else {
         let name = match scope.database() {
@@ -1111,7 +1207,7 @@ fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
         // Only the default mode 0 is implemented.
         args.truncate(1);
     }
-    Ok(call(function, args))
+    call(function, args)
 }
 
 /// TRUE or FALSE, however parenthesised.
@@ -1143,9 +1239,11 @@ fn boolean_literal(e: &ast::Expr) -> Option<bool> {
 
 /// A REGEXP operator or REGEXP_* call over bound `args` (subject, pattern, ...); a literal
 /// pattern is compiled here (`regexp` invariant (2)).
-fn bind_regexp(function: RegexpFunction, args: Vec<Expr>) -> Result<Expr> {
+fn bind_regexp(function: RegexpFunction, mut args: Vec<Expr>) -> Result<Expr> {
+    collate::compare_under_one_collation(&mut args[..2], "regexp")?;
     let compiled = regexp::bind_pattern(&args[0], &args[1])?.map(Box::new);
     let data_type = regexp::result_type(function, &args[0].data_type());
+    let data_type = collate::result_collation(data_type, None, &args, "regexp_replace")?;
     Ok(Expr::Regexp {
         function,
         args,

@@ -560,9 +560,8 @@ pub fn string_collation(t: &DataType) -> Collation {
 }
 
 /// The collation two strings compare under: binary if either is a binary string, else
-/// utf8mb4_bin if either is. MariaDB refuses two columns of different collations (1267);
-/// manycore compares them under the stricter one, which is what MariaDB does for a column
-/// against a literal or an expression.
+/// utf8mb4_bin if either is, as MariaDB for operands of equal derivation; the binder
+/// makes this the operands' aggregate collation otherwise (`collate` invariant (1)).
 pub fn combined_collation(a: Collation, b: Collation) -> Collation {
     [Collation::Binary, Collation::Utf8mb4Bin]
         .into_iter()

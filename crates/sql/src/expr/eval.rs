@@ -256,6 +256,7 @@ impl Expr {
                 let v = operand.eval(row, ctx)?;
                 cast_value(v, &operand.data_type(), data_type, ctx)
             }
+            Expr::Collate { operand, .. } => operand.eval(row, ctx),
             Expr::Call {
                 function,
                 args,
@@ -331,6 +332,7 @@ impl Expr {
             | Expr::Binary { data_type, .. }
             | Expr::Case { data_type, .. }
             | Expr::Cast { data_type, .. }
+            | Expr::Collate { data_type, .. }
             | Expr::SetUserVariable { data_type, .. }
             | Expr::UserVariable { data_type, .. }
             | Expr::Parameter { data_type, .. }
@@ -358,7 +360,7 @@ impl Expr {
             Expr::Parameter { .. } | Expr::SystemVariable { .. } | Expr::UserVariable { .. } => {
                 true
             }
-            Expr::Unary { operand, .. } => operand.nullable(),
+            Expr::Unary { operand, .. } | Expr::Collate { operand, .. } => operand.nullable(),
             Expr::SetUserVariable { value, .. } => value.nullable(),
             Expr::Binary {
                 op, left, right, ..
@@ -407,7 +409,8 @@ impl Expr {
             Expr::Unary { operand, .. }
             | Expr::IsNull { operand, .. }
             | Expr::IsBool { operand, .. }
-            | Expr::Cast { operand, .. } => operand.is_constant(),
+            | Expr::Cast { operand, .. }
+            | Expr::Collate { operand, .. } => operand.is_constant(),
             Expr::Binary { left, right, .. } => left.is_constant() && right.is_constant(),
             Expr::InList { operand, list, .. } => {
                 operand.is_constant() && list.iter().all(Expr::is_constant)

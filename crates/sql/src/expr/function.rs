@@ -190,7 +190,6 @@ pub enum Function {
     FoundRows,
     RowCount,
     Charset,
-    Collation,
     BitCount,
     Crc32,
     Uuid,
@@ -319,7 +318,6 @@ impl Function {
             "FOUND_ROWS" => FoundRows,
             "ROW_COUNT" => RowCount,
             "CHARSET" => Charset,
-            "COLLATION" => Collation,
             "BIT_COUNT" => BitCount,
             "CRC32" => Crc32,
             "UUID" => Uuid,
@@ -447,7 +445,6 @@ impl Function {
             FoundRows => "found_rows",
             RowCount => "row_count",
             Charset => "charset",
-            Collation => "collation",
             BitCount => "bit_count",
             Crc32 => "crc32",
             Uuid => "uuid",
@@ -473,8 +470,8 @@ impl Function {
             | CharLength | Upper | Lower | Reverse | Space | Ascii | Hex | Unhex | Md5 | Sha1
             | Date | Year | Month | Day | Hour | Minute | Second | Microsecond | DayOfWeek
             | DayOfYear | Weekday | Quarter | DayName | MonthName | ToDays | FromDays | LastDay
-            | Charset | Collation | BitCount | Crc32 | Sleep | Ord | Quote | TimeOf | TimeToSec
-            | SecToTime | ReleaseLock | IsFreeLock | IsUsedLock => (1, 1),
+            | Charset | BitCount | Crc32 | Sleep | Ord | Quote | TimeOf | TimeToSec | SecToTime
+            | ReleaseLock | IsFreeLock | IsUsedLock => (1, 1),
             Round | Log | FromUnixtime | Week => (1, 2),
             Trim(_) => (1, 2),
             Truncate | Mod | Pow | IfNull | NullIf | Left | Right | Repeat | Sha2 | Strcmp
@@ -578,7 +575,7 @@ pub const BOOL_TYPE: DataType = DataType::Int {
     width: IntWidth::Int,
     unsigned: false,
 };
-const INT_TYPE: DataType = DataType::Int {
+pub const INT_TYPE: DataType = DataType::Int {
     width: IntWidth::Int,
     unsigned: false,
 };
@@ -1125,7 +1122,7 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
                 _ => DataType::char(if micro { 26 } else { 19 }),
             }
         }
-        Database | User | CurrentUser | Version | Charset | Collation => varchar(64),
+        Database | User | CurrentUser | Version | Charset => varchar(64),
         ConnectionId => DataType::Int {
             width: IntWidth::Int,
             unsigned: true,
@@ -1629,11 +1626,11 @@ pub fn call(
             if null {
                 return Ok(Value::Null);
             }
-            let collation = if is_binary_arg(args, 0) || is_binary_arg(args, 1) {
-                manycore_types::Collation::Binary
-            } else {
-                string_collation(&args[0].data_type())
-            };
+            // The arguments were bound to compare under one collation (`collate`).
+            let collation = coerce::combined_collation(
+                string_collation(&args[0].data_type()),
+                string_collation(&args[1].data_type()),
+            );
             int_value(
                 match collation.compare(&s(0).unwrap_or_default(), &s(1).unwrap_or_default()) {
                     Ordering::Less => -1,
@@ -1911,13 +1908,6 @@ pub fn call(
                 "binary"
             } else {
                 "utf8mb4"
-            },
-        ),
-        Collation => Value::text(
-            if is_binary_arg(args, 0) || !args[0].data_type().is_string() {
-                "binary"
-            } else {
-                "utf8mb4_general_ci"
             },
         ),
         BitCount => match coerce::to_u64_bits(&v[0], session) {

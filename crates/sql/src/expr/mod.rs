@@ -18,7 +18,8 @@
 //! Code map: `bind` (sqlparser AST -> Expr, with MySQL's type inference), `eval`
 //! (evaluation), `function` (scalar functions), `regexp` (REGEXP and REGEXP_*), `aggregate` (COUNT/SUM/... and their
 //! accumulators), `convert` (store assignment, index keys, sort keys), `coerce` (value
-//! conversions and the comparison rule), `temporal` (date parsing, arithmetic, formats), `time` (TIME
+//! conversions and the comparison rule), `collate` (COLLATE, collation derivation and
+//! aggregation, COERCIBILITY()), `temporal` (date parsing, arithmetic, formats), `time` (TIME
 //! parsing and conversions), `time_zone` (the session's zone; TIMESTAMP cells hold UTC).
 
 use crate::error::Result;
@@ -27,6 +28,7 @@ use manycore_types::{DataType, Value};
 pub mod aggregate;
 mod bind;
 pub mod coerce;
+pub mod collate;
 pub mod convert;
 mod digest;
 mod display;
@@ -210,6 +212,12 @@ pub enum Expr {
         data_type: DataType,
     },
     Cast {
+        operand: Box<Expr>,
+        data_type: DataType,
+    },
+    /// `operand COLLATE name`, or an operand a comparison reads in another collation than
+    /// its own (`collate` invariant (1)): the operand's string, typed in that collation.
+    Collate {
         operand: Box<Expr>,
         data_type: DataType,
     },
