@@ -480,6 +480,7 @@ pub fn select_definition(
                 primary_key: None,
                 indexes: Vec::new(),
                 comment: String::new(),
+                options: Default::default(),
                 foreign_keys: Vec::new(),
                 checks: Vec::new(),
             },
@@ -834,6 +835,7 @@ pub fn table_definition(
         primary_key,
         indexes,
         comment,
+        options: Default::default(),
         foreign_keys,
         checks: crate::check::definitions(create)?,
     };

@@ -476,6 +476,7 @@ impl SystemTable {
             primary_key: None,
             indexes: Vec::new(),
             comment: String::new(),
+            options: Default::default(),
             foreign_keys: Vec::new(),
             checks: Vec::new(),
         }
@@ -1377,6 +1378,7 @@ mod tests {
             primary_key: Some(vec![0]),
             indexes: vec![IndexSchema::new("k", vec![1, 0], false)],
             comment: String::new(),
+            options: Default::default(),
             foreign_keys: Vec::new(),
             checks: Vec::new(),
         };
@@ -1439,6 +1441,7 @@ mod tests {
             primary_key: None,
             indexes: Vec::new(),
             comment: String::new(),
+            options: Default::default(),
             foreign_keys: Vec::new(),
             checks: Vec::new(),
         };
