@@ -43,7 +43,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{shown_cell, TimeZone};
 use crate::privilege::{Privileges, SessionGrants};
 use manycore_storage::{
-    Catalog, ColumnSchema, IndexSchema, Table, TableId, TableSchema, ViewSchema,
+    Catalog, ColumnSchema, IndexSchema, RowFormat, Table, TableId, TableSchema, ViewSchema,
 };
 use manycore_types::{format, ColumnDefault, DataType, Decimal, IntWidth, LobSize, Value};
 use std::sync::{Arc, OnceLock};
@@ -784,11 +784,18 @@ fn table_row(db: &str, table: &Table) -> Row {
         Some(_) => count(table.auto_increment()),
         None => Value::Null,
     };
+    // InnoDB's format, as MariaDB names it ("Dynamic" unless declared otherwise); a
+    // declared one is also among the create options.
+    let format = schema.options.row_format.unwrap_or(RowFormat::Dynamic).keyword();
+    let create_options = match schema.options.row_format {
+        Some(declared) => format!("row_format={}", declared.keyword()),
+        None => String::new(),
+    };
     row.extend([
         string("BASE TABLE"),
         string(ENGINE),
         count(10),
-        string("Dynamic"),
+        string(&format!("{}{}", &format[..1], format[1..].to_ascii_lowercase())),
         count(table.approximate_row_count() as u64),
         count(0),
         count(0),
@@ -799,9 +806,9 @@ fn table_row(db: &str, table: &Table) -> Row {
         Value::Null,
         Value::Null,
         Value::Null,
-        string(COLLATION),
+        string(schema.options.default_collation.name()),
         Value::Null,
-        string(""),
+        string(&create_options),
         string(&schema.comment),
         count(0),
         string("N"),
