@@ -455,9 +455,8 @@ pub(crate) fn apply_table_options(
     schema: &mut TableSchema,
     options: &crate::parse::TableOptions,
 ) -> Result<()> {
-    let refused = |option: &str, asked: &str| {
-        Error::not_supported(&format!("ALTER TABLE {option}={asked}"))
-    };
+    let refused =
+        |option: &str, asked: &str| Error::not_supported(&format!("ALTER TABLE {option}={asked}"));
     if let Some(charset) = options.charset.as_deref() {
         if !charset.eq_ignore_ascii_case("utf8mb4") {
             return Err(refused("CHARSET", charset));

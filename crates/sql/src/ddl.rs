@@ -909,7 +909,10 @@ pub fn row_format(word: &str) -> Result<Option<RowFormat>> {
     if word.eq_ignore_ascii_case("DEFAULT") {
         return Ok(None);
     }
-    if ["FIXED", "PAGE"].iter().any(|w| w.eq_ignore_ascii_case(word)) {
+    if ["FIXED", "PAGE"]
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case(word))
+    {
         return Err(Error::new(
             ErrorCode::IllegalHaCreateOption,
             "Table storage engine 'InnoDB' does not support the create option 'ROW_TYPE'",

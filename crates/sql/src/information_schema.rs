@@ -786,7 +786,11 @@ fn table_row(db: &str, table: &Table) -> Row {
     };
     // InnoDB's format, as MariaDB names it ("Dynamic" unless declared otherwise); a
     // declared one is also among the create options.
-    let format = schema.options.row_format.unwrap_or(RowFormat::Dynamic).keyword();
+    let format = schema
+        .options
+        .row_format
+        .unwrap_or(RowFormat::Dynamic)
+        .keyword();
     let create_options = match schema.options.row_format {
         Some(declared) => format!("row_format={}", declared.keyword()),
         None => String::new(),
@@ -795,7 +799,11 @@ fn table_row(db: &str, table: &Table) -> Row {
         string("BASE TABLE"),
         string(ENGINE),
         count(10),
-        string(&format!("{}{}", &format[..1], format[1..].to_ascii_lowercase())),
+        string(&format!(
+            "{}{}",
+            &format[..1],
+            format[1..].to_ascii_lowercase()
+        )),
         count(table.approximate_row_count() as u64),
         count(0),
         count(0),

@@ -1491,7 +1491,11 @@ mod tests {
             .into_iter()
             .map(Some)
             .chain([None])
-            .zip([Collation::Utf8mb4Bin, Collation::Utf8mb4GeneralCi].into_iter().cycle())
+            .zip(
+                [Collation::Utf8mb4Bin, Collation::Utf8mb4GeneralCi]
+                    .into_iter()
+                    .cycle(),
+            )
             .map(|(row_format, default_collation)| LogRecord::CreateTable {
                 db: db.clone(),
                 schema: TableSchema {
