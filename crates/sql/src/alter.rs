@@ -26,7 +26,8 @@
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::SessionContext;
 use manycore_storage::{
-    Catalog, ForeignKeySchema, IndexNo, IndexSchema, StorageError, TableSchema,
+    Catalog, ForeignKeySchema, IndexNo, IndexSchema, KeyRange, ReadView, StorageError, Table,
+    TableSchema,
 };
 use manycore_types::{Collation, ColumnDefault, DataType, Row, Value};
 use sqlparser::ast;
@@ -157,9 +158,9 @@ impl Alteration {
             } => {
                 self.check_new_name(&column_def.name.value, None)?;
                 reject_constraint_options(column_def.options.iter().map(|o| &o.option))?;
-                // A table keeps no default collation of its own (README): general_ci.
-                let column =
-                    crate::ddl::column_schema(column_def, Collation::Utf8mb4GeneralCi, session)?;
+                // Without COLLATE, the table's default (as the statement's options left it).
+                let default_collation = self.schema.options.default_collation;
+                let column = crate::ddl::column_schema(column_def, default_collation, session)?;
                 let at = self.place(self.schema.columns.len(), column_position.as_ref())?;
                 self.schema.columns.insert(at, column);
                 self.add_json_check(column_def);
@@ -211,8 +212,9 @@ impl Alteration {
         catalog: &Catalog,
         session: &dyn SessionContext,
     ) -> Result<()> {
-        // As ADD COLUMN: without COLLATE, general_ci.
-        let mut column = crate::ddl::column_schema(&def, Collation::Utf8mb4GeneralCi, session)?;
+        // As ADD COLUMN: without COLLATE, the table's default.
+        let default_collation = self.schema.options.default_collation;
+        let mut column = crate::ddl::column_schema(&def, default_collation, session)?;
         let was = &self.schema.columns[at];
         if self.ids[at] < self.old.columns.len() && was.data_type != column.data_type {
             let children = catalog.children_of(&self.db, &self.old.name);
@@ -468,6 +470,75 @@ pub(crate) fn convert_row(
         row.push(value);
     }
     Ok(row.into_boxed_slice())
+}
+
+/// Applies an ALTER TABLE's table options to `schema` before its other operations, so
+/// the columns they add or redefine without COLLATE take the new default collation, as in
+/// MariaDB. ENGINE is checked by the caller (an unknown one is refused before the table is
+/// looked up). A character set or collation other than utf8mb4's is a change not made
+/// (1235): every character column is utf8mb4 here; other utf8mb4 collations load as
+/// `ddl::declared_collation` reads them.
+pub(crate) fn apply_table_options(
+    schema: &mut TableSchema,
+    options: &crate::parse::TableOptions,
+) -> Result<()> {
+    let refused =
+        |option: &str, asked: &str| Error::not_supported(&format!("ALTER TABLE {option}={asked}"));
+    if let Some(charset) = options.charset.as_deref() {
+        if !charset.eq_ignore_ascii_case("utf8mb4") {
+            return Err(refused("CHARSET", charset));
+        }
+    }
+    let collation = match options.collation.as_deref() {
+        Some(name) => {
+            let collation = crate::ddl::declared_collation(name)?;
+            if !name.to_ascii_lowercase().starts_with("utf8mb4_") {
+                return Err(refused("COLLATE", name));
+            }
+            Some(collation)
+        }
+        // A character set alone means its default collation.
+        None => options
+            .charset
+            .is_some()
+            .then_some(Collation::Utf8mb4GeneralCi),
+    };
+    if let Some(collation) = collation {
+        schema.options.default_collation = collation;
+    }
+    if let Some(format) = options.row_format.as_deref() {
+        schema.options.row_format = crate::ddl::row_format(format)?;
+    }
+    if let Some(comment) = &options.comment {
+        schema.comment = comment.clone();
+    }
+    Ok(())
+}
+
+/// The largest positive value `column` holds in the rows `view` sees (0 if none): ALTER
+/// TABLE ... AUTO_INCREMENT sets the counter no lower than one past it, as InnoDB does.
+pub(crate) fn largest_auto_increment(table: &Table, column: usize, view: &ReadView) -> u64 {
+    let mut largest = 0;
+    table.scan(view, IndexNo::Primary, &KeyRange::all(), |_, row| {
+        largest = largest.max(match row[column] {
+            Value::Int(v) => u64::try_from(v).unwrap_or(0),
+            Value::UInt(v) => v,
+            // A FLOAT or DOUBLE AUTO_INCREMENT column counts by its integer part.
+            Value::Double(v) if v > 0.0 => v as u64,
+            _ => 0,
+        });
+        std::ops::ControlFlow::Continue(())
+    });
+    largest
+}
+
+/// CONVERT TO CHARACTER SET: every character column takes the table's default collation
+/// (after the statement's other operations, so the columns they add too).
+pub(crate) fn convert_character_columns(schema: &mut TableSchema) {
+    let collation = schema.options.default_collation;
+    for column in &mut schema.columns {
+        column.data_type = column.data_type.clone().with_collation(collation);
+    }
 }
 
 /// Whether MariaDB copies the rows for this change, and so reports them: the table loses

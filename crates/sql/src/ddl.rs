@@ -18,7 +18,7 @@ use crate::expr::{self, EvalContext, SessionContext};
 use crate::foreign_key;
 use crate::scope::{BindScope, Parameters, SourceTable};
 use crate::select::object_part;
-use manycore_storage::{ColumnSchema, IndexSchema, TableSchema};
+use manycore_storage::{ColumnSchema, IndexSchema, RowFormat, TableOptions, TableSchema};
 use manycore_types::{
     Collation, ColumnDefault, DataType, IntWidth, LobSize, Value, NOT_FIXED_DECIMALS,
 };
@@ -473,6 +473,7 @@ pub fn select_definition(
                 "keys without columns in CREATE TABLE ... SELECT",
             ));
         }
+        let options = create_options(create, db, &name, session)?;
         TableDefinition {
             schema: TableSchema {
                 name,
@@ -480,6 +481,7 @@ pub fn select_definition(
                 primary_key: None,
                 indexes: Vec::new(),
                 comment: String::new(),
+                options,
                 foreign_keys: Vec::new(),
                 checks: Vec::new(),
             },
@@ -810,8 +812,8 @@ pub fn table_definition(
     check_auto_column(&columns, primary_key.as_deref(), &indexes)?;
     let mut comment = String::new();
     let mut auto_increment_start = None;
-    let options = table_options(&create.table_options);
-    for option in options {
+    let kept_options = create_options(create, db, &name, session)?;
+    for option in table_options(&create.table_options) {
         match option {
             ast::SqlOption::Comment(ast::CommentDef::WithEq(c) | ast::CommentDef::WithoutEq(c)) => {
                 comment = c.clone()
@@ -824,7 +826,7 @@ pub fn table_definition(
                     auto_increment_start = n.parse().ok();
                 }
             }
-            _ => {} // ENGINE, CHARSET, COLLATE, ROW_FORMAT ...: accepted (module doc).
+            _ => {} // ENGINE, CHARSET, ...: accepted (module doc); `create_options`.
         }
     }
     let foreign_keys = foreign_key::name_all(&name, &[], foreign_keys);
@@ -834,6 +836,7 @@ pub fn table_definition(
         primary_key,
         indexes,
         comment,
+        options: kept_options,
         foreign_keys,
         checks: crate::check::definitions(create)?,
     };
@@ -855,6 +858,85 @@ pub(crate) fn table_options(options: &ast::CreateTableOptions) -> &[ast::SqlOpti
     }
 }
 
+/// The options a CREATE TABLE keeps: its default collation and ROW_FORMAT. A ROW_FORMAT
+/// InnoDB does not have (FIXED, PAGE) fails as InnoDB's strict mode fails it: 1005,
+/// after the warning 1478 and before 1030.
+fn create_options(
+    create: &ast::CreateTable,
+    db: &str,
+    name: &str,
+    session: &dyn SessionContext,
+) -> Result<TableOptions> {
+    let mut row_format = None;
+    for option in table_options(&create.table_options) {
+        if let ast::SqlOption::KeyValue { key, value } = option {
+            if key.value.eq_ignore_ascii_case("ROW_FORMAT") {
+                let word = option_word(value);
+                row_format = match self::row_format(&word) {
+                    Ok(format) => format,
+                    Err(e) if e.code == ErrorCode::IllegalHaCreateOption => {
+                        session.warn(e.code, "InnoDB: invalid ROW_FORMAT specifier.".into());
+                        let engine_error = Error::new(
+                            ErrorCode::GetErrno,
+                            "Got error 140 \"Wrong create options\" from storage engine InnoDB",
+                        );
+                        return Err(Error {
+                            trailing_warning: Some(Box::new(engine_error)),
+                            ..Error::new(
+                                ErrorCode::CantCreateTable,
+                                format!(
+                                    "Can't create table `{db}`.`{name}` (errno: 140 \"Wrong \
+                                     create options\")"
+                                ),
+                            )
+                        });
+                    }
+                    Err(e) => return Err(e),
+                };
+            }
+        }
+    }
+    Ok(TableOptions {
+        default_collation: table_collation(&create.table_options)?,
+        row_format,
+    })
+}
+
+/// A ROW_FORMAT's word (any case): None for DEFAULT; FIXED and PAGE, which InnoDB does not
+/// have, are 1478 (MariaDB names the option by its internal name, ROW_TYPE). Other words
+/// are a syntax error, as in MariaDB's grammar.
+pub fn row_format(word: &str) -> Result<Option<RowFormat>> {
+    if word.eq_ignore_ascii_case("DEFAULT") {
+        return Ok(None);
+    }
+    if ["FIXED", "PAGE"]
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case(word))
+    {
+        return Err(Error::new(
+            ErrorCode::IllegalHaCreateOption,
+            "Table storage engine 'InnoDB' does not support the create option 'ROW_TYPE'",
+        ));
+    }
+    RowFormat::ALL
+        .into_iter()
+        .find(|f| f.keyword().eq_ignore_ascii_case(word))
+        .map(Some)
+        .ok_or_else(|| Error::parse_near(word, 1))
+}
+
+/// An option's value written as a word or a quoted string.
+fn option_word(value: &ast::Expr) -> String {
+    match value {
+        ast::Expr::Identifier(name) => name.value.clone(),
+        ast::Expr::Value(v) => match &v.value {
+            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => s.clone(),
+            other => other.to_string(),
+        },
+        other => other.to_string(),
+    }
+}
+
 /// The default collation a CREATE TABLE's `[DEFAULT] COLLATE [=] name` gives its character
 /// columns; utf8mb4_general_ci without one.
 fn table_collation(options: &ast::CreateTableOptions) -> Result<Collation> {
@@ -863,17 +945,7 @@ fn table_collation(options: &ast::CreateTableOptions) -> Result<Collation> {
     for option in options {
         if let ast::SqlOption::KeyValue { key, value } = option {
             if ["COLLATE", "DEFAULT COLLATE"].contains(&key.value.to_ascii_uppercase().as_str()) {
-                let name = match value {
-                    ast::Expr::Identifier(name) => name.value.clone(),
-                    ast::Expr::Value(v) => match &v.value {
-                        ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
-                            s.clone()
-                        }
-                        other => other.to_string(),
-                    },
-                    other => other.to_string(),
-                };
-                collation = declared_collation(&name)?;
+                collation = declared_collation(&option_word(value))?;
             }
         }
     }

@@ -18,6 +18,8 @@ pub enum ErrorCode {
     DiskFull = 1021,
     /// ER_ERROR_ON_RENAME: RENAME TABLE into a database that does not exist.
     ErrorOnRename = 1025,
+    /// ER_GET_ERRNO: an engine's error, as a warning (InnoDB's "Wrong create options").
+    GetErrno = 1030,
     /// ER_ILLEGAL_HA: the table's engine lacks an option (a note for DISABLE KEYS).
     IllegalHa = 1031,
     ConCount = 1040,
@@ -170,8 +172,8 @@ pub enum ErrorCode {
     UnknownStorageEngine = 1286,
     /// ER_ILLEGAL_HA_CREATE_OPTION: a ROW_FORMAT InnoDB does not have.
     IllegalHaCreateOption = 1478,
-    /// ER_CANT_CREATE_TABLE, with InnoDB's errno 150 (a malformed foreign key) or 121 (a
-    /// constraint name taken).
+    /// ER_CANT_CREATE_TABLE, with InnoDB's errno 150 (a malformed foreign key), 121 (a
+    /// constraint name taken) or 140 (a ROW_FORMAT InnoDB does not have).
     CantCreateTable = 1005,
     /// ER_WRONG_FK_DEF: a foreign key's column counts differ.
     WrongFkDef = 1239,
@@ -353,6 +355,9 @@ pub struct Error {
     /// What made a view invalid (1356): the first error binding its query met, which
     /// MariaDB's CHECK TABLE of the view reports before the 1356.
     pub cause: Option<Box<Error>>,
+    /// A warning the engine adds after the error, which SHOW WARNINGS lists after it
+    /// (InnoDB's 1030 after a 1005 of errno 140).
+    pub trailing_warning: Option<Box<Error>>,
 }
 
 /// What an undone statement waits for before it runs again.
@@ -382,6 +387,7 @@ impl Error {
             message: message.into(),
             wait: None,
             cause: None,
+            trailing_warning: None,
         }
     }
 

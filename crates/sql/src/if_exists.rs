@@ -47,6 +47,8 @@ pub struct AlterTable {
     pub alter: ast::AlterTable,
     /// One per operation: whether it carried IF [NOT] EXISTS (its kind says which).
     pub conditional: Vec<bool>,
+    /// The table options among the operations, applied with them.
+    pub options: parse::TableOptions,
 }
 
 /// `ALTER TABLE ...`; None for any other statement.
@@ -56,10 +58,16 @@ pub(crate) fn alter_table(text: &str) -> Result<Option<Statement>, ParserError> 
         return Ok(None);
     }
     let mut at = 2;
-    if tokens.is(at, &["IF"]) && tokens.is(at + 1, &["EXISTS"]) {
+    let if_exists = tokens.is(at, &["IF"]) && tokens.is(at + 1, &["EXISTS"]);
+    if if_exists {
         at += 2;
     }
+    let name_at = at;
     at = tokens.after_name(at);
+    // Operations that are only table options, which sqlparser does not read in ALTER
+    // TABLE: taken out, with a comma that separated them, and read into `options`.
+    let mut options = parse::TableOptions::default();
+    let mut kept_operation = false;
     let mut edits = tokens.floating_synonyms();
     // (operation ordinal, position of its IF)
     let mut clauses = Vec::new();
@@ -75,6 +83,27 @@ pub(crate) fn alter_table(text: &str) -> Result<Option<Statement>, ParserError> 
     let mut list_items = Vec::new();
     let (mut ordinal, mut depth, mut operation_start) = (0, 0usize, true);
     while at < tokens.len() {
+        if operation_start && column_list.is_none() {
+            if let Some(end) = tokens.table_options(at, &mut options) {
+                edits.extend((at..end).map(Edit::Remove));
+                let comma_after = tokens.token(end).is_some_and(|t| t.token == Token::Comma);
+                if kept_operation {
+                    // The comma before it ends the operation kept before.
+                    edits.push(Edit::Remove(at - 1));
+                    ordinal -= 1;
+                    // Its own comma (if any) is read as the end of an operation again.
+                    at = end;
+                    operation_start = false;
+                } else if comma_after {
+                    edits.push(Edit::Remove(end));
+                    at = end + 1;
+                } else {
+                    at = end;
+                }
+                continue;
+            }
+            kept_operation = true;
+        }
         if operation_start {
             operation_start = false;
             let mut if_at = None;
@@ -122,6 +151,16 @@ pub(crate) fn alter_table(text: &str) -> Result<Option<Statement>, ParserError> 
         }
         at += 1;
     }
+    if !kept_operation {
+        let table = Parser::new(&parse::DIALECT)
+            .with_tokens_with_locations(tokens.slice(name_at, tokens.after_name(name_at)))
+            .parse_object_name(false)?;
+        return Ok(Some(Statement::AlterTableOptions {
+            table,
+            options,
+            if_exists,
+        }));
+    }
     let statement = parse::only_statement(tokens.parser(&edits))?;
     let ast::Statement::AlterTable(mut alter) = statement else {
         return Ok(Some(Statement::Sql(Box::new(statement))));
@@ -155,6 +194,7 @@ pub(crate) fn alter_table(text: &str) -> Result<Option<Statement>, ParserError> 
     Ok(Some(Statement::AlterTable(Box::new(AlterTable {
         alter,
         conditional,
+        options,
     }))))
 }
 
@@ -261,6 +301,35 @@ impl Tokens {
 
     fn is_name(&self, at: usize) -> bool {
         matches!(self.token(at).map(|t| &t.token), Some(Token::Word(_)))
+    }
+
+    /// The significant tokens from `from` up to `to`.
+    fn slice(&self, from: usize, to: usize) -> Vec<TokenWithSpan> {
+        (from..to.min(self.len()))
+            .map(|at| self.tokens[self.significant[at]].clone())
+            .collect()
+    }
+
+    /// If the operation starting at `start` is only table options, reads them into
+    /// `options` and returns the position after it (its comma, or the end).
+    fn table_options(&self, start: usize, options: &mut parse::TableOptions) -> Option<usize> {
+        let end = (start..self.len())
+            .find(|&at| {
+                matches!(
+                    self.token(at).map(|t| &t.token),
+                    Some(Token::Comma | Token::LParen)
+                )
+            })
+            .unwrap_or(self.len());
+        if self.token(end).is_some_and(|t| t.token == Token::LParen) || end == start {
+            return None; // Options have no parentheses.
+        }
+        let mut parser =
+            Parser::new(&parse::DIALECT).with_tokens_with_locations(self.slice(start, end));
+        let mut read = options.clone();
+        parse::table_options(&mut parser, &mut read)?;
+        *options = read;
+        Some(end)
     }
 
     /// The position after a `name` or `db.name` at `at`.

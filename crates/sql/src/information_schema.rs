@@ -43,7 +43,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{shown_cell, TimeZone};
 use crate::privilege::{Privileges, SessionGrants};
 use manycore_storage::{
-    Catalog, ColumnSchema, IndexSchema, Table, TableId, TableSchema, ViewSchema,
+    Catalog, ColumnSchema, IndexSchema, RowFormat, Table, TableId, TableSchema, ViewSchema,
 };
 use manycore_types::{format, ColumnDefault, DataType, Decimal, IntWidth, LobSize, Value};
 use std::sync::{Arc, OnceLock};
@@ -476,6 +476,7 @@ impl SystemTable {
             primary_key: None,
             indexes: Vec::new(),
             comment: String::new(),
+            options: Default::default(),
             foreign_keys: Vec::new(),
             checks: Vec::new(),
         }
@@ -783,11 +784,26 @@ fn table_row(db: &str, table: &Table) -> Row {
         Some(_) => count(table.auto_increment()),
         None => Value::Null,
     };
+    // InnoDB's format, as MariaDB names it ("Dynamic" unless declared otherwise); a
+    // declared one is also among the create options.
+    let format = schema
+        .options
+        .row_format
+        .unwrap_or(RowFormat::Dynamic)
+        .keyword();
+    let create_options = match schema.options.row_format {
+        Some(declared) => format!("row_format={}", declared.keyword()),
+        None => String::new(),
+    };
     row.extend([
         string("BASE TABLE"),
         string(ENGINE),
         count(10),
-        string("Dynamic"),
+        string(&format!(
+            "{}{}",
+            &format[..1],
+            format[1..].to_ascii_lowercase()
+        )),
         count(table.approximate_row_count() as u64),
         count(0),
         count(0),
@@ -798,9 +814,9 @@ fn table_row(db: &str, table: &Table) -> Row {
         Value::Null,
         Value::Null,
         Value::Null,
-        string(COLLATION),
+        string(schema.options.default_collation.name()),
         Value::Null,
-        string(""),
+        string(&create_options),
         string(&schema.comment),
         count(0),
         string("N"),
@@ -1377,6 +1393,7 @@ mod tests {
             primary_key: Some(vec![0]),
             indexes: vec![IndexSchema::new("k", vec![1, 0], false)],
             comment: String::new(),
+            options: Default::default(),
             foreign_keys: Vec::new(),
             checks: Vec::new(),
         };
@@ -1439,6 +1456,7 @@ mod tests {
             primary_key: None,
             indexes: Vec::new(),
             comment: String::new(),
+            options: Default::default(),
             foreign_keys: Vec::new(),
             checks: Vec::new(),
         };

@@ -436,6 +436,7 @@ pub fn derived_table(alias: &str, columns: &[ColumnInfo]) -> Result<Table> {
         primary_key: None,
         indexes: Vec::new(),
         comment: String::new(),
+        options: Default::default(),
         foreign_keys: Vec::new(),
         checks: json_checks,
     };

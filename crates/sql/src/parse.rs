@@ -61,12 +61,13 @@ pub enum Statement {
     AlterTableKeys {
         table: ast::ObjectName,
     },
-    /// ALTER TABLE t with only table options (`TableOptions`), which sqlparser does not
-    /// read in ALTER TABLE: what migrations write to make sure of a table's engine and
-    /// character set, or to change its comment.
+    /// ALTER TABLE [IF EXISTS] t with only table options (`TableOptions`), which sqlparser
+    /// does not read in ALTER TABLE: what migrations write to make sure of a table's
+    /// engine and character set, or to change its comment.
     AlterTableOptions {
         table: ast::ObjectName,
         options: TableOptions,
+        if_exists: bool,
     },
     Do(Vec<ast::Expr>),
     StartTransaction {
@@ -113,17 +114,20 @@ pub enum Statement {
     },
 }
 
-/// The table options of an ALTER TABLE that has nothing else, each the last one written
-/// (as MariaDB keeps it); FORCE is read and kept nowhere.
+/// The table options of an ALTER TABLE, each the last one written (as MariaDB keeps it);
+/// FORCE is read and kept nowhere.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TableOptions {
     pub engine: Option<String>,
     /// [DEFAULT] CHARSET, CHARACTER SET, or CONVERT TO's.
     pub charset: Option<String>,
     pub collation: Option<String>,
+    /// CONVERT TO CHARACTER SET: the character columns take the new default too.
+    pub convert: bool,
     pub comment: Option<String>,
     /// ROW_FORMAT's word, in upper case: one of `ROW_FORMATS`.
     pub row_format: Option<String>,
+    pub auto_increment: Option<u64>,
 }
 
 /// The ROW_FORMAT values MariaDB's grammar knows.
@@ -621,14 +625,20 @@ fn pre_alter_keys(parser: &mut Parser) -> Result<Option<Statement>, ParserError>
     if toggles_keys {
         return Ok(Some(Statement::AlterTableKeys { table }));
     }
-    Ok(table_options(parser).map(|options| Statement::AlterTableOptions { table, options }))
+    let mut options = TableOptions::default();
+    let only_options = table_options(parser, &mut options).is_some();
+    Ok(only_options.then_some(Statement::AlterTableOptions {
+        table,
+        options,
+        if_exists: false,
+    }))
 }
 
-/// The rest of an ALTER TABLE when it is only table options, separated by spaces or
-/// commas; None for anything else, which sqlparser then reads (or refuses with 1064, as
-/// before), so options mixed with other operations are not read.
-fn table_options(parser: &mut Parser) -> Option<TableOptions> {
-    let mut options = TableOptions::default();
+/// Reads table options, separated by spaces or commas, up to the end of the parser's
+/// tokens into `options`; None if something else comes (the ALTER is then read with its
+/// other operations: `if_exists::alter_table` takes each operation that is only table
+/// options out and reads it here).
+pub(crate) fn table_options(parser: &mut Parser, options: &mut TableOptions) -> Option<()> {
     // The value after an option's name and its optional `=`.
     let value = |parser: &mut Parser| {
         let _equals = parser.consume_token(&Token::Eq);
@@ -663,8 +673,17 @@ fn table_options(parser: &mut Parser) -> Option<TableOptions> {
                 ROW_FORMATS.contains(&format.as_str()).then_some(())?;
                 options.row_format = Some(format);
             }
+            Some("AUTO_INCREMENT") if !default => {
+                parser.next_token();
+                let _equals = parser.consume_token(&Token::Eq);
+                match parser.next_token().token {
+                    Token::Number(n, _) => options.auto_increment = Some(n.parse().ok()?),
+                    _ => return None,
+                }
+            }
             Some("CONVERT") if !default => {
                 parser.next_token();
+                options.convert = true;
                 eat_word(parser, "TO").then_some(())?;
                 if !eat_word(parser, "CHARSET") {
                     (eat_word(parser, "CHARACTER") && eat_word(parser, "SET")).then_some(())?;
@@ -691,7 +710,7 @@ fn table_options(parser: &mut Parser) -> Option<TableOptions> {
         }
         let _comma = parser.consume_token(&Token::Comma);
         if parser.peek_token().token == Token::EOF {
-            return Some(options);
+            return Some(());
         }
     }
 }
@@ -1067,8 +1086,29 @@ mod tests {
         ));
         assert!(matches!(
             parse("ALTER TABLE t AUTO_INCREMENT = 5", 1),
-            Ok(Statement::AlterTable(_))
+            Ok(Statement::AlterTableOptions { options, .. })
+                if options.auto_increment == Some(5)
         ));
+        assert!(matches!(
+            parse("ALTER TABLE IF EXISTS t ENGINE = InnoDB, COMMENT 'c'", 1),
+            Ok(Statement::AlterTableOptions { options, if_exists: true, .. })
+                if options.comment.as_deref() == Some("c")
+        ));
+        // Options mixed with other operations, separated by commas or not.
+        for text in [
+            "ALTER TABLE t ADD COLUMN c INT, COMMENT 'x'",
+            "ALTER TABLE t COMMENT 'x', ADD COLUMN c INT",
+            "ALTER TABLE t ENGINE=InnoDB COMMENT 'x', ADD COLUMN c INT, ROW_FORMAT=COMPACT",
+            "ALTER TABLE t ADD COLUMN c INT COMMENT 'y', COMMENT 'x', ENGINE=InnoDB",
+        ] {
+            match parse(text, 1) {
+                Ok(Statement::AlterTable(alter)) => {
+                    assert_eq!(alter.alter.operations.len(), 1, "{text}");
+                    assert_eq!(alter.options.comment.as_deref(), Some("x"), "{text}");
+                }
+                other => panic!("{text}: {other:?}"),
+            }
+        }
         assert!(matches!(parse("DO 1, 2", 1), Ok(Statement::Do(e)) if e.len() == 2));
         assert!(matches!(
             parse("START TRANSACTION READ ONLY, WITH CONSISTENT SNAPSHOT", 1),

@@ -704,6 +704,18 @@ fn storage_error(e: StorageError) -> Error {
 
 /// RENAME TABLE into a database that does not exist: MariaDB's engine fails the file
 /// rename (1025, errno 168).
+/// An ALTER TABLE's ENGINE: an unknown one is 1286 before the table is looked up, as in
+/// MariaDB; another engine than InnoDB, the one there is, is a change not made (1235).
+fn check_alter_engine(options: &crate::parse::TableOptions) -> Result<()> {
+    let Some(asked) = options.engine.as_deref() else {
+        return Ok(());
+    };
+    match crate::storage_engine::resolve(asked)? {
+        "InnoDB" => Ok(()),
+        other => Err(Error::not_supported(&format!("ALTER TABLE ENGINE={other}"))),
+    }
+}
+
 fn rename_into_missing_database(rename: &TableRename) -> Error {
     let TableRename {
         from_db,
@@ -1398,6 +1410,10 @@ impl Session {
     /// Records a failed statement's error for SHOW WARNINGS / SHOW ERRORS (invariant (3)).
     fn fail(&mut self, e: &Error) {
         self.state.push_warning("Error", e.code, e.message.clone());
+        if let Some(warning) = &e.trailing_warning {
+            let (code, message) = (warning.code, warning.message.clone());
+            self.state.push_warning("Warning", code, message);
+        }
     }
 
     pub fn prepare(&mut self, text: &str) -> Result<PreparedInfo> {
@@ -2111,65 +2127,38 @@ impl Session {
         information_schema::find_table(&self.engine.storage().catalog(), &db, &table)
     }
 
-    /// ALTER TABLE with only table options. The one engine and default character set
-    /// there are: naming them changes nothing, and FORCE has nothing to rebuild (old
-    /// versions are collected as they age); another engine or default would be a change
-    /// not made (1235). ROW_FORMAT is accepted and kept nowhere: rows have one format
-    /// here. COMMENT is the one option stored, a schema change like a rename's (logged).
+    /// ALTER TABLE with only table options: applied as any ALTER's (`alter_operations`).
     fn alter_table_options(
         &mut self,
         table: &ast::ObjectName,
         options: &crate::parse::TableOptions,
+        if_exists: bool,
     ) -> Result<StatementOutcome> {
-        // As in MariaDB, an unknown engine is refused before the table is looked at.
-        let engine = options
-            .engine
-            .as_deref()
-            .map(crate::storage_engine::resolve)
-            .transpose()?;
-        let (db, table) = self.lookup_table(table, Some(Privileges::ALTER))?;
-        let refused = [
-            ("ENGINE", engine, "InnoDB"),
-            ("CHARSET", options.charset.as_deref(), "utf8mb4"),
-            (
-                "COLLATE",
-                options.collation.as_deref(),
-                "utf8mb4_general_ci",
-            ),
-        ];
-        for (option, asked, only) in refused {
-            if let Some(asked) = asked.filter(|a| !a.eq_ignore_ascii_case(only)) {
-                return Err(Error::not_supported(&format!(
-                    "ALTER TABLE {option}={asked}"
-                )));
-            }
-        }
-        if matches!(options.row_format.as_deref(), Some("FIXED" | "PAGE")) {
-            // MariaDB names the option by its internal name, ROW_TYPE.
-            return Err(Error::new(
-                ErrorCode::IllegalHaCreateOption,
-                "Table storage engine 'InnoDB' does not support the create option 'ROW_TYPE'",
-            ));
-        }
-        if let Some(comment) = options
-            .comment
-            .as_ref()
-            .filter(|c| **c != table.schema.comment)
-        {
-            let mut schema = table.schema.as_ref().clone();
-            schema.comment = comment.clone();
-            let name = schema.name.clone();
-            self.engine
-                .storage()
-                .alter_table(&db, &name, schema, Vec::new(), None, |_| {
-                    Ok::<(), StorageError>(())
-                })
-                .map_err(storage_error)?;
-        }
+        check_alter_engine(options)?;
+        let Some((db, table)) = self.altered_table(table, if_exists)? else {
+            return Ok(StatementOutcome::ok());
+        };
+        self.alter_operations(&db, &table, &[], options)?;
         Ok(StatementOutcome::Records {
             records: 0,
             duplicates: 0,
         })
+    }
+
+    /// The table an ALTER TABLE [IF EXISTS] names; None when IF EXISTS and it does not
+    /// exist: MariaDB answers OK and keeps the error as a warning, still of level Error.
+    fn altered_table(
+        &mut self,
+        name: &ast::ObjectName,
+        if_exists: bool,
+    ) -> Result<Option<(String, Arc<Table>)>> {
+        match self.lookup_table(name, Some(Privileges::ALTER)) {
+            Err(e) if if_exists && e.code == ErrorCode::NoSuchTable => {
+                self.state.push_warning("Error", e.code, e.message);
+                Ok(None)
+            }
+            found => found.map(Some),
+        }
     }
 
     /// `CREATE TABLE t [(definitions)] SELECT ...`: creates the table with the columns
@@ -2597,9 +2586,13 @@ impl Session {
                 let rows = self.filter_where(rows, predicate, params, &parameters)?;
                 return self.send_rows(rows, sink, more);
             }
-            Statement::AlterTableOptions { table, options } => {
+            Statement::AlterTableOptions {
+                table,
+                options,
+                if_exists,
+            } => {
                 self.implicit_commit()?;
-                self.alter_table_options(table, options)?
+                self.alter_table_options(table, options, *if_exists)?
             }
             Statement::AlterTableKeys { table } => {
                 let (db, table) = self.lookup_table(table, Some(Privileges::ALTER))?;
@@ -3165,7 +3158,7 @@ impl Session {
                     constraint,
                     not_valid: false,
                 };
-                self.alter_operations(&db, &table, &[add])?;
+                self.alter_operations(&db, &table, &[add], &Default::default())?;
                 Ok(StatementOutcome::Records {
                     records: 0,
                     duplicates: 0,
@@ -3194,7 +3187,7 @@ impl Session {
                     });
                 }
                 if !drops.is_empty() {
-                    self.alter_operations(&db, &table, &drops)?;
+                    self.alter_operations(&db, &table, &drops, &Default::default())?;
                 }
                 Ok(StatementOutcome::Records {
                     records: 0,
@@ -3222,14 +3215,9 @@ impl Session {
     ) -> Result<StatementOutcome> {
         let alter = &statement.alter;
         let storage = self.engine.storage().clone();
-        let (db, table) = match self.lookup_table(&alter.name, Some(Privileges::ALTER)) {
-            Err(e) if alter.if_exists && e.code == ErrorCode::NoSuchTable => {
-                // ALTER TABLE IF EXISTS: MariaDB answers OK and keeps the error as a
-                // warning, still of level Error.
-                self.state.push_warning("Error", e.code, e.message);
-                return Ok(StatementOutcome::ok());
-            }
-            found => found?,
+        check_alter_engine(&statement.options)?;
+        let Some((db, table)) = self.altered_table(&alter.name, alter.if_exists)? else {
+            return Ok(StatementOutcome::ok());
         };
         // RENAME [TO|AS] comes last, after the other operations, whatever its place
         // (as MariaDB does it); the last one counts. Its target is checked first, so
@@ -3261,7 +3249,7 @@ impl Session {
         operations.retain(|op| !is_rename(op));
         // Rows an ALTER ADD FOREIGN KEY or CHECK checked or a column change copied: MariaDB
         // copies the table then.
-        let copied = self.alter_operations(&db, &table, &operations)?;
+        let copied = self.alter_operations(&db, &table, &operations, &statement.options)?;
         if let Some(rename) = rename {
             self.rename_tables(&[rename])?;
         }
@@ -3400,6 +3388,7 @@ impl Session {
         db: &str,
         table: &Arc<Table>,
         operations: &[ast::AlterTableOperation],
+        options: &crate::parse::TableOptions,
     ) -> Result<u64> {
         use crate::alter::{convert_row, copies_rows, keeps_rows, Alteration, Failure};
         use crate::foreign_key::Enforcer;
@@ -3410,6 +3399,7 @@ impl Session {
         let operations = &crate::alter::resolve_drops(&table.schema, operations);
         crate::alter::check_drop_targets(&table.schema, operations)?;
         let mut start = (*table.schema).clone();
+        crate::alter::apply_table_options(&mut start, options)?;
         let dropped_keys = crate::alter::drop_foreign_keys(&mut start, operations)?;
         let mut alteration = Alteration::new(db, &start);
         for op in operations {
@@ -3422,6 +3412,9 @@ impl Session {
         let renamed = std::mem::take(&mut alteration.renamed);
         let json_checks_added = alteration.checks_added;
         let (mut schema, sources) = alteration.finish()?;
+        if options.convert {
+            crate::alter::convert_character_columns(&mut schema);
+        }
         let checks = self.state.foreign_key_checks;
         let mut edits = crate::alter::edit_keys(
             db,
@@ -3549,8 +3542,20 @@ impl Session {
             }
             Err(Failure::Storage(e)) => return Err(storage_error(e)),
         }
-        if let Some(next) = edits.auto_increment {
-            let next = next.max(table.auto_increment());
+        if let Some(asked) = options.auto_increment.or(edits.auto_increment) {
+            // As InnoDB: the value asked, but above every value the column holds.
+            let next = match schema.auto_increment_column() {
+                Some(column) => {
+                    let altered = storage.catalog().table(db, name).cloned();
+                    let altered = altered.ok_or_else(|| Error::no_such_table(db, name))?;
+                    let txn = storage.begin(&self.reader);
+                    let largest =
+                        crate::alter::largest_auto_increment(&altered, column, &txn.view());
+                    let _ = txn.commit(); // Read-only: nothing to log, cannot fail.
+                    asked.max(largest.saturating_add(1))
+                }
+                None => asked,
+            };
             // Logged, so recovery keeps it; only a log failure can fail it.
             storage
                 .set_auto_increment(db, name, next)

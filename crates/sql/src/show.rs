@@ -175,8 +175,8 @@ pub fn create_table_text(table: &Table, zone: TimeZone) -> String {
     for c in &schema.columns {
         let mut line = format!("  {} {}", quote_identifier(&c.name), type_text(c));
         let collation = c.data_type.collation();
-        if ![Collation::Utf8mb4GeneralCi, Collation::Binary].contains(&collation) {
-            // The table's default collation is general_ci: others are spelled out.
+        if ![schema.options.default_collation, Collation::Binary].contains(&collation) {
+            // A collation other than the table's default is spelled out.
             line.push_str(&format!(
                 " CHARACTER SET utf8mb4 COLLATE {}",
                 collation.name()
@@ -269,7 +269,13 @@ pub fn create_table_text(table: &Table, zone: TimeZone) -> String {
     if schema.auto_increment_column().is_some() && next > 1 {
         text.push_str(&format!(" AUTO_INCREMENT={next}"));
     }
-    text.push_str(" DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci");
+    text.push_str(&format!(
+        " DEFAULT CHARSET=utf8mb4 COLLATE={}",
+        schema.options.default_collation.name()
+    ));
+    if let Some(format) = schema.options.row_format {
+        text.push_str(&format!(" ROW_FORMAT={}", format.keyword()));
+    }
     if !schema.comment.is_empty() {
         text.push_str(&format!(" COMMENT={}", quote_string(&schema.comment)));
     }

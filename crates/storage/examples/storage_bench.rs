@@ -106,6 +106,7 @@ fn main() {
         primary_key: Some(vec![0]),
         indexes: vec![IndexSchema::new("k", vec![1], false)],
         comment: String::new(),
+        options: Default::default(),
         foreign_keys: Vec::new(),
         checks: Vec::new(),
     };

@@ -48,7 +48,7 @@ use crate::StorageError;
 use arc_swap::ArcSwap;
 use crossbeam_utils::CachePadded;
 use manycore_sync::NamedMutex;
-use manycore_types::{key, ColumnDefault, DataType, Row, Value};
+use manycore_types::{key, Collation, ColumnDefault, DataType, Row, Value};
 use parking_lot::{Mutex, RwLock};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Bound::{self, Unbounded};
@@ -134,12 +134,62 @@ pub struct TableSchema {
     /// Secondary indexes.
     pub indexes: Vec<IndexSchema>,
     pub comment: String,
+    /// The table options kept besides the comment (default collation, ROW_FORMAT).
+    pub options: TableOptions,
     /// Foreign keys this table (the child) declares, in declaration order. Storage keeps
     /// them and enforces nothing: the SQL layer checks them on writes.
     pub foreign_keys: Vec<ForeignKeySchema>,
     /// CHECK constraints in definition order. Set and logged apart from the rest of the
     /// schema (`Storage::set_check_constraints`): a created table has none yet.
     pub checks: Vec<CheckConstraint>,
+}
+
+/// Table options that change nothing storage does but are the table's, so SHOW and
+/// information_schema show them as declared, and they survive a restart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableOptions {
+    /// The collation of character columns declared without one of their own (`[DEFAULT]
+    /// COLLATE`); utf8mb4_general_ci unless declared, also for tables from older logs.
+    pub default_collation: Collation,
+    /// ROW_FORMAT as declared; None: not declared (or DEFAULT), InnoDB's Dynamic.
+    pub row_format: Option<RowFormat>,
+}
+
+impl Default for TableOptions {
+    fn default() -> TableOptions {
+        TableOptions {
+            default_collation: Collation::Utf8mb4GeneralCi,
+            row_format: None,
+        }
+    }
+}
+
+/// The InnoDB row formats a table may declare (FIXED and PAGE are not InnoDB's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowFormat {
+    Dynamic,
+    Compact,
+    Redundant,
+    Compressed,
+}
+
+impl RowFormat {
+    pub const ALL: [RowFormat; 4] = [
+        RowFormat::Dynamic,
+        RowFormat::Compact,
+        RowFormat::Redundant,
+        RowFormat::Compressed,
+    ];
+
+    /// The keyword, in upper case, as SHOW CREATE TABLE prints it.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            RowFormat::Dynamic => "DYNAMIC",
+            RowFormat::Compact => "COMPACT",
+            RowFormat::Redundant => "REDUNDANT",
+            RowFormat::Compressed => "COMPRESSED",
+        }
+    }
 }
 
 /// What a foreign key does to child rows when their parent row is deleted or its key
@@ -2079,6 +2129,7 @@ mod tests {
             primary_key: Some(vec![0]),
             indexes: vec![IndexSchema::new("by_a", vec![1], false)],
             comment: String::new(),
+            options: Default::default(),
             foreign_keys: Vec::new(),
             checks: Vec::new(),
         };

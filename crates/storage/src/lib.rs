@@ -37,7 +37,8 @@ mod transaction;
 
 pub use catalog::{
     Catalog, CheckConstraint, ColumnSchema, Database, ForeignKeySchema, IndexSchema,
-    ReferentialAction, RowConversion, Table, TableId, TableSchema, ViewSchema,
+    ReferentialAction, RowConversion, RowFormat, Table, TableId, TableOptions, TableSchema,
+    ViewSchema,
 };
 pub use gc::ReaderSlot;
 pub use index::{IndexNo, KeyRange};

@@ -392,3 +392,59 @@ fn a_bin_column_keeps_its_collation_after_restart() {
         );
     }
 }
+
+/// A table's default collation and ROW_FORMAT, set by CREATE TABLE and changed by ALTER
+/// TABLE, come back from log replay (after kill -9) and from a checkpoint (after a clean
+/// shutdown); a column added later still takes the default.
+#[test]
+fn table_options_survive_restarts() {
+    let mut server = ManycoreServer::start();
+    let mut c = Conn::new(Opts::from(opts(server.port(), None))).expect("connect");
+    for statement in [
+        "CREATE DATABASE opts",
+        "CREATE TABLE opts.t (id INT PRIMARY KEY, a VARCHAR(10)) \
+         DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin ROW_FORMAT=COMPACT",
+        "CREATE TABLE opts.u (id INT PRIMARY KEY, a VARCHAR(10))",
+        "ALTER TABLE opts.u COLLATE utf8mb4_bin, ROW_FORMAT=REDUNDANT",
+        "INSERT INTO opts.t VALUES (1, 'a')",
+    ] {
+        c.query_drop(statement).expect(statement);
+    }
+    drop(c);
+    for round in ["replay", "checkpoint"] {
+        if round == "replay" {
+            server.kill9();
+        }
+        server.restart();
+        let mut c = Conn::new(Opts::from(opts(server.port(), None))).expect("reconnect");
+        let tables: Vec<(String, String, String, String)> = c
+            .query(
+                "SELECT TABLE_NAME, ROW_FORMAT, CREATE_OPTIONS, TABLE_COLLATION \
+                 FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'opts' \
+                 ORDER BY TABLE_NAME",
+            )
+            .expect("select tables");
+        let expected = [("t", "Compact", "COMPACT"), ("u", "Redundant", "REDUNDANT")];
+        assert_eq!(tables.len(), expected.len(), "after {round}");
+        for (row, (name, format, declared)) in tables.iter().zip(expected) {
+            assert_eq!(row.0, name, "after {round}");
+            assert_eq!(row.1, format, "after {round}");
+            assert_eq!(row.2, format!("row_format={declared}"), "after {round}");
+            assert_eq!(row.3, "utf8mb4_bin", "after {round}");
+        }
+        let found: Vec<i64> = c
+            .query("SELECT id FROM opts.t WHERE a = 'A'")
+            .expect("select by a");
+        assert!(found.is_empty(), "a is utf8mb4_bin after {round}");
+        let column = format!("c_{round}");
+        c.query_drop(format!("ALTER TABLE opts.t ADD {column} VARCHAR(5)"))
+            .expect("add column");
+        let collation: Option<String> = c
+            .query_first(format!(
+                "SELECT COLLATION_NAME FROM information_schema.COLUMNS \
+                 WHERE TABLE_SCHEMA = 'opts' AND TABLE_NAME = 't' AND COLUMN_NAME = '{column}'"
+            ))
+            .expect("select collation");
+        assert_eq!(collation.as_deref(), Some("utf8mb4_bin"), "after {round}");
+    }
+}

@@ -418,6 +418,7 @@ mod tests {
             primary_key: Some(vec![0]),
             indexes: Vec::new(),
             comment: String::new(),
+            options: Default::default(),
             foreign_keys: Vec::new(),
             checks: Vec::new(),
         }
@@ -515,6 +516,7 @@ mod tests {
             primary_key: None,
             indexes: Vec::new(),
             comment: String::new(),
+            options: Default::default(),
             foreign_keys: Vec::new(),
             checks: Vec::new(),
         }
@@ -973,6 +975,7 @@ mod rename_tests {
             primary_key: Some(vec![0]),
             indexes: vec![manycore_storage::IndexSchema::new("v", vec![1], false)],
             comment: String::new(),
+            options: Default::default(),
             foreign_keys: Vec::new(),
             checks: Vec::new(),
         }

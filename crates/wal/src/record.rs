@@ -76,7 +76,11 @@
 //!   prefixed one varint per column: 0 the whole column, else its prefix length.
 //! - table schema: name, count, columns, u8 flags (bit 0: has a primary key, then count,
 //!   positions; bit 1: has foreign keys; a bool before foreign keys existed, so older logs
-//!   read alike), count, indexes, comment, then if bit 1: count, foreign keys.
+//!   read alike; bit 2: has table options), count, indexes, comment, then if bit 1:
+//!   count, foreign keys, then if bit 2: table options.
+//! - table options (written only when not all default, so older logs read alike): u8
+//!   default collation (0 utf8mb4_general_ci | 1 utf8mb4_bin), u8 row format (0 not
+//!   declared | 1 DYNAMIC | 2 COMPACT | 3 REDUNDANT | 4 COMPRESSED).
 //! - foreign key: name, count, child column positions, parent db, parent table, count,
 //!   parent column names, u8 on delete, u8 on update (0 RESTRICT | 1 CASCADE |
 //!   2 SET NULL | 3 NO ACTION).
@@ -95,8 +99,8 @@
 
 use crate::codec::*;
 use manycore_storage::{
-    CheckConstraint, ColumnSchema, ForeignKeySchema, IndexSchema, ReferentialAction,
-    TableForeignKeys, TableRename, TableSchema, ViewSchema,
+    CheckConstraint, ColumnSchema, ForeignKeySchema, IndexSchema, ReferentialAction, RowFormat,
+    TableForeignKeys, TableOptions, TableRename, TableSchema, ViewSchema,
 };
 use manycore_types::decimal::PACKED_LEN;
 use manycore_types::{
@@ -1108,10 +1112,13 @@ fn put_schema(out: &mut Vec<u8>, schema: &TableSchema) {
         put_varint(out, c.display_width.map_or(0, |w| u64::from(w) + 1));
     }
     let has_foreign_keys = !schema.foreign_keys.is_empty();
+    // Default options are not written, so such a schema is laid out as before they existed.
+    let has_options = schema.options != TableOptions::default();
     put_u8(
         out,
         u8::from(schema.primary_key.is_some()) * SCHEMA_PRIMARY_KEY
-            + u8::from(has_foreign_keys) * SCHEMA_FOREIGN_KEYS,
+            + u8::from(has_foreign_keys) * SCHEMA_FOREIGN_KEYS
+            + u8::from(has_options) * SCHEMA_OPTIONS,
     );
     if let Some(pk) = &schema.primary_key {
         put_positions(out, pk);
@@ -1124,10 +1131,52 @@ fn put_schema(out: &mut Vec<u8>, schema: &TableSchema) {
     if has_foreign_keys {
         put_foreign_keys(out, &schema.foreign_keys);
     }
+    if has_options {
+        put_table_options(out, &schema.options);
+    }
 }
 
 const SCHEMA_PRIMARY_KEY: u8 = 1;
 const SCHEMA_FOREIGN_KEYS: u8 = 2;
+const SCHEMA_OPTIONS: u8 = 4;
+
+fn put_table_options(out: &mut Vec<u8>, options: &TableOptions) {
+    put_u8(
+        out,
+        match options.default_collation {
+            Collation::Utf8mb4GeneralCi => 0,
+            Collation::Utf8mb4Bin => 1,
+            Collation::Binary => unreachable!("a table's default collation is utf8mb4's"),
+        },
+    );
+    let row_format = options.row_format.map_or(0, |f| match f {
+        RowFormat::Dynamic => 1,
+        RowFormat::Compact => 2,
+        RowFormat::Redundant => 3,
+        RowFormat::Compressed => 4,
+    });
+    put_u8(out, row_format);
+}
+
+fn get_table_options(r: &mut Reader<'_>) -> Result<TableOptions, DecodeError> {
+    let default_collation = match r.u8()? {
+        0 => Collation::Utf8mb4GeneralCi,
+        1 => Collation::Utf8mb4Bin,
+        _ => return Err(DecodeError("unknown table collation")),
+    };
+    let row_format = match r.u8()? {
+        0 => None,
+        1 => Some(RowFormat::Dynamic),
+        2 => Some(RowFormat::Compact),
+        3 => Some(RowFormat::Redundant),
+        4 => Some(RowFormat::Compressed),
+        _ => return Err(DecodeError("unknown row format")),
+    };
+    Ok(TableOptions {
+        default_collation,
+        row_format,
+    })
+}
 
 fn put_action(out: &mut Vec<u8>, action: ReferentialAction) {
     put_u8(
@@ -1224,7 +1273,7 @@ fn get_schema(r: &mut Reader<'_>) -> Result<TableSchema, DecodeError> {
         });
     }
     let flags = r.u8()?;
-    if flags & !(SCHEMA_PRIMARY_KEY | SCHEMA_FOREIGN_KEYS) != 0 {
+    if flags & !(SCHEMA_PRIMARY_KEY | SCHEMA_FOREIGN_KEYS | SCHEMA_OPTIONS) != 0 {
         return Err(DecodeError("bad table schema flags"));
     }
     let primary_key = match flags & SCHEMA_PRIMARY_KEY {
@@ -1241,6 +1290,10 @@ fn get_schema(r: &mut Reader<'_>) -> Result<TableSchema, DecodeError> {
         0 => Vec::new(),
         _ => get_foreign_keys(r)?,
     };
+    let options = match flags & SCHEMA_OPTIONS {
+        0 => TableOptions::default(),
+        _ => get_table_options(r)?,
+    };
     // Invariant (2): storage asserts that indexes and foreign keys name existing columns.
     let in_range = |p: &[usize]| p.iter().all(|&c| c < columns.len());
     if !primary_key.as_deref().is_none_or(in_range)
@@ -1255,6 +1308,7 @@ fn get_schema(r: &mut Reader<'_>) -> Result<TableSchema, DecodeError> {
         primary_key,
         indexes,
         comment,
+        options,
         foreign_keys,
         checks: Vec::new(),
     })
@@ -1397,6 +1451,7 @@ mod tests {
                 },
             ],
             comment: "table comment".into(),
+            options: Default::default(),
             foreign_keys: sample_foreign_keys(),
             checks: Vec::new(),
         }
@@ -1431,6 +1486,28 @@ mod tests {
         hidden.primary_key = None;
         hidden.indexes.clear();
         hidden.foreign_keys.clear();
+        // Every table option value, each in a schema of its own.
+        let with_options = RowFormat::ALL
+            .into_iter()
+            .map(Some)
+            .chain([None])
+            .zip(
+                [Collation::Utf8mb4Bin, Collation::Utf8mb4GeneralCi]
+                    .into_iter()
+                    .cycle(),
+            )
+            .map(|(row_format, default_collation)| LogRecord::CreateTable {
+                db: db.clone(),
+                schema: TableSchema {
+                    options: TableOptions {
+                        default_collation,
+                        row_format,
+                    },
+                    ..hidden.clone()
+                },
+                auto_increment: 1,
+            })
+            .collect::<Vec<_>>();
         let change = |table: &str, key: &[u8], row: Option<Vec<Value>>| RowChange {
             db: db.as_str().into(),
             table: table.into(),
@@ -1627,6 +1704,25 @@ mod tests {
                 renames: Vec::new(),
             },
         ]
+        .into_iter()
+        .chain(with_options)
+        .collect()
+    }
+
+    /// A schema with default table options is written as before options existed, so logs
+    /// from then read alike (and with no options flag).
+    #[test]
+    fn default_table_options_keep_the_old_layout() {
+        let mut schema = sample_schema();
+        let mut with_default = Vec::new();
+        put_schema(&mut with_default, &schema);
+        schema.options.row_format = Some(RowFormat::Compact);
+        let mut with_compact = Vec::new();
+        put_schema(&mut with_compact, &schema);
+        assert_eq!(with_compact.len(), with_default.len() + 2);
+        assert!(with_compact.ends_with(&[0, 2]), "general_ci, COMPACT");
+        let old = get_schema(&mut Reader::new(&with_default)).expect("decodes");
+        assert_eq!(old.options, TableOptions::default());
     }
 
     pub(crate) fn sample_view() -> ViewSchema {

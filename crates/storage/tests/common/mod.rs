@@ -43,6 +43,7 @@ pub fn schema(name: &str) -> TableSchema {
             IndexSchema::new("b", vec![2], true),
         ],
         comment: String::new(),
+        options: Default::default(),
         foreign_keys: Vec::new(),
         checks: Vec::new(),
     }
