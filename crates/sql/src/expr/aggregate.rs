@@ -11,7 +11,7 @@
 //! (2) DISTINCT compares values by `convert::sort_key` of the argument's type, the same
 //!     rule GROUP BY uses, so 1.0 and 1.00 (or 'a' and 'A') are one value.
 
-use super::bind::{function_name, Scope};
+use super::bind::{function_name, numeric_operand, Scope};
 use super::coerce::{to_bytes, to_decimal, to_f64, to_u64_bits};
 use super::convert::{compare_values, sort_key};
 use super::function::{decimal_type, exact_shape, UBIGINT};
@@ -106,7 +106,18 @@ pub fn bind_aggregate(call: &ast::Function, scope: &dyn Scope) -> Result<Aggrega
         {
             None
         }
-        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e))] => Some(bind(e, scope)?),
+        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e))] => {
+            let arg = bind(e, scope)?;
+            // MIN, MAX, COUNT and GROUP_CONCAT read an ENUM or SET as text, the others
+            // as its number.
+            use AggregateFunction::*;
+            Some(match function {
+                Count | Min | Max | GroupConcat => arg,
+                Sum | Avg | BitAnd | BitOr | BitXor | StdPop | StdSamp | VarPop | VarSamp => {
+                    numeric_operand(arg)
+                }
+            })
+        }
         _ if function == AggregateFunction::GroupConcat && list.args.len() > 1 => {
             return Err(Error::not_supported("GROUP_CONCAT with several arguments"))
         }

@@ -655,6 +655,7 @@ pub fn char_length(t: &DataType) -> u64 {
             19 + if *fsp > 0 { *fsp as u64 + 1 } else { 0 }
         }
         DataType::Time { .. } => t.display_length() as u64,
+        DataType::Enum { .. } | DataType::Set { .. } => t.max_length().unwrap_or(0),
     }
 }
 
