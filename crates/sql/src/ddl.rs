@@ -223,9 +223,10 @@ fn check_members(name: &str, t: &DataType, session: &dyn SessionContext) -> Resu
     };
     let collation = t.collation();
     for (i, member) in members.iter().enumerate() {
-        if enumset::position(&members[..i], collation, member.as_bytes()).is_some() {
+        if let Some(first) = enumset::position(&members[..i], collation, member.as_bytes()) {
             let kind = if kind { "SET" } else { "ENUM" };
-            let message = format!("Column '{name}' has duplicated value '{member}' in {kind}");
+            let first = &members[first];
+            let message = format!("Column '{name}' has duplicated value '{first}' in {kind}");
             if session.strict() {
                 return Err(Error::new(ErrorCode::DuplicatedValueInType, message));
             }

@@ -740,7 +740,8 @@ pub fn exact_key_value(value: &Value, column: &DataType) -> Option<Value> {
             (exact && parsed.time.truncate(*fsp) == parsed.time).then_some(Value::Time(parsed.time))
         }
         // A string compares with an ENUM or SET as a string; a number compares with its
-        // position or bitmask, which the key (the member's text) does not order by.
+        // position or bitmask, which the key (the member's text) does not order by: such
+        // a comparison scans. Keys ordered by position are not built (README Status).
         DataType::Enum { .. } | DataType::Set { .. } => match value {
             Value::Bytes(b) => Some(Value::Bytes(b.clone())),
             _ => None,
