@@ -83,6 +83,11 @@ impl<'a> ColumnDefinition<'a> {
         if matches!(data_type, DataType::Text { .. } | DataType::Blob { .. }) {
             flags |= column_flag::BLOB;
         }
+        match data_type {
+            DataType::Enum { .. } => flags |= column_flag::ENUM,
+            DataType::Set { .. } => flags |= column_flag::SET,
+            _ => {}
+        }
         // Binary strings, temporals, and utf8mb4_bin (which sorts by bytes) too, as MariaDB.
         if data_type.collation() != Collation::Utf8mb4GeneralCi && !data_type.is_numeric() {
             flags |= column_flag::BINARY;

@@ -19,6 +19,7 @@ use crate::foreign_key;
 use crate::scope::{BindScope, Parameters, SourceTable};
 use crate::select::object_part;
 use manycore_storage::{ColumnSchema, IndexSchema, RowFormat, TableOptions, TableSchema};
+use manycore_types::enumset;
 use manycore_types::{
     Collation, ColumnDefault, DataType, IntWidth, LobSize, Value, NOT_FIXED_DECIMALS,
 };
@@ -174,8 +175,65 @@ pub fn column_type(name: &str, t: &ast::DataType) -> Result<DataType> {
         A::Time(fsp, _) => DataType::Time {
             fsp: fsp_of(name, *fsp)?,
         },
+        A::Enum(declared, None) => {
+            let mut members = Vec::with_capacity(declared.len());
+            for member in declared {
+                match member {
+                    ast::EnumMember::Name(text) => members.push(member_text(text)),
+                    ast::EnumMember::NamedValue(..) => return Err(Error::parse_near("=", 1)),
+                }
+            }
+            DataType::Enum {
+                members: members.into(),
+                collation: Collation::Utf8mb4GeneralCi,
+            }
+        }
+        A::Set(declared) => {
+            if declared.len() > enumset::SET_MEMBERS_MAX {
+                return Err(Error::new(
+                    ErrorCode::TooBigSet,
+                    format!("Too many strings for column {name} and SET"),
+                ));
+            }
+            if let Some(comma) = declared.iter().find(|m| m.contains(',')) {
+                return Err(Error::new(
+                    ErrorCode::IllegalValueForType,
+                    format!("Illegal set '{comma}' value found during parsing"),
+                ));
+            }
+            DataType::Set {
+                members: declared.iter().map(|m| member_text(m)).collect(),
+                collation: Collation::Utf8mb4GeneralCi,
+            }
+        }
         other => return Err(Error::not_supported(&format!("column type {other}"))),
     })
+}
+
+/// A declared ENUM or SET member as MariaDB keeps it: without trailing spaces.
+fn member_text(declared: &str) -> String {
+    declared.trim_end_matches(' ').to_string()
+}
+
+/// An ENUM or SET whose members repeat under its collation: 1291 in strict mode; else a
+/// note, and the list is kept as declared (a value then names the first of the equals).
+fn check_members(name: &str, t: &DataType, session: &dyn SessionContext) -> Result<()> {
+    let (Some(members), kind) = (t.members(), matches!(t, DataType::Set { .. })) else {
+        return Ok(());
+    };
+    let collation = t.collation();
+    for (i, member) in members.iter().enumerate() {
+        if let Some(first) = enumset::position(&members[..i], collation, member.as_bytes()) {
+            let kind = if kind { "SET" } else { "ENUM" };
+            let first = &members[first];
+            let message = format!("Column '{name}' has duplicated value '{first}' in {kind}");
+            if session.strict() {
+                return Err(Error::new(ErrorCode::DuplicatedValueInType, message));
+            }
+            session.note(ErrorCode::DuplicatedValueInType, message);
+        }
+    }
+    Ok(())
 }
 
 fn fsp_of(name: &str, fsp: Option<u64>) -> Result<u8> {
@@ -233,6 +291,10 @@ fn default_value(
     let value = bound.eval(&[], &EvalContext::new(&[], session))?;
     if value.is_null() {
         return Ok(ColumnDefault::Value(Value::Null));
+    }
+    // An ENUM or SET default names its members: a number is no default.
+    if t.members().is_some() && !matches!(value, Value::Bytes(_)) {
+        return Err(invalid_default(name));
     }
     let stored = expr::store_value(value, t, &|| name.to_string(), 1, true, session)
         .map_err(|_| invalid_default(name))?;
@@ -637,6 +699,7 @@ pub fn column_schema(
         None if def.data_type == ast::DataType::JSON => data_type,
         None => data_type.with_collation(default_collation),
     };
+    check_members(&column_name, &data_type, session)?;
     let mut column = ColumnSchema {
         name: column_name.clone(),
         data_type,

@@ -1035,7 +1035,10 @@ pub(crate) fn default_cell(
         ColumnDefault::Value(v) => Ok(v.clone()),
         ColumnDefault::CurrentTimestamp => Ok(current_timestamp(c, session)),
         ColumnDefault::None if c.nullable => Ok(Value::Null),
-        ColumnDefault::None if c.auto_increment => Ok(implicit_default(&c.data_type)),
+        // MariaDB gives a NOT NULL ENUM without DEFAULT its first member, in every mode.
+        ColumnDefault::None if c.auto_increment || matches!(c.data_type, DataType::Enum { .. }) => {
+            Ok(implicit_default(&c.data_type))
+        }
         ColumnDefault::None => {
             let e = Error::new(
                 ErrorCode::NoDefaultForField,
@@ -1176,6 +1179,13 @@ pub fn implicit_default(t: &DataType) -> Value {
             Value::DateTime(manycore_types::DateTime::default())
         }
         DataType::Null => Value::Null,
+        // An ENUM's first member ('' if it has none); a SET's empty set.
+        DataType::Enum { members, .. } => Value::Bytes(
+            members
+                .first()
+                .map(|m| m.as_bytes().to_vec())
+                .unwrap_or_default(),
+        ),
         _ => Value::Bytes(Vec::new()),
     }
 }

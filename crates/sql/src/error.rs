@@ -134,6 +134,12 @@ pub enum ErrorCode {
     TooBigScale = 1425,
     MBiggerThanD = 1427,
     TooBigFieldLength = 1074,
+    /// ER_TOO_BIG_SET: a SET of more than 64 members.
+    TooBigSet = 1097,
+    /// ER_DUPLICATED_VALUE_IN_TYPE: an ENUM or SET member declared twice.
+    DuplicatedValueInType = 1291,
+    /// ER_ILLEGAL_VALUE_FOR_TYPE: a SET member with a comma.
+    IllegalValueForType = 1367,
     WrongSubKey = 1089,
     KeyPartZero = 1391,
     PrimaryCantHaveNull = 1171,
@@ -336,7 +342,10 @@ impl ErrorCode {
             DivisionByZero => "22012",
             WarnDataOutOfRange | DataOutOfRange => "22003",
             DataTooLong | WrongStringLength => "22001",
-            TruncatedWrongValue | TruncatedWrongValueForField | InvalidCharacterString => "22007",
+            TruncatedWrongValue
+            | TruncatedWrongValueForField
+            | InvalidCharacterString
+            | IllegalValueForType => "22007",
             WarnDataTruncated => "01000",
             InvalidUseOfNull => "22004",
             _ => "HY000",

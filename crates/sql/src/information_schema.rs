@@ -906,6 +906,10 @@ fn character_length(t: &DataType) -> Option<(u64, u64)> {
             Some((u64::from(*length), u64::from(*length)))
         }
         DataType::Text { size, .. } | DataType::Blob { size } => Some((lob(size), lob(size))),
+        DataType::Enum { .. } | DataType::Set { .. } => {
+            let length = t.max_length().unwrap_or(0);
+            Some((length, length * 4))
+        }
         _ => None,
     }
 }

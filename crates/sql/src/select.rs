@@ -4,7 +4,7 @@
 use crate::access;
 use crate::cte::CteScope;
 use crate::error::{Error, ErrorCode, Result};
-use crate::expr::{ColumnRef, Expr};
+use crate::expr::{self, ColumnRef, Expr};
 use crate::information_schema::{self, SystemTable};
 use crate::join;
 use crate::plan::{AccessPath, Count, JoinSource, Plan, SortKey, SystemScan};
@@ -960,6 +960,8 @@ pub fn bind_sort_keys(order_by: &ast::OrderBy, scope: &BindScope) -> Result<Vec<
             Some(_) => return Err(Error::bad_field(&o.expr.to_string(), "ORDER BY")),
             None => scope.bind(&o.expr)?,
         };
+        // An ENUM sorts by position, a SET by bitmask.
+        let expr = expr::numeric_operand(expr);
         let descending = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
         keys.push(SortKey { expr, descending });
     }

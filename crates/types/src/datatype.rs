@@ -1,6 +1,7 @@
 //! Column and expression types, with what the wire protocol needs to describe them.
 
 use crate::collation::Collation;
+use crate::enumset::{self, Members};
 use crate::value::Value;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -85,6 +86,18 @@ pub enum DataType {
     },
     Time {
         fsp: u8,
+    },
+    /// ENUM: a cell holds one member's text as declared (or '', the invalid value 0);
+    /// `col + 0` and comparisons with numbers read its 1-based position (`enumset`).
+    Enum {
+        members: Members,
+        collation: Collation,
+    },
+    /// SET: a cell holds the text of its members in declaration order, comma-separated;
+    /// numbers read the bitmask (bit i for member i).
+    Set {
+        members: Members,
+        collation: Collation,
     },
 }
 
@@ -257,7 +270,27 @@ impl DataType {
                 | DataType::VarBinary { .. }
                 | DataType::Text { .. }
                 | DataType::Blob { .. }
+                | DataType::Enum { .. }
+                | DataType::Set { .. }
         )
+    }
+
+    /// The member list of an ENUM or SET type.
+    pub fn members(&self) -> Option<&Members> {
+        match self {
+            DataType::Enum { members, .. } | DataType::Set { members, .. } => Some(members),
+            _ => None,
+        }
+    }
+
+    /// The largest number a value of an ENUM (its last position) or SET (every bit) reads
+    /// as in a numeric context.
+    pub fn largest_member_number(&self) -> Option<u64> {
+        match self {
+            DataType::Enum { members, .. } => Some(members.len() as u64),
+            DataType::Set { members, .. } => Some(enumset::set_mask(members.len())),
+            _ => None,
+        }
     }
 
     pub fn is_temporal(&self) -> bool {
@@ -300,6 +333,8 @@ impl DataType {
             DataType::Char { length, .. } => DataType::Char { length, collation },
             DataType::VarChar { length, .. } => DataType::VarChar { length, collation },
             DataType::Text { size, .. } => DataType::Text { size, collation },
+            DataType::Enum { members, .. } => DataType::Enum { members, collation },
+            DataType::Set { members, .. } => DataType::Set { members, collation },
             other => other,
         }
     }
@@ -309,7 +344,9 @@ impl DataType {
         match self {
             DataType::Char { collation, .. }
             | DataType::VarChar { collation, .. }
-            | DataType::Text { collation, .. } => *collation,
+            | DataType::Text { collation, .. }
+            | DataType::Enum { collation, .. }
+            | DataType::Set { collation, .. } => *collation,
             _ => Collation::Binary,
         }
     }
@@ -322,6 +359,8 @@ impl DataType {
             | DataType::Binary { length }
             | DataType::VarBinary { length } => Some(*length as u64),
             DataType::Text { size, .. } | DataType::Blob { size } => Some(size.max_bytes()),
+            DataType::Enum { members, .. } => Some(enumset::enum_max_length(members)),
+            DataType::Set { members, .. } => Some(enumset::set_max_length(members)),
             _ => None,
         }
     }
@@ -343,7 +382,11 @@ impl DataType {
             DataType::Decimal { .. } => NEWDECIMAL,
             DataType::Float { .. } => FLOAT,
             DataType::Double { .. } => DOUBLE,
-            DataType::Char { .. } | DataType::Binary { .. } => STRING,
+            // MariaDB sends ENUM and SET as STRING, with a flag saying which.
+            DataType::Char { .. }
+            | DataType::Binary { .. }
+            | DataType::Enum { .. }
+            | DataType::Set { .. } => STRING,
             DataType::VarChar { .. } | DataType::VarBinary { .. } => VAR_STRING,
             DataType::Text { size, .. } | DataType::Blob { size } => match size {
                 LobSize::Tiny => TINY_BLOB,
@@ -387,6 +430,10 @@ impl DataType {
             DataType::Double { precision, .. } => precision.map_or(22, u32::from),
             DataType::Char { length, .. } | DataType::VarChar { length, .. } => {
                 length.saturating_mul(4)
+            }
+            DataType::Enum { .. } | DataType::Set { .. } => {
+                let characters = self.max_length().unwrap_or(0);
+                characters.saturating_mul(4).min(u32::MAX as u64) as u32
             }
             DataType::Binary { length } | DataType::VarBinary { length } => *length,
             DataType::Text { size, .. } | DataType::Blob { size } => {
@@ -527,6 +574,8 @@ impl DataType {
             DataType::Timestamp { fsp } => format!("timestamp({fsp})"),
             DataType::Time { fsp: 0 } => "time".to_string(),
             DataType::Time { fsp } => format!("time({fsp})"),
+            DataType::Enum { members, .. } => format!("enum({})", enumset::quoted(members)),
+            DataType::Set { members, .. } => format!("set({})", enumset::quoted(members)),
         }
     }
 }

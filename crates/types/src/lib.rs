@@ -14,6 +14,7 @@
 pub mod collation;
 pub mod datatype;
 pub mod decimal;
+pub mod enumset;
 pub mod format;
 pub mod key;
 pub mod temporal;

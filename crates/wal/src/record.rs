@@ -65,7 +65,9 @@
 //!   14 Decimal unsigned (u8 precision, u8 scale) | 15 DOUBLE(M,D) (u8 M, u8 D) |
 //!   16 Time (u8 fsp) | 17 FLOAT(M,D) (u8 M, u8 D) | 18 FLOAT UNSIGNED | 19 DOUBLE
 //!   UNSIGNED | 20 FLOAT(M,D) UNSIGNED | 21 DOUBLE(M,D) UNSIGNED (20, 21: u8 M, u8 D) |
-//!   22 Char, 23 VarChar, 24 Text in utf8mb4_bin (fields as 5, 6, 9).
+//!   22 Char, 23 VarChar, 24 Text in utf8mb4_bin (fields as 5, 6, 9) |
+//!   25 Enum, 26 Set (each: bool utf8mb4_bin (else general_ci), varint count, the
+//!   members' strings).
 //!   A DOUBLE without (M,D) is tag 4, a FLOAT without them tag 3; a character string
 //!   in utf8mb4_general_ci keeps tag 5, 6 or 9, so logs from before collations read alike.
 //! - column: name, type, bool nullable, default (u8 0 none | 1 value | 2 CURRENT_TIMESTAMP),
@@ -103,6 +105,7 @@ use manycore_storage::{
     TableForeignKeys, TableOptions, TableRename, TableSchema, ViewSchema,
 };
 use manycore_types::decimal::PACKED_LEN;
+use manycore_types::enumset::Members;
 use manycore_types::{
     Collation, ColumnDefault, DataType, Date, DateTime, Decimal, IntWidth, LobSize, Time, Value,
     NOT_FIXED_DECIMALS,
@@ -927,7 +930,32 @@ fn put_data_type(out: &mut Vec<u8>, t: &DataType) {
         DataType::DateTime { fsp } => out.extend_from_slice(&[12, *fsp]),
         DataType::Timestamp { fsp } => out.extend_from_slice(&[13, *fsp]),
         DataType::Time { fsp } => out.extend_from_slice(&[16, *fsp]),
+        DataType::Enum { members, collation } => member_type(out, 25, members, *collation),
+        DataType::Set { members, collation } => member_type(out, 26, members, *collation),
     }
+}
+
+/// An ENUM or SET under `tag`: its collation, then its members.
+fn member_type(out: &mut Vec<u8>, tag: u8, members: &[String], collation: Collation) {
+    put_u8(out, tag);
+    put_u8(out, string_tag(0, 1, collation));
+    put_varint(out, members.len() as u64);
+    for member in members {
+        put_str(out, member);
+    }
+}
+
+fn get_member_type(r: &mut Reader<'_>) -> Result<(Members, Collation), DecodeError> {
+    let collation = match r.u8()? {
+        0 => Collation::Utf8mb4GeneralCi,
+        1 => Collation::Utf8mb4Bin,
+        _ => return Err(DecodeError("unknown ENUM/SET collation")),
+    };
+    let count = r.len()?;
+    let members = (0..count)
+        .map(|_| r.string())
+        .collect::<Result<Members, _>>()?;
+    Ok((members, collation))
 }
 
 /// A character string's tag: `general_ci` (the tag written before strings had other
@@ -1034,6 +1062,14 @@ fn get_data_type(r: &mut Reader<'_>) -> Result<DataType, DecodeError> {
         12 => DataType::DateTime { fsp: r.u8()? },
         13 => DataType::Timestamp { fsp: r.u8()? },
         16 => DataType::Time { fsp: r.u8()? },
+        25 => {
+            let (members, collation) = get_member_type(r)?;
+            DataType::Enum { members, collation }
+        }
+        26 => {
+            let (members, collation) = get_member_type(r)?;
+            DataType::Set { members, collation }
+        }
         _ => return Err(DecodeError("unknown data type")),
     })
 }
@@ -1422,6 +1458,21 @@ mod tests {
         types.push(DataType::DateTime { fsp: 6 });
         types.push(DataType::Timestamp { fsp: 0 });
         types.push(DataType::Time { fsp: 3 });
+        for collation in [Collation::Utf8mb4GeneralCi, Collation::Utf8mb4Bin] {
+            let members: Members = ["a", "it's", "ä,"].map(String::from).into();
+            types.push(DataType::Enum {
+                members: members.clone(),
+                collation,
+            });
+            types.push(DataType::Set {
+                members: members[..2].into(),
+                collation,
+            });
+        }
+        types.push(DataType::Enum {
+            members: Members::from([]),
+            collation: Collation::Utf8mb4GeneralCi,
+        });
         types
     }
 

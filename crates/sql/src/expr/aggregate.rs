@@ -12,13 +12,13 @@
 //! (2) DISTINCT compares values by `convert::sort_key` of the argument's type, the same
 //!     rule GROUP BY uses, so 1.0 and 1.00 (or 'a' and 'A') are one value.
 
-use super::bind::{function_name, Scope};
-use super::coerce::{to_bytes, to_decimal, to_f64, to_u64_bits};
+use super::bind::{function_name, numeric_operand, Scope};
+use super::coerce::{enum_set_number, to_bytes, to_decimal, to_f64, to_u64_bits};
 use super::convert::{compare_values, sort_key};
 use super::function::{decimal_type, exact_shape, UBIGINT};
 use super::{bind, EvalContext, Expr};
 use crate::error::{Error, ErrorCode, Result};
-use manycore_types::{DataType, Decimal, LobSize, Value};
+use manycore_types::{Collation, DataType, Decimal, LobSize, Value};
 use sqlparser::ast;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashSet};
@@ -155,7 +155,18 @@ pub fn bind_aggregate(call: &ast::Function, scope: &dyn Scope) -> Result<Aggrega
             key = Some(bind(k, scope)?);
             Some(bind_argument(v)?)
         }
-        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e))] => Some(bind_argument(e)?),
+        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e))] => {
+            let arg = bind_argument(e)?;
+            // MIN, MAX, COUNT, GROUP_CONCAT and the JSON aggregates read an ENUM or SET as
+            // text, the others as its number.
+            use AggregateFunction::*;
+            Some(match function {
+                Count | Min | Max | GroupConcat | JsonArrayAgg | JsonObjectAgg => arg,
+                Sum | Avg | BitAnd | BitOr | BitXor | StdPop | StdSamp | VarPop | VarSamp => {
+                    numeric_operand(arg)
+                }
+            })
+        }
         _ if function == AggregateFunction::GroupConcat && list.args.len() > 1 => {
             return Err(Error::not_supported("GROUP_CONCAT with several arguments"))
         }
@@ -197,6 +208,11 @@ impl AggregateCall {
                 arg.double_decimals()
                     .saturating_add(super::eval::DIV_PRECISION_INCREMENT as u8),
             ),
+            // MariaDB's MIN/MAX of an ENUM or SET is a VARCHAR of its text.
+            Min | Max if arg.members().is_some() => {
+                super::function::varchar(arg.max_length().unwrap_or(0))
+                    .with_collation(arg.collation())
+            }
             Min | Max => arg,
             BitAnd | BitOr | BitXor => UBIGINT,
             GroupConcat | JsonArrayAgg | JsonObjectAgg => DataType::text(LobSize::Regular),
@@ -357,6 +373,16 @@ impl Accumulator {
             Min | Max => {
                 let replace = match &self.best {
                     None => true,
+                    // MariaDB orders ENUM and SET by their numbers here too.
+                    Some(best) if self.arg_type.members().is_some() => {
+                        let number = |v: &Value| enum_set_number(v.clone(), &self.arg_type);
+                        let ord = compare_values(&number(&value), &number(best), Collation::Binary);
+                        if self.call.function == Min {
+                            ord == Ordering::Less
+                        } else {
+                            ord == Ordering::Greater
+                        }
+                    }
                     Some(best) => {
                         let ord = compare_values(&value, best, self.arg_type.collation());
                         if self.call.function == Min {

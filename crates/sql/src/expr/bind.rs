@@ -801,6 +801,10 @@ fn bind_unary(op: ast::UnaryOperator, operand: &ast::Expr, scope: &dyn Scope) ->
         }
     }
     let inner = bind(operand, scope)?;
+    let inner = match op {
+        U::Minus | U::BitwiseNot => numeric_operand(inner),
+        _ => inner,
+    };
     Ok(match op {
         U::Plus => inner,
         U::Minus => match inner {
@@ -974,8 +978,33 @@ fn bind_assignment(target: &ast::Expr, value: &ast::Expr, scope: &dyn Scope) -> 
     })
 }
 
-/// Builds a binary node with its inferred type.
+/// `e` as a numeric context reads it: an ENUM's position or a SET's bitmask, an integer
+/// as MariaDB types `enum_col + 0`; any other expression as it is.
+pub fn numeric_operand(e: Expr) -> Expr {
+    let data_type = match e.data_type().largest_member_number() {
+        Some(largest) if largest <= i32::MAX as u64 => DataType::Int {
+            width: IntWidth::Int,
+            unsigned: false,
+        },
+        Some(_) => UBIGINT,
+        None => return e,
+    };
+    Expr::Cast {
+        operand: Box::new(e),
+        data_type,
+    }
+}
+
+/// Builds a binary node with its inferred type; an arithmetic or bit operator reads ENUM
+/// and SET operands as numbers.
 pub fn binary_node(op: BinaryOp, left: Expr, right: Expr) -> Expr {
+    use BinaryOp::*;
+    let (left, right) = match op {
+        Add | Sub | Mul | Div | IntDiv | Mod | BitAnd | BitOr | BitXor | ShiftLeft | ShiftRight => {
+            (numeric_operand(left), numeric_operand(right))
+        }
+        Eq | NullSafeEq | NotEq | Lt | LtEq | Gt | GtEq | And | Or | Xor => (left, right),
+    };
     let data_type = binary_type(op, &left, &right);
     Expr::Binary {
         op,

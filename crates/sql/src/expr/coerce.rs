@@ -9,8 +9,10 @@
 //! (2) `compare` is the one comparison rule: `=`, `<`, IN, BETWEEN, CASE x WHEN,
 //!     NULLIF, GREATEST/LEAST all go through it.
 
+use super::function::UBIGINT;
 use super::{temporal, time, SessionContext};
 use crate::error::{Error, ErrorCode};
+use manycore_types::enumset;
 use manycore_types::format::{to_text, write_text};
 use manycore_types::{Collation, DataType, Date, DateTime, Decimal, Value, NOT_FIXED_DECIMALS};
 use std::cmp::Ordering;
@@ -619,7 +621,29 @@ pub fn compare_kind(a: &Value, at: &DataType, b: &Value, bt: &DataType) -> Compa
     }
 }
 
-/// SQL comparison of two values: None if either is NULL.
+/// The number an ENUM or SET cell reads as in a numeric context (its position or bitmask,
+/// `manycore_types::enumset`); any other value as it is.
+pub fn enum_set_number(value: Value, t: &DataType) -> Value {
+    match (t, &value) {
+        (DataType::Enum { members, collation }, Value::Bytes(b)) => {
+            Value::UInt(enumset::enum_number(members, *collation, b))
+        }
+        (DataType::Set { members, collation }, Value::Bytes(b)) => {
+            Value::UInt(enumset::set_number(members, *collation, b))
+        }
+        _ => value,
+    }
+}
+
+fn is_number(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_)
+    )
+}
+
+/// SQL comparison of two values: None if either is NULL. An ENUM or SET compared with a
+/// number compares its position or bitmask; with anything else, its text.
 pub fn compare(
     a: &Value,
     at: &DataType,
@@ -629,6 +653,12 @@ pub fn compare(
 ) -> Option<Ordering> {
     if a.is_null() || b.is_null() {
         return None;
+    }
+    if at.members().is_some() && is_number(b) {
+        return compare(&enum_set_number(a.clone(), at), &UBIGINT, b, bt, session);
+    }
+    if bt.members().is_some() && is_number(a) {
+        return compare(a, at, &enum_set_number(b.clone(), bt), &UBIGINT, session);
     }
     Some(match compare_kind(a, at, b, bt) {
         CompareKind::String(collation) => {

@@ -19,6 +19,7 @@ use super::time::{self, ParsedTime};
 use super::time_zone::in_timestamp_range;
 use super::SessionContext;
 use crate::error::{Error, ErrorCode, Result};
+use manycore_types::enumset;
 use manycore_types::{Collation, DataType, Date, DateTime, Decimal, Time, Value};
 use std::cmp::Ordering;
 
@@ -131,6 +132,28 @@ fn parse_number_text(b: &[u8]) -> (Decimal, bool) {
     (silent, false)
 }
 
+/// The number an ENUM or SET assignment reads from `value`: Ok for numbers (DOUBLE and
+/// DECIMAL cut to integers), Err with the text of strings and dates, which name members.
+fn member_number(value: &Value) -> std::result::Result<i128, Vec<u8>> {
+    match value {
+        Value::Int(i) => Ok(*i as i128),
+        Value::UInt(u) => Ok(*u as i128),
+        Value::Double(d) => Ok(d.trunc() as i128),
+        Value::Decimal(d) => Ok(coerce::decimal_to_i128(&d.trunc())),
+        Value::Bytes(b) => Err(b.clone()),
+        other => Err(to_bytes(other, &DataType::Null).unwrap_or_default()),
+    }
+}
+
+/// A string of decimal digits only, as a number (MariaDB's `strntoul` with its end
+/// checked), if it fits.
+fn digits(text: &[u8]) -> Option<u64> {
+    if text.is_empty() || !text.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    std::str::from_utf8(text).ok()?.parse().ok()
+}
+
 /// Store assignment of `value` into a column of type `column` (see module invariant (1)).
 /// `row_number` is 1-based, as in MySQL's messages. `column_name` is called only to word a
 /// warning or error: building the name for every stored value cost ~2% of a write
@@ -149,6 +172,57 @@ pub fn store_value(
     let row = row_number;
     match column {
         DataType::Null => Ok(Value::Null),
+        DataType::Enum { members, collation } => {
+            let invalid = || {
+                let empty = Value::Bytes(Vec::new());
+                complain(strict, session, truncated(&column_name(), row), empty)
+            };
+            let number = match member_number(&value) {
+                Ok(number) => number,
+                Err(text) => match enumset::position(members, *collation, &text) {
+                    Some(i) => return Ok(Value::text(&members[i])),
+                    // MariaDB reads a short string of digits as the member's number.
+                    None if text.len() < 6 => match digits(&text) {
+                        Some(n) => n.into(),
+                        None => return invalid(),
+                    },
+                    None => return invalid(),
+                },
+            };
+            match usize::try_from(number) {
+                Ok(n @ 1..) if n <= members.len() => Ok(Value::text(&members[n - 1])),
+                _ => invalid(),
+            }
+        }
+        DataType::Set { members, collation } => {
+            let mask = enumset::set_mask(members.len());
+            let bits = match member_number(&value) {
+                Ok(number) => number,
+                Err(text) => match enumset::parse_set(members, *collation, &text) {
+                    (bits, true) => return Ok(Value::text(&enumset::set_text(members, bits))),
+                    // A number in a string stores its bits, as a number does.
+                    (0, false) if text.len() < 22 && digits(&text).is_some_and(|n| n <= mask) => {
+                        digits(&text).unwrap_or(0).into()
+                    }
+                    (0, false) => {
+                        let empty = Value::Bytes(Vec::new());
+                        return complain(strict, session, truncated(&column_name(), row), empty);
+                    }
+                    // Unknown items are dropped; the members named are kept.
+                    (bits, false) => {
+                        let kept = Value::text(&enumset::set_text(members, bits));
+                        return complain(strict, session, truncated(&column_name(), row), kept);
+                    }
+                },
+            };
+            // A negative number is its two's complement, as MariaDB's (ulonglong) cast.
+            let bits = bits as u64;
+            let stored = Value::text(&enumset::set_text(members, bits & mask));
+            match bits & !mask {
+                0 => Ok(stored),
+                _ => complain(strict, session, truncated(&column_name(), row), stored),
+            }
+        }
         DataType::Int { width, unsigned } => {
             let (min, max, umax) = width.bounds();
             let (lo, hi) = if *unsigned {
@@ -665,6 +739,13 @@ pub fn exact_key_value(value: &Value, column: &DataType) -> Option<Value> {
                 && !parsed.fraction_cut;
             (exact && parsed.time.truncate(*fsp) == parsed.time).then_some(Value::Time(parsed.time))
         }
+        // A string compares with an ENUM or SET as a string; a number compares with its
+        // position or bitmask, which the key (the member's text) does not order by: such
+        // a comparison scans. Keys ordered by position are not built (README Status).
+        DataType::Enum { .. } | DataType::Set { .. } => match value {
+            Value::Bytes(b) => Some(Value::Bytes(b.clone())),
+            _ => None,
+        },
         DataType::Null => None,
     }
 }

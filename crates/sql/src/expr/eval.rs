@@ -9,8 +9,8 @@
 //! result whose integer part needs more is error 1690, as in MariaDB.
 
 use super::coerce::{
-    self, compare, match_collation, to_bytes, to_decimal, to_f64, to_i128, to_temporal,
-    to_u64_bits, truth,
+    self, compare, enum_set_number, match_collation, to_bytes, to_decimal, to_f64, to_i128,
+    to_temporal, to_u64_bits, truth,
 };
 use super::display::{expr_text, op_text};
 use super::function::{self, conform, BOOL_TYPE};
@@ -781,6 +781,10 @@ pub fn cast_value(v: Value, from: &DataType, to: &DataType, ctx: &EvalContext) -
         return Ok(Value::Null);
     }
     let session = ctx.session;
+    let v = match to.is_numeric() {
+        true => enum_set_number(v, from),
+        false => v,
+    };
     Ok(match to {
         DataType::Int {
             unsigned: false, ..

@@ -649,6 +649,7 @@ pub fn char_length(t: &DataType) -> u64 {
             19 + if *fsp > 0 { *fsp as u64 + 1 } else { 0 }
         }
         DataType::Time { .. } => t.display_length() as u64,
+        DataType::Enum { .. } | DataType::Set { .. } => t.max_length().unwrap_or(0),
     }
 }
 
@@ -1673,7 +1674,20 @@ pub fn call(
             if needle.contains(&b',') {
                 return Ok(int_value(0));
             }
-            let collation = string_collation(&args[1].data_type());
+            let list_type = args[1].data_type();
+            // A constant against a SET: the member's position in the definition, if the
+            // value holds it (MariaDB's Item_func_find_in_set::enum_value).
+            if let (
+                DataType::Set { members, collation },
+                Expr::Literal { .. } | Expr::Parameter { .. },
+            ) = (&list_type, &args[0])
+            {
+                let bits = manycore_types::enumset::set_number(members, *collation, &list);
+                let held = manycore_types::enumset::position(members, *collation, &needle)
+                    .filter(|&p| p < 64 && bits & (1 << p) != 0);
+                return Ok(int_value(held.map_or(0, |p| p as i64 + 1)));
+            }
+            let collation = string_collation(&list_type);
             let pos = list
                 .split(|c| *c == b',')
                 .position(|item| collation.eq(item, &needle));

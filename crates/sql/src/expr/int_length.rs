@@ -167,6 +167,10 @@ fn integer_digits(e: &Expr) -> u32 {
 /// negative operand cast to UNSIGNED wraps to 20 digits, so only an operand known not to
 /// be negative keeps its length.
 pub fn cast_length(operand: &Expr, unsigned: bool) -> IntLength {
+    // An ENUM or SET casts by its number (`bind::numeric_operand`).
+    if let Some(largest) = operand.data_type().largest_member_number() {
+        return IntLength::of_precision(largest.to_string().len() as u32, unsigned);
+    }
     // A TIME casts by its text ('-838:59:59'), not by its integer digits.
     let length = match operand.data_type() {
         DataType::Time { .. } => None,

@@ -47,7 +47,8 @@ mod time_zone;
 
 pub use aggregate::{bind_aggregate, Accumulator, AggregateCall, AggregateFunction};
 pub use bind::{
-    binary_node, bind, check_scale, declared_decimal, function_name, is_aggregate, Scope,
+    binary_node, bind, check_scale, declared_decimal, function_name, is_aggregate, numeric_operand,
+    Scope,
 };
 pub use convert::{compare_values, exact_key_value, sort_key, store_value};
 pub use eval::NOMINAL_STRING as NOMINAL_PARAMETER_TYPE;
