@@ -626,6 +626,16 @@ fn key_part_len(data_type: &DataType, prefix: Option<u32>) -> u32 {
         DataType::DateTime { fsp } => 5 + fraction_bytes(*fsp),
         DataType::Timestamp { fsp } => 4 + fraction_bytes(*fsp),
         DataType::Time { fsp } => 3 + fraction_bytes(*fsp),
+        // MariaDB stores the member's number, in as few bytes as the list needs.
+        DataType::Enum { members, .. } => match members.len() {
+            0..=255 => 1,
+            _ => 2,
+        },
+        DataType::Set { members, .. } => match members.len().div_ceil(8) {
+            3 => 4,
+            5..=7 => 8,
+            bytes => bytes as u32,
+        },
     }
 }
 

@@ -572,7 +572,7 @@ mod tests {
     fn check_constraints_survive_log_replay_and_checkpoints() {
         let disk = SimDisk::new();
         let (storage, wal) = open(&disk);
-        table_with_rows(&storage, 1..=0);
+        table_with_rows(&storage, std::ops::RangeInclusive::new(1, 0)); // no rows
         storage
             .set_check_constraints("d", "t", checks())
             .expect("checks");
