@@ -1959,19 +1959,10 @@ impl Session {
                 if plan.full_scan {
                     self.count(Counter::SelectScan);
                 }
-                let rows = self.with_transaction(false, |txn, state, interrupt| {
-                    let subqueries = exec::SubqueryReader::new(txn.view(), interrupt);
-                    let ctx = ExecContext {
-                        view: txn.view(),
-                        eval: EvalContext {
-                            subqueries: Some(&subqueries),
-                            ..EvalContext::new(params, state)
-                        },
-                        interrupt,
-                    };
+                let rows = self.reading(params, |ctx| {
                     sink.result_set_start(&plan.columns)?;
                     let mut count = 0u64;
-                    let _ = exec::run(&plan.plan, &ctx, &mut |row| {
+                    let _ = exec::run(&plan.plan, ctx, &mut |row| {
                         count += 1;
                         sink.row(row)?;
                         Ok(ControlFlow::Continue(()))
@@ -2202,6 +2193,17 @@ impl Session {
         let cx = self.bind_context(&catalog, text, parameters);
         let select = select::bind_select(query, &cx)?;
         drop(cx);
+        self.reading(params, |ctx| crate::explain::explain(&select.plan, ctx))
+    }
+
+    /// Runs `f` in a read-only statement of the session's transaction, with what executing
+    /// a SELECT needs: its snapshot, `params` and a reader for its subqueries.
+    #[inline]
+    fn reading<R>(
+        &mut self,
+        params: &[Value],
+        f: impl FnOnce(&ExecContext) -> Result<R>,
+    ) -> Result<R> {
         self.with_transaction(false, |txn, state, interrupt| {
             let subqueries = exec::SubqueryReader::new(txn.view(), interrupt);
             let ctx = ExecContext {
@@ -2212,7 +2214,7 @@ impl Session {
                 },
                 interrupt,
             };
-            crate::explain::explain(&select.plan, &ctx)
+            f(&ctx)
         })
     }
 
