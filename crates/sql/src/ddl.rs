@@ -5,8 +5,9 @@
 //! 1171); an AUTO_INCREMENT column must lead some key (1075); unnamed keys take their first
 //! column's name, suffixed _2, _3 ... when taken; BOOL is TINYINT; ZEROFILL and display
 //! widths are accepted and not kept (storage has no place for them; SHOW CREATE TABLE
-//! prints the default widths); table options ENGINE/CHARSET/COLLATE are accepted and
-//! SHOW CREATE TABLE prints InnoDB/utf8mb4 (the only engine and charset manycore has).
+//! prints the default widths); the ENGINE option is accepted and SHOW CREATE TABLE prints
+//! InnoDB and utf8mb4 (the only engine and charset manycore has); the default collation,
+//! ROW_FORMAT and COMMENT are kept with the table (`create_options`).
 //! A character column's collation is its own COLLATE (or BINARY, meaning utf8mb4_bin),
 //! else the table's default COLLATE, else utf8mb4_general_ci (`declared_collation`).
 //! FOREIGN KEY clauses (and column-level REFERENCES) become the table's foreign keys, each
