@@ -2152,10 +2152,6 @@ impl Session {
         }
     }
 
-    /// `CREATE TABLE t [(definitions)] SELECT ...`: creates the table with the columns
-    /// the query's result types give (`ddl::select_definition`), then inserts the query's
-    /// rows in a transaction of its own; if that fails, the table is dropped again, so a
-    /// failing SELECT leaves no table. Errors of the query come before the table exists.
     /// EXPLAIN [FORMAT=TRADITIONAL] SELECT: the rows describing its plan (`explain`).
     fn explain(
         &mut self,
@@ -2218,6 +2214,10 @@ impl Session {
         })
     }
 
+    /// `CREATE TABLE t [(definitions)] SELECT ...`: creates the table with the columns
+    /// the query's result types give (`ddl::select_definition`), then inserts the query's
+    /// rows in a transaction of its own; if that fails, the table is dropped again, so a
+    /// failing SELECT leaves no table. Errors of the query come before the table exists.
     fn create_table_select(
         &mut self,
         create: &ast::CreateTable,
