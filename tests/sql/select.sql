@@ -92,11 +92,8 @@ SELECT id FROM emp WHERE salary = '70000.00';
 SELECT id FROM emp WHERE name = 'alice';
 
 -- Subqueries and joins that simple OLTP apps use.
--- diff: later
 SELECT id FROM emp WHERE salary = (SELECT MAX(salary) FROM emp);
--- diff: later
 SELECT id FROM emp WHERE dept IN (SELECT dept FROM emp WHERE age > 45);
--- diff: later
 SELECT COUNT(*) FROM (SELECT dept FROM emp GROUP BY dept) AS d;
 CREATE TABLE dept (code VARCHAR(10) PRIMARY KEY, title VARCHAR(20));
 INSERT INTO dept VALUES ('eng', 'Engineering'), ('sales', 'Sales'), ('hr', 'People');

@@ -5,10 +5,7 @@
 //! applies to the next statement:
 //!   `skip-result`  compare only success or error code (output legitimately differs);
 //!   `ordered`      compare rows in order even without ORDER BY;
-//!   `unordered`    compare rows as multisets even with ORDER BY (e.g. ties);
-//!   `later`        the statement needs a feature beyond issue #2's point 4 (joins,
-//!                  subqueries, derived tables): compared like any other, but its
-//!                  mismatches are counted apart, so the report shows the point-4 gap.
+//!   `unordered`    compare rows as multisets even with ORDER BY (e.g. ties).
 //!
 //! Invariants:
 //! (1) An outcome is everything a client can observe of one statement: the error
@@ -34,8 +31,6 @@ pub struct Statement {
     pub skip_result: bool,
     /// None: decided by invariant (2).
     pub ordered: Option<bool>,
-    /// Beyond the current scope (the `later` directive).
-    pub later: bool,
 }
 
 impl Statement {
@@ -74,7 +69,6 @@ pub fn parse_sql_file(text: &str) -> Result<Vec<Statement>, String> {
     let mut start_line = 0;
     let mut skip_result = false;
     let mut ordered = None;
-    let mut later = false;
     for (index, raw) in text.lines().enumerate() {
         let line = raw.trim_end();
         let trimmed = line.trim_start();
@@ -89,7 +83,6 @@ pub fn parse_sql_file(text: &str) -> Result<Vec<Statement>, String> {
                             "skip-result" => skip_result = true,
                             "ordered" => ordered = Some(true),
                             "unordered" => ordered = Some(false),
-                            "later" => later = true,
                             other => {
                                 return Err(format!(
                                     "line {}: unknown directive {other}",
@@ -115,12 +108,10 @@ pub fn parse_sql_file(text: &str) -> Result<Vec<Statement>, String> {
                 line: start_line,
                 skip_result,
                 ordered,
-                later,
             });
             current.clear();
             skip_result = false;
             ordered = None;
-            later = false;
         }
     }
     if !current.trim().is_empty() {
@@ -393,7 +384,7 @@ mod tests {
 
     #[test]
     fn statements_split_at_semicolons_at_line_end() {
-        let text = "-- a comment\nSELECT 1;\n\n-- diff: skip-result\nSELECT\n  NOW()\n  -- inside\n;\n-- diff: later\nSELECT 'a;b' ;\n";
+        let text = "-- a comment\nSELECT 1;\n\n-- diff: skip-result\nSELECT\n  NOW()\n  -- inside\n;\n-- diff: ordered\nSELECT 'a;b' ;\n";
         let statements = parse_sql_file(text).expect("valid file");
         assert_eq!(statements.len(), 3);
         assert_eq!(statements[0].sql, "SELECT 1");
@@ -403,7 +394,8 @@ mod tests {
         assert!(statements[1].skip_result);
         assert_eq!(statements[1].line, 5);
         assert_eq!(statements[2].sql, "SELECT 'a;b'");
-        assert!(statements[2].later && !statements[1].later);
+        assert_eq!(statements[2].ordered, Some(true));
+        assert_eq!(statements[1].ordered, None);
     }
 
     #[test]
@@ -419,7 +411,6 @@ mod tests {
             line: 1,
             skip_result: false,
             ordered: None,
-            later: false,
         };
         assert!(statement("select a from t order\n by a").is_ordered());
         assert!(!statement("SELECT a FROM t").is_ordered());
@@ -442,7 +433,6 @@ mod tests {
             line: 1,
             skip_result: false,
             ordered: None,
-            later: false,
         };
         let a = Outcome::Ok(vec![set(&["1", "2"])]);
         let b = Outcome::Ok(vec![set(&["2", "1"])]);

@@ -345,18 +345,16 @@ fn a_table_comment_changed_by_alter_survives_restarts() {
     assert!(!create.1.contains("COMMENT"), "{}", create.1);
 }
 
-/// A utf8mb4_bin column keeps its collation through log replay (after kill -9) and
-/// through a checkpoint (after a clean shutdown): its unique key still tells 'a' from 'A'.
-#[test]
-fn a_bin_column_keeps_its_collation_after_restart() {
-    let mut server = ManycoreServer::start();
+/// Runs `statements`, then restarts the server twice and calls `check` after each restart
+/// with a new connection and the round's name: "replay" comes back from the log alone
+/// (after kill -9), "checkpoint" from what a clean shutdown leaves.
+fn check_after_each_restart(
+    server: &mut ManycoreServer,
+    statements: &[&str],
+    mut check: impl FnMut(&mut Conn, &str),
+) {
     let mut c = Conn::new(Opts::from(opts(server.port(), None))).expect("connect");
-    for statement in [
-        "CREATE DATABASE coll",
-        "CREATE TABLE coll.t (id INT PRIMARY KEY, \
-         token VARCHAR(10) COLLATE utf8mb4_bin UNIQUE, name VARCHAR(10))",
-        "INSERT INTO coll.t VALUES (1, 'a', 'a'), (2, 'A', 'A')",
-    ] {
+    for statement in statements {
         c.query_drop(statement).expect(statement);
     }
     drop(c);
@@ -366,6 +364,22 @@ fn a_bin_column_keeps_its_collation_after_restart() {
         }
         server.restart();
         let mut c = Conn::new(Opts::from(opts(server.port(), None))).expect("reconnect");
+        check(&mut c, round);
+    }
+}
+
+/// A utf8mb4_bin column keeps its collation through log replay (after kill -9) and
+/// through a checkpoint (after a clean shutdown): its unique key still tells 'a' from 'A'.
+#[test]
+fn a_bin_column_keeps_its_collation_after_restart() {
+    let mut server = ManycoreServer::start();
+    let statements = [
+        "CREATE DATABASE coll",
+        "CREATE TABLE coll.t (id INT PRIMARY KEY, \
+         token VARCHAR(10) COLLATE utf8mb4_bin UNIQUE, name VARCHAR(10))",
+        "INSERT INTO coll.t VALUES (1, 'a', 'a'), (2, 'A', 'A')",
+    ];
+    check_after_each_restart(&mut server, &statements, |c, round| {
         let found: Vec<i64> = c
             .query("SELECT id FROM coll.t WHERE token = 'A'")
             .expect("select by token");
@@ -390,7 +404,7 @@ fn a_bin_column_keeps_its_collation_after_restart() {
             "after {round}: {}",
             create[0].1
         );
-    }
+    });
 }
 
 /// A table's default collation and ROW_FORMAT, set by CREATE TABLE and changed by ALTER
@@ -399,24 +413,15 @@ fn a_bin_column_keeps_its_collation_after_restart() {
 #[test]
 fn table_options_survive_restarts() {
     let mut server = ManycoreServer::start();
-    let mut c = Conn::new(Opts::from(opts(server.port(), None))).expect("connect");
-    for statement in [
+    let statements = [
         "CREATE DATABASE opts",
         "CREATE TABLE opts.t (id INT PRIMARY KEY, a VARCHAR(10)) \
          DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin ROW_FORMAT=COMPACT",
         "CREATE TABLE opts.u (id INT PRIMARY KEY, a VARCHAR(10))",
         "ALTER TABLE opts.u COLLATE utf8mb4_bin, ROW_FORMAT=REDUNDANT",
         "INSERT INTO opts.t VALUES (1, 'a')",
-    ] {
-        c.query_drop(statement).expect(statement);
-    }
-    drop(c);
-    for round in ["replay", "checkpoint"] {
-        if round == "replay" {
-            server.kill9();
-        }
-        server.restart();
-        let mut c = Conn::new(Opts::from(opts(server.port(), None))).expect("reconnect");
+    ];
+    check_after_each_restart(&mut server, &statements, |c, round| {
         let tables: Vec<(String, String, String, String)> = c
             .query(
                 "SELECT TABLE_NAME, ROW_FORMAT, CREATE_OPTIONS, TABLE_COLLATION \
@@ -446,7 +451,7 @@ fn table_options_survive_restarts() {
             ))
             .expect("select collation");
         assert_eq!(collation.as_deref(), Some("utf8mb4_bin"), "after {round}");
-    }
+    });
 }
 
 /// ENUM and SET columns keep their member lists through log replay (after kill -9) and a
@@ -455,22 +460,14 @@ fn table_options_survive_restarts() {
 #[test]
 fn enum_and_set_member_lists_survive_restarts() {
     let mut server = ManycoreServer::start();
-    let mut c = Conn::new(Opts::from(opts(server.port(), None))).expect("connect");
-    for statement in [
+    let statements = [
         "CREATE DATABASE members",
         "CREATE TABLE members.t (id INT PRIMARY KEY, \
          size ENUM('small','medium','it''s') NOT NULL, tags SET('x','y','z'), KEY k_size (size))",
         "INSERT INTO members.t VALUES (1, 'MEDIUM', 'z,x'), (2, 3, 2), (3, 'small', NULL)",
-    ] {
-        c.query_drop(statement).expect(statement);
-    }
-    drop(c);
-    for (round, id) in [("replay", 4), ("checkpoint", 5)] {
-        if round == "replay" {
-            server.kill9();
-        }
-        server.restart();
-        let mut c = Conn::new(Opts::from(opts(server.port(), None))).expect("reconnect");
+    ];
+    check_after_each_restart(&mut server, &statements, |c, round| {
+        let id = if round == "replay" { 4 } else { 5 };
         let rows: Vec<(i64, String, i64, Option<String>)> = c
             .query("SELECT id, size, size + 0, tags FROM members.t WHERE id <= 3 ORDER BY size")
             .expect("select");
@@ -501,5 +498,5 @@ fn enum_and_set_member_lists_survive_restarts() {
             "after {round}: {}",
             create[0].1
         );
-    }
+    });
 }

@@ -19,9 +19,7 @@
 //! `file:line/prepared fields` for the prepared pass) the statements whose outcome is
 //! known to differ from MariaDB, each a bug to fix. The test fails on any mismatch not in
 //! the list (a regression) and on any listed statement that now agrees (so the list only
-//! shrinks). It is a ratchet, not a waiver: the goal is an empty file. Statements marked
-//! `-- diff: later` need features beyond issue #2's point 4; their entries are listed in
-//! a section of their own.
+//! shrinks). It is a ratchet, not a waiver: the goal is an empty file.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -163,7 +161,6 @@ fn sql_files_agree_with_mariadb() {
                             line: 0,
                             skip_result: false,
                             ordered: None,
-                            later: false,
                         },
                         mode,
                         diff: format!("cannot set up database {database} on the subject: {e}"),
@@ -210,13 +207,10 @@ fn sql_files_agree_with_mariadb() {
         }
     }
 
-    let later_count = mismatches.iter().filter(|m| m.statement.later).count();
     eprintln!(
-        "differential: {} files, {statement_count} statements, {} mismatches: {} in point 4 \
-         of issue #2, {later_count} marked later ({})",
+        "differential: {} files, {statement_count} statements, {} mismatches ({})",
         files.len(),
         mismatches.len(),
-        mismatches.len() - later_count,
         if self_check {
             "MariaDB vs MariaDB"
         } else {
@@ -234,17 +228,9 @@ fn sql_files_agree_with_mariadb() {
              # test fails on any mismatch missing here and on any entry that now agrees.\n\
              # Regenerate with DIFF_WRITE_KNOWN=1 after fixing some.\n",
         );
-        for later in [false, true] {
-            if later {
-                text.push_str(
-                    "# Beyond point 4 of issue #2 (joins, subqueries, derived tables): \
-                     statements\n# marked `-- diff: later`, for a later issue.\n",
-                );
-            }
-            for m in mismatches.iter().filter(|m| m.statement.later == later) {
-                let fields = differing_fields_line(&m.diff);
-                text.push_str(&format!("{} {fields}\n", m.key()));
-            }
+        for m in &mismatches {
+            let fields = differing_fields_line(&m.diff);
+            text.push_str(&format!("{} {fields}\n", m.key()));
         }
         fs::write(known_mismatches_path(), text).expect("write known-mismatches.txt");
     }
