@@ -488,6 +488,14 @@ impl Error {
         )
     }
 
+    /// 1109: `table` (a name, or `db.name`) is not one `place` reads.
+    pub fn unknown_table(table: &str, place: &str) -> Error {
+        Error::new(
+            ErrorCode::UnknownTable,
+            format!("Unknown table '{table}' in {place}"),
+        )
+    }
+
     pub fn duplicate_column(column: &str) -> Error {
         Error::new(
             ErrorCode::DupFieldName,

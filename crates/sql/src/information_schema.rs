@@ -39,7 +39,7 @@
 //! CARDINALITY count primary index entries, PROCESSLIST's memory and stage columns are 0.
 
 use crate::engine::{Engine, ProcessRow};
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, Result};
 use crate::expr::{shown_cell, TimeZone};
 use crate::privilege::{Privileges, SessionGrants};
 use manycore_storage::{
@@ -77,10 +77,7 @@ pub fn find_table(catalog: &Catalog, db: &str, table: &str) -> Result<(String, A
     if is_name(db) {
         return match SystemTable::find(table) {
             Some(t) => Ok((NAME.to_string(), Arc::clone(t.table()))),
-            None => Err(Error::new(
-                ErrorCode::UnknownTable,
-                format!("Unknown table '{table}' in {NAME}"),
-            )),
+            None => Err(Error::unknown_table(table, NAME)),
         };
     }
     match catalog.table(db, table) {
@@ -1370,6 +1367,7 @@ fn process_row(p: ProcessRow) -> Row {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorCode;
 
     #[test]
     fn every_table_is_found_by_any_letter_case_and_recognised() {

@@ -306,15 +306,8 @@ pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<MultiDelete
             [db, table] => *table == s.alias && *db == s.db,
             _ => false,
         });
-        let unknown = || {
-            Error::new(
-                ErrorCode::UnknownTable,
-                format!(
-                    "Unknown table '{}' in MULTI DELETE",
-                    parts.last().map_or("", String::as_str)
-                ),
-            )
-        };
+        let unknown =
+            || Error::unknown_table(parts.last().map_or("", String::as_str), "MULTI DELETE");
         let i = found.ok_or_else(unknown)?;
         if sources[i].derived.is_some() {
             return Err(not_updatable(&sources[i], "DELETE"));

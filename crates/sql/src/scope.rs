@@ -404,6 +404,15 @@ impl Scope for BindScope<'_> {
         Ok((subquery, plan.columns.len()))
     }
 
+    /// A query block without tables, not nested in another (the outermost one, a derived
+    /// table's, a UNION's part, SET and DO). HAVING and INSERT's VALUES say 1054 in
+    /// MariaDB: its HAVING resolves through the select list, its VALUES sees the table.
+    fn reaches_no_table(&self) -> bool {
+        self.tables.is_empty()
+            && self.query.is_some_and(|cx| cx.outer.is_none())
+            && !matches!(self.clause, "HAVING" | "VALUES")
+    }
+
     fn resolve_outer(&self, qualifier: &[String], name: &str) -> Result<Option<Expr>> {
         let Some(outer) = self.query.and_then(|cx| cx.outer) else {
             return Ok(None);

@@ -2318,30 +2318,65 @@ impl Session {
         }
     }
 
-    /// Evaluates a row-independent expression (SET, DO, SHOW ... WHERE values).
+    /// Evaluates a row-independent expression of `clause` (SET, DO, PREPARE ... FROM,
+    /// EXECUTE ... USING) in the statement `text`.
     fn eval_constant(
-        &self,
+        &mut self,
         e: &ast::Expr,
+        clause: &'static str,
+        text: &str,
         params: &[Value],
         parameters: &Parameters,
     ) -> Result<Value> {
-        self.eval_constant_typed(e, params, parameters)
+        self.eval_constant_typed(e, clause, text, params, parameters)
             .map(|(value, _)| value)
     }
 
     /// `eval_constant`, with the expression's type.
     fn eval_constant_typed(
-        &self,
+        &mut self,
         e: &ast::Expr,
+        clause: &'static str,
+        text: &str,
         params: &[Value],
         parameters: &Parameters,
     ) -> Result<(Value, DataType)> {
-        let no_tables: [SourceTable; 0] = [];
-        let bound = BindScope::new(&no_tables, "SET", parameters).bind(e)?;
-        let value = bound.eval(&[], &EvalContext::new(params, &self.state))?;
-        // DO and SET have no transaction to check their sleep (`with_transaction`).
+        let bound = self.bind_constant(e, clause, text, parameters)?;
+        let value = self.eval_bound_constant(&bound, params)?;
+        // Outside a transaction, nothing else checks for a sleep's KILL.
         self.state.waits.check()?;
         Ok((value, bound.data_type()))
+    }
+
+    /// Binds a row-independent expression of `clause` in the statement `text`.
+    fn bind_constant(
+        &self,
+        e: &ast::Expr,
+        clause: &'static str,
+        text: &str,
+        parameters: &Parameters,
+    ) -> Result<crate::expr::Expr> {
+        let catalog = self.engine.storage().catalog();
+        let cx = self.bind_context(&catalog, text, parameters);
+        let no_tables: [SourceTable; 0] = [];
+        BindScope::in_query(&no_tables, clause, &cx).bind(e)
+    }
+
+    /// Evaluates what `bind_constant` bound. A subquery in it reads the session's
+    /// transaction, as it would in a SELECT; an expression without one starts none.
+    fn eval_bound_constant(
+        &mut self,
+        bound: &crate::expr::Expr,
+        params: &[Value],
+    ) -> Result<Value> {
+        let mut reads_tables = false;
+        crate::dml::visit(bound, &mut |e| {
+            reads_tables |= matches!(e, crate::expr::Expr::Subquery(_));
+        });
+        match reads_tables {
+            true => self.reading(params, |ctx| bound.eval(&[], &ctx.eval)),
+            false => bound.eval(&[], &EvalContext::new(params, &self.state)),
+        }
     }
 
     /// PREPARE name FROM source. The statement replaces one of the same name, which is
@@ -2350,6 +2385,7 @@ impl Session {
         &mut self,
         name: &str,
         source: &ast::Expr,
+        text: &str,
         params: &[Value],
         parameters: &Parameters,
     ) -> Result<()> {
@@ -2359,7 +2395,8 @@ impl Session {
         if let Some(old) = self.named_prepared.remove(&key) {
             self.prepared.remove(&old);
         }
-        let (value, data_type) = self.eval_constant_typed(source, params, parameters)?;
+        let (value, data_type) =
+            self.eval_constant_typed(source, "SET", text, params, parameters)?;
         let text = crate::expr::coerce::to_bytes(&value, &data_type).map_or_else(
             || "NULL".to_string(),
             |b| String::from_utf8_lossy(&b).into_owned(),
@@ -2374,6 +2411,7 @@ impl Session {
         &mut self,
         name: &str,
         using: &[ast::Expr],
+        text: &str,
         params: &[Value],
         parameters: &Parameters,
         sink: &mut dyn ResultSink,
@@ -2387,7 +2425,7 @@ impl Session {
             .ok_or_else(|| unknown_handler(name, "EXECUTE"))?;
         let values = using
             .iter()
-            .map(|e| self.eval_constant(e, params, parameters))
+            .map(|e| self.eval_constant(e, "SET", text, params, parameters))
             .collect::<Result<Vec<_>>>()?;
         if self.prepared_param_count(id) != Some(values.len()) {
             return Err(Error::new(
@@ -2420,7 +2458,7 @@ impl Session {
                 let rows = self.explain(s, text, params, &parameters)?;
                 return self.send_rows(rows, sink, more);
             }
-            Statement::Sql(s) => return self.execute_sql(s, params, &parameters, sink, more),
+            Statement::Sql(s) => return self.execute_sql(s, text, params, &parameters, sink, more),
             Statement::AlterTable(alter) => {
                 self.implicit_commit()?;
                 self.alter_table(alter)?
@@ -2611,11 +2649,11 @@ impl Session {
                 StatementOutcome::ok()
             }
             Statement::PrepareSql { name, source } => {
-                self.prepare_named(name, source, params, &parameters)?;
+                self.prepare_named(name, source, text, params, &parameters)?;
                 StatementOutcome::Prepared
             }
             Statement::ExecuteSql { name, using } => {
-                return self.execute_named(name, using, params, &parameters, sink, more)
+                return self.execute_named(name, using, text, params, &parameters, sink, more)
             }
             Statement::DeallocateSql { name } => {
                 let id = self
@@ -2626,14 +2664,23 @@ impl Session {
                 StatementOutcome::ok()
             }
             Statement::Do(exprs) => {
-                for e in exprs {
-                    self.eval_constant(e, params, &parameters)?;
+                let bound = exprs
+                    .iter()
+                    .map(|e| self.bind_constant(e, "DO", text, &parameters))
+                    .collect::<Result<Vec<_>>>()?;
+                // As MariaDB's DO: every expression is evaluated, and one that fails
+                // leaves its error as a warning of level Error; the statement succeeds.
+                for e in &bound {
+                    if let Err(error) = self.eval_bound_constant(e, params) {
+                        self.state.push_warning("Error", error.code, error.message);
+                    }
+                    self.state.waits.check()?;
                 }
                 StatementOutcome::ok()
             }
             Statement::Sets(items) => {
                 for set in items {
-                    self.execute_set(set, params, &parameters)?;
+                    self.execute_set(set, text, params, &parameters)?;
                 }
                 StatementOutcome::ok()
             }
@@ -2666,7 +2713,6 @@ impl Session {
                 StatementOutcome::ok()
             }
         };
-        let _ = text;
         self.finish(outcome, sink, more)
     }
 
@@ -2677,6 +2723,7 @@ impl Session {
     fn execute_sql(
         &mut self,
         statement: &ast::Statement,
+        text: &str,
         params: &[Value],
         parameters: &Parameters,
         sink: &mut dyn ResultSink,
@@ -2685,7 +2732,7 @@ impl Session {
         use ast::Statement as S;
         let outcome = match statement {
             S::Set(set) => {
-                self.execute_set(set, params, parameters)?;
+                self.execute_set(set, text, params, parameters)?;
                 StatementOutcome::ok()
             }
             S::Use(u) => {
@@ -3679,6 +3726,7 @@ impl Session {
     fn execute_set(
         &mut self,
         set: &ast::Set,
+        text: &str,
         params: &[Value],
         parameters: &Parameters,
     ) -> Result<()> {
@@ -3692,8 +3740,14 @@ impl Session {
                 let [value] = values.as_slice() else {
                     return Err(Error::parse_near(&variable.to_string(), 1));
                 };
-                let assignment =
-                    self.evaluate_assignment(scope.as_ref(), variable, value, params, parameters)?;
+                let assignment = self.evaluate_assignment(
+                    scope.as_ref(),
+                    variable,
+                    value,
+                    text,
+                    params,
+                    parameters,
+                )?;
                 self.make_assignment(assignment)
             }
             ast::Set::MultipleAssignments { assignments } => {
@@ -3706,6 +3760,7 @@ impl Session {
                             a.scope.as_ref(),
                             &a.name,
                             &a.value,
+                            text,
                             params,
                             parameters,
                         )
@@ -3774,6 +3829,7 @@ impl Session {
         scope: Option<&ast::ContextModifier>,
         name: &ast::ObjectName,
         value: &ast::Expr,
+        text: &str,
         params: &[Value],
         parameters: &Parameters,
     ) -> Result<Assignment> {
@@ -3783,7 +3839,7 @@ impl Session {
         let var_name = match parts.as_slice() {
             [one] if one.starts_with("@@") => one[2..].to_string(),
             [one] if one.starts_with('@') => {
-                let value = self.eval_constant(value, params, parameters)?;
+                let value = self.eval_constant(value, "SET", text, params, parameters)?;
                 return Ok(Assignment::User {
                     name: one[1..].to_string(),
                     value,
@@ -3807,7 +3863,7 @@ impl Session {
                 || lower == "timestamp"
                 || lower == "pseudo_thread_id"
             {
-                let v = self.eval_constant(value, params, parameters)?;
+                let v = self.eval_constant(value, "SET", text, params, parameters)?;
                 return Ok(match (lower.as_str(), v) {
                     ("last_insert_id", Value::Int(i)) => Assignment::LastInsertId(i.max(0) as u64),
                     ("last_insert_id", Value::UInt(u)) => Assignment::LastInsertId(u),
@@ -3850,7 +3906,7 @@ impl Session {
                 {
                     Value::text(&i.value)
                 }
-                _ => self.eval_constant(value, params, parameters)?,
+                _ => self.eval_constant(value, "SET", text, params, parameters)?,
             };
             def.coerce(&raw)?
         };

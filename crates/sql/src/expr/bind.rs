@@ -86,6 +86,13 @@ pub trait Scope {
     fn resolve_outer(&self, _qualifier: &[String], _name: &str) -> Result<Option<Expr>> {
         Ok(None)
     }
+
+    /// True where no table is in reach, here or in an enclosing query: an unknown
+    /// qualified name there names an unknown table (1109), as in MariaDB, not an unknown
+    /// column (1054).
+    fn reaches_no_table(&self) -> bool {
+        false
+    }
 }
 
 /// `left op ANY|ALL (subquery)`.
@@ -785,6 +792,9 @@ fn bind_compound(parts: &[ast::Ident], scope: &dyn Scope) -> Result<Expr> {
     scope
         .resolve_outer(&qualifier, &name.value)?
         .ok_or_else(|| {
+            if !qualifier.is_empty() && scope.reaches_no_table() {
+                return Error::unknown_table(&qualifier.join("."), scope.clause());
+            }
             let full: Vec<&str> = parts.iter().map(|p| p.value.as_str()).collect();
             Error::bad_field(&full.join("."), scope.clause())
         })
