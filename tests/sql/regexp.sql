@@ -86,3 +86,10 @@ DROP TABLE rx_empty;
 SELECT REGEXP_REPLACE('a', 'b');
 SELECT REGEXP_SUBSTR('a');
 SELECT REGEXP_INSTR('a', 'b', 'c');
+
+-- A NULL pattern, BINARY's precedence, and column names as written.
+SELECT 'x' REGEXP NULL, 'x' NOT RLIKE NULL, NULL REGEXP 'a';
+SELECT 'x' REGEXP NULL IS NULL;
+SELECT BINARY 'X' REGEXP 'x', BINARY 'X' = 'x', BINARY('X') = 'x';
+SELECT BINARY 1 + 1, - BINARY '1', BINARY 'a' < 'B', BINARY 'abc' LIKE 'A%';
+SELECT NOT 'x' REGEXP 'y', 'abc' NOT REGEXP 'b' OR 1;

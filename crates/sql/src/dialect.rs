@@ -17,11 +17,15 @@
 //!     - a column's `BINARY` attribute (`VARCHAR(10) BINARY`) is its charset's _bin
 //!       collation: it becomes `COLLATE utf8mb4_bin` (sqlparser has no such option);
 //!     - `DELETE t1.*, t2 FROM ...` names its targets with an optional `.*`
-//!       (sqlparser's target list takes plain names only).
+//!       (sqlparser's target list takes plain names only);
+//!     - `x [NOT] REGEXP|RLIKE NULL` compares with NULL (sqlparser took the NULL for
+//!       `x NOT NULL`'s and then found no pattern);
+//!     - `BINARY x` binds tighter than any binary operator (`BINARY a REGEXP b` is
+//!       `(BINARY a) REGEXP b`; sqlparser cast the whole expression after it).
 
 use sqlparser::ast::{
-    BinaryOperator, ColumnOption, Delete, Expr, FromTable, Ident, ObjectName, OrderByExpr,
-    SqliteOnConflict, Statement, Update, UpdateTableFromKind,
+    BinaryOperator, CastKind, ColumnOption, DataType, Delete, Expr, FromTable, Ident, ObjectName,
+    OrderByExpr, SqliteOnConflict, Statement, Update, UpdateTableFromKind,
 };
 use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
 use sqlparser::keywords::Keyword;
@@ -142,12 +146,41 @@ impl Dialect for MariaDbDialect {
         }
     }
 
+    fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
+        if !is_keyword(parser, 0, Keyword::BINARY) {
+            return self.0.parse_prefix(parser);
+        }
+        parser.next_token();
+        let operand = parser.parse_subexpr(self.prec_value(Precedence::MulDivModOp));
+        Some(operand.map(|operand| Expr::Cast {
+            kind: CastKind::Cast,
+            expr: Box::new(operand),
+            data_type: DataType::Binary(None),
+            format: None,
+        }))
+    }
+
     fn parse_infix(
         &self,
         parser: &mut Parser,
         expr: &Expr,
         precedence: u8,
     ) -> Option<Result<Expr, ParserError>> {
+        let negated = is_keyword(parser, 0, Keyword::NOT);
+        let operator = usize::from(negated);
+        let regexp = is_keyword(parser, operator, Keyword::REGEXP);
+        if regexp || is_keyword(parser, operator, Keyword::RLIKE) {
+            for _ in 0..=operator {
+                parser.next_token();
+            }
+            let pattern = parser.parse_subexpr(self.prec_value(Precedence::Like));
+            return Some(pattern.map(|pattern| Expr::RLike {
+                negated,
+                expr: Box::new(expr.clone()),
+                pattern: Box::new(pattern),
+                regexp,
+            }));
+        }
         if parser.parse_keyword(Keyword::MOD) {
             return Some(
                 parser
@@ -161,6 +194,12 @@ impl Dialect for MariaDbDialect {
         }
         self.0.parse_infix(parser, expr, precedence)
     }
+}
+
+/// Whether the `n`th token ahead is the unquoted `keyword`.
+fn is_keyword(parser: &Parser, n: usize, keyword: Keyword) -> bool {
+    matches!(&parser.peek_nth_token_ref(n).token,
+        Token::Word(w) if w.keyword == keyword && w.quote_style.is_none())
 }
 
 /// MariaDB's UPDATE after the keyword (invariant (2)): `[IGNORE] tables SET assignments
@@ -287,6 +326,40 @@ mod tests {
             Expr::BinaryOp { left, op, right } => (left.to_string(), op, right.to_string()),
             other => panic!("not a binary operator: {other}"),
         }
+    }
+
+    #[test]
+    fn regexp_takes_a_null_pattern() {
+        for (sql, negated) in [("a REGEXP NULL", false), ("a NOT RLIKE NULL", true)] {
+            let expr = Parser::new(&MariaDbDialect::new())
+                .try_with_sql(sql)
+                .and_then(|mut p| p.parse_expr())
+                .expect("parses");
+            let Expr::RLike {
+                negated: n,
+                pattern,
+                ..
+            } = expr
+            else {
+                panic!("not REGEXP: {expr}")
+            };
+            assert_eq!((n, pattern.to_string()), (negated, "NULL".to_string()));
+        }
+    }
+
+    #[test]
+    fn binary_binds_tighter_than_binary_operators() {
+        let (left, op, right) = split("BINARY a * b + c");
+        assert_eq!(
+            (left.as_str(), right.as_str()),
+            ("CAST(a AS BINARY) * b", "c")
+        );
+        assert_eq!(op, BinaryOperator::Plus);
+        let expr = Parser::new(&MariaDbDialect::new())
+            .try_with_sql("BINARY 'x' REGEXP 'y'")
+            .and_then(|mut p| p.parse_expr())
+            .expect("parses");
+        assert_eq!(expr.to_string(), "CAST('x' AS BINARY) REGEXP 'y'");
     }
 
     #[test]

@@ -141,7 +141,13 @@ impl<'a> BindContext<'a> {
     /// The text of `expr` as the client wrote it, for column names.
     pub fn text_of(&self, expr: &ast::Expr) -> String {
         use sqlparser::ast::Spanned;
-        let span = expr.span();
+        // sqlparser gives some expressions no span (REGEXP) or a part of one: the union
+        // with every subexpression's covers what was written.
+        let mut span = expr.span();
+        let _ = ast::visit_expressions(expr, |e| {
+            span = span.union(&e.span());
+            std::ops::ControlFlow::<()>::Continue(())
+        });
         if span.start.line == 0 {
             return expr.to_string();
         }
