@@ -403,11 +403,7 @@ impl VisitorMut for RowRefs<'_> {
 
 impl RowRefs<'_> {
     fn resolve(&self, side: &str, column: &str) -> Result<RowRef> {
-        let missing = match (side, self.event) {
-            ("NEW", "DELETE") | ("OLD", "INSERT") => true,
-            _ => false,
-        };
-        if missing {
+        if matches!((side, self.event), ("NEW", "DELETE") | ("OLD", "INSERT")) {
             return Err(no_such_row(side, self.event));
         }
         let Some(i) = self
