@@ -255,6 +255,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_trigger_body_keeps_its_semicolons() {
+        let query = "CREATE TRIGGER t1 BEFORE INSERT ON t FOR EACH ROW BEGIN SET NEW.a = 1; \
+                     IF NEW.a THEN SET @x = 'end;'; END IF; END; SELECT 1; \
+                     SELECT 'BEGIN'; SELECT 2";
+        let texts: Vec<String> = split(query).into_iter().map(|p| p.text).collect();
+        assert_eq!(texts.len(), 4, "{texts:?}");
+        assert!(texts[0].ends_with("END IF; END"), "{texts:?}");
+        assert_eq!(texts[1].trim(), "SELECT 1");
+        assert_eq!(texts[2].trim(), "SELECT 'BEGIN'");
+        // Outside CREATE ... TRIGGER, BEGIN starts a transaction: `;` ends it.
+        assert_eq!(split("BEGIN; SELECT 1").len(), 2);
+    }
+
+    #[test]
     fn single_statements_are_what_split_would_return() {
         for q in [
             "SELECT c FROM sbtest1 WHERE id=5",

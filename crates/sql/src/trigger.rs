@@ -156,7 +156,7 @@ enum BodyStatement {
     Sql(Box<ast::Statement>),
     /// SIGNAL SQLSTATE '45000' [SET MESSAGE_TEXT = expr].
     Signal {
-        message: Option<ast::Expr>,
+        message: Option<Box<ast::Expr>>,
     },
 }
 
@@ -227,7 +227,7 @@ fn parse_signal(text: &str) -> Result<BodyStatement> {
         parser.next_token();
         one_of(&mut parser, &["MESSAGE_TEXT"]).map_err(fail)?;
         parser.expect_token(&Token::Eq).map_err(fail)?;
-        message = Some(parser.parse_expr().map_err(fail)?);
+        message = Some(Box::new(parser.parse_expr().map_err(fail)?));
     }
     if parser.peek_token().token != Token::EOF {
         return Err(Error::not_supported("SIGNAL items other than MESSAGE_TEXT"));
@@ -465,12 +465,12 @@ fn bind_statement(
     let step = match statement {
         BodyStatement::Signal { mut message } => {
             if let Some(m) = &mut message {
-                let _ = m.visit(&mut refs);
+                let _ = m.as_mut().visit(&mut refs);
             }
             if let Some(e) = refs.error.take() {
                 return Err(e);
             }
-            let message = message.as_ref().map(|m| bind_expr(m, &refs)).transpose()?;
+            let message = message.map(|m| bind_expr(&m, &refs)).transpose()?;
             Step::Signal { message }
         }
         BodyStatement::Sql(mut statement) => {

@@ -409,6 +409,11 @@ mod tests {
     fn unterminated_statement_and_unknown_directive_are_errors() {
         assert!(parse_sql_file("SELECT 1").is_err());
         assert!(parse_sql_file("-- diff: sometimes\nSELECT 1;").is_err());
+        let with_delimiter =
+            parse_sql_file("DELIMITER //\nCREATE x BEGIN a; b; END//\nDELIMITER ;\nSELECT 1;")
+                .expect("parses");
+        let sql: Vec<&str> = with_delimiter.iter().map(|s| s.sql.as_str()).collect();
+        assert_eq!(sql, ["CREATE x BEGIN a; b; END", "SELECT 1"]);
     }
 
     #[test]

@@ -1785,6 +1785,24 @@ mod tests {
                     ..sample_view()
                 },
             },
+            LogRecord::CreateTrigger {
+                db: db.clone(),
+                trigger: TriggerSchema {
+                    name: "tr".into(),
+                    table: table.clone(),
+                    timing: "BEFORE".into(),
+                    event: "INSERT".into(),
+                    body: "BEGIN SET NEW.a = 'ü;'; END".into(),
+                    definer: "root@localhost".into(),
+                    sql_mode: "STRICT_TRANS_TABLES".into(),
+                    character_set_client: "utf8mb4".into(),
+                    collation_connection: "utf8mb4_general_ci".into(),
+                },
+            },
+            LogRecord::DropTrigger {
+                db: db.clone(),
+                name: "tr".into(),
+            },
             LogRecord::DropView { db, name: table },
             LogRecord::RenameTables {
                 renames: vec![
