@@ -22,9 +22,12 @@
 //!     ends the binding of trigger cycles.
 //!
 //! Not built yet: IF/ELSEIF/ELSE, DECLARE and other compound statements (1235), FOLLOWS
-//! and PRECEDES (1235), SIGNAL with an SQLSTATE other than '45000' (1235), and SHOW
-//! TRIGGERS / information_schema.TRIGGERS rows (still empty). Body statements are bound
-//! with the invoker's privileges, not the definer's.
+//! and PRECEDES (1235), SIGNAL with an SQLSTATE other than '45000' or with items other
+//! than MESSAGE_TEXT (1235), the UPDATE triggers of ON DUPLICATE KEY UPDATE and the DELETE
+//! triggers of REPLACE (`dml::bind_insert` refuses such a statement with 1235), and a
+//! creation time (information_schema.TRIGGERS.CREATED is NULL). Body statements are bound
+//! with the invoker's privileges, not the definer's; CREATE/DROP TRIGGER check ALTER on
+//! the table (the TRIGGER privilege is not modelled).
 
 use crate::dml::{self, DeletePlan, InsertPlan, UpdatePlan};
 use crate::error::{Error, ErrorCode, Result};
