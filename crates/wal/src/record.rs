@@ -27,7 +27,7 @@
 //! | 17   | AlterRows      | db, table, count, (key bytes, row) * count                |
 //! | 18   | AlterEnd       | db, table                                                 |
 //! | 19   | RenameTables   | count, (from db, from name, to db, to name) * count       |
-//! | 20   | CreateTrigger  | db, name, table, timing, event, body, definer, sql_mode, character set client, collation connection |
+//! | 20   | CreateTrigger  | db, then TriggerSchema's 9 strings in declaration order   |
 //! | 21   | DropTrigger    | db, name                                                  |
 //!
 //! ALTER TABLE's column operations are one AlterTable record when the table keeps its
