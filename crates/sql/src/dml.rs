@@ -29,6 +29,7 @@ use crate::privilege::Privileges;
 use crate::scope::{BindScope, SourceTable, VALUES_QUALIFIER};
 use crate::select::{self, BindContext, SelectPlan};
 use crate::session::StatementOutcome;
+use crate::trigger::{self, Event, Triggers};
 use manycore_storage::{RowSlot, StorageError, Table, Transaction};
 use manycore_types::{ColumnDefault, DataType, Value};
 use sqlparser::ast;
@@ -73,6 +74,8 @@ pub struct InsertPlan {
     /// Tables the subqueries of VALUES, SET and ON DUPLICATE KEY UPDATE read (to re-bind
     /// after DDL).
     pub subquery_tables: Vec<Arc<Table>>,
+    /// The INSERT triggers it fires (`trigger`; empty for most tables).
+    pub triggers: Triggers,
 }
 
 #[derive(Clone)]
@@ -92,6 +95,8 @@ pub struct UpdatePlan {
     pub set_reads_target: bool,
     /// The table's CHECK constraints (`check` module).
     pub checks: Vec<crate::check::BoundCheck>,
+    /// The UPDATE triggers it fires (`trigger`).
+    pub triggers: Triggers,
 }
 
 #[derive(Clone)]
@@ -102,6 +107,8 @@ pub struct DeletePlan {
     /// Tables the WHERE clause's subqueries read (to re-bind after DDL).
     pub subquery_tables: Vec<Arc<Table>>,
     pub returning: Option<Returning>,
+    /// The DELETE triggers it fires (`trigger`).
+    pub triggers: Triggers,
 }
 
 fn table_name(table: &ast::TableObject) -> Result<&ast::ObjectName> {
@@ -253,6 +260,22 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
         return Err(Error::not_supported("ON CONFLICT"));
     }
     let checks = crate::check::bind(&schema_db, &table)?;
+    let subquery_tables = cx.subquery_tables.take();
+    let triggers = crate::trigger::bind(cx, &schema_db, &table, Event::Insert)?;
+    // Not built yet: the UPDATE triggers of ON DUPLICATE KEY UPDATE and the DELETE
+    // triggers of REPLACE; such a statement is refused rather than run without them.
+    let other_event = match (on_duplicate.is_empty(), insert.replace_into) {
+        (false, _) => Some(Event::Update),
+        (true, true) => Some(Event::Delete),
+        (true, false) => None,
+    };
+    if let Some(event) = other_event {
+        if !crate::trigger::bind(cx, &schema_db, &table, event)?.is_empty() {
+            return Err(Error::not_supported(
+                "REPLACE or ON DUPLICATE KEY UPDATE on a table with UPDATE or DELETE triggers",
+            ));
+        }
+    }
     Ok(InsertPlan {
         db: schema_db,
         table,
@@ -263,7 +286,8 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
         on_duplicate,
         checks,
         returning,
-        subquery_tables: cx.subquery_tables.take(),
+        subquery_tables,
+        triggers,
     })
 }
 
@@ -590,7 +614,9 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
         None => None,
     };
     let (order, limit) = bind_order_limit(&update.order_by, update.limit.as_ref(), &sources, cx)?;
+    let subquery_tables = cx.subquery_tables.take();
     Ok(UpdatePlan {
+        triggers: crate::trigger::bind(cx, &sources[0].db, &sources[0].table, Event::Update)?,
         checks: crate::check::bind(&sources[0].db, &sources[0].table)?,
         db: sources[0].db.to_string(),
         scan: crate::access::scan(&sources[0], filter),
@@ -598,7 +624,7 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
         order,
         limit,
         ignore: matches!(update.or, Some(ast::SqliteOnConflict::Ignore)),
-        subquery_tables: cx.subquery_tables.take(),
+        subquery_tables,
         set_reads_target,
     })
 }
@@ -619,6 +645,7 @@ pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<DeletePlan>
         None => None,
     };
     Ok(DeletePlan {
+        triggers: crate::trigger::bind(cx, &sources[0].db, &sources[0].table, Event::Delete)?,
         scan: crate::access::scan(&sources[0], filter),
         order,
         limit,
@@ -860,24 +887,48 @@ pub fn execute_update(
         }
     }
     let mut assigned_first = assigned_first.into_iter();
+    let fires = !plan.triggers.is_empty();
     for (n, (slot, row)) in targets.into_iter().enumerate() {
         matched += 1;
+        // A row the assignments leave as it was still fires its triggers, and BEFORE
+        // UPDATE may change it after all.
         let (mut new, old) = match assigned_first.next() {
             Some((new, row_changed)) => {
-                if !row_changed {
+                if !row_changed && !fires {
                     continue;
                 }
-                (new, enforcer.is_some().then_some(row))
+                (new, (enforcer.is_some() || fires).then_some(row))
             }
             None => {
-                let old = enforcer.as_ref().map(|_| row.clone());
+                let old = (enforcer.is_some() || fires).then(|| row.clone());
                 let mut new = row;
-                if !assign(n, &mut new)? {
+                if !assign(n, &mut new)? && !fires {
                     continue;
                 }
                 (new, old)
             }
         };
+        if let (true, Some(old)) = (fires, &old) {
+            trigger::fire(
+                &plan.triggers.before,
+                Some(old),
+                Some(&mut new),
+                txn,
+                session,
+                interrupt,
+            )?;
+            if new == *old {
+                trigger::fire(
+                    &plan.triggers.after,
+                    Some(old),
+                    Some(&mut new),
+                    txn,
+                    session,
+                    interrupt,
+                )?;
+                continue;
+            }
+        }
         for (i, c) in schema.columns.iter().enumerate() {
             if c.on_update_current_timestamp && !plan.assignments.iter().any(|(a, _)| *a == i) {
                 new[i] = current_timestamp(c, session);
@@ -897,12 +948,22 @@ pub fn execute_update(
         }
         // Only a duplicate-key message and foreign keys need the new row once storage has
         // it.
-        let kept = (may_duplicate || enforcer.is_some()).then(|| new.clone());
+        let kept = (may_duplicate || enforcer.is_some() || fires).then(|| new.clone());
         match txn.update(table, &slot, new.into_boxed_slice()) {
             Ok(()) => {
                 changed += 1;
                 if let (Some(enforcer), Some(old), Some(new)) = (&enforcer, &old, &kept) {
                     enforcer.row_written(txn, table, Some(old.as_slice()), Some(new.as_slice()))?;
+                }
+                if let (true, Some(old), Some(mut new)) = (fires, &old, kept) {
+                    trigger::fire(
+                        &plan.triggers.after,
+                        Some(old),
+                        Some(&mut new),
+                        txn,
+                        session,
+                        interrupt,
+                    )?;
                 }
             }
             Err(StorageError::DuplicateKey { index, .. }) => {
@@ -958,7 +1019,7 @@ pub fn execute_delete(
         &plan.scan,
         &plan.order,
         plan.limit,
-        enforcer.is_some() || plan.returning.is_some(),
+        enforcer.is_some() || plan.returning.is_some() || !plan.triggers.is_empty(),
         params,
         session,
         interrupt,
@@ -966,10 +1027,31 @@ pub fn execute_delete(
     let eval = EvalContext::new(params, session);
     let mut returned = Vec::new();
     let mut deleted = 0;
+    let fires = !plan.triggers.is_empty();
     for (slot, row) in targets {
+        if fires {
+            trigger::fire(
+                &plan.triggers.before,
+                Some(&row),
+                None,
+                txn,
+                session,
+                interrupt,
+            )?;
+        }
         // A delete never meets a duplicate key, the one error that shows the row.
         txn.delete(table, &slot)
             .map_err(|e| write_error(e, table, &[]))?;
+        if fires {
+            trigger::fire(
+                &plan.triggers.after,
+                Some(&row),
+                None,
+                txn,
+                session,
+                interrupt,
+            )?;
+        }
         if let Some(enforcer) = &enforcer {
             enforcer.row_written(txn, table, Some(row.as_slice()), None)?;
         }
@@ -1308,6 +1390,20 @@ pub fn execute_insert(
             };
             full.push(v);
         }
+        if !plan.triggers.before.is_empty() {
+            // BEFORE INSERT sees 0 in an AUTO_INCREMENT column not given, as in MariaDB.
+            if let Some(a) = auto_column.filter(|&a| full[a].is_null()) {
+                full[a] = auto_value(&schema.columns[a].data_type, 0);
+            }
+            trigger::fire(
+                &plan.triggers.before,
+                None,
+                Some(&mut full),
+                txn,
+                session,
+                interrupt,
+            )?;
+        }
         let mut generated = None;
         if let Some(a) = auto_column {
             match as_id(&full[a]) {
@@ -1336,7 +1432,8 @@ pub fn execute_insert(
         }
         let auto_of = |row: &[Value]| auto_column.and_then(|a| as_id(&row[a]));
         let inserted_auto = auto_of(&full);
-        let kept = plan.returning.as_ref().map(|_| full.clone());
+        let kept =
+            (plan.returning.is_some() || !plan.triggers.after.is_empty()).then(|| full.clone());
         let written = insert_row(
             plan,
             txn,
@@ -1357,6 +1454,16 @@ pub fn execute_insert(
             if let Some(row) = row {
                 returned.push(returning.row(row, &eval)?);
             }
+        }
+        if let (RowWrite::Inserted { .. }, Some(mut row)) = (&written, kept) {
+            trigger::fire(
+                &plan.triggers.after,
+                None,
+                Some(&mut row),
+                txn,
+                session,
+                interrupt,
+            )?;
         }
         match written {
             RowWrite::Inserted { replaced } => {

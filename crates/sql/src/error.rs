@@ -209,6 +209,17 @@ pub enum ErrorCode {
     /// ER_VIEW_INVALID: a view reads a table or column that is gone.
     ViewInvalid = 1356,
     ViewNonupdCheck = 1368,
+    TrgAlreadyExists = 1359,
+    TrgDoesNotExist = 1360,
+    TrgOnViewOrTempTable = 1361,
+    TrgInWrongSchema = 1435,
+    TrgCantChangeRow = 1362,
+    TrgNoSuchRowInTrg = 1363,
+    /// ER_CANT_UPDATE_USED_TABLE_IN_SF_OR_TRG: a trigger writes a table its statement
+    /// already writes.
+    CantUpdateUsedTableInSfOrTrg = 1442,
+    /// ER_SIGNAL_EXCEPTION: SIGNAL SQLSTATE '45000' (its SQLSTATE is the one signalled).
+    SignalException = 1644,
     ViewRecursive = 1462,
     /// ER_IT_IS_A_VIEW: DROP TABLE of a view.
     IsAView = 1965,
@@ -337,6 +348,7 @@ impl ErrorCode {
             | WrongKeyColumn
             | UnknownStorageEngine => "42000",
             ReadOnlyTransaction => "25006",
+            SignalException => "45000",
             LockDeadlock => "40001",
             QueryInterrupted => "70100",
             DivisionByZero => "22012",

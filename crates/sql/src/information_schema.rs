@@ -10,8 +10,9 @@
 //! TABLES lists views too (TABLE_TYPE 'VIEW'); VIEWS shows their query as written, not
 //! MariaDB's rewritten text, and COLUMNS does not list their columns (DESCRIBE does).
 //!
-//! TRIGGERS, ROUTINES, PARAMETERS and EVENTS describe what manycore does not have
-//! (triggers, stored routines, events), so they are always empty; clients such as
+//! TRIGGERS lists the catalog's triggers (CREATED is NULL: not kept yet). ROUTINES,
+//! PARAMETERS and EVENTS describe what manycore does not have (stored routines,
+//! events), so they are always empty; clients such as
 //! mariadb-dump read them (and SHOW TRIGGERS,
 //! EVENTS, FUNCTION/PROCEDURE STATUS, built on them) to learn that there is nothing to do.
 //!
@@ -629,11 +630,9 @@ pub fn rows(table: SystemTable, source: &RowSource) -> Vec<Row> {
             rows
         }
         SystemTable::Views => views(&catalog, source.grants),
-        // manycore has no triggers, stored routines or events.
-        SystemTable::Triggers
-        | SystemTable::Routines
-        | SystemTable::Parameters
-        | SystemTable::Events => Vec::new(),
+        SystemTable::Triggers => triggers(&catalog, source.grants),
+        // manycore has no stored routines or events.
+        SystemTable::Routines | SystemTable::Parameters | SystemTable::Events => Vec::new(),
     }
 }
 
@@ -753,6 +752,53 @@ fn views(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
             ]
         })
         .collect()
+}
+
+/// TRIGGERS rows (also SHOW TRIGGERS): the triggers of the tables the session sees, in
+/// creation order. CREATED is NULL: the creation time is not kept yet.
+fn triggers(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (db, database) in &catalog.databases {
+        for (n, trigger) in database.triggers.iter().enumerate() {
+            if !grants.table_any(db, &trigger.table) {
+                continue;
+            }
+            // ACTION_ORDER: its place among the triggers of its table, event and timing.
+            let order = database.triggers[..=n]
+                .iter()
+                .filter(|t| {
+                    t.table == trigger.table
+                        && t.event == trigger.event
+                        && t.timing == trigger.timing
+                })
+                .count();
+            rows.push(vec![
+                string(CATALOG),
+                string(db),
+                string(&trigger.name),
+                string(&trigger.event),
+                string(CATALOG),
+                string(db),
+                string(&trigger.table),
+                count(order as u64),
+                Value::Null,
+                string(&trigger.body),
+                string("ROW"),
+                string(&trigger.timing),
+                Value::Null,
+                Value::Null,
+                string("OLD"),
+                string("NEW"),
+                Value::Null,
+                string(&trigger.sql_mode),
+                string(&trigger.definer),
+                string(&trigger.character_set_client),
+                string(&trigger.collation_connection),
+                string(COLLATION),
+            ]);
+        }
+    }
+    rows
 }
 
 fn table_row(db: &str, table: &Table) -> Row {

@@ -64,6 +64,7 @@ pub mod split;
 mod storage_engine;
 #[cfg(test)]
 mod tests;
+mod trigger;
 pub mod user_lock;
 pub mod variables;
 mod view;

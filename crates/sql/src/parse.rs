@@ -84,6 +84,14 @@ pub enum Statement {
     /// CREATE [OR REPLACE] VIEW, ALTER VIEW (`view`): sqlparser lacks their MariaDB
     /// options and CHECK OPTION, and the view keeps its query's text.
     View(Box<crate::view::ViewStatement>),
+    /// CREATE TRIGGER (`trigger`: sqlparser reads it for MySqlDialect only, and the
+    /// trigger keeps its body's text).
+    CreateTrigger(Box<crate::trigger::TriggerStatement>),
+    /// DROP TRIGGER [IF EXISTS] name.
+    DropTrigger {
+        name: ast::ObjectName,
+        if_exists: bool,
+    },
     /// ALTER TABLE (other than DISABLE/ENABLE KEYS), with the operations that carried IF
     /// [NOT] EXISTS (`if_exists`).
     AlterTable(Box<crate::if_exists::AlterTable>),
@@ -190,6 +198,9 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
         Some("PREPARE" | "EXECUTE" | "DEALLOCATE") => prepared_sql(&mut parser),
         Some("DROP") if peek_word(&parser, 1).as_deref() == Some("PREPARE") => {
             prepared_sql(&mut parser)
+        }
+        Some("DROP") if peek_word(&parser, 1).as_deref() == Some("TRIGGER") => {
+            crate::trigger::parse_drop(&mut parser)
         }
         Some("DO") => {
             parser.next_token();
@@ -339,8 +350,10 @@ fn pre_view(parser: &mut Parser, text: &str) -> Result<Option<Statement>, Parser
                 parser.expect_token(&Token::Eq)?;
                 // `user@host` in any quoting, or CURRENT_USER[()]: its tokens' text.
                 let mut written = String::new();
-                while !matches!(peek_word(parser, 0).as_deref(), Some("SQL" | "VIEW"))
-                    && parser.peek_token().token != Token::EOF
+                while !matches!(
+                    peek_word(parser, 0).as_deref(),
+                    Some("SQL" | "VIEW" | "TRIGGER")
+                ) && parser.peek_token().token != Token::EOF
                 {
                     written.push_str(&parser.next_token().token.to_string());
                 }
@@ -359,6 +372,9 @@ fn pre_view(parser: &mut Parser, text: &str) -> Result<Option<Statement>, Parser
             }
             _ => break,
         }
+    }
+    if !alter && algorithm.is_none() && security.is_none() && eat_word(parser, "TRIGGER") {
+        return crate::trigger::parse_create(parser, text, or_replace, definer).map(Some);
     }
     if !eat_word(parser, "VIEW") {
         return Ok(None);

@@ -29,6 +29,7 @@
 //!     1317.
 
 mod accounts;
+mod triggers;
 mod views;
 
 use crate::dml::{self, DeletePlan, InsertPlan, UpdatePlan};
@@ -558,6 +559,22 @@ impl Bound {
     }
 }
 
+/// Whether a trigger was created or dropped between two catalogs: a write statement binds
+/// its table's triggers with it (`trigger`), so a prepared one re-binds.
+fn triggers_changed(before: &manycore_storage::Catalog, now: &manycore_storage::Catalog) -> bool {
+    now.databases.iter().any(|(name, database)| {
+        let old = before
+            .databases
+            .get(name)
+            .map_or(&[][..], |d| &d.triggers[..]);
+        old.len() != database.triggers.len()
+            || old
+                .iter()
+                .zip(&database.triggers)
+                .any(|(a, b)| !Arc::ptr_eq(a, b))
+    })
+}
+
 /// A prepared statement. Shared pieces are behind `Arc` so an execution borrows them
 /// without copying (the execute path allocates nothing in steady state).
 struct Prepared {
@@ -797,6 +814,7 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
         Statement::StartTransaction { .. } => Counter::ComBegin,
         Statement::SetCharacterSet(_) | Statement::Sets(_) => Counter::ComSetOption,
         Statement::Account(_) | Statement::View(_) => return None,
+        Statement::CreateTrigger(_) | Statement::DropTrigger { .. } => return None,
         Statement::Sql(s) => match s.as_ref() {
             S::Query(_) => Counter::ComSelect,
             S::Insert(i) if i.replace_into => Counter::ComReplace,
@@ -1567,7 +1585,7 @@ impl Session {
                         .find_map(|d| d.tables.get(&t.schema.name).filter(|c| Arc::ptr_eq(c, t)));
                     current.is_none()
                 })
-            });
+            }) || triggers_changed(&prepared.checked_catalog, &catalog);
             if !stale {
                 prepared.checked_catalog = Arc::clone(&catalog);
             }
@@ -2296,6 +2314,8 @@ impl Session {
             on_duplicate: Vec::new(),
             returning: None,
             subquery_tables: Vec::new(),
+            // CREATE TABLE ... SELECT: a new table has no triggers.
+            triggers: Default::default(),
         };
         let mut txn = storage.begin(&self.reader);
         let inserted = dml::execute_insert(
@@ -2488,6 +2508,8 @@ impl Session {
             }
             Statement::Account(a) => return self.execute_account(a, sink, more),
             Statement::View(view) => self.create_view(view)?,
+            Statement::CreateTrigger(t) => self.create_trigger(t)?,
+            Statement::DropTrigger { name, if_exists } => self.drop_trigger(name, *if_exists)?,
             Statement::ShowWarnings {
                 errors,
                 count,
@@ -2860,6 +2882,13 @@ impl Session {
             } => {
                 let rows = self.show_create_view(obj_name, true)?;
                 return self.send_rows(rows.expect("errs when there is no view"), sink, more);
+            }
+            S::ShowCreate {
+                obj_type: ast::ShowCreateObject::Trigger,
+                obj_name,
+            } => {
+                let rows = self.show_create_trigger(obj_name)?;
+                return self.send_rows(rows, sink, more);
             }
             S::ShowCreate {
                 obj_type: ast::ShowCreateObject::Table,

@@ -11,6 +11,7 @@
 //! Invariants:
 //! (1) Each piece's `text` has the same length as the slice of the query it came from.
 //! (2) Pieces that contain only whitespace and comments are dropped.
+//! (3) In a CREATE ... TRIGGER, a `;` between BEGIN and its END does not end the piece.
 
 /// Our version as executable comments compare it (10.11.99 -> 101199).
 pub const VERSION_NUMBER: u32 = 101199;
@@ -42,6 +43,9 @@ pub fn split(query: &str) -> Vec<Piece> {
     let mut line = 1;
     // Depth of open executable comments whose closing `*/` must be blanked.
     let mut executable_open = 0usize;
+    // The words of the current piece that tell a CREATE TRIGGER's BEGIN ... END body,
+    // whose `;` do not end the statement (invariant (3)).
+    let mut block = Block::default();
     let mut i = 0;
     while i < bytes.len() {
         let c = bytes[i];
@@ -88,6 +92,7 @@ pub fn split(query: &str) -> Vec<Piece> {
                     i += 2;
                     continue;
                 }
+                b';' if block.depth > 0 => out.push(c),
                 b';' => {
                     if has_code {
                         pieces.push(piece(&out, start_line));
@@ -95,6 +100,22 @@ pub fn split(query: &str) -> Vec<Piece> {
                     out.clear();
                     has_code = false;
                     start_line = line;
+                    block = Block::default();
+                }
+                _ if c.is_ascii_alphabetic()
+                    && !out
+                        .last()
+                        .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_') =>
+                {
+                    let end = i + bytes[i..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                        .count();
+                    block.word(&bytes[i..end], &bytes[end..]);
+                    has_code = true;
+                    out.extend_from_slice(&bytes[i..end]);
+                    i = end;
+                    continue;
                 }
                 _ => {
                     if !c.is_ascii_whitespace() {
@@ -147,6 +168,45 @@ pub fn split(query: &str) -> Vec<Piece> {
     pieces
 }
 
+/// Tracks BEGIN ... END blocks in the body of a CREATE ... TRIGGER.
+#[derive(Default)]
+struct Block {
+    words: usize,
+    create: bool,
+    trigger: bool,
+    depth: usize,
+}
+
+impl Block {
+    /// Sees the next word of the piece (`rest`: the bytes after it).
+    fn word(&mut self, word: &[u8], rest: &[u8]) {
+        let is = |w: &str| word.eq_ignore_ascii_case(w.as_bytes());
+        if self.words == 0 {
+            self.create = is("CREATE");
+        }
+        self.words += 1;
+        if !self.create {
+            return;
+        }
+        if is("TRIGGER") {
+            self.trigger = true;
+        } else if self.trigger && is("BEGIN") {
+            self.depth += 1;
+        } else if self.trigger && is("END") && self.depth > 0 {
+            // END IF, END WHILE ... close other blocks than BEGIN's.
+            let next: Vec<u8> = rest
+                .iter()
+                .skip_while(|b| b.is_ascii_whitespace())
+                .take_while(|b| b.is_ascii_alphabetic())
+                .map(u8::to_ascii_uppercase)
+                .collect();
+            if !matches!(&next[..], b"IF" | b"WHILE" | b"LOOP" | b"CASE" | b"REPEAT") {
+                self.depth -= 1;
+            }
+        }
+    }
+}
+
 /// Whether `split(query)` is exactly one piece equal to `query`, starting on line 1: the
 /// query starts with a letter and has no `;` and nothing that may start a comment.
 /// Conservative: a `;` or `#` inside a string also says no.
@@ -193,6 +253,20 @@ pub fn is_blank(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_trigger_body_keeps_its_semicolons() {
+        let query = "CREATE TRIGGER t1 BEFORE INSERT ON t FOR EACH ROW BEGIN SET NEW.a = 1; \
+                     IF NEW.a THEN SET @x = 'end;'; END IF; END; SELECT 1; \
+                     SELECT 'BEGIN'; SELECT 2";
+        let texts: Vec<String> = split(query).into_iter().map(|p| p.text).collect();
+        assert_eq!(texts.len(), 4, "{texts:?}");
+        assert!(texts[0].ends_with("END IF; END"), "{texts:?}");
+        assert_eq!(texts[1].trim(), "SELECT 1");
+        assert_eq!(texts[2].trim(), "SELECT 'BEGIN'");
+        // Outside CREATE ... TRIGGER, BEGIN starts a transaction: `;` ends it.
+        assert_eq!(split("BEGIN; SELECT 1").len(), 2);
+    }
 
     #[test]
     fn single_statements_are_what_split_would_return() {

@@ -57,11 +57,8 @@ pub struct ViewStatement {
 
 /// The view's definition as SHOW CREATE VIEW prints it.
 pub fn create_text(view: &ViewSchema) -> String {
-    let quote = |s: &str| format!("`{}`", s.replace('`', "``"));
-    let definer = match view.definer.rsplit_once('@') {
-        Some((user, host)) => format!("{}@{}", quote(user), quote(host)),
-        None => quote(&view.definer),
-    };
+    let quote = |s: &str| quote_name(s);
+    let definer = quote_definer(&view.definer);
     let mut text = format!(
         "CREATE ALGORITHM={} DEFINER={definer} SQL SECURITY {} VIEW {}",
         view.algorithm,
@@ -78,6 +75,19 @@ pub fn create_text(view: &ViewSchema) -> String {
         text.push_str(&format!(" WITH {} CHECK OPTION", view.check_option));
     }
     text
+}
+
+/// A name in backticks, as SHOW CREATE prints it.
+pub fn quote_name(s: &str) -> String {
+    format!("`{}`", s.replace('`', "``"))
+}
+
+/// A DEFINER kept as `user@host`, as SHOW CREATE VIEW and TRIGGER print it.
+pub fn quote_definer(definer: &str) -> String {
+    match definer.rsplit_once('@') {
+        Some((user, host)) => format!("{}@{}", quote_name(user), quote_name(host)),
+        None => quote_name(definer),
+    }
 }
 
 /// The view `[db.]name` names, if there is one (its database, and it).

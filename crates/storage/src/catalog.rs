@@ -36,6 +36,9 @@
 //!     logged under the old name. An ALTER that changes no stored value keeps the
 //!     `TableData` (indexes it adds are built over it as `create_index` builds them,
 //!     invariant (5)).
+//! (9) A trigger names a table of its own database: DROP TABLE and DROP DATABASE drop
+//!     it with the table, RENAME TABLE moves it with the table (no log record of its own:
+//!     replaying the drop or rename does the same).
 
 use crate::gc::{Horizon, ReaderSlot};
 use crate::index::{IndexNo, KeyRange, PrimaryIndex};
@@ -421,6 +424,30 @@ pub struct Database {
     pub tables: BTreeMap<String, Arc<Table>>,
     /// Views by name; a name is a table's or a view's, never both (invariant (7)).
     pub views: BTreeMap<String, Arc<ViewSchema>>,
+    /// Triggers in creation order (the order they fire in); each names a table of this
+    /// database and is dropped with it (invariant (9)).
+    pub triggers: Vec<Arc<TriggerSchema>>,
+}
+
+/// A trigger's definition. Storage keeps its body as opaque text (it knows no SQL): the
+/// sql crate parses and binds it with the statements that fire it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TriggerSchema {
+    pub name: String,
+    /// The table it belongs to, in the trigger's database.
+    pub table: String,
+    /// `BEFORE` or `AFTER`.
+    pub timing: String,
+    /// `INSERT`, `UPDATE` or `DELETE`.
+    pub event: String,
+    /// The body as written: one statement, or `BEGIN ... END`.
+    pub body: String,
+    /// DEFINER (`user@host`), the sql_mode and character set client at creation, kept for
+    /// SHOW TRIGGERS and information_schema.TRIGGERS.
+    pub definer: String,
+    pub sql_mode: String,
+    pub character_set_client: String,
+    pub collation_connection: String,
 }
 
 /// A view's definition. Storage keeps the query as opaque text (it knows no SQL): the
@@ -623,6 +650,7 @@ impl Storage {
                     name: name.to_string(),
                     tables: BTreeMap::new(),
                     views: BTreeMap::new(),
+                    triggers: Vec::new(),
                 };
                 dbs.insert(name.to_string(), Arc::new(db));
                 Ok(true)
@@ -767,6 +795,73 @@ impl Storage {
         )
     }
 
+    /// Creates trigger `trigger.name` in `db`, after the others (it fires last), or with
+    /// `replace` in the place of the trigger of that name. Ok(false), and nothing changed,
+    /// if a trigger has the name and not `replace`; NoSuchTable if its table is none.
+    pub fn create_trigger(
+        &self,
+        db: &str,
+        trigger: TriggerSchema,
+        replace: bool,
+    ) -> Result<bool, StorageError> {
+        let _ddl = self.ddl.lock();
+        self.update_catalog(
+            |dbs| {
+                let database = dbs
+                    .get(db)
+                    .ok_or_else(|| StorageError::NoSuchDatabase(db.into()))?;
+                if !database.tables.contains_key(&trigger.table) {
+                    return Err(StorageError::NoSuchTable(trigger.table.clone()));
+                }
+                let mut database = clone_database(database);
+                let new = Arc::new(trigger.clone());
+                match database
+                    .triggers
+                    .iter()
+                    .position(|t| t.name == trigger.name)
+                {
+                    Some(_) if !replace => return Ok(false),
+                    Some(at) => database.triggers[at] = new,
+                    None => database.triggers.push(new),
+                }
+                dbs.insert(db.to_string(), Arc::new(database));
+                Ok(true)
+            },
+            |&created| {
+                created.then(|| DdlChange::CreateTrigger {
+                    db: db.to_string(),
+                    trigger: trigger.clone(),
+                })
+            },
+        )
+    }
+
+    /// Drops trigger `name` of `db`: Ok(false) if there is none.
+    pub fn drop_trigger(&self, db: &str, name: &str) -> Result<bool, StorageError> {
+        let _ddl = self.ddl.lock();
+        self.update_catalog(
+            |dbs| {
+                let Some(database) = dbs.get(db) else {
+                    return Ok(false);
+                };
+                let mut database = clone_database(database);
+                let before = database.triggers.len();
+                database.triggers.retain(|t| t.name != name);
+                if database.triggers.len() == before {
+                    return Ok(false);
+                }
+                dbs.insert(db.to_string(), Arc::new(database));
+                Ok(true)
+            },
+            |&dropped| {
+                dropped.then(|| DdlChange::DropTrigger {
+                    db: db.to_string(),
+                    name: name.to_string(),
+                })
+            },
+        )
+    }
+
     /// Drops view `name` of `db` (NoSuchTable if there is none).
     pub fn drop_view(&self, db: &str, name: &str) -> Result<(), StorageError> {
         let _ddl = self.ddl.lock();
@@ -830,6 +925,7 @@ impl Storage {
                 let Some(table) = database.tables.remove(name) else {
                     return Ok(None);
                 };
+                database.triggers.retain(|t| t.table != name);
                 dbs.insert(db.to_string(), Arc::new(database));
                 Ok(Some(table))
             },
@@ -1348,6 +1444,11 @@ fn rename_one(
     let mut source = clone_database(source);
     source.tables.remove(from);
     source.views.remove(from);
+    // The table's triggers follow it (invariant (9)).
+    let (moved, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut source.triggers)
+        .into_iter()
+        .partition(|t| t.table == *from);
+    source.triggers = kept;
     dbs.insert(from_db.clone(), Arc::new(source));
     let mut target = clone_database(&dbs[to_db]);
     if let Some(view) = view {
@@ -1385,6 +1486,11 @@ fn rename_one(
         old.secondary.clone(),
     );
     target.tables.insert(to.clone(), Arc::new(table));
+    target.triggers.extend(moved.into_iter().map(|t| {
+        let mut t = TriggerSchema::clone(&t);
+        t.table = to.clone();
+        Arc::new(t)
+    }));
     dbs.insert(to_db.clone(), Arc::new(target));
     // Foreign keys naming the old name as their parent now name the new one.
     let names_parent = |fk: &ForeignKeySchema| fk.parent_db == *from_db && fk.parent_table == *from;
@@ -1535,6 +1641,7 @@ fn clone_database(db: &Database) -> Database {
         name: db.name.clone(),
         tables: db.tables.clone(),
         views: db.views.clone(),
+        triggers: db.triggers.clone(),
     }
 }
 

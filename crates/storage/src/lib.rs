@@ -38,7 +38,7 @@ mod transaction;
 pub use catalog::{
     Catalog, CheckConstraint, ColumnSchema, Database, ForeignKeySchema, IndexSchema,
     ReferentialAction, RowConversion, RowFormat, Table, TableId, TableOptions, TableSchema,
-    ViewSchema,
+    TriggerSchema, ViewSchema,
 };
 pub use gc::ReaderSlot;
 pub use index::{IndexNo, KeyRange};

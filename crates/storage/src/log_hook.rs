@@ -19,7 +19,9 @@
 //!     `take_commit_lsn`, so the connection that ran the statement waits for exactly what
 //!     it wrote before acknowledging it.
 
-use crate::catalog::{ForeignKeySchema, IndexSchema, Table, TableSchema, ViewSchema};
+use crate::catalog::{
+    ForeignKeySchema, IndexSchema, Table, TableSchema, TriggerSchema, ViewSchema,
+};
 use crate::StorageError;
 use manycore_types::Value;
 use std::cell::Cell;
@@ -127,6 +129,16 @@ pub enum DdlChange {
         view: ViewSchema,
     },
     DropView {
+        db: String,
+        name: String,
+    },
+    /// CREATE [OR REPLACE] TRIGGER: the trigger as it now is (replay replaces one of its
+    /// name).
+    CreateTrigger {
+        db: String,
+        trigger: TriggerSchema,
+    },
+    DropTrigger {
         db: String,
         name: String,
     },

@@ -1,6 +1,8 @@
 //! Differential SQL: the same statements on two servers, outcomes compared.
 //!
-//! A SQL file is a list of statements, each ending with `;` at the end of a line.
+//! A SQL file is a list of statements, each ending with `;` at the end of a line, or with
+//! the delimiter a `DELIMITER <text>` line sets (as the mariadb client reads it: CREATE
+//! TRIGGER bodies hold `;`).
 //! Lines starting with `--` are comments; a comment of the form `-- diff: <flag>`
 //! applies to the next statement:
 //!   `skip-result`  compare only success or error code (output legitimately differs);
@@ -69,11 +71,16 @@ pub fn parse_sql_file(text: &str) -> Result<Vec<Statement>, String> {
     let mut start_line = 0;
     let mut skip_result = false;
     let mut ordered = None;
+    let mut delimiter = ";".to_string();
     for (index, raw) in text.lines().enumerate() {
         let line = raw.trim_end();
         let trimmed = line.trim_start();
         if current.is_empty() {
             if trimmed.is_empty() {
+                continue;
+            }
+            if let Some(new) = trimmed.strip_prefix("DELIMITER ") {
+                delimiter = new.trim().to_string();
                 continue;
             }
             if let Some(comment) = trimmed.strip_prefix("--") {
@@ -102,7 +109,7 @@ pub fn parse_sql_file(text: &str) -> Result<Vec<Statement>, String> {
             current.push('\n');
         }
         current.push_str(line);
-        if let Some(sql) = current.trim_end().strip_suffix(';') {
+        if let Some(sql) = current.trim_end().strip_suffix(delimiter.as_str()) {
             statements.push(Statement {
                 sql: sql.trim().to_string(),
                 line: start_line,
@@ -402,6 +409,11 @@ mod tests {
     fn unterminated_statement_and_unknown_directive_are_errors() {
         assert!(parse_sql_file("SELECT 1").is_err());
         assert!(parse_sql_file("-- diff: sometimes\nSELECT 1;").is_err());
+        let with_delimiter =
+            parse_sql_file("DELIMITER //\nCREATE x BEGIN a; b; END//\nDELIMITER ;\nSELECT 1;")
+                .expect("parses");
+        let sql: Vec<&str> = with_delimiter.iter().map(|s| s.sql.as_str()).collect();
+        assert_eq!(sql, ["CREATE x BEGIN a; b; END", "SELECT 1"]);
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //! dumped alone, with `--databases`, with `--all-databases` (the `mysql` database
 //! included, and left out) and with routines, events and triggers, exits 0 with nothing
 //! on stderr, and each dump restored into a fresh server gives the same tables (SHOW
-//! CREATE TABLE), views (SHOW CREATE VIEW, one reading the other) and rows, and a foreign
-//! key that is enforced again.
+//! CREATE TABLE), views (SHOW CREATE VIEW, one reading the other), triggers (SHOW
+//! TRIGGERS, SHOW CREATE TRIGGER) and rows, a foreign key that is enforced again and a
+//! trigger that fires again.
 
 use manycore_testkit::{mariadb_cli, mariadb_dump, Server};
 
@@ -44,6 +45,8 @@ CREATE VIEW shop.spenders (who, spent) AS
   SELECT u.name, SUM(o.total) FROM shop.users u JOIN shop.orders o ON o.user_id = u.id
   GROUP BY u.name;
 CREATE VIEW shop.big_spenders AS SELECT who FROM shop.spenders WHERE spent < 0;
+CREATE TRIGGER shop.users_bi BEFORE INSERT ON shop.users FOR EACH ROW
+  SET NEW.note = IFNULL(NEW.note, CONCAT('auto ', NEW.email));
 "#;
 
 /// What must come back the same after a restore.
@@ -51,7 +54,8 @@ const CHECK: &str = "SHOW CREATE TABLE shop.users; SHOW CREATE TABLE shop.orders
                      SELECT * FROM shop.users ORDER BY id; SELECT * FROM shop.orders ORDER BY id; \
                      SHOW FULL TABLES FROM shop; SHOW CREATE VIEW shop.spenders; \
                      SHOW CREATE VIEW shop.big_spenders; SELECT * FROM shop.spenders ORDER BY who; \
-                     SELECT * FROM shop.big_spenders;";
+                     SELECT * FROM shop.big_spenders; SHOW TRIGGERS FROM shop; \
+                     SHOW CREATE TRIGGER shop.users_bi;";
 
 fn seeded_server() -> (Server, String) {
     let server = Server::from_env();
@@ -96,6 +100,17 @@ fn assert_restores(dump: &str, into_database: bool, expected: &str) {
     assert!(
         !orphan.success() && orphan.stderr.contains("1452"),
         "the restored foreign key is not enforced: {orphan}"
+    );
+    let fired = mariadb_cli(
+        fresh.port(),
+        &[],
+        "INSERT INTO shop.users (email) VALUES ('t@x.org'); \
+         SELECT note FROM shop.users WHERE email = 't@x.org'",
+    )
+    .expect_success("insert after restore");
+    assert!(
+        fired.stdout.contains("auto t@x.org"),
+        "the restored trigger did not fire: {fired}"
     );
 }
 

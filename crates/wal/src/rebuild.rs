@@ -23,7 +23,7 @@ use crate::record::LogRecord;
 use crate::{Lsn, Wal, WalError};
 use manycore_storage::{
     DdlChange, IndexNo, KeyRange, ReaderSlot, RecoveryBatch, Storage, StorageError,
-    TableForeignKeys, TableSchema, ViewSchema,
+    TableForeignKeys, TableSchema, TriggerSchema, ViewSchema,
 };
 use manycore_types::Row;
 use std::ops::ControlFlow;
@@ -262,6 +262,8 @@ fn apply_ddl(s: &Storage, record: LogRecord) -> Result<(), StorageError> {
         // A replaced view is logged as its new definition.
         LogRecord::CreateView { db, view } => s.create_view(&db, view, true),
         LogRecord::DropView { db, name } => s.drop_view(&db, &name),
+        LogRecord::CreateTrigger { db, trigger } => s.create_trigger(&db, trigger, true).map(drop),
+        LogRecord::DropTrigger { db, name } => s.drop_trigger(&db, &name).map(drop),
         LogRecord::RebuildTable {
             db,
             schema,
@@ -332,6 +334,14 @@ pub fn write_checkpoint(
             let change = DdlChange::CreateView {
                 db: database.name.clone(),
                 view: ViewSchema::clone(view),
+            };
+            writer.write(&ddl_record(&change))?;
+        }
+        // In creation order, so they fire in it after a restart.
+        for trigger in &database.triggers {
+            let change = DdlChange::CreateTrigger {
+                db: database.name.clone(),
+                trigger: TriggerSchema::clone(trigger),
             };
             writer.write(&ddl_record(&change))?;
         }

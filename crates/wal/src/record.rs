@@ -27,6 +27,8 @@
 //! | 17   | AlterRows      | db, table, count, (key bytes, row) * count                |
 //! | 18   | AlterEnd       | db, table                                                 |
 //! | 19   | RenameTables   | count, (from db, from name, to db, to name) * count       |
+//! | 20   | CreateTrigger  | db, then TriggerSchema's 9 strings in declaration order   |
+//! | 21   | DropTrigger    | db, name                                                  |
 //!
 //! ALTER TABLE's column operations are one AlterTable record when the table keeps its
 //! rows (a rename, a default), with the other tables whose foreign keys follow a renamed
@@ -102,7 +104,7 @@
 use crate::codec::*;
 use manycore_storage::{
     CheckConstraint, ColumnSchema, ForeignKeySchema, IndexSchema, ReferentialAction, RowFormat,
-    TableForeignKeys, TableOptions, TableRename, TableSchema, ViewSchema,
+    TableForeignKeys, TableOptions, TableRename, TableSchema, TriggerSchema, ViewSchema,
 };
 use manycore_types::decimal::PACKED_LEN;
 use manycore_types::enumset::Members;
@@ -212,6 +214,15 @@ pub enum LogRecord {
         view: ViewSchema,
     },
     DropView {
+        db: String,
+        name: String,
+    },
+    /// A trigger created or replaced (CREATE [OR REPLACE] TRIGGER).
+    CreateTrigger {
+        db: String,
+        trigger: TriggerSchema,
+    },
+    DropTrigger {
         db: String,
         name: String,
     },
@@ -526,6 +537,28 @@ impl LogRecord {
                 put_str(&mut out, db);
                 put_str(&mut out, name);
             }
+            LogRecord::CreateTrigger { db, trigger } => {
+                put_u8(&mut out, 20);
+                put_str(&mut out, db);
+                for text in [
+                    &trigger.name,
+                    &trigger.table,
+                    &trigger.timing,
+                    &trigger.event,
+                    &trigger.body,
+                    &trigger.definer,
+                    &trigger.sql_mode,
+                    &trigger.character_set_client,
+                    &trigger.collation_connection,
+                ] {
+                    put_str(&mut out, text);
+                }
+            }
+            LogRecord::DropTrigger { db, name } => {
+                put_u8(&mut out, 21);
+                put_str(&mut out, db);
+                put_str(&mut out, name);
+            }
             LogRecord::RenameTables { renames } => {
                 put_u8(&mut out, 19);
                 put_varint(&mut out, renames.len() as u64);
@@ -639,6 +672,24 @@ impl LogRecord {
                 view: get_view(&mut r)?,
             },
             14 => LogRecord::DropView {
+                db: r.string()?,
+                name: r.string()?,
+            },
+            20 => LogRecord::CreateTrigger {
+                db: r.string()?,
+                trigger: TriggerSchema {
+                    name: r.string()?,
+                    table: r.string()?,
+                    timing: r.string()?,
+                    event: r.string()?,
+                    body: r.string()?,
+                    definer: r.string()?,
+                    sql_mode: r.string()?,
+                    character_set_client: r.string()?,
+                    collation_connection: r.string()?,
+                },
+            },
+            21 => LogRecord::DropTrigger {
                 db: r.string()?,
                 name: r.string()?,
             },
@@ -1733,6 +1784,24 @@ mod tests {
                     columns: Vec::new(),
                     ..sample_view()
                 },
+            },
+            LogRecord::CreateTrigger {
+                db: db.clone(),
+                trigger: TriggerSchema {
+                    name: "tr".into(),
+                    table: table.clone(),
+                    timing: "BEFORE".into(),
+                    event: "INSERT".into(),
+                    body: "BEGIN SET NEW.a = 'ü;'; END".into(),
+                    definer: "root@localhost".into(),
+                    sql_mode: "STRICT_TRANS_TABLES".into(),
+                    character_set_client: "utf8mb4".into(),
+                    collation_connection: "utf8mb4_general_ci".into(),
+                },
+            },
+            LogRecord::DropTrigger {
+                db: db.clone(),
+                name: "tr".into(),
             },
             LogRecord::DropView { db, name: table },
             LogRecord::RenameTables {

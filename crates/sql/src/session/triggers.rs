@@ -1,0 +1,185 @@
+//! Running CREATE TRIGGER and DROP TRIGGER (`trigger` holds the bodies' rules). Like
+//! other DDL they commit an open transaction first (session invariant (2)).
+
+use super::{storage_error, Session, StatementOutcome};
+use crate::error::{Error, ErrorCode, Result};
+use crate::expr::{SessionContext, VarScope};
+use crate::privilege::Privileges;
+use crate::scope::Parameters;
+use crate::show::{self, Rows};
+use crate::sink::ColumnInfo;
+use crate::trigger::{self, TriggerStatement};
+use manycore_storage::TriggerSchema;
+use manycore_types::{DataType, Value};
+use sqlparser::ast;
+
+impl Session {
+    /// CREATE [OR REPLACE] TRIGGER: 1146 for a missing table, 1347 for a view, 1359 for
+    /// a name in use; the body binds now against its table (1363, 1362, 1054...).
+    pub(super) fn create_trigger(
+        &mut self,
+        statement: &TriggerStatement,
+    ) -> Result<StatementOutcome> {
+        self.implicit_commit()?;
+        let (trigger_db, name) = crate::ddl::split_name(&statement.name)?;
+        let (table_db, table_name) = crate::ddl::split_name(&statement.table)?;
+        let db = self.require_db(trigger_db.or(table_db.clone()))?;
+        let table_db = table_db.unwrap_or(db.clone());
+        if table_db != db {
+            return Err(Error::new(
+                ErrorCode::TrgInWrongSchema,
+                "Trigger in wrong schema",
+            ));
+        }
+        self.state
+            .access()
+            .table(&db, &table_name, Privileges::ALTER)?;
+        if statement.ordering.is_some() {
+            return Err(Error::not_supported(
+                "FOLLOWS and PRECEDES in CREATE TRIGGER",
+            ));
+        }
+        let storage = self.engine.storage().clone();
+        let catalog = storage.catalog();
+        let database = catalog
+            .databases
+            .get(&db)
+            .ok_or_else(|| Error::bad_db(&db))?;
+        if database.views.contains_key(&table_name) {
+            return Err(Error::new(
+                ErrorCode::WrongObject,
+                format!("'{db}.{table_name}' is not of type 'BASE TABLE'"),
+            ));
+        }
+        let Some(table) = database.tables.get(&table_name).cloned() else {
+            return Err(Error::no_such_table(&db, &table_name));
+        };
+        if database.triggers.iter().any(|t| t.name == name) && !statement.or_replace {
+            if statement.if_not_exists {
+                self.state.note(
+                    ErrorCode::TrgAlreadyExists,
+                    format!("Trigger '{db}.{name}' already exists"),
+                );
+                return Ok(StatementOutcome::ok());
+            }
+            return Err(trigger_exists(&db, &name));
+        }
+        let definer = match statement.definer.as_deref() {
+            None => self.state.current_user.clone(),
+            Some(d)
+                if d.eq_ignore_ascii_case("CURRENT_USER")
+                    || d.eq_ignore_ascii_case("CURRENT_USER()") =>
+            {
+                self.state.current_user.clone()
+            }
+            Some(d) => d.to_string(),
+        };
+        let variable = |name: &str| -> Result<String> {
+            let value = self.state.system_variable(name, VarScope::Session)?;
+            Ok(manycore_types::format::to_text(&value, &DataType::Null))
+        };
+        let schema = TriggerSchema {
+            name: name.clone(),
+            table: table_name,
+            timing: statement.timing.clone(),
+            event: statement.event.clone(),
+            body: statement.body.clone(),
+            definer,
+            sql_mode: variable("sql_mode")?,
+            character_set_client: variable("character_set_client")?,
+            collation_connection: variable("collation_connection")?,
+        };
+        {
+            let parameters = Parameters::untyped();
+            let mut cx = self.bind_context(&catalog, &statement.body, &parameters);
+            cx.database = Some(&db);
+            trigger::validate(&cx, &db, &table, &schema)?;
+        }
+        drop(catalog);
+        if !storage
+            .create_trigger(&db, schema, statement.or_replace)
+            .map_err(storage_error)?
+        {
+            return Err(trigger_exists(&db, &name));
+        }
+        Ok(StatementOutcome::ok())
+    }
+
+    /// DROP TRIGGER [IF EXISTS] [db.]name: 1360 (a note with IF EXISTS) if there is none.
+    pub(super) fn drop_trigger(
+        &mut self,
+        name: &ast::ObjectName,
+        if_exists: bool,
+    ) -> Result<StatementOutcome> {
+        self.implicit_commit()?;
+        let (db, name) = crate::ddl::split_name(name)?;
+        let db = self.require_db(db)?;
+        let storage = self.engine.storage().clone();
+        let table = storage.catalog().databases.get(&db).and_then(|d| {
+            d.triggers
+                .iter()
+                .find(|t| t.name == name)
+                .map(|t| t.table.clone())
+        });
+        if let Some(table) = &table {
+            self.state.access().table(&db, table, Privileges::ALTER)?;
+        }
+        if table.is_none() || !storage.drop_trigger(&db, &name).map_err(storage_error)? {
+            let e = Error::new(ErrorCode::TrgDoesNotExist, "Trigger does not exist");
+            if !if_exists {
+                return Err(e);
+            }
+            self.state.note(e.code, e.message);
+        }
+        Ok(StatementOutcome::ok())
+    }
+}
+
+impl Session {
+    /// SHOW CREATE TRIGGER [db.]name: 1360 if there is none. Created is NULL (the
+    /// creation time is not kept yet).
+    pub(super) fn show_create_trigger(&self, name: &ast::ObjectName) -> Result<Rows> {
+        let (db, name) = crate::ddl::split_name(name)?;
+        let db = self.require_db(db)?;
+        let catalog = self.engine.storage().catalog();
+        let Some(found) = catalog
+            .databases
+            .get(&db)
+            .and_then(|d| d.triggers.iter().find(|t| t.name == name))
+        else {
+            return Err(Error::new(
+                ErrorCode::TrgDoesNotExist,
+                "Trigger does not exist",
+            ));
+        };
+        self.state.access().table_any(&db, &found.table)?;
+        let text = |name: &str, length| ColumnInfo::text(name, length);
+        Ok(Rows {
+            columns: vec![
+                text("Trigger", 64),
+                text("sql_mode", 8192),
+                text("SQL Original Statement", 1024),
+                text("character_set_client", 32),
+                text("collation_connection", 32),
+                text("Database Collation", 32),
+                ColumnInfo::text_nullable("Created", 22),
+            ],
+            rows: vec![vec![
+                show::text(&found.name),
+                show::text(&found.sql_mode),
+                show::text(&trigger::create_text(found)),
+                show::text(&found.character_set_client),
+                show::text(&found.collation_connection),
+                show::text("utf8mb4_general_ci"),
+                Value::Null,
+            ]],
+        })
+    }
+}
+
+fn trigger_exists(db: &str, name: &str) -> Error {
+    Error::new(
+        ErrorCode::TrgAlreadyExists,
+        format!("Trigger '{db}.{name}' already exists"),
+    )
+}
