@@ -598,6 +598,7 @@ pub(crate) fn keeps_rows(
             a.data_type == b.data_type
                 && a.nullable == b.nullable
                 && a.auto_increment == b.auto_increment
+                && a.generated == b.generated
         })
         && old.primary_key == schema.primary_key
 }
@@ -967,6 +968,7 @@ pub(crate) fn edit_keys(
         }
     }
     crate::check::validate(schema)?;
+    crate::generated::validate(schema)?;
     for op in operations {
         let O::AddConstraint {
             constraint: C::ForeignKey(fk),

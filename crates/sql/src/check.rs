@@ -41,16 +41,7 @@ pub fn bind(db: &str, table: &Arc<Table>) -> Result<Vec<BoundCheck>> {
     if checks.is_empty() {
         return Ok(Vec::new());
     }
-    let sources = [SourceTable {
-        db: db.to_string(),
-        alias: table.schema.name.clone(),
-        table: table.clone(),
-        offset: 0,
-        columns: Default::default(),
-        merged: Vec::new(),
-        null_extended: false,
-        derived: None,
-    }];
+    let sources = own_row(db, table);
     let parameters = Parameters::untyped();
     let scope = BindScope::new(&sources, "CHECK", &parameters);
     let mut bound = Vec::with_capacity(checks.len());
@@ -67,6 +58,21 @@ pub fn bind(db: &str, table: &Arc<Table>) -> Result<Vec<BoundCheck>> {
         });
     }
     Ok(bound)
+}
+
+/// `table` as the one source of an expression over its row (offset 0): what CHECK
+/// constraints and generated columns read.
+pub(crate) fn own_row(db: &str, table: &Arc<Table>) -> [SourceTable; 1] {
+    [SourceTable {
+        db: db.to_string(),
+        alias: table.schema.name.clone(),
+        table: table.clone(),
+        offset: 0,
+        columns: Default::default(),
+        merged: Vec::new(),
+        null_extended: false,
+        derived: None,
+    }]
 }
 
 /// Binds `schema`'s constraints against its columns, as CREATE TABLE and ALTER TABLE

@@ -17,11 +17,13 @@
 //!     - a column's `BINARY` attribute (`VARCHAR(10) BINARY`) is its charset's _bin
 //!       collation: it becomes `COLLATE utf8mb4_bin` (sqlparser has no such option);
 //!     - `DELETE t1.*, t2 FROM ...` names its targets with an optional `.*`
-//!       (sqlparser's target list takes plain names only).
+//!       (sqlparser's target list takes plain names only);
+//!     - a generated column's `[GENERATED ALWAYS] AS (expr)` may end in PERSISTENT,
+//!       MariaDB's word for STORED (sqlparser knows only VIRTUAL and STORED).
 
 use sqlparser::ast::{
-    BinaryOperator, ColumnOption, Delete, Expr, FromTable, Ident, ObjectName, OrderByExpr,
-    SqliteOnConflict, Statement, Update, UpdateTableFromKind,
+    BinaryOperator, ColumnOption, Delete, Expr, FromTable, GeneratedAs, GeneratedExpressionMode,
+    Ident, ObjectName, OrderByExpr, SqliteOnConflict, Statement, Update, UpdateTableFromKind,
 };
 use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
 use sqlparser::keywords::Keyword;
@@ -129,6 +131,11 @@ impl Dialect for MariaDbDialect {
             let bin = ObjectName::from(vec![Ident::new("utf8mb4_bin")]);
             return Ok(Some(Ok(Some(ColumnOption::Collation(bin)))));
         }
+        if parser.parse_keywords(&[Keyword::GENERATED, Keyword::ALWAYS, Keyword::AS])
+            || parser.parse_keyword(Keyword::AS)
+        {
+            return Ok(Some(generated_column(parser)));
+        }
         self.0.parse_column_option(parser)
     }
 
@@ -165,6 +172,37 @@ impl Dialect for MariaDbDialect {
 
 /// MariaDB's UPDATE after the keyword (invariant (2)): `[IGNORE] tables SET assignments
 /// [WHERE e] [ORDER BY ...] [LIMIT n]`.
+/// A generated column's `(expr) [VIRTUAL | PERSISTENT | STORED]`, after its `AS`
+/// (invariant 2); without a keyword it is VIRTUAL, as in MariaDB.
+fn generated_column(parser: &mut Parser) -> Result<Option<ColumnOption>, ParserError> {
+    parser.expect_token(&Token::LParen)?;
+    let expr = parser.parse_expr()?;
+    parser.expect_token(&Token::RParen)?;
+    let stored = match &parser.peek_token_ref().token {
+        Token::Word(w) if w.quote_style.is_none() => {
+            let stored = ["PERSISTENT", "STORED"]
+                .iter()
+                .any(|k| w.value.eq_ignore_ascii_case(k));
+            if stored || w.value.eq_ignore_ascii_case("VIRTUAL") {
+                parser.next_token();
+            }
+            stored
+        }
+        _ => false,
+    };
+    let (generated_as, mode) = match stored {
+        true => (GeneratedAs::ExpStored, GeneratedExpressionMode::Stored),
+        false => (GeneratedAs::Always, GeneratedExpressionMode::Virtual),
+    };
+    Ok(Some(ColumnOption::Generated {
+        generated_as,
+        sequence_options: None,
+        generation_expr: Some(expr),
+        generation_expr_mode: Some(mode),
+        generated_keyword: true,
+    }))
+}
+
 fn parse_update(
     parser: &mut Parser,
     update_token: sqlparser::tokenizer::TokenWithSpan,

@@ -36,7 +36,7 @@ mod slot;
 mod transaction;
 
 pub use catalog::{
-    Catalog, CheckConstraint, ColumnSchema, Database, ForeignKeySchema, IndexSchema,
+    Catalog, CheckConstraint, ColumnSchema, Database, ForeignKeySchema, GeneratedColumn, IndexSchema,
     ReferentialAction, RowConversion, RowFormat, Table, TableId, TableOptions, TableSchema,
     ViewSchema,
 };

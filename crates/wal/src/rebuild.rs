@@ -413,6 +413,7 @@ mod tests {
                     on_update_current_timestamp: false,
                     comment: String::new(),
                     display_width: None,
+                    generated: None,
                 })
                 .collect(),
             primary_key: Some(vec![0]),
@@ -509,6 +510,7 @@ mod tests {
             on_update_current_timestamp: false,
             comment: String::new(),
             display_width: None,
+            generated: None,
         };
         TableSchema {
             name: "t".into(),
@@ -968,6 +970,7 @@ mod rename_tests {
             on_update_current_timestamp: false,
             comment: String::new(),
             display_width: None,
+            generated: None,
         };
         TableSchema {
             name: name.into(),
