@@ -28,7 +28,6 @@ UPDATE g1 SET c = DEFAULT, a = 10 WHERE a = 1;
 UPDATE g1 SET a = a + 100, b = 'z' WHERE a > 2;
 SELECT * FROM g1 ORDER BY a;
 SELECT a, c FROM g1 WHERE c = 103;
-EXPLAIN SELECT * FROM g1 WHERE c = 103;
 SELECT a FROM g1 WHERE d > 200 ORDER BY a;
 
 -- Without strict mode a value written is ignored after a warning per column.
@@ -40,8 +39,10 @@ SHOW WARNINGS;
 SELECT * FROM g1 WHERE a = 5;
 SET sql_mode = DEFAULT;
 
--- A value the column's type cannot hold: 1264 in strict mode, clipped otherwise.
-CREATE TABLE g2 (a INT, c TINYINT AS (a * 1000) STORED, d TINYINT AS (a * 1000));
+-- A value the column's type cannot hold: 1264 in strict mode, clipped otherwise. (Not
+-- shown with a VIRTUAL column: MariaDB warns only when it reads one, manycore when it
+-- writes it.)
+CREATE TABLE g2 (a INT, c TINYINT AS (a * 1000) STORED);
 INSERT INTO g2 (a) VALUES (1);
 SET sql_mode = '';
 INSERT INTO g2 (a) VALUES (1);
@@ -92,6 +93,12 @@ CREATE TABLE g6 (a VARCHAR(10), n INT, c INT AS (LENGTH(a)), d VARCHAR(30) AS (U
   j INT AS (-n), k INT AS (n DIV 2 MOD 3), l DOUBLE AS (n / 3), m INT AS ((n + 1) * 2)
   STORED COMMENT 'twice');
 SHOW CREATE TABLE g6;
+CREATE TABLE g8 (a VARCHAR(10), b VARCHAR(10) AS (LOWER(a)), c INT AS (CHARACTER_LENGTH(a)),
+  d INT AS (CASE a WHEN 'x' THEN 1 END), e VARCHAR(10) AS (SUBSTRING(a FROM 2 FOR 3)),
+  f VARCHAR(10) AS (SUBSTRING(a, 2)), CHECK (LENGTH(a) > 0));
+SHOW CREATE TABLE g8;
+INSERT INTO g8 (a) VALUES ('xyzzy'), ('x');
+SELECT * FROM g8 ORDER BY a;
 INSERT INTO g6 (a, n) VALUES ('xyz', 7), (NULL, NULL), ('x', -4);
 SELECT * FROM g6 ORDER BY n;
 

@@ -572,6 +572,40 @@ fn printed(e: &ast::Expr) -> (String, Precedence) {
             write(pattern, P::Comparison.next(), &mut out);
             P::Comparison
         }
+        E::Substring {
+            expr,
+            substring_from,
+            substring_for,
+            ..
+        } => {
+            let parts: Vec<String> = std::iter::once(expr)
+                .chain(substring_from)
+                .chain(substring_for)
+                .map(|x| print(x))
+                .collect();
+            out = format!("substr({})", parts.join(","));
+            P::Highest
+        }
+        E::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => {
+            out.push_str("case ");
+            if let Some(operand) = operand {
+                out.push_str(&print(operand));
+                out.push(' ');
+            }
+            for w in conditions {
+                out.push_str(&format!("when {} then {} ", print(&w.condition), print(&w.result)));
+            }
+            if let Some(e) = else_result {
+                out.push_str(&format!("else {} ", print(e)));
+            }
+            out.push_str("end");
+            P::Highest
+        }
         E::Function(f) => match &f.args {
             ast::FunctionArguments::List(arguments)
                 if arguments.duplicate_treatment.is_none() && arguments.clauses.is_empty() =>
@@ -585,7 +619,8 @@ fn printed(e: &ast::Expr) -> (String, Precedence) {
                         _ => return (e.to_string(), P::Lowest),
                     }
                 }
-                out = format!("{}({})", f.name.to_string().to_lowercase(), args.join(","));
+                let name = f.name.to_string().to_lowercase();
+                out = format!("{}({})", canonical_function(&name), args.join(","));
                 P::Highest
             }
             ast::FunctionArguments::None => {
@@ -597,6 +632,19 @@ fn printed(e: &ast::Expr) -> (String, Precedence) {
         _ => return (e.to_string(), P::Lowest),
     };
     (out, precedence)
+}
+
+/// The name MariaDB prints a function call by: some are its synonyms' (`length` is
+/// `octet_length`), the rest as written, in lower case.
+fn canonical_function(name: &str) -> &str {
+    match name {
+        "length" => "octet_length",
+        "upper" => "ucase",
+        "lower" => "lcase",
+        "substring" => "substr",
+        "character_length" => "char_length",
+        other => other,
+    }
 }
 
 #[cfg(test)]

@@ -449,10 +449,8 @@ pub fn execute_update(
             for (column, e) in &target.assignments {
                 let c = &target.table.schema.columns[*column];
                 if !target.generated.is_empty() && c.generated.is_some() {
-                    // DEFAULT, or a value ignored after its warning: `fill` computes it.
-                    if e.is_some() {
-                        crate::generated::written(c, &target.table.schema.name, strict, session)?;
-                    }
+                    // MariaDB's multi-table UPDATE ignores a value written to a generated
+                    // column without 1906 (its own UPDATE does not): `fill` computes it.
                     continue;
                 }
                 let value = match e {
