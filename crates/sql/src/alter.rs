@@ -556,7 +556,8 @@ pub(crate) fn copies_rows(
             // A STORED generated column added or redefined is computed for every row; a
             // VIRTUAL one, as in InnoDB, is not stored.
             let generated_before = source.and_then(|k| old.columns[k].generated.as_ref());
-            c.generated.as_ref().is_some_and(|g| g.stored) && c.generated.as_ref() != generated_before
+            c.generated.as_ref().is_some_and(|g| g.stored)
+                && c.generated.as_ref() != generated_before
         })
         || schema.columns.iter().zip(sources).any(|(c, source)| {
             let Some(k) = *source else { return false };

@@ -598,7 +598,11 @@ fn printed(e: &ast::Expr) -> (String, Precedence) {
                 out.push(' ');
             }
             for w in conditions {
-                out.push_str(&format!("when {} then {} ", print(&w.condition), print(&w.result)));
+                out.push_str(&format!(
+                    "when {} then {} ",
+                    print(&w.condition),
+                    print(&w.result)
+                ));
             }
             if let Some(e) = else_result {
                 out.push_str(&format!("else {} ", print(e)));

@@ -897,7 +897,14 @@ pub fn execute_update(
                 new[i] = current_timestamp(c, session);
             }
         }
-        crate::generated::fill(&plan.generated, schema, &mut new, n as u64 + 1, strict, &eval)?;
+        crate::generated::fill(
+            &plan.generated,
+            schema,
+            &mut new,
+            n as u64 + 1,
+            strict,
+            &eval,
+        )?;
         if !crate::check::row_passes(
             &plan.checks,
             &plan.db,
@@ -1294,9 +1301,16 @@ pub fn execute_insert(
         for (i, v) in values.into_iter().enumerate() {
             let column = plan.columns[i];
             row[column] = match v {
-                Some(_) if !plan.generated.is_empty() && schema.columns[column].generated.is_some() => {
+                Some(_)
+                    if !plan.generated.is_empty() && schema.columns[column].generated.is_some() =>
+                {
                     // Ignored after its warning: `fill` computes the value.
-                    crate::generated::written(&schema.columns[column], &schema.name, strict, session)?;
+                    crate::generated::written(
+                        &schema.columns[column],
+                        &schema.name,
+                        strict,
+                        session,
+                    )?;
                     None
                 }
                 Some(v) => {
@@ -1341,7 +1355,14 @@ pub fn execute_insert(
                 }
             }
         }
-        crate::generated::fill(&plan.generated, schema, &mut full, row_number, strict, &eval)?;
+        crate::generated::fill(
+            &plan.generated,
+            schema,
+            &mut full,
+            row_number,
+            strict,
+            &eval,
+        )?;
         if !crate::check::row_passes(
             &plan.checks,
             &plan.db,
@@ -1527,7 +1548,14 @@ fn insert_row(
                             new[i] = current_timestamp(c, session);
                         }
                     }
-                    crate::generated::fill(&plan.generated, schema, &mut new, row_number, strict, eval)?;
+                    crate::generated::fill(
+                        &plan.generated,
+                        schema,
+                        &mut new,
+                        row_number,
+                        strict,
+                        eval,
+                    )?;
                     let db = &plan.db;
                     if !crate::check::row_passes(
                         &plan.checks,

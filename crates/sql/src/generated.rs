@@ -96,7 +96,12 @@ pub fn fill(
 
 /// Invariant (3): a write of a value other than DEFAULT to `column` of `table`. Ok(())
 /// means the value is ignored (after the warning).
-pub fn written(column: &ColumnSchema, table: &str, strict: bool, session: &dyn expr::SessionContext) -> Result<()> {
+pub fn written(
+    column: &ColumnSchema,
+    table: &str,
+    strict: bool,
+    session: &dyn expr::SessionContext,
+) -> Result<()> {
     let e = Error::new(
         ErrorCode::NonDefaultValueForGeneratedColumn,
         format!(
@@ -185,7 +190,9 @@ pub fn validate(schema: &TableSchema) -> Result<()> {
 fn not_allowed(what: &str, column: &str) -> Error {
     Error::new(
         ErrorCode::GeneratedColumnFunctionNotAllowed,
-        format!("Function or expression '{what}' cannot be used in the {CLAUSE} clause of `{column}`"),
+        format!(
+            "Function or expression '{what}' cannot be used in the {CLAUSE} clause of `{column}`"
+        ),
     )
 }
 
@@ -223,9 +230,24 @@ fn refused_function(e: &ast::Expr) -> Option<(String, bool)> {
 }
 
 const AGGREGATES: &[&str] = &[
-    "count", "sum", "avg", "min", "max", "group_concat", "bit_and", "bit_or", "bit_xor",
-    "std", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp",
-    "json_arrayagg", "json_objectagg",
+    "count",
+    "sum",
+    "avg",
+    "min",
+    "max",
+    "group_concat",
+    "bit_and",
+    "bit_or",
+    "bit_xor",
+    "std",
+    "stddev",
+    "stddev_pop",
+    "stddev_samp",
+    "variance",
+    "var_pop",
+    "var_samp",
+    "json_arrayagg",
+    "json_objectagg",
 ];
 
 /// MariaDB's name of a function whose value can change between calls with the same

@@ -882,7 +882,11 @@ fn column_row(db: &str, schema: &TableSchema, i: usize, zone: TimeZone) -> Row {
         string(&extra(c)),
         string(COLUMN_PRIVILEGES),
         string(&c.comment),
-        string(if c.generated.is_some() { "ALWAYS" } else { "NEVER" }),
+        string(if c.generated.is_some() {
+            "ALWAYS"
+        } else {
+            "NEVER"
+        }),
         c.generated
             .as_ref()
             .map_or(Value::Null, |g| string(&g.expression)),
@@ -1013,7 +1017,10 @@ pub fn extra(c: &ColumnSchema) -> String {
         parts.push(format!("on update {}", timestamp_function(&c.data_type)));
     }
     if let Some(g) = &c.generated {
-        parts.push(format!("{} GENERATED", if g.stored { "STORED" } else { "VIRTUAL" }));
+        parts.push(format!(
+            "{} GENERATED",
+            if g.stored { "STORED" } else { "VIRTUAL" }
+        ));
     }
     parts.join(" ")
 }

@@ -490,7 +490,14 @@ pub fn execute_update(
             }
         }
         let eval = EvalContext::new(params, &write_session);
-        crate::generated::fill(&target.generated, &table.schema, &mut new, changed + 1, strict, &eval)?;
+        crate::generated::fill(
+            &target.generated,
+            &table.schema,
+            &mut new,
+            changed + 1,
+            strict,
+            &eval,
+        )?;
         let name = &table.schema.name;
         if !crate::check::row_passes(&target.checks, &target.db, name, &new, &eval, plan.ignore)? {
             continue;

@@ -102,8 +102,9 @@
 
 use crate::codec::*;
 use manycore_storage::{
-    CheckConstraint, ColumnSchema, ForeignKeySchema, GeneratedColumn, IndexSchema, ReferentialAction, RowFormat,
-    TableForeignKeys, TableOptions, TableRename, TableSchema, ViewSchema,
+    CheckConstraint, ColumnSchema, ForeignKeySchema, GeneratedColumn, IndexSchema,
+    ReferentialAction, RowFormat, TableForeignKeys, TableOptions, TableRename, TableSchema,
+    ViewSchema,
 };
 use manycore_types::decimal::PACKED_LEN;
 use manycore_types::enumset::Members;
