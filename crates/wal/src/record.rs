@@ -1806,6 +1806,10 @@ mod tests {
     #[test]
     fn default_table_options_keep_the_old_layout() {
         let mut schema = sample_schema();
+        // Generated columns would follow the options.
+        for column in &mut schema.columns {
+            column.generated = None;
+        }
         let mut with_default = Vec::new();
         put_schema(&mut with_default, &schema);
         schema.options.row_format = Some(RowFormat::Compact);
@@ -1815,6 +1819,31 @@ mod tests {
         assert!(with_compact.ends_with(&[0, 2]), "general_ci, COMPACT");
         let old = get_schema(&mut Reader::new(&with_default)).expect("decodes");
         assert_eq!(old.options, TableOptions::default());
+    }
+
+    /// Generated columns follow everything else, under their own flag: a schema without
+    /// any is laid out as before they existed (no flag, no trailer).
+    #[test]
+    fn generated_columns_keep_the_old_layout() {
+        let mut schema = sample_schema();
+        let mut with_generated = Vec::new();
+        put_schema(&mut with_generated, &schema);
+        assert_eq!(
+            get_schema(&mut Reader::new(&with_generated)).expect("decodes"),
+            schema
+        );
+        for column in &mut schema.columns {
+            column.generated = None;
+        }
+        let mut without = Vec::new();
+        put_schema(&mut without, &schema);
+        // The trailer: count 1 byte, then per column position, text and stored.
+        let trailer = 1 + (1 + 1 + "`c0` + 1".len() + 1) + (1 + 1 + "concat(`c3`,'x')".len() + 1);
+        assert_eq!(with_generated.len(), without.len() + trailer);
+        assert_eq!(
+            get_schema(&mut Reader::new(&without)).expect("decodes"),
+            schema
+        );
     }
 
     pub(crate) fn sample_view() -> ViewSchema {
