@@ -553,6 +553,13 @@ pub(crate) fn copies_rows(
 ) -> bool {
     (has_clustering_key(old) && !has_clustering_key(schema))
         || schema.columns.iter().zip(sources).any(|(c, source)| {
+            // A STORED generated column added or redefined is computed for every row; a
+            // VIRTUAL one, as in InnoDB, is not stored.
+            let generated_before = source.and_then(|k| old.columns[k].generated.as_ref());
+            c.generated.as_ref().is_some_and(|g| g.stored)
+                && c.generated.as_ref() != generated_before
+        })
+        || schema.columns.iter().zip(sources).any(|(c, source)| {
             let Some(k) = *source else { return false };
             match (&old.columns[k].data_type, &c.data_type) {
                 // Equal but maybe for the collation, which InnoDB changes in place
@@ -598,6 +605,7 @@ pub(crate) fn keeps_rows(
             a.data_type == b.data_type
                 && a.nullable == b.nullable
                 && a.auto_increment == b.auto_increment
+                && a.generated == b.generated
         })
         && old.primary_key == schema.primary_key
 }
@@ -967,6 +975,7 @@ pub(crate) fn edit_keys(
         }
     }
     crate::check::validate(schema)?;
+    crate::generated::validate(schema)?;
     for op in operations {
         let O::AddConstraint {
             constraint: C::ForeignKey(fk),

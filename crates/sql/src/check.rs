@@ -41,16 +41,7 @@ pub fn bind(db: &str, table: &Arc<Table>) -> Result<Vec<BoundCheck>> {
     if checks.is_empty() {
         return Ok(Vec::new());
     }
-    let sources = [SourceTable {
-        db: db.to_string(),
-        alias: table.schema.name.clone(),
-        table: table.clone(),
-        offset: 0,
-        columns: Default::default(),
-        merged: Vec::new(),
-        null_extended: false,
-        derived: None,
-    }];
+    let sources = own_row(db, table);
     let parameters = Parameters::untyped();
     let scope = BindScope::new(&sources, "CHECK", &parameters);
     let mut bound = Vec::with_capacity(checks.len());
@@ -67,6 +58,21 @@ pub fn bind(db: &str, table: &Arc<Table>) -> Result<Vec<BoundCheck>> {
         });
     }
     Ok(bound)
+}
+
+/// `table` as the one source of an expression over its row (offset 0): what CHECK
+/// constraints and generated columns read.
+pub(crate) fn own_row(db: &str, table: &Arc<Table>) -> [SourceTable; 1] {
+    [SourceTable {
+        db: db.to_string(),
+        alias: table.schema.name.clone(),
+        table: table.clone(),
+        offset: 0,
+        columns: Default::default(),
+        merged: Vec::new(),
+        null_extended: false,
+        derived: None,
+    }]
 }
 
 /// Binds `schema`'s constraints against its columns, as CREATE TABLE and ALTER TABLE
@@ -566,6 +572,44 @@ fn printed(e: &ast::Expr) -> (String, Precedence) {
             write(pattern, P::Comparison.next(), &mut out);
             P::Comparison
         }
+        E::Substring {
+            expr,
+            substring_from,
+            substring_for,
+            ..
+        } => {
+            let parts: Vec<String> = std::iter::once(expr)
+                .chain(substring_from)
+                .chain(substring_for)
+                .map(|x| print(x))
+                .collect();
+            out = format!("substr({})", parts.join(","));
+            P::Highest
+        }
+        E::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => {
+            out.push_str("case ");
+            if let Some(operand) = operand {
+                out.push_str(&print(operand));
+                out.push(' ');
+            }
+            for w in conditions {
+                out.push_str(&format!(
+                    "when {} then {} ",
+                    print(&w.condition),
+                    print(&w.result)
+                ));
+            }
+            if let Some(e) = else_result {
+                out.push_str(&format!("else {} ", print(e)));
+            }
+            out.push_str("end");
+            P::Highest
+        }
         E::Function(f) => match &f.args {
             ast::FunctionArguments::List(arguments)
                 if arguments.duplicate_treatment.is_none() && arguments.clauses.is_empty() =>
@@ -579,7 +623,8 @@ fn printed(e: &ast::Expr) -> (String, Precedence) {
                         _ => return (e.to_string(), P::Lowest),
                     }
                 }
-                out = format!("{}({})", f.name.to_string().to_lowercase(), args.join(","));
+                let name = f.name.to_string().to_lowercase();
+                out = format!("{}({})", canonical_function(&name), args.join(","));
                 P::Highest
             }
             ast::FunctionArguments::None => {
@@ -591,6 +636,19 @@ fn printed(e: &ast::Expr) -> (String, Precedence) {
         _ => return (e.to_string(), P::Lowest),
     };
     (out, precedence)
+}
+
+/// The name MariaDB prints a function call by: some are its synonyms' (`length` is
+/// `octet_length`), the rest as written, in lower case.
+fn canonical_function(name: &str) -> &str {
+    match name {
+        "length" => "octet_length",
+        "upper" => "ucase",
+        "lower" => "lcase",
+        "substring" => "substr",
+        "character_length" => "char_length",
+        other => other,
+    }
 }
 
 #[cfg(test)]

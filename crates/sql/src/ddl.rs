@@ -633,6 +633,7 @@ fn result_column(
         on_update_current_timestamp: false,
         comment: String::new(),
         display_width,
+        generated: None,
     }
 }
 
@@ -710,6 +711,7 @@ pub fn column_schema(
         on_update_current_timestamp: false,
         comment: String::new(),
         display_width: display_width(&def.data_type),
+        generated: None,
     };
     let mut default_expr = None;
     for option in &def.options {
@@ -752,6 +754,9 @@ pub fn column_schema(
             | ast::ColumnOption::Unique(_)
             | ast::ColumnOption::ForeignKey(_)
             | ast::ColumnOption::Check(_) => {}
+            ast::ColumnOption::Generated { .. } => {
+                column.generated = crate::generated::definition(&def.options)
+            }
             other => return Err(Error::not_supported(&format!("column option {other}"))),
         }
     }
@@ -905,6 +910,7 @@ pub fn table_definition(
         checks: crate::check::definitions(create)?,
     };
     crate::check::validate(&schema)?;
+    crate::generated::validate(&schema)?;
     Ok(TableDefinition {
         schema,
         auto_increment_start,

@@ -21,11 +21,14 @@
 //!     - `x [NOT] REGEXP|RLIKE NULL` compares with NULL (sqlparser took the NULL for
 //!       `x NOT NULL`'s and then found no pattern);
 //!     - `BINARY x` binds tighter than any binary operator (`BINARY a REGEXP b` is
-//!       `(BINARY a) REGEXP b`; sqlparser cast the whole expression after it).
+//!       `(BINARY a) REGEXP b`; sqlparser cast the whole expression after it);
+//!     - a generated column's `[GENERATED ALWAYS] AS (expr)` may end in PERSISTENT,
+//!       MariaDB's word for STORED (sqlparser knows only VIRTUAL and STORED).
 
 use sqlparser::ast::{
-    BinaryOperator, CastKind, ColumnOption, DataType, Delete, Expr, FromTable, Ident, ObjectName,
-    OrderByExpr, SqliteOnConflict, Statement, Update, UpdateTableFromKind,
+    BinaryOperator, CastKind, ColumnOption, DataType, Delete, Expr, FromTable, GeneratedAs,
+    GeneratedExpressionMode, Ident, ObjectName, OrderByExpr, SqliteOnConflict, Statement, Update,
+    UpdateTableFromKind,
 };
 use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
 use sqlparser::keywords::Keyword;
@@ -133,6 +136,11 @@ impl Dialect for MariaDbDialect {
             let bin = ObjectName::from(vec![Ident::new("utf8mb4_bin")]);
             return Ok(Some(Ok(Some(ColumnOption::Collation(bin)))));
         }
+        if parser.parse_keywords(&[Keyword::GENERATED, Keyword::ALWAYS, Keyword::AS])
+            || parser.parse_keyword(Keyword::AS)
+        {
+            return Ok(Some(generated_column(parser)));
+        }
         self.0.parse_column_option(parser)
     }
 
@@ -200,6 +208,37 @@ impl Dialect for MariaDbDialect {
 fn is_keyword(parser: &Parser, n: usize, keyword: Keyword) -> bool {
     matches!(&parser.peek_nth_token_ref(n).token,
         Token::Word(w) if w.keyword == keyword && w.quote_style.is_none())
+}
+
+/// A generated column's `(expr) [VIRTUAL | PERSISTENT | STORED]`, after its `AS`
+/// (invariant 2); without a keyword it is VIRTUAL, as in MariaDB.
+fn generated_column(parser: &mut Parser) -> Result<Option<ColumnOption>, ParserError> {
+    parser.expect_token(&Token::LParen)?;
+    let expr = parser.parse_expr()?;
+    parser.expect_token(&Token::RParen)?;
+    let stored = match &parser.peek_token_ref().token {
+        Token::Word(w) if w.quote_style.is_none() => {
+            let stored = ["PERSISTENT", "STORED"]
+                .iter()
+                .any(|k| w.value.eq_ignore_ascii_case(k));
+            if stored || w.value.eq_ignore_ascii_case("VIRTUAL") {
+                parser.next_token();
+            }
+            stored
+        }
+        _ => false,
+    };
+    let (generated_as, mode) = match stored {
+        true => (GeneratedAs::ExpStored, GeneratedExpressionMode::Stored),
+        false => (GeneratedAs::Always, GeneratedExpressionMode::Virtual),
+    };
+    Ok(Some(ColumnOption::Generated {
+        generated_as,
+        sequence_options: None,
+        generation_expr: Some(expr),
+        generation_expr_mode: Some(mode),
+        generated_keyword: true,
+    }))
 }
 
 /// MariaDB's UPDATE after the keyword (invariant (2)): `[IGNORE] tables SET assignments

@@ -70,6 +70,8 @@ pub struct InsertPlan {
     pub on_duplicate: Vec<(usize, Expr)>,
     /// The table's CHECK constraints (`check` module).
     pub checks: Vec<crate::check::BoundCheck>,
+    /// The table's generated columns (`generated` module).
+    pub generated: Vec<crate::generated::BoundGenerated>,
     pub returning: Option<Returning>,
     /// Tables the subqueries of VALUES, SET and ON DUPLICATE KEY UPDATE read (to re-bind
     /// after DDL).
@@ -97,6 +99,8 @@ pub struct UpdatePlan {
     pub checks: Vec<crate::check::BoundCheck>,
     /// The UPDATE triggers it fires (`trigger`).
     pub triggers: Triggers,
+    /// The table's generated columns (`generated` module).
+    pub generated: Vec<crate::generated::BoundGenerated>,
 }
 
 #[derive(Clone)]
@@ -276,6 +280,7 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
             ));
         }
     }
+    let generated = crate::generated::bind(&table)?;
     Ok(InsertPlan {
         db: schema_db,
         table,
@@ -285,6 +290,7 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
         replace: insert.replace_into,
         on_duplicate,
         checks,
+        generated,
         returning,
         subquery_tables,
         triggers,
@@ -618,6 +624,7 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
     Ok(UpdatePlan {
         triggers: crate::trigger::bind(cx, &sources[0].db, &sources[0].table, Event::Update)?,
         checks: crate::check::bind(&sources[0].db, &sources[0].table)?,
+        generated: crate::generated::bind(&sources[0].table)?,
         db: sources[0].db.to_string(),
         scan: crate::access::scan(&sources[0], filter),
         assignments,
@@ -858,6 +865,13 @@ pub fn execute_update(
         replaced.clear();
         for (column, e) in &plan.assignments {
             let c = &schema.columns[*column];
+            if !plan.generated.is_empty() && c.generated.is_some() {
+                // DEFAULT, or a value ignored after its warning: `fill` computes it.
+                if e.is_some() {
+                    crate::generated::written(c, &schema.name, strict, session)?;
+                }
+                continue;
+            }
             let value = match e {
                 Some(e) => {
                     let value = write_session.check(e.eval(new, &eval))?;
@@ -934,6 +948,14 @@ pub fn execute_update(
                 new[i] = current_timestamp(c, session);
             }
         }
+        crate::generated::fill(
+            &plan.generated,
+            schema,
+            &mut new,
+            n as u64 + 1,
+            strict,
+            &eval,
+        )?;
         if !crate::check::row_passes(
             &plan.checks,
             &plan.db,
@@ -1361,6 +1383,18 @@ pub fn execute_insert(
         for (i, v) in values.into_iter().enumerate() {
             let column = plan.columns[i];
             row[column] = match v {
+                Some(_)
+                    if !plan.generated.is_empty() && schema.columns[column].generated.is_some() =>
+                {
+                    // Ignored after its warning: `fill` computes the value.
+                    crate::generated::written(
+                        &schema.columns[column],
+                        &schema.name,
+                        strict,
+                        session,
+                    )?;
+                    None
+                }
                 Some(v) => {
                     let c = &schema.columns[column];
                     if v.is_null() && Some(column) == auto_column {
@@ -1417,6 +1451,14 @@ pub fn execute_insert(
                 }
             }
         }
+        crate::generated::fill(
+            &plan.generated,
+            schema,
+            &mut full,
+            row_number,
+            strict,
+            &eval,
+        )?;
         if !crate::check::row_passes(
             &plan.checks,
             &plan.db,
@@ -1593,9 +1635,13 @@ fn insert_row(
                     let mut new = old.clone();
                     let strict = session.strict();
                     for (column, e) in &plan.on_duplicate {
+                        let c = &schema.columns[*column];
+                        if !plan.generated.is_empty() && c.generated.is_some() {
+                            // As in MariaDB, no 1906 here: the value is ignored.
+                            continue;
+                        }
                         both[..new.len()].clone_from_slice(&new);
                         let value = e.eval(&both, eval)?;
-                        let c = &schema.columns[*column];
                         let name = || qualified(&plan.db, table, c);
                         new[*column] = store(value, c, &name, row_number, strict, true, session)?;
                     }
@@ -1609,6 +1655,14 @@ fn insert_row(
                             new[i] = current_timestamp(c, session);
                         }
                     }
+                    crate::generated::fill(
+                        &plan.generated,
+                        schema,
+                        &mut new,
+                        row_number,
+                        strict,
+                        eval,
+                    )?;
                     let db = &plan.db;
                     if !crate::check::row_passes(
                         &plan.checks,

@@ -201,6 +201,17 @@ pub enum ErrorCode {
     FkColumnCannotChangeChild = 1833,
     /// ER_CONSTRAINT_FAILED: a row violates a CHECK constraint.
     ConstraintFailed = 4025,
+    /// ER_VIRTUAL_COLUMN_FUNCTION_IS_NOT_ALLOWED: a generated column's expression calls a
+    /// function it may not (a subquery, an aggregate, a non-deterministic one).
+    GeneratedColumnFunctionNotAllowed = 1901,
+    /// ER_PRIMARY_KEY_BASED_ON_GENERATED_COLUMN
+    PrimaryKeyOnGeneratedColumn = 1903,
+    /// ER_WARNING_NON_DEFAULT_VALUE_FOR_GENERATED_COLUMN: a value written to a generated
+    /// column (an error in strict mode, else a warning and the value is ignored).
+    NonDefaultValueForGeneratedColumn = 1906,
+    /// ER_EXPRESSION_REFERS_TO_UNINIT_FIELD: a generated column reads itself or a later
+    /// generated column.
+    ExpressionRefersToUninitField = 4029,
     /// ER_QUERY_RESULT_INCOMPLETE: a recursive CTE stopped at max_recursive_iterations.
     QueryResultIncomplete = 1931,
     /// ER_WRONG_OBJECT: "'db.t' is not of type 'VIEW'".
@@ -284,6 +295,7 @@ impl ErrorCode {
             | MalformedPacket | UnknownCommand => "08S01",
             AccessDenied | PasswordNoMatch => "28000",
             NoDbSelected => "3D000",
+            ExpressionRefersToUninitField => "01000",
             BadNull | DupEntry | PrimaryCantHaveNull | ConstraintFailed => "23000",
             RowIsReferenced2 | NoReferencedRow2 => "23000",
             WrongFkDef => "42000",

@@ -545,6 +545,7 @@ impl Column {
             on_update_current_timestamp: false,
             comment: String::new(),
             display_width,
+            generated: None,
         }
     }
 }
@@ -924,8 +925,14 @@ fn column_row(db: &str, schema: &TableSchema, i: usize, zone: TimeZone) -> Row {
         string(&extra(c)),
         string(COLUMN_PRIVILEGES),
         string(&c.comment),
-        string("NEVER"),
-        Value::Null,
+        string(if c.generated.is_some() {
+            "ALWAYS"
+        } else {
+            "NEVER"
+        }),
+        c.generated
+            .as_ref()
+            .map_or(Value::Null, |g| string(&g.expression)),
     ]
 }
 
@@ -1051,6 +1058,12 @@ pub fn extra(c: &ColumnSchema) -> String {
     }
     if c.on_update_current_timestamp {
         parts.push(format!("on update {}", timestamp_function(&c.data_type)));
+    }
+    if let Some(g) = &c.generated {
+        parts.push(format!(
+            "{} GENERATED",
+            if g.stored { "STORED" } else { "VIRTUAL" }
+        ));
     }
     parts.join(" ")
 }

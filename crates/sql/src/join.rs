@@ -428,6 +428,7 @@ pub fn derived_table(alias: &str, columns: &[ColumnInfo]) -> Result<Table> {
             on_update_current_timestamp: false,
             comment: String::new(),
             display_width: None,
+            generated: None,
         });
     }
     let schema = TableSchema {

@@ -44,6 +44,7 @@ mod exec;
 mod explain;
 pub mod expr;
 mod foreign_key;
+mod generated;
 mod if_exists;
 pub mod information_schema;
 mod join;

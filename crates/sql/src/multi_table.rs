@@ -51,6 +51,8 @@ pub struct Target {
     pub assignments: Vec<(usize, Option<Expr>)>,
     /// Its CHECK constraints (UPDATE).
     pub checks: Vec<crate::check::BoundCheck>,
+    /// Its generated columns (UPDATE).
+    pub generated: Vec<crate::generated::BoundGenerated>,
 }
 
 #[derive(Clone)]
@@ -244,6 +246,7 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<MultiUpdate
                 .map(|(_, c, e)| (*c, e.clone()))
                 .collect(),
             checks: crate::check::bind(&sources[i].db, &sources[i].table)?,
+            generated: crate::generated::bind(&sources[i].table)?,
         });
     }
     let tables = read_tables(sources, cx);
@@ -351,6 +354,7 @@ pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<MultiDelete
             offset: sources[i].offset,
             assignments: Vec::new(),
             checks: Vec::new(),
+            generated: Vec::new(),
         })
         .collect();
     let tables = read_tables(sources, cx);
@@ -437,6 +441,11 @@ pub fn execute_update(
             let cells = target.offset..target.offset + width;
             for (column, e) in &target.assignments {
                 let c = &target.table.schema.columns[*column];
+                if !target.generated.is_empty() && c.generated.is_some() {
+                    // MariaDB's multi-table UPDATE ignores a value written to a generated
+                    // column without 1906 (its own UPDATE does not): `fill` computes it.
+                    continue;
+                }
                 let value = match e {
                     Some(e) => {
                         let value = write_session.check(e.eval(&work, &ctx.eval))?;
@@ -474,6 +483,14 @@ pub fn execute_update(
             }
         }
         let eval = EvalContext::new(params, &write_session);
+        crate::generated::fill(
+            &target.generated,
+            &table.schema,
+            &mut new,
+            changed + 1,
+            strict,
+            &eval,
+        )?;
         let name = &table.schema.name;
         if !crate::check::row_passes(&target.checks, &target.db, name, &new, &eval, plan.ignore)? {
             continue;

@@ -2305,6 +2305,7 @@ impl Session {
             .ok_or_else(|| dropped(Error::no_such_table(&db, &name)))?;
         let plan = dml::InsertPlan {
             checks: crate::check::bind(&db, &table).map_err(dropped)?,
+            generated: crate::generated::bind(&table).map_err(dropped)?,
             db: db.clone(),
             table,
             columns,
@@ -3553,14 +3554,28 @@ impl Session {
             true => crate::check::bind(db, &Arc::new(Table::detached(db, schema.clone())))?,
             false => Vec::new(),
         };
+        // A rebuilt table's generated columns are computed again from each converted row.
+        let bound_generated = match keeps {
+            false => crate::generated::bind(&Arc::new(Table::detached(db, schema.clone())))?,
+            true => Vec::new(),
+        };
         let copies = copies_rows(&table.schema, &schema, &sources);
         let session = &self.state;
         let eval = crate::expr::EvalContext::new(&[], session);
         let mut converted = 0;
         let mut convert = |number: u64, row: &[Value]| {
             converted = number;
-            let row = convert_row(&table.schema, &schema, &sources, row, number, session)
+            let mut row = convert_row(&table.schema, &schema, &sources, row, number, session)
                 .map_err(Failure::Sql)?;
+            crate::generated::fill(
+                &bound_generated,
+                &schema,
+                &mut row,
+                number,
+                session.strict(),
+                &eval,
+            )
+            .map_err(Failure::Sql)?;
             crate::check::row_passes(&bound_checks, db, name, &row, &eval, false)
                 .map_err(Failure::Sql)?;
             Ok(row)

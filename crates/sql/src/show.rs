@@ -188,7 +188,10 @@ pub fn create_table_text(table: &Table, zone: TimeZone) -> String {
             // A TIMESTAMP is NOT NULL unless declared NULL, so MariaDB spells it out.
             line.push_str(" NULL");
         }
-        if c.auto_increment {
+        if let Some(g) = &c.generated {
+            let kind = if g.stored { "STORED" } else { "VIRTUAL" };
+            line.push_str(&format!(" GENERATED ALWAYS AS ({}) {kind}", g.expression));
+        } else if c.auto_increment {
             line.push_str(" AUTO_INCREMENT");
         } else {
             match &c.default {

@@ -31,6 +31,7 @@ fn column(name: &str) -> ColumnSchema {
         on_update_current_timestamp: false,
         comment: String::new(),
         display_width: None,
+        generated: None,
     }
 }
 

@@ -83,6 +83,19 @@ pub struct ColumnSchema {
     /// Display width as declared (`INT(5)`, `TINYINT(1)` and BOOL); None: the type's
     /// default. Only SHOW output reads it.
     pub display_width: Option<u32>,
+    /// `AS (expr) VIRTUAL | STORED`: the sql crate computes the value into the row before
+    /// every write (so storage indexes it like any other value); storage never evaluates it.
+    pub generated: Option<GeneratedColumn>,
+}
+
+/// A generated column's definition. VIRTUAL values are kept in the row too (rows live in
+/// memory), so VIRTUAL and STORED differ only in what SHOW and information_schema print.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneratedColumn {
+    /// The expression, as SHOW CREATE TABLE prints it.
+    pub expression: String,
+    /// STORED (PERSISTENT) rather than VIRTUAL.
+    pub stored: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -2223,6 +2236,7 @@ mod tests {
             on_update_current_timestamp: false,
             comment: String::new(),
             display_width: None,
+            generated: None,
         }
     }
 

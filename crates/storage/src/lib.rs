@@ -36,9 +36,9 @@ mod slot;
 mod transaction;
 
 pub use catalog::{
-    Catalog, CheckConstraint, ColumnSchema, Database, ForeignKeySchema, IndexSchema,
-    ReferentialAction, RowConversion, RowFormat, Table, TableId, TableOptions, TableSchema,
-    TriggerSchema, ViewSchema,
+    Catalog, CheckConstraint, ColumnSchema, Database, ForeignKeySchema, GeneratedColumn,
+    IndexSchema, ReferentialAction, RowConversion, RowFormat, Table, TableId, TableOptions,
+    TableSchema, TriggerSchema, ViewSchema,
 };
 pub use gc::ReaderSlot;
 pub use index::{IndexNo, KeyRange};

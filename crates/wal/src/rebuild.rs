@@ -423,6 +423,7 @@ mod tests {
                     on_update_current_timestamp: false,
                     comment: String::new(),
                     display_width: None,
+                    generated: None,
                 })
                 .collect(),
             primary_key: Some(vec![0]),
@@ -519,6 +520,7 @@ mod tests {
             on_update_current_timestamp: false,
             comment: String::new(),
             display_width: None,
+            generated: None,
         };
         TableSchema {
             name: "t".into(),
@@ -978,6 +980,7 @@ mod rename_tests {
             on_update_current_timestamp: false,
             comment: String::new(),
             display_width: None,
+            generated: None,
         };
         TableSchema {
             name: name.into(),

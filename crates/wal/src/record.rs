@@ -80,8 +80,9 @@
 //!   prefixed one varint per column: 0 the whole column, else its prefix length.
 //! - table schema: name, count, columns, u8 flags (bit 0: has a primary key, then count,
 //!   positions; bit 1: has foreign keys; a bool before foreign keys existed, so older logs
-//!   read alike; bit 2: has table options), count, indexes, comment, then if bit 1:
-//!   count, foreign keys, then if bit 2: table options.
+//!   read alike; bit 2: has table options; bit 3: has generated columns), count,
+//!   indexes, comment, then if bit 1: count, foreign keys, then if bit 2: table options,
+//!   then if bit 3: count, (column position, expression, bool stored) * count.
 //! - table options (written only when not all default, so older logs read alike): u8
 //!   default collation (0 utf8mb4_general_ci | 1 utf8mb4_bin), u8 row format (0 not
 //!   declared | 1 DYNAMIC | 2 COMPACT | 3 REDUNDANT | 4 COMPRESSED).
@@ -103,8 +104,9 @@
 
 use crate::codec::*;
 use manycore_storage::{
-    CheckConstraint, ColumnSchema, ForeignKeySchema, IndexSchema, ReferentialAction, RowFormat,
-    TableForeignKeys, TableOptions, TableRename, TableSchema, TriggerSchema, ViewSchema,
+    CheckConstraint, ColumnSchema, ForeignKeySchema, GeneratedColumn, IndexSchema,
+    ReferentialAction, RowFormat, TableForeignKeys, TableOptions, TableRename, TableSchema,
+    TriggerSchema, ViewSchema,
 };
 use manycore_types::decimal::PACKED_LEN;
 use manycore_types::enumset::Members;
@@ -1201,11 +1203,19 @@ fn put_schema(out: &mut Vec<u8>, schema: &TableSchema) {
     let has_foreign_keys = !schema.foreign_keys.is_empty();
     // Default options are not written, so such a schema is laid out as before they existed.
     let has_options = schema.options != TableOptions::default();
+    // Written only when some column is generated, so other schemas read as before.
+    let generated: Vec<(usize, &GeneratedColumn)> = schema
+        .columns
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| c.generated.as_ref().map(|g| (i, g)))
+        .collect();
     put_u8(
         out,
         u8::from(schema.primary_key.is_some()) * SCHEMA_PRIMARY_KEY
             + u8::from(has_foreign_keys) * SCHEMA_FOREIGN_KEYS
-            + u8::from(has_options) * SCHEMA_OPTIONS,
+            + u8::from(has_options) * SCHEMA_OPTIONS
+            + u8::from(!generated.is_empty()) * SCHEMA_GENERATED,
     );
     if let Some(pk) = &schema.primary_key {
         put_positions(out, pk);
@@ -1221,11 +1231,20 @@ fn put_schema(out: &mut Vec<u8>, schema: &TableSchema) {
     if has_options {
         put_table_options(out, &schema.options);
     }
+    if !generated.is_empty() {
+        put_varint(out, generated.len() as u64);
+        for (position, g) in generated {
+            put_varint(out, position as u64);
+            put_str(out, &g.expression);
+            put_bool(out, g.stored);
+        }
+    }
 }
 
 const SCHEMA_PRIMARY_KEY: u8 = 1;
 const SCHEMA_FOREIGN_KEYS: u8 = 2;
 const SCHEMA_OPTIONS: u8 = 4;
+const SCHEMA_GENERATED: u8 = 8;
 
 fn put_table_options(out: &mut Vec<u8>, options: &TableOptions) {
     put_u8(
@@ -1357,10 +1376,12 @@ fn get_schema(r: &mut Reader<'_>) -> Result<TableSchema, DecodeError> {
                 0 => None,
                 w => Some(u32::try_from(w - 1).map_err(|_| DecodeError("bad display width"))?),
             },
+            generated: None,
         });
     }
     let flags = r.u8()?;
-    if flags & !(SCHEMA_PRIMARY_KEY | SCHEMA_FOREIGN_KEYS | SCHEMA_OPTIONS) != 0 {
+    if flags & !(SCHEMA_PRIMARY_KEY | SCHEMA_FOREIGN_KEYS | SCHEMA_OPTIONS | SCHEMA_GENERATED) != 0
+    {
         return Err(DecodeError("bad table schema flags"));
     }
     let primary_key = match flags & SCHEMA_PRIMARY_KEY {
@@ -1381,6 +1402,17 @@ fn get_schema(r: &mut Reader<'_>) -> Result<TableSchema, DecodeError> {
         0 => TableOptions::default(),
         _ => get_table_options(r)?,
     };
+    if flags & SCHEMA_GENERATED != 0 {
+        for _ in 0..r.len()? {
+            let position = r.len()?;
+            let expression = r.string()?;
+            let stored = r.bool()?;
+            let column = columns
+                .get_mut(position)
+                .ok_or(DecodeError("generated column that does not exist"))?;
+            column.generated = Some(GeneratedColumn { expression, stored });
+        }
+    }
     // Invariant (2): storage asserts that indexes and foreign keys name existing columns.
     let in_range = |p: &[usize]| p.iter().all(|&c| c < columns.len());
     if !primary_key.as_deref().is_none_or(in_range)
@@ -1416,6 +1448,7 @@ mod tests {
             on_update_current_timestamp: false,
             comment: String::new(),
             display_width: None,
+            generated: None,
         }
     }
 
@@ -1540,6 +1573,14 @@ mod tests {
         columns[2].nullable = false;
         columns[3].comment = "a comment".into();
         columns[4].display_width = Some(1);
+        columns[5].generated = Some(GeneratedColumn {
+            expression: "`c0` + 1".into(),
+            stored: false,
+        });
+        columns[6].generated = Some(GeneratedColumn {
+            expression: "concat(`c3`,'x')".into(),
+            stored: true,
+        });
         TableSchema {
             name: "t1".into(),
             columns,
@@ -1834,6 +1875,10 @@ mod tests {
     #[test]
     fn default_table_options_keep_the_old_layout() {
         let mut schema = sample_schema();
+        // Generated columns would follow the options.
+        for column in &mut schema.columns {
+            column.generated = None;
+        }
         let mut with_default = Vec::new();
         put_schema(&mut with_default, &schema);
         schema.options.row_format = Some(RowFormat::Compact);
@@ -1843,6 +1888,31 @@ mod tests {
         assert!(with_compact.ends_with(&[0, 2]), "general_ci, COMPACT");
         let old = get_schema(&mut Reader::new(&with_default)).expect("decodes");
         assert_eq!(old.options, TableOptions::default());
+    }
+
+    /// Generated columns follow everything else, under their own flag: a schema without
+    /// any is laid out as before they existed (no flag, no trailer).
+    #[test]
+    fn generated_columns_keep_the_old_layout() {
+        let mut schema = sample_schema();
+        let mut with_generated = Vec::new();
+        put_schema(&mut with_generated, &schema);
+        assert_eq!(
+            get_schema(&mut Reader::new(&with_generated)).expect("decodes"),
+            schema
+        );
+        for column in &mut schema.columns {
+            column.generated = None;
+        }
+        let mut without = Vec::new();
+        put_schema(&mut without, &schema);
+        // The trailer: count 1 byte, then per column position, text and stored.
+        let trailer = 1 + (1 + 1 + "`c0` + 1".len() + 1) + (1 + 1 + "concat(`c3`,'x')".len() + 1);
+        assert_eq!(with_generated.len(), without.len() + trailer);
+        assert_eq!(
+            get_schema(&mut Reader::new(&without)).expect("decodes"),
+            schema
+        );
     }
 
     pub(crate) fn sample_view() -> ViewSchema {

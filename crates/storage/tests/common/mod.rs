@@ -30,6 +30,7 @@ pub fn column(name: &str, nullable: bool) -> ColumnSchema {
         on_update_current_timestamp: false,
         comment: String::new(),
         display_width: None,
+        generated: None,
     }
 }
 
