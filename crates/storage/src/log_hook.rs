@@ -21,7 +21,7 @@
 
 use crate::catalog::{ForeignKeySchema, IndexSchema, Table, TableSchema, ViewSchema};
 use crate::StorageError;
-use manycore_types::Value;
+use manycore_types::{Collation, Value};
 use std::cell::Cell;
 use std::sync::Arc;
 
@@ -78,6 +78,11 @@ impl RowChangeRef<'_> {
 pub enum DdlChange {
     CreateDatabase {
         name: String,
+        collation: Collation,
+    },
+    AlterDatabase {
+        name: String,
+        collation: Collation,
     },
     DropDatabase {
         name: String,
