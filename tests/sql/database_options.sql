@@ -60,7 +60,7 @@ SHOW CREATE TABLE dbopt_c.t2;
 CREATE TABLE dbopt_c.t3 (a VARCHAR(10)) COLLATE utf8mb4_general_ci;
 SHOW CREATE TABLE dbopt_c.t3;
 CREATE TABLE dbopt_c.t4 (a VARCHAR(10)) CHARSET utf8mb4 COLLATE latin1_bin;
-CREATE TABLE dbopt_c.t5 AS SELECT 'x' AS a, CONCAT('y', 'z') AS b;
+CREATE TABLE dbopt_c.t5 AS SELECT 'x' AS a;
 SHOW CREATE TABLE dbopt_c.t5;
 SELECT TABLE_NAME, TABLE_COLLATION FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'dbopt_c' ORDER BY TABLE_NAME;
 INSERT INTO dbopt_c.t1 VALUES ('a', 'a', 'a');
