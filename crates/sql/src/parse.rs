@@ -175,7 +175,12 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
             Ok(None) => sql(text),
             Err(e) => Err(e),
         },
-        Some("ALTER") if matches!(peek_word(&parser, 1).as_deref(), Some("DATABASE" | "SCHEMA")) => {
+        Some("ALTER")
+            if matches!(
+                peek_word(&parser, 1).as_deref(),
+                Some("DATABASE" | "SCHEMA")
+            ) =>
+        {
             alter_database(&mut parser)
         }
         Some("ALTER") => match pre_alter_keys(&mut parser) {

@@ -305,7 +305,11 @@ impl SessionState {
         };
         let db = self.database.as_deref()?;
         let collation = self.engine.storage().catalog().databases.get(db)?.collation;
-        Some(Value::text(if charset { "utf8mb4" } else { collation.name() }))
+        Some(Value::text(if charset {
+            "utf8mb4"
+        } else {
+            collation.name()
+        }))
     }
 
     fn computed(&self, name: &str) -> Option<Value> {
@@ -2971,8 +2975,7 @@ impl Session {
                 schema_name: ast::SchemaName::Simple(_),
                 ..
             } => {
-                let (db_name, if_not_exists, default_charset, default_collation) = match statement
-                {
+                let (db_name, if_not_exists, default_charset, default_collation) = match statement {
                     S::CreateDatabase {
                         db_name,
                         if_not_exists,

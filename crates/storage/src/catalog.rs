@@ -2157,7 +2157,9 @@ mod tests {
     #[test]
     fn check_reports_a_row_its_index_lost() {
         let storage = Storage::new();
-        storage.create_database("d", manycore_types::Collation::Utf8mb4GeneralCi, false).expect("database");
+        storage
+            .create_database("d", manycore_types::Collation::Utf8mb4GeneralCi, false)
+            .expect("database");
         let schema = TableSchema {
             name: "t".to_string(),
             columns: vec![column("id"), column("a")],

@@ -317,7 +317,9 @@ fn replaying_what_was_logged_rebuilds_tables_indexes_and_counters() {
         .expect("create index");
     storage.drop_index("d", "t", "b").expect("drop index");
     storage.set_auto_increment("d", "t", 500).expect("auto inc");
-    storage.create_database("x", manycore_types::Collation::Utf8mb4GeneralCi, false).expect("create db");
+    storage
+        .create_database("x", manycore_types::Collation::Utf8mb4GeneralCi, false)
+        .expect("create db");
     storage.drop_database("x", false).expect("drop db");
     let t = table(&storage, "t"); // DROP INDEX replaced the table object.
     let h = table(&storage, "h");

@@ -48,7 +48,8 @@ CREATE VIEW shop.big_spenders AS SELECT who FROM shop.spenders WHERE spent < 0;
 "#;
 
 /// What must come back the same after a restore.
-const CHECK: &str = "SHOW CREATE DATABASE shop; SHOW CREATE TABLE shop.users; SHOW CREATE TABLE shop.orders; \
+const CHECK: &str =
+    "SHOW CREATE DATABASE shop; SHOW CREATE TABLE shop.users; SHOW CREATE TABLE shop.orders; \
                      SELECT * FROM shop.users ORDER BY id; SELECT * FROM shop.orders ORDER BY id; \
                      SHOW FULL TABLES FROM shop; SHOW CREATE VIEW shop.spenders; \
                      SHOW CREATE VIEW shop.big_spenders; SELECT * FROM shop.spenders ORDER BY who; \
@@ -81,8 +82,12 @@ fn dump(server: &Server, args: &[&str]) -> String {
 fn assert_restores(dump: &str, into_database: bool, expected: &str) {
     let fresh = Server::from_env();
     let args: &[&str] = if into_database {
-        mariadb_cli(fresh.port(), &[], "CREATE DATABASE shop COLLATE utf8mb4_bin")
-            .expect_success("create");
+        mariadb_cli(
+            fresh.port(),
+            &[],
+            "CREATE DATABASE shop COLLATE utf8mb4_bin",
+        )
+        .expect_success("create");
         &["shop"]
     } else {
         &[]
