@@ -9,7 +9,8 @@
 //! InnoDB and utf8mb4 (the only engine and charset manycore has); the default collation,
 //! ROW_FORMAT and COMMENT are kept with the table (`create_options`).
 //! A character column's collation is its own COLLATE (or BINARY, meaning utf8mb4_bin),
-//! else the table's default COLLATE, else utf8mb4_general_ci (`declared_collation`).
+//! else the table's default (its COLLATE, or its CHARSET's default collation), else its
+//! database's (`default_collation`, `declared_collation`).
 //! FOREIGN KEY clauses (and column-level REFERENCES) become the table's foreign keys, each
 //! with the key MariaDB adds on its columns unless another key leads with them
 //! (`foreign_key` checks them against their parents).
@@ -530,13 +531,14 @@ pub fn select_definition(
 ) -> Result<(TableDefinition, Vec<usize>)> {
     let name = create.name.0.last().map(object_part).unwrap_or_default();
     check_table_name(&name)?;
+    let database_collation = database_collation(catalog, db);
     let mut definition = if create.columns.is_empty() {
         if !create.constraints.is_empty() {
             return Err(Error::not_supported(
                 "keys without columns in CREATE TABLE ... SELECT",
             ));
         }
-        let options = create_options(create, db, &name, session)?;
+        let options = create_options(create, db, &name, database_collation, session)?;
         TableDefinition {
             schema: TableSchema {
                 name,
@@ -551,7 +553,7 @@ pub fn select_definition(
             auto_increment_start: None,
         }
     } else {
-        table_definition(create, db, session)?
+        table_definition(create, db, database_collation, session)?
     };
     // MariaDB's order: the defined columns the query does not fill, then the query's
     // columns (a defined one keeps its definition there).
@@ -783,6 +785,7 @@ pub fn column_default(
 pub fn table_definition(
     create: &ast::CreateTable,
     db: &str,
+    database_collation: Collation,
     session: &dyn SessionContext,
 ) -> Result<TableDefinition> {
     let name = create.name.0.last().map(object_part).unwrap_or_default();
@@ -797,7 +800,7 @@ pub fn table_definition(
     let mut pending_indexes: Vec<PendingIndex> = Vec::new();
     let mut foreign_keys = Vec::new();
     let multiple_primary = || Error::new(ErrorCode::MultiplePriKey, "Multiple primary key defined");
-    let default_collation = table_collation(&create.table_options)?;
+    let default_collation = table_collation(&create.table_options, database_collation)?;
     for (position, def) in create.columns.iter().enumerate() {
         let column_name = def.name.value.clone();
         if columns
@@ -881,7 +884,7 @@ pub fn table_definition(
     check_auto_column(&columns, primary_key.as_deref(), &indexes)?;
     let mut comment = String::new();
     let mut auto_increment_start = None;
-    let kept_options = create_options(create, db, &name, session)?;
+    let kept_options = create_options(create, db, &name, database_collation, session)?;
     for option in table_options(&create.table_options) {
         match option {
             ast::SqlOption::Comment(ast::CommentDef::WithEq(c) | ast::CommentDef::WithoutEq(c)) => {
@@ -935,6 +938,7 @@ fn create_options(
     create: &ast::CreateTable,
     db: &str,
     name: &str,
+    database_collation: Collation,
     session: &dyn SessionContext,
 ) -> Result<TableOptions> {
     let mut row_format = None;
@@ -967,7 +971,7 @@ fn create_options(
         }
     }
     Ok(TableOptions {
-        default_collation: table_collation(&create.table_options)?,
+        default_collation: table_collation(&create.table_options, database_collation)?,
         row_format,
     })
 }
@@ -1007,19 +1011,82 @@ fn option_word(value: &ast::Expr) -> String {
     }
 }
 
-/// The default collation a CREATE TABLE's `[DEFAULT] COLLATE [=] name` gives its character
-/// columns; utf8mb4_general_ci without one.
-fn table_collation(options: &ast::CreateTableOptions) -> Result<Collation> {
-    let options = table_options(options);
-    let mut collation = Collation::Utf8mb4GeneralCi;
-    for option in options {
+/// The default collation a CREATE TABLE's `[DEFAULT] CHARSET [=] charset` and `[DEFAULT]
+/// COLLATE [=] name` give its character columns; the database's (`database_collation`)
+/// without either.
+fn table_collation(
+    options: &ast::CreateTableOptions,
+    database_collation: Collation,
+) -> Result<Collation> {
+    let (mut charset, mut collation) = (None, None);
+    for option in table_options(options) {
         if let ast::SqlOption::KeyValue { key, value } = option {
-            if ["COLLATE", "DEFAULT COLLATE"].contains(&key.value.to_ascii_uppercase().as_str()) {
-                collation = declared_collation(&option_word(value))?;
+            match key.value.to_ascii_uppercase().as_str() {
+                "COLLATE" | "DEFAULT COLLATE" => collation = Some(option_word(value)),
+                "CHARSET" | "DEFAULT CHARSET" | "CHARACTER SET" | "DEFAULT CHARACTER SET" => {
+                    charset = Some(option_word(value))
+                }
+                _ => {}
             }
         }
     }
-    Ok(collation)
+    default_collation(charset.as_deref(), collation.as_deref(), database_collation)
+}
+
+/// The default collation of database `db`'s new tables (the server's, utf8mb4_general_ci,
+/// if there is no such database).
+pub fn database_collation(catalog: &manycore_storage::Catalog, db: &str) -> Collation {
+    catalog
+        .databases
+        .get(db)
+        .map_or(Collation::Utf8mb4GeneralCi, |database| database.collation)
+}
+
+/// The default collation `[DEFAULT] CHARACTER SET charset` and `[DEFAULT] COLLATE name`
+/// declare, a database's or a table's: the collation named (1253 if it is not of the
+/// character set given too), else the character set's default (1115 if it is unknown),
+/// else `inherited` (the server's for a database, its database's for a table). As for
+/// columns, the collation is utf8mb4's of the same case sensitivity (`declared_collation`):
+/// another character set is accepted and stored as utf8mb4.
+pub fn default_collation(
+    charset: Option<&str>,
+    collation: Option<&str>,
+    inherited: Collation,
+) -> Result<Collation> {
+    let charset = match charset {
+        Some(name) => Some(
+            crate::information_schema::charset_default_collation(name).ok_or_else(|| {
+                Error::new(
+                    ErrorCode::UnknownCharacterSet,
+                    format!("Unknown character set: '{name}'"),
+                )
+            })?,
+        ),
+        None => None,
+    };
+    match (charset, collation) {
+        (charset, Some(name)) => {
+            let declared = declared_collation(name)?;
+            // MariaDB names utf8 collations utf8mb3 (old_mode UTF8_IS_UTF8MB3).
+            let lower = name.to_ascii_lowercase();
+            let shown = match lower.strip_prefix("utf8_") {
+                Some(rest) => format!("utf8mb3_{rest}"),
+                None => lower,
+            };
+            if let Some((charset, _)) = charset {
+                let of_charset = shown == charset || shown.starts_with(&format!("{charset}_"));
+                if !of_charset {
+                    return Err(Error::new(
+                        ErrorCode::CollationCharsetMismatch,
+                        format!("COLLATION '{shown}' is not valid for CHARACTER SET '{charset}'"),
+                    ));
+                }
+            }
+            Ok(declared)
+        }
+        (Some((_, charset_default)), None) => declared_collation(charset_default),
+        (None, None) => Ok(inherited),
+    }
 }
 
 /// At most one AUTO_INCREMENT column, numeric and first in a key (1075 otherwise).

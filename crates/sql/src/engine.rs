@@ -152,6 +152,7 @@ counters! {
     AbortedConnects = "Aborted_connects",
     BytesReceived = "Bytes_received",
     BytesSent = "Bytes_sent",
+    ComAlterDb = "Com_alter_db",
     ComAlterTable = "Com_alter_table",
     ComAnalyze = "Com_analyze",
     ComCheck = "Com_check",

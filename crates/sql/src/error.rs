@@ -12,6 +12,8 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u16)]
 pub enum ErrorCode {
+    /// ER_CANT_CREATE_FILE: MariaDB's ALTER DATABASE of a missing database (its db.opt).
+    CantCreateFile = 1,
     ErrorOnWrite = 3,
     DbCreateExists = 1007,
     DbDropExists = 1008,

@@ -650,9 +650,9 @@ pub fn schemata(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
         ]
     };
     let mut rows = vec![schema(NAME, SYSTEM_CHARSET, SYSTEM_COLLATION)];
-    for name in catalog.databases.keys() {
+    for (name, database) in &catalog.databases {
         if grants.sees_database(name) {
-            rows.push(schema(name, "utf8mb4", COLLATION));
+            rows.push(schema(name, "utf8mb4", database.collation.name()));
         }
     }
     rows

@@ -57,6 +57,13 @@ pub enum Statement {
         db: Option<String>,
         filter: Option<Box<ast::ShowStatementFilter>>,
     },
+    /// `ALTER DATABASE|SCHEMA [name] [DEFAULT] CHARACTER SET [=] c | [DEFAULT] COLLATE [=] n
+    /// ...`: the current database without a name. The last of each option counts.
+    AlterDatabase {
+        name: Option<String>,
+        charset: Option<String>,
+        collation: Option<String>,
+    },
     /// ALTER TABLE t DISABLE|ENABLE KEYS (what mariadb-dump writes around a table's rows).
     AlterTableKeys {
         table: ast::ObjectName,
@@ -176,6 +183,14 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
             Ok(None) => sql(text),
             Err(e) => Err(e),
         },
+        Some("ALTER")
+            if matches!(
+                peek_word(&parser, 1).as_deref(),
+                Some("DATABASE" | "SCHEMA")
+            ) =>
+        {
+            alter_database(&mut parser)
+        }
         Some("ALTER") => match pre_alter_keys(&mut parser) {
             Ok(Some(statement)) => Ok(statement),
             Ok(None) => match reparse(text).and_then(|mut p| pre_view(&mut p, text)) {
@@ -628,6 +643,58 @@ fn pre_show(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
 
 /// ALTER TABLE name DISABLE|ENABLE KEYS, which sqlparser lacks; any other ALTER is left
 /// to sqlparser.
+/// `ALTER DATABASE|SCHEMA [name] option...` (`Statement::AlterDatabase`); an option
+/// other than the character set and collation, or none, is a syntax error.
+fn alter_database(parser: &mut Parser) -> Result<Statement, ParserError> {
+    parser.next_token();
+    parser.next_token();
+    let option_word = |parser: &Parser| {
+        matches!(
+            peek_word(parser, 0).as_deref(),
+            Some("DEFAULT" | "CHARACTER" | "CHARSET" | "COLLATE")
+        )
+    };
+    let name = match option_word(parser) {
+        true => None,
+        false => Some(identifier(parser)?),
+    };
+    let (mut charset, mut collation) = (None, None);
+    loop {
+        eat_word(parser, "DEFAULT");
+        let target = match peek_word(parser, 0).as_deref() {
+            Some("CHARACTER") => {
+                parser.next_token();
+                expect_word(parser, "SET")?;
+                &mut charset
+            }
+            Some("CHARSET") => {
+                parser.next_token();
+                &mut charset
+            }
+            Some("COLLATE") => {
+                parser.next_token();
+                &mut collation
+            }
+            _ => break,
+        };
+        let _equals = parser.consume_token(&Token::Eq);
+        *target = Some(identifier(parser)?);
+    }
+    if charset.is_none() && collation.is_none() {
+        // MariaDB's grammar needs an option: an error near what follows the name.
+        return Err(ParserError::ParserError(format!(
+            "Expected: CHARACTER SET or COLLATE, found: {}",
+            parser.peek_token().token
+        )));
+    }
+    end(parser)?;
+    Ok(Statement::AlterDatabase {
+        name,
+        charset,
+        collation,
+    })
+}
+
 fn pre_alter_keys(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
     if peek_word(parser, 1).as_deref() != Some("TABLE") {
         return Ok(None);

@@ -58,7 +58,7 @@ use crate::variables::{self, SessionVars, VarScopeKind};
 use manycore_storage::{
     LockWait, ReaderSlot, Savepoint, StorageError, Table, TableRename, Transaction,
 };
-use manycore_types::{DataType, DateTime, Value};
+use manycore_types::{Collation, DataType, DateTime, Value};
 use sqlparser::ast;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -295,6 +295,24 @@ impl SessionState {
         self.foreign_key_checks = self.vars.get("foreign_key_checks") != Some(&Value::Int(0));
     }
 
+    /// `@@character_set_database` and `@@collation_database` while a database is current:
+    /// its own, as MariaDB sets them on entering it. Not yet as MariaDB: a SET of them does
+    /// not show while a database is current (MariaDB keeps it until the next USE).
+    fn database_variable(&self, name: &str) -> Option<Value> {
+        let charset = match name {
+            "character_set_database" => true,
+            "collation_database" => false,
+            _ => return None,
+        };
+        let db = self.database.as_deref()?;
+        let collation = self.engine.storage().catalog().databases.get(db)?.collation;
+        Some(Value::text(if charset {
+            "utf8mb4"
+        } else {
+            collation.name()
+        }))
+    }
+
     fn computed(&self, name: &str) -> Option<Value> {
         Some(match name {
             "warning_count" => Value::UInt(self.warning_total.get() as u64),
@@ -406,6 +424,11 @@ impl SessionContext for SessionState {
                 return Err(variables::wrong_scope_read(&lower, "SESSION"));
             }
             return Ok(v);
+        }
+        if scope != VarScope::Global {
+            if let Some(v) = self.database_variable(&lower) {
+                return Ok(v);
+            }
         }
         let def = variables::lookup(&lower).ok_or_else(|| variables::unknown_variable(name))?;
         match scope {
@@ -789,6 +812,7 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
         Statement::ShowEngine { what, .. } if what == "MUTEX" => Counter::ComShowEngineMutex,
         Statement::ShowEngine { .. } => Counter::ComShowEngineStatus,
         Statement::ShowCreateDatabase { .. } => Counter::ComShowCreateDb,
+        Statement::AlterDatabase { .. } => Counter::ComAlterDb,
         Statement::AlterTableKeys { .. }
         | Statement::AlterTableOptions { .. }
         | Statement::AlterTable(_) => Counter::ComAlterTable,
@@ -2613,10 +2637,12 @@ impl Session {
                 if_not_exists,
             } => {
                 self.state.access().sees_database(name)?;
-                if !self.engine.storage().catalog().databases.contains_key(name) {
+                let catalog = self.engine.storage().catalog();
+                let Some(database) = catalog.databases.get(name) else {
                     return Err(Error::bad_db(name));
-                }
-                return self.send_rows(show::create_database(name, *if_not_exists), sink, more);
+                };
+                let rows = show::create_database(database, *if_not_exists);
+                return self.send_rows(rows, sink, more);
             }
             Statement::ShowStoredObjects { kind, db, filter } => {
                 // Triggers and events belong to a database (the current one unless named);
@@ -2656,6 +2682,38 @@ impl Session {
             } => {
                 self.implicit_commit()?;
                 self.alter_table_options(table, options, *if_exists)?
+            }
+            Statement::AlterDatabase {
+                name,
+                charset,
+                collation,
+            } => {
+                let name = self.require_db(name.clone())?;
+                self.state.access().database(&name, Privileges::ALTER)?;
+                let collation = crate::ddl::default_collation(
+                    charset.as_deref(),
+                    collation.as_deref(),
+                    Collation::Utf8mb4GeneralCi,
+                )?;
+                self.implicit_commit()?;
+                let storage = self.engine.storage();
+                if let Err(e) = storage.alter_database(&name, collation) {
+                    return Err(match e {
+                        // MariaDB writes the options to the database's db.opt file.
+                        StorageError::NoSuchDatabase(_) => Error::new(
+                            ErrorCode::CantCreateFile,
+                            format!(
+                                "Can't create/write to file './{name}/db.opt' (Errcode: 2 \"No \
+                                 such file or directory\")"
+                            ),
+                        ),
+                        other => storage_error(other),
+                    });
+                }
+                StatementOutcome::Affected {
+                    rows: 1,
+                    last_insert_id: 0,
+                }
             }
             Statement::AlterTableKeys { table } => {
                 let (db, table) = self.lookup_table(table, Some(Privileges::ALTER))?;
@@ -2989,24 +3047,39 @@ impl Session {
         use ast::Statement as S;
         let storage = self.engine.storage().clone();
         match statement {
-            S::CreateDatabase {
-                db_name,
-                if_not_exists,
-                ..
-            }
+            S::CreateDatabase { .. }
             | S::CreateSchema {
-                schema_name: ast::SchemaName::Simple(db_name),
-                if_not_exists,
+                schema_name: ast::SchemaName::Simple(_),
                 ..
             } => {
+                let (db_name, if_not_exists, default_charset, default_collation) = match statement {
+                    S::CreateDatabase {
+                        db_name,
+                        if_not_exists,
+                        default_charset,
+                        default_collation,
+                        ..
+                    } => (db_name, if_not_exists, default_charset, default_collation),
+                    S::CreateSchema {
+                        schema_name: ast::SchemaName::Simple(db_name),
+                        if_not_exists,
+                        ..
+                    } => (db_name, if_not_exists, &None, &None),
+                    _ => unreachable!("matched above"),
+                };
                 let name = db_name
                     .0
                     .last()
                     .map(select::object_part)
                     .unwrap_or_default();
                 self.state.access().database(&name, Privileges::CREATE)?;
+                let collation = crate::ddl::default_collation(
+                    default_charset.as_deref(),
+                    default_collation.as_deref(),
+                    Collation::Utf8mb4GeneralCi,
+                )?;
                 let created = storage
-                    .create_database(&name, *if_not_exists)
+                    .create_database(&name, collation, *if_not_exists)
                     .map_err(storage_error)?;
                 if !created {
                     self.state.note(
@@ -3084,7 +3157,10 @@ impl Session {
                         )?;
                         crate::ddl::like_definition(&name, &source)?
                     }
-                    None => crate::ddl::table_definition(create, &db, &self.state)?,
+                    None => {
+                        let collation = crate::ddl::database_collation(&storage.catalog(), &db);
+                        crate::ddl::table_definition(create, &db, collation, &self.state)?
+                    }
                 };
                 // Storage logs CHECK constraints apart (its `set_check_constraints`).
                 let checks = std::mem::take(&mut definition.schema.checks);

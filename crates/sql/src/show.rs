@@ -17,7 +17,7 @@ use crate::parse::StoredObjects;
 use crate::privilege::SessionGrants;
 use crate::sink::ColumnInfo;
 use crate::variables::like_matches;
-use manycore_storage::{Catalog, Table};
+use manycore_storage::{Catalog, Database, Table};
 use manycore_types::{Collation, ColumnDefault, DataType, IntWidth, Value};
 
 /// A result set computed in full (SHOW output is small).
@@ -298,16 +298,19 @@ pub fn create_table(table: &Table, zone: TimeZone) -> Rows {
     }
 }
 
-pub fn create_database(name: &str, if_not_exists: bool) -> Rows {
+/// MariaDB always prints the database's character set and collation (utf8mb4, the only
+/// one manycore stores).
+pub fn create_database(database: &Database, if_not_exists: bool) -> Rows {
+    let name = database.name.as_str();
     let condition = if if_not_exists {
         "/*!32312 IF NOT EXISTS*/ "
     } else {
         ""
     };
     let body = format!(
-        "CREATE DATABASE {condition}{} /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE \
-         utf8mb4_general_ci */",
-        quote_identifier(name)
+        "CREATE DATABASE {condition}{} /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE {} */",
+        quote_identifier(name),
+        database.collation.name()
     );
     Rows {
         columns: vec![

@@ -64,7 +64,9 @@ fn cpu_seconds() -> f64 {
 /// Restart's bulk load: 8 sysbench-like tables, rows in key order as a checkpoint has them.
 fn recovery(schema: &TableSchema) {
     let storage = Storage::new();
-    storage.create_database("d", false).expect("db");
+    storage
+        .create_database("d", manycore_types::Collation::Utf8mb4GeneralCi, false)
+        .expect("db");
     let names: Vec<String> = (1..=8).map(|i| format!("t{i}")).collect();
     for name in &names {
         let schema = TableSchema {
@@ -116,7 +118,9 @@ fn main() {
         return;
     }
     let storage = Storage::new();
-    storage.create_database("d", false).expect("db");
+    storage
+        .create_database("d", manycore_types::Collation::Utf8mb4GeneralCi, false)
+        .expect("db");
     storage.create_table("d", schema, false).expect("table");
     let table = storage.catalog().table("d", "t").expect("t").clone();
     let reader = storage.register_reader();

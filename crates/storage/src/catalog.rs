@@ -434,6 +434,9 @@ pub struct Table {
 
 pub struct Database {
     pub name: String,
+    /// The default collation of the tables created in it without one of their own
+    /// (CREATE/ALTER DATABASE ... COLLATE).
+    pub collation: Collation,
     pub tables: BTreeMap<String, Arc<Table>>,
     /// Views by name; a name is a table's or a view's, never both (invariant (7)).
     pub views: BTreeMap<String, Arc<ViewSchema>>,
@@ -647,8 +650,13 @@ impl Storage {
         Ok(())
     }
 
-    /// Ok(false) if it existed and `if_not_exists`.
-    pub fn create_database(&self, name: &str, if_not_exists: bool) -> Result<bool, StorageError> {
+    /// Ok(false) if it existed and `if_not_exists` (its collation is then left as it is).
+    pub fn create_database(
+        &self,
+        name: &str,
+        collation: Collation,
+        if_not_exists: bool,
+    ) -> Result<bool, StorageError> {
         let _ddl = self.ddl.lock();
         self.update_catalog(
             |dbs| {
@@ -661,6 +669,7 @@ impl Storage {
                 }
                 let db = Database {
                     name: name.to_string(),
+                    collation,
                     tables: BTreeMap::new(),
                     views: BTreeMap::new(),
                     triggers: Vec::new(),
@@ -671,6 +680,31 @@ impl Storage {
             |&created| {
                 created.then(|| DdlChange::CreateDatabase {
                     name: name.to_string(),
+                    collation,
+                })
+            },
+        )
+    }
+
+    /// ALTER DATABASE ... COLLATE: the default collation of tables created from now on
+    /// (the existing ones keep theirs).
+    pub fn alter_database(&self, name: &str, collation: Collation) -> Result<(), StorageError> {
+        let _ddl = self.ddl.lock();
+        self.update_catalog(
+            |dbs| {
+                let database = dbs
+                    .get_mut(name)
+                    .ok_or_else(|| StorageError::NoSuchDatabase(name.to_string()))?;
+                *database = Arc::new(Database {
+                    collation,
+                    ..clone_database(database)
+                });
+                Ok(())
+            },
+            |()| {
+                Some(DdlChange::AlterDatabase {
+                    name: name.to_string(),
+                    collation,
                 })
             },
         )
@@ -1652,6 +1686,7 @@ fn assert_keeps_rows(old: &TableSchema, new: &TableSchema) {
 fn clone_database(db: &Database) -> Database {
     Database {
         name: db.name.clone(),
+        collation: db.collation,
         tables: db.tables.clone(),
         views: db.views.clone(),
         triggers: db.triggers.clone(),
@@ -2243,7 +2278,9 @@ mod tests {
     #[test]
     fn check_reports_a_row_its_index_lost() {
         let storage = Storage::new();
-        storage.create_database("d", false).expect("database");
+        storage
+            .create_database("d", manycore_types::Collation::Utf8mb4GeneralCi, false)
+            .expect("database");
         let schema = TableSchema {
             name: "t".to_string(),
             columns: vec![column("id"), column("a")],

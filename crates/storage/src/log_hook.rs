@@ -23,7 +23,7 @@ use crate::catalog::{
     ForeignKeySchema, IndexSchema, Table, TableSchema, TriggerSchema, ViewSchema,
 };
 use crate::StorageError;
-use manycore_types::Value;
+use manycore_types::{Collation, Value};
 use std::cell::Cell;
 use std::sync::Arc;
 
@@ -80,6 +80,11 @@ impl RowChangeRef<'_> {
 pub enum DdlChange {
     CreateDatabase {
         name: String,
+        collation: Collation,
+    },
+    AlterDatabase {
+        name: String,
+        collation: Collation,
     },
     DropDatabase {
         name: String,

@@ -81,7 +81,7 @@ fn logged_storage() -> (Arc<Storage>, Arc<MemoryLog>) {
     let log = Arc::new(MemoryLog::default());
     storage.attach_log(log.clone());
     storage
-        .create_database("d", false)
+        .create_database("d", manycore_types::Collation::Utf8mb4GeneralCi, false)
         .expect("create database");
     storage
         .create_table("d", schema("t"), false)
@@ -317,7 +317,9 @@ fn replaying_what_was_logged_rebuilds_tables_indexes_and_counters() {
         .expect("create index");
     storage.drop_index("d", "t", "b").expect("drop index");
     storage.set_auto_increment("d", "t", 500).expect("auto inc");
-    storage.create_database("x", false).expect("create db");
+    storage
+        .create_database("x", manycore_types::Collation::Utf8mb4GeneralCi, false)
+        .expect("create db");
     storage.drop_database("x", false).expect("drop db");
     let t = table(&storage, "t"); // DROP INDEX replaced the table object.
     let h = table(&storage, "h");
@@ -484,7 +486,10 @@ fn bulk_replay_equals_the_state_before_the_crash() {
 
 fn apply_ddl(s: &Arc<Storage>, change: DdlChange) {
     let result = match change {
-        DdlChange::CreateDatabase { name } => s.create_database(&name, false).map(drop),
+        DdlChange::CreateDatabase { name, collation } => {
+            s.create_database(&name, collation, false).map(drop)
+        }
+        DdlChange::AlterDatabase { name, collation } => s.alter_database(&name, collation),
         DdlChange::DropDatabase { name } => s.drop_database(&name, false).map(drop),
         DdlChange::CreateTable {
             db,

@@ -368,6 +368,47 @@ fn check_after_each_restart(
     }
 }
 
+/// A database's default collation, from CREATE DATABASE or a later ALTER DATABASE, comes
+/// back from log replay (after kill -9) and from a checkpoint (after a clean shutdown), and
+/// a table created after the restart still takes it.
+#[test]
+fn a_database_keeps_its_collation_after_restart() {
+    let mut server = ManycoreServer::start();
+    let statements = [
+        "CREATE DATABASE created_bin COLLATE utf8mb4_bin",
+        "CREATE DATABASE altered_bin",
+        "ALTER DATABASE altered_bin COLLATE utf8mb4_bin",
+        "CREATE DATABASE altered_back CHARACTER SET utf8mb4 COLLATE utf8mb4_bin",
+        "ALTER DATABASE altered_back CHARACTER SET utf8mb4",
+    ];
+    check_after_each_restart(&mut server, &statements, |c, round| {
+        let collations: Vec<(String, String)> = c
+            .query(
+                "SELECT SCHEMA_NAME, DEFAULT_COLLATION_NAME FROM information_schema.SCHEMATA \
+                 WHERE SCHEMA_NAME IN ('created_bin', 'altered_bin', 'altered_back') \
+                 ORDER BY SCHEMA_NAME",
+            )
+            .expect("schemata");
+        let expected = [
+            ("altered_back", "utf8mb4_general_ci"),
+            ("altered_bin", "utf8mb4_bin"),
+            ("created_bin", "utf8mb4_bin"),
+        ]
+        .map(|(db, collation)| (db.to_string(), collation.to_string()));
+        assert_eq!(collations, expected, "after {round}");
+        let table = format!("created_bin.t_{round}");
+        c.query_drop(format!("CREATE TABLE {table} (a VARCHAR(5))"))
+            .expect("create table");
+        let collation: Option<String> = c
+            .query_first(format!(
+                "SELECT TABLE_COLLATION FROM information_schema.TABLES \
+                 WHERE TABLE_SCHEMA = 'created_bin' AND TABLE_NAME = 't_{round}'"
+            ))
+            .expect("table collation");
+        assert_eq!(collation.as_deref(), Some("utf8mb4_bin"), "after {round}");
+    });
+}
+
 /// A utf8mb4_bin column keeps its collation through log replay (after kill -9) and
 /// through a checkpoint (after a clean shutdown): its unique key still tells 'a' from 'A'.
 #[test]

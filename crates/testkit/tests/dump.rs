@@ -11,9 +11,10 @@ use manycore_testkit::{mariadb_cli, mariadb_dump, Server};
 /// Two tables with NULLs, strings that need escaping, a unique and a secondary index,
 /// AUTO_INCREMENT counters that are not 1, and a foreign key from `orders` to `users`:
 /// the dump creates the child first (tables come in name order), which restores only
-/// because the dump turns foreign_key_checks off.
+/// because the dump turns foreign_key_checks off. The database's default collation is not
+/// the server's, so the dump must carry it (CREATE DATABASE) and the tables theirs.
 const SEED: &str = r#"
-CREATE DATABASE shop;
+CREATE DATABASE shop COLLATE utf8mb4_bin;
 CREATE TABLE shop.users (
   id INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
   email VARCHAR(100) NOT NULL,
@@ -50,7 +51,8 @@ CREATE TRIGGER shop.users_bi BEFORE INSERT ON shop.users FOR EACH ROW
 "#;
 
 /// What must come back the same after a restore.
-const CHECK: &str = "SHOW CREATE TABLE shop.users; SHOW CREATE TABLE shop.orders; \
+const CHECK: &str =
+    "SHOW CREATE DATABASE shop; SHOW CREATE TABLE shop.users; SHOW CREATE TABLE shop.orders; \
                      SELECT * FROM shop.users ORDER BY id; SELECT * FROM shop.orders ORDER BY id; \
                      SHOW FULL TABLES FROM shop; SHOW CREATE VIEW shop.spenders; \
                      SHOW CREATE VIEW shop.big_spenders; SELECT * FROM shop.spenders ORDER BY who; \
@@ -79,12 +81,17 @@ fn dump(server: &Server, args: &[&str]) -> String {
     out.stdout
 }
 
-/// Restores `dump` into a fresh server (into `shop`, created first, if the dump does not
-/// create its database) and checks it holds what `expected` says.
+/// Restores `dump` into a fresh server (into `shop`, created first as SEED creates it, if
+/// the dump does not create its database) and checks it holds what `expected` says.
 fn assert_restores(dump: &str, into_database: bool, expected: &str) {
     let fresh = Server::from_env();
     let args: &[&str] = if into_database {
-        mariadb_cli(fresh.port(), &[], "CREATE DATABASE shop").expect_success("create");
+        mariadb_cli(
+            fresh.port(),
+            &[],
+            "CREATE DATABASE shop COLLATE utf8mb4_bin",
+        )
+        .expect_success("create");
         &["shop"]
     } else {
         &[]

@@ -26,7 +26,12 @@ pub fn storage_error(e: WalError) -> StorageError {
 /// The log record of a catalog change.
 pub fn ddl_record(change: &DdlChange) -> LogRecord {
     match change.clone() {
-        DdlChange::CreateDatabase { name } => LogRecord::CreateDatabase { name },
+        DdlChange::CreateDatabase { name, collation } => {
+            LogRecord::CreateDatabase { name, collation }
+        }
+        DdlChange::AlterDatabase { name, collation } => {
+            LogRecord::AlterDatabase { name, collation }
+        }
         DdlChange::DropDatabase { name } => LogRecord::DropDatabase { name },
         DdlChange::CreateTable {
             db,

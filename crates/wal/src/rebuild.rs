@@ -235,7 +235,10 @@ impl Replayer {
 
 fn apply_ddl(s: &Storage, record: LogRecord) -> Result<(), StorageError> {
     match record {
-        LogRecord::CreateDatabase { name } => s.create_database(&name, false).map(drop),
+        LogRecord::CreateDatabase { name, collation } => {
+            s.create_database(&name, collation, false).map(drop)
+        }
+        LogRecord::AlterDatabase { name, collation } => s.alter_database(&name, collation),
         LogRecord::DropDatabase { name } => s.drop_database(&name, false).map(drop),
         LogRecord::CreateTable {
             db,
@@ -309,8 +312,10 @@ pub fn write_checkpoint(
     let mut writer = wal.begin_checkpoint(lsn)?;
     let catalog = &snapshot.catalog;
     for (name, database) in &catalog.databases {
-        let name = name.clone();
-        writer.write(&LogRecord::CreateDatabase { name })?;
+        writer.write(&LogRecord::CreateDatabase {
+            name: name.clone(),
+            collation: database.collation,
+        })?;
         for table in database.tables.values() {
             // CHECK constraints follow as a record of their own (record.rs notes).
             let mut schema = TableSchema::clone(&table.schema);
@@ -461,7 +466,9 @@ mod tests {
         let storage = Storage::new();
         let log = Arc::new(Captured::default());
         storage.attach_log(log.clone());
-        storage.create_database("db", false).expect("db");
+        storage
+            .create_database("db", manycore_types::Collation::Utf8mb4GeneralCi, false)
+            .expect("db");
         storage
             .create_table("db", schema("parent", &["id"]), false)
             .expect("parent");
@@ -500,7 +507,13 @@ mod tests {
         let decoded = LogRecord::decode(record.encode().payload()).expect("decodes");
         let restored = Storage::new();
         let mut replayer = Replayer::new(restored.clone());
-        replayer.apply(Lsn(1), LogRecord::CreateDatabase { name: "db".into() });
+        replayer.apply(
+            Lsn(1),
+            LogRecord::CreateDatabase {
+                name: "db".into(),
+                collation: manycore_types::Collation::Utf8mb4GeneralCi,
+            },
+        );
         replayer.apply(Lsn(2), decoded);
         replayer.finish();
         assert_eq!(replayer.error, None);
@@ -640,7 +653,9 @@ mod tests {
     /// Database d with table t (`checked_table`) holding the rows `insert_rows` makes of
     /// `values` (none for an empty range).
     fn table_with_rows(storage: &Arc<Storage>, values: std::ops::RangeInclusive<i64>) {
-        storage.create_database("d", false).expect("database");
+        storage
+            .create_database("d", manycore_types::Collation::Utf8mb4GeneralCi, false)
+            .expect("database");
         storage
             .create_table("d", checked_table(), false)
             .expect("table");
@@ -881,7 +896,13 @@ mod tests {
     fn alter_rows_without_their_head_fail_replay() {
         let storage = Storage::new();
         let mut replayer = Replayer::new(storage);
-        replayer.apply(Lsn(1), LogRecord::CreateDatabase { name: "d".into() });
+        replayer.apply(
+            Lsn(1),
+            LogRecord::CreateDatabase {
+                name: "d".into(),
+                collation: manycore_types::Collation::Utf8mb4GeneralCi,
+            },
+        );
         replayer.apply(
             Lsn(2),
             LogRecord::AlterEnd {
@@ -901,7 +922,9 @@ mod tests {
     fn a_schema_only_alter_and_its_followers_survive_replay() {
         let disk = SimDisk::new();
         let (storage, wal) = open(&disk);
-        storage.create_database("d", false).expect("database");
+        storage
+            .create_database("d", manycore_types::Collation::Utf8mb4GeneralCi, false)
+            .expect("database");
         let mut parent = checked_table();
         parent.primary_key = Some(vec![0]);
         parent.columns[0].nullable = false;
@@ -1067,8 +1090,12 @@ mod rename_tests {
     fn renamed_tables_survive_replay_and_checkpoints() {
         let disk = SimDisk::new();
         let (storage, wal) = open(&disk);
-        storage.create_database("d", false).expect("d");
-        storage.create_database("d2", false).expect("d2");
+        storage
+            .create_database("d", manycore_types::Collation::Utf8mb4GeneralCi, false)
+            .expect("d");
+        storage
+            .create_database("d2", manycore_types::Collation::Utf8mb4GeneralCi, false)
+            .expect("d2");
         storage.create_table("d", schema("a"), false).expect("a");
         storage.create_table("d", schema("b"), false).expect("b");
         let mut child = schema("child");
@@ -1152,7 +1179,9 @@ mod rename_tests {
     #[test]
     fn rename_refuses_held_rows_and_retires_the_old_name() {
         let storage = Storage::new();
-        storage.create_database("d", false).expect("d");
+        storage
+            .create_database("d", manycore_types::Collation::Utf8mb4GeneralCi, false)
+            .expect("d");
         storage.create_table("d", schema("a"), false).expect("a");
         insert(&storage, "d", "a", &[1]);
         let old = storage.catalog().table("d", "a").expect("a").clone();

@@ -8,7 +8,7 @@
 //!
 //! | kind | record         | fields                                                    |
 //! |------|----------------|-----------------------------------------------------------|
-//! | 1    | CreateDatabase | name                                                      |
+//! | 1    | CreateDatabase | name, u8 default collation unless utf8mb4_general_ci (old layout) |
 //! | 2    | DropDatabase   | name                                                      |
 //! | 3    | CreateTable    | db, schema, auto_increment (varint)                       |
 //! | 4    | DropTable      | db, name                                                  |
@@ -29,6 +29,7 @@
 //! | 19   | RenameTables   | count, (from db, from name, to db, to name) * count       |
 //! | 20   | CreateTrigger  | db, then TriggerSchema's 9 strings in declaration order   |
 //! | 21   | DropTrigger    | db, name                                                  |
+//! | 22   | AlterDatabase  | name, default collation                                   |
 //!
 //! ALTER TABLE's column operations are one AlterTable record when the table keeps its
 //! rows (a rename, a default), with the other tables whose foreign keys follow a renamed
@@ -83,8 +84,9 @@
 //!   read alike; bit 2: has table options; bit 3: has generated columns), count,
 //!   indexes, comment, then if bit 1: count, foreign keys, then if bit 2: table options,
 //!   then if bit 3: count, (column position, expression, bool stored) * count.
-//! - table options (written only when not all default, so older logs read alike): u8
-//!   default collation (0 utf8mb4_general_ci | 1 utf8mb4_bin), u8 row format (0 not
+//! - default collation (a database's, a table's): u8 0 utf8mb4_general_ci | 1 utf8mb4_bin.
+//! - table options (written only when not all default, so older logs read alike):
+//!   default collation, u8 row format (0 not
 //!   declared | 1 DYNAMIC | 2 COMPACT | 3 REDUNDANT | 4 COMPRESSED).
 //! - foreign key: name, count, child column positions, parent db, parent table, count,
 //!   parent column names, u8 on delete, u8 on update (0 RESTRICT | 1 CASCADE |
@@ -157,9 +159,14 @@ pub const ROWS_RECORD_BYTES_MAX: usize = 1 << 20;
 pub enum LogRecord {
     CreateDatabase {
         name: String,
+        collation: Collation,
     },
     DropDatabase {
         name: String,
+    },
+    AlterDatabase {
+        name: String,
+        collation: Collation,
     },
     CreateTable {
         db: String,
@@ -412,9 +419,17 @@ impl LogRecord {
         let mut out = Vec::with_capacity(64);
         put_u8(&mut out, FORMAT_VERSION);
         match self {
-            LogRecord::CreateDatabase { name } => {
+            LogRecord::CreateDatabase { name, collation } => {
                 put_u8(&mut out, 1);
                 put_str(&mut out, name);
+                if *collation != Collation::Utf8mb4GeneralCi {
+                    put_default_collation(&mut out, *collation);
+                }
+            }
+            LogRecord::AlterDatabase { name, collation } => {
+                put_u8(&mut out, 22);
+                put_str(&mut out, name);
+                put_default_collation(&mut out, *collation);
             }
             LogRecord::DropDatabase { name } => {
                 put_u8(&mut out, 2);
@@ -581,7 +596,17 @@ impl LogRecord {
             return Err(DecodeError("unknown record format version"));
         }
         let record = match r.u8()? {
-            1 => LogRecord::CreateDatabase { name: r.string()? },
+            1 => LogRecord::CreateDatabase {
+                name: r.string()?,
+                collation: match r.is_empty() {
+                    true => Collation::Utf8mb4GeneralCi,
+                    false => get_default_collation(&mut r)?,
+                },
+            },
+            22 => LogRecord::AlterDatabase {
+                name: r.string()?,
+                collation: get_default_collation(&mut r)?,
+            },
             2 => LogRecord::DropDatabase { name: r.string()? },
             3 => LogRecord::CreateTable {
                 db: r.string()?,
@@ -1246,15 +1271,27 @@ const SCHEMA_FOREIGN_KEYS: u8 = 2;
 const SCHEMA_OPTIONS: u8 = 4;
 const SCHEMA_GENERATED: u8 = 8;
 
-fn put_table_options(out: &mut Vec<u8>, options: &TableOptions) {
+fn put_default_collation(out: &mut Vec<u8>, collation: Collation) {
     put_u8(
         out,
-        match options.default_collation {
+        match collation {
             Collation::Utf8mb4GeneralCi => 0,
             Collation::Utf8mb4Bin => 1,
-            Collation::Binary => unreachable!("a table's default collation is utf8mb4's"),
+            Collation::Binary => unreachable!("a default collation is utf8mb4's"),
         },
     );
+}
+
+fn get_default_collation(r: &mut Reader<'_>) -> Result<Collation, DecodeError> {
+    match r.u8()? {
+        0 => Ok(Collation::Utf8mb4GeneralCi),
+        1 => Ok(Collation::Utf8mb4Bin),
+        _ => Err(DecodeError("unknown default collation")),
+    }
+}
+
+fn put_table_options(out: &mut Vec<u8>, options: &TableOptions) {
+    put_default_collation(out, options.default_collation);
     let row_format = options.row_format.map_or(0, |f| match f {
         RowFormat::Dynamic => 1,
         RowFormat::Compact => 2,
@@ -1265,11 +1302,7 @@ fn put_table_options(out: &mut Vec<u8>, options: &TableOptions) {
 }
 
 fn get_table_options(r: &mut Reader<'_>) -> Result<TableOptions, DecodeError> {
-    let default_collation = match r.u8()? {
-        0 => Collation::Utf8mb4GeneralCi,
-        1 => Collation::Utf8mb4Bin,
-        _ => return Err(DecodeError("unknown table collation")),
-    };
+    let default_collation = get_default_collation(r)?;
     let row_format = match r.u8()? {
         0 => None,
         1 => Some(RowFormat::Dynamic),
@@ -1658,7 +1691,18 @@ mod tests {
             row,
         };
         vec![
-            LogRecord::CreateDatabase { name: db.clone() },
+            LogRecord::CreateDatabase {
+                name: db.clone(),
+                collation: Collation::Utf8mb4GeneralCi,
+            },
+            LogRecord::CreateDatabase {
+                name: "binary_default".into(),
+                collation: Collation::Utf8mb4Bin,
+            },
+            LogRecord::AlterDatabase {
+                name: db.clone(),
+                collation: Collation::Utf8mb4Bin,
+            },
             LogRecord::DropDatabase {
                 name: "ünïcode".into(),
             },
@@ -1933,14 +1977,38 @@ mod tests {
             let encoded = record.encode();
             let decoded = LogRecord::decode(encoded.payload());
             assert_eq!(decoded.as_ref(), Ok(&record), "{record:?}");
-            // Every strict prefix is rejected (no record is a prefix of another).
-            for end in 0..encoded.payload().len() {
+            // Every strict prefix is rejected (no record is a prefix of another), but for
+            // a CreateDatabase's name alone: the layout without a collation.
+            let old_create_database = |end: usize| {
+                matches!(record, LogRecord::CreateDatabase { .. })
+                    && end + 1 == encoded.payload().len()
+            };
+            for end in (0..encoded.payload().len()).filter(|&end| !old_create_database(end)) {
                 assert!(
                     LogRecord::decode(&encoded.payload()[..end]).is_err(),
                     "{record:?}"
                 );
             }
         }
+    }
+
+    /// A database created before databases had collations reads as utf8mb4_general_ci, the
+    /// layout still written for that collation.
+    #[test]
+    fn a_database_without_collation_keeps_the_old_layout() {
+        let name = "d".to_string();
+        let old = [FORMAT_VERSION, 1, 1, b'd'];
+        let general = LogRecord::CreateDatabase {
+            name: name.clone(),
+            collation: Collation::Utf8mb4GeneralCi,
+        };
+        assert_eq!(general.encode().payload(), old);
+        assert_eq!(LogRecord::decode(&old), Ok(general));
+        let bin = LogRecord::CreateDatabase {
+            name,
+            collation: Collation::Utf8mb4Bin,
+        };
+        assert_eq!(bin.encode().payload(), [FORMAT_VERSION, 1, 1, b'd', 1]);
     }
 
     /// A version-1 log still reads (its layout is version 2's); versions never written do not.

@@ -155,7 +155,10 @@ fn run(seed: u64) {
                 let Ok(mut w) = wal.begin_checkpoint(lsn) else {
                     return;
                 };
-                let _ = w.write(&LogRecord::CreateDatabase { name: "db".into() });
+                let _ = w.write(&LogRecord::CreateDatabase {
+                    name: "db".into(),
+                    collation: manycore_types::Collation::Utf8mb4GeneralCi,
+                });
                 for ((table, key), row) in &state {
                     if w.write_row("db", table, key, row).is_err() {
                         return;

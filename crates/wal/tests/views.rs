@@ -47,7 +47,9 @@ fn views(storage: &Storage) -> BTreeMap<String, ViewSchema> {
 fn views_survive_restart_through_log_and_checkpoint() {
     let disk = SimDisk::new();
     let (storage, wal) = recover(&disk);
-    storage.create_database("db", false).expect("database");
+    storage
+        .create_database("db", manycore_types::Collation::Utf8mb4GeneralCi, false)
+        .expect("database");
     storage
         .create_view("db", view("v1", "SELECT 1"), false)
         .expect("v1");

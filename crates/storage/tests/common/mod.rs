@@ -53,7 +53,9 @@ pub fn schema(name: &str) -> TableSchema {
 /// A storage with database `d` holding `schema`.
 pub fn storage_with(schema: TableSchema) -> Arc<Storage> {
     let storage = Storage::new();
-    storage.create_database("d", false).expect("new storage");
+    storage
+        .create_database("d", manycore_types::Collation::Utf8mb4GeneralCi, false)
+        .expect("new storage");
     storage
         .create_table("d", schema, false)
         .expect("new database");

@@ -66,8 +66,11 @@ pub fn small_segments() -> WalOptions {
 /// Writes a checkpoint of `state` at `lsn`.
 pub fn checkpoint(wal: &Wal, lsn: Lsn, state: &State) -> manycore_wal::CheckpointReport {
     let mut w = wal.begin_checkpoint(lsn).expect("begin checkpoint");
-    w.write(&LogRecord::CreateDatabase { name: "db".into() })
-        .expect("write");
+    w.write(&LogRecord::CreateDatabase {
+        name: "db".into(),
+        collation: manycore_types::Collation::Utf8mb4GeneralCi,
+    })
+    .expect("write");
     for ((table, key), row) in state {
         w.write_row("db", table, key, row).expect("write row");
     }
