@@ -2451,34 +2451,31 @@ impl Session {
         Ok(())
     }
 
-    /// EXECUTE name [USING ...]: the values are the USING expressions', one per `?`.
-    fn execute_named(
-        &mut self,
-        name: &str,
-        using: &[ast::Expr],
-        text: &str,
-        params: &[Value],
-        parameters: &Parameters,
-        sink: &mut dyn ResultSink,
-        more: bool,
-    ) -> Result<()> {
-        let id = self
-            .named_prepared
+    /// The statement PREPARE named `name` (1243 if none).
+    fn named_statement(&self, name: &str) -> Result<u32> {
+        self.named_prepared
             .get(&name.to_lowercase())
             .copied()
             .filter(|id| self.prepared.contains_key(id))
-            .ok_or_else(|| unknown_handler(name, "EXECUTE"))?;
-        let values = using
-            .iter()
-            .map(|e| self.eval_constant(e, "SET", text, params, parameters))
-            .collect::<Result<Vec<_>>>()?;
+            .ok_or_else(|| unknown_handler(name, "EXECUTE"))
+    }
+
+    /// EXECUTE name [USING ...] of statement `id`: `values` are the USING expressions',
+    /// one per `?`.
+    fn execute_named(
+        &mut self,
+        id: u32,
+        values: &[Value],
+        sink: &mut dyn ResultSink,
+        more: bool,
+    ) -> Result<()> {
         if self.prepared_param_count(id) != Some(values.len()) {
             return Err(Error::new(
                 ErrorCode::WrongArguments,
                 "Incorrect arguments to EXECUTE",
             ));
         }
-        self.execute_prepared_inner(id, &values, sink, more)
+        self.execute_prepared_inner(id, values, sink, more)
     }
 
     fn execute_unbound(
@@ -2734,7 +2731,12 @@ impl Session {
                 StatementOutcome::Prepared
             }
             Statement::ExecuteSql { name, using } => {
-                return self.execute_named(name, using, text, params, &parameters, sink, more)
+                let id = self.named_statement(name)?;
+                let values = using
+                    .iter()
+                    .map(|e| self.eval_constant(e, "SET", text, params, &parameters))
+                    .collect::<Result<Vec<_>>>()?;
+                return self.execute_named(id, &values, sink, more);
             }
             Statement::DeallocateSql { name } => {
                 let id = self
