@@ -71,14 +71,13 @@ pub mod capability {
     pub const REMEMBER_OPTIONS: u32 = 1 << 31;
 
     /// What this server supports, without SSL. Left out on purpose: LONG_PASSWORD
-    /// (invariant (1)), COMPRESS and
-    /// ZSTD (no compressed protocol), LOCAL_FILES (LOAD DATA LOCAL not implemented),
-    /// SESSION_TRACK (we send no session-state blocks), QUERY_ATTRIBUTES (COM_QUERY
+    /// (invariant (1)), COMPRESS and ZSTD (no compressed protocol), SESSION_TRACK (we send no session-state blocks), QUERY_ATTRIBUTES (COM_QUERY
     /// then carries a parameter block we do not parse), OPTIONAL_RESULTSET_METADATA,
     /// MULTI_FACTOR_AUTHENTICATION.
     pub const SERVER_DEFAULT: u32 = FOUND_ROWS
         | LONG_FLAG
         | CONNECT_WITH_DB
+        | LOCAL_FILES
         | NO_SCHEMA
         | ODBC
         | IGNORE_SPACE

@@ -44,6 +44,7 @@ pub const ERR_MESSAGE_MAX: usize = 512;
 pub const OK_HEADER: u8 = 0x00;
 pub const EOF_HEADER: u8 = 0xFE;
 pub const ERR_HEADER: u8 = 0xFF;
+pub const LOCAL_INFILE_HEADER: u8 = 0xFB;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OkPacket<'a> {
@@ -102,6 +103,13 @@ fn truncate_message(message: &[u8]) -> &[u8] {
         end -= 1;
     }
     &message[..end]
+}
+
+/// Appends LOAD DATA LOCAL's request for a file: 0xFB, then the name as the statement
+/// gave it. The client answers with the file's bytes in packets, then an empty packet.
+pub fn write_local_infile_request(out: &mut Vec<u8>, file_name: &[u8]) {
+    out.push(LOCAL_INFILE_HEADER);
+    out.extend_from_slice(file_name);
 }
 
 /// Appends a 5-byte EOF payload.

@@ -45,7 +45,9 @@ use manycore_protocol::handshake::{
 };
 use manycore_protocol::packet::{next_payload, Frame, PacketWriter, HEADER_LEN};
 use manycore_protocol::prepared::{parse_execute, ParamType};
-use manycore_protocol::response::{status, write_eof, write_err, write_ok, OkPacket};
+use manycore_protocol::response::{
+    status, write_eof, write_err, write_local_infile_request, write_ok, OkPacket,
+};
 use manycore_protocol::resultset::ResultSetEncoder;
 use manycore_protocol::ProtocolError;
 use manycore_sql::{
@@ -374,6 +376,7 @@ impl Connection {
                 session.set_tls(self.stream.tls_info());
                 session.set_multi_statements(self.capabilities & capability::MULTI_STATEMENTS != 0);
                 session.set_client_found_rows(self.capabilities & capability::FOUND_ROWS != 0);
+                session.set_client_local_files(self.capabilities & capability::LOCAL_FILES != 0);
                 let ok = OkPacket {
                     status_flags: session.status_flags(),
                     ..OkPacket::default()
@@ -615,9 +618,11 @@ impl Connection {
                 let reply_start =
                     crate::durability::ReplyStart::new(&self.reply.output, &self.reply.writer);
                 let mut flow = self.dispatch(session, payload);
-                let committed = manycore_storage::take_commit_lsn();
+                let mut committed = manycore_storage::take_commit_lsn();
                 if let Flow::Wait { .. } = flow {
-                    flow = self.wait_and_resume(session, flow).await;
+                    flow = self
+                        .wait_and_resume(session, flow, &mut committed, reply_start)
+                        .await;
                 }
                 if let Flow::ChangeUser(auth) = flow {
                     flow = self.finish_change_user(session, *auth).await;
@@ -657,7 +662,17 @@ impl Connection {
     /// other connections run meanwhile) and re-runs the undone statement until it
     /// completes, fails, innodb_lock_wait_timeout or lock_wait_timeout passes (1205) or
     /// KILL QUERY arrives (1317). Session invariant (4).
-    async fn wait_and_resume(&mut self, session: &mut Session, mut flow: Flow) -> Flow {
+    ///
+    /// A LOAD DATA LOCAL waits for its file: the replies so far (of the statements before
+    /// it in the command, whose commits `committed` covers) are sent once durable, then the
+    /// request, and the file's bytes are read from the client.
+    async fn wait_and_resume(
+        &mut self,
+        session: &mut Session,
+        mut flow: Flow,
+        committed: &mut Option<u64>,
+        reply_start: crate::durability::ReplyStart,
+    ) -> Flow {
         // Lock waits of one statement share one timeout, from the first of them.
         let mut lock_deadline = None;
         while let Flow::Wait { wait, statement } = flow {
@@ -678,6 +693,28 @@ impl Connection {
                         Some(()) => Ok(()),
                         None => Err(session.interrupt_wait()),
                     }
+                }
+                Wait::LocalFile(name) => {
+                    let (output, writer) = (&mut self.reply.output, &mut self.reply.writer);
+                    let durability = &self.context.durability;
+                    let earlier = committed.take();
+                    if !crate::durability::await_commit(
+                        durability,
+                        earlier,
+                        reply_start,
+                        output,
+                        writer,
+                    )
+                    .await
+                    {
+                        session.drop_pending();
+                        return Flow::Continue;
+                    }
+                    match self.receive_local_file(name.as_bytes()).await {
+                        Some(data) => session.supply_local_file(data),
+                        None => return Flow::Close,
+                    }
+                    Ok(())
                 }
                 Wait::UserLock(mut lock) => {
                     // Released or timed out, the statement runs again and its GET_LOCK
@@ -701,6 +738,37 @@ impl Connection {
             flow = self.finish_statement(session, result, statement);
         }
         flow
+    }
+
+    /// Asks the client for the file LOAD DATA LOCAL names and reads what it sends until the
+    /// empty packet that ends it (a client that cannot read the file sends only that).
+    /// None if the connection broke.
+    async fn receive_local_file(&mut self, name: &[u8]) -> Option<Vec<u8>> {
+        self.reply
+            .writer
+            .write_with(&mut self.reply.output, |o| write_local_infile_request(o, name));
+        self.flush().await.ok()?;
+        let mut data = Vec::new();
+        loop {
+            let frame = loop {
+                match self.next_buffered_frame() {
+                    Ok(Some(frame)) => break frame,
+                    Ok(None) => self.read_more().await.ok()?,
+                    Err(error) => {
+                        tracing::debug!(connection = self.id, %error, "bad LOAD DATA packet");
+                        return None;
+                    }
+                }
+            };
+            let start = self.consumed;
+            self.consumed += frame.consumed;
+            self.reply.writer.set_sequence_id(frame.reply_sequence_id());
+            let payload = &self.input[start + frame.payload.start..start + frame.payload.end];
+            if payload.is_empty() {
+                return Some(data);
+            }
+            data.extend_from_slice(payload);
+        }
     }
 
     /// One wait for the end of the transaction `lock` names, bounded by the statement's

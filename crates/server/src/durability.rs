@@ -235,21 +235,24 @@ impl ReplyStart {
 
 /// Waits until what the command just committed is durable (invariant (2)). `earlier`: an
 /// LSN taken before the command awaited anything (a lock wait lets other connections run
-/// on this thread, and they would take this thread's LSN).
+/// on this thread, and they would take this thread's LSN). False when the log failed:
+/// the replies from `start` on were replaced by its error.
 pub async fn await_commit(
     durability: &Durability,
     earlier: Option<u64>,
     start: ReplyStart,
     output: &mut Vec<u8>,
     writer: &mut PacketWriter,
-) {
+) -> bool {
     let Some(lsn) = earlier.max(manycore_storage::take_commit_lsn()) else {
-        return;
+        return true;
     };
     if let Err(e) = durability.wal.durable_waiter(Lsn(lsn)).await {
         let (code, message) = log_error(&e);
         output.truncate(start.output_len);
         writer.set_sequence_id(start.sequence_id);
         writer.write_with(output, |o| write_err(o, code, "HY000", message.as_bytes()));
+        return false;
     }
+    true
 }

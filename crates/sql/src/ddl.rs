@@ -1055,12 +1055,8 @@ pub fn default_collation(
 ) -> Result<Collation> {
     let charset = match charset {
         Some(name) => Some(
-            crate::information_schema::charset_default_collation(name).ok_or_else(|| {
-                Error::new(
-                    ErrorCode::UnknownCharacterSet,
-                    format!("Unknown character set: '{name}'"),
-                )
-            })?,
+            crate::information_schema::charset_default_collation(name)
+                .ok_or_else(|| Error::unknown_charset(name))?,
         ),
         None => None,
     };

@@ -41,6 +41,9 @@ pub enum InsertSource {
     /// Rows of expressions; None is DEFAULT.
     Values(Vec<Vec<Option<Expr>>>),
     Select(Box<SelectPlan>),
+    /// Rows the statement makes as it runs (LOAD DATA's, from its file), handed to
+    /// `write_rows`; `execute_insert` has none to run.
+    Given,
 }
 
 /// RETURNING's select list: evaluated against each row an INSERT, REPLACE or DELETE
@@ -263,24 +266,8 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
     } else if insert.on.is_some() {
         return Err(Error::not_supported("ON CONFLICT"));
     }
-    let checks = crate::check::bind(&schema_db, &table)?;
     let subquery_tables = cx.subquery_tables.take();
-    let triggers = crate::trigger::bind(cx, &schema_db, &table, Event::Insert)?;
-    // Not built yet: the UPDATE triggers of ON DUPLICATE KEY UPDATE and the DELETE
-    // triggers of REPLACE; such a statement is refused rather than run without them.
-    let other_event = match (on_duplicate.is_empty(), insert.replace_into) {
-        (false, _) => Some(Event::Update),
-        (true, true) => Some(Event::Delete),
-        (true, false) => None,
-    };
-    if let Some(event) = other_event {
-        if !crate::trigger::bind(cx, &schema_db, &table, event)?.is_empty() {
-            return Err(Error::not_supported(
-                "REPLACE or ON DUPLICATE KEY UPDATE on a table with UPDATE or DELETE triggers",
-            ));
-        }
-    }
-    let generated = crate::generated::bind(&table)?;
+    let rules = WriteRules::bind(cx, &schema_db, &table, insert.replace_into, !on_duplicate.is_empty())?;
     Ok(InsertPlan {
         db: schema_db,
         table,
@@ -289,12 +276,54 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
         ignore: insert.ignore,
         replace: insert.replace_into,
         on_duplicate,
-        checks,
-        generated,
+        checks: rules.checks,
+        generated: rules.generated,
         returning,
         subquery_tables,
-        triggers,
+        triggers: rules.triggers,
     })
+}
+
+/// What every row an INSERT, REPLACE or LOAD DATA writes into a table must go through,
+/// besides its own values: the table's CHECK constraints, generated columns and INSERT
+/// triggers.
+pub(crate) struct WriteRules {
+    pub checks: Vec<crate::check::BoundCheck>,
+    pub generated: Vec<crate::generated::BoundGenerated>,
+    pub triggers: Triggers,
+}
+
+impl WriteRules {
+    pub(crate) fn bind(
+        cx: &BindContext,
+        db: &str,
+        table: &Arc<Table>,
+        replace: bool,
+        on_duplicate: bool,
+    ) -> Result<WriteRules> {
+        let checks = crate::check::bind(db, table)?;
+        let triggers = crate::trigger::bind(cx, db, table, Event::Insert)?;
+        // Not built yet: the UPDATE triggers of ON DUPLICATE KEY UPDATE and the DELETE
+        // triggers of REPLACE; such a statement is refused rather than run without them.
+        let other_event = match (on_duplicate, replace) {
+            (true, _) => Some(Event::Update),
+            (false, true) => Some(Event::Delete),
+            (false, false) => None,
+        };
+        if let Some(event) = other_event {
+            if !crate::trigger::bind(cx, db, table, event)?.is_empty() {
+                return Err(Error::not_supported(
+                    "REPLACE or ON DUPLICATE KEY UPDATE on a table with UPDATE or DELETE triggers",
+                ));
+            }
+        }
+        let generated = crate::generated::bind(table)?;
+        Ok(WriteRules {
+            checks,
+            generated,
+            triggers,
+        })
+    }
 }
 
 fn assignment_column(target: &ast::AssignmentTarget) -> Result<String> {
@@ -1319,8 +1348,6 @@ pub fn execute_insert(
     client_found_rows: bool,
 ) -> Result<StatementOutcome> {
     txn.refresh_write_view();
-    let table = &plan.table;
-    let schema = &table.schema;
     // IGNORE turns strict-mode data errors into warnings (non-strict adjustments).
     let strict = session.strict() && !plan.ignore;
     let write_session = WriteSession::new(session, strict);
@@ -1344,6 +1371,12 @@ pub fn execute_insert(
                 value_rows.push(values);
             }
         }
+        InsertSource::Given => {
+            return Err(Error::new(
+                ErrorCode::UnknownError,
+                "an INSERT plan without rows of its own was run as an INSERT",
+            ))
+        }
         InsertSource::Select(select) => {
             let ctx = exec_context(txn, eval, interrupt);
             let mut rows = Vec::new();
@@ -1360,6 +1393,109 @@ pub fn execute_insert(
         }
     }
     let multi_row = value_rows.len() > 1 || matches!(plan.source, InsertSource::Select(_));
+    let written = write_rows(
+        plan,
+        value_rows.into_iter().map(Ok),
+        multi_row,
+        &eval,
+        &write_session,
+        WriteContext {
+            txn,
+            session,
+            interrupt,
+            client_found_rows,
+        },
+    )?;
+    let Written {
+        affected,
+        records,
+        copied,
+        duplicates,
+        first_generated,
+        last_insert_id,
+        returned,
+    } = written;
+    if let Some(returning) = &plan.returning {
+        return Ok(StatementOutcome::Returned {
+            columns: returning.columns.clone(),
+            rows: returned,
+        });
+    }
+    if multi_row {
+        return Ok(StatementOutcome::InsertedRows {
+            rows: affected,
+            generated: first_generated,
+            last_insert_id,
+            records,
+            duplicates: if plan.ignore {
+                records - copied
+            } else {
+                duplicates
+            },
+        });
+    }
+    if let Some(id) = first_generated {
+        return Ok(StatementOutcome::Inserted {
+            rows: affected,
+            generated: id,
+            last_insert_id,
+        });
+    }
+    Ok(StatementOutcome::Affected {
+        rows: affected,
+        last_insert_id,
+    })
+}
+
+/// What an INSERT's rows did (`write_rows`).
+pub(crate) struct Written {
+    /// MySQL's affected rows (module notes).
+    pub affected: u64,
+    /// Rows offered, less those a CHECK constraint refused under IGNORE.
+    pub records: u64,
+    /// Rows inserted, or updated by ON DUPLICATE KEY UPDATE.
+    pub copied: u64,
+    /// Rows REPLACE deleted, plus rows ON DUPLICATE KEY UPDATE updated.
+    pub duplicates: u64,
+    /// The first AUTO_INCREMENT value generated, if any.
+    pub first_generated: Option<u64>,
+    /// The OK packet's id.
+    pub last_insert_id: u64,
+    /// RETURNING's rows (empty without RETURNING).
+    pub returned: Vec<Vec<Value>>,
+}
+
+/// Where an INSERT's rows are written: its transaction and session.
+pub(crate) struct WriteContext<'a> {
+    pub txn: &'a mut Transaction,
+    pub session: &'a dyn expr::SessionContext,
+    pub interrupt: &'a crate::engine::ProcessEntry,
+    pub client_found_rows: bool,
+}
+
+/// Writes `rows` into `plan`'s table: each a value per `plan.columns` (None: DEFAULT),
+/// made already (VALUES, the SELECT's rows, or LOAD DATA's fields). Every row of an
+/// INSERT, REPLACE and LOAD DATA goes through here: defaults, BEFORE triggers,
+/// AUTO_INCREMENT, generated columns, CHECK constraints, duplicates, foreign keys, AFTER
+/// triggers and RETURNING. `eval` evaluates with `write_session`, whose strictness is
+/// the statement's.
+pub(crate) fn write_rows(
+    plan: &InsertPlan,
+    rows: impl Iterator<Item = Result<Vec<Option<Value>>>>,
+    multi_row: bool,
+    eval: &EvalContext,
+    write_session: &WriteSession,
+    cx: WriteContext,
+) -> Result<Written> {
+    let WriteContext {
+        txn,
+        session,
+        interrupt,
+        client_found_rows,
+    } = cx;
+    let table = &plan.table;
+    let schema = &table.schema;
+    let strict = write_session.strict;
     // MySQL: NULL into NOT NULL is an error for single-row INSERT or in strict mode, a
     // warning otherwise (and always with IGNORE).
     let null_is_error = !plan.ignore && (strict || !multi_row);
@@ -1376,7 +1512,8 @@ pub fn execute_insert(
     // restore_auto_increment), so skipped duplicates leave no gaps within a statement.
     let mut spare_id: Option<u64> = None;
     let mut returned = Vec::new();
-    for (n, values) in value_rows.into_iter().enumerate() {
+    for (n, values) in rows.enumerate() {
+        let values = values?;
         records += 1;
         let row_number = n as u64 + 1;
         let mut row: Vec<Option<Value>> = vec![None; schema.columns.len()];
@@ -1482,7 +1619,7 @@ pub fn execute_insert(
             full,
             &eval,
             row_number,
-            &write_session,
+            write_session,
             enforcer.as_ref(),
         )?;
         if let Some(returning) = &plan.returning {
@@ -1530,35 +1667,14 @@ pub fn execute_insert(
     // The OK packet's id: the first generated value, else the auto-increment value of
     // the last row written (MariaDB reads it from the record buffer).
     let last_insert_id = first_generated.unwrap_or(if copied > 0 { last_auto_value } else { 0 });
-    if let Some(returning) = &plan.returning {
-        return Ok(StatementOutcome::Returned {
-            columns: returning.columns.clone(),
-            rows: returned,
-        });
-    }
-    if multi_row {
-        return Ok(StatementOutcome::InsertedRows {
-            rows: affected,
-            generated: first_generated,
-            last_insert_id,
-            records,
-            duplicates: if plan.ignore {
-                records - copied
-            } else {
-                duplicates
-            },
-        });
-    }
-    if let Some(id) = first_generated {
-        return Ok(StatementOutcome::Inserted {
-            rows: affected,
-            generated: id,
-            last_insert_id,
-        });
-    }
-    Ok(StatementOutcome::Affected {
-        rows: affected,
+    Ok(Written {
+        affected,
+        records,
+        copied,
+        duplicates,
+        first_generated,
         last_insert_id,
+        returned,
     })
 }
 

@@ -175,6 +175,7 @@ counters! {
     ComInsert = "Com_insert",
     ComInsertSelect = "Com_insert_select",
     ComKill = "Com_kill",
+    ComLoad = "Com_load",
     ComLockTables = "Com_lock_tables",
     ComPrepareSql = "Com_prepare_sql",
     ComReleaseSavepoint = "Com_release_savepoint",

@@ -115,6 +115,18 @@ pub enum ErrorCode {
     UnknownError = 1105,
     FeatureDisabled = 1289,
     OptionPreventsStatement = 1290,
+    /// ER_WRONG_FIELD_TERMINATORS: LOAD DATA's ENCLOSED BY or ESCAPED BY longer than one
+    /// character.
+    WrongFieldTerminators = 1083,
+    /// ER_WARN_TOO_FEW_RECORDS: a LOAD DATA line with fewer fields than targets.
+    WarnTooFewRecords = 1261,
+    /// ER_WARN_TOO_MANY_RECORDS: a LOAD DATA line with more fields than targets.
+    WarnTooManyRecords = 1262,
+    /// ER_WARN_NULL_TO_NOTNULL: LOAD DATA's NULL for a NOT NULL column.
+    WarnNullToNotnull = 1263,
+    /// ER_LOAD_INFILE_CAPABILITY_DISABLED: LOAD DATA LOCAL from a client that did not
+    /// offer to send files.
+    LoadInfileCapabilityDisabled = 4166,
     CantDoThisDuringAnTransaction = 1179,
     ReadOnlyTransaction = 1792,
     UnknownTable = 1109,
@@ -360,7 +372,8 @@ impl ErrorCode {
             | TooBigDisplaywidth
             | WrongGroupField
             | WrongKeyColumn
-            | UnknownStorageEngine => "42000",
+            | UnknownStorageEngine
+            | WrongFieldTerminators => "42000",
             ReadOnlyTransaction => "25006",
             SignalException => "45000",
             LockDeadlock => "40001",
@@ -372,7 +385,8 @@ impl ErrorCode {
             | TruncatedWrongValueForField
             | InvalidCharacterString
             | IllegalValueForType => "22007",
-            WarnDataTruncated => "01000",
+            WarnDataTruncated | WarnTooFewRecords | WarnTooManyRecords => "01000",
+            WarnNullToNotnull => "22004",
             InvalidUseOfNull => "22004",
             _ => "HY000",
         }
@@ -411,6 +425,9 @@ pub enum WaitFor {
     /// session knows which: `user_lock::StatementLocks`), or the call's timeout. Never
     /// reaches a client: the call answers 1, 0 or NULL in the statement's next run.
     UserLock,
+    /// The file LOAD DATA LOCAL names, which the client is asked for (`Wait::LocalFile`);
+    /// the statement runs again once the session has it (`load_data`).
+    LocalFile,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -446,6 +463,14 @@ impl Error {
     pub fn sleep(unserved: std::time::Duration) -> Error {
         Error {
             wait: Some(WaitFor::Sleep(unserved)),
+            ..Error::interrupted()
+        }
+    }
+
+    /// A LOAD DATA LOCAL that waits for the client's file, then runs again.
+    pub fn local_file_wait() -> Error {
+        Error {
+            wait: Some(WaitFor::LocalFile),
             ..Error::interrupted()
         }
     }
@@ -505,6 +530,14 @@ impl Error {
 
     pub fn bad_db(db: &str) -> Error {
         Error::new(ErrorCode::BadDb, format!("Unknown database '{db}'"))
+    }
+
+    /// 1115: no character set is called `name`.
+    pub fn unknown_charset(name: &str) -> Error {
+        Error::new(
+            ErrorCode::UnknownCharacterSet,
+            format!("Unknown character set: '{name}'"),
+        )
     }
 
     pub fn bad_field(column: &str, clause: &str) -> Error {

@@ -48,6 +48,7 @@ mod generated;
 mod if_exists;
 pub mod information_schema;
 mod join;
+mod load_data;
 mod maintenance;
 mod multi_table;
 mod parse;

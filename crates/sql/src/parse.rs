@@ -94,6 +94,8 @@ pub enum Statement {
     /// CREATE TRIGGER (`trigger`: sqlparser reads it for MySqlDialect only, and the
     /// trigger keeps its body's text).
     CreateTrigger(Box<crate::trigger::TriggerStatement>),
+    /// LOAD DATA [LOCAL] INFILE (`load_data`; sqlparser reads only Hive's LOAD DATA).
+    LoadData(Box<crate::load_data::LoadDataStatement>),
     /// DROP TRIGGER [IF EXISTS] name.
     DropTrigger {
         name: ast::ObjectName,
@@ -217,6 +219,10 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
         Some("DROP") if peek_word(&parser, 1).as_deref() == Some("TRIGGER") => {
             crate::trigger::parse_drop(&mut parser)
         }
+        Some("LOAD") if peek_word(&parser, 1).as_deref() == Some("XML") => {
+            return Err(Error::not_supported("LOAD XML"));
+        }
+        Some("LOAD") => crate::load_data::parse(&mut parser),
         Some("DO") => {
             parser.next_token();
             parser

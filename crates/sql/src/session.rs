@@ -29,6 +29,7 @@
 //!     1317.
 
 mod accounts;
+mod load_data;
 mod triggers;
 mod views;
 
@@ -110,6 +111,16 @@ pub enum StatementOutcome {
         last_insert_id: u64,
         records: u64,
         duplicates: u64,
+    },
+    /// LOAD DATA: its OK packet carries "Records: R  Deleted: D  Skipped: S  Warnings: W".
+    Loaded {
+        rows: u64,
+        /// The first AUTO_INCREMENT value generated, if any.
+        generated: Option<u64>,
+        last_insert_id: u64,
+        records: u64,
+        deleted: u64,
+        skipped: u64,
     },
     /// INSERT/REPLACE/DELETE ... RETURNING: the rows to send as a result set.
     Returned {
@@ -657,6 +668,11 @@ pub struct Session {
     multi_statements: bool,
     /// CLIENT_FOUND_ROWS: affected rows count the rows a statement matched, changed or not.
     client_found_rows: bool,
+    /// CLIENT_LOCAL_FILES: the client offered to send files for LOAD DATA LOCAL.
+    client_local_files: bool,
+    /// The file the waiting LOAD DATA LOCAL asked for, once the client sent it
+    /// (`load_data` module notes); taken by that statement's next run.
+    local_file: Option<Vec<u8>>,
     /// Armed when a statement stopped to wait (invariant (4)).
     wait: Option<Wait>,
     /// What runs again once the wait ends.
@@ -678,6 +694,9 @@ pub enum Wait {
     /// The release of a user lock, until the GET_LOCK call's deadline
     /// (`UserLockWait::deadline`); either way the statement runs again.
     UserLock(UserLockWait),
+    /// The client's copy of the file LOAD DATA LOCAL names: the server asks for it and
+    /// hands it to `Session::supply_local_file` before `resume`.
+    LocalFile(String),
 }
 
 /// Work undone to wait (invariant (4)): resumed by `Session::resume`.
@@ -835,6 +854,7 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
             StoredObjects::Routines(_) => Counter::ComShowPackageBodyStatus,
         },
         Statement::Do(_) => Counter::ComDo,
+        Statement::LoadData(_) => Counter::ComLoad,
         Statement::StartTransaction { .. } => Counter::ComBegin,
         Statement::SetCharacterSet(_) | Statement::Sets(_) => Counter::ComSetOption,
         Statement::Account(_) | Statement::View(_) => return None,
@@ -917,6 +937,7 @@ fn uses_tables(statement: &Statement) -> bool {
                 | Statement::AlterTable(_)
                 | Statement::RenameTable { .. }
                 | Statement::TableMaintenance { .. }
+                | Statement::LoadData(_)
         );
     };
     match s.as_ref() {
@@ -1044,6 +1065,8 @@ impl Session {
             text_plans: TextPlans::default(),
             multi_statements: false,
             client_found_rows: false,
+            client_local_files: false,
+            local_file: None,
             wait: None,
             pending: None,
             tls: None,
@@ -1074,6 +1097,11 @@ impl Session {
     /// Whether the client asked for CLIENT_FOUND_ROWS (most drivers do by default).
     pub fn set_client_found_rows(&mut self, enabled: bool) {
         self.client_found_rows = enabled;
+    }
+
+    /// CLIENT_LOCAL_FILES, from the handshake.
+    pub fn set_client_local_files(&mut self, enabled: bool) {
+        self.client_local_files = enabled;
     }
 
     pub fn warning_count(&self) -> u16 {
@@ -1332,6 +1360,8 @@ impl Session {
                 self.process.entry().set_activity("User sleep");
                 true
             }
+            // Armed by the statement (`load_data`).
+            Some(WaitFor::LocalFile) => self.wait.is_some(),
             Some(WaitFor::UserLock) => {
                 let locks = &self.state.waits.locks;
                 let (name, deadline) = locks.awaited().expect("a stopped run has its call");
@@ -1441,12 +1471,20 @@ impl Session {
     }
 
     fn abandon_wait(&mut self, e: Error) -> Error {
-        self.wait = None;
-        self.pending = None;
-        self.state.waits.end_statement();
-        self.statement_ended();
+        self.drop_pending();
         self.fail(&e);
         e
+    }
+
+    /// The server cannot go on with the waiting work (the log failed before a LOAD DATA
+    /// LOCAL's file was asked for, and that failure is the command's reply): neither the
+    /// waiting statement nor those after it run.
+    pub fn drop_pending(&mut self) {
+        self.wait = None;
+        self.pending = None;
+        self.local_file = None;
+        self.state.waits.end_statement();
+        self.statement_ended();
     }
 
     /// Records a failed statement's error for SHOW WARNINGS / SHOW ERRORS (invariant (3)).
@@ -1784,6 +1822,7 @@ impl Session {
     fn end(&mut self) {
         self.wait = None;
         self.pending = None;
+        self.local_file = None;
         self.state.waits.end_statement();
         self.rollback_transaction();
         self.engine.user_locks().release_all(self.state.id);
@@ -2094,6 +2133,25 @@ impl Session {
                     ("Records: ", records),
                     ("  Duplicates: ", duplicates),
                     ("  Warnings: ", warnings as u64),
+                ]);
+                (rows, last_insert_id, info)
+            }
+            StatementOutcome::Loaded {
+                rows,
+                generated,
+                last_insert_id,
+                records,
+                deleted,
+                skipped,
+            } => {
+                if let Some(id) = generated {
+                    self.state.last_insert_id.set(id);
+                }
+                let info = counts_info(&[
+                    ("Records: ", records),
+                    ("  Deleted: ", deleted),
+                    ("  Skipped: ", skipped),
+                    ("  Warnings: ", self.state.warning_count() as u64),
                 ]);
                 (rows, last_insert_id, info)
             }
@@ -2531,6 +2589,7 @@ impl Session {
             Statement::Account(a) => return self.execute_account(a, sink, more),
             Statement::View(view) => self.create_view(view)?,
             Statement::CreateTrigger(t) => self.create_trigger(t)?,
+            Statement::LoadData(load) => self.load_data(load, text, &parameters)?,
             Statement::DropTrigger { name, if_exists } => self.drop_trigger(name, *if_exists)?,
             Statement::ShowWarnings {
                 errors,
@@ -2785,7 +2844,7 @@ impl Session {
                     None => "utf8mb4".to_string(),
                     Some(n) => information_schema::charset_default_collation(n)
                         .map(|(c, _)| c.to_string())
-                        .ok_or_else(|| unknown_charset(n))?,
+                        .ok_or_else(|| Error::unknown_charset(n))?,
                 };
                 let connection_collation = self.state.vars.get("collation_database").cloned();
                 self.set_session_text("character_set_client", &charset);
@@ -3898,7 +3957,7 @@ impl Session {
             } => {
                 let (charset, default_collation) =
                     information_schema::charset_default_collation(&charset_name.value)
-                        .ok_or_else(|| unknown_charset(&charset_name.value))?;
+                        .ok_or_else(|| Error::unknown_charset(&charset_name.value))?;
                 let collation = match collation_name {
                     Some(c) if information_schema::collation_exists(c) => c.to_ascii_lowercase(),
                     Some(c) => {
@@ -4137,13 +4196,6 @@ fn first_words(text: &str) -> String {
         .take(3)
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-fn unknown_charset(name: &str) -> Error {
-    Error::new(
-        ErrorCode::UnknownCharacterSet,
-        format!("Unknown character set: '{name}'"),
-    )
 }
 
 /// 1243 for a prepared statement's `handler`: its id, or the name PREPARE gave it.

@@ -274,6 +274,8 @@ pub static VARIABLES: &[VarDef] = &[
     def("large_files_support", Global, Bool, true, "ON"),
     def("lc_time_names", Both, Str, false, "en_US"),
     def("license", Global, Str, true, "Apache-2.0"),
+    // LOAD DATA LOCAL INFILE is served (`load_data`); read-only here.
+    def("local_infile", Global, Bool, true, "ON"),
     def(
         "lock_wait_timeout",
         Both,
