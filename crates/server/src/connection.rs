@@ -744,9 +744,9 @@ impl Connection {
     /// empty packet that ends it (a client that cannot read the file sends only that).
     /// None if the connection broke.
     async fn receive_local_file(&mut self, name: &[u8]) -> Option<Vec<u8>> {
-        self.reply
-            .writer
-            .write_with(&mut self.reply.output, |o| write_local_infile_request(o, name));
+        self.reply.writer.write_with(&mut self.reply.output, |o| {
+            write_local_infile_request(o, name)
+        });
         self.flush().await.ok()?;
         let mut data = Vec::new();
         loop {

@@ -159,6 +159,12 @@ impl Dialect for MariaDbDialect {
             return self.0.parse_prefix(parser);
         }
         parser.next_token();
+        let ends = [Token::EOF, Token::SemiColon, Token::Comma, Token::RParen];
+        if ends.contains(&parser.peek_token().token) {
+            // Nothing to cast: the name `binary` (`SET character_set_database = binary`,
+            // what mariadb-import sends).
+            return Some(Ok(Expr::Identifier(sqlparser::ast::Ident::new("binary"))));
+        }
         let operand = parser.parse_subexpr(self.prec_value(Precedence::MulDivModOp));
         Some(operand.map(|operand| Expr::Cast {
             kind: CastKind::Cast,
@@ -399,6 +405,15 @@ mod tests {
             .and_then(|mut p| p.parse_expr())
             .expect("parses");
         assert_eq!(expr.to_string(), "CAST('x' AS BINARY) REGEXP 'y'");
+        let alone = Parser::new(&MariaDbDialect::new())
+            .try_with_sql("binary")
+            .and_then(|mut p| p.parse_expr())
+            .expect("parses");
+        assert_eq!(
+            alone.to_string(),
+            "binary",
+            "the name, with nothing to cast"
+        );
     }
 
     #[test]

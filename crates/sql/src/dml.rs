@@ -267,7 +267,13 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
         return Err(Error::not_supported("ON CONFLICT"));
     }
     let subquery_tables = cx.subquery_tables.take();
-    let rules = WriteRules::bind(cx, &schema_db, &table, insert.replace_into, !on_duplicate.is_empty())?;
+    let rules = WriteRules::bind(
+        cx,
+        &schema_db,
+        &table,
+        insert.replace_into,
+        !on_duplicate.is_empty(),
+    )?;
     Ok(InsertPlan {
         db: schema_db,
         table,
@@ -1511,6 +1517,10 @@ pub(crate) fn write_rows(
     // An id generated for a row IGNORE skipped goes to the next row (MariaDB's
     // restore_auto_increment), so skipped duplicates leave no gaps within a statement.
     let mut spare_id: Option<u64> = None;
+    let mut auto_ids = AutoIds::new(matches!(
+        plan.source,
+        InsertSource::Select(_) | InsertSource::Given
+    ));
     let mut returned = Vec::new();
     for (n, values) in rows.enumerate() {
         let values = values?;
@@ -1578,11 +1588,12 @@ pub(crate) fn write_rows(
         let mut generated = None;
         if let Some(a) = auto_column {
             match as_id(&full[a]) {
-                Some(id) => table.observe_auto_increment(id),
+                Some(id) => {
+                    table.observe_auto_increment(id);
+                    auto_ids.observe(id);
+                }
                 None => {
-                    let id = spare_id
-                        .take()
-                        .unwrap_or_else(|| table.reserve_auto_increment(1));
+                    let id = spare_id.take().unwrap_or_else(|| auto_ids.take(table));
                     full[a] = auto_value(&schema.columns[a].data_type, id);
                     generated = Some(id);
                 }
@@ -1678,6 +1689,52 @@ pub(crate) fn write_rows(
     })
 }
 
+/// Where a statement's generated AUTO_INCREMENT values come from. A statement whose row
+/// count is unknown up front (INSERT ... SELECT, LOAD DATA) reserves them as MariaDB's
+/// handler asks InnoDB for them: 1, then 2, 4, ... up to 65536 at a time, and what its
+/// last interval leaves unused is lost (the next statement's values leave a gap, as in
+/// MariaDB). Other statements take one value at a time (MariaDB reserves their known
+/// count at once: the same values).
+struct AutoIds {
+    unknown_count: bool,
+    next: u64,
+    end: u64,
+    interval: u64,
+}
+
+impl AutoIds {
+    const INTERVAL_MAX: u64 = 1 << 16;
+
+    fn new(unknown_count: bool) -> AutoIds {
+        AutoIds {
+            unknown_count,
+            next: 0,
+            end: 0,
+            interval: 1,
+        }
+    }
+
+    fn take(&mut self, table: &Table) -> u64 {
+        if !self.unknown_count {
+            return table.reserve_auto_increment(1);
+        }
+        if self.next == self.end {
+            self.next = table.reserve_auto_increment(self.interval);
+            self.end = self.next + self.interval;
+            self.interval = (self.interval * 2).min(Self::INTERVAL_MAX);
+        }
+        self.next += 1;
+        self.next - 1
+    }
+
+    /// A row gave its own value `id`: values of the interval up to it are skipped.
+    fn observe(&mut self, id: u64) {
+        if (self.next..self.end).contains(&id) {
+            self.next = id + 1;
+        }
+    }
+}
+
 /// What one row of an INSERT or REPLACE did.
 enum RowWrite {
     /// Inserted, after REPLACE deleted `replaced` conflicting rows.
@@ -1688,6 +1745,37 @@ enum RowWrite {
     Unchanged { row: Vec<Value> },
     /// INSERT IGNORE skipped a duplicate.
     Ignored,
+}
+
+/// Whether REPLACE's new `row` is the same as the `existing` row it conflicts with on
+/// `index`, where MariaDB writes the row over the old one and counts nothing deleted: on
+/// the table's last unique index, when no foreign key refers to the table (otherwise it
+/// deletes the old row and counts it).
+fn replaced_in_place(
+    txn: &Transaction,
+    table: &Table,
+    index: manycore_storage::IndexNo,
+    existing: &RowSlot,
+    row: &[Value],
+    enforcer: Option<&Enforcer>,
+) -> bool {
+    let later = match index {
+        manycore_storage::IndexNo::Primary => 0,
+        manycore_storage::IndexNo::Secondary(i) => i + 1,
+    };
+    let last_unique = !table.schema.indexes[later..].iter().any(|i| i.unique);
+    let referenced = enforcer.is_some()
+        && txn
+            .storage()
+            .catalog()
+            .children_of(table.db(), &table.schema.name)
+            .next()
+            .is_some();
+    last_unique
+        && !referenced
+        && existing
+            .read(&txn.write_view(), |old| old == row)
+            .unwrap_or(false)
 }
 
 /// Inserts one complete row, resolving duplicates per IGNORE / REPLACE / ON DUPLICATE KEY
@@ -1728,6 +1816,9 @@ fn insert_row(
             }
             Err((StorageError::DuplicateKey { index, existing }, back)) => {
                 row = back.into_vec();
+                if plan.replace && replaced_in_place(txn, table, index, &existing, &row, enforcer) {
+                    return Ok(RowWrite::Inserted { replaced });
+                }
                 if plan.replace {
                     let old = match enforcer {
                         Some(_) => existing.read(&txn.write_view(), |r| r.to_vec()),

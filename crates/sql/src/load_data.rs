@@ -438,10 +438,13 @@ pub fn execute(
                         return Ok(None);
                     }
                     if reader.line_cut {
-                        problem(ErrorCode::WarnTooManyRecords, format!(
+                        problem(
+                            ErrorCode::WarnTooManyRecords,
+                            format!(
                             "Row {row_number} was truncated; it contained more data than there \
                              were input columns"
-                        ))?;
+                        ),
+                        )?;
                     }
                 }
                 started = true;
@@ -530,7 +533,6 @@ pub fn execute(
     Ok(StatementOutcome::Loaded {
         rows: written.affected,
         generated: written.first_generated,
-        last_insert_id: written.last_insert_id,
         records: written.records,
         deleted: if insert.replace {
             written.duplicates
@@ -556,8 +558,7 @@ fn assign(
         let given = insert.columns.iter().position(|&column| column == i);
         row.push(match given.and_then(|slot| values[slot].clone()) {
             Some(v) => v,
-            None if c.auto_increment => Value::Null,
-            None => dml::default_cell(c, false, write_session)?,
+            None => record_default(c, write_session),
         });
     }
     for (slot, value) in &plan.set {
@@ -574,6 +575,17 @@ fn assign(
         };
     }
     Ok(())
+}
+
+/// A column no field gave, as SET reads it: MariaDB's row starts as the defaults, without
+/// the warnings a default the row keeps would give.
+fn record_default(c: &ColumnSchema, session: &dyn expr::SessionContext) -> Value {
+    match &c.default {
+        ColumnDefault::Value(v) => v.clone(),
+        ColumnDefault::CurrentTimestamp => dml::current_timestamp(c, session),
+        ColumnDefault::None if c.nullable || c.auto_increment => Value::Null,
+        ColumnDefault::None => dml::implicit_default(&c.data_type),
+    }
 }
 
 /// What a NULL field (`\N`, or NULL with ENCLOSED BY) stores in `c` (invariant (4)).
@@ -818,7 +830,12 @@ mod tests {
 
     /// Every line's fields, as `Reader` gives them (None: NULL), `targets` per line.
     fn read(data: &str, format: &Format, targets: usize) -> Vec<Vec<Option<String>>> {
-        let escape = format.escaped.clone().unwrap_or(b"\\".to_vec()).first().copied();
+        let escape = format
+            .escaped
+            .clone()
+            .unwrap_or(b"\\".to_vec())
+            .first()
+            .copied();
         let mut reader = Reader::new(data.as_bytes(), format, escape);
         let mut lines = Vec::new();
         loop {
@@ -864,7 +881,11 @@ mod tests {
             enclosed: b"\"".to_vec(),
             ..Format::default()
         };
-        let lines = read("\"a,b\",\"x\"\"y\",NULL,\"NULL\"\n  \"sp\" ,\"q\n", &format, 4);
+        let lines = read(
+            "\"a,b\",\"x\"\"y\",NULL,\"NULL\"\n  \"sp\" ,\"q\n",
+            &format,
+            4,
+        );
         assert_eq!(
             lines,
             vec![

@@ -117,7 +117,6 @@ pub enum StatementOutcome {
         rows: u64,
         /// The first AUTO_INCREMENT value generated, if any.
         generated: Option<u64>,
-        last_insert_id: u64,
         records: u64,
         deleted: u64,
         skipped: u64,
@@ -677,6 +676,8 @@ pub struct Session {
     wait: Option<Wait>,
     /// What runs again once the wait ends.
     pending: Option<Pending>,
+    /// `resume` runs the statement that waited again: it was counted already.
+    resumed: bool,
     /// The connection's TLS parameters; None on plain TCP (SHOW STATUS LIKE 'Ssl%').
     tls: Option<TlsInfo>,
 }
@@ -1069,6 +1070,7 @@ impl Session {
             local_file: None,
             wait: None,
             pending: None,
+            resumed: false,
             tls: None,
         })
     }
@@ -1314,7 +1316,9 @@ impl Session {
     ) -> Result<()> {
         let last = pieces.len().saturating_sub(1);
         for (i, piece) in pieces.iter().enumerate() {
-            self.count(Counter::Queries);
+            if !self.resumed {
+                self.count(Counter::Queries);
+            }
             let result = self.run_piece(&piece.text, piece.line, sink, i < last);
             self.after_run(&result, sink);
             if result.is_err() {
@@ -1443,6 +1447,7 @@ impl Session {
     /// Runs the interrupted work again once its lock wait ended.
     pub fn resume(&mut self, sink: &mut dyn ResultSink) -> Result<()> {
         self.process.entry().set_activity("");
+        self.resumed = true;
         let result = match self.pending.take() {
             Some(Pending::Pieces(pieces)) => self.run_statements(pieces, sink),
             Some(Pending::Prepared { id, params }) => self.run_prepared(id, &params, sink),
@@ -1685,7 +1690,7 @@ impl Session {
         };
         drop(catalog);
         if let Some(c) = counter {
-            self.count(c);
+            self.count_statement(c);
         }
         self.begin_statement(clears);
         let outer_database = prepared_database.map(|database| self.enter_database(database));
@@ -1830,7 +1835,17 @@ impl Session {
 
     // ---- statements -----------------------------------------------------------------
 
+    /// Counts a statement's Com_* counter, unless this is its run again after a wait
+    /// (`resumed`): MariaDB counts a statement once.
+    fn count_statement(&mut self, counter: Counter) {
+        if !self.resumed {
+            self.count(counter);
+        }
+    }
+
     fn begin_statement(&mut self, clears_warnings: bool) {
+        // Whatever runs after the resumed statement is counted as usual.
+        self.resumed = false;
         self.state.statement_warnings.set(0);
         self.state.warnings_current.set(false);
         if clears_warnings {
@@ -1895,7 +1910,7 @@ impl Session {
         more: bool,
     ) -> Result<()> {
         if let Some(c) = plan.counter {
-            self.count(c);
+            self.count_statement(c);
         }
         self.begin_statement(plan.clears_warnings);
         self.execute_with_literals(&plan.bound, sink, more)
@@ -1913,7 +1928,7 @@ impl Session {
         more: bool,
     ) -> Result<()> {
         if let Some(c) = com_counter(statement) {
-            self.count(c);
+            self.count_statement(c);
         }
         self.begin_statement(clears_warnings(statement));
         self.state.refresh_grants();
@@ -2139,7 +2154,6 @@ impl Session {
             StatementOutcome::Loaded {
                 rows,
                 generated,
-                last_insert_id,
                 records,
                 deleted,
                 skipped,
@@ -2153,7 +2167,8 @@ impl Session {
                     ("  Skipped: ", skipped),
                     ("  Warnings: ", self.state.warning_count() as u64),
                 ]);
-                (rows, last_insert_id, info)
+                // MariaDB's OK packet for LOAD DATA carries no id; LAST_INSERT_ID() has it.
+                (rows, 0, info)
             }
             StatementOutcome::Update { matched, changed } => (
                 if self.client_found_rows {

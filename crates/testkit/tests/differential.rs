@@ -33,7 +33,7 @@ use manycore_testkit::differential::{
 use manycore_testkit::mariadb::MariaDbInstall;
 use manycore_testkit::{ManycoreServer, MariaDb, Server};
 use mysql::prelude::Queryable;
-use mysql::{Conn, Opts};
+use mysql::{Conn, LocalInfileHandler, Opts};
 
 fn sql_files() -> Vec<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/sql");
@@ -51,9 +51,19 @@ fn sql_files() -> Vec<PathBuf> {
     files
 }
 
-/// A connection with a fresh, selected database `name`.
+/// A connection with a fresh, selected database `name`. LOAD DATA LOCAL INFILE 'f' sends
+/// `tests/sql/data/f` (the same bytes to both servers).
 fn fresh_database(port: u16, name: &str) -> Result<Conn, String> {
     let mut conn = Conn::new(Opts::from(opts(port, None))).map_err(|e| e.to_string())?;
+    conn.set_local_infile_handler(Some(LocalInfileHandler::new(|name, stream| {
+        let name = String::from_utf8_lossy(name);
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/sql/data");
+        // A bare file name: the statement cannot send any file of this machine.
+        let path = dir.join(Path::new(name.as_ref()).file_name().unwrap_or_default());
+        let bytes = fs::read(&path)
+            .unwrap_or_else(|e| panic!("LOAD DATA LOCAL of {}: {e}", path.display()));
+        std::io::Write::write_all(stream, &bytes)
+    })));
     for sql in [
         format!("DROP DATABASE IF EXISTS {name}"),
         format!("CREATE DATABASE {name}"),

@@ -97,6 +97,45 @@ fn incorrect_value(kind: &str, value: &Value, column_name: &str, row: u64) -> (E
     )
 }
 
+/// Up to 6 bytes of `bytes` as MariaDB quotes a string that is not UTF-8 in 1366:
+/// printable ASCII as itself, other bytes as `\xHH`, then `...` if more follow.
+fn printable_prefix(bytes: &[u8]) -> String {
+    const SHOWN: usize = 6;
+    let mut out = String::new();
+    for &b in bytes.iter().take(SHOWN) {
+        if (0x20..0x7f).contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+    if bytes.len() > SHOWN {
+        out.push_str("...");
+    }
+    out
+}
+
+/// `bytes` with each byte of an invalid UTF-8 sequence replaced by `?`, as MariaDB
+/// stores such a string in a character column.
+fn question_marks_for_invalid(mut bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(valid) => {
+                out.push_str(valid);
+                return out;
+            }
+            Err(e) => {
+                let (valid, rest) = bytes.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(valid).unwrap_or_default());
+                let bad = e.error_len().unwrap_or(rest.len());
+                out.extend(std::iter::repeat_n('?', bad));
+                bytes = &rest[bad..];
+            }
+        }
+    }
+}
+
 fn truncated(column_name: &str, row: u64) -> (ErrorCode, String) {
     (
         ErrorCode::WarnDataTruncated,
@@ -130,6 +169,21 @@ fn parse_number_text(b: &[u8]) -> (Decimal, bool) {
     }
     let silent = crate::expr::coerce::str_to_decimal_quiet(b);
     (silent, false)
+}
+
+/// Whether `text` is a whole number too large for any DECIMAL (`1e400`), which MariaDB
+/// stores as out of range rather than as a bad value.
+fn beyond_decimal(text: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(text);
+    let text = text.trim();
+    // Rust also reads `inf` and `NaN`, which are not numbers to MariaDB.
+    let numeric = text
+        .bytes()
+        .all(|c| c.is_ascii_digit() || b"+-.eE".contains(&c));
+    numeric
+        && text
+            .parse::<f64>()
+            .is_ok_and(|f| f.is_infinite() || f.abs() >= 1e65)
 }
 
 /// The number an ENUM or SET assignment reads from `value`: Ok for numbers (DOUBLE and
@@ -276,9 +330,23 @@ pub fn store_value(
             scale,
             unsigned,
         } => {
+            let max = || Decimal::max_of(precision.saturating_sub(*scale) as u32, *scale as u32);
+            let min = |max: Decimal| if *unsigned { Decimal::ZERO } else { -max };
             let d = match &value {
                 Value::Bytes(b) => {
                     let (d, clean) = parse_number_text(b);
+                    if !clean && beyond_decimal(b) {
+                        // A well-formed number past 65 digits ('1e400'): out of range.
+                        let max = max();
+                        let negative = String::from_utf8_lossy(b).trim_start().starts_with('-');
+                        let clamped = Value::Decimal(if negative { min(max) } else { max });
+                        return complain(
+                            strict,
+                            session,
+                            out_of_range(&column_name(), row),
+                            clamped,
+                        );
+                    }
                     if !clean {
                         let adjusted =
                             Value::Decimal(clamp_decimal(d, *precision, *scale, *unsigned).0);
@@ -294,10 +362,8 @@ pub fn store_value(
                 Value::Double(f) if !f.is_finite() => Decimal::ZERO,
                 // Beyond 65 digits: out of range like any value above the column's max.
                 Value::Double(f) if Decimal::from_f64(*f).is_none() => {
-                    let max =
-                        Decimal::max_of(precision.saturating_sub(*scale) as u32, *scale as u32);
-                    let min = if *unsigned { Decimal::ZERO } else { -max };
-                    let clamped = Value::Decimal(if *f < 0.0 { min } else { max });
+                    let max = max();
+                    let clamped = Value::Decimal(if *f < 0.0 { min(max) } else { max });
                     return complain(strict, session, out_of_range(&column_name(), row), clamped);
                 }
                 other => coerce::to_decimal(other, session).unwrap_or_default(),
@@ -385,7 +451,17 @@ pub fn store_value(
             };
             let text = match String::from_utf8(bytes) {
                 Ok(text) => text,
-                Err(invalid) => String::from_utf8_lossy(invalid.as_bytes()).into_owned(),
+                Err(invalid) => {
+                    let bad = &invalid.as_bytes()[invalid.utf8_error().valid_up_to()..];
+                    let message = format!(
+                        "Incorrect string value: '{}' for column {} at row {row}",
+                        printable_prefix(bad),
+                        quoted_name(&column_name())
+                    );
+                    let code = ErrorCode::TruncatedWrongValueForField;
+                    complain(strict, session, (code, message), Value::Null)?;
+                    question_marks_for_invalid(invalid.as_bytes())
+                }
             };
             let limit = column.max_length().unwrap_or(u64::MAX);
             let is_text = matches!(column, DataType::Text { .. });

@@ -1,0 +1,223 @@
+//! LOAD DATA LOCAL INFILE through real clients, against the server under test
+//! (`MANYCORE_TEST_TARGET`, so MariaDB checks the test): the `mariadb` CLI and
+//! `mariadb-import`, a client that refuses to send files, a file of many packets, and a
+//! load that waits for a row lock and then loads the same file. Field rules and warnings
+//! are compared statement by statement in tests/sql/load_data.sql.
+
+use manycore_testkit::client::{self, mariadb_cli, process_info, run_bounded};
+use manycore_testkit::{Server, Target};
+use mysql::prelude::Queryable;
+use mysql::{Conn, LocalInfileHandler};
+use std::path::Path;
+use std::process::Command;
+use std::thread;
+use std::time::Duration;
+
+const STATE_TIMEOUT: Duration = Duration::from_secs(20);
+
+fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("manycore-load-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+fn count(conn: &mut Conn, table: &str) -> i64 {
+    conn.query_first(format!("SELECT COUNT(*) FROM {table}"))
+        .expect("count")
+        .expect("a row")
+}
+
+#[test]
+fn the_cli_and_mariadb_import_send_local_files() {
+    let server = Server::from_env();
+    let port = server.port();
+    let dir = scratch_dir("cli");
+    let csv = dir.join("items.csv");
+    std::fs::write(&csv, "1,\"pen, blue\",2.50\n2,\"ink\",\\N\n3,paper,0.10\n").expect("csv");
+    let mut conn = server.connect();
+    conn.query_drop("CREATE DATABASE shop").expect("database");
+    conn.query_drop(
+        "CREATE TABLE shop.items (id INT PRIMARY KEY, name VARCHAR(20), price DECIMAL(5,2))",
+    )
+    .expect("table");
+
+    let statement = format!(
+        "LOAD DATA LOCAL INFILE '{}' INTO TABLE items FIELDS TERMINATED BY ',' ENCLOSED BY '\"';",
+        csv.display()
+    );
+    let out = mariadb_cli(port, &["--local-infile=1", "-vv", "shop"], &statement);
+    assert!(out.success(), "LOAD DATA through the CLI: {out}");
+    assert!(
+        out.stdout
+            .contains("Records: 3  Deleted: 0  Skipped: 0  Warnings: 0"),
+        "the OK packet's info: {out}"
+    );
+    let rows: Vec<(i64, String, Option<String>)> = conn
+        .query("SELECT id, name, CAST(price AS CHAR) FROM shop.items ORDER BY id")
+        .expect("rows");
+    assert_eq!(
+        rows,
+        vec![
+            (1, "pen, blue".to_string(), Some("2.50".to_string())),
+            (2, "ink".to_string(), None),
+            (3, "paper".to_string(), Some("0.10".to_string())),
+        ]
+    );
+
+    // A client that does not offer to send files is refused before any transfer.
+    let out = mariadb_cli(port, &["--local-infile=0", "shop"], &statement);
+    assert!(
+        out.stderr.contains("ERROR 4166 (HY000)"),
+        "LOAD DATA LOCAL without the capability: {out}"
+    );
+
+    // mariadb-import --local: one LOAD DATA LOCAL per file, into the table the file names.
+    conn.query_drop("DELETE FROM shop.items").expect("delete");
+    let mut import = Command::new("mariadb-import");
+    import
+        .args(["--no-defaults", "--protocol=TCP", "-h127.0.0.1", "-uroot"])
+        .arg(format!("-P{port}"))
+        .args([
+            "--local",
+            "--fields-terminated-by=,",
+            "--fields-enclosed-by=\"",
+        ])
+        .arg("shop")
+        .arg(&csv);
+    let out = run_bounded(import, b"", Duration::from_secs(60));
+    assert!(out.success(), "mariadb-import: {out}");
+    assert!(
+        out.stdout.contains("Records: 3"),
+        "mariadb-import's report: {out}"
+    );
+    assert_eq!(count(&mut conn, "shop.items"), 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A connection whose LOAD DATA LOCAL sends `file`'s bytes, whatever name it asks for.
+fn sending(server: &Server, file: Vec<u8>) -> Conn {
+    let mut conn = server.connect();
+    conn.set_local_infile_handler(Some(LocalInfileHandler::new(move |_, stream| {
+        std::io::Write::write_all(stream, &file)
+    })));
+    conn
+}
+
+#[test]
+fn a_file_of_many_packets_loads_whole() {
+    let server = Server::from_env();
+    let rows = 100_000u64;
+    let mut file = Vec::new();
+    for i in 1..=rows {
+        file.extend_from_slice(format!("{i}\tname {i}\t{}\n", i % 7).as_bytes());
+    }
+    assert!(file.len() > 1 << 20, "many packets");
+    let mut conn = sending(&server, file);
+    conn.query_drop("CREATE DATABASE bulk").expect("database");
+    conn.query_drop("CREATE TABLE bulk.t (id INT PRIMARY KEY, name VARCHAR(20), k INT, KEY (k))")
+        .expect("table");
+    conn.query_drop("LOAD DATA LOCAL INFILE 'rows.tsv' INTO TABLE bulk.t")
+        .expect("load");
+    assert_eq!(conn.affected_rows(), rows);
+    assert_eq!(
+        conn.info_str(),
+        format!("Records: {rows}  Deleted: 0  Skipped: 0  Warnings: 0")
+    );
+    let (n, sum, k3): (u64, u64, u64) = conn
+        .query_first("SELECT COUNT(*), SUM(id), SUM(k = 3) FROM bulk.t")
+        .expect("sums")
+        .expect("a row");
+    assert_eq!((n, sum), (rows, rows * (rows + 1) / 2));
+    assert_eq!(k3, (1..=rows).filter(|i| i % 7 == 3).count() as u64);
+    let name: String = conn
+        .query_first("SELECT name FROM bulk.t WHERE id = 77777")
+        .expect("row")
+        .expect("a row");
+    assert_eq!(name, "name 77777");
+}
+
+#[test]
+fn a_load_waiting_for_a_row_lock_loads_the_same_file_after_it() {
+    let server = Server::from_env();
+    let mut holder = server.connect();
+    holder
+        .query_drop("CREATE DATABASE locks")
+        .expect("database");
+    holder
+        .query_drop("CREATE TABLE locks.t (id INT PRIMARY KEY, name VARCHAR(10))")
+        .expect("table");
+    holder
+        .query_drop("INSERT INTO locks.t VALUES (2, 'old')")
+        .expect("row");
+    holder.query_drop("BEGIN").expect("begin");
+    holder
+        .query_drop("UPDATE locks.t SET name = 'held' WHERE id = 2")
+        .expect("the holder's lock on row 2");
+
+    let mut loader = sending(&server, b"1\tone\n2\ttwo\n3\tthree\n".to_vec());
+    let loader_id = client::connection_id(&mut loader);
+    let load = thread::spawn(move || {
+        loader
+            .query_drop("LOAD DATA LOCAL INFILE 'x.tsv' REPLACE INTO TABLE locks.t")
+            .map(|()| (loader.affected_rows(), loader.info_str().into_owned()))
+    });
+    client::wait_for("the LOAD DATA to run", STATE_TIMEOUT, || {
+        let info = process_info(&mut holder, loader_id).flatten();
+        info.is_some_and(|i| i.starts_with("LOAD DATA"))
+    });
+    // Time to receive three lines and meet row 2: the process list does not tell a row
+    // lock wait apart (its state is empty), so this is when the lock is most likely met.
+    thread::sleep(Duration::from_millis(300));
+    holder.query_drop("COMMIT").expect("commit");
+    let (affected, info) = load.join().expect("loader thread").expect("the load");
+    assert_eq!(affected, 4, "three rows, one of them replacing row 2");
+    assert_eq!(info, "Records: 3  Deleted: 1  Skipped: 0  Warnings: 0");
+    let rows: Vec<(i64, String)> = holder
+        .query("SELECT id, name FROM locks.t ORDER BY id")
+        .expect("rows");
+    let names: Vec<&str> = rows.iter().map(|(_, n)| n.as_str()).collect();
+    assert_eq!(names, ["one", "two", "three"]);
+}
+
+#[test]
+fn each_load_counts_once_and_server_files_are_refused() {
+    let server = Server::from_env();
+    let mut conn = sending(&server, b"1\n2\n".to_vec());
+    conn.query_drop("CREATE DATABASE counted")
+        .expect("database");
+    conn.query_drop("CREATE TABLE counted.t (id INT)")
+        .expect("table");
+    let com_load = |conn: &mut Conn| -> u64 {
+        let row: (String, u64) = conn
+            .query_first("SHOW GLOBAL STATUS LIKE 'Com_load'")
+            .expect("status")
+            .expect("a row");
+        row.1
+    };
+    let before = com_load(&mut conn);
+    conn.query_drop("LOAD DATA LOCAL INFILE 'n.tsv' INTO TABLE counted.t")
+        .expect("load");
+    assert_eq!(
+        com_load(&mut conn),
+        before + 1,
+        "asked for the file, counted once"
+    );
+    assert_eq!(count(&mut conn, "counted.t"), 2);
+
+    if server.target() == Target::Manycore {
+        // Not built: files on the server. The statement is refused as under MariaDB's
+        // --secure-file-priv, whatever the file.
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
+        let error = conn
+            .query_drop(format!(
+                "LOAD DATA INFILE '{}' INTO TABLE counted.t",
+                path.display()
+            ))
+            .expect_err("a server-side file");
+        match error {
+            mysql::Error::MySqlError(e) => assert_eq!(e.code, 1290, "{e}"),
+            other => panic!("{other}"),
+        }
+    }
+}
