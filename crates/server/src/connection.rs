@@ -33,6 +33,10 @@
 //!     comes back from the ring, and any rest is written, before the next reply is built
 //!     (`reclaim_output`), so at most one send is in flight and replies keep their order.
 //!     That saves a task wake-up and poll per reply (docs/performance.md).
+//! (10) LOAD DATA LOCAL's file is read between its request and the empty packet that ends
+//!     it, after the replies before the request were sent (their commits durable, as
+//!     (durability (2)) asks); the statement then runs again with it (`wait_and_resume`).
+//!     The file is held in memory, unbounded, like the rows it becomes.
 
 use crate::accounts;
 use crate::sink::{ColumnTypes, WireSink};
