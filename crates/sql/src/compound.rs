@@ -285,7 +285,8 @@ impl<'t> Reader<'t> {
 
     fn block(&mut self, label: Option<String>) -> ParseResult<Node> {
         self.expect_word("BEGIN")?;
-        if self.peek_word(0).as_deref() == Some("NOT") && self.peek_word(1).as_deref() == Some("ATOMIC")
+        if self.peek_word(0).as_deref() == Some("NOT")
+            && self.peek_word(1).as_deref() == Some("ATOMIC")
         {
             self.parser.next_token();
             self.parser.next_token();
@@ -313,8 +314,7 @@ impl<'t> Reader<'t> {
         let Token::Word(w) = self.parser.peek_token().token else {
             return Ok(());
         };
-        if parse::word(&self.parser.peek_token()).is_some_and(|w| LIST_END.contains(&w.as_str()))
-        {
+        if parse::word(&self.parser.peek_token()).is_some_and(|w| LIST_END.contains(&w.as_str())) {
             return Ok(());
         }
         self.parser.next_token();
@@ -524,6 +524,10 @@ impl<'t> Reader<'t> {
                 }
                 let value_at = self.parser.peek_token();
                 let value = self.expr()?;
+                if let ast::Expr::Function(f) = &value {
+                    // MariaDB reads the name as a variable's and stops there.
+                    return Err(undeclared(&f.name.to_string()));
+                }
                 if !is_simple_value(&value) {
                     // MariaDB takes a literal or a variable here, not an expression.
                     let at = self.offset(&value_at);
@@ -604,7 +608,9 @@ impl<'t> Reader<'t> {
             tokens.get(into + 1).and_then(parse::word).as_deref(),
             Some("OUTFILE" | "DUMPFILE")
         ) {
-            return Err(Error::not_supported("SELECT ... INTO OUTFILE in a trigger body"));
+            return Err(Error::not_supported(
+                "SELECT ... INTO OUTFILE in a trigger body",
+            ));
         }
         let mut targets = Vec::new();
         let mut next = into + 1;
@@ -637,6 +643,13 @@ impl<'t> Reader<'t> {
             _ => Err(self.error_here()),
         }
     }
+}
+
+fn undeclared(name: &str) -> Error {
+    Error::new(
+        ErrorCode::SpUndeclaredVar,
+        format!("Undeclared variable: {name}"),
+    )
 }
 
 fn no_result_sets() -> Error {
@@ -840,7 +853,10 @@ impl Binder<'_, '_> {
         if side != "NEW" && side != "OLD" {
             return None;
         }
-        if matches!((side.as_str(), row.event), ("NEW", "DELETE") | ("OLD", "INSERT")) {
+        if matches!(
+            (side.as_str(), row.event),
+            ("NEW", "DELETE") | ("OLD", "INSERT")
+        ) {
             return Some(Err(Error::new(
                 ErrorCode::TrgNoSuchRowInTrg,
                 format!("There is no {side} row in on {} trigger", row.event),
@@ -919,6 +935,16 @@ impl Binder<'_, '_> {
         Ok(Bound { item, refs })
     }
 
+    /// A SIGNAL item's value: a bare name must be a local variable (1327).
+    fn item(&self, e: ast::Expr) -> Result<Bound<Expr>> {
+        if let ast::Expr::Identifier(name) = &e {
+            if !name.value.starts_with('@') && self.local(&name.value).is_none() {
+                return Err(undeclared(&name.value));
+            }
+        }
+        self.expr(e)
+    }
+
     fn list(&mut self, nodes: Vec<Node>) -> Result<Vec<Op>> {
         nodes.into_iter().map(|n| self.node(n)).collect()
     }
@@ -927,7 +953,11 @@ impl Binder<'_, '_> {
         let id = self.next_label;
         self.next_label += 1;
         if let Some(name) = name {
-            if self.labels.iter().any(|l| l.name.eq_ignore_ascii_case(&name)) {
+            if self
+                .labels
+                .iter()
+                .any(|l| l.name.eq_ignore_ascii_case(&name))
+            {
                 return Err(Error::new(
                     ErrorCode::SpLabelRedefine,
                     format!("Redefining label {name}"),
@@ -1050,11 +1080,11 @@ impl Binder<'_, '_> {
                 } = *signal;
                 Op::Signal(Box::new(Signal {
                     sqlstate,
-                    message: message.map(|e| self.expr(e)).transpose()?,
-                    errno: errno.map(|e| self.expr(e)).transpose()?,
+                    message: message.map(|e| self.item(e)).transpose()?,
+                    errno: errno.map(|e| self.item(e)).transpose()?,
                     others: others
                         .into_iter()
-                        .map(|e| self.expr(e))
+                        .map(|e| self.item(e))
                         .collect::<Result<_>>()?,
                 }))
             }
@@ -1145,15 +1175,11 @@ impl Binder<'_, '_> {
     }
 
     fn set_target(&self, target: &ast::ObjectName) -> Result<Target> {
-        let parts: Vec<String> = target
-            .0
-            .iter()
-            .map(crate::select::object_part)
-            .collect();
+        let parts: Vec<String> = target.0.iter().map(crate::select::object_part).collect();
         match parts.as_slice() {
-            [name] if name.starts_with("@@") => {
-                Err(Error::not_supported("SET of a system variable in a trigger body"))
-            }
+            [name] if name.starts_with("@@") => Err(Error::not_supported(
+                "SET of a system variable in a trigger body",
+            )),
             [name] if name.starts_with('@') => Ok(Target::User(name[1..].to_string())),
             [name] => match self.local(name) {
                 Some(slot) => Ok(Target::Local(slot)),
@@ -1191,12 +1217,9 @@ impl Binder<'_, '_> {
         if let Some(user) = name.strip_prefix('@').filter(|n| !n.starts_with('@')) {
             return Ok(Target::User(user.to_string()));
         }
-        self.local(name).map(Target::Local).ok_or_else(|| {
-            Error::new(
-                ErrorCode::SpUndeclaredVar,
-                format!("Undeclared variable: {name}"),
-            )
-        })
+        self.local(name)
+            .map(Target::Local)
+            .ok_or_else(|| undeclared(name))
     }
 }
 
@@ -1226,7 +1249,10 @@ impl<'r> Frame<'r> {
         self.params.clear();
         for r in refs {
             let value = match *r {
-                Ref::New(i) => self.new.as_deref().map_or(Value::Null, |row| row[i].clone()),
+                Ref::New(i) => self
+                    .new
+                    .as_deref()
+                    .map_or(Value::Null, |row| row[i].clone()),
                 Ref::Old(i) => self.old.map_or(Value::Null, |row| row[i].clone()),
                 Ref::Local(slot) => self.locals[slot].clone(),
             };
@@ -1406,8 +1432,14 @@ impl Run<'_, '_, '_, '_, '_> {
         match target {
             Target::Local(slot) => {
                 let (data_type, name) = &self.body.locals[*slot];
-                let stored =
-                    expr::store_value(value, data_type, &|| name.clone(), 0, session.strict(), session)?;
+                let stored = expr::store_value(
+                    value,
+                    data_type,
+                    &|| name.clone(),
+                    0,
+                    session.strict(),
+                    session,
+                )?;
                 self.frame.locals[*slot] = expr::stored_cell(data_type, stored, session);
             }
             Target::New(column) => {

@@ -519,7 +519,9 @@ impl Error {
 
     /// The error number the client sees: `code`'s, or a SIGNAL's MYSQL_ERRNO.
     pub fn number(&self) -> u16 {
-        self.signalled.as_ref().map_or(self.code.code(), |s| s.number)
+        self.signalled
+            .as_ref()
+            .map_or(self.code.code(), |s| s.number)
     }
 
     /// 1064 with MySQL's "near '...'" text: `rest` is the unparsed remainder of the query.

@@ -756,7 +756,9 @@ fn views(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
 }
 
 /// TRIGGERS rows (also SHOW TRIGGERS): the triggers of the tables the session sees, in
-/// creation order. CREATED is NULL: the creation time is not kept yet.
+/// creation order. CREATED is NULL: the creation time is not kept yet. DATABASE_COLLATION
+/// is the database's now (MariaDB records it at CREATE TRIGGER: the two differ only after
+/// an ALTER DATABASE ... COLLATE).
 fn triggers(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
     let mut rows = Vec::new();
     for (db, database) in &catalog.databases {
@@ -795,7 +797,7 @@ fn triggers(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
                 string(&trigger.definer),
                 string(&trigger.character_set_client),
                 string(&trigger.collation_connection),
-                string(COLLATION),
+                string(database.collation.name()),
             ]);
         }
     }

@@ -142,10 +142,9 @@ impl Session {
         let (db, name) = crate::ddl::split_name(name)?;
         let db = self.require_db(db)?;
         let catalog = self.engine.storage().catalog();
-        let Some(found) = catalog
-            .databases
-            .get(&db)
-            .and_then(|d| d.triggers.iter().find(|t| t.name == name))
+        let database = catalog.databases.get(&db);
+        let Some((database, found)) =
+            database.and_then(|d| d.triggers.iter().find(|t| t.name == name).map(|t| (d, t)))
         else {
             return Err(Error::new(
                 ErrorCode::TrgDoesNotExist,
@@ -170,7 +169,7 @@ impl Session {
                 show::text(&trigger::create_text(found)),
                 show::text(&found.character_set_client),
                 show::text(&found.collation_connection),
-                show::text("utf8mb4_general_ci"),
+                show::text(database.collation.name()),
                 Value::Null,
             ]],
         })
