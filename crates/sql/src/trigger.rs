@@ -34,7 +34,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::expr;
 use crate::parse::{self, Statement};
 use crate::select::BindContext;
-use manycore_storage::{Table, Transaction, TriggerSchema};
+use manycore_storage::{Table, Transaction, TriggerPlace, TriggerSchema};
 use manycore_types::Value;
 use sqlparser::ast;
 use sqlparser::parser::{Parser, ParserError};
@@ -53,8 +53,8 @@ pub struct TriggerStatement {
     pub timing: String,
     pub event: String,
     pub table: ast::ObjectName,
-    /// FOLLOWS or PRECEDES, which are not built yet.
-    pub ordering: Option<String>,
+    /// FOLLOWS or PRECEDES another trigger of the same table, timing and event.
+    pub ordering: Option<TriggerPlace>,
     /// The body as written (without a trailing `;`).
     pub body: String,
 }
@@ -81,10 +81,13 @@ pub(crate) fn parse_create(
     }
     let ordering = match parse::word(&parser.peek_token()).as_deref() {
         Some(w @ ("FOLLOWS" | "PRECEDES")) => {
-            let w = w.to_string();
+            let follows = w == "FOLLOWS";
             parser.next_token();
-            parser.parse_identifier()?;
-            Some(w)
+            let other = parser.parse_identifier()?.value;
+            Some(match follows {
+                true => TriggerPlace::Follows(other),
+                false => TriggerPlace::Precedes(other),
+            })
         }
         _ => None,
     };
