@@ -280,3 +280,37 @@ SELECT * FROM ordered;
 -- diff: ordered
 SELECT TRIGGER_NAME, ACTION_ORDER FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE() AND EVENT_OBJECT_TABLE = 'ordered';
 DROP TABLE ordered, another;
+
+-- REPLACE fires the DELETE triggers of each row it deletes (between BEFORE and AFTER
+-- INSERT); ON DUPLICATE KEY UPDATE fires the UPDATE triggers of the row it updates, also
+-- when the row stays as it was.
+CREATE TABLE r (id INT PRIMARY KEY, u INT UNIQUE, v VARCHAR(20));
+INSERT INTO r VALUES (1, 10, 'a'), (2, 20, 'b');
+SET @log = '';
+CREATE TRIGGER r_bi BEFORE INSERT ON r FOR EACH ROW SET @log = CONCAT(@log, 'BI', NEW.id, ' ');
+CREATE TRIGGER r_ai AFTER INSERT ON r FOR EACH ROW SET @log = CONCAT(@log, 'AI', NEW.id, ' ');
+CREATE TRIGGER r_bd BEFORE DELETE ON r FOR EACH ROW SET @log = CONCAT(@log, 'BD', OLD.id, ' ');
+CREATE TRIGGER r_ad AFTER DELETE ON r FOR EACH ROW SET @log = CONCAT(@log, 'AD', OLD.id, ' ');
+REPLACE INTO r VALUES (1, 20, 'c');
+SELECT @log;
+SELECT * FROM r ORDER BY id;
+SET @log = '';
+REPLACE INTO r VALUES (3, 30, 'd');
+SELECT @log;
+CREATE TRIGGER r_bu BEFORE UPDATE ON r FOR EACH ROW SET @log = CONCAT(@log, 'BU', OLD.id, '>', NEW.id, ' ');
+CREATE TRIGGER r_au AFTER UPDATE ON r FOR EACH ROW SET @log = CONCAT(@log, 'AU', OLD.v, '>', NEW.v, ' ');
+SET @log = '';
+INSERT INTO r VALUES (3, 30, 'e') ON DUPLICATE KEY UPDATE v = 'f';
+SELECT @log;
+SELECT * FROM r ORDER BY id;
+SET @log = '';
+INSERT INTO r VALUES (3, 30, 'e') ON DUPLICATE KEY UPDATE v = 'f';
+SELECT @log;
+SET @log = '';
+INSERT INTO r VALUES (4, 40, 'g') ON DUPLICATE KEY UPDATE v = 'h';
+SELECT @log;
+DROP TRIGGER r_bu;
+CREATE TRIGGER r_bu2 BEFORE UPDATE ON r FOR EACH ROW SET NEW.v = UPPER(NEW.v);
+INSERT INTO r VALUES (4, 40, 'g') ON DUPLICATE KEY UPDATE v = 'h';
+SELECT * FROM r ORDER BY id;
+DROP TABLE r;

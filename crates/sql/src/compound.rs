@@ -329,8 +329,10 @@ impl<'t> Reader<'t> {
 
     fn declaration(&mut self) -> ParseResult<Declaration> {
         self.expect_word("DECLARE")?;
-        if let Some(w @ ("CONTINUE" | "EXIT" | "UNDO")) = self.peek_word(0).as_deref() {
-            let _ = w;
+        if matches!(
+            self.peek_word(0).as_deref(),
+            Some("CONTINUE" | "EXIT" | "UNDO")
+        ) {
             return Err(Error::not_supported("DECLARE ... HANDLER"));
         }
         let mut names = vec![self.name()?];
@@ -342,14 +344,12 @@ impl<'t> Reader<'t> {
         while self.parser.consume_token(&Token::Comma) {
             names.push(self.name()?);
         }
-        let start = self.offset(&self.parser.peek_token());
         let declared = self.parser.parse_data_type().map_err(|e| self.fail(e))?;
         let data_type = crate::ddl::column_type(&names[0], &declared)?;
         if matches!(
             self.peek_word(0).as_deref(),
             Some("CHARACTER" | "CHARSET" | "COLLATE")
         ) {
-            let _ = start;
             return Err(Error::not_supported(
                 "CHARACTER SET or COLLATE of a local variable",
             ));
@@ -1567,5 +1567,72 @@ impl Run<'_, '_, '_, '_, '_> {
             sqlstate: signal.sqlstate.clone(),
         }));
         Err(error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(body: &str) -> Result<Node> {
+        Reader::new(body)?.body()
+    }
+
+    #[test]
+    fn the_grammar_refuses_what_mariadb_refuses() {
+        let refused = [
+            ("BEGIN SET @a = 1; DECLARE x INT; END", 1064),
+            ("IF 1 THEN END IF", 1064),
+            ("BEGIN SET @a = 1 END", 1064),
+            ("CASE 1 END CASE", 1064),
+            ("BEGIN DECLARE c CONDITION FOR SQLSTATE '45000'; END", 1235),
+            (
+                "BEGIN DECLARE CONTINUE HANDLER FOR SQLEXCEPTION SET @a = 1; END",
+                1235,
+            ),
+            ("BEGIN DECLARE c CURSOR FOR SELECT 1; END", 1235),
+            ("RESIGNAL", 1235),
+            ("RETURN 1", 1313),
+            ("SIGNAL SQLSTATE '00000'", 1407),
+            ("SIGNAL SQLSTATE '4500'", 1407),
+            (
+                "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'a', MESSAGE_TEXT = 'b'",
+                1641,
+            ),
+            (
+                "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = CONCAT('a')",
+                1327,
+            ),
+            ("a: LOOP LEAVE a; END LOOP b", 1310),
+            ("SELECT 1", 1415),
+        ];
+        for (body, code) in refused {
+            let got = parsed(body).map(drop).map_err(|e| e.code.code());
+            assert_eq!(got, Err(code), "{body}");
+        }
+        let accepted = [
+            "BEGIN END",
+            "a: BEGIN LEAVE a; END a",
+            "BEGIN DECLARE a, b INT DEFAULT 1; DECLARE c CHAR(2); SET a = 2, @b := a; END",
+            "CASE WHEN 1 THEN SET @a = 1; ELSE BEGIN END; END CASE",
+            "l: WHILE 1 DO ITERATE l; END WHILE l",
+            "REPEAT SET @a = @a + 1; UNTIL @a > 3 END REPEAT",
+            "SELECT 1, 2 INTO @a, @b FROM t WHERE x = 1 LIMIT 1",
+            "SIGNAL SQLSTATE VALUE '01000' SET MYSQL_ERRNO = 1000, MESSAGE_TEXT = @m",
+        ];
+        for body in accepted {
+            assert!(parsed(body).is_ok(), "{body}: {:?}", parsed(body));
+        }
+    }
+
+    #[test]
+    fn select_into_takes_its_targets_out_of_the_query() {
+        let Ok(Node::SelectInto { targets, text, .. }) =
+            parsed("SELECT a, b INTO x, @y FROM t WHERE c IN (1, 2) LIMIT 1")
+        else {
+            panic!("a SELECT ... INTO");
+        };
+        assert_eq!(targets, ["x", "@y"]);
+        assert_eq!(text, "SELECT a, b  FROM t WHERE c IN (1, 2) LIMIT 1");
     }
 }

@@ -78,6 +78,10 @@ pub struct InsertPlan {
     pub subquery_tables: Vec<Arc<Table>>,
     /// The INSERT triggers it fires (`trigger`; empty for most tables).
     pub triggers: Triggers,
+    /// What a conflicting row fires: REPLACE's DELETE triggers (for each row it deletes),
+    /// ON DUPLICATE KEY UPDATE's UPDATE triggers (also when the row stays as it was, as
+    /// in MariaDB).
+    pub conflict_triggers: Triggers,
 }
 
 #[derive(Clone)]
@@ -266,20 +270,11 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
     let checks = crate::check::bind(&schema_db, &table)?;
     let subquery_tables = cx.subquery_tables.take();
     let triggers = crate::trigger::bind(cx, &schema_db, &table, Event::Insert)?;
-    // Not built yet: the UPDATE triggers of ON DUPLICATE KEY UPDATE and the DELETE
-    // triggers of REPLACE; such a statement is refused rather than run without them.
-    let other_event = match (on_duplicate.is_empty(), insert.replace_into) {
-        (false, _) => Some(Event::Update),
-        (true, true) => Some(Event::Delete),
-        (true, false) => None,
+    let conflict_triggers = match (on_duplicate.is_empty(), insert.replace_into) {
+        (false, _) => crate::trigger::bind(cx, &schema_db, &table, Event::Update)?,
+        (true, true) => crate::trigger::bind(cx, &schema_db, &table, Event::Delete)?,
+        (true, false) => Triggers::default(),
     };
-    if let Some(event) = other_event {
-        if !crate::trigger::bind(cx, &schema_db, &table, event)?.is_empty() {
-            return Err(Error::not_supported(
-                "REPLACE or ON DUPLICATE KEY UPDATE on a table with UPDATE or DELETE triggers",
-            ));
-        }
-    }
     let generated = crate::generated::bind(&table)?;
     Ok(InsertPlan {
         db: schema_db,
@@ -294,6 +289,7 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
         returning,
         subquery_tables,
         triggers,
+        conflict_triggers,
     })
 }
 
@@ -1484,6 +1480,7 @@ pub fn execute_insert(
             row_number,
             &write_session,
             enforcer.as_ref(),
+            interrupt,
         )?;
         if let Some(returning) = &plan.returning {
             // MariaDB returns each row as written: inserted, or as ON DUPLICATE KEY
@@ -1584,8 +1581,10 @@ fn insert_row(
     row_number: u64,
     session: &dyn expr::SessionContext,
     enforcer: Option<&Enforcer>,
+    interrupt: &crate::engine::ProcessEntry,
 ) -> Result<RowWrite> {
     let table = &plan.table;
+    let conflict = &plan.conflict_triggers;
     let schema = &table.schema;
     let mut replaced = 0;
     // REPLACE may delete one conflicting row per unique index.
@@ -1613,14 +1612,20 @@ fn insert_row(
             Err((StorageError::DuplicateKey { index, existing }, back)) => {
                 row = back.into_vec();
                 if plan.replace {
-                    let old = match enforcer {
-                        Some(_) => existing.read(&txn.write_view(), |r| r.to_vec()),
-                        None => None,
+                    let old = match enforcer.is_some() || !conflict.is_empty() {
+                        true => existing.read(&txn.write_view(), |r| r.to_vec()),
+                        false => None,
                     };
+                    if let Some(old) = old.as_deref().filter(|_| !conflict.before.is_empty()) {
+                        trigger::fire(&conflict.before, Some(old), None, txn, session, interrupt)?;
+                    }
                     txn.delete(table, &existing)
                         .map_err(|e| write_error(e, table, &row))?;
                     if let (Some(enforcer), Some(old)) = (enforcer, &old) {
                         enforcer.row_written(txn, table, Some(old.as_slice()), None)?;
+                    }
+                    if let Some(old) = old.as_deref().filter(|_| !conflict.after.is_empty()) {
+                        trigger::fire(&conflict.after, Some(old), None, txn, session, interrupt)?;
                     }
                     replaced += 1;
                     continue;
@@ -1645,7 +1650,22 @@ fn insert_row(
                         let name = || qualified(&plan.db, table, c);
                         new[*column] = store(value, c, &name, row_number, strict, true, session)?;
                     }
+                    if !conflict.before.is_empty() {
+                        let before = &conflict.before;
+                        trigger::fire(before, Some(&old), Some(&mut new), txn, session, interrupt)?;
+                    }
                     if new == old {
+                        if !conflict.after.is_empty() {
+                            let after = &conflict.after;
+                            trigger::fire(
+                                after,
+                                Some(&old),
+                                Some(&mut new),
+                                txn,
+                                session,
+                                interrupt,
+                            )?;
+                        }
                         return Ok(RowWrite::Unchanged { row: old });
                     }
                     for (i, c) in schema.columns.iter().enumerate() {
@@ -1682,6 +1702,18 @@ fn insert_row(
                             table,
                             Some(old.as_slice()),
                             Some(new.as_slice()),
+                        )?;
+                    }
+                    if !conflict.after.is_empty() {
+                        let mut fired = new.clone();
+                        let after = &conflict.after;
+                        trigger::fire(
+                            after,
+                            Some(&old),
+                            Some(&mut fired),
+                            txn,
+                            session,
+                            interrupt,
                         )?;
                     }
                     return Ok(RowWrite::Updated { row: new });

@@ -2347,6 +2347,7 @@ impl Session {
             subquery_tables: Vec::new(),
             // CREATE TABLE ... SELECT: a new table has no triggers.
             triggers: Default::default(),
+            conflict_triggers: Default::default(),
         };
         let mut txn = storage.begin(&self.reader);
         let inserted = dml::execute_insert(

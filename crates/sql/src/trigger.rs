@@ -1,15 +1,17 @@
 //! Triggers: CREATE/DROP TRIGGER, and the bodies that INSERT, UPDATE and DELETE fire.
 //!
 //! A trigger is stored in the catalog as its body's text (`storage::TriggerSchema`), in
-//! creation order, logged and checkpointed like a view. A write statement binds the
-//! triggers of its table and event with its own plan (`bind`), so a body is parsed and
+//! firing order (creation order, or where FOLLOWS / PRECEDES placed it:
+//! `storage::TriggerPlace`), logged and checkpointed like a view. A write statement binds
+//! the triggers of its table and event with its own plan (`bind`), so a body is parsed and
 //! bound once per catalog version (plan cache invariant (2)), not per row; a table
 //! without triggers costs one emptiness check per bind and nothing per row (the bound
 //! lists are empty `Vec`s, which do not allocate).
 //!
-//! A body is one statement or `BEGIN ... END` around a list of them. Each `NEW.col` and
-//! `OLD.col` in a statement becomes a `?` parameter (`RowRef` says which cell fills it),
-//! so a body statement binds and runs as a prepared statement does.
+//! A body is a compound statement (`compound`: BEGIN ... END, IF, CASE, loops, DECLARE,
+//! SET, SELECT ... INTO, SIGNAL) or one SQL statement. Each `NEW.col` and `OLD.col` in it
+//! becomes a `?` parameter (`compound::Ref` says which cell fills it), so a body statement
+//! binds and runs as a prepared statement does.
 //!
 //! Invariants:
 //! (1) A body statement runs inside the firing statement's transaction, with its
@@ -18,16 +20,16 @@
 //! (2) Rows written by a body do not count in the firing statement's affected rows and do
 //!     not set LAST_INSERT_ID: a body's outcome is dropped.
 //! (3) A trigger statement writing a table the firing statement (or a trigger further
-//!     out) writes binds as `Step::Refused`: 1442 when it runs, as in MariaDB. This also
+//!     out) writes binds as a refused step: 1442 when it runs, as in MariaDB. This also
 //!     ends the binding of trigger cycles.
 //!
-//! Not built yet: IF/ELSEIF/ELSE, DECLARE and other compound statements (1235), FOLLOWS
-//! and PRECEDES (1235), SIGNAL with an SQLSTATE other than '45000' or with items other
-//! than MESSAGE_TEXT (1235), the UPDATE triggers of ON DUPLICATE KEY UPDATE and the DELETE
-//! triggers of REPLACE (`dml::bind_insert` refuses such a statement with 1235), and a
-//! creation time (information_schema.TRIGGERS.CREATED is NULL). Body statements are bound
-//! with the invoker's privileges, not the definer's; CREATE/DROP TRIGGER check ALTER on
-//! the table (the TRIGGER privilege is not modelled).
+//! Not built yet: handlers, conditions, cursors, RESIGNAL and the other parts of the
+//! stored-program grammar `compound` lists (1235), and a creation time
+//! (information_schema.TRIGGERS.CREATED is NULL). REPLACE fires the DELETE triggers of
+//! each row it deletes and ON DUPLICATE KEY UPDATE the UPDATE triggers of the row it
+//! updates (`dml::InsertPlan::conflict_triggers`). Body statements are bound with the invoker's privileges, not the definer's, and
+//! run under the session's sql_mode, not the one recorded at CREATE; CREATE/DROP TRIGGER
+//! check ALTER on the table (the TRIGGER privilege is not modelled).
 
 use crate::compound;
 use crate::error::{Error, ErrorCode, Result};
