@@ -21,7 +21,8 @@
 //! (2) A value assigned to a local variable is converted to its declared type as a column
 //!     store converts it (so 1264/1406 in strict mode, a warning otherwise).
 //! (3) A condition that is NULL is false; a loop checks the statement's KILL flag on every
-//!     iteration (MariaDB has no other guard against a runaway loop).
+//!     iteration (MariaDB has no other guard against a runaway loop). A looping body keeps
+//!     its worker busy meanwhile: the KILL must come from a connection on another worker.
 //! (4) Anything of the grammar not built here is 1235 when the body is bound (at CREATE
 //!     TRIGGER), never a silent no-op: DECLARE ... CONDITION / HANDLER / CURSOR, RESIGNAL,
 //!     GET DIAGNOSTICS, OPEN/FETCH/CLOSE, CALL, SET of system variables.
@@ -1095,7 +1096,7 @@ impl Binder<'_, '_> {
             } => {
                 let targets = targets
                     .iter()
-                    .map(|t| self.into_target(t))
+                    .map(|t| self.select_target(t))
                     .collect::<Result<Vec<_>>>()?;
                 let refs = self.collect(query.as_mut())?;
                 let parameters = self.parameters(&refs);
@@ -1213,7 +1214,7 @@ impl Binder<'_, '_> {
     }
 
     /// A SELECT ... INTO target: a local variable or `@user` (1327 for anything else).
-    fn into_target(&self, name: &str) -> Result<Target> {
+    fn select_target(&self, name: &str) -> Result<Target> {
         if let Some(user) = name.strip_prefix('@').filter(|n| !n.starts_with('@')) {
             return Ok(Target::User(user.to_string()));
         }

@@ -1478,7 +1478,6 @@ pub fn execute_insert(
             full,
             &eval,
             row_number,
-            &write_session,
             enforcer.as_ref(),
             interrupt,
         )?;
@@ -1579,10 +1578,11 @@ fn insert_row(
     mut row: Vec<Value>,
     eval: &EvalContext,
     row_number: u64,
-    session: &dyn expr::SessionContext,
     enforcer: Option<&Enforcer>,
     interrupt: &crate::engine::ProcessEntry,
 ) -> Result<RowWrite> {
+    // The statement's write session (IGNORE's strictness), as its expressions see it.
+    let session = eval.session;
     let table = &plan.table;
     let conflict = &plan.conflict_triggers;
     let schema = &table.schema;

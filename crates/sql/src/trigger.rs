@@ -25,11 +25,12 @@
 //!
 //! Not built yet: handlers, conditions, cursors, RESIGNAL and the other parts of the
 //! stored-program grammar `compound` lists (1235), and a creation time
-//! (information_schema.TRIGGERS.CREATED is NULL). REPLACE fires the DELETE triggers of
-//! each row it deletes and ON DUPLICATE KEY UPDATE the UPDATE triggers of the row it
-//! updates (`dml::InsertPlan::conflict_triggers`). Body statements are bound with the invoker's privileges, not the definer's, and
-//! run under the session's sql_mode, not the one recorded at CREATE; CREATE/DROP TRIGGER
-//! check ALTER on the table (the TRIGGER privilege is not modelled).
+//! (information_schema.TRIGGERS.CREATED is NULL). Body statements are bound with the
+//! invoker's privileges, not the definer's, and run under the session's sql_mode, not the
+//! one recorded at CREATE; CREATE/DROP TRIGGER check ALTER on the table (the TRIGGER
+//! privilege is not modelled). REPLACE fires the DELETE triggers of each row it deletes
+//! and ON DUPLICATE KEY UPDATE the UPDATE triggers of the row it updates
+//! (`dml::InsertPlan::conflict_triggers`).
 
 use crate::compound;
 use crate::error::{Error, ErrorCode, Result};

@@ -30,7 +30,7 @@
 //! | 20   | CreateTrigger  | db, then TriggerSchema's 9 strings in declaration order   |
 //! | 21   | DropTrigger    | db, name                                                  |
 //! | 22   | AlterDatabase  | name, default collation                                   |
-//! | 23   | CreateTrigger placed | as kind 20, then its index in the database's trigger list (varint): FOLLOWS/PRECEDES |
+//! | 23   | CreateTrigger  | as kind 20, then the index FOLLOWS/PRECEDES gave it (varint) |
 //!
 //! ALTER TABLE's column operations are one AlterTable record when the table keeps its
 //! rows (a rename, a default), with the other tables whose foreign keys follow a renamed
