@@ -1130,7 +1130,7 @@ impl Connection {
     }
 
     fn send_error(&mut self, error: &Error) {
-        let (code, state) = (error.code.code(), error.sqlstate());
+        let (code, state) = (error.number(), error.sqlstate());
         let message = error.message.as_bytes();
         self.reply.writer.write_with(&mut self.reply.output, |o| {
             write_err(o, code, state, message)

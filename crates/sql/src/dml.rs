@@ -81,6 +81,10 @@ pub struct InsertPlan {
     pub subquery_tables: Vec<Arc<Table>>,
     /// The INSERT triggers it fires (`trigger`; empty for most tables).
     pub triggers: Triggers,
+    /// What a conflicting row fires: REPLACE's DELETE triggers (for each row it deletes),
+    /// ON DUPLICATE KEY UPDATE's UPDATE triggers (also when the row stays as it was, as
+    /// in MariaDB).
+    pub conflict_triggers: Triggers,
 }
 
 #[derive(Clone)]
@@ -287,16 +291,19 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
         returning,
         subquery_tables,
         triggers: rules.triggers,
+        conflict_triggers: rules.conflict_triggers,
     })
 }
 
 /// What every row an INSERT, REPLACE or LOAD DATA writes into a table must go through,
-/// besides its own values: the table's CHECK constraints, generated columns and INSERT
-/// triggers.
+/// besides its own values: the table's CHECK constraints, generated columns, INSERT
+/// triggers and the triggers a conflicting row fires.
 pub(crate) struct WriteRules {
     pub checks: Vec<crate::check::BoundCheck>,
     pub generated: Vec<crate::generated::BoundGenerated>,
     pub triggers: Triggers,
+    /// `InsertPlan::conflict_triggers`.
+    pub conflict_triggers: Triggers,
 }
 
 impl WriteRules {
@@ -309,25 +316,17 @@ impl WriteRules {
     ) -> Result<WriteRules> {
         let checks = crate::check::bind(db, table)?;
         let triggers = crate::trigger::bind(cx, db, table, Event::Insert)?;
-        // Not built yet: the UPDATE triggers of ON DUPLICATE KEY UPDATE and the DELETE
-        // triggers of REPLACE; such a statement is refused rather than run without them.
-        let other_event = match (on_duplicate, replace) {
-            (true, _) => Some(Event::Update),
-            (false, true) => Some(Event::Delete),
-            (false, false) => None,
+        let conflict_triggers = match (on_duplicate, replace) {
+            (true, _) => crate::trigger::bind(cx, db, table, Event::Update)?,
+            (false, true) => crate::trigger::bind(cx, db, table, Event::Delete)?,
+            (false, false) => Triggers::default(),
         };
-        if let Some(event) = other_event {
-            if !crate::trigger::bind(cx, db, table, event)?.is_empty() {
-                return Err(Error::not_supported(
-                    "REPLACE or ON DUPLICATE KEY UPDATE on a table with UPDATE or DELETE triggers",
-                ));
-            }
-        }
         let generated = crate::generated::bind(table)?;
         Ok(WriteRules {
             checks,
             generated,
             triggers,
+            conflict_triggers,
         })
     }
 }
@@ -1630,8 +1629,8 @@ pub(crate) fn write_rows(
             full,
             &eval,
             row_number,
-            write_session,
             enforcer.as_ref(),
+            interrupt,
         )?;
         if let Some(returning) = &plan.returning {
             // MariaDB returns each row as written: inserted, or as ON DUPLICATE KEY
@@ -1749,8 +1748,8 @@ enum RowWrite {
 
 /// Whether REPLACE's new `row` is the same as the `existing` row it conflicts with on
 /// `index`, where MariaDB writes the row over the old one and counts nothing deleted: on
-/// the table's last unique index, when no foreign key refers to the table (otherwise it
-/// deletes the old row and counts it).
+/// the table's last unique index, when no foreign key refers to the table and it has no
+/// DELETE trigger (the caller's part; otherwise it deletes the old row and counts it).
 fn replaced_in_place(
     txn: &Transaction,
     table: &Table,
@@ -1786,10 +1785,13 @@ fn insert_row(
     mut row: Vec<Value>,
     eval: &EvalContext,
     row_number: u64,
-    session: &dyn expr::SessionContext,
     enforcer: Option<&Enforcer>,
+    interrupt: &crate::engine::ProcessEntry,
 ) -> Result<RowWrite> {
+    // The statement's write session (IGNORE's strictness), as its expressions see it.
+    let session = eval.session;
     let table = &plan.table;
+    let conflict = &plan.conflict_triggers;
     let schema = &table.schema;
     let mut replaced = 0;
     // REPLACE may delete one conflicting row per unique index.
@@ -1816,18 +1818,27 @@ fn insert_row(
             }
             Err((StorageError::DuplicateKey { index, existing }, back)) => {
                 row = back.into_vec();
-                if plan.replace && replaced_in_place(txn, table, index, &existing, &row, enforcer) {
+                if plan.replace
+                    && conflict.is_empty()
+                    && replaced_in_place(txn, table, index, &existing, &row, enforcer)
+                {
                     return Ok(RowWrite::Inserted { replaced });
                 }
                 if plan.replace {
-                    let old = match enforcer {
-                        Some(_) => existing.read(&txn.write_view(), |r| r.to_vec()),
-                        None => None,
+                    let old = match enforcer.is_some() || !conflict.is_empty() {
+                        true => existing.read(&txn.write_view(), |r| r.to_vec()),
+                        false => None,
                     };
+                    if let Some(old) = old.as_deref().filter(|_| !conflict.before.is_empty()) {
+                        trigger::fire(&conflict.before, Some(old), None, txn, session, interrupt)?;
+                    }
                     txn.delete(table, &existing)
                         .map_err(|e| write_error(e, table, &row))?;
                     if let (Some(enforcer), Some(old)) = (enforcer, &old) {
                         enforcer.row_written(txn, table, Some(old.as_slice()), None)?;
+                    }
+                    if let Some(old) = old.as_deref().filter(|_| !conflict.after.is_empty()) {
+                        trigger::fire(&conflict.after, Some(old), None, txn, session, interrupt)?;
                     }
                     replaced += 1;
                     continue;
@@ -1852,7 +1863,22 @@ fn insert_row(
                         let name = || qualified(&plan.db, table, c);
                         new[*column] = store(value, c, &name, row_number, strict, true, session)?;
                     }
+                    if !conflict.before.is_empty() {
+                        let before = &conflict.before;
+                        trigger::fire(before, Some(&old), Some(&mut new), txn, session, interrupt)?;
+                    }
                     if new == old {
+                        if !conflict.after.is_empty() {
+                            let after = &conflict.after;
+                            trigger::fire(
+                                after,
+                                Some(&old),
+                                Some(&mut new),
+                                txn,
+                                session,
+                                interrupt,
+                            )?;
+                        }
                         return Ok(RowWrite::Unchanged { row: old });
                     }
                     for (i, c) in schema.columns.iter().enumerate() {
@@ -1889,6 +1915,18 @@ fn insert_row(
                             table,
                             Some(old.as_slice()),
                             Some(new.as_slice()),
+                        )?;
+                    }
+                    if !conflict.after.is_empty() {
+                        let mut fired = new.clone();
+                        let after = &conflict.after;
+                        trigger::fire(
+                            after,
+                            Some(&old),
+                            Some(&mut fired),
+                            txn,
+                            session,
+                            interrupt,
                         )?;
                     }
                     return Ok(RowWrite::Updated { row: new });

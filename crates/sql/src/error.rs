@@ -106,7 +106,8 @@ pub enum ErrorCode {
     TruncatedWrongValueForField = 1366,
     DataTooLong = 1406,
     WrongValueForType = 1411,
-    WrongValueCountOnRowInsert = 1407,
+    /// ER_SP_BAD_SQLSTATE: SIGNAL of a malformed SQLSTATE or of class '00'.
+    SpBadSqlstate = 1407,
     NonInsertableTable = 1471,
     WrongParamcountToNativeFct = 1582,
     WrongParametersToNativeFct = 1583,
@@ -245,6 +246,28 @@ pub enum ErrorCode {
     CantUpdateUsedTableInSfOrTrg = 1442,
     /// ER_SIGNAL_EXCEPTION: SIGNAL SQLSTATE '45000' (its SQLSTATE is the one signalled).
     SignalException = 1644,
+    /// ER_SP_LILABEL_MISMATCH: LEAVE or ITERATE naming no enclosing label.
+    SpLilabelMismatch = 1308,
+    /// ER_SP_LABEL_REDEFINE: a label reused inside its own statement.
+    SpLabelRedefine = 1309,
+    /// ER_SP_LABEL_MISMATCH: an end label that is not the statement's begin label.
+    SpLabelMismatch = 1310,
+    /// ER_SP_BADRETURN: RETURN outside a function.
+    SpBadReturn = 1313,
+    /// ER_SP_UNDECLARED_VAR: SELECT ... INTO a name that is no local variable.
+    SpUndeclaredVar = 1327,
+    /// ER_SP_DUP_VAR: a local variable declared twice in one block.
+    SpDupVar = 1331,
+    /// ER_SP_CASE_NOT_FOUND: a CASE statement with no matching WHEN and no ELSE.
+    SpCaseNotFound = 1339,
+    /// ER_SP_NO_RETSET: a result set (a plain SELECT) in a trigger.
+    SpNoRetset = 1415,
+    /// ER_DUP_SIGNAL_SET: one condition item set twice in a SIGNAL.
+    DupSignalSet = 1641,
+    /// ER_SIGNAL_NOT_FOUND: SIGNAL of an SQLSTATE of class '02' (not found).
+    SignalNotFound = 1643,
+    /// ER_REFERENCED_TRG_DOES_NOT_EXIST: FOLLOWS or PRECEDES a trigger that is not there.
+    ReferencedTrgDoesNotExist = 4031,
     ViewRecursive = 1462,
     /// ER_IT_IS_A_VIEW: DROP TABLE of a view.
     IsAView = 1965,
@@ -369,6 +392,14 @@ impl ErrorCode {
             | WrongParametersToNativeFct
             | NonExistingGrant
             | TooManyRows
+            | SpBadSqlstate
+            | SpLilabelMismatch
+            | SpLabelRedefine
+            | SpLabelMismatch
+            | SpBadReturn
+            | SpUndeclaredVar
+            | SpDupVar
+            | DupSignalSet
             | TooBigDisplaywidth
             | WrongGroupField
             | WrongKeyColumn
@@ -376,6 +407,9 @@ impl ErrorCode {
             | WrongFieldTerminators => "42000",
             ReadOnlyTransaction => "25006",
             SignalException => "45000",
+            SignalNotFound => "02000",
+            SpCaseNotFound => "20000",
+            SpNoRetset => "0A000",
             LockDeadlock => "40001",
             QueryInterrupted => "70100",
             DivisionByZero => "22012",
@@ -407,6 +441,16 @@ pub struct Error {
     /// A warning the engine adds after the error, which SHOW WARNINGS lists after it
     /// (InnoDB's 1030 after a 1005 of errno 140).
     pub trailing_warning: Option<Box<Error>>,
+    /// A SIGNAL's own error number and SQLSTATE, which the client sees instead of
+    /// `code`'s (`code` is the class's default: 1644 or 1643).
+    pub signalled: Option<Box<Signalled>>,
+}
+
+/// The condition a SIGNAL raised (`compound`): any SQLSTATE and MYSQL_ERRNO.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signalled {
+    pub number: u16,
+    pub sqlstate: String,
 }
 
 /// What an undone statement waits for before it runs again.
@@ -440,6 +484,7 @@ impl Error {
             wait: None,
             cause: None,
             trailing_warning: None,
+            signalled: None,
         }
     }
 
@@ -490,8 +535,18 @@ impl Error {
         )
     }
 
-    pub fn sqlstate(&self) -> &'static str {
-        self.code.sqlstate()
+    pub fn sqlstate(&self) -> &str {
+        match &self.signalled {
+            Some(s) => &s.sqlstate,
+            None => self.code.sqlstate(),
+        }
+    }
+
+    /// The error number the client sees: `code`'s, or a SIGNAL's MYSQL_ERRNO.
+    pub fn number(&self) -> u16 {
+        self.signalled
+            .as_ref()
+            .map_or(self.code.code(), |s| s.number)
     }
 
     /// 1064 with MySQL's "near '...'" text: `rest` is the unparsed remainder of the query.
@@ -619,7 +674,7 @@ impl fmt::Display for Error {
         write!(
             f,
             "ERROR {} ({}): {}",
-            self.code.code(),
+            self.number(),
             self.sqlstate(),
             self.message
         )

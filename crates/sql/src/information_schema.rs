@@ -44,7 +44,8 @@ use crate::error::{Error, Result};
 use crate::expr::{shown_cell, TimeZone};
 use crate::privilege::{Privileges, SessionGrants};
 use manycore_storage::{
-    Catalog, ColumnSchema, IndexSchema, RowFormat, Table, TableId, TableSchema, ViewSchema,
+    Catalog, ColumnSchema, IndexSchema, RowFormat, Table, TableId, TableSchema, TriggerSchema,
+    ViewSchema,
 };
 use manycore_types::{format, ColumnDefault, DataType, Decimal, IntWidth, LobSize, Value};
 use std::sync::{Arc, OnceLock};
@@ -755,12 +756,18 @@ fn views(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
         .collect()
 }
 
-/// TRIGGERS rows (also SHOW TRIGGERS): the triggers of the tables the session sees, in
-/// creation order. CREATED is NULL: the creation time is not kept yet.
+/// TRIGGERS rows (also SHOW TRIGGERS): the triggers of the tables the session sees, by
+/// table and in firing order. CREATED is NULL: the creation time is not kept yet. DATABASE_COLLATION
+/// is the database's now (MariaDB records it at CREATE TRIGGER: the two differ only after
+/// an ALTER DATABASE ... COLLATE).
 fn triggers(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
     let mut rows = Vec::new();
     for (db, database) in &catalog.databases {
-        for (n, trigger) in database.triggers.iter().enumerate() {
+        // By table, then in firing order, as MariaDB lists them.
+        let mut listed: Vec<(usize, &Arc<TriggerSchema>)> =
+            database.triggers.iter().enumerate().collect();
+        listed.sort_by(|(_, a), (_, b)| a.table.cmp(&b.table));
+        for (n, trigger) in listed {
             if !grants.table_any(db, &trigger.table) {
                 continue;
             }
@@ -795,7 +802,7 @@ fn triggers(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
                 string(&trigger.definer),
                 string(&trigger.character_set_client),
                 string(&trigger.collation_connection),
-                string(COLLATION),
+                string(database.collation.name()),
             ]);
         }
     }

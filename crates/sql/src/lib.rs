@@ -34,6 +34,7 @@
 mod access;
 mod alter;
 mod check;
+mod compound;
 mod cte;
 mod ddl;
 mod dialect;

@@ -377,6 +377,7 @@ pub fn bind(load: &LoadDataStatement, cx: &BindContext) -> Result<LoadPlan> {
             returning: None,
             subquery_tables,
             triggers: rules.triggers,
+            conflict_triggers: rules.conflict_triggers,
         },
         targets,
         set,

@@ -256,6 +256,11 @@ impl SessionState {
     }
 
     fn push_warning(&self, level: &'static str, code: ErrorCode, message: String) {
+        self.push_warning_number(level, code.code(), message)
+    }
+
+    /// A warning by number: a SIGNAL's MYSQL_ERRNO need not be an `ErrorCode`.
+    fn push_warning_number(&self, level: &'static str, code: u16, message: String) {
         if !self.warnings_current.replace(true) {
             self.clear_warnings();
         }
@@ -266,7 +271,7 @@ impl SessionState {
         if warnings.len() < WARNINGS_MAX {
             warnings.push(Warning {
                 level,
-                code: code.code(),
+                code,
                 message,
             });
         }
@@ -1494,7 +1499,8 @@ impl Session {
 
     /// Records a failed statement's error for SHOW WARNINGS / SHOW ERRORS (invariant (3)).
     fn fail(&mut self, e: &Error) {
-        self.state.push_warning("Error", e.code, e.message.clone());
+        self.state
+            .push_warning_number("Error", e.number(), e.message.clone());
         if let Some(warning) = &e.trailing_warning {
             let (code, message) = (warning.code, warning.message.clone());
             self.state.push_warning("Warning", code, message);
@@ -2414,6 +2420,7 @@ impl Session {
             subquery_tables: Vec::new(),
             // CREATE TABLE ... SELECT: a new table has no triggers.
             triggers: Default::default(),
+            conflict_triggers: Default::default(),
         };
         let mut txn = storage.begin(&self.reader);
         let inserted = dml::execute_insert(

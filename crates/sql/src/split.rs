@@ -11,7 +11,8 @@
 //! Invariants:
 //! (1) Each piece's `text` has the same length as the slice of the query it came from.
 //! (2) Pieces that contain only whitespace and comments are dropped.
-//! (3) In a CREATE ... TRIGGER, a `;` between BEGIN and its END does not end the piece.
+//! (3) In a CREATE ... TRIGGER, a `;` inside a compound statement of the body (BEGIN ...
+//!     END, IF ... END IF, ...: `Block`) does not end the piece.
 
 /// Our version as executable comments compare it (10.11.99 -> 101199).
 pub const VERSION_NUMBER: u32 = 101199;
@@ -92,7 +93,10 @@ pub fn split(query: &str) -> Vec<Piece> {
                     i += 2;
                     continue;
                 }
-                b';' if block.depth > 0 => out.push(c),
+                b';' if block.is_open() => {
+                    block.symbol(c);
+                    out.push(c);
+                }
                 b';' => {
                     if has_code {
                         pieces.push(piece(&out, start_line));
@@ -111,7 +115,7 @@ pub fn split(query: &str) -> Vec<Piece> {
                         .iter()
                         .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
                         .count();
-                    block.word(&bytes[i..end], &bytes[end..]);
+                    block.word(&bytes[i..end]);
                     has_code = true;
                     out.extend_from_slice(&bytes[i..end]);
                     i = end;
@@ -121,6 +125,7 @@ pub fn split(query: &str) -> Vec<Piece> {
                     if !c.is_ascii_whitespace() {
                         has_code = true;
                     }
+                    block.symbol(c);
                     out.push(c);
                 }
             },
@@ -168,19 +173,43 @@ pub fn split(query: &str) -> Vec<Piece> {
     pieces
 }
 
-/// Tracks BEGIN ... END blocks in the body of a CREATE ... TRIGGER.
+/// Tracks the compound statements (BEGIN ... END, IF ... END IF, LOOP, WHILE, REPEAT,
+/// CASE) and CASE expressions in the body of a CREATE ... TRIGGER: IF and REPEAT open a
+/// statement only where a statement starts (elsewhere they are the IF() and REPEAT()
+/// functions); END closes the innermost one, and its IF, LOOP ... word opens nothing.
 #[derive(Default)]
 struct Block {
     words: usize,
     create: bool,
     trigger: bool,
-    depth: usize,
+    /// What is open, innermost last: true for a CASE expression, inside which THEN and
+    /// ELSE start no statement.
+    open: Vec<bool>,
+    /// The next word starts a statement.
+    statement_start: bool,
+    /// The previous word was END.
+    after_end: bool,
+    /// The previous word was FOLLOWS or PRECEDES: the next one is a trigger's name.
+    ordering: bool,
 }
 
 impl Block {
-    /// Sees the next word of the piece (`rest`: the bytes after it).
-    fn word(&mut self, word: &[u8], rest: &[u8]) {
+    fn is_open(&self) -> bool {
+        !self.open.is_empty()
+    }
+
+    /// Sees a character of code that is not part of a word.
+    fn symbol(&mut self, c: u8) {
+        if !c.is_ascii_whitespace() {
+            self.statement_start = matches!(c, b';' | b':');
+            self.after_end = false;
+        }
+    }
+
+    /// Sees the next word of the piece.
+    fn word(&mut self, word: &[u8]) {
         let is = |w: &str| word.eq_ignore_ascii_case(w.as_bytes());
+        let one_of = |ws: &[&str]| ws.iter().any(|w| is(w));
         if self.words == 0 {
             self.create = is("CREATE");
         }
@@ -188,21 +217,33 @@ impl Block {
         if !self.create {
             return;
         }
-        if is("TRIGGER") {
-            self.trigger = true;
-        } else if self.trigger && is("BEGIN") {
-            self.depth += 1;
-        } else if self.trigger && is("END") && self.depth > 0 {
-            // END IF, END WHILE ... close other blocks than BEGIN's.
-            let next: Vec<u8> = rest
-                .iter()
-                .skip_while(|b| b.is_ascii_whitespace())
-                .take_while(|b| b.is_ascii_alphabetic())
-                .map(u8::to_ascii_uppercase)
-                .collect();
-            if !matches!(&next[..], b"IF" | b"WHILE" | b"LOOP" | b"CASE" | b"REPEAT") {
-                self.depth -= 1;
-            }
+        if !self.trigger {
+            self.trigger = is("TRIGGER");
+            return;
+        }
+        if std::mem::take(&mut self.after_end) && one_of(&["IF", "WHILE", "LOOP", "CASE", "REPEAT"])
+        {
+            self.statement_start = false;
+            return;
+        }
+        if std::mem::take(&mut self.ordering) {
+            return;
+        }
+        let start = self.statement_start;
+        if one_of(&["BEGIN", "LOOP", "WHILE"]) || start && one_of(&["IF", "REPEAT"]) {
+            self.open.push(false);
+        } else if is("CASE") {
+            self.open.push(!start);
+        } else if is("END") {
+            self.open.pop();
+            self.after_end = true;
+        }
+        let in_case_expression = self.open.last() == Some(&true);
+        self.statement_start = one_of(&["BEGIN", "DO", "LOOP", "REPEAT", "ROW"])
+            || !in_case_expression && one_of(&["THEN", "ELSE"]);
+        self.ordering = one_of(&["FOLLOWS", "PRECEDES"]);
+        if self.ordering {
+            self.statement_start = true;
         }
     }
 }
@@ -253,6 +294,32 @@ pub fn is_blank(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compound_trigger_bodies_keep_their_semicolons() {
+        let one = |query: &str| {
+            let pieces = split(query);
+            assert_eq!(pieces.len(), 2, "{pieces:?}");
+            assert_eq!(pieces[1].text.trim(), "SELECT 1");
+        };
+        one(
+            "CREATE TRIGGER t BEFORE INSERT ON t FOR EACH ROW IF NEW.a THEN SET @a = 1; \
+             ELSEIF IF(NEW.a, 1, 0) THEN SET @a = REPEAT('x', 2); END IF; SELECT 1",
+        );
+        one(
+            "CREATE TRIGGER t BEFORE INSERT ON t FOR EACH ROW a: LOOP LEAVE a; END LOOP a; \
+             SELECT 1",
+        );
+        one("CREATE TRIGGER t BEFORE INSERT ON t FOR EACH ROW BEGIN \
+             SET @x = CASE WHEN 1 THEN IF(1, 2, 3) ELSE 4 END; SET @y = 2; \
+             CASE @x WHEN 1 THEN SET @z = 1; ELSE BEGIN END; END CASE; \
+             REPEAT SET @y = @y - 1; UNTIL @y < 0 END REPEAT; \
+             WHILE @y < 3 DO SET @y = @y + 1; END WHILE; END; SELECT 1");
+        one(
+            "CREATE TRIGGER t BEFORE INSERT ON t FOR EACH ROW FOLLOWS u IF 1 THEN \
+             SET @a = 1; END IF; SELECT 1",
+        );
+    }
 
     #[test]
     fn a_trigger_body_keeps_its_semicolons() {

@@ -1,15 +1,17 @@
 //! Triggers: CREATE/DROP TRIGGER, and the bodies that INSERT, UPDATE and DELETE fire.
 //!
 //! A trigger is stored in the catalog as its body's text (`storage::TriggerSchema`), in
-//! creation order, logged and checkpointed like a view. A write statement binds the
-//! triggers of its table and event with its own plan (`bind`), so a body is parsed and
+//! firing order (creation order, or where FOLLOWS / PRECEDES placed it:
+//! `storage::TriggerPlace`), logged and checkpointed like a view. A write statement binds
+//! the triggers of its table and event with its own plan (`bind`), so a body is parsed and
 //! bound once per catalog version (plan cache invariant (2)), not per row; a table
 //! without triggers costs one emptiness check per bind and nothing per row (the bound
 //! lists are empty `Vec`s, which do not allocate).
 //!
-//! A body is one statement or `BEGIN ... END` around a list of them. Each `NEW.col` and
-//! `OLD.col` in a statement becomes a `?` parameter (`RowRef` says which cell fills it),
-//! so a body statement binds and runs as a prepared statement does.
+//! A body is a compound statement (`compound`: BEGIN ... END, IF, CASE, loops, DECLARE,
+//! SET, SELECT ... INTO, SIGNAL) or one SQL statement. Each `NEW.col` and `OLD.col` in it
+//! becomes a `?` parameter (`compound::Ref` says which cell fills it), so a body statement
+//! binds and runs as a prepared statement does.
 //!
 //! Invariants:
 //! (1) A body statement runs inside the firing statement's transaction, with its
@@ -18,30 +20,29 @@
 //! (2) Rows written by a body do not count in the firing statement's affected rows and do
 //!     not set LAST_INSERT_ID: a body's outcome is dropped.
 //! (3) A trigger statement writing a table the firing statement (or a trigger further
-//!     out) writes binds as `Step::Refused`: 1442 when it runs, as in MariaDB. This also
+//!     out) writes binds as a refused step: 1442 when it runs, as in MariaDB. This also
 //!     ends the binding of trigger cycles.
 //!
-//! Not built yet: IF/ELSEIF/ELSE, DECLARE and other compound statements (1235), FOLLOWS
-//! and PRECEDES (1235), SIGNAL with an SQLSTATE other than '45000' or with items other
-//! than MESSAGE_TEXT (1235), the UPDATE triggers of ON DUPLICATE KEY UPDATE and the DELETE
-//! triggers of REPLACE (`dml::bind_insert` refuses such a statement with 1235), and a
-//! creation time (information_schema.TRIGGERS.CREATED is NULL). Body statements are bound
-//! with the invoker's privileges, not the definer's; CREATE/DROP TRIGGER check ALTER on
-//! the table (the TRIGGER privilege is not modelled).
+//! Not built yet: handlers, conditions, cursors, RESIGNAL and the other parts of the
+//! stored-program grammar `compound` lists (1235), and a creation time
+//! (information_schema.TRIGGERS.CREATED is NULL). Body statements are bound with the
+//! invoker's privileges, not the definer's, and run under the session's sql_mode, not the
+//! one recorded at CREATE; CREATE/DROP TRIGGER check ALTER on the table (the TRIGGER
+//! privilege is not modelled). REPLACE fires the DELETE triggers of each row it deletes
+//! and ON DUPLICATE KEY UPDATE the UPDATE triggers of the row it updates
+//! (`dml::InsertPlan::conflict_triggers`).
 
-use crate::dml::{self, DeletePlan, InsertPlan, UpdatePlan};
+use crate::compound;
 use crate::error::{Error, ErrorCode, Result};
-use crate::expr::{self, EvalContext, Expr};
+use crate::expr;
 use crate::parse::{self, Statement};
-use crate::scope::{BindScope, Parameters, SourceTable};
 use crate::select::BindContext;
-use manycore_storage::{Table, Transaction, TriggerSchema};
-use manycore_types::{DataType, Value};
-use sqlparser::ast::{self, VisitMut, VisitorMut};
+use manycore_storage::{Table, Transaction, TriggerPlace, TriggerSchema};
+use manycore_types::Value;
+use sqlparser::ast;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::Token;
 use std::cell::RefCell;
-use std::ops::ControlFlow;
 use std::sync::Arc;
 
 /// CREATE [OR REPLACE] [DEFINER = ...] TRIGGER [IF NOT EXISTS] name timing event ON table
@@ -55,8 +56,8 @@ pub struct TriggerStatement {
     pub timing: String,
     pub event: String,
     pub table: ast::ObjectName,
-    /// FOLLOWS or PRECEDES, which are not built yet.
-    pub ordering: Option<String>,
+    /// FOLLOWS or PRECEDES another trigger of the same table, timing and event.
+    pub ordering: Option<TriggerPlace>,
     /// The body as written (without a trailing `;`).
     pub body: String,
 }
@@ -83,10 +84,13 @@ pub(crate) fn parse_create(
     }
     let ordering = match parse::word(&parser.peek_token()).as_deref() {
         Some(w @ ("FOLLOWS" | "PRECEDES")) => {
-            let w = w.to_string();
+            let follows = w == "FOLLOWS";
             parser.next_token();
-            parser.parse_identifier()?;
-            Some(w)
+            let other = parser.parse_identifier()?.value;
+            Some(match follows {
+                true => TriggerPlace::Follows(other),
+                false => TriggerPlace::Precedes(other),
+            })
         }
         _ => None,
     };
@@ -153,125 +157,9 @@ pub fn create_text(trigger: &TriggerSchema) -> String {
     )
 }
 
-/// One statement of a body, parsed.
-#[derive(Clone, Debug)]
-enum BodyStatement {
-    Sql(Box<ast::Statement>),
-    /// SIGNAL SQLSTATE '45000' [SET MESSAGE_TEXT = expr].
-    Signal {
-        message: Option<Box<ast::Expr>>,
-    },
-}
-
-/// The statements of a body: one, or those between BEGIN and END.
-fn parse_body(body: &str) -> Result<Vec<(BodyStatement, String)>> {
-    let upper = body.to_ascii_uppercase();
-    let inner = match upper.strip_prefix("BEGIN") {
-        Some(rest) if rest.starts_with(|c: char| c.is_ascii_whitespace()) => {
-            let trimmed = upper.trim_end();
-            if !trimmed.ends_with("END")
-                || !trimmed[..trimmed.len() - 3].ends_with(|c: char| c.is_whitespace() || c == ';')
-            {
-                return Err(Error::parse_near("", 1));
-            }
-            &body[5..trimmed.len() - 3]
-        }
-        _ => body,
-    };
-    let mut statements = Vec::new();
-    for piece in crate::split::split(inner) {
-        let text = piece.text.trim().to_string();
-        let statement = match first_word(&text).as_deref() {
-            Some("SIGNAL") => parse_signal(&text)?,
-            Some("BEGIN" | "IF" | "DECLARE" | "CASE" | "WHILE" | "LOOP" | "REPEAT" | "CALL") => {
-                return Err(Error::not_supported(
-                    "compound statements in a trigger body (IF, DECLARE, ...)",
-                ))
-            }
-            _ => match parse::parse(&text, piece.line)? {
-                Statement::Sql(s) => BodyStatement::Sql(s),
-                Statement::Sets(_) => {
-                    return Err(Error::not_supported("SET with several items in a trigger"))
-                }
-                _ => return Err(Error::not_supported("this statement in a trigger body")),
-            },
-        };
-        statements.push((statement, text));
-    }
-    Ok(statements)
-}
-
-fn first_word(text: &str) -> Option<String> {
-    let word: String = text
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
-    (!word.is_empty()).then(|| word.to_ascii_uppercase())
-}
-
-fn parse_signal(text: &str) -> Result<BodyStatement> {
-    let fail = |e: ParserError| parse::parse_error(text, 1, &e);
-    let mut parser = Parser::new(&parse::DIALECT)
-        .try_with_sql(text)
-        .map_err(fail)?;
-    parser.next_token();
-    one_of(&mut parser, &["SQLSTATE"]).map_err(fail)?;
-    if parse::word(&parser.peek_token()).as_deref() == Some("VALUE") {
-        parser.next_token();
-    }
-    let state = parser.parse_literal_string().map_err(fail)?;
-    if state != "45000" {
-        return Err(Error::not_supported(
-            "SIGNAL with an SQLSTATE other than '45000'",
-        ));
-    }
-    let mut message = None;
-    if parse::word(&parser.peek_token()).as_deref() == Some("SET") {
-        parser.next_token();
-        one_of(&mut parser, &["MESSAGE_TEXT"]).map_err(fail)?;
-        parser.expect_token(&Token::Eq).map_err(fail)?;
-        message = Some(Box::new(parser.parse_expr().map_err(fail)?));
-    }
-    if parser.peek_token().token != Token::EOF {
-        return Err(Error::not_supported("SIGNAL items other than MESSAGE_TEXT"));
-    }
-    Ok(BodyStatement::Signal { message })
-}
-
-/// Which row a `NEW.col` / `OLD.col` reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum RowRef {
-    New(usize),
-    Old(usize),
-}
-
-/// A body statement, bound; each carries the row cells its `?` parameters take.
-#[derive(Clone)]
-enum Step {
-    SetNew {
-        column: usize,
-        value: Expr,
-    },
-    SetUser {
-        name: String,
-        value: Expr,
-    },
-    Signal {
-        message: Option<Expr>,
-    },
-    Insert(Box<InsertPlan>),
-    Update(Box<UpdatePlan>),
-    Delete(Box<DeletePlan>),
-    /// A write of a table the firing statement writes: 1442 when it runs (invariant (3)).
-    Refused(Box<Error>),
-}
-
 #[derive(Clone)]
 pub struct BoundTrigger {
-    steps: Vec<(Step, Vec<RowRef>)>,
-    /// The firing table's database, for the names in 1366 messages of SET NEW.
-    db: String,
-    table: Arc<Table>,
+    body: compound::Body,
 }
 
 /// The triggers a write statement fires, in firing order; empty for most tables.
@@ -357,208 +245,14 @@ fn bind_one(
     table: &Arc<Table>,
     schema: &TriggerSchema,
 ) -> Result<BoundTrigger> {
-    let mut steps = Vec::new();
-    for (statement, text) in parse_body(&schema.body)? {
-        steps.push(bind_statement(cx, db, table, schema, statement, &text)?);
-    }
-    Ok(BoundTrigger {
-        steps,
-        db: db.to_string(),
-        table: table.clone(),
-    })
-}
-
-/// Replaces `NEW.col` and `OLD.col` by `?`, collecting which cell each one reads.
-struct RowRefs<'a> {
-    table: &'a Table,
-    event: &'a str,
-    refs: Vec<RowRef>,
-    error: Option<Error>,
-}
-
-impl VisitorMut for RowRefs<'_> {
-    type Break = ();
-
-    fn pre_visit_expr(&mut self, e: &mut ast::Expr) -> ControlFlow<()> {
-        let ast::Expr::CompoundIdentifier(parts) = e else {
-            return ControlFlow::Continue(());
-        };
-        let [row, column] = parts.as_slice() else {
-            return ControlFlow::Continue(());
-        };
-        let side = row.value.to_ascii_uppercase();
-        if side != "NEW" && side != "OLD" {
-            return ControlFlow::Continue(());
-        }
-        match self.resolve(&side, &column.value) {
-            Ok(r) => {
-                self.refs.push(r);
-                *e = ast::Expr::value(ast::Value::Placeholder("?".into()));
-                ControlFlow::Continue(())
-            }
-            Err(error) => {
-                self.error = Some(error);
-                ControlFlow::Break(())
-            }
-        }
-    }
-}
-
-impl RowRefs<'_> {
-    fn resolve(&self, side: &str, column: &str) -> Result<RowRef> {
-        if matches!((side, self.event), ("NEW", "DELETE") | ("OLD", "INSERT")) {
-            return Err(no_such_row(side, self.event));
-        }
-        let Some(i) = self
-            .table
-            .schema
-            .columns
-            .iter()
-            .position(|c| c.name.eq_ignore_ascii_case(column))
-        else {
-            return Err(Error::new(
-                ErrorCode::BadField,
-                format!("Unknown column '{column}' in '{side}'"),
-            ));
-        };
-        Ok(if side == "NEW" {
-            RowRef::New(i)
-        } else {
-            RowRef::Old(i)
-        })
-    }
-
-    fn types(&self) -> Vec<DataType> {
-        self.refs
-            .iter()
-            .map(|r| {
-                let (RowRef::New(i) | RowRef::Old(i)) = *r;
-                self.table.schema.columns[i].data_type.clone()
-            })
-            .collect()
-    }
-}
-
-fn no_such_row(side: &str, event: &str) -> Error {
-    Error::new(
-        ErrorCode::TrgNoSuchRowInTrg,
-        format!("There is no {side} row in on {event} trigger"),
-    )
-}
-
-fn bind_statement(
-    cx: &BindContext,
-    db: &str,
-    table: &Arc<Table>,
-    schema: &TriggerSchema,
-    statement: BodyStatement,
-    text: &str,
-) -> Result<(Step, Vec<RowRef>)> {
-    let mut refs = RowRefs {
+    let row = compound::TriggerRow {
+        db,
         table,
         event: &schema.event,
-        refs: Vec::new(),
-        error: None,
+        timing: &schema.timing,
     };
-    let bind_expr = |e: &ast::Expr, refs: &RowRefs| -> Result<Expr> {
-        let parameters = Parameters::typed(refs.types());
-        let no_tables: [SourceTable; 0] = [];
-        BindScope::new(&no_tables, "SET", &parameters).bind(e)
-    };
-    let step = match statement {
-        BodyStatement::Signal { mut message } => {
-            if let Some(m) = &mut message {
-                let _ = m.as_mut().visit(&mut refs);
-            }
-            if let Some(e) = refs.error.take() {
-                return Err(e);
-            }
-            let message = message.map(|m| bind_expr(&m, &refs)).transpose()?;
-            Step::Signal { message }
-        }
-        BodyStatement::Sql(mut statement) => {
-            // `SET NEW.col = ...` names the target as NEW.col: taken apart before the
-            // visitor replaces it.
-            if let ast::Statement::Set(ast::Set::SingleAssignment {
-                variable, values, ..
-            }) = statement.as_mut()
-            {
-                let target: Vec<String> =
-                    variable.0.iter().map(|p| p.to_string()).collect::<Vec<_>>();
-                let [value] = values.as_mut_slice() else {
-                    return Err(Error::not_supported("SET of several values in a trigger"));
-                };
-                let _ = value.visit(&mut refs);
-                if let Some(e) = refs.error.take() {
-                    return Err(e);
-                }
-                let bound = bind_expr(value, &refs)?;
-                let step = match target.as_slice() {
-                    [row, column] if row.eq_ignore_ascii_case("NEW") => {
-                        if schema.timing == "AFTER" {
-                            return Err(Error::new(
-                                ErrorCode::TrgCantChangeRow,
-                                "Updating of NEW row is not allowed in after trigger",
-                            ));
-                        }
-                        let RowRef::New(column) = refs.resolve("NEW", column)? else {
-                            unreachable!("NEW resolves to the new row");
-                        };
-                        Step::SetNew {
-                            column,
-                            value: bound,
-                        }
-                    }
-                    [row, _] if row.eq_ignore_ascii_case("OLD") => {
-                        return Err(Error::new(
-                            ErrorCode::TrgCantChangeRow,
-                            "Updating of OLD row is not allowed in trigger",
-                        ))
-                    }
-                    [name] if name.starts_with('@') && !name.starts_with("@@") => Step::SetUser {
-                        name: name[1..].to_string(),
-                        value: bound,
-                    },
-                    _ => return Err(Error::not_supported("this SET in a trigger body")),
-                };
-                return Ok((step, refs.refs));
-            }
-            let _ = statement.visit(&mut refs);
-            if let Some(e) = refs.error.take() {
-                return Err(e);
-            }
-            let parameters = Parameters::typed(refs.types());
-            let inner = BindContext {
-                catalog: cx.catalog,
-                database: Some(db),
-                text,
-                parameters: &parameters,
-                access: cx.access,
-                outer: None,
-                subquery_tables: RefCell::new(Vec::new()),
-                ctes: None,
-            };
-            let bound = match *statement {
-                ast::Statement::Insert(i) => {
-                    dml::bind_insert(&i, &inner).map(|p| Step::Insert(Box::new(p)))
-                }
-                ast::Statement::Update(u) => {
-                    dml::bind_update(&u, &inner).map(|p| Step::Update(Box::new(p)))
-                }
-                ast::Statement::Delete(d) => {
-                    dml::bind_delete(&d, &inner).map(|p| Step::Delete(Box::new(p)))
-                }
-                _ => return Err(Error::not_supported("this statement in a trigger body")),
-            };
-            match bound {
-                Err(e) if e.code == ErrorCode::CantUpdateUsedTableInSfOrTrg => {
-                    Step::Refused(Box::new(e))
-                }
-                other => other?,
-            }
-        }
-    };
-    Ok((step, refs.refs))
+    let body = compound::bind(cx, db, &schema.body, Some(&row))?;
+    Ok(BoundTrigger { body })
 }
 
 /// Checks a CREATE TRIGGER's body as MariaDB does when it is created (1363, 1362, 1235
@@ -577,57 +271,19 @@ pub fn validate(
 pub fn fire(
     triggers: &[BoundTrigger],
     old: Option<&[Value]>,
-    mut new: Option<&mut Vec<Value>>,
+    new: Option<&mut Vec<Value>>,
     txn: &mut Transaction,
     session: &dyn expr::SessionContext,
     interrupt: &crate::engine::ProcessEntry,
 ) -> Result<()> {
+    let mut frame = compound::Frame::new(old, new);
+    let mut runtime = compound::Runtime {
+        txn,
+        session,
+        interrupt,
+    };
     for trigger in triggers {
-        for (step, refs) in &trigger.steps {
-            let params: Vec<Value> = refs
-                .iter()
-                .map(|r| match *r {
-                    RowRef::New(i) => new.as_deref().map_or(Value::Null, |row| row[i].clone()),
-                    RowRef::Old(i) => old.map_or(Value::Null, |row| row[i].clone()),
-                })
-                .collect();
-            let eval = EvalContext::new(&params, session);
-            match step {
-                Step::SetNew { column, value } => {
-                    let value = value.eval(&[], &eval)?;
-                    let c = &trigger.table.schema.columns[*column];
-                    let name = || dml::qualified(&trigger.db, &trigger.table, c);
-                    let stored = dml::store(value, c, &name, 1, session.strict(), true, session)?;
-                    if let Some(row) = new.as_deref_mut() {
-                        row[*column] = stored;
-                    }
-                }
-                Step::SetUser { name, value } => {
-                    let value = value.eval(&[], &eval)?;
-                    session.set_user_variable(name, value);
-                }
-                Step::Signal { message } => {
-                    let text = match message {
-                        Some(m) => {
-                            manycore_types::format::to_text(&m.eval(&[], &eval)?, &m.data_type())
-                        }
-                        None => "Unhandled user-defined exception condition".to_string(),
-                    };
-                    return Err(Error::new(ErrorCode::SignalException, text));
-                }
-                // A body's outcome is dropped (invariant (2)).
-                Step::Insert(plan) => {
-                    dml::execute_insert(plan, txn, &params, session, interrupt, false)?;
-                }
-                Step::Update(plan) => {
-                    dml::execute_update(plan, txn, &params, session, interrupt)?;
-                }
-                Step::Delete(plan) => {
-                    dml::execute_delete(plan, txn, &params, session, interrupt)?;
-                }
-                Step::Refused(e) => return Err(Error::clone(e)),
-            }
-        }
+        compound::run(&trigger.body, &mut frame, &mut runtime)?;
     }
     Ok(())
 }

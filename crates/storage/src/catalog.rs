@@ -466,6 +466,20 @@ pub struct TriggerSchema {
     pub collation_connection: String,
 }
 
+/// Where CREATE TRIGGER puts a trigger in its database's list, whose order is the firing
+/// order (and ACTION_ORDER) of the triggers of one table, timing and event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TriggerPlace {
+    /// Last; a replaced trigger keeps its place.
+    Last,
+    /// Right after the trigger of this name (FOLLOWS), or last if there is none.
+    Follows(String),
+    /// Right before it (PRECEDES), or last if there is none.
+    Precedes(String),
+    /// At this index (log replay of a FOLLOWS or PRECEDES).
+    At(usize),
+}
+
 /// A view's definition. Storage keeps the query as opaque text (it knows no SQL): the
 /// sql crate binds it when a statement reads the view.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -850,6 +864,7 @@ impl Storage {
         db: &str,
         trigger: TriggerSchema,
         replace: bool,
+        place: TriggerPlace,
     ) -> Result<bool, StorageError> {
         let _ddl = self.ddl.lock();
         self.update_catalog(
@@ -862,25 +877,58 @@ impl Storage {
                 }
                 let mut database = clone_database(database);
                 let new = Arc::new(trigger.clone());
-                match database
-                    .triggers
-                    .iter()
-                    .position(|t| t.name == trigger.name)
-                {
-                    Some(_) if !replace => return Ok(false),
-                    Some(at) => database.triggers[at] = new,
-                    None => database.triggers.push(new),
+                let triggers = &mut database.triggers;
+                let existing = triggers.iter().position(|t| t.name == trigger.name);
+                if existing.is_some() && !replace {
+                    return Ok(None);
                 }
+                let anchor = match &place {
+                    TriggerPlace::Follows(other) | TriggerPlace::Precedes(other) => Some(other),
+                    TriggerPlace::Last | TriggerPlace::At(_) => None,
+                };
+                let position = match (existing, &place) {
+                    (Some(at), TriggerPlace::Last) => {
+                        triggers[at] = new;
+                        None
+                    }
+                    // Replacing a trigger placed after or before itself keeps its place.
+                    (Some(at), _) if anchor == Some(&trigger.name) => {
+                        triggers[at] = new;
+                        Some(at)
+                    }
+                    (None, TriggerPlace::Last) => {
+                        triggers.push(new);
+                        None
+                    }
+                    (existing, place) => {
+                        if let Some(at) = existing {
+                            triggers.remove(at);
+                        }
+                        let find = |other: &String| triggers.iter().position(|t| t.name == *other);
+                        let at = match place {
+                            TriggerPlace::Follows(other) => find(other).map(|i| i + 1),
+                            TriggerPlace::Precedes(other) => find(other),
+                            TriggerPlace::At(i) => Some(*i),
+                            TriggerPlace::Last => None,
+                        }
+                        .unwrap_or(triggers.len())
+                        .min(triggers.len());
+                        triggers.insert(at, new);
+                        Some(at)
+                    }
+                };
                 dbs.insert(db.to_string(), Arc::new(database));
-                Ok(true)
+                Ok(Some(position))
             },
-            |&created| {
-                created.then(|| DdlChange::CreateTrigger {
+            |created| {
+                created.map(|position| DdlChange::CreateTrigger {
                     db: db.to_string(),
                     trigger: trigger.clone(),
+                    position: position.map(|p| u32::try_from(p).expect("trigger count fits u32")),
                 })
             },
         )
+        .map(|created| created.is_some())
     }
 
     /// Drops trigger `name` of `db`: Ok(false) if there is none.

@@ -38,7 +38,7 @@ mod transaction;
 pub use catalog::{
     Catalog, CheckConstraint, ColumnSchema, Database, ForeignKeySchema, GeneratedColumn,
     IndexSchema, ReferentialAction, RowConversion, RowFormat, Table, TableId, TableOptions,
-    TableSchema, TriggerSchema, ViewSchema,
+    TableSchema, TriggerPlace, TriggerSchema, ViewSchema,
 };
 pub use gc::ReaderSlot;
 pub use index::{IndexNo, KeyRange};

@@ -138,10 +138,12 @@ pub enum DdlChange {
         name: String,
     },
     /// CREATE [OR REPLACE] TRIGGER: the trigger as it now is (replay replaces one of its
-    /// name).
+    /// name). `position`: where FOLLOWS or PRECEDES put it in the database's trigger list
+    /// (None: last, or in the place of the one it replaced).
     CreateTrigger {
         db: String,
         trigger: TriggerSchema,
+        position: Option<u32>,
     },
     DropTrigger {
         db: String,

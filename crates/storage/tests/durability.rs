@@ -515,7 +515,16 @@ fn apply_ddl(s: &Arc<Storage>, change: DdlChange) {
         }
         DdlChange::CreateView { db, view } => s.create_view(&db, view, true),
         DdlChange::DropView { db, name } => s.drop_view(&db, &name),
-        DdlChange::CreateTrigger { db, trigger } => s.create_trigger(&db, trigger, true).map(drop),
+        DdlChange::CreateTrigger {
+            db,
+            trigger,
+            position,
+        } => {
+            let place = position.map_or(manycore_storage::TriggerPlace::Last, |p| {
+                manycore_storage::TriggerPlace::At(p as usize)
+            });
+            s.create_trigger(&db, trigger, true, place).map(drop)
+        }
         DdlChange::DropTrigger { db, name } => s.drop_trigger(&db, &name).map(drop),
         DdlChange::AlterTable { .. } => unreachable!("logged as Logged::Alter"),
         DdlChange::RenameTables { renames } => s.rename_tables(&renames),

@@ -588,6 +588,45 @@ fn triggers_come_back_after_restart() {
     });
 }
 
+/// FOLLOWS and PRECEDES place a trigger in the firing order (log kind 23), and that order
+/// comes back from log replay and from a checkpoint (which writes triggers in it); a
+/// compound body (DECLARE, IF, a loop) fires the same after both.
+#[test]
+fn trigger_order_comes_back_after_restart() {
+    let mut server = ManycoreServer::start();
+    let statements = [
+        "CREATE DATABASE trgo",
+        "CREATE TABLE trgo.t (id INT PRIMARY KEY, v VARCHAR(40))",
+        "CREATE TRIGGER trgo.a BEFORE INSERT ON trgo.t FOR EACH ROW \
+         SET NEW.v = CONCAT(NEW.v, 'a')",
+        "CREATE TRIGGER trgo.b BEFORE INSERT ON trgo.t FOR EACH ROW PRECEDES a \
+         SET NEW.v = CONCAT(NEW.v, 'b')",
+        "CREATE TRIGGER trgo.c BEFORE INSERT ON trgo.t FOR EACH ROW FOLLOWS b \
+         BEGIN DECLARE i INT DEFAULT 0; WHILE i < 2 DO SET i = i + 1; END WHILE; \
+         IF i = 2 THEN SET NEW.v = CONCAT(NEW.v, 'c'); END IF; END",
+        "CREATE OR REPLACE TRIGGER trgo.a BEFORE INSERT ON trgo.t FOR EACH ROW PRECEDES b \
+         SET NEW.v = CONCAT(NEW.v, 'A')",
+    ];
+    let mut next_id = 1;
+    check_after_each_restart(&mut server, &statements, |c, round| {
+        let names: Vec<(String, u64)> = c
+            .query(
+                "SELECT TRIGGER_NAME, ACTION_ORDER FROM information_schema.TRIGGERS \
+                 WHERE TRIGGER_SCHEMA = 'trgo' ORDER BY ACTION_ORDER",
+            )
+            .expect("list triggers");
+        let expected = [("a", 1), ("b", 2), ("c", 3)].map(|(a, n)| (a.to_string(), n));
+        assert_eq!(names, expected, "after {round}");
+        c.query_drop(format!("INSERT INTO trgo.t VALUES ({next_id}, 'v')"))
+            .expect("insert");
+        let v: Option<String> = c
+            .query_first(format!("SELECT v FROM trgo.t WHERE id = {next_id}"))
+            .expect("select");
+        assert_eq!(v.as_deref(), Some("vAbc"), "after {round}");
+        next_id += 1;
+    });
+}
+
 /// Generated columns keep their definitions (CREATE TABLE and ALTER TABLE ADD) and values
 /// through log replay (after kill -9) and a checkpoint (after a clean shutdown): SHOW
 /// CREATE TABLE prints them, their unique key still refuses a computed duplicate, and an

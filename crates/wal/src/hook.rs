@@ -63,7 +63,15 @@ pub fn ddl_record(change: &DdlChange) -> LogRecord {
         }
         DdlChange::CreateView { db, view } => LogRecord::CreateView { db, view },
         DdlChange::DropView { db, name } => LogRecord::DropView { db, name },
-        DdlChange::CreateTrigger { db, trigger } => LogRecord::CreateTrigger { db, trigger },
+        DdlChange::CreateTrigger {
+            db,
+            trigger,
+            position,
+        } => LogRecord::CreateTrigger {
+            db,
+            trigger,
+            position,
+        },
         DdlChange::DropTrigger { db, name } => LogRecord::DropTrigger { db, name },
         DdlChange::AlterTable {
             db,

@@ -23,7 +23,7 @@ use crate::record::LogRecord;
 use crate::{Lsn, Wal, WalError};
 use manycore_storage::{
     DdlChange, IndexNo, KeyRange, ReaderSlot, RecoveryBatch, Storage, StorageError,
-    TableForeignKeys, TableSchema, TriggerSchema, ViewSchema,
+    TableForeignKeys, TableSchema, TriggerPlace, TriggerSchema, ViewSchema,
 };
 use manycore_types::Row;
 use std::ops::ControlFlow;
@@ -265,7 +265,14 @@ fn apply_ddl(s: &Storage, record: LogRecord) -> Result<(), StorageError> {
         // A replaced view is logged as its new definition.
         LogRecord::CreateView { db, view } => s.create_view(&db, view, true),
         LogRecord::DropView { db, name } => s.drop_view(&db, &name),
-        LogRecord::CreateTrigger { db, trigger } => s.create_trigger(&db, trigger, true).map(drop),
+        LogRecord::CreateTrigger {
+            db,
+            trigger,
+            position,
+        } => {
+            let place = position.map_or(TriggerPlace::Last, |p| TriggerPlace::At(p as usize));
+            s.create_trigger(&db, trigger, true, place).map(drop)
+        }
         LogRecord::DropTrigger { db, name } => s.drop_trigger(&db, &name).map(drop),
         LogRecord::RebuildTable {
             db,
@@ -347,6 +354,7 @@ pub fn write_checkpoint(
             let change = DdlChange::CreateTrigger {
                 db: database.name.clone(),
                 trigger: TriggerSchema::clone(trigger),
+                position: None,
             };
             writer.write(&ddl_record(&change))?;
         }

@@ -30,6 +30,7 @@
 //! | 20   | CreateTrigger  | db, then TriggerSchema's 9 strings in declaration order   |
 //! | 21   | DropTrigger    | db, name                                                  |
 //! | 22   | AlterDatabase  | name, default collation                                   |
+//! | 23   | CreateTrigger  | as kind 20, then the index FOLLOWS/PRECEDES gave it (varint) |
 //!
 //! ALTER TABLE's column operations are one AlterTable record when the table keeps its
 //! rows (a rename, a default), with the other tables whose foreign keys follow a renamed
@@ -226,10 +227,12 @@ pub enum LogRecord {
         db: String,
         name: String,
     },
-    /// A trigger created or replaced (CREATE [OR REPLACE] TRIGGER).
+    /// A trigger created or replaced (CREATE [OR REPLACE] TRIGGER): kind 20, or kind 23
+    /// with the `position` FOLLOWS or PRECEDES gave it.
     CreateTrigger {
         db: String,
         trigger: TriggerSchema,
+        position: Option<u32>,
     },
     DropTrigger {
         db: String,
@@ -554,8 +557,12 @@ impl LogRecord {
                 put_str(&mut out, db);
                 put_str(&mut out, name);
             }
-            LogRecord::CreateTrigger { db, trigger } => {
-                put_u8(&mut out, 20);
+            LogRecord::CreateTrigger {
+                db,
+                trigger,
+                position,
+            } => {
+                put_u8(&mut out, if position.is_some() { 23 } else { 20 });
                 put_str(&mut out, db);
                 for text in [
                     &trigger.name,
@@ -569,6 +576,9 @@ impl LogRecord {
                     &trigger.collation_connection,
                 ] {
                     put_str(&mut out, text);
+                }
+                if let Some(position) = position {
+                    put_varint(&mut out, u64::from(*position));
                 }
             }
             LogRecord::DropTrigger { db, name } => {
@@ -595,7 +605,8 @@ impl LogRecord {
         if !FORMAT_VERSIONS_READ.contains(&r.u8()?) {
             return Err(DecodeError("unknown record format version"));
         }
-        let record = match r.u8()? {
+        let tag = r.u8()?;
+        let record = match tag {
             1 => LogRecord::CreateDatabase {
                 name: r.string()?,
                 collation: match r.is_empty() {
@@ -702,7 +713,7 @@ impl LogRecord {
                 db: r.string()?,
                 name: r.string()?,
             },
-            20 => LogRecord::CreateTrigger {
+            20 | 23 => LogRecord::CreateTrigger {
                 db: r.string()?,
                 trigger: TriggerSchema {
                     name: r.string()?,
@@ -714,6 +725,10 @@ impl LogRecord {
                     sql_mode: r.string()?,
                     character_set_client: r.string()?,
                     collation_connection: r.string()?,
+                },
+                position: match tag {
+                    23 => Some(r.u32_varint()?),
+                    _ => None,
                 },
             },
             21 => LogRecord::DropTrigger {
@@ -1883,6 +1898,22 @@ mod tests {
                     character_set_client: "utf8mb4".into(),
                     collation_connection: "utf8mb4_general_ci".into(),
                 },
+                position: None,
+            },
+            LogRecord::CreateTrigger {
+                db: db.clone(),
+                trigger: TriggerSchema {
+                    name: "placed".into(),
+                    table: table.clone(),
+                    timing: "AFTER".into(),
+                    event: "DELETE".into(),
+                    body: "SET @x = 1".into(),
+                    definer: "root@localhost".into(),
+                    sql_mode: "".into(),
+                    character_set_client: "latin1".into(),
+                    collation_connection: "latin1_swedish_ci".into(),
+                },
+                position: Some(3),
             },
             LogRecord::DropTrigger {
                 db: db.clone(),

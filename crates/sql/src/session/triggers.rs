@@ -9,7 +9,7 @@ use crate::scope::Parameters;
 use crate::show::{self, Rows};
 use crate::sink::ColumnInfo;
 use crate::trigger::{self, TriggerStatement};
-use manycore_storage::TriggerSchema;
+use manycore_storage::{TriggerPlace, TriggerSchema};
 use manycore_types::{DataType, Value};
 use sqlparser::ast;
 
@@ -34,11 +34,6 @@ impl Session {
         self.state
             .access()
             .table(&db, &table_name, Privileges::ALTER)?;
-        if statement.ordering.is_some() {
-            return Err(Error::not_supported(
-                "FOLLOWS and PRECEDES in CREATE TRIGGER",
-            ));
-        }
         let storage = self.engine.storage().clone();
         let catalog = storage.catalog();
         let database = catalog
@@ -63,6 +58,25 @@ impl Session {
                 return Ok(StatementOutcome::ok());
             }
             return Err(trigger_exists(&db, &name));
+        }
+        let place = statement.ordering.clone().unwrap_or(TriggerPlace::Last);
+        if let TriggerPlace::Follows(other) | TriggerPlace::Precedes(other) = &place {
+            // As MariaDB: the other trigger must fire at the same time for the same event.
+            let found = database.triggers.iter().any(|t| {
+                t.name == *other
+                    && t.table == table_name
+                    && t.timing == statement.timing
+                    && t.event == statement.event
+            });
+            if !found {
+                return Err(Error::new(
+                    ErrorCode::ReferencedTrgDoesNotExist,
+                    format!(
+                        "Referenced trigger '{other}' for the given action time and event \
+                         type does not exist"
+                    ),
+                ));
+            }
         }
         let definer = match statement.definer.as_deref() {
             None => self.state.current_user.clone(),
@@ -97,7 +111,7 @@ impl Session {
         }
         drop(catalog);
         if !storage
-            .create_trigger(&db, schema, statement.or_replace)
+            .create_trigger(&db, schema, statement.or_replace, place)
             .map_err(storage_error)?
         {
             return Err(trigger_exists(&db, &name));
@@ -142,10 +156,9 @@ impl Session {
         let (db, name) = crate::ddl::split_name(name)?;
         let db = self.require_db(db)?;
         let catalog = self.engine.storage().catalog();
-        let Some(found) = catalog
-            .databases
-            .get(&db)
-            .and_then(|d| d.triggers.iter().find(|t| t.name == name))
+        let database = catalog.databases.get(&db);
+        let Some((database, found)) =
+            database.and_then(|d| d.triggers.iter().find(|t| t.name == name).map(|t| (d, t)))
         else {
             return Err(Error::new(
                 ErrorCode::TrgDoesNotExist,
@@ -170,7 +183,7 @@ impl Session {
                 show::text(&trigger::create_text(found)),
                 show::text(&found.character_set_client),
                 show::text(&found.collation_connection),
-                show::text("utf8mb4_general_ci"),
+                show::text(database.collation.name()),
                 Value::Null,
             ]],
         })
