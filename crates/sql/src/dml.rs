@@ -1604,14 +1604,14 @@ pub(crate) fn write_rows(
             &mut full,
             row_number,
             strict,
-            &eval,
+            eval,
         )?;
         if !crate::check::row_passes(
             &plan.checks,
             &plan.db,
             &schema.name,
             &full,
-            &eval,
+            eval,
             ignore_failed_checks,
         )? {
             // MariaDB counts a row a CHECK refused neither as a record nor a duplicate.
@@ -1627,7 +1627,7 @@ pub(crate) fn write_rows(
             plan,
             txn,
             full,
-            &eval,
+            eval,
             row_number,
             enforcer.as_ref(),
             interrupt,
@@ -1641,7 +1641,7 @@ pub(crate) fn write_rows(
                 RowWrite::Ignored => None,
             };
             if let Some(row) = row {
-                returned.push(returning.row(row, &eval)?);
+                returned.push(returning.row(row, eval)?);
             }
         }
         if let (RowWrite::Inserted { .. }, Some(mut row)) = (&written, kept) {

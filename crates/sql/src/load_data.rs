@@ -183,19 +183,17 @@ pub(crate) fn parse(parser: &mut Parser) -> std::result::Result<Statement, Parse
         }
     }
     let mut targets = Vec::new();
-    if parser.consume_token(&Token::LParen) {
-        if !parser.consume_token(&Token::RParen) {
-            targets = parser.parse_comma_separated(|p| {
-                let name = p.parse_identifier()?;
-                Ok(match name.value.strip_prefix('@') {
-                    Some(variable) if name.quote_style.is_none() => {
-                        Target::Variable(variable.to_string())
-                    }
-                    _ => Target::Column(name.value),
-                })
-            })?;
-            parser.expect_token(&Token::RParen)?;
-        }
+    if parser.consume_token(&Token::LParen) && !parser.consume_token(&Token::RParen) {
+        targets = parser.parse_comma_separated(|p| {
+            let name = p.parse_identifier()?;
+            Ok(match name.value.strip_prefix('@') {
+                Some(variable) if name.quote_style.is_none() => {
+                    Target::Variable(variable.to_string())
+                }
+                _ => Target::Column(name.value),
+            })
+        })?;
+        parser.expect_token(&Token::RParen)?;
     }
     let mut set = Vec::new();
     if eat(parser, "SET") {
@@ -570,10 +568,7 @@ fn assign(
             None if c.auto_increment => Value::Null,
             None => dml::default_cell(c, false, write_session)?,
         };
-        values[*slot] = match value {
-            Some(_) => Some(row[column].clone()),
-            None => None,
-        };
+        values[*slot] = value.as_ref().map(|_| row[column].clone());
     }
     Ok(())
 }
