@@ -1598,14 +1598,7 @@ pub(crate) fn write_rows(
                 }
             }
         }
-        crate::generated::fill(
-            &plan.generated,
-            schema,
-            &mut full,
-            row_number,
-            strict,
-            eval,
-        )?;
+        crate::generated::fill(&plan.generated, schema, &mut full, row_number, strict, eval)?;
         if !crate::check::row_passes(
             &plan.checks,
             &plan.db,
