@@ -63,16 +63,11 @@ pub fn bind(db: &str, table: &Arc<Table>) -> Result<Vec<BoundCheck>> {
 /// `table` as the one source of an expression over its row (offset 0): what CHECK
 /// constraints and generated columns read.
 pub(crate) fn own_row(db: &str, table: &Arc<Table>) -> [SourceTable; 1] {
-    [SourceTable {
-        db: db.to_string(),
-        alias: table.schema.name.clone(),
-        table: table.clone(),
-        offset: 0,
-        columns: Default::default(),
-        merged: Vec::new(),
-        null_extended: false,
-        derived: None,
-    }]
+    [SourceTable::alone(
+        db.to_string(),
+        table,
+        Default::default(),
+    )]
 }
 
 /// Binds `schema`'s constraints against its columns, as CREATE TABLE and ALTER TABLE

@@ -240,16 +240,7 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
             rows.push(vec![None; columns.len()]);
         }
     }
-    let target = SourceTable {
-        db,
-        alias: schema.name.clone(),
-        table: table.clone(),
-        offset: 0,
-        columns: access.clone(),
-        merged: Vec::new(),
-        null_extended: false,
-        derived: None,
-    };
+    let target = SourceTable::alone(db, &table, access.clone());
     let returning = match &insert.returning {
         Some(items) => Some(select::bind_returning(items, target.clone(), cx)?),
         None => None,

@@ -337,17 +337,7 @@ pub fn bind(load: &LoadDataStatement, cx: &BindContext) -> Result<LoadPlan> {
             Target::Variable(name) => Slot::Variable(name.clone()),
         });
     }
-    let source = SourceTable {
-        db: db.clone(),
-        alias: schema.name.clone(),
-        table: table.clone(),
-        offset: 0,
-        columns: access.clone(),
-        merged: Vec::new(),
-        null_extended: false,
-        derived: None,
-    };
-    let tables = [source];
+    let tables = [SourceTable::alone(db.clone(), &table, access.clone())];
     let scope = BindScope::in_query(&tables, "SELECT", cx);
     let mut set = Vec::new();
     for (name, value) in &load.set {

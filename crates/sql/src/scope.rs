@@ -43,6 +43,21 @@ pub struct SourceTable {
 }
 
 impl SourceTable {
+    /// `table` alone, its row at offset 0, named by its own name: a write's target, or
+    /// the row CHECK constraints and generated columns read.
+    pub fn alone(db: String, table: &Arc<Table>, columns: ColumnAccess) -> SourceTable {
+        SourceTable {
+            db,
+            alias: table.schema.name.clone(),
+            table: Arc::clone(table),
+            offset: 0,
+            columns,
+            merged: Vec::new(),
+            null_extended: false,
+            derived: None,
+        }
+    }
+
     /// A view's reference: derived, and the only derived source with a database.
     pub fn is_view(&self) -> bool {
         self.derived.is_some() && !self.db.is_empty()
