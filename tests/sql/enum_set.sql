@@ -106,3 +106,18 @@ ALTER TABLE n CHANGE s s2 SET('c','a','b');
 SHOW CREATE TABLE n;
 ALTER TABLE n MODIFY e ENUM('y') NOT NULL;
 SELECT id, e FROM n ORDER BY id;
+
+-- Numeric functions, negation and truth read an ENUM's position and a SET's bitmask;
+-- their types follow MariaDB's (the length of the member text decides INT or BIGINT).
+CREATE TABLE num (id INT PRIMARY KEY, e ENUM('medium','small','Large'), s SET('x','y','z'),
+  a ENUM('p','q'), c ENUM('abcdefghijk')) DEFAULT CHARSET=utf8mb4;
+INSERT INTO num VALUES (1, 'small', 'z,x', 'q', 'abcdefghijk'), (2, 'Large', 'y', 'p', NULL),
+  (3, 'medium', '', NULL, 'abcdefghijk'), (4, NULL, NULL, 'q', NULL);
+SELECT id, ABS(e), ROUND(e), FLOOR(e), CEILING(e), SIGN(e), -e, e * 1, ABS(s), -s, ROUND(s, 1) FROM num ORDER BY id;
+SELECT id, ABS(a), ABS(c), -a, -c, ROUND(c), TRUNCATE(c, 0), MOD(a, 2), MOD(c, 2), a + 0, c + 0 FROM num ORDER BY id;
+SELECT id, POW(e, 2), SQRT(e), EXP(e), TRUNCATE(e, 0), MOD(e, 2), GREATEST(e, 1), LEAST(e, 'a') FROM num ORDER BY id;
+SELECT id, e AND 1, NOT e, e XOR 0, IF(e, 'yes', 'no'), CASE WHEN s THEN 'some' ELSE 'none' END FROM num ORDER BY id;
+SELECT id FROM num WHERE e ORDER BY id;
+SELECT id FROM num WHERE NOT s ORDER BY id;
+SELECT id, CAST(s AS UNSIGNED), CAST(a AS SIGNED), CAST(c AS UNSIGNED), CAST(e AS DECIMAL(5,1)) FROM num ORDER BY id;
+SELECT id, e IN (1, 'Large'), e IN (2, 3), e = '2', s = 3 FROM num ORDER BY id;

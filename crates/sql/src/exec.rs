@@ -640,8 +640,7 @@ fn count_value(count: Count, ctx: &ExecContext) -> Result<u64> {
 }
 
 pub fn is_true(predicate: &Expr, row: &[Value], ctx: &ExecContext) -> Result<bool> {
-    let value = predicate.eval(row, &ctx.eval)?;
-    Ok(coerce::truth(&value, ctx.eval.session) == Some(true))
+    Ok(predicate.eval_bool(row, &ctx.eval)? == Some(true))
 }
 
 /// Sorts by keys: NULL first ascending (last descending), stable for equal keys.

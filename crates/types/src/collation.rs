@@ -57,6 +57,14 @@ impl Collation {
         }
     }
 
+    /// The most bytes one character takes (MariaDB's `mbmaxlen`).
+    pub fn max_bytes_per_char(self) -> u64 {
+        match self {
+            Collation::Utf8mb4GeneralCi | Collation::Utf8mb4Bin => 4,
+            Collation::Binary => 1,
+        }
+    }
+
     /// MariaDB's collation id, which the protocol's column definitions carry.
     pub fn id(self) -> u16 {
         match self {

@@ -491,6 +491,38 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
 /// A function call, its string arguments compared under one collation where it compares
 /// them, and its string result in the collation its arguments give it (`collate`).
 fn call(function: Function, mut args: Vec<Expr>) -> Result<Expr> {
+    let numeric_arguments = match function {
+        Function::Abs
+        | Function::Ceil
+        | Function::Floor
+        | Function::Sign
+        | Function::Sqrt
+        | Function::Exp
+        | Function::Ln
+        | Function::Log
+        | Function::Log2
+        | Function::Log10
+        | Function::Mod
+        | Function::Pow => args.len(),
+        Function::Round | Function::Truncate => 1,
+        // Against a number, GREATEST and LEAST compare an ENUM or SET by its number.
+        Function::Greatest | Function::Least if args.iter().any(|a| a.data_type().is_numeric()) => {
+            args.len()
+        }
+        _ => 0,
+    };
+    let reads_enum_set_number =
+        numeric_arguments > 0 && args.iter().any(|a| a.data_type().members().is_some());
+    if reads_enum_set_number {
+        args = args
+            .into_iter()
+            .enumerate()
+            .map(|(i, a)| match i < numeric_arguments {
+                true => numeric_operand(a),
+                false => a,
+            })
+            .collect();
+    }
     let compared = match function {
         Function::Strcmp | Function::NullIf => 2,
         Function::Field | Function::Greatest | Function::Least => args.len(),
@@ -499,7 +531,18 @@ fn call(function: Function, mut args: Vec<Expr>) -> Result<Expr> {
     let operation = function.name();
     let compared = compared.min(args.len());
     collate::compare_under_one_collation(&mut args[..compared], operation)?;
-    let data_type = result_type(function, &args);
+    let data_type = match function {
+        // MariaDB compares a string with a number as DOUBLEs, and GREATEST/LEAST of an ENUM
+        // and a number returns the DOUBLE.
+        Function::Greatest | Function::Least if reads_enum_set_number => DataType::DOUBLE,
+        Function::Round | Function::Truncate | Function::Ceil | Function::Floor
+            if reads_enum_set_number =>
+        {
+            super::int_length::call_length(function, &args)
+                .map_or_else(|| result_type(function, &args), |l| l.data_type())
+        }
+        _ => result_type(function, &args),
+    };
     let data_type = collate::result_collation(data_type, Some(function), &args, operation)?;
     Ok(Expr::Call {
         function,
@@ -831,6 +874,7 @@ fn bind_unary(op: ast::UnaryOperator, operand: &ast::Expr, scope: &dyn Scope) ->
                 data_type,
             },
             inner => {
+                let inner = numeric_operand(inner);
                 let data_type = match inner.data_type() {
                     DataType::Int { .. } => neg_length(&inner)
                         .expect("an integer operand has a length")
@@ -991,13 +1035,13 @@ fn bind_assignment(target: &ast::Expr, value: &ast::Expr, scope: &dyn Scope) -> 
 /// `e` as a numeric context reads it: an ENUM's position or a SET's bitmask, an integer
 /// as MariaDB types `enum_col + 0`; any other expression as it is.
 pub fn numeric_operand(e: Expr) -> Expr {
+    let Some(length) = super::int_length::enum_set_length(&e.data_type()) else {
+        return e;
+    };
+    // A SET of 64 members reaches 2^64 - 1, which only BIGINT UNSIGNED holds.
     let data_type = match e.data_type().largest_member_number() {
-        Some(largest) if largest <= i32::MAX as u64 => DataType::Int {
-            width: IntWidth::Int,
-            unsigned: false,
-        },
-        Some(_) => UBIGINT,
-        None => return e,
+        Some(largest) if largest > i64::MAX as u64 => UBIGINT,
+        _ => length.data_type(),
     };
     Expr::Cast {
         operand: Box::new(e),

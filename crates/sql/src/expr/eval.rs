@@ -118,6 +118,14 @@ impl Expr {
                 conform(v.clone(), &user_variable_type(&v), data_type, ctx)
             }
             Expr::Unary {
+                op: UnaryOp::Not,
+                operand,
+                ..
+            } => Ok(match operand.eval_bool(row, ctx)? {
+                Some(b) => bool_value(!b),
+                None => Value::Null,
+            }),
+            Expr::Unary {
                 op,
                 operand,
                 data_type,
@@ -305,6 +313,11 @@ impl Expr {
             }
             _ => {
                 let v = self.eval(row, ctx)?;
+                // An ENUM or SET is true by its number ('a' is member 1: true), as MariaDB.
+                let v = match v {
+                    Value::Bytes(_) => enum_set_number(v, &self.data_type()),
+                    v => v,
+                };
                 Ok(truth(&v, ctx.session))
             }
         }
@@ -753,10 +766,7 @@ fn unary(
     }
     let session = ctx.session;
     Ok(match op {
-        UnaryOp::Not => match truth(&v, session) {
-            Some(b) => bool_value(!b),
-            None => Value::Null,
-        },
+        UnaryOp::Not => unreachable!("NOT is evaluated through its operand's eval_bool"),
         UnaryOp::BitNot => Value::UInt(!to_u64_bits(&v, session).unwrap_or(0)),
         UnaryOp::Neg => match (&v, data_type) {
             (Value::Int(_) | Value::UInt(_), DataType::Int { .. }) => {

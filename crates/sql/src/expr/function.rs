@@ -922,7 +922,7 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
     let t = |i: usize| args.get(i).map(Expr::data_type).unwrap_or(DataType::Null);
     match function {
         Abs => match t(0) {
-            DataType::Int { .. } => int_length(&args[0])
+            DataType::Int { .. } => super::int_length::call_length(Abs, args)
                 .expect("an integer argument has a length")
                 .data_type(),
             d @ (DataType::Decimal { .. } | DataType::Double { .. }) => d,

@@ -16,13 +16,19 @@
 //!   -a            length of a + 1, signed
 //!   ABS(a)        length and sign of a
 //!   CAST(a AS SIGNED/UNSIGNED)  length of a as text (at least 2 / 1)
+//!   ENUM/SET e    read as its number (`bind::numeric_operand`): length = its text's
+//!                 bytes (longest value's characters x bytes per character), precision =
+//!                 its longest value's characters, signed (MariaDB's Field_enum keeps
+//!                 its string lengths: `-e` of ENUM('abc') is BIGINT, `e + 0` INT)
+//!   ROUND/FLOOR/CEILING/TRUNCATE of an ENUM/SET  5 digits, UNSIGNED
 //! ```
 //! where a result's precision is its length less the sign (`decimal_precision()`).
 //!
 //! Invariant: (1) the length is an upper bound on the printed width of every value the
 //! expression can produce, so a LONG column never carries a value outside 32 bits (the
 //! binary protocol sends LONG in 4 bytes). The rules above keep it: each bounds the
-//! result's digits by its operands'.
+//! result's digits by its operands'. An ENUM or SET's length is also at least the digits
+//! of its largest number (`enum_set_length`), so ENUM('a',...,'z') + 0 stays in bounds.
 
 use super::function::{char_length, int_digits, Places};
 use super::{BinaryOp, Expr, Function, UnaryOp};
@@ -125,7 +131,9 @@ pub fn int_length(e: &Expr) -> Option<IntLength> {
 
 /// The length of `-operand` for an integer operand.
 pub fn neg_length(operand: &Expr) -> Option<IntLength> {
-    int_length(operand).map(|a| IntLength::of_length(a.length + 1, false))
+    enum_set_read_length(operand)
+        .or_else(|| int_length(operand))
+        .map(|a| IntLength::of_length(a.length + 1, false))
 }
 
 /// The length of an integer `left op right` (module notes); None if an operand is not
@@ -162,14 +170,37 @@ fn integer_digits(e: &Expr) -> u32 {
     digits.clamp(1, 20)
 }
 
+/// The length of an ENUM or SET read as its number (module notes); None for other types.
+pub fn enum_set_length(t: &DataType) -> Option<IntLength> {
+    let largest_digits = t.largest_member_number()?.to_string().len() as u32;
+    let characters = t.max_length()?.min(u32::MAX as u64) as u32;
+    let bytes = characters.saturating_mul(t.collation().max_bytes_per_char() as u32);
+    Some(IntLength {
+        length: bytes.max(largest_digits + 1),
+        precision: characters.max(largest_digits),
+        unsigned: false,
+    })
+}
+
+/// ROUND, FLOOR, CEILING or TRUNCATE of an ENUM or SET: MariaDB types it as a 5-digit
+/// UNSIGNED whatever the members (more digits only where a SET's bitmask needs them).
+fn rounded_enum_set_length(t: &DataType) -> Option<IntLength> {
+    let largest_digits = t.largest_member_number()?.to_string().len() as u32;
+    Some(IntLength::of_precision(largest_digits.max(5), true))
+}
+
 /// CAST(operand AS SIGNED/UNSIGNED): as long as the operand printed, at most 20
 /// characters, at least one digit and a sign (`Item_func_signed::fix_length_and_dec`). A
 /// negative operand cast to UNSIGNED wraps to 20 digits, so only an operand known not to
 /// be negative keeps its length.
 pub fn cast_length(operand: &Expr, unsigned: bool) -> IntLength {
     // An ENUM or SET casts by its number (`bind::numeric_operand`).
-    if let Some(largest) = operand.data_type().largest_member_number() {
-        return IntLength::of_precision(largest.to_string().len() as u32, unsigned);
+    if let Some(length) = enum_set_length(&operand.data_type()) {
+        return match unsigned {
+            true => IntLength::of_precision(20, true),
+            // CAST(e AS SIGNED) of ENUM('medium') is INT: as long as its characters.
+            false => IntLength::of_precision(length.precision, false),
+        };
     }
     // A TIME casts by its text ('-838:59:59'), not by its integer digits.
     let length = match operand.data_type() {
@@ -198,6 +229,13 @@ pub fn rounded_digits(precision: u8, scale: u8) -> u32 {
 }
 
 pub(super) fn call_length(function: Function, args: &[Expr]) -> Option<IntLength> {
+    if let (Function::Round | Function::Truncate | Function::Ceil | Function::Floor, Some(n)) =
+        (function, args.first())
+    {
+        if let Some(length) = enum_set_operand(n).and_then(|t| rounded_enum_set_length(&t)) {
+            return Some(length);
+        }
+    }
     match function {
         Function::Ceil | Function::Floor => match args.first()?.data_type() {
             DataType::Decimal {
@@ -208,7 +246,9 @@ pub(super) fn call_length(function: Function, args: &[Expr]) -> Option<IntLength
             )),
             _ => int_length(args.first()?),
         },
-        Function::Abs | Function::Truncate => int_length(args.first()?),
+        // ABS and `-e` of an ENUM or SET keep its text's bytes (module notes).
+        Function::Abs => enum_set_read_length(args.first()?).or_else(|| int_length(&args[0])),
+        Function::Truncate => int_length(args.first()?),
         // ROUND(9, -1) = 10: negative places, or places not known until run time, may
         // need one more digit.
         Function::Round => match Places::of(args) {
@@ -219,4 +259,18 @@ pub(super) fn call_length(function: Function, args: &[Expr]) -> Option<IntLength
         Function::Mod => binary_length(BinaryOp::Mod, args.first()?, args.get(1)?),
         _ => None,
     }
+}
+
+/// The ENUM or SET type `e` reads as a number, if `e` is such a read
+/// (`bind::numeric_operand`).
+fn enum_set_operand(e: &Expr) -> Option<DataType> {
+    match e {
+        Expr::Cast { operand, .. } => Some(operand.data_type()).filter(|t| t.members().is_some()),
+        _ => None,
+    }
+}
+
+/// The length of `e` if it reads an ENUM or SET as its number (module notes).
+fn enum_set_read_length(e: &Expr) -> Option<IntLength> {
+    enum_set_operand(e).and_then(|t| enum_set_length(&t))
 }
