@@ -450,7 +450,8 @@ pub fn execute_update(
                     Some(e) => {
                         let value = write_session.check(e.eval(&work, &ctx.eval))?;
                         let name = || dml::qualified(&target.db, &target.table, c);
-                        dml::store(value, c, &name, matched, strict, true, session)?
+                        // NULL into NOT NULL: an error only in strict mode without IGNORE.
+                        dml::store(value, c, &name, matched, strict, strict, session)?
                     }
                     // MariaDB: 1364 here even with IGNORE or without strict mode.
                     None => dml::default_cell(c, true, session)?,
