@@ -1004,6 +1004,15 @@ pub fn execute_update(
                 session,
                 interrupt,
             )?;
+            settle_nulls(
+                &plan.db,
+                table,
+                &mut new,
+                |_| false,
+                strict,
+                strict,
+                session,
+            )?;
             if new == *old {
                 trigger::fire(
                     &plan.triggers.after,
@@ -1225,6 +1234,34 @@ pub(crate) fn default_cell(
             Ok(implicit_default(&c.data_type))
         }
     }
+}
+
+/// After BEFORE triggers, which may leave NULL in NOT NULL columns of `row` (MariaDB checks
+/// after them): a column `left_out_unset` (an INSERT left it out and no trigger set it)
+/// gets its default's 1364, any other the 1048 of storing NULL, each an error or a warning
+/// and the implicit default as the statement's mode says.
+fn settle_nulls(
+    db: &str,
+    table: &Arc<Table>,
+    row: &mut [Value],
+    left_out_unset: impl Fn(usize) -> bool,
+    strict: bool,
+    null_is_error: bool,
+    session: &dyn expr::SessionContext,
+) -> Result<()> {
+    for (i, c) in table.schema.columns.iter().enumerate() {
+        if !row[i].is_null() || c.nullable || c.auto_increment || c.generated.is_some() {
+            continue;
+        }
+        row[i] = match left_out_unset(i) {
+            true => default_cell(c, strict, session)?,
+            false => {
+                let name = || qualified(db, table, c);
+                store(Value::Null, c, &name, 1, strict, null_is_error, session)?
+            }
+        };
+    }
+    Ok(())
 }
 
 /// Whether `c` has no value to take when a write leaves it out (1364): NOT NULL without a
@@ -1568,8 +1605,8 @@ pub(crate) fn write_rows(
         InsertSource::Select(_) | InsertSource::Given
     ));
     // MariaDB checks once, before any row, that each column the statement leaves out has a
-    // value to take (1364), unless a BEFORE INSERT trigger might set it: then each row is
-    // checked as it is built (MariaDB checks after the trigger; here before it).
+    // value to take (1364), unless a BEFORE INSERT trigger might set it: then the trigger
+    // sees NULL there, and each row is checked after it (`settle_nulls`).
     let left_out_checked = plan.triggers.before.is_empty();
     let left_out_lacking =
         |i: usize| lacks_default(&schema.columns[i]) && !plan.columns.contains(&i);
@@ -1598,8 +1635,11 @@ pub(crate) fn write_rows(
             let v = match row[i].take() {
                 Some(v) => v,
                 None if Some(i) == auto_column => Value::Null,
-                // Warned of before the first row.
-                None if left_out_checked && left_out_lacking(i) => implicit_default(&c.data_type),
+                None if left_out_lacking(i) => match left_out_checked {
+                    // Warned of before the first row.
+                    true => implicit_default(&c.data_type),
+                    false => Value::Null,
+                },
                 None => default_cell(c, strict, session)?,
             };
             full.push(v);
@@ -1609,7 +1649,7 @@ pub(crate) fn write_rows(
             if let Some(a) = auto_column.filter(|&a| full[a].is_null()) {
                 full[a] = auto_value(&schema.columns[a].data_type, 0);
             }
-            trigger::fire(
+            let assigned = trigger::fire(
                 &plan.triggers.before,
                 None,
                 Some(&mut full),
@@ -1617,6 +1657,9 @@ pub(crate) fn write_rows(
                 session,
                 interrupt,
             )?;
+            let unset = |i: usize| left_out_lacking(i) && !assigned.contains(&i);
+            let db = &plan.db;
+            settle_nulls(db, table, &mut full, unset, strict, null_is_error, session)?;
         }
         let mut generated = None;
         if let Some(a) = auto_column {
@@ -1896,6 +1939,16 @@ fn insert_row(
                     if !conflict.before.is_empty() {
                         let before = &conflict.before;
                         trigger::fire(before, Some(&old), Some(&mut new), txn, session, interrupt)?;
+                        let db = &plan.db;
+                        settle_nulls(
+                            db,
+                            table,
+                            &mut new,
+                            |_| false,
+                            strict,
+                            null_is_error,
+                            session,
+                        )?;
                     }
                     if new == old {
                         if !conflict.after.is_empty() {

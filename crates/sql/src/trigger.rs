@@ -267,7 +267,9 @@ pub fn validate(
 }
 
 /// Runs `triggers` for one row: `old` is the row before the write (UPDATE, DELETE), `new`
-/// the row to write (INSERT, UPDATE), which BEFORE triggers may change.
+/// the row to write (INSERT, UPDATE), which BEFORE triggers may change, leaving NULL in a
+/// NOT NULL column for the write to settle (`dml::settle_nulls`). Returns the NEW columns
+/// the bodies assigned.
 pub fn fire(
     triggers: &[BoundTrigger],
     old: Option<&[Value]>,
@@ -275,7 +277,7 @@ pub fn fire(
     txn: &mut Transaction,
     session: &dyn expr::SessionContext,
     interrupt: &crate::engine::ProcessEntry,
-) -> Result<()> {
+) -> Result<Vec<usize>> {
     let mut frame = compound::Frame::new(old, new);
     let mut runtime = compound::Runtime {
         txn,
@@ -285,5 +287,5 @@ pub fn fire(
     for trigger in triggers {
         compound::run(&trigger.body, &mut frame, &mut runtime)?;
     }
-    Ok(())
+    Ok(frame.assigned)
 }
