@@ -29,7 +29,7 @@
 //!     user variable is NULL.
 //!
 //! Not built: files on the server (LOAD DATA without LOCAL is 1290, as with MariaDB's
-//! --secure-file-priv), fixed-width rows (FIELDS TERMINATED BY '' ENCLOSED BY ''), LOAD
+//! --secure-file-priv; `@@secure_file_priv` is NULL, import and export disabled), fixed-width rows (FIELDS TERMINATED BY '' ENCLOSED BY ''), LOAD
 //! XML, the PARTITION clause and character sets other than utf8mb4/utf8mb3 and binary
 //! (1235). The file is held in memory while it loads.
 
