@@ -182,7 +182,24 @@ pub fn validate(schema: &TableSchema) -> Result<()> {
             if other.auto_increment && g.stored {
                 return Err(not_allowed("AUTO_INCREMENT", &other.name));
             }
+            if g.stored && crate::foreign_key::written_by_actions(schema, c) {
+                return Err(not_allowed(&other.name, &column.name));
+            }
         }
+    }
+    Ok(())
+}
+
+/// 1907: ALTER TABLE MODIFY/CHANGE may not turn a column into a VIRTUAL one or a VIRTUAL
+/// one into any other (STORED or plain); MariaDB does not support either, while STORED
+/// and plain columns turn into each other.
+pub fn check_redefinition(was: &ColumnSchema, now: &ColumnSchema) -> Result<()> {
+    let is_virtual = |c: &ColumnSchema| c.generated.as_ref().is_some_and(|g| !g.stored);
+    if is_virtual(was) != is_virtual(now) {
+        return Err(Error::new(
+            ErrorCode::UnsupportedActionOnGeneratedColumn,
+            "This is not yet supported for generated columns",
+        ));
     }
     Ok(())
 }
