@@ -18,7 +18,9 @@
 //!     the 15th level of children fails the statement with 1296 (InnoDB's error 193).
 //! (4) With foreign_key_checks off nothing is checked or cascaded, and a definition may
 //!     name a parent that does not exist (yet), as mariadb-dump's output needs.
-//! (5) Any error leaves the statement to be undone by the session, like any other
+//! (5) A cascade recomputes the child row's generated columns before writing it; a
+//!     duplicate in one of the child's unique keys is 1761, not 1062.
+//! (6) Any error leaves the statement to be undone by the session, like any other
 //!     statement error: no partial cascade survives.
 //!
 //! INSERT IGNORE skips a row without a parent with a warning, as MariaDB; UPDATE IGNORE

@@ -23,6 +23,14 @@
 //!     are 1901 for a STORED or indexed column, as in MariaDB. MariaDB evaluates them on
 //!     every read of a plain VIRTUAL column; manycore keeps the value in the row, so it
 //!     refuses them there with 1235 rather than answer differently.
+//! (6) Foreign keys: a cascade that changes a child row refills it (`fill`) before writing
+//!     it (`foreign_key::Enforcer`); a STORED column may not read a column a key's ON
+//!     UPDATE CASCADE / SET NULL or ON DELETE SET NULL writes (1901, `validate`, run again
+//!     after ALTER adds keys), nor a key with those actions cover a generated column (1905,
+//!     `foreign_key::declare`). ALTER may not switch a column to or from VIRTUAL (1907).
+//!
+//! Not built: 1901 for ON ... SET DEFAULT keys (stored as RESTRICT, so `validate` cannot
+//! see them), and 1905 for a column-level REFERENCES on a generated column.
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{self, EvalContext, Expr};
