@@ -201,6 +201,16 @@ thread_local! {
 
 /// Checks that a statement may write `db`.`table` (not a table a statement firing it
 /// writes: invariant (3)) and binds the triggers of `event` on it.
+/// Whether `table` of `db` has a trigger on `event`.
+pub fn exists(cx: &BindContext, db: &str, table: &Table, event: Event) -> bool {
+    cx.catalog.databases.get(db).is_some_and(|database| {
+        database
+            .triggers
+            .iter()
+            .any(|t| t.table == table.schema.name && t.event == event.word())
+    })
+}
+
 pub fn bind(cx: &BindContext, db: &str, table: &Arc<Table>, event: Event) -> Result<Triggers> {
     let name = &table.schema.name;
     let key = (db.to_string(), name.clone());
