@@ -3,8 +3,9 @@
 -- NEW.col/OLD.col, SET NEW.col, SET @var, INSERT/UPDATE/DELETE on other tables and
 -- SIGNAL SQLSTATE '45000' (1644); several triggers fire in creation order; an error in a
 -- trigger undoes the whole statement; affected rows do not count the triggers' writes;
--- triggers go with DROP TABLE and follow RENAME TABLE; errors 1054, 1146, 1347, 1359,
--- 1360, 1362, 1363, 1442.
+-- triggers go with DROP TABLE and follow RENAME TABLE; multi-table UPDATE and DELETE
+-- fire their targets' triggers; a foreign key's cascade runs before AFTER DELETE; errors
+-- 1054, 1146, 1347, 1359, 1360, 1362, 1363, 1442 (also for a table the statement reads).
 
 CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(20));
 CREATE TABLE audit (n INT AUTO_INCREMENT PRIMARY KEY, what VARCHAR(40), v INT);
@@ -98,3 +99,97 @@ CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(20));
 INSERT INTO t VALUES (1, 1, 'plain');
 SELECT * FROM t;
 DROP TABLE t, audit, other;
+
+-- Multi-table UPDATE and DELETE fire their targets' triggers, once per target row
+-- reached; AFTER UPDATE fires also for a row that ends unchanged.
+CREATE TABLE a (id INT PRIMARY KEY, v INT);
+CREATE TABLE b (id INT PRIMARY KEY, w INT);
+CREATE TABLE log (n INT AUTO_INCREMENT PRIMARY KEY, what VARCHAR(80));
+INSERT INTO a VALUES (1, 10), (2, 20), (3, 30);
+INSERT INTO b VALUES (1, 1), (2, 2), (3, 3), (4, 4);
+CREATE TRIGGER a_bu BEFORE UPDATE ON a FOR EACH ROW INSERT INTO log (what) VALUES (CONCAT('bu ', OLD.id, ' ', OLD.v, '->', NEW.v));
+CREATE TRIGGER a_au AFTER UPDATE ON a FOR EACH ROW INSERT INTO log (what) VALUES (CONCAT('au ', OLD.id, ' ', OLD.v, '->', NEW.v));
+CREATE TRIGGER a_bd BEFORE DELETE ON a FOR EACH ROW INSERT INTO log (what) VALUES (CONCAT('bd ', OLD.id, ' ', OLD.v));
+CREATE TRIGGER a_ad AFTER DELETE ON a FOR EACH ROW INSERT INTO log (what) VALUES (CONCAT('ad ', OLD.id, ' ', OLD.v));
+UPDATE a JOIN b ON a.id = b.id SET a.v = b.w * 10 WHERE b.id <= 2;
+SELECT * FROM log ORDER BY n;
+DELETE FROM log;
+UPDATE a, b SET a.v = a.v + 1, b.w = b.w + 100 WHERE a.id = b.id;
+SELECT * FROM log ORDER BY n;
+SELECT * FROM a ORDER BY id;
+SELECT * FROM b ORDER BY id;
+DELETE FROM log;
+UPDATE a JOIN b ON b.id >= a.id SET a.v = a.v + b.w WHERE a.id = 3;
+SELECT * FROM log ORDER BY n;
+DELETE FROM log;
+CREATE TRIGGER a_bu2 BEFORE UPDATE ON a FOR EACH ROW SET NEW.v = NEW.v * 2;
+UPDATE a JOIN b ON a.id = b.id SET a.v = 5 WHERE a.id = 1;
+SELECT * FROM log ORDER BY n;
+SELECT * FROM a ORDER BY id;
+DROP TRIGGER a_bu2;
+CREATE TRIGGER a_bu2 BEFORE UPDATE ON a FOR EACH ROW SET NEW.v = OLD.v;
+UPDATE a JOIN b ON a.id = b.id SET a.v = 5;
+DROP TRIGGER a_bu2;
+DELETE FROM log;
+DELETE a FROM a JOIN b ON a.id = b.id WHERE b.id = 1;
+SELECT * FROM log ORDER BY n;
+DELETE FROM log;
+DELETE a, b FROM a JOIN b ON a.id = b.id;
+SELECT * FROM log ORDER BY n;
+SELECT * FROM a;
+SELECT * FROM b ORDER BY id;
+DELETE FROM log;
+INSERT INTO a VALUES (1, 1), (2, 2);
+INSERT INTO b VALUES (1, 1), (2, 2);
+DELETE FROM a USING a, b WHERE a.id = b.id AND b.w = 2;
+SELECT * FROM log ORDER BY n;
+
+-- A trigger's error undoes the whole multi-table statement; a NOT NULL column a BEFORE
+-- trigger sets to NULL is 1048 (a warning and 0 with IGNORE).
+CREATE TRIGGER a_bd2 BEFORE DELETE ON a FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'kept';
+DELETE a FROM a JOIN b ON a.id = b.id;
+SELECT * FROM a;
+DROP TRIGGER a_bd2;
+CREATE TABLE nn (id INT PRIMARY KEY, v INT NOT NULL);
+INSERT INTO nn VALUES (1, 1);
+CREATE TRIGGER nn_bu BEFORE UPDATE ON nn FOR EACH ROW SET NEW.v = NULL;
+UPDATE nn JOIN b ON nn.id = b.id SET nn.v = 5;
+UPDATE IGNORE nn JOIN b ON nn.id = b.id SET nn.v = 5;
+SHOW WARNINGS;
+SELECT * FROM nn;
+
+-- 1442: a body may not write a table the firing statement reads, in a join or a
+-- subquery, nor one it writes.
+CREATE TRIGGER a_bu3 BEFORE UPDATE ON a FOR EACH ROW UPDATE b SET w = w + 1;
+UPDATE a JOIN nn ON a.id = nn.id SET a.v = 0;
+SELECT * FROM b ORDER BY id;
+UPDATE a JOIN b ON a.id = b.id SET a.v = 0;
+UPDATE a SET v = (SELECT MAX(w) FROM b);
+UPDATE a, b SET a.v = 7, b.w = 7 WHERE a.id = b.id;
+DELETE FROM a WHERE id IN (SELECT id FROM b);
+SELECT * FROM a ORDER BY id;
+SELECT * FROM b ORDER BY id;
+DROP TRIGGER a_bu3;
+CREATE TRIGGER a_bi BEFORE INSERT ON a FOR EACH ROW DELETE FROM b WHERE id = NEW.id;
+INSERT INTO a SELECT id + 10, w FROM b;
+INSERT INTO a VALUES (20, (SELECT MAX(w) FROM b));
+INSERT INTO a VALUES (21, 1);
+SELECT * FROM a ORDER BY id;
+DROP TABLE a, b, log, nn;
+
+-- A foreign key's cascade runs before AFTER DELETE and AFTER UPDATE, after BEFORE DELETE.
+CREATE TABLE p (id INT PRIMARY KEY);
+CREATE TABLE ch (id INT PRIMARY KEY, p INT, FOREIGN KEY (p) REFERENCES p (id) ON DELETE CASCADE ON UPDATE CASCADE);
+CREATE TABLE log (n INT AUTO_INCREMENT PRIMARY KEY, what VARCHAR(80));
+INSERT INTO p VALUES (1), (2), (3);
+INSERT INTO ch VALUES (1, 1), (2, 1), (3, 2), (4, 3);
+CREATE TRIGGER p_bd BEFORE DELETE ON p FOR EACH ROW INSERT INTO log (what) SELECT CONCAT('bd ', OLD.id, ' children ', COUNT(*)) FROM ch WHERE ch.p = OLD.id;
+CREATE TRIGGER p_ad AFTER DELETE ON p FOR EACH ROW INSERT INTO log (what) SELECT CONCAT('ad ', OLD.id, ' children ', COUNT(*)) FROM ch WHERE ch.p = OLD.id;
+CREATE TRIGGER p_au AFTER UPDATE ON p FOR EACH ROW INSERT INTO log (what) SELECT CONCAT('au ', NEW.id, ' children ', COUNT(*)) FROM ch WHERE ch.p = NEW.id;
+DELETE FROM p WHERE id = 1;
+UPDATE p SET id = 5 WHERE id = 2;
+DELETE p FROM p JOIN ch ON ch.p = p.id WHERE p.id = 3;
+DELETE p FROM p JOIN log ON log.n = 1 WHERE p.id = 5;
+SELECT * FROM log ORDER BY n;
+SELECT * FROM ch ORDER BY id;
+DROP TABLE ch, p, log;

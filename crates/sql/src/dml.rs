@@ -309,10 +309,15 @@ pub fn bind_insert(insert: &ast::Insert, cx: &BindContext) -> Result<InsertPlan>
         return Err(Error::not_supported("ON CONFLICT"));
     }
     let subquery_tables = cx.subquery_tables.take();
+    let mut read = subquery_tables.clone();
+    if let InsertSource::Select(select) = &source {
+        read.extend(select.tables.iter().cloned());
+    }
     let rules = WriteRules::bind(
         cx,
         &schema_db,
         &table,
+        &read,
         insert.replace_into,
         !on_duplicate.is_empty(),
     )?;
@@ -349,14 +354,15 @@ impl WriteRules {
         cx: &BindContext,
         db: &str,
         table: &Arc<Table>,
+        read: &[Arc<Table>],
         replace: bool,
         on_duplicate: bool,
     ) -> Result<WriteRules> {
         let checks = crate::check::bind(db, table)?;
-        let triggers = crate::trigger::bind(cx, db, table, Event::Insert)?;
+        let triggers = crate::trigger::bind(cx, db, table, read, Event::Insert)?;
         let conflict_triggers = match (on_duplicate, replace) {
-            (true, _) => crate::trigger::bind(cx, db, table, Event::Update)?,
-            (false, true) => crate::trigger::bind(cx, db, table, Event::Delete)?,
+            (true, _) => crate::trigger::bind(cx, db, table, read, Event::Update)?,
+            (false, true) => crate::trigger::bind(cx, db, table, read, Event::Delete)?,
             (false, false) => Triggers::default(),
         };
         let generated = crate::generated::bind(table)?;
@@ -694,7 +700,13 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<UpdatePlan>
     let (order, limit) = bind_order_limit(&update.order_by, update.limit.as_ref(), &sources, cx)?;
     let subquery_tables = cx.subquery_tables.take();
     Ok(UpdatePlan {
-        triggers: crate::trigger::bind(cx, &sources[0].db, &sources[0].table, Event::Update)?,
+        triggers: crate::trigger::bind(
+            cx,
+            &sources[0].db,
+            &sources[0].table,
+            &subquery_tables,
+            Event::Update,
+        )?,
         checks: crate::check::bind(&sources[0].db, &sources[0].table)?,
         generated: crate::generated::bind(&sources[0].table)?,
         db: sources[0].db.to_string(),
@@ -724,7 +736,13 @@ pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<DeletePlan>
         None => None,
     };
     Ok(DeletePlan {
-        triggers: crate::trigger::bind(cx, &sources[0].db, &sources[0].table, Event::Delete)?,
+        triggers: crate::trigger::bind(
+            cx,
+            &sources[0].db,
+            &sources[0].table,
+            &subquery_tables,
+            Event::Delete,
+        )?,
         scan: crate::access::scan(&sources[0], filter),
         order,
         limit,
@@ -996,32 +1014,18 @@ pub fn execute_update(
             }
         };
         if let (true, Some(old)) = (fires, &old) {
-            trigger::fire(
-                &plan.triggers.before,
-                Some(old),
-                Some(&mut new),
+            let target = (plan.db.as_str(), table);
+            let still_changes = before_update(
+                &plan.triggers,
+                old,
+                &mut new,
+                target,
+                strict,
                 txn,
                 session,
                 interrupt,
             )?;
-            settle_nulls(
-                &plan.db,
-                table,
-                &mut new,
-                |_| false,
-                strict,
-                strict,
-                session,
-            )?;
-            if new == *old {
-                trigger::fire(
-                    &plan.triggers.after,
-                    Some(old),
-                    Some(&mut new),
-                    txn,
-                    session,
-                    interrupt,
-                )?;
+            if !still_changes {
                 continue;
             }
         }
@@ -1131,34 +1135,13 @@ pub fn execute_delete(
     let eval = EvalContext::new(params, session);
     let mut returned = Vec::new();
     let mut deleted = 0;
-    let fires = !plan.triggers.is_empty();
+    let deleting = Deleting {
+        table,
+        triggers: &plan.triggers,
+        enforcer: enforcer.as_ref(),
+    };
     for (slot, row) in targets {
-        if fires {
-            trigger::fire(
-                &plan.triggers.before,
-                Some(&row),
-                None,
-                txn,
-                session,
-                interrupt,
-            )?;
-        }
-        // A delete never meets a duplicate key, the one error that shows the row.
-        txn.delete(table, &slot)
-            .map_err(|e| write_error(e, table, &[]))?;
-        if fires {
-            trigger::fire(
-                &plan.triggers.after,
-                Some(&row),
-                None,
-                txn,
-                session,
-                interrupt,
-            )?;
-        }
-        if let Some(enforcer) = &enforcer {
-            enforcer.row_written(txn, table, Some(row.as_slice()), None)?;
-        }
+        deleting.row(&slot, &row, txn, session, interrupt)?;
         if let Some(returning) = &plan.returning {
             returned.push(returning.row(&row, &eval)?);
         }
@@ -1233,6 +1216,90 @@ pub(crate) fn default_cell(
             session.warn(e.code, e.message);
             Ok(implicit_default(&c.data_type))
         }
+    }
+}
+
+/// Runs the BEFORE UPDATE `triggers` of a row about to change from `old` to `new` and
+/// settles the NULLs they may leave in NOT NULL columns of `target` (database, table).
+/// Returns whether the row still changes; when it does not, its AFTER UPDATE triggers
+/// fire here, as MariaDB fires them for every row an UPDATE matches.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn before_update(
+    triggers: &Triggers,
+    old: &[Value],
+    new: &mut Vec<Value>,
+    (db, table): (&str, &Arc<Table>),
+    strict: bool,
+    txn: &mut Transaction,
+    session: &dyn expr::SessionContext,
+    interrupt: &crate::engine::ProcessEntry,
+) -> Result<bool> {
+    trigger::fire(
+        &triggers.before,
+        Some(old),
+        Some(new),
+        txn,
+        session,
+        interrupt,
+    )?;
+    settle_nulls(db, table, new, |_| false, strict, strict, session)?;
+    if new.as_slice() != old {
+        return Ok(true);
+    }
+    trigger::fire(
+        &triggers.after,
+        Some(old),
+        Some(new),
+        txn,
+        session,
+        interrupt,
+    )?;
+    Ok(false)
+}
+
+/// How a DELETE removes each row of one table.
+pub(crate) struct Deleting<'p> {
+    pub table: &'p Arc<Table>,
+    pub triggers: &'p Triggers,
+    pub enforcer: Option<&'p Enforcer<'p>>,
+}
+
+impl Deleting<'_> {
+    /// Deletes `row` (in `slot`): BEFORE DELETE triggers, the delete, its foreign keys'
+    /// actions, then AFTER DELETE triggers, which see the cascades done (MariaDB's
+    /// cascades run inside the row's delete).
+    pub(crate) fn row(
+        &self,
+        slot: &Arc<RowSlot>,
+        row: &[Value],
+        txn: &mut Transaction,
+        session: &dyn expr::SessionContext,
+        interrupt: &crate::engine::ProcessEntry,
+    ) -> Result<()> {
+        let table = self.table;
+        trigger::fire(
+            &self.triggers.before,
+            Some(row),
+            None,
+            txn,
+            session,
+            interrupt,
+        )?;
+        // A delete never meets a duplicate key, the one error that shows the row.
+        txn.delete(table, slot)
+            .map_err(|e| write_error(e, table, &[]))?;
+        if let Some(enforcer) = self.enforcer {
+            enforcer.row_written(txn, table, Some(row), None)?;
+        }
+        trigger::fire(
+            &self.triggers.after,
+            Some(row),
+            None,
+            txn,
+            session,
+            interrupt,
+        )?;
+        Ok(())
     }
 }
 

@@ -355,7 +355,7 @@ pub fn bind(load: &LoadDataStatement, cx: &BindContext) -> Result<LoadPlan> {
         slots[column] = Some(slot);
     }
     let subquery_tables = cx.subquery_tables.take();
-    let rules = WriteRules::bind(cx, &db, &table, replace, false)?;
+    let rules = WriteRules::bind(cx, &db, &table, &[], replace, false)?;
     Ok(LoadPlan {
         insert: InsertPlan {
             db,

@@ -21,8 +21,12 @@
 //! (4) Privileges: the write privilege on each target table, SELECT on every other table
 //!     (checked after the FROM clause is bound, since which tables are targets is known
 //!     only then), SELECT on each column read, UPDATE on each column assigned.
-//! (5) Not built: triggers. A statement whose target has UPDATE (DELETE) triggers is 1235,
-//!     so none is bypassed; MariaDB fires them.
+//! (5) Triggers fire once per target row reached (invariant (1)), when the rows are
+//!     written: BEFORE UPDATE may change the new values, and AFTER UPDATE fires also for a
+//!     row that ends unchanged, as in MariaDB. MariaDB writes its first table as it reads
+//!     the join and the others afterwards, so with triggers on several targets the
+//!     order of their firings can differ from MariaDB's; here every write follows the
+//!     joined rows' order. A body may not write a table the statement reads (1442).
 
 use crate::dml::{self, WriteSession};
 use crate::error::{Error, ErrorCode, Result};
@@ -35,7 +39,7 @@ use crate::privilege::Privileges;
 use crate::scope::{BindScope, SourceTable};
 use crate::select::{object_part, BindContext};
 use crate::session::StatementOutcome;
-use crate::trigger::Event;
+use crate::trigger::{self, Event, Triggers};
 use manycore_storage::{RowSlot, StorageError, Table, Transaction};
 use manycore_types::Value;
 use sqlparser::ast;
@@ -56,6 +60,8 @@ pub struct Target {
     pub checks: Vec<crate::check::BoundCheck>,
     /// Its generated columns (UPDATE).
     pub generated: Vec<crate::generated::BoundGenerated>,
+    /// Its triggers of the statement's event.
+    pub triggers: Triggers,
 }
 
 #[derive(Clone)]
@@ -75,23 +81,6 @@ pub struct MultiDeletePlan {
     pub join: Plan,
     pub targets: Vec<Target>,
     pub tables: Vec<Arc<Table>>,
-}
-
-/// Not built: firing a target's triggers (invariant (5)). Refused rather than skipped, so
-/// no trigger is silently bypassed.
-fn refuse_triggers(
-    sources: &[SourceTable],
-    targets: &[usize],
-    event: Event,
-    cx: &BindContext,
-) -> Result<()> {
-    let fires = |&i: &usize| crate::trigger::exists(cx, &sources[i].db, &sources[i].table, event);
-    match targets.iter().any(fires) {
-        true => Err(Error::not_supported(
-            "multi-table UPDATE or DELETE of a table with triggers",
-        )),
-        false => Ok(()),
-    }
 }
 
 /// Whether an UPDATE names more than one table (a join or a comma list).
@@ -248,15 +237,16 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<MultiUpdate
     }
     targets.sort_unstable();
     check_tables(sources, &targets, Privileges::UPDATE, cx)?;
-    refuse_triggers(sources, &targets, Event::Update, cx)?;
     let filter = match &update.selection {
         Some(e) => Some(BindScope::in_query(sources, "WHERE", cx).bind(e)?),
         None => None,
     };
     let (order, limit) =
         dml::bind_order_limit(&update.order_by, update.limit.as_ref(), sources, cx)?;
+    let tables = read_tables(sources, cx);
+    let triggers = bind_triggers(sources, &targets, &tables, Event::Update, cx)?;
     let mut targets_out = Vec::with_capacity(targets.len());
-    for &i in &targets {
+    for (&i, triggers) in targets.iter().zip(triggers) {
         targets_out.push(Target {
             db: sources[i].db.clone(),
             table: sources[i].table.clone(),
@@ -268,9 +258,9 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<MultiUpdate
                 .collect(),
             checks: crate::check::bind(&sources[i].db, &sources[i].table)?,
             generated: crate::generated::bind(&sources[i].table)?,
+            triggers,
         });
     }
-    let tables = read_tables(sources, cx);
     Ok(MultiUpdatePlan {
         join: plan(bound, filter, &targets),
         targets: targets_out,
@@ -279,6 +269,22 @@ pub fn bind_update(update: &ast::Update, cx: &BindContext) -> Result<MultiUpdate
         ignore: matches!(update.or, Some(ast::SqliteOnConflict::Ignore)),
         tables,
     })
+}
+
+/// The `event` triggers of each target (invariant (5)); `read` is every table the
+/// statement reads, targets included.
+fn bind_triggers(
+    sources: &[SourceTable],
+    targets: &[usize],
+    read: &[Arc<Table>],
+    event: Event,
+    cx: &BindContext,
+) -> Result<Vec<Triggers>> {
+    let targets: Vec<(&str, &Arc<Table>)> = targets
+        .iter()
+        .map(|&i| (sources[i].db.as_str(), &sources[i].table))
+        .collect();
+    trigger::bind_each(cx, &targets, read, event)
 }
 
 /// The tables a statement reads: its FROM clause's and its subqueries'.
@@ -345,7 +351,6 @@ pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<MultiDelete
     }
     targets.sort_unstable();
     check_tables(sources, &targets, Privileges::DELETE, cx)?;
-    refuse_triggers(sources, &targets, Event::Delete, cx)?;
     let before = cx.subquery_tables.take();
     let filter = match &delete.selection {
         Some(e) => Some(BindScope::in_query(sources, "WHERE", cx).bind(e)?),
@@ -368,18 +373,21 @@ pub fn bind_delete(delete: &ast::Delete, cx: &BindContext) -> Result<MultiDelete
         ));
     }
     cx.subquery_tables.borrow_mut().extend(read_by_where);
+    let tables = read_tables(sources, cx);
+    let triggers = bind_triggers(sources, &targets, &tables, Event::Delete, cx)?;
     let targets_out = targets
         .iter()
-        .map(|&i| Target {
+        .zip(triggers)
+        .map(|(&i, triggers)| Target {
             db: sources[i].db.clone(),
             table: sources[i].table.clone(),
             offset: sources[i].offset,
             assignments: Vec::new(),
             checks: Vec::new(),
             generated: Vec::new(),
+            triggers,
         })
         .collect();
-    let tables = read_tables(sources, cx);
     Ok(MultiDeletePlan {
         join: plan(bound, filter, &targets),
         targets: targets_out,
@@ -480,7 +488,8 @@ pub fn execute_update(
                 };
                 work[target.offset + column] = value;
             }
-            if work[cells.clone()] == row[cells.clone()] {
+            // A row left as it was still fires its triggers (invariant (5)).
+            if work[cells.clone()] == row[cells.clone()] && target.triggers.is_empty() {
                 continue;
             }
             writes.push((
@@ -500,6 +509,21 @@ pub fn execute_update(
     for (t, slot, old, mut new) in writes {
         let target = &plan.targets[t];
         let table = &target.table;
+        if !target.triggers.is_empty() {
+            let still_changes = dml::before_update(
+                &target.triggers,
+                &old,
+                &mut new,
+                (&target.db, table),
+                strict,
+                txn,
+                session,
+                interrupt,
+            )?;
+            if !still_changes {
+                continue;
+            }
+        }
         for (i, c) in table.schema.columns.iter().enumerate() {
             if c.on_update_current_timestamp && !target.assignments.iter().any(|(a, _)| *a == i) {
                 new[i] = crate::dml::current_timestamp(c, session);
@@ -518,13 +542,15 @@ pub fn execute_update(
         if !crate::check::row_passes(&target.checks, &target.db, name, &new, &eval, plan.ignore)? {
             continue;
         }
-        let kept = new.clone();
+        let mut kept = new.clone();
         match txn.update(table, &slot, new.into_boxed_slice()) {
             Ok(()) => {
                 changed += 1;
                 if let Some(enforcer) = &enforcers[t] {
                     enforcer.row_written(txn, table, Some(&old), Some(&kept))?;
                 }
+                let after = &target.triggers.after;
+                trigger::fire(after, Some(&old), Some(&mut kept), txn, session, interrupt)?;
             }
             // MariaDB's multi-table UPDATE IGNORE skips a duplicate without a warning and
             // counts the row as changed (its deferred updates of `multi_update::do_updates`).
@@ -571,14 +597,15 @@ pub fn execute_delete(
             if slot.read(&txn.write_view(), |_| ()).is_none() {
                 continue;
             }
-            txn.delete(&target.table, &slot)
-                .map_err(|e| dml::write_error(e, &target.table, &[]))?;
+            let deleting = dml::Deleting {
+                table: &target.table,
+                triggers: &target.triggers,
+                enforcer: enforcer.as_ref(),
+            };
+            let width = target.table.schema.columns.len();
+            let old = &row[target.offset..target.offset + width];
+            deleting.row(&slot, old, txn, session, interrupt)?;
             deleted += 1;
-            if let Some(enforcer) = enforcer {
-                let width = target.table.schema.columns.len();
-                let old = &row[target.offset..target.offset + width];
-                enforcer.row_written(txn, &target.table, Some(old), None)?;
-            }
         }
     }
     Ok(StatementOutcome::Affected {

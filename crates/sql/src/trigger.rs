@@ -20,8 +20,8 @@
 //! (2) Rows written by a body do not count in the firing statement's affected rows and do
 //!     not set LAST_INSERT_ID: a body's outcome is dropped.
 //! (3) A trigger statement writing a table the firing statement (or a trigger further
-//!     out) writes binds as a refused step: 1442 when it runs, as in MariaDB. This also
-//!     ends the binding of trigger cycles.
+//!     out) writes or reads binds as a refused step: 1442 when it runs, as in MariaDB. This
+//!     also ends the binding of trigger cycles.
 //!
 //! Not built yet: handlers, conditions, cursors, RESIGNAL and the other parts of the
 //! stored-program grammar `compound` lists (1235), and a creation time
@@ -37,7 +37,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::expr;
 use crate::parse::{self, Statement};
 use crate::select::BindContext;
-use manycore_storage::{Table, Transaction, TriggerPlace, TriggerSchema};
+use manycore_storage::{Database, Table, Transaction, TriggerPlace, TriggerSchema};
 use manycore_types::Value;
 use sqlparser::ast;
 use sqlparser::parser::{Parser, ParserError};
@@ -194,58 +194,90 @@ impl Event {
 }
 
 thread_local! {
-    /// The tables whose triggers are being bound on this thread, outermost first: a body
-    /// writing one of them is 1442 (invariant (3)), which also ends trigger cycles.
-    static WRITING: RefCell<Vec<(String, String)>> = const { RefCell::new(Vec::new()) };
+    /// The tables the statements whose triggers are being bound on this thread use
+    /// (write or read), outermost first: a body writing one of them is 1442 (invariant
+    /// (3)), which also ends trigger cycles. Compared by identity: one bind reads one
+    /// catalog version.
+    static USED: RefCell<Vec<Arc<Table>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Checks that a statement may write `db`.`table` (not a table a statement firing it
-/// writes: invariant (3)) and binds the triggers of `event` on it.
-/// Whether `table` of `db` has a trigger on `event`.
-pub fn exists(cx: &BindContext, db: &str, table: &Table, event: Event) -> bool {
-    cx.catalog.databases.get(db).is_some_and(|database| {
-        database
-            .triggers
-            .iter()
-            .any(|t| t.table == table.schema.name && t.event == event.word())
-    })
+/// The triggers of `database` on `table` for `event`, in firing order.
+fn triggers_of<'a>(
+    database: &'a Database,
+    table: &'a str,
+    event: Event,
+) -> impl Iterator<Item = &'a Arc<TriggerSchema>> {
+    database
+        .triggers
+        .iter()
+        .filter(move |t| t.table == table && t.event == event.word())
 }
 
-pub fn bind(cx: &BindContext, db: &str, table: &Arc<Table>, event: Event) -> Result<Triggers> {
-    let name = &table.schema.name;
-    let key = (db.to_string(), name.clone());
-    if WRITING.with(|w| w.borrow().contains(&key)) {
-        return Err(Error::new(
-            ErrorCode::CantUpdateUsedTableInSfOrTrg,
-            format!(
-                "Can't update table '{name}' in stored function/trigger because it is \
-                 already used by statement which invoked this stored function/trigger"
-            ),
-        ));
+/// Checks that a statement may write `db`.`table` and binds the triggers of `event` on it.
+/// `read` holds the other tables the statement reads (its subqueries', an INSERT's
+/// SELECT's), which its triggers may not write either.
+pub fn bind(
+    cx: &BindContext,
+    db: &str,
+    table: &Arc<Table>,
+    read: &[Arc<Table>],
+    event: Event,
+) -> Result<Triggers> {
+    let mut each = bind_each(cx, &[(db, table)], read, event)?;
+    Ok(each.pop().unwrap_or_default())
+}
+
+/// `bind` for a statement writing several `targets` (database, table): the triggers of
+/// each, in `targets`' order.
+pub fn bind_each(
+    cx: &BindContext,
+    targets: &[(&str, &Arc<Table>)],
+    read: &[Arc<Table>],
+    event: Event,
+) -> Result<Vec<Triggers>> {
+    for (_, table) in targets {
+        if USED.with(|u| u.borrow().iter().any(|t| Arc::ptr_eq(t, table))) {
+            let name = &table.schema.name;
+            return Err(Error::new(
+                ErrorCode::CantUpdateUsedTableInSfOrTrg,
+                format!(
+                    "Can't update table '{name}' in stored function/trigger because it is \
+                     already used by statement which invoked this stored function/trigger"
+                ),
+            ));
+        }
     }
-    let Some(database) = cx.catalog.databases.get(db) else {
-        return Ok(Triggers::default());
+    let mut bound = vec![Triggers::default(); targets.len()];
+    let database_of = |db: &str| cx.catalog.databases.get(db);
+    let fires = |&(db, table): &(&str, &Arc<Table>)| {
+        database_of(db).is_some_and(|d| triggers_of(d, &table.schema.name, event).next().is_some())
     };
-    if database.triggers.is_empty() {
-        return Ok(Triggers::default());
+    if !targets.iter().any(fires) {
+        return Ok(bound);
     }
-    let mut bound = Triggers::default();
-    WRITING.with(|w| w.borrow_mut().push(key));
+    let outer = USED.with(|u| {
+        let mut used = u.borrow_mut();
+        let outer = used.len();
+        used.extend(targets.iter().map(|(_, t)| Arc::clone(t)));
+        used.extend(read.iter().cloned());
+        outer
+    });
     let result = (|| {
-        for schema in database
-            .triggers
-            .iter()
-            .filter(|t| t.table == *name && t.event == event.word())
-        {
-            let trigger = bind_one(cx, db, table, schema)?;
-            match schema.timing.as_str() {
-                "BEFORE" => bound.before.push(trigger),
-                _ => bound.after.push(trigger),
+        for ((db, table), triggers) in targets.iter().zip(&mut bound) {
+            let Some(database) = database_of(db) else {
+                continue;
+            };
+            for schema in triggers_of(database, &table.schema.name, event) {
+                let trigger = bind_one(cx, db, table, schema)?;
+                match schema.timing.as_str() {
+                    "BEFORE" => triggers.before.push(trigger),
+                    _ => triggers.after.push(trigger),
+                }
             }
         }
         Ok(())
     })();
-    WRITING.with(|w| w.borrow_mut().pop());
+    USED.with(|u| u.borrow_mut().truncate(outer));
     result.map(|()| bound)
 }
 
@@ -288,6 +320,9 @@ pub fn fire(
     session: &dyn expr::SessionContext,
     interrupt: &crate::engine::ProcessEntry,
 ) -> Result<Vec<usize>> {
+    if triggers.is_empty() {
+        return Ok(Vec::new());
+    }
     let mut frame = compound::Frame::new(old, new);
     let mut runtime = compound::Runtime {
         txn,
