@@ -109,3 +109,33 @@ INSERT IGNORE INTO lo (n) VALUES (6), (7);
 SHOW WARNINGS;
 SELECT * FROM lo ORDER BY n;
 SELECT id, k, k + 0, s, i FROM nn ORDER BY id;
+
+-- NULL written to a NOT NULL TIMESTAMP stores the current time, without a warning, in
+-- every mode and by every write (a DATETIME is 1048 as any other type); a TIMESTAMP left
+-- out without a default is still 1364.
+CREATE TABLE tsn (id INT PRIMARY KEY, t TIMESTAMP NOT NULL, d DATETIME NOT NULL DEFAULT '2000-01-01');
+INSERT INTO tsn VALUES (1, NULL, '2001-01-01');
+SHOW WARNINGS;
+INSERT INTO tsn (id) VALUES (2);
+INSERT INTO tsn VALUES (3, '2001-01-01', NULL);
+UPDATE tsn SET t = '2001-01-01';
+SELECT id, t > '2020-01-01', d FROM tsn ORDER BY id;
+UPDATE tsn SET t = NULL;
+SHOW WARNINGS;
+SELECT id, t > '2020-01-01', d FROM tsn ORDER BY id;
+INSERT INTO tsn VALUES (5, '2001-01-01', '2001-01-01');
+INSERT INTO tsn VALUES (5, '2001-01-01', '2001-01-01') ON DUPLICATE KEY UPDATE t = NULL;
+UPDATE tsn JOIN nn ON tsn.id = nn.id SET tsn.t = '2001-01-01';
+UPDATE tsn JOIN nn ON tsn.id = nn.id SET tsn.t = NULL;
+SELECT id, t > '2020-01-01', d FROM tsn ORDER BY id;
+SET sql_mode = '';
+INSERT INTO tsn VALUES (6, NULL, NULL);
+INSERT INTO tsn VALUES (7, NULL, NULL), (8, NULL, '2002-02-02');
+SHOW WARNINGS;
+SELECT id, t > '2020-01-01', d FROM tsn ORDER BY id;
+SET sql_mode = DEFAULT;
+UPDATE tsn SET t = '2001-01-01';
+CREATE TRIGGER tsn_bu BEFORE UPDATE ON tsn FOR EACH ROW SET NEW.t = NULL;
+UPDATE tsn SET id = id + 10 WHERE id = 1;
+SELECT id, t > '2020-01-01' FROM tsn ORDER BY id;
+DROP TABLE tsn;

@@ -1174,6 +1174,9 @@ pub(crate) fn store(
         if c.nullable {
             return Ok(Value::Null);
         }
+        if null_means_now(c) {
+            return Ok(current_timestamp(c, session));
+        }
         let e = Error::new(
             ErrorCode::BadNull,
             format!("Column '{}' cannot be null", c.name),
@@ -1340,6 +1343,12 @@ fn lacks_default(c: &manycore_storage::ColumnSchema) -> bool {
         && !c.auto_increment
         && c.generated.is_none()
         && !matches!(c.data_type, DataType::Enum { .. })
+}
+
+/// Whether NULL written to `c` stores the current time: a NOT NULL TIMESTAMP, in every
+/// mode and without a warning, as MariaDB does whatever explicit_defaults_for_timestamp.
+pub(crate) fn null_means_now(c: &manycore_storage::ColumnSchema) -> bool {
+    !c.nullable && matches!(c.data_type, DataType::Timestamp { .. })
 }
 
 /// CURRENT_TIMESTAMP as a DEFAULT or ON UPDATE value of `c`: UTC in a TIMESTAMP cell, the

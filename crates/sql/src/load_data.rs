@@ -613,7 +613,7 @@ fn null_field(
     if c.nullable || c.auto_increment {
         return Ok(Value::Null);
     }
-    if matches!(c.data_type, DataType::Timestamp { .. }) {
+    if dml::null_means_now(c) {
         return Ok(dml::current_timestamp(c, session));
     }
     problem(
@@ -637,7 +637,7 @@ fn missing_field(c: &ColumnSchema, session: &dyn expr::SessionContext) -> Value 
     };
     if null_default {
         Value::Null
-    } else if !c.nullable && matches!(c.data_type, DataType::Timestamp { .. }) {
+    } else if dml::null_means_now(c) {
         dml::current_timestamp(c, session)
     } else {
         reset_value(c)
