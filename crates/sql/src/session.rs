@@ -1442,7 +1442,7 @@ impl Session {
             other => {
                 debug_assert!(false, "{name} is an integer variable: {other:?}");
                 crate::variables::lookup(name)
-                    .and_then(|definition| definition.default.parse().ok())
+                    .and_then(|definition| definition.default?.parse().ok())
                     .expect("a timeout variable's default is a number")
             }
         };
@@ -4095,11 +4095,11 @@ impl Session {
         }
         let new = if is_keyword(value, "DEFAULT") {
             if global {
-                def.parse_default(def.default)
+                def.default_value()
             } else {
                 self.engine
                     .global_variable(def.name)
-                    .unwrap_or_else(|| def.parse_default(def.default))
+                    .unwrap_or_else(|| def.default_value())
             }
         } else {
             let raw = match value {

@@ -17,9 +17,6 @@ use crate::error::{Error, ErrorCode, Result};
 use manycore_types::{DataType, IntWidth, Value};
 use std::sync::Arc;
 
-/// The textual default that makes a `StrOrNull` variable start as NULL.
-const NULL_DEFAULT: &str = "\0NULL";
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VarScopeKind {
     Global,
@@ -52,8 +49,9 @@ pub struct VarDef {
     pub scope: VarScopeKind,
     pub kind: VarKind,
     pub read_only: bool,
-    /// Default as text; `Engine` overrides the config-dependent ones.
-    pub default: &'static str,
+    /// Default as text, None for NULL (`StrOrNull` only); `Engine` overrides the
+    /// config-dependent ones.
+    pub default: Option<&'static str>,
 }
 
 use VarKind::*;
@@ -71,7 +69,18 @@ const fn def(
         scope,
         kind,
         read_only,
-        default,
+        default: Some(default),
+    }
+}
+
+/// A `StrOrNull` variable that starts as NULL.
+const fn def_null(name: &'static str, scope: VarScopeKind, read_only: bool) -> VarDef {
+    VarDef {
+        name,
+        scope,
+        kind: StrOrNull,
+        read_only,
+        default: None,
     }
 }
 
@@ -383,7 +392,7 @@ pub static VARIABLES: &[VarDef] = &[
     def("require_secure_transport", Global, Bool, false, "OFF"),
     // NULL: files on the server are refused (LOAD DATA without LOCAL is 1290), the meaning
     // security guides give NULL; '' would say any file may be read.
-    def("secure_file_priv", Global, StrOrNull, true, NULL_DEFAULT),
+    def_null("secure_file_priv", Global, true),
     def("server_id", Both, U32, false, "1"),
     def("session_track_schema", Both, Bool, false, "ON"),
     def("session_track_state_change", Both, Bool, false, "OFF"),
@@ -561,11 +570,16 @@ impl SessionVars {
 }
 
 impl VarDef {
-    /// Parses the textual default (invariant (1)); `NULL_DEFAULT` is NULL for `StrOrNull`.
-    pub fn parse_default(&self, text: &str) -> Value {
-        if self.kind == StrOrNull && text == NULL_DEFAULT {
-            return Value::Null;
+    /// The definition's default value (invariant (1)).
+    pub fn default_value(&self) -> Value {
+        match self.default {
+            Some(text) => self.parse_default(text),
+            None => Value::Null,
         }
+    }
+
+    /// Parses a default given as text (invariant (1)).
+    pub fn parse_default(&self, text: &str) -> Value {
         self.parse_text(text).unwrap_or_else(|| Value::text(text))
     }
 
@@ -765,7 +779,7 @@ pub fn session_only(name: &str) -> Error {
 pub fn initial_globals(overrides: &[(&str, String)]) -> VarMap {
     let mut map: VarMap = VARIABLES
         .iter()
-        .map(|d| (d.name, d.parse_default(d.default)))
+        .map(|d| (d.name, d.default_value()))
         .collect();
     for (name, text) in overrides {
         if let Some(d) = lookup(name) {
