@@ -8,6 +8,16 @@ CREATE TABLE (a INT);
 INSERT INTO VALUES (1);
 SELECT 'unterminated;
 SELECT 1 FROM DUAL WHERE;
+-- A reserved word that starts an expression is no column name; an unreserved one is.
+SELECT case;
+SELECT convert;
+SELECT match;
+SELECT exists;
+SELECT interval;
+SELECT binary 'a' = 'A', BINARY('a') = 'A';
+SELECT trim;
+SELECT struct;
+SELECT cast;
 
 -- 1049 unknown database.
 USE no_such_db;

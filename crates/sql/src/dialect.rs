@@ -23,7 +23,12 @@
 //!     - `BINARY x` binds tighter than any binary operator (`BINARY a REGEXP b` is
 //!       `(BINARY a) REGEXP b`; sqlparser cast the whole expression after it);
 //!     - a generated column's `[GENERATED ALWAYS] AS (expr)` may end in PERSISTENT,
-//!       MariaDB's word for STORED (sqlparser knows only VIRTUAL and STORED).
+//!       MariaDB's word for STORED (sqlparser knows only VIRTUAL and STORED);
+//!     - a reserved word that starts an expression but is not followed by one (`SELECT
+//!       case`) is a syntax error, not a column name (`MARIADB_RESERVED_PREFIXES`).
+//!       Not yet: reserved words as aliases and names elsewhere (`SELECT 1 AS select`)
+//!       and a bare `binary` (which SET character_set_x = binary needs) are accepted;
+//!       MariaDB gives 1064.
 
 use sqlparser::ast::{
     BinaryOperator, CastKind, ColumnOption, DataType, Delete, Expr, FromTable, GeneratedAs,
@@ -43,6 +48,18 @@ impl MariaDbDialect {
         MariaDbDialect(MySqlDialect {})
     }
 }
+
+/// Words that start an expression (`CASE ...`, `EXISTS (...)`) and that MariaDB reserves,
+/// so one that does not start a valid expression is 1064, never a column of that name.
+/// sqlparser's own list holds TRIM and STRUCT, which MariaDB allows as names. BINARY has
+/// its own prefix parser here (`parse_prefix`), which keeps a bare `binary` as a name.
+const MARIADB_RESERVED_PREFIXES: &[Keyword] = &[
+    Keyword::CASE,
+    Keyword::CONVERT,
+    Keyword::EXISTS,
+    Keyword::INTERVAL,
+    Keyword::MATCH,
+];
 
 /// Between sqlparser's OR (5) and AND (10).
 const XOR_PRECEDENCE: u8 = 7;
@@ -106,6 +123,10 @@ impl Dialect for MariaDbDialect {
         supports_group_by_with_modifier,
         supports_left_associative_joins_without_parens,
     );
+
+    fn is_reserved_for_identifier(&self, kw: Keyword) -> bool {
+        MARIADB_RESERVED_PREFIXES.contains(&kw)
+    }
 
     fn is_table_factor_alias(&self, explicit: bool, kw: &Keyword, parser: &mut Parser) -> bool {
         self.0.is_table_factor_alias(explicit, kw, parser)
