@@ -1029,11 +1029,7 @@ pub fn execute_update(
                 continue;
             }
         }
-        for (i, c) in schema.columns.iter().enumerate() {
-            if c.on_update_current_timestamp && !plan.assignments.iter().any(|(a, _)| *a == i) {
-                new[i] = current_timestamp(c, session);
-            }
-        }
+        stamp_on_update(schema, &plan.assignments, &mut new, session);
         crate::generated::fill(
             &plan.generated,
             schema,
@@ -1343,6 +1339,21 @@ fn lacks_default(c: &manycore_storage::ColumnSchema) -> bool {
         && !c.auto_increment
         && c.generated.is_none()
         && !matches!(c.data_type, DataType::Enum { .. })
+}
+
+/// Sets the ON UPDATE CURRENT_TIMESTAMP columns of a changing `row` that the statement's
+/// `assigned` (column, value) pairs do not write.
+pub(crate) fn stamp_on_update<V>(
+    schema: &manycore_storage::TableSchema,
+    assigned: &[(usize, V)],
+    row: &mut [Value],
+    session: &dyn expr::SessionContext,
+) {
+    for (i, c) in schema.columns.iter().enumerate() {
+        if c.on_update_current_timestamp && !assigned.iter().any(|(a, _)| *a == i) {
+            row[i] = current_timestamp(c, session);
+        }
+    }
 }
 
 /// Whether NULL written to `c` stores the current time: a NOT NULL TIMESTAMP, in every
@@ -2040,13 +2051,7 @@ fn insert_row(
                         }
                         return Ok(RowWrite::Unchanged { row: old });
                     }
-                    for (i, c) in schema.columns.iter().enumerate() {
-                        if c.on_update_current_timestamp
-                            && !plan.on_duplicate.iter().any(|(a, _)| *a == i)
-                        {
-                            new[i] = current_timestamp(c, session);
-                        }
-                    }
+                    stamp_on_update(schema, &plan.on_duplicate, &mut new, session);
                     crate::generated::fill(
                         &plan.generated,
                         schema,

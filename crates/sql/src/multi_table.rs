@@ -524,11 +524,7 @@ pub fn execute_update(
                 continue;
             }
         }
-        for (i, c) in table.schema.columns.iter().enumerate() {
-            if c.on_update_current_timestamp && !target.assignments.iter().any(|(a, _)| *a == i) {
-                new[i] = crate::dml::current_timestamp(c, session);
-            }
-        }
+        dml::stamp_on_update(&table.schema, &target.assignments, &mut new, session);
         let eval = EvalContext::new(params, &write_session);
         crate::generated::fill(
             &target.generated,
