@@ -58,6 +58,89 @@ pub fn explain(plan: &Plan, ctx: &ExecContext) -> crate::Result<Rows> {
             }
         }
     }
+    Ok(table(explainer.rows))
+}
+
+/// The EXPLAIN rows of a single-table UPDATE or DELETE reading `scan`: MariaDB's
+/// single-table plan, which knows no `const` or `ref` (its range optimizer picks the
+/// key: `range`, rows counted), checks every WHERE clause (`Using where`), and does not
+/// read the rows of a DELETE without WHERE, ORDER BY or LIMIT (`Deleting all rows`).
+/// `sorts`: the statement has an ORDER BY.
+pub fn explain_write(
+    scan: &Scan,
+    sorts: bool,
+    deletes_all: bool,
+    ctx: &ExecContext,
+) -> crate::Result<Rows> {
+    let mut explainer = Explainer {
+        ctx,
+        rows: Vec::new(),
+        next_id: 1,
+        enclosing: Vec::new(),
+    };
+    let id = explainer.new_id();
+    let impossible = scan
+        .filter
+        .as_ref()
+        .is_some_and(|f| explainer.impossible(f));
+    let row = if impossible {
+        Row {
+            id: Some(id),
+            select_type: "SIMPLE",
+            extra: vec!["Impossible WHERE"],
+            ..Row::default()
+        }
+    } else if deletes_all {
+        Row {
+            id: Some(id),
+            select_type: "SIMPLE",
+            rows: Some(scan.table.approximate_row_count() as u64),
+            extra: vec!["Deleting all rows"],
+            ..Row::default()
+        }
+    } else {
+        let mut row = explainer.scan_row(scan, id, "SIMPLE", &[], scan.filter.is_some())?;
+        if let AccessPath::Index(index) = &scan.access {
+            row.access = Some("range");
+            row.reference = None;
+            if index_is_constant(index) {
+                // A range estimate is never below one row.
+                row.rows = explainer.count(scan)?.map(|n| n.max(1)).or(row.rows);
+            }
+        }
+        if sorts {
+            row.extra.push("Using filesort");
+        }
+        row
+    };
+    explainer.rows.push(row);
+    if !impossible {
+        explainer.enclosing.push(vec![Named::of(0, scan)]);
+        let explained = scan
+            .filter
+            .iter()
+            .try_for_each(|filter| explainer.subqueries(filter));
+        explainer.enclosing.pop();
+        explained?;
+    }
+    Ok(table(explainer.rows))
+}
+
+/// The EXPLAIN row of an INSERT or REPLACE writing VALUES into `target`: MariaDB's
+/// one `INSERT` row, with NULL for what no read has (`Extra` too).
+pub fn explain_insert(target: &Table) -> Rows {
+    table(vec![Row {
+        id: Some(1),
+        select_type: "INSERT",
+        table: Some(target.schema.name.clone()),
+        access: Some("ALL"),
+        extra_is_null: true,
+        ..Row::default()
+    }])
+}
+
+/// MariaDB's EXPLAIN result set holding `rows`.
+fn table(rows: Vec<Row>) -> Rows {
     let id = ColumnInfo::expression(
         "id",
         DataType::Int {
@@ -76,14 +159,14 @@ pub fn explain(plan: &Plan, ctx: &ExecContext) -> crate::Result<Rows> {
         ("key_len", 4096),
         ("ref", 2048),
         ("rows", 64),
+        ("Extra", 255),
     ] {
         columns.push(ColumnInfo::text_nullable(name, length));
     }
-    columns.push(ColumnInfo::text("Extra", 255));
-    Ok(Rows {
+    Rows {
         columns,
-        rows: explainer.rows.into_iter().map(Row::values).collect(),
-    })
+        rows: rows.into_iter().map(Row::values).collect(),
+    }
 }
 
 /// One EXPLAIN row; None is NULL.
@@ -99,6 +182,8 @@ struct Row {
     reference: Option<String>,
     rows: Option<u64>,
     extra: Vec<&'static str>,
+    /// An INSERT's `Extra` is NULL, not empty.
+    extra_is_null: bool,
 }
 
 impl Row {
@@ -114,7 +199,10 @@ impl Row {
             text(self.key_len),
             text(self.reference),
             text(self.rows.map(|n| n.to_string())),
-            Value::text(&self.extra.join("; ")),
+            match self.extra_is_null {
+                true => Value::Null,
+                false => Value::text(&self.extra.join("; ")),
+            },
         ]
     }
 }
