@@ -127,3 +127,18 @@ LOAD DATA LOCAL INFILE 'load_ids.tsv' INTO TABLE ids FIELDS ESCAPED BY '\\\\';
 LOAD DATA LOCAL INFILE 'load_ids.tsv' INTO TABLE ids CHARACTER SET nosuch;
 LOAD DATA LOCAL INFILE 'load_ids.tsv' INTO ids;
 LOAD DATA LOCAL 'load_ids.tsv' INTO TABLE ids;
+
+-- A NULL or missing field of a NOT NULL ENUM is '' (its number 0), not the first member;
+-- a column left out without a default warns once (1364) before any row.
+CREATE TABLE en (id INT AUTO_INCREMENT PRIMARY KEY, n INT, k ENUM('p','q') NOT NULL,
+  m ENUM('p','q'), s SET('p','q') NOT NULL) DEFAULT CHARSET=utf8mb4;
+LOAD DATA LOCAL INFILE 'load_enum_nulls.txt' INTO TABLE en FIELDS TERMINATED BY ',' (k);
+SHOW WARNINGS;
+LOAD DATA LOCAL INFILE 'load_set_store.csv' INTO TABLE en FIELDS TERMINATED BY ',' (n, k, s);
+SHOW WARNINGS;
+SELECT id, n, k, k + 0, m, s FROM en ORDER BY id;
+-- SET stores each value before the next reads it: b sees a's 12, not '12abc'.
+CREATE TABLE stored (a INT, b INT, c VARCHAR(5)) DEFAULT CHARSET=utf8mb4;
+LOAD DATA LOCAL INFILE 'load_set_store.csv' INTO TABLE stored FIELDS TERMINATED BY ',' (c, @v) SET a = @v, b = a + 1;
+SHOW WARNINGS;
+SELECT * FROM stored;

@@ -77,3 +77,35 @@ UPDATE IGNORE s SET tu = 300 WHERE id = 20;
 SELECT tu FROM s WHERE id = 20;
 
 DROP TABLE s, nn;
+
+-- NULL into a NOT NULL column by UPDATE: an error in strict mode, else (or with IGNORE)
+-- 1048 as a warning and the type's implicit default (an ENUM's first member).
+CREATE TABLE nn (id INT PRIMARY KEY, k ENUM('p','q') NOT NULL, s SET('p','q') NOT NULL DEFAULT 'q', i INT NOT NULL);
+INSERT INTO nn VALUES (1, 'q', 'p', 5), (2, 'q', 'q', 6), (3, 'p', 'p', 7);
+UPDATE nn SET k = NULL WHERE id = 1;
+UPDATE IGNORE nn SET k = NULL, i = NULL WHERE id = 1;
+SHOW WARNINGS;
+UPDATE IGNORE nn a JOIN nn b ON a.id = b.id SET a.s = NULL WHERE a.id = 2;
+SHOW WARNINGS;
+INSERT IGNORE INTO nn VALUES (3, 'q', 'q', 0) ON DUPLICATE KEY UPDATE i = NULL;
+SHOW WARNINGS;
+INSERT INTO nn VALUES (3, 'q', 'q', 0) ON DUPLICATE KEY UPDATE i = NULL;
+SET sql_mode = '';
+UPDATE nn SET k = NULL, i = NULL WHERE id = 2;
+SHOW WARNINGS;
+-- A column left out without a default: one 1364 per statement, not per row.
+CREATE TABLE lo (n INT, s INT NOT NULL);
+INSERT INTO lo (n) VALUES (1), (2), (3);
+SHOW WARNINGS;
+INSERT INTO lo (n) SELECT 7 UNION SELECT 8;
+SHOW WARNINGS;
+INSERT INTO lo (n) SELECT 1 FROM DUAL WHERE 0;
+SHOW WARNINGS;
+INSERT INTO lo (n, s) VALUES (4, DEFAULT), (5, DEFAULT);
+SHOW WARNINGS;
+SET sql_mode = DEFAULT;
+INSERT INTO lo (n) SELECT 1 FROM DUAL WHERE 0;
+INSERT IGNORE INTO lo (n) VALUES (6), (7);
+SHOW WARNINGS;
+SELECT * FROM lo ORDER BY n;
+SELECT id, k, k + 0, s, i FROM nn ORDER BY id;

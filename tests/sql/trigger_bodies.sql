@@ -314,3 +314,41 @@ CREATE TRIGGER r_bu2 BEFORE UPDATE ON r FOR EACH ROW SET NEW.v = UPPER(NEW.v);
 INSERT INTO r VALUES (4, 40, 'g') ON DUPLICATE KEY UPDATE v = 'h';
 SELECT * FROM r ORDER BY id;
 DROP TABLE r;
+
+-- NEW may hold NULL in a NOT NULL column until the BEFORE triggers end; then a column the
+-- INSERT left out that no trigger set is 1364, any other NULL is 1048 (errors in strict
+-- mode, warnings and the implicit default otherwise). A left-out column reads NULL.
+CREATE TABLE tw (n INT, s INT NOT NULL, d DATE NOT NULL);
+DELIMITER //
+CREATE TRIGGER twb BEFORE INSERT ON tw FOR EACH ROW
+BEGIN
+  SET @seen = CONCAT_WS(',', @seen, QUOTE(NEW.s), QUOTE(NEW.d));
+  IF NEW.n > 1 THEN SET NEW.s = NEW.s; END IF;
+  IF NEW.n > 3 THEN SET NEW.s = 40; END IF;
+END//
+DELIMITER ;
+SET @seen = NULL;
+SET sql_mode = '';
+INSERT INTO tw (n) VALUES (1), (2), (3);
+SHOW WARNINGS;
+SELECT @seen;
+SET sql_mode = DEFAULT;
+INSERT INTO tw (n) VALUES (1);
+INSERT INTO tw (n, d) VALUES (2, '2020-01-01');
+INSERT INTO tw (n, d) VALUES (1, '2020-01-01');
+INSERT INTO tw (n, d) VALUES (4, '2020-01-02');
+SELECT * FROM tw ORDER BY n, d;
+CREATE TABLE tu (id INT PRIMARY KEY, s INT NOT NULL);
+INSERT INTO tu VALUES (1, 1), (2, 2);
+DELIMITER //
+CREATE TRIGGER tub BEFORE UPDATE ON tu FOR EACH ROW
+BEGIN
+  SET NEW.s = NULL;
+  IF NEW.id = 2 THEN SET NEW.s = 9; END IF;
+END//
+DELIMITER ;
+UPDATE tu SET s = 5 WHERE id = 2;
+UPDATE tu SET s = 5 WHERE id = 1;
+UPDATE IGNORE tu SET s = 5 WHERE id = 1;
+SHOW WARNINGS;
+SELECT * FROM tu ORDER BY id;

@@ -26,8 +26,8 @@
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::SessionContext;
 use manycore_storage::{
-    Catalog, ForeignKeySchema, IndexNo, IndexSchema, KeyRange, ReadView, StorageError, Table,
-    TableSchema,
+    Catalog, ForeignKeySchema, GeneratedColumn, IndexNo, IndexSchema, KeyRange, ReadView,
+    StorageError, Table, TableSchema,
 };
 use manycore_types::{Collation, ColumnDefault, DataType, Row, Value};
 use sqlparser::ast;
@@ -216,6 +216,7 @@ impl Alteration {
         let default_collation = self.schema.options.default_collation;
         let mut column = crate::ddl::column_schema(&def, default_collation, session)?;
         let was = &self.schema.columns[at];
+        crate::generated::check_redefinition(was, &column)?;
         if self.ids[at] < self.old.columns.len() && was.data_type != column.data_type {
             let children = catalog.children_of(&self.db, &self.old.name);
             for (child, fk) in children {
@@ -553,10 +554,11 @@ pub(crate) fn copies_rows(
 ) -> bool {
     (has_clustering_key(old) && !has_clustering_key(schema))
         || schema.columns.iter().zip(sources).any(|(c, source)| {
-            // A STORED generated column added or redefined is computed for every row; a
-            // VIRTUAL one, as in InnoDB, is not stored.
+            // A STORED generated column added, redefined or made a plain column copies
+            // every row; a VIRTUAL one, as in InnoDB, is not stored.
             let generated_before = source.and_then(|k| old.columns[k].generated.as_ref());
-            c.generated.as_ref().is_some_and(|g| g.stored)
+            let stored = |g: Option<&GeneratedColumn>| g.is_some_and(|g| g.stored);
+            (stored(c.generated.as_ref()) || stored(generated_before))
                 && c.generated.as_ref() != generated_before
         })
         || schema.columns.iter().zip(sources).any(|(c, source)| {
@@ -1014,6 +1016,10 @@ pub(crate) fn edit_keys(
             }
             edits.foreign_keys_added.push(key);
         }
+    }
+    if !edits.foreign_keys_added.is_empty() {
+        // STORED columns may not read what the added keys' actions write (1901).
+        crate::generated::validate(schema)?;
     }
     // Once every key is in place, as MariaDB checks it: an AUTO_INCREMENT column the
     // statement added or kept leads some key, maybe one the statement added.

@@ -1231,6 +1231,8 @@ impl Binder<'_, '_> {
 pub(crate) struct Frame<'r> {
     pub old: Option<&'r [Value]>,
     pub new: Option<&'r mut Vec<Value>>,
+    /// The NEW columns the body assigned, in order (with repeats).
+    pub assigned: Vec<usize>,
     locals: Vec<Value>,
     /// The parameters of the expression or statement being run (reused).
     params: Vec<Value>,
@@ -1241,6 +1243,7 @@ impl<'r> Frame<'r> {
         Frame {
             old,
             new,
+            assigned: Vec::new(),
             locals: Vec::new(),
             params: Vec::new(),
         }
@@ -1450,10 +1453,18 @@ impl Run<'_, '_, '_, '_, '_> {
                     .as_ref()
                     .expect("NEW is bound only in trigger bodies");
                 let c: &ColumnSchema = &table.schema.columns[*column];
-                let name = || dml::qualified(db, table, c);
-                let stored = dml::store(value, c, &name, 1, session.strict(), true, session)?;
+                // NEW may hold NULL in a NOT NULL column until the BEFORE triggers end, as
+                // in MariaDB: the write checks it then (`dml::settle_nulls`).
+                let stored = match value.is_null() {
+                    true => Value::Null,
+                    false => {
+                        let name = || dml::qualified(db, table, c);
+                        dml::store(value, c, &name, 1, session.strict(), true, session)?
+                    }
+                };
                 if let Some(row) = self.frame.new.as_deref_mut() {
                     row[*column] = stored;
+                    self.frame.assigned.push(*column);
                 }
             }
             Target::User(name) => session.set_user_variable(name, value),

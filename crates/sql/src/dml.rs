@@ -42,7 +42,8 @@ pub enum InsertSource {
     Values(Vec<Vec<Option<Expr>>>),
     Select(Box<SelectPlan>),
     /// Rows the statement makes as it runs (LOAD DATA's, from its file), handed to
-    /// `write_rows`; `execute_insert` has none to run.
+    /// `write_rows` with each value already through `InsertPlan::given_cell`;
+    /// `execute_insert` has none to run.
     Given,
 }
 
@@ -85,6 +86,52 @@ pub struct InsertPlan {
     /// ON DUPLICATE KEY UPDATE's UPDATE triggers (also when the row stays as it was, as
     /// in MariaDB).
     pub conflict_triggers: Triggers,
+}
+
+impl InsertPlan {
+    /// MySQL: NULL into NOT NULL is an error for a single-row INSERT or in strict mode, a
+    /// warning otherwise (and always with IGNORE).
+    pub(crate) fn null_is_error(&self, strict: bool, multi_row: bool) -> bool {
+        !self.ignore && (strict || !multi_row)
+    }
+
+    /// The cell `v`, given for `column` in row `row_number`, stores; None where the row
+    /// computes it instead (`computed_cell`).
+    pub(crate) fn given_cell(
+        &self,
+        column: usize,
+        v: Value,
+        row_number: u64,
+        strict: bool,
+        null_is_error: bool,
+        session: &dyn expr::SessionContext,
+    ) -> Result<Option<Value>> {
+        let Some(v) = self.computed_cell(column, v, strict, session)? else {
+            return Ok(None);
+        };
+        let c = &self.table.schema.columns[column];
+        let name = || qualified(&self.db, &self.table, c);
+        store(v, c, &name, row_number, strict, null_is_error, session).map(Some)
+    }
+
+    /// `v` given for `column`, or None where the row computes the cell instead: a
+    /// generated column (after 1906) or NULL for AUTO_INCREMENT.
+    pub(crate) fn computed_cell(
+        &self,
+        column: usize,
+        v: Value,
+        strict: bool,
+        session: &dyn expr::SessionContext,
+    ) -> Result<Option<Value>> {
+        let schema = &self.table.schema;
+        let c = &schema.columns[column];
+        if !self.generated.is_empty() && c.generated.is_some() {
+            // Ignored after its warning: `generated::fill` computes the value.
+            crate::generated::written(c, &schema.name, strict, session)?;
+            return Ok(None);
+        }
+        Ok(Some(v).filter(|v| !(v.is_null() && c.auto_increment)))
+    }
 }
 
 #[derive(Clone)]
@@ -901,7 +948,8 @@ pub fn execute_update(
                 Some(e) => {
                     let value = write_session.check(e.eval(new, &eval))?;
                     let name = || qualified(&plan.db, table, c);
-                    store(value, c, &name, n as u64 + 1, strict, true, session)?
+                    // NULL into NOT NULL: an error only in strict mode without IGNORE.
+                    store(value, c, &name, n as u64 + 1, strict, strict, session)?
                 }
                 // MariaDB: 1364 here even with IGNORE or without strict mode.
                 None => default_cell(c, true, session)?,
@@ -955,6 +1003,15 @@ pub fn execute_update(
                 txn,
                 session,
                 interrupt,
+            )?;
+            settle_nulls(
+                &plan.db,
+                table,
+                &mut new,
+                |_| false,
+                strict,
+                strict,
+                session,
             )?;
             if new == *old {
                 trigger::fire(
@@ -1164,10 +1221,7 @@ pub(crate) fn default_cell(
         ColumnDefault::Value(v) => Ok(v.clone()),
         ColumnDefault::CurrentTimestamp => Ok(current_timestamp(c, session)),
         ColumnDefault::None if c.nullable => Ok(Value::Null),
-        // MariaDB gives a NOT NULL ENUM without DEFAULT its first member, in every mode.
-        ColumnDefault::None if c.auto_increment || matches!(c.data_type, DataType::Enum { .. }) => {
-            Ok(implicit_default(&c.data_type))
-        }
+        ColumnDefault::None if !lacks_default(c) => Ok(implicit_default(&c.data_type)),
         ColumnDefault::None => {
             let e = Error::new(
                 ErrorCode::NoDefaultForField,
@@ -1180,6 +1234,45 @@ pub(crate) fn default_cell(
             Ok(implicit_default(&c.data_type))
         }
     }
+}
+
+/// After BEFORE triggers, which may leave NULL in NOT NULL columns of `row` (MariaDB checks
+/// after them): a column `left_out_unset` (an INSERT left it out and no trigger set it)
+/// gets its default's 1364, any other the 1048 of storing NULL, each an error or a warning
+/// and the implicit default as the statement's mode says.
+fn settle_nulls(
+    db: &str,
+    table: &Arc<Table>,
+    row: &mut [Value],
+    left_out_unset: impl Fn(usize) -> bool,
+    strict: bool,
+    null_is_error: bool,
+    session: &dyn expr::SessionContext,
+) -> Result<()> {
+    for (i, c) in table.schema.columns.iter().enumerate() {
+        if !row[i].is_null() || c.nullable || c.auto_increment || c.generated.is_some() {
+            continue;
+        }
+        row[i] = match left_out_unset(i) {
+            true => default_cell(c, strict, session)?,
+            false => {
+                let name = || qualified(db, table, c);
+                store(Value::Null, c, &name, 1, strict, null_is_error, session)?
+            }
+        };
+    }
+    Ok(())
+}
+
+/// Whether `c` has no value to take when a write leaves it out (1364): NOT NULL without a
+/// DEFAULT, and neither AUTO_INCREMENT, generated nor an ENUM (MariaDB gives a NOT NULL
+/// ENUM without DEFAULT its first member, in every mode).
+fn lacks_default(c: &manycore_storage::ColumnSchema) -> bool {
+    matches!(c.default, ColumnDefault::None)
+        && !c.nullable
+        && !c.auto_increment
+        && c.generated.is_none()
+        && !matches!(c.data_type, DataType::Enum { .. })
 }
 
 /// CURRENT_TIMESTAMP as a DEFAULT or ON UPDATE value of `c`: UTC in a TIMESTAMP cell, the
@@ -1492,9 +1585,9 @@ pub(crate) fn write_rows(
     let table = &plan.table;
     let schema = &table.schema;
     let strict = write_session.strict;
-    // MySQL: NULL into NOT NULL is an error for single-row INSERT or in strict mode, a
-    // warning otherwise (and always with IGNORE).
-    let null_is_error = !plan.ignore && (strict || !multi_row);
+    let null_is_error = plan.null_is_error(strict, multi_row);
+    // LOAD DATA's values come stored (`InsertSource::Given`).
+    let stored = matches!(plan.source, InsertSource::Given);
     // MariaDB: IGNORE makes a failed CHECK a warning only for a multi-row INSERT; a
     // single-row one fails with 4025 all the same.
     let ignore_failed_checks = plan.ignore && multi_row;
@@ -1511,6 +1604,17 @@ pub(crate) fn write_rows(
         plan.source,
         InsertSource::Select(_) | InsertSource::Given
     ));
+    // MariaDB checks once, before any row, that each column the statement leaves out has a
+    // value to take (1364), unless a BEFORE INSERT trigger might set it: then the trigger
+    // sees NULL there, and each row is checked after it (`settle_nulls`).
+    let left_out_checked = plan.triggers.before.is_empty();
+    let left_out_lacking =
+        |i: usize| lacks_default(&schema.columns[i]) && !plan.columns.contains(&i);
+    if left_out_checked {
+        for i in (0..schema.columns.len()).filter(|&i| left_out_lacking(i)) {
+            default_cell(&schema.columns[i], strict, session)?;
+        }
+    }
     let mut returned = Vec::new();
     for (n, values) in rows.enumerate() {
         let values = values?;
@@ -1520,36 +1624,10 @@ pub(crate) fn write_rows(
         for (i, v) in values.into_iter().enumerate() {
             let column = plan.columns[i];
             row[column] = match v {
-                Some(_)
-                    if !plan.generated.is_empty() && schema.columns[column].generated.is_some() =>
-                {
-                    // Ignored after its warning: `fill` computes the value.
-                    crate::generated::written(
-                        &schema.columns[column],
-                        &schema.name,
-                        strict,
-                        session,
-                    )?;
-                    None
+                Some(v) if !stored => {
+                    plan.given_cell(column, v, row_number, strict, null_is_error, session)?
                 }
-                Some(v) => {
-                    let c = &schema.columns[column];
-                    if v.is_null() && Some(column) == auto_column {
-                        None
-                    } else {
-                        let name = || qualified(&plan.db, table, c);
-                        Some(store(
-                            v,
-                            c,
-                            &name,
-                            row_number,
-                            strict,
-                            null_is_error,
-                            session,
-                        )?)
-                    }
-                }
-                None => None,
+                v => v,
             };
         }
         let mut full = Vec::with_capacity(schema.columns.len());
@@ -1557,6 +1635,11 @@ pub(crate) fn write_rows(
             let v = match row[i].take() {
                 Some(v) => v,
                 None if Some(i) == auto_column => Value::Null,
+                None if left_out_lacking(i) => match left_out_checked {
+                    // Warned of before the first row.
+                    true => implicit_default(&c.data_type),
+                    false => Value::Null,
+                },
                 None => default_cell(c, strict, session)?,
             };
             full.push(v);
@@ -1566,7 +1649,7 @@ pub(crate) fn write_rows(
             if let Some(a) = auto_column.filter(|&a| full[a].is_null()) {
                 full[a] = auto_value(&schema.columns[a].data_type, 0);
             }
-            trigger::fire(
+            let assigned = trigger::fire(
                 &plan.triggers.before,
                 None,
                 Some(&mut full),
@@ -1574,6 +1657,9 @@ pub(crate) fn write_rows(
                 session,
                 interrupt,
             )?;
+            let unset = |i: usize| left_out_lacking(i) && !assigned.contains(&i);
+            let db = &plan.db;
+            settle_nulls(db, table, &mut full, unset, strict, null_is_error, session)?;
         }
         let mut generated = None;
         if let Some(a) = auto_column {
@@ -1612,7 +1698,7 @@ pub(crate) fn write_rows(
             txn,
             full,
             eval,
-            row_number,
+            (row_number, null_is_error),
             enforcer.as_ref(),
             interrupt,
         )?;
@@ -1762,13 +1848,15 @@ fn replaced_in_place(
 }
 
 /// Inserts one complete row, resolving duplicates per IGNORE / REPLACE / ON DUPLICATE KEY
-/// UPDATE, and checks and acts on foreign keys after each write (`enforcer`).
+/// UPDATE, and checks and acts on foreign keys after each write (`enforcer`). The row is
+/// number `row_number` of its statement, where NULL into NOT NULL is an error if
+/// `null_is_error` (ON DUPLICATE KEY UPDATE's assignments follow the INSERT's rule).
 fn insert_row(
     plan: &InsertPlan,
     txn: &mut Transaction,
     mut row: Vec<Value>,
     eval: &EvalContext,
-    row_number: u64,
+    (row_number, null_is_error): (u64, bool),
     enforcer: Option<&Enforcer>,
     interrupt: &crate::engine::ProcessEntry,
 ) -> Result<RowWrite> {
@@ -1845,11 +1933,22 @@ fn insert_row(
                         both[..new.len()].clone_from_slice(&new);
                         let value = e.eval(&both, eval)?;
                         let name = || qualified(&plan.db, table, c);
-                        new[*column] = store(value, c, &name, row_number, strict, true, session)?;
+                        new[*column] =
+                            store(value, c, &name, row_number, strict, null_is_error, session)?;
                     }
                     if !conflict.before.is_empty() {
                         let before = &conflict.before;
                         trigger::fire(before, Some(&old), Some(&mut new), txn, session, interrupt)?;
+                        let db = &plan.db;
+                        settle_nulls(
+                            db,
+                            table,
+                            &mut new,
+                            |_| false,
+                            strict,
+                            null_is_error,
+                            session,
+                        )?;
                     }
                     if new == old {
                         if !conflict.after.is_empty() {

@@ -221,6 +221,14 @@ pub enum ErrorCode {
     GeneratedColumnFunctionNotAllowed = 1901,
     /// ER_PRIMARY_KEY_BASED_ON_GENERATED_COLUMN
     PrimaryKeyOnGeneratedColumn = 1903,
+    /// ER_WRONG_FK_OPTION_FOR_GENERATED_COLUMN: a foreign key on a generated column whose
+    /// action would write it (ON DELETE SET NULL, ON UPDATE SET NULL or CASCADE).
+    WrongFkOptionForGeneratedColumn = 1905,
+    /// ER_UNSUPPORTED_ACTION_ON_GENERATED_COLUMN: ALTER switching a generated column
+    /// between VIRTUAL and STORED.
+    UnsupportedActionOnGeneratedColumn = 1907,
+    /// ER_FOREIGN_DUPLICATE_KEY_WITH_CHILD_INFO: a cascade would duplicate a child's key.
+    ForeignDuplicateKeyWithChildInfo = 1761,
     /// ER_WARNING_NON_DEFAULT_VALUE_FOR_GENERATED_COLUMN: a value written to a generated
     /// column (an error in strict mode, else a warning and the value is ignored).
     NonDefaultValueForGeneratedColumn = 1906,
@@ -334,7 +342,7 @@ impl ErrorCode {
             NoDbSelected => "3D000",
             ExpressionRefersToUninitField => "01000",
             BadNull | DupEntry | PrimaryCantHaveNull | ConstraintFailed => "23000",
-            RowIsReferenced2 | NoReferencedRow2 => "23000",
+            RowIsReferenced2 | NoReferencedRow2 | ForeignDuplicateKeyWithChildInfo => "23000",
             WrongFkDef => "42000",
             TableExists => "42S01",
             BadTable | NoSuchTable | UnknownTable | UnknownView | IsAView => "42S02",

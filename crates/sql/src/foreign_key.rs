@@ -18,7 +18,9 @@
 //!     the 15th level of children fails the statement with 1296 (InnoDB's error 193).
 //! (4) With foreign_key_checks off nothing is checked or cascaded, and a definition may
 //!     name a parent that does not exist (yet), as mariadb-dump's output needs.
-//! (5) Any error leaves the statement to be undone by the session, like any other
+//! (5) A cascade recomputes the child row's generated columns before writing it; a
+//!     duplicate in one of the child's unique keys is 1761, not 1062.
+//! (6) Any error leaves the statement to be undone by the session, like any other
 //!     statement error: no partial cascade survives.
 //!
 //! INSERT IGNORE skips a row without a parent with a warning, as MariaDB; UPDATE IGNORE
@@ -29,8 +31,8 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::select::object_part;
 use crate::show::quote_identifier as quoted;
 use manycore_storage::{
-    Catalog, ColumnSchema, ForeignKeySchema, IndexNo, KeyRange, ReferentialAction, Table,
-    TableSchema, Transaction,
+    Catalog, ColumnSchema, ForeignKeySchema, IndexNo, KeyRange, ReferentialAction, StorageError,
+    Table, TableSchema, Transaction,
 };
 use manycore_types::{DataType, Value};
 use sqlparser::ast;
@@ -130,7 +132,7 @@ pub fn declare(
         [d, t] => (d.clone(), t.clone()),
         _ => return Err(Error::not_supported("multi-part names")),
     };
-    Ok(Declared {
+    let declared = Declared {
         name,
         columns: positions,
         parent_db,
@@ -142,7 +144,46 @@ pub fn declare(
             .collect(),
         on_delete: action(fk.on_delete.as_ref()),
         on_update: action(fk.on_update.as_ref()),
+    };
+    check_generated_columns(&declared, columns)?;
+    Ok(declared)
+}
+
+/// Whether a foreign key of `schema` may write `column` of its rows: ON UPDATE CASCADE,
+/// ON UPDATE SET NULL or ON DELETE SET NULL over it. A STORED generated column may not
+/// read such a column (1901), as MariaDB refuses it. SET DEFAULT, kept as RESTRICT, is
+/// not seen here (MariaDB refuses it too).
+pub fn written_by_actions(schema: &TableSchema, column: usize) -> bool {
+    use ReferentialAction::{Cascade, SetNull};
+    schema.foreign_keys.iter().any(|fk| {
+        fk.columns.contains(&column)
+            && (matches!(fk.on_update, Cascade | SetNull) || fk.on_delete == SetNull)
     })
+}
+
+/// 1905: the first action of a foreign key over a generated column that would write it,
+/// in the order MariaDB checks them.
+fn check_generated_columns(declared: &Declared, columns: &[ColumnSchema]) -> Result<()> {
+    // A column-level REFERENCES is declared before its column joins `columns`, so it is
+    // not checked here (a gap: MariaDB refuses it too).
+    let generated = |&c: &usize| columns.get(c).is_some_and(|c| c.generated.is_some());
+    if !declared.columns.iter().any(generated) {
+        return Ok(());
+    }
+    use ReferentialAction::{Cascade, SetNull};
+    let clause = if declared.on_delete == SetNull {
+        "ON DELETE SET NULL"
+    } else if declared.on_update == SetNull {
+        "ON UPDATE SET NULL"
+    } else if declared.on_update == Cascade {
+        "ON UPDATE CASCADE"
+    } else {
+        return Ok(());
+    };
+    Err(Error::new(
+        ErrorCode::WrongFkOptionForGeneratedColumn,
+        format!("Cannot define foreign key with {clause} clause on a generated column"),
+    ))
 }
 
 /// The generated constraint names `<table>_ibfk_<n>` continue after the highest `n` the
@@ -412,6 +453,63 @@ pub fn parent_dropped() -> Error {
     )
 }
 
+/// Invariant (1): `row` of `table` has a parent row under `fk` (else 1452).
+fn check_parent(
+    catalog: &Catalog,
+    txn: &Transaction,
+    table: &Table,
+    fk: &ForeignKeySchema,
+    row: &[Value],
+) -> Result<()> {
+    let Some(parent) = catalog.table(&fk.parent_db, &fk.parent_table) else {
+        return Err(no_parent(table, fk));
+    };
+    let Some(positions) = parent_positions(&parent.schema, fk) else {
+        return Err(no_parent(table, fk));
+    };
+    let Some(index) = index_for(&parent.schema, &positions) else {
+        return Err(no_parent(table, fk));
+    };
+    let key: Vec<Value> = fk.columns.iter().map(|&c| row[c].clone()).collect();
+    let mut found = false;
+    txn.scan_latest(parent, index, &KeyRange::prefix(key), |_, _| {
+        found = true;
+        ControlFlow::Break(())
+    })
+    .map_err(|e| crate::dml::write_error(e, parent, &[]))?;
+    if found {
+        Ok(())
+    } else {
+        Err(no_parent(table, fk))
+    }
+}
+
+/// 1761: a cascade would give `child` a duplicate in its key `index`. The record is the
+/// new key of the child row `changed`, its columns joined by '-', as MariaDB prints it.
+fn duplicate_in_child(
+    child: &Table,
+    index: IndexNo,
+    fk: &ForeignKeySchema,
+    changed: &[Value],
+) -> Error {
+    let record: Vec<String> = fk
+        .columns
+        .iter()
+        .map(|&c| manycore_types::format::to_text(&changed[c], &child.schema.columns[c].data_type))
+        .collect();
+    Error::new(
+        ErrorCode::ForeignDuplicateKeyWithChildInfo,
+        format!(
+            "Foreign key constraint for table '{}', record '{}' would lead to a duplicate entry \
+             in table '{}', key '{}'",
+            fk.parent_table,
+            record.join("-"),
+            child.schema.name,
+            child.schema.index_name(index)
+        ),
+    )
+}
+
 /// A parent row's key under one foreign key, as a write changes it.
 struct KeyChange {
     old: Vec<Value>,
@@ -421,16 +519,18 @@ struct KeyChange {
 
 /// The foreign-key work of one write statement on one table: present only if
 /// foreign_key_checks is on and the table has foreign keys or is some table's parent.
-pub struct Enforcer {
+pub struct Enforcer<'s> {
     catalog: Arc<Catalog>,
+    /// Evaluates the generated columns of the child rows cascades change.
+    session: &'s dyn crate::expr::SessionContext,
 }
 
-impl Enforcer {
+impl<'s> Enforcer<'s> {
     pub fn for_write(
         txn: &Transaction,
         table: &Table,
-        session: &dyn crate::expr::SessionContext,
-    ) -> Option<Enforcer> {
+        session: &'s dyn crate::expr::SessionContext,
+    ) -> Option<Enforcer<'s>> {
         if !session.foreign_key_checks() {
             return None;
         }
@@ -444,6 +544,7 @@ impl Enforcer {
                 .is_some();
         involved.then(|| Enforcer {
             catalog: arc_swap::Guard::into_inner(catalog),
+            session,
         })
     }
 
@@ -475,7 +576,7 @@ impl Enforcer {
                 if old.is_some_and(|old| fk.columns.iter().all(|&c| old[c] == new[c])) {
                     continue;
                 }
-                self.check_parent(txn, table, fk, new)?;
+                check_parent(&self.catalog, txn, table, fk, new)?;
             }
         }
         let Some(old) = old else {
@@ -521,7 +622,6 @@ impl Enforcer {
         table: &Table,
         fk: &ForeignKeySchema,
     ) -> Result<u64> {
-        let enforcer = Enforcer { catalog };
         let mut rows = Vec::new();
         txn.scan_latest(table, IndexNo::Primary, &KeyRange::all(), |_, row| {
             rows.push(row.to_vec());
@@ -530,40 +630,10 @@ impl Enforcer {
         .map_err(|e| crate::dml::write_error(e, table, &[]))?;
         for row in &rows {
             if fk.columns.iter().all(|&c| !row[c].is_null()) {
-                enforcer.check_parent(txn, table, fk, row)?;
+                check_parent(&catalog, txn, table, fk, row)?;
             }
         }
         Ok(rows.len() as u64)
-    }
-
-    fn check_parent(
-        &self,
-        txn: &Transaction,
-        table: &Table,
-        fk: &ForeignKeySchema,
-        row: &[Value],
-    ) -> Result<()> {
-        let Some(parent) = self.catalog.table(&fk.parent_db, &fk.parent_table) else {
-            return Err(no_parent(table, fk));
-        };
-        let Some(positions) = parent_positions(&parent.schema, fk) else {
-            return Err(no_parent(table, fk));
-        };
-        let Some(index) = index_for(&parent.schema, &positions) else {
-            return Err(no_parent(table, fk));
-        };
-        let key: Vec<Value> = fk.columns.iter().map(|&c| row[c].clone()).collect();
-        let mut found = false;
-        txn.scan_latest(parent, index, &KeyRange::prefix(key), |_, _| {
-            found = true;
-            ControlFlow::Break(())
-        })
-        .map_err(|e| crate::dml::write_error(e, parent, &[]))?;
-        if found {
-            Ok(())
-        } else {
-            Err(no_parent(table, fk))
-        }
     }
 
     /// The children of a parent row whose key under `fk` of `child` changes as `key` says.
@@ -621,8 +691,11 @@ impl Enforcer {
                 ),
             ));
         }
+        // Generated columns read the changed key (1905 keeps it from being one of them).
+        let generated = crate::generated::bind(child)?;
+        let eval = crate::expr::EvalContext::new(&[], self.session);
         for (slot, row) in rows {
-            let changed = match (&key.new, action) {
+            let mut changed = match (&key.new, action) {
                 (None, ReferentialAction::Cascade) => None,
                 (Some(key), ReferentialAction::Cascade) => {
                     let mut changed = row.clone();
@@ -639,11 +712,20 @@ impl Enforcer {
                     Some(changed)
                 }
             };
+            if let Some(changed) = &mut changed {
+                let strict = self.session.strict();
+                crate::generated::fill(&generated, &child.schema, changed, 1, strict, &eval)?;
+            }
             match &changed {
                 None => txn.delete(child, &slot),
                 Some(changed) => txn.update(child, &slot, changed.clone().into_boxed_slice()),
             }
-            .map_err(|e| crate::dml::write_error(e, child, changed.as_deref().unwrap_or(&[])))?;
+            .map_err(|e| match (e, &changed) {
+                (StorageError::DuplicateKey { index, .. }, Some(changed)) => {
+                    duplicate_in_child(child, index, fk, changed)
+                }
+                (e, _) => crate::dml::write_error(e, child, changed.as_deref().unwrap_or(&[])),
+            })?;
             self.written(
                 txn,
                 child,

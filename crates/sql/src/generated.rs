@@ -23,6 +23,14 @@
 //!     are 1901 for a STORED or indexed column, as in MariaDB. MariaDB evaluates them on
 //!     every read of a plain VIRTUAL column; manycore keeps the value in the row, so it
 //!     refuses them there with 1235 rather than answer differently.
+//! (6) Foreign keys: a cascade that changes a child row refills it (`fill`) before writing
+//!     it (`foreign_key::Enforcer`); a STORED column may not read a column a key's ON
+//!     UPDATE CASCADE / SET NULL or ON DELETE SET NULL writes (1901, `validate`, run again
+//!     after ALTER adds keys), nor a key with those actions cover a generated column (1905,
+//!     `foreign_key::declare`). ALTER may not switch a column to or from VIRTUAL (1907).
+//!
+//! Not built: 1901 for ON ... SET DEFAULT keys (stored as RESTRICT, so `validate` cannot
+//! see them), and 1905 for a column-level REFERENCES on a generated column.
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{self, EvalContext, Expr};
@@ -182,7 +190,24 @@ pub fn validate(schema: &TableSchema) -> Result<()> {
             if other.auto_increment && g.stored {
                 return Err(not_allowed("AUTO_INCREMENT", &other.name));
             }
+            if g.stored && crate::foreign_key::written_by_actions(schema, c) {
+                return Err(not_allowed(&other.name, &column.name));
+            }
         }
+    }
+    Ok(())
+}
+
+/// 1907: ALTER TABLE MODIFY/CHANGE may not turn a column into a VIRTUAL one or a VIRTUAL
+/// one into any other (STORED or plain); MariaDB does not support either, while STORED
+/// and plain columns turn into each other.
+pub fn check_redefinition(was: &ColumnSchema, now: &ColumnSchema) -> Result<()> {
+    let is_virtual = |c: &ColumnSchema| c.generated.as_ref().is_some_and(|g| !g.stored);
+    if is_virtual(was) != is_virtual(now) {
+        return Err(Error::new(
+            ErrorCode::UnsupportedActionOnGeneratedColumn,
+            "This is not yet supported for generated columns",
+        ));
     }
     Ok(())
 }

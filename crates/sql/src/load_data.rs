@@ -29,7 +29,7 @@
 //!     user variable is NULL.
 //!
 //! Not built: files on the server (LOAD DATA without LOCAL is 1290, as with MariaDB's
-//! --secure-file-priv), fixed-width rows (FIELDS TERMINATED BY '' ENCLOSED BY ''), LOAD
+//! --secure-file-priv; `@@secure_file_priv` is NULL, import and export disabled), fixed-width rows (FIELDS TERMINATED BY '' ENCLOSED BY ''), LOAD
 //! XML, the PARTITION clause and character sets other than utf8mb4/utf8mb3 and binary
 //! (1235). The file is held in memory while it loads.
 
@@ -257,6 +257,8 @@ pub struct LoadPlan {
     targets: Vec<Slot>,
     /// (position in `insert.columns`, value; None is DEFAULT), in the order written.
     set: Vec<(usize, Option<Expr>)>,
+    /// For each of the table's columns, its position in `insert.columns` (for SET's rows).
+    slots: Vec<Option<usize>>,
     format: Format,
     ignore_lines: u64,
     pub file: String,
@@ -348,6 +350,10 @@ pub fn bind(load: &LoadDataStatement, cx: &BindContext) -> Result<LoadPlan> {
         };
         set.push((slot, value));
     }
+    let mut slots = vec![None; schema.columns.len()];
+    for (slot, &column) in columns.iter().enumerate() {
+        slots[column] = Some(slot);
+    }
     let subquery_tables = cx.subquery_tables.take();
     let rules = WriteRules::bind(cx, &db, &table, replace, false)?;
     Ok(LoadPlan {
@@ -369,6 +375,7 @@ pub fn bind(load: &LoadDataStatement, cx: &BindContext) -> Result<LoadPlan> {
         },
         targets,
         set,
+        slots,
         format: load.format.clone(),
         ignore_lines: load.ignore_lines,
         file: load.file.clone(),
@@ -388,6 +395,7 @@ pub fn execute(
     let insert = &plan.insert;
     let schema = &insert.table.schema;
     let strict = session.strict() && !insert.ignore;
+    let null_is_error = insert.null_is_error(strict, true);
     let write_session = WriteSession::new(session, strict);
     let subqueries = exec::SubqueryReader::new(txn.write_view(), interrupt);
     let eval = EvalContext {
@@ -461,23 +469,23 @@ pub fn execute(
                             session.set_user_variable(name, value);
                         }
                         Slot::Column(slot) => {
-                            let c = &schema.columns[insert.columns[*slot]];
-                            values[*slot] = Some(match field {
-                                Some(bytes) => {
-                                    let name = || dml::qualified(&insert.db, &insert.table, c);
-                                    let value = Value::Bytes(bytes);
-                                    dml::store(
-                                        value,
-                                        c,
-                                        &name,
-                                        row_number,
-                                        strict,
-                                        false,
-                                        &write_session,
-                                    )?
+                            let column = insert.columns[*slot];
+                            // Stored now, so warnings come in the fields' order.
+                            values[*slot] = match field {
+                                Some(bytes) => insert.given_cell(
+                                    column,
+                                    Value::Bytes(bytes),
+                                    row_number,
+                                    strict,
+                                    null_is_error,
+                                    &write_session,
+                                )?,
+                                None => {
+                                    let c = &schema.columns[column];
+                                    let value = null_field(c, row_number, session, &problem)?;
+                                    insert.computed_cell(column, value, strict, &write_session)?
                                 }
-                                None => null_field(c, row_number, session, &problem)?,
-                            });
+                            };
                         }
                     }
                 }
@@ -489,17 +497,20 @@ pub fn execute(
                     match target {
                         Slot::Variable(name) => session.set_user_variable(name, Value::Null),
                         Slot::Column(slot) => {
-                            let c = &schema.columns[insert.columns[*slot]];
-                            values[*slot] = Some(missing_field(c, session));
+                            let column = insert.columns[*slot];
+                            let value = missing_field(&schema.columns[column], session);
                             problem(
                                 ErrorCode::WarnTooFewRecords,
                                 format!("Row {row_number} doesn't contain data for all columns"),
                             )?;
+                            values[*slot] =
+                                insert.computed_cell(column, value, strict, &write_session)?;
                         }
                     }
                 }
                 if !plan.set.is_empty() {
-                    assign(plan, &mut values, &eval, &write_session)?;
+                    let stored = (row_number, strict, null_is_error);
+                    assign(plan, &mut values, stored, &eval, &write_session)?;
                 }
                 return Ok(Some(values));
             }
@@ -533,19 +544,21 @@ pub fn execute(
 }
 
 /// The SET clause: each value evaluated against the row as read so far (a column no field
-/// gave reads its default), in the order written, so a later one sees an earlier one's.
+/// gave reads its default), in the order written, then stored, so a later one sees an
+/// earlier one's stored value. `stored` is (row number, strict, NULL is an error) for
+/// `InsertPlan::given_cell`.
 fn assign(
     plan: &LoadPlan,
     values: &mut [Option<Value>],
+    (row_number, strict, null_is_error): (u64, bool, bool),
     eval: &EvalContext,
     write_session: &WriteSession,
 ) -> Result<()> {
     let insert = &plan.insert;
     let schema = &insert.table.schema;
     let mut row = Vec::with_capacity(schema.columns.len());
-    for (i, c) in schema.columns.iter().enumerate() {
-        let given = insert.columns.iter().position(|&column| column == i);
-        row.push(match given.and_then(|slot| values[slot].clone()) {
+    for (c, slot) in schema.columns.iter().zip(&plan.slots) {
+        row.push(match slot.and_then(|slot| values[slot].clone()) {
             Some(v) => v,
             None => record_default(c, write_session),
         });
@@ -553,12 +566,28 @@ fn assign(
     for (slot, value) in &plan.set {
         let column = insert.columns[*slot];
         let c = &schema.columns[column];
-        row[column] = match value {
-            Some(e) => write_session.check(e.eval(&row, eval))?,
-            None if c.auto_increment => Value::Null,
-            None => dml::default_cell(c, false, write_session)?,
+        values[*slot] = match value {
+            Some(e) => {
+                let v = write_session.check(e.eval(&row, eval))?;
+                let cell = insert.given_cell(
+                    column,
+                    v,
+                    row_number,
+                    strict,
+                    null_is_error,
+                    write_session,
+                )?;
+                row[column] = cell.clone().unwrap_or(Value::Null);
+                cell
+            }
+            None => {
+                row[column] = match c.auto_increment {
+                    true => Value::Null,
+                    false => dml::default_cell(c, false, write_session)?,
+                };
+                None
+            }
         };
-        values[*slot] = value.as_ref().map(|_| row[column].clone());
     }
     Ok(())
 }
@@ -595,7 +624,7 @@ fn null_field(
             c.name
         ),
     )?;
-    Ok(dml::implicit_default(&c.data_type))
+    Ok(reset_value(c))
 }
 
 /// What `c` stores when its field is missing (invariant (4)): MariaDB resets the column
@@ -611,7 +640,16 @@ fn missing_field(c: &ColumnSchema, session: &dyn expr::SessionContext) -> Value 
     } else if !c.nullable && matches!(c.data_type, DataType::Timestamp { .. }) {
         dml::current_timestamp(c, session)
     } else {
-        dml::implicit_default(&c.data_type)
+        reset_value(c)
+    }
+}
+
+/// The zero MariaDB's field reset leaves in `c`: the type's implicit default, except that
+/// an ENUM gets '' (its number 0), not its first member.
+fn reset_value(c: &ColumnSchema) -> Value {
+    match c.data_type {
+        DataType::Enum { .. } => Value::Bytes(Vec::new()),
+        _ => dml::implicit_default(&c.data_type),
     }
 }
 

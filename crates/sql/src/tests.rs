@@ -2485,3 +2485,41 @@ fn regexp_pattern_as_parameter() {
         .expect_err("invalid literal pattern");
     assert_eq!(error.code, crate::error::ErrorCode::RegexpError);
 }
+
+#[test]
+fn multi_table_writes_refuse_tables_with_triggers() {
+    let (_engine, mut s) = setup();
+    run(&mut s, "CREATE TABLE t (a INT PRIMARY KEY, b INT)");
+    run(&mut s, "CREATE TABLE u (a INT PRIMARY KEY)");
+    run(&mut s, "CREATE TABLE audit (what VARCHAR(10))");
+    run(&mut s, "INSERT INTO t VALUES (1, 10), (2, 20)");
+    run(&mut s, "INSERT INTO u VALUES (1), (2)");
+    run(
+        &mut s,
+        "CREATE TRIGGER tu AFTER UPDATE ON t FOR EACH ROW INSERT INTO audit VALUES ('upd')",
+    );
+    run(
+        &mut s,
+        "CREATE TRIGGER td BEFORE DELETE ON t FOR EACH ROW INSERT INTO audit VALUES ('del')",
+    );
+    // Not built: firing them. 1235, never a write that bypasses them.
+    for sql in [
+        "UPDATE t JOIN u ON t.a = u.a SET t.b = 0",
+        "DELETE t FROM t JOIN u ON t.a = u.a",
+        "DELETE FROM t USING t, u WHERE t.a = u.a",
+    ] {
+        assert_eq!(error(&mut s, sql).code, ErrorCode::NotSupportedYet, "{sql}");
+    }
+    assert_eq!(
+        rows(&mut s, "SELECT COUNT(*), SUM(b) FROM t"),
+        table(&[&["2", "30"]])
+    );
+    // A target without triggers of that event is written as before.
+    run(&mut s, "UPDATE u JOIN t ON t.a = u.a SET u.a = u.a + 10");
+    run(
+        &mut s,
+        "DELETE u FROM u JOIN t ON t.a + 10 = u.a WHERE t.a = 1",
+    );
+    assert_eq!(rows(&mut s, "SELECT a FROM u"), table(&[&["12"]]));
+    assert_eq!(rows(&mut s, "SELECT COUNT(*) FROM audit"), table(&[&["0"]]));
+}

@@ -201,6 +201,16 @@ thread_local! {
 
 /// Checks that a statement may write `db`.`table` (not a table a statement firing it
 /// writes: invariant (3)) and binds the triggers of `event` on it.
+/// Whether `table` of `db` has a trigger on `event`.
+pub fn exists(cx: &BindContext, db: &str, table: &Table, event: Event) -> bool {
+    cx.catalog.databases.get(db).is_some_and(|database| {
+        database
+            .triggers
+            .iter()
+            .any(|t| t.table == table.schema.name && t.event == event.word())
+    })
+}
+
 pub fn bind(cx: &BindContext, db: &str, table: &Arc<Table>, event: Event) -> Result<Triggers> {
     let name = &table.schema.name;
     let key = (db.to_string(), name.clone());
@@ -267,7 +277,9 @@ pub fn validate(
 }
 
 /// Runs `triggers` for one row: `old` is the row before the write (UPDATE, DELETE), `new`
-/// the row to write (INSERT, UPDATE), which BEFORE triggers may change.
+/// the row to write (INSERT, UPDATE), which BEFORE triggers may change, leaving NULL in a
+/// NOT NULL column for the write to settle (`dml::settle_nulls`). Returns the NEW columns
+/// the bodies assigned.
 pub fn fire(
     triggers: &[BoundTrigger],
     old: Option<&[Value]>,
@@ -275,7 +287,7 @@ pub fn fire(
     txn: &mut Transaction,
     session: &dyn expr::SessionContext,
     interrupt: &crate::engine::ProcessEntry,
-) -> Result<()> {
+) -> Result<Vec<usize>> {
     let mut frame = compound::Frame::new(old, new);
     let mut runtime = compound::Runtime {
         txn,
@@ -285,5 +297,5 @@ pub fn fire(
     for trigger in triggers {
         compound::run(&trigger.body, &mut frame, &mut runtime)?;
     }
-    Ok(())
+    Ok(frame.assigned)
 }

@@ -17,6 +17,9 @@ use crate::error::{Error, ErrorCode, Result};
 use manycore_types::{DataType, IntWidth, Value};
 use std::sync::Arc;
 
+/// The textual default that makes a `StrOrNull` variable start as NULL.
+const NULL_DEFAULT: &str = "\0NULL";
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VarScopeKind {
     Global,
@@ -378,7 +381,9 @@ pub static VARIABLES: &[VarDef] = &[
     def("read_buffer_size", Both, U64, false, "131072"),
     def("read_only", Global, Bool, false, "OFF"),
     def("require_secure_transport", Global, Bool, false, "OFF"),
-    def("secure_file_priv", Global, Str, true, ""),
+    // NULL: files on the server are refused (LOAD DATA without LOCAL is 1290), the meaning
+    // security guides give NULL; '' would say any file may be read.
+    def("secure_file_priv", Global, StrOrNull, true, NULL_DEFAULT),
     def("server_id", Both, U32, false, "1"),
     def("session_track_schema", Both, Bool, false, "ON"),
     def("session_track_state_change", Both, Bool, false, "OFF"),
@@ -556,8 +561,11 @@ impl SessionVars {
 }
 
 impl VarDef {
-    /// Parses the textual default (invariant (1)).
+    /// Parses the textual default (invariant (1)); `NULL_DEFAULT` is NULL for `StrOrNull`.
     pub fn parse_default(&self, text: &str) -> Value {
+        if self.kind == StrOrNull && text == NULL_DEFAULT {
+            return Value::Null;
+        }
         self.parse_text(text).unwrap_or_else(|| Value::text(text))
     }
 

@@ -219,5 +219,10 @@ fn each_load_counts_once_and_server_files_are_refused() {
             mysql::Error::MySqlError(e) => assert_eq!(e.code, 1290, "{e}"),
             other => panic!("{other}"),
         }
+        // And the variable says so: NULL, where '' would mean any file.
+        let priv_dir: Option<Option<String>> = conn
+            .query_first("SELECT @@secure_file_priv")
+            .expect("secure_file_priv");
+        assert_eq!(priv_dir, Some(None));
     }
 }
