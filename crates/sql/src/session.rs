@@ -2273,7 +2273,8 @@ impl Session {
         }
     }
 
-    /// EXPLAIN [FORMAT=TRADITIONAL] SELECT: the rows describing its plan (`explain`).
+    /// EXPLAIN [FORMAT=TRADITIONAL] of a SELECT, single-table UPDATE or DELETE, or INSERT
+    /// / REPLACE ... VALUES: the rows describing its plan (`explain`).
     fn explain(
         &mut self,
         statement: &ast::Statement,
@@ -2296,21 +2297,54 @@ impl Session {
                 ast::AnalyzeFormat::TRADITIONAL
             ))
         );
-        let ast::Statement::Query(query) = statement.as_ref() else {
-            return Err(Error::not_supported(
-                "EXPLAIN of a statement other than SELECT",
-            ));
-        };
         if *analyze || !traditional {
             return Err(Error::not_supported(
                 "ANALYZE and EXPLAIN FORMAT other than TRADITIONAL",
             ));
         }
+        // Bound as the statement would be (its errors too), never run: EXPLAIN reads only.
         let catalog = self.engine.storage().catalog();
         let cx = self.bind_context(&catalog, text, parameters);
-        let select = select::bind_select(query, &cx)?;
-        drop(cx);
-        self.reading(params, |ctx| crate::explain::explain(&select.plan, ctx))
+        match statement.as_ref() {
+            ast::Statement::Query(query) => {
+                let select = select::bind_select(query, &cx)?;
+                drop(cx);
+                self.reading(params, |ctx| crate::explain::explain(&select.plan, ctx))
+            }
+            ast::Statement::Update(u) if !multi_table::is_multi_update(u) => {
+                let update = dml::bind_update(u, &cx)?;
+                drop(cx);
+                let sorts = !update.order.is_empty();
+                self.reading(params, |ctx| {
+                    crate::explain::explain_write(&update.scan, sorts, false, ctx)
+                })
+            }
+            ast::Statement::Delete(d) if !multi_table::is_multi_delete(d) => {
+                let delete = dml::bind_delete(d, &cx)?;
+                drop(cx);
+                let sorts = !delete.order.is_empty();
+                let deletes_all = delete.scan.filter.is_none() && !sorts && delete.limit.is_none();
+                self.reading(params, |ctx| {
+                    crate::explain::explain_write(&delete.scan, sorts, deletes_all, ctx)
+                })
+            }
+            ast::Statement::Insert(i) => {
+                let insert = dml::bind_insert(i, &cx)?;
+                drop(cx);
+                match &insert.source {
+                    // Not yet: MariaDB's rows for the SELECT, with `Using temporary` when it
+                    // reads the table written.
+                    dml::InsertSource::Select(_) => {
+                        Err(Error::not_supported("EXPLAIN of INSERT ... SELECT"))
+                    }
+                    _ => Ok(crate::explain::explain_insert(&insert.table)),
+                }
+            }
+            _ => Err(Error::not_supported(
+                "EXPLAIN of a multi-table UPDATE or DELETE or of a statement other than \
+                 SELECT, UPDATE, DELETE, INSERT and REPLACE",
+            )),
+        }
     }
 
     /// Runs `f` in a read-only statement of the session's transaction, with what executing
