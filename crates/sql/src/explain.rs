@@ -78,7 +78,8 @@ pub fn explain(plan: &Plan, ctx: &ExecContext) -> crate::Result<Rows> {
 /// The EXPLAIN rows of a single-table UPDATE or DELETE reading `scan`: MariaDB's
 /// single-table plan, which knows no `const` or `ref` (its range optimizer picks the
 /// key: `range`, rows counted), checks every WHERE clause (`Using where`), and does not
-/// read the rows of a DELETE without WHERE, ORDER BY or LIMIT (`Deleting all rows`).
+/// read the rows of a DELETE without WHERE, ORDER BY, LIMIT or DELETE triggers (`Deleting
+/// all rows`).
 /// `sorts`: the statement has an ORDER BY.
 pub fn explain_write(
     scan: &Scan,

@@ -2323,7 +2323,11 @@ impl Session {
                 let delete = dml::bind_delete(d, &cx)?;
                 drop(cx);
                 let sorts = !delete.order.is_empty();
-                let deletes_all = delete.scan.filter.is_none() && !sorts && delete.limit.is_none();
+                // MariaDB reads the rows when DELETE triggers must see each one.
+                let deletes_all = delete.scan.filter.is_none()
+                    && !sorts
+                    && delete.limit.is_none()
+                    && delete.triggers.is_empty();
                 self.reading(params, |ctx| {
                     crate::explain::explain_write(&delete.scan, sorts, deletes_all, ctx)
                 })
