@@ -56,12 +56,7 @@ const COUNT_LIMIT: u64 = 100_000;
 
 /// The EXPLAIN rows of `plan`, a bound SELECT; `ctx` reads the ranges it counts.
 pub fn explain(plan: &Plan, ctx: &ExecContext) -> crate::Result<Rows> {
-    let mut explainer = Explainer {
-        ctx,
-        rows: Vec::new(),
-        next_id: 1,
-        enclosing: Vec::new(),
-    };
+    let mut explainer = Explainer::new(ctx);
     let id = explainer.new_id();
     explainer.block(plan, id, "SIMPLE")?;
     // Block 1 is PRIMARY as soon as there is a second one.
@@ -87,12 +82,7 @@ pub fn explain_write(
     deletes_all: bool,
     ctx: &ExecContext,
 ) -> crate::Result<Rows> {
-    let mut explainer = Explainer {
-        ctx,
-        rows: Vec::new(),
-        next_id: 1,
-        enclosing: Vec::new(),
-    };
+    let mut explainer = Explainer::new(ctx);
     let id = explainer.new_id();
     let impossible = scan
         .filter
@@ -247,6 +237,17 @@ struct Explainer<'c, 'a> {
     next_id: u64,
     /// The tables of the blocks around the subquery being explained, innermost last.
     enclosing: Vec<Vec<Named>>,
+}
+
+impl<'c, 'a> Explainer<'c, 'a> {
+    fn new(ctx: &'c ExecContext<'a>) -> Explainer<'c, 'a> {
+        Explainer {
+            ctx,
+            rows: Vec::new(),
+            next_id: 1,
+            enclosing: Vec::new(),
+        }
+    }
 }
 
 /// A table a block reads, for naming its columns in `ref`.
