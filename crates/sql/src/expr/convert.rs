@@ -575,7 +575,14 @@ pub fn store_value(
                 return complain(strict, session, message, zero);
             };
             Ok(match column {
-                DataType::Date => Value::Date(dt.date),
+                DataType::Date => {
+                    // MariaDB notes a time of day dropped, but not a fraction alone.
+                    if (dt.hour, dt.minute, dt.second) != (0, 0, 0) {
+                        let (code, message) = truncated(&column_name(), row);
+                        session.note(code, message);
+                    }
+                    Value::Date(dt.date)
+                }
                 DataType::DateTime { fsp } | DataType::Timestamp { fsp } => {
                     let unit = 10u32.pow(6 - (*fsp).min(6) as u32);
                     let dt = DateTime {
