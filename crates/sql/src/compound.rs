@@ -12,7 +12,8 @@
 //! SET (of locals, `NEW.col`, `@user` variables, several in one SET), IF / ELSEIF / ELSE,
 //! the CASE statement (both forms; 1339 when nothing matches and there is no ELSE),
 //! WHILE, REPEAT, LOOP, labels with LEAVE and ITERATE, SELECT ... INTO locals or user
-//! variables, SIGNAL SQLSTATE with its condition items, and INSERT/UPDATE/DELETE.
+//! variables, SIGNAL with its condition items, DECLARE ... CONDITION and HANDLER, and
+//! INSERT/UPDATE/DELETE.
 //!
 //! Invariants:
 //! (1) Labels and local variables are resolved when the body is bound (1308, 1309, 1310,
@@ -24,17 +25,35 @@
 //!     iteration (MariaDB has no other guard against a runaway loop). A looping body keeps
 //!     its worker busy meanwhile: the KILL must come from a connection on another worker.
 //! (4) Anything of the grammar not built here is 1235 when the body is bound (at CREATE
-//!     TRIGGER), never a silent no-op: DECLARE ... CONDITION / HANDLER / CURSOR, RESIGNAL,
-//!     GET DIAGNOSTICS, OPEN/FETCH/CLOSE, CALL, SET of system variables.
+//!     TRIGGER), never a silent no-op: DECLARE ... CURSOR, RESIGNAL, GET DIAGNOSTICS,
+//!     OPEN/FETCH/CLOSE, CALL, SET of system variables.
+//! (5) Conditions: DECLARE ... CONDITION names an SQLSTATE or error number; DECLARE
+//!     CONTINUE / EXIT HANDLER catches an error of a statement, or else the last warning
+//!     or note it raised that a handler catches (SELECT ... INTO that finds no row raises
+//!     1329 'no data', SIGNAL of class '01' a warning). The innermost block with a handler
+//!     for the condition takes it, and of its handlers the closest (error number, then
+//!     SQLSTATE, then SQLWARNING / NOT FOUND / SQLEXCEPTION). A handler's body runs with
+//!     only the blocks around its block handling what it raises; then CONTINUE goes on
+//!     after the statement that raised the condition (after a whole IF, CASE or loop when
+//!     its condition raised it), EXIT leaves the handler's block. A KILL, a deadlock and a
+//!     statement undone to wait for a lock are not caught.
+//! (6) What a body's statements raise stays in the body (`run`): its warnings and notes
+//!     do not reach the statement that fired the trigger, and a statement whose error a
+//!     handler caught keeps what it wrote before the error, as MariaDB's triggers do
+//!     (MariaDB undoes such a statement only in a stored procedure).
 //!
-//! Not built yet: handlers (so a SELECT ... INTO that finds no row leaves its targets
-//! unchanged, as MariaDB does without a handler, and raises nothing), the 4094 note
-//! ("At line N in db.trigger") MariaDB adds after an error raised inside a body, and
-//! SIGNAL's items other than MESSAGE_TEXT and MYSQL_ERRNO (accepted and checked, but only
-//! GET DIAGNOSTICS, which is not built, could read them).
+//! (7) A body is bound when its trigger is created, but as in MariaDB only its form and its
+//!     NEW / OLD references are checked then: an error binding one of its statements or
+//!     expressions (an unknown table, column or function, 1442) is that statement's error
+//!     when it runs, which a handler may catch.
+//!
+//! Not built yet: cursors, RESIGNAL and GET DIAGNOSTICS (a handler cannot read the
+//! condition it caught), the 4094 note ("At line N in db.trigger") MariaDB adds after an
+//! error raised inside a body, and SIGNAL's items other than MESSAGE_TEXT and MYSQL_ERRNO
+//! (accepted and checked, but only GET DIAGNOSTICS could read them).
 
 use crate::dml::{self, DeletePlan, InsertPlan, UpdatePlan};
-use crate::error::{Error, ErrorCode, Result, Signalled};
+use crate::error::{Condition, Error, ErrorCode, Result, Signalled};
 use crate::exec::{self, ExecContext};
 use crate::expr::{self, coerce, EvalContext, Expr};
 use crate::parse::{self, Statement};
@@ -103,15 +122,43 @@ enum LoopKind<E> {
 }
 
 #[derive(Debug)]
-struct Declaration {
-    names: Vec<String>,
-    data_type: DataType,
-    default: Option<ast::Expr>,
+enum Declaration {
+    Variables {
+        names: Vec<String>,
+        data_type: DataType,
+        default: Option<Box<ast::Expr>>,
+    },
+    /// DECLARE name CONDITION FOR ...
+    Condition { name: String, value: ConditionNode },
+    /// DECLARE {CONTINUE | EXIT} HANDLER FOR condition, ... statement
+    Handler(Box<HandlerNode>),
+}
+
+/// A condition as a handler or DECLARE ... CONDITION names it.
+#[derive(Debug)]
+enum ConditionNode {
+    Value(ConditionValue),
+    /// A declared condition's name.
+    Named(String),
+}
+
+#[derive(Debug)]
+struct HandlerNode {
+    exit: bool,
+    conditions: Vec<ConditionNode>,
+    body: Node,
+}
+
+/// What SIGNAL raises: an SQLSTATE, or a condition declared with one.
+#[derive(Debug)]
+enum SignalTarget {
+    Sqlstate(String),
+    Named(String),
 }
 
 #[derive(Debug)]
 struct SignalNode {
-    sqlstate: String,
+    target: SignalTarget,
     message: Option<ast::Expr>,
     errno: Option<ast::Expr>,
     /// The other condition items (CLASS_ORIGIN, ...): evaluated, kept by nobody.
@@ -294,7 +341,17 @@ impl<'t> Reader<'t> {
         }
         let mut declarations = Vec::new();
         while self.peek_word(0).as_deref() == Some("DECLARE") {
-            declarations.push(self.declaration()?);
+            let declaration = self.declaration()?;
+            let after_handler = declarations
+                .iter()
+                .any(|d| matches!(d, Declaration::Handler(_)));
+            if after_handler && !matches!(declaration, Declaration::Handler(_)) {
+                return Err(Error::new(
+                    ErrorCode::SpVarcondAfterCurshndlr,
+                    "Variable or condition declaration after cursor or handler declaration",
+                ));
+            }
+            declarations.push(declaration);
             if self.parser.peek_token().token != Token::SemiColon {
                 return Err(self.error_here());
             }
@@ -330,15 +387,31 @@ impl<'t> Reader<'t> {
 
     fn declaration(&mut self) -> ParseResult<Declaration> {
         self.expect_word("DECLARE")?;
-        if matches!(
-            self.peek_word(0).as_deref(),
-            Some("CONTINUE" | "EXIT" | "UNDO")
-        ) {
-            return Err(Error::not_supported("DECLARE ... HANDLER"));
+        if self.peek_word(0).as_deref() == Some("UNDO") {
+            // MariaDB's grammar has no UNDO handlers.
+            return Err(self.error_here());
+        }
+        if let Some(kind @ ("CONTINUE" | "EXIT")) = self.peek_word(0).as_deref() {
+            let exit = kind == "EXIT";
+            self.parser.next_token();
+            return self.handler(exit);
         }
         let mut names = vec![self.name()?];
         match self.peek_word(0).as_deref() {
-            Some("CONDITION") => return Err(Error::not_supported("DECLARE ... CONDITION")),
+            Some("CONDITION") => {
+                self.parser.next_token();
+                self.expect_word("FOR")?;
+                // A condition names an SQLSTATE or an error number, nothing else.
+                let by_number = matches!(self.parser.peek_token().token, Token::Number(..));
+                if !by_number && self.peek_word(0).as_deref() != Some("SQLSTATE") {
+                    return Err(self.error_here());
+                }
+                let value = self.condition()?;
+                return Ok(Declaration::Condition {
+                    name: names.remove(0),
+                    value,
+                });
+            }
             Some("CURSOR") => return Err(Error::not_supported("DECLARE ... CURSOR")),
             _ => {}
         }
@@ -356,15 +429,89 @@ impl<'t> Reader<'t> {
             ));
         }
         let default = if self.eat_word("DEFAULT") {
-            Some(self.expr()?)
+            Some(Box::new(self.expr()?))
         } else {
             None
         };
-        Ok(Declaration {
+        Ok(Declaration::Variables {
             names,
             data_type,
             default,
         })
+    }
+
+    /// `HANDLER FOR condition [, condition]... statement`, after CONTINUE or EXIT.
+    fn handler(&mut self, exit: bool) -> ParseResult<Declaration> {
+        self.expect_word("HANDLER")?;
+        self.expect_word("FOR")?;
+        let mut conditions = vec![self.condition()?];
+        while self.parser.consume_token(&Token::Comma) {
+            conditions.push(self.condition()?);
+        }
+        let body = self.statement(false)?;
+        Ok(Declaration::Handler(Box::new(HandlerNode {
+            exit,
+            conditions,
+            body,
+        })))
+    }
+
+    /// A condition value: `SQLSTATE [VALUE] 'state'`, an error number, SQLWARNING,
+    /// NOT FOUND, SQLEXCEPTION or a declared condition's name.
+    fn condition(&mut self) -> ParseResult<ConditionNode> {
+        let token = self.parser.peek_token();
+        if let Token::Number(digits, _) = &token.token {
+            let number = digits.parse::<u16>().ok().filter(|n| *n > 0);
+            let Some(number) = number else {
+                return Err(Error::new(
+                    ErrorCode::WrongValue,
+                    format!("Incorrect CONDITION value: '{digits}'"),
+                ));
+            };
+            self.parser.next_token();
+            return Ok(ConditionNode::Value(ConditionValue::Number(number)));
+        }
+        let value = match self.peek_word(0).as_deref() {
+            Some("SQLSTATE") => {
+                self.parser.next_token();
+                self.eat_word("VALUE");
+                ConditionValue::Sqlstate(self.sqlstate()?)
+            }
+            Some("SQLWARNING") => ConditionValue::Warning,
+            Some("SQLEXCEPTION") => ConditionValue::Exception,
+            Some("NOT") if self.peek_word(1).as_deref() == Some("FOUND") => {
+                self.parser.next_token();
+                ConditionValue::NotFound
+            }
+            Some(_) if matches!(token.token, Token::Word(_)) => {
+                return Ok(ConditionNode::Named(self.name()?));
+            }
+            _ => return Err(self.error_here()),
+        };
+        if !matches!(value, ConditionValue::Sqlstate(_)) {
+            self.parser.next_token();
+        }
+        Ok(ConditionNode::Value(value))
+    }
+
+    /// A quoted SQLSTATE: five digits or capital letters, not of class '00' (1407).
+    fn sqlstate(&mut self) -> ParseResult<String> {
+        let sqlstate = self
+            .parser
+            .parse_literal_string()
+            .map_err(|e| self.fail(e))?;
+        let well_formed = sqlstate.len() == 5
+            && sqlstate
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
+            && !sqlstate.starts_with("00");
+        if !well_formed {
+            return Err(Error::new(
+                ErrorCode::SpBadSqlstate,
+                format!("Bad SQLSTATE: '{sqlstate}'"),
+            ));
+        }
+        Ok(sqlstate)
     }
 
     fn loop_statement(&mut self, label: Option<String>) -> ParseResult<Node> {
@@ -461,33 +608,17 @@ impl<'t> Reader<'t> {
         }
     }
 
-    /// SIGNAL SQLSTATE [VALUE] 'state' [SET item = value, ...].
+    /// SIGNAL {SQLSTATE [VALUE] 'state' | condition} [SET item = value, ...].
     fn signal(&mut self) -> ParseResult<Node> {
         self.expect_word("SIGNAL")?;
-        if self.peek_word(0).as_deref() != Some("SQLSTATE") {
-            return Err(Error::not_supported(
-                "SIGNAL of a named condition (DECLARE ... CONDITION)",
-            ));
-        }
-        self.parser.next_token();
-        self.eat_word("VALUE");
-        let sqlstate = self
-            .parser
-            .parse_literal_string()
-            .map_err(|e| self.fail(e))?;
-        let well_formed = sqlstate.len() == 5
-            && sqlstate
-                .bytes()
-                .all(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
-            && !sqlstate.starts_with("00");
-        if !well_formed {
-            return Err(Error::new(
-                ErrorCode::SpBadSqlstate,
-                format!("Bad SQLSTATE: '{sqlstate}'"),
-            ));
-        }
+        let target = if self.eat_word("SQLSTATE") {
+            self.eat_word("VALUE");
+            SignalTarget::Sqlstate(self.sqlstate()?)
+        } else {
+            SignalTarget::Named(self.name()?)
+        };
         let mut signal = SignalNode {
-            sqlstate,
+            target,
             message: None,
             errno: None,
             others: Vec::new(),
@@ -693,11 +824,27 @@ pub(crate) struct TriggerRow<'a> {
     pub timing: &'a str,
 }
 
-/// Something bound with the parameters its references fill.
+/// Something bound with the parameters its references fill, or the error binding it
+/// met, which running it raises (invariant (7)).
 #[derive(Clone)]
 struct Bound<T> {
-    item: T,
+    item: Result<T>,
     refs: Vec<Ref>,
+}
+
+impl<T> Bound<T> {
+    fn get(&self) -> Result<&T> {
+        self.item.as_ref().map_err(Error::clone)
+    }
+}
+
+/// A statement's or expression's binding, with its error kept for when it runs
+/// (invariant (7)); only what is not built fails the body's binding.
+fn deferred<T>(bound: Result<T>) -> Result<Result<T>> {
+    match bound {
+        Err(e) if e.code == ErrorCode::NotSupportedYet => Err(e),
+        bound => Ok(bound),
+    }
 }
 
 #[derive(Clone)]
@@ -707,13 +854,54 @@ enum Target {
     User(String),
 }
 
+/// A condition a handler catches, or a declared condition's value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum ConditionValue {
+    Number(u16),
+    Sqlstate(String),
+    /// SQLWARNING: an SQLSTATE of class '01', or any condition of level Warning.
+    Warning,
+    /// NOT FOUND: an SQLSTATE of class '02'.
+    NotFound,
+    /// SQLEXCEPTION: an error of any other class.
+    Exception,
+}
+
+impl ConditionValue {
+    /// How closely this value catches a condition (lower is closer; MariaDB prefers an
+    /// error number to an SQLSTATE to a class), or None when it does not.
+    fn catches(&self, number: u16, sqlstate: &str, level: &str) -> Option<u8> {
+        let class = &sqlstate[..2.min(sqlstate.len())];
+        let caught = match self {
+            ConditionValue::Number(n) => return (*n == number).then_some(0),
+            ConditionValue::Sqlstate(s) => return (s == sqlstate).then_some(1),
+            ConditionValue::Warning => class == "01" || level == "Warning",
+            ConditionValue::NotFound => class == "02",
+            ConditionValue::Exception => level == "Error" && !matches!(class, "00" | "01" | "02"),
+        };
+        caught.then_some(2)
+    }
+}
+
+/// DECLARE {CONTINUE | EXIT} HANDLER, bound.
+#[derive(Clone)]
+struct Handler {
+    /// EXIT leaves the handler's block once its body ran; CONTINUE goes on after the
+    /// statement that raised the condition.
+    exit: bool,
+    conditions: Vec<ConditionValue>,
+    body: Op,
+}
+
 #[derive(Clone)]
 enum Op {
     Block {
         /// Slots set to their DEFAULT (or NULL) on entry, with the value that sets them.
         declarations: Vec<(Vec<usize>, Option<Bound<Expr>>)>,
+        handlers: Vec<Handler>,
         body: Vec<Op>,
-        label: Option<u32>,
+        /// The block's own id (labelled or not): LEAVE and EXIT handlers end it.
+        label: u32,
     },
     If {
         arms: Vec<(Bound<Expr>, Vec<Op>)>,
@@ -739,9 +927,6 @@ enum Op {
     Insert(Box<Bound<InsertPlan>>),
     Update(Box<Bound<UpdatePlan>>),
     Delete(Box<Bound<DeletePlan>>),
-    /// A write of a table the firing statement writes: 1442 when it runs (trigger
-    /// invariant (3)).
-    Refused(Box<Error>),
 }
 
 #[derive(Clone)]
@@ -774,6 +959,8 @@ struct Binder<'a, 'c> {
     row: Option<&'a TriggerRow<'a>>,
     /// The local variables in scope, innermost last: (name, slot).
     in_scope: Vec<(String, usize)>,
+    /// The declared conditions in scope, innermost last.
+    conditions: Vec<(String, ConditionValue)>,
     locals: Vec<(DataType, String)>,
     labels: Vec<Label>,
     next_label: u32,
@@ -792,6 +979,7 @@ pub(crate) fn bind(
         db,
         row,
         in_scope: Vec::new(),
+        conditions: Vec::new(),
         locals: Vec::new(),
         labels: Vec::new(),
         next_label: 0,
@@ -932,7 +1120,7 @@ impl Binder<'_, '_> {
         let parameters = self.parameters(&refs);
         let text = e.to_string();
         let cx = self.inner_context(&text, &parameters);
-        let item = BindScope::in_query(&[], "SET", &cx).bind(&e)?;
+        let item = deferred(BindScope::in_query(&[], "SET", &cx).bind(&e))?;
         Ok(Bound { item, refs })
     }
 
@@ -1001,39 +1189,63 @@ impl Binder<'_, '_> {
                 declarations,
                 body,
             } => {
-                let label = match label {
-                    Some(name) => Some(self.push_label(Some(name), false)?),
-                    None => None,
-                };
+                let label = self.push_label(label, false)?;
                 let scope_start = self.in_scope.len();
+                let conditions_start = self.conditions.len();
                 let mut bound = Vec::new();
+                let mut handlers = Vec::new();
                 for d in declarations {
-                    // A DEFAULT reads the variables declared before this DECLARE.
-                    let default = d.default.map(|e| self.expr(e)).transpose()?;
-                    let mut slots = Vec::new();
-                    for name in d.names {
-                        if self.in_scope[scope_start..]
-                            .iter()
-                            .any(|(n, _)| n.eq_ignore_ascii_case(&name))
-                        {
-                            return Err(Error::new(
-                                ErrorCode::SpDupVar,
-                                format!("Duplicate variable: {name}"),
-                            ));
+                    match d {
+                        Declaration::Variables {
+                            names,
+                            data_type,
+                            default,
+                        } => {
+                            // A DEFAULT reads the variables declared before this DECLARE.
+                            let default = default.map(|e| self.expr(*e)).transpose()?;
+                            let mut slots = Vec::new();
+                            for name in names {
+                                if self.in_scope[scope_start..]
+                                    .iter()
+                                    .any(|(n, _)| n.eq_ignore_ascii_case(&name))
+                                {
+                                    return Err(Error::new(
+                                        ErrorCode::SpDupVar,
+                                        format!("Duplicate variable: {name}"),
+                                    ));
+                                }
+                                let slot = self.new_slot(data_type.clone(), name.clone());
+                                self.in_scope.push((name, slot));
+                                slots.push(slot);
+                            }
+                            bound.push((slots, default));
                         }
-                        let slot = self.new_slot(d.data_type.clone(), name.clone());
-                        self.in_scope.push((name, slot));
-                        slots.push(slot);
+                        Declaration::Condition { name, value } => {
+                            if self.conditions[conditions_start..]
+                                .iter()
+                                .any(|(n, _)| n.eq_ignore_ascii_case(&name))
+                            {
+                                return Err(Error::new(
+                                    ErrorCode::SpDupCond,
+                                    format!("Duplicate condition: {name}"),
+                                ));
+                            }
+                            let value = self.condition_value(value)?;
+                            self.conditions.push((name, value));
+                        }
+                        Declaration::Handler(handler) => {
+                            let handler = self.handler(*handler, &handlers)?;
+                            handlers.push(handler);
+                        }
                     }
-                    bound.push((slots, default));
                 }
                 let body = self.list(body);
                 self.in_scope.truncate(scope_start);
-                if let Some(id) = label {
-                    self.pop_label(id);
-                }
+                self.conditions.truncate(conditions_start);
+                self.pop_label(label);
                 Op::Block {
                     declarations: bound,
+                    handlers,
                     body: body?,
                     label,
                 }
@@ -1074,11 +1286,23 @@ impl Binder<'_, '_> {
             }
             Node::Signal(signal) => {
                 let SignalNode {
-                    sqlstate,
+                    target,
                     message,
                     errno,
                     others,
                 } = *signal;
+                let sqlstate = match target {
+                    SignalTarget::Sqlstate(sqlstate) => sqlstate,
+                    SignalTarget::Named(name) => {
+                        match self.condition_value(ConditionNode::Named(name))? {
+                            ConditionValue::Sqlstate(sqlstate) => sqlstate,
+                            _ => return Err(Error::new(
+                                ErrorCode::SignalBadConditionType,
+                                "SIGNAL/RESIGNAL can only use a CONDITION defined with SQLSTATE",
+                            )),
+                        }
+                    }
+                };
                 Op::Signal(Box::new(Signal {
                     sqlstate,
                     message: message.map(|e| self.item(e)).transpose()?,
@@ -1101,8 +1325,8 @@ impl Binder<'_, '_> {
                 let refs = self.collect(query.as_mut())?;
                 let parameters = self.parameters(&refs);
                 let cx = self.inner_context(&text, &parameters);
-                let plan = crate::select::bind_select(&query, &cx)?;
-                Op::SelectInto(Box::new(Bound { item: plan, refs }), targets)
+                let item = deferred(crate::select::bind_select(&query, &cx))?;
+                Op::SelectInto(Box::new(Bound { item, refs }), targets)
             }
             Node::Sql {
                 mut statement,
@@ -1111,22 +1335,68 @@ impl Binder<'_, '_> {
                 let refs = self.collect(statement.as_mut())?;
                 let parameters = self.parameters(&refs);
                 let cx = self.inner_context(&text, &parameters);
-                let bound = match *statement {
-                    ast::Statement::Insert(i) => dml::bind_insert(&i, &cx)
-                        .map(|item| Op::Insert(Box::new(Bound { item, refs }))),
-                    ast::Statement::Update(u) => dml::bind_update(&u, &cx)
-                        .map(|item| Op::Update(Box::new(Bound { item, refs }))),
-                    ast::Statement::Delete(d) => dml::bind_delete(&d, &cx)
-                        .map(|item| Op::Delete(Box::new(Bound { item, refs }))),
+                match *statement {
+                    ast::Statement::Insert(i) => Op::Insert(Box::new(Bound {
+                        item: deferred(dml::bind_insert(&i, &cx))?,
+                        refs,
+                    })),
+                    ast::Statement::Update(u) => Op::Update(Box::new(Bound {
+                        item: deferred(dml::bind_update(&u, &cx))?,
+                        refs,
+                    })),
+                    ast::Statement::Delete(d) => Op::Delete(Box::new(Bound {
+                        item: deferred(dml::bind_delete(&d, &cx))?,
+                        refs,
+                    })),
                     _ => return Err(Error::not_supported("this statement in a trigger body")),
-                };
-                match bound {
-                    Err(e) if e.code == ErrorCode::CantUpdateUsedTableInSfOrTrg => {
-                        Op::Refused(Box::new(e))
-                    }
-                    other => other?,
                 }
             }
+        })
+    }
+
+    /// A condition value, a declared condition's name resolved (1319 when none is).
+    fn condition_value(&self, condition: ConditionNode) -> Result<ConditionValue> {
+        match condition {
+            ConditionNode::Value(value) => Ok(value),
+            ConditionNode::Named(name) => self
+                .conditions
+                .iter()
+                .rev()
+                .find(|(n, _)| n.eq_ignore_ascii_case(&name))
+                .map(|(_, value)| value.clone())
+                .ok_or_else(|| {
+                    Error::new(
+                        ErrorCode::SpCondMismatch,
+                        format!("Undefined CONDITION: {name}"),
+                    )
+                }),
+        }
+    }
+
+    /// A handler of a block whose earlier handlers are `declared` (1413 when two catch
+    /// the same condition).
+    fn handler(&mut self, handler: HandlerNode, declared: &[Handler]) -> Result<Handler> {
+        let mut conditions: Vec<ConditionValue> = Vec::new();
+        for condition in handler.conditions {
+            let value = self.condition_value(condition)?;
+            let duplicate = conditions.contains(&value)
+                || declared.iter().any(|h| h.conditions.contains(&value));
+            if duplicate {
+                return Err(Error::new(
+                    ErrorCode::SpDupHandler,
+                    "Duplicate handler declared in the same block",
+                ));
+            }
+            conditions.push(value);
+        }
+        // A handler's body reaches no label around it (1308), as in MariaDB.
+        let labels = std::mem::take(&mut self.labels);
+        let body = self.node(handler.body);
+        self.labels = labels;
+        Ok(Handler {
+            exit: handler.exit,
+            conditions,
+            body: body?,
         })
     }
 
@@ -1151,7 +1421,12 @@ impl Binder<'_, '_> {
         };
         let operand = self.expr(operand)?;
         // The hidden local is named so that no identifier can name it.
-        let slot = self.new_slot(operand.item.data_type(), String::new());
+        // An operand that failed to bind fails the CASE before the local is read.
+        let operand_type = operand
+            .item
+            .as_ref()
+            .map_or(DataType::Null, |e| e.data_type());
+        let slot = self.new_slot(operand_type, String::new());
         let scope_start = self.in_scope.len();
         let hidden = " case operand";
         self.in_scope.push((hidden.to_string(), slot));
@@ -1281,20 +1556,53 @@ enum Flow {
 }
 
 /// Runs `body` once with `frame`'s rows (a BEFORE trigger may change `frame.new`).
+///
+/// The warnings and notes its statements raise are its own (`begin_conditions`): its
+/// handlers may catch them, and they do not reach the statement that fired the trigger,
+/// as measured on MariaDB 10.11.
 pub(crate) fn run(body: &Body, frame: &mut Frame, rt: &mut Runtime) -> Result<()> {
     frame.locals.clear();
     frame.locals.resize(body.locals.len(), Value::Null);
-    let mut run = Run { body, frame, rt };
-    run.op(&body.op).map(drop)
+    let session = rt.session;
+    session.begin_conditions();
+    let mut run = Run {
+        body,
+        frame,
+        rt,
+        handlers: Vec::new(),
+        raised: Vec::new(),
+        past_handlers: false,
+    };
+    let outcome = run.op(&body.op);
+    session.end_conditions();
+    outcome.map(drop)
 }
 
 struct Run<'b, 'f, 'r, 's, 't> {
     body: &'b Body,
     frame: &'f mut Frame<'r>,
     rt: &'t mut Runtime<'s>,
+    /// The handlers of the blocks being run, outermost first, with each block's id.
+    handlers: Vec<(&'b [Handler], u32)>,
+    /// Conditions the running statement raised itself (SIGNAL of a warning, SELECT ...
+    /// INTO finding no row), besides those the session kept.
+    raised: Vec<Condition>,
+    /// Set once an error escaped a handler's body: the blocks around that handler were
+    /// offered it already, and the blocks inside it may not take it.
+    past_handlers: bool,
 }
 
-impl Run<'_, '_, '_, '_, '_> {
+/// Whether a handler may take an error: not a KILL, a deadlock (the transaction is
+/// gone) or a statement undone to wait for a lock (it runs again).
+fn catchable(error: &Error) -> bool {
+    error.wait.is_none()
+        && !matches!(
+            error.code,
+            ErrorCode::QueryInterrupted | ErrorCode::LockDeadlock
+        )
+}
+
+impl<'b> Run<'b, '_, '_, '_, '_> {
     fn eval(&mut self, bound: &Bound<Expr>) -> Result<Value> {
         let session = self.rt.session;
         let subqueries = exec::SubqueryReader::new(self.rt.txn.write_view(), self.rt.interrupt);
@@ -1303,7 +1611,7 @@ impl Run<'_, '_, '_, '_, '_> {
             subqueries: Some(&subqueries),
             ..EvalContext::new(params, session)
         };
-        bound.item.eval(&[], &eval)
+        bound.get()?.eval(&[], &eval)
     }
 
     /// A condition: NULL is false (invariant (3)).
@@ -1312,7 +1620,7 @@ impl Run<'_, '_, '_, '_, '_> {
         Ok(coerce::truth(&value, self.rt.session) == Some(true))
     }
 
-    fn list(&mut self, ops: &[Op]) -> Result<Flow> {
+    fn list(&mut self, ops: &'b [Op]) -> Result<Flow> {
         for op in ops {
             match self.op(op)? {
                 Flow::Next => {}
@@ -1322,10 +1630,83 @@ impl Run<'_, '_, '_, '_, '_> {
         Ok(Flow::Next)
     }
 
-    fn op(&mut self, op: &Op) -> Result<Flow> {
+    /// Runs `op`, then lets the handlers in scope take what it raised: its error, or else
+    /// the last of its warnings that one catches (MariaDB's choice: the last condition
+    /// raised is the most substantial).
+    fn op(&mut self, op: &'b Op) -> Result<Flow> {
+        let outcome = self.step(op);
+        let mut raised = self.rt.session.take_conditions();
+        raised.append(&mut self.raised);
+        let flow = match outcome {
+            Err(e) if self.past_handlers || !catchable(&e) => return Err(e),
+            Err(e) => match self.find_handler(e.number(), e.sqlstate(), "Error") {
+                Some((level, handler)) => return self.activate(level, handler),
+                None => return Err(e),
+            },
+            Ok(flow) => flow,
+        };
+        let caught = raised
+            .iter()
+            .rev()
+            .find_map(|c| self.find_handler(c.number, &c.sqlstate, c.level));
+        match caught {
+            Some((level, handler)) => self.activate(level, handler),
+            None => Ok(flow),
+        }
+    }
+
+    /// The handler for a condition: the innermost block's with one that catches it, and
+    /// of that block's the closest (error number, then SQLSTATE, then class).
+    fn find_handler(
+        &self,
+        number: u16,
+        sqlstate: &str,
+        level: &str,
+    ) -> Option<(usize, &'b Handler)> {
+        self.handlers
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(depth, (handlers, _))| {
+                handlers
+                    .iter()
+                    .filter_map(|h| {
+                        let closeness = h
+                            .conditions
+                            .iter()
+                            .filter_map(|c| c.catches(number, sqlstate, level))
+                            .min()?;
+                        Some((closeness, h))
+                    })
+                    .min_by_key(|(closeness, _)| *closeness)
+                    .map(|(_, h)| (depth, h))
+            })
+    }
+
+    /// Runs `handler` (of the block at `depth` of the handler stack) for a condition.
+    /// Its body is handled only by the blocks around that block.
+    fn activate(&mut self, depth: usize, handler: &'b Handler) -> Result<Flow> {
+        let block = self.handlers[depth].1;
+        let inner = self.handlers.split_off(depth);
+        let outcome = self.op(&handler.body);
+        self.handlers.extend(inner);
+        match outcome {
+            Err(e) => {
+                self.past_handlers = true;
+                Err(e)
+            }
+            Ok(Flow::Next) if handler.exit => Ok(Flow::Leave(block)),
+            Ok(Flow::Next) => Ok(Flow::Next),
+            // An EXIT handler of a block around this one ran inside the body.
+            Ok(flow) => Ok(flow),
+        }
+    }
+
+    fn step(&mut self, op: &'b Op) -> Result<Flow> {
         match op {
             Op::Block {
                 declarations,
+                handlers,
                 body,
                 label,
             } => {
@@ -1338,8 +1719,16 @@ impl Run<'_, '_, '_, '_, '_> {
                         self.assign(&Target::Local(*slot), value.clone())?;
                     }
                 }
-                match self.list(body)? {
-                    Flow::Leave(l) if Some(l) == *label => Ok(Flow::Next),
+                let catching = !handlers.is_empty();
+                if catching {
+                    self.handlers.push((handlers, *label));
+                }
+                let outcome = self.list(body);
+                if catching {
+                    self.handlers.pop();
+                }
+                match outcome? {
+                    Flow::Leave(l) if l == *label => Ok(Flow::Next),
                     flow => Ok(flow),
                 }
             }
@@ -1411,22 +1800,21 @@ impl Run<'_, '_, '_, '_, '_> {
             Op::Insert(plan) => {
                 let params = self.frame.fill(&plan.refs);
                 let rt = &mut *self.rt;
-                dml::execute_insert(&plan.item, rt.txn, params, rt.session, rt.interrupt, false)?;
+                dml::execute_insert(plan.get()?, rt.txn, params, rt.session, rt.interrupt, false)?;
                 Ok(Flow::Next)
             }
             Op::Update(plan) => {
                 let params = self.frame.fill(&plan.refs);
                 let rt = &mut *self.rt;
-                dml::execute_update(&plan.item, rt.txn, params, rt.session, rt.interrupt)?;
+                dml::execute_update(plan.get()?, rt.txn, params, rt.session, rt.interrupt)?;
                 Ok(Flow::Next)
             }
             Op::Delete(plan) => {
                 let params = self.frame.fill(&plan.refs);
                 let rt = &mut *self.rt;
-                dml::execute_delete(&plan.item, rt.txn, params, rt.session, rt.interrupt)?;
+                dml::execute_delete(plan.get()?, rt.txn, params, rt.session, rt.interrupt)?;
                 Ok(Flow::Next)
             }
-            Op::Refused(e) => Err(Error::clone(e)),
         }
     }
 
@@ -1472,10 +1860,11 @@ impl Run<'_, '_, '_, '_, '_> {
         Ok(())
     }
 
-    /// SELECT ... INTO: one row sets the targets; none leaves them (no handler catches
-    /// MariaDB's "no data" here); more than one is 1172.
+    /// SELECT ... INTO: one row sets the targets; none leaves them and raises 'no data'
+    /// (1329, for a NOT FOUND or SQLWARNING handler); more than one is 1172.
     fn select_into(&mut self, plan: &Bound<SelectPlan>, targets: &[Target]) -> Result<()> {
-        if plan.item.columns.len() != targets.len() {
+        let select = plan.get()?;
+        if select.columns.len() != targets.len() {
             return Err(Error::new(
                 ErrorCode::WrongNumberOfColumnsInSelect,
                 "The used SELECT statements have a different number of columns",
@@ -1497,7 +1886,7 @@ impl Run<'_, '_, '_, '_, '_> {
                 interrupt,
             };
             let mut too_many = false;
-            let _ = exec::run(&plan.item.plan, &ctx, &mut |row| {
+            let _ = exec::run(&select.plan, &ctx, &mut |row| {
                 if found.is_some() {
                     too_many = true;
                     return Ok(ControlFlow::Break(()));
@@ -1512,10 +1901,17 @@ impl Run<'_, '_, '_, '_, '_> {
                 ));
             }
         }
-        if let Some(row) = found {
-            for (target, value) in targets.iter().zip(row) {
-                self.assign(target, value)?;
+        match found {
+            Some(row) => {
+                for (target, value) in targets.iter().zip(row) {
+                    self.assign(target, value)?;
+                }
             }
+            None => self.raised.push(Condition {
+                level: "Warning",
+                number: ErrorCode::SpFetchNoData.code(),
+                sqlstate: ErrorCode::SpFetchNoData.sqlstate().to_string(),
+            }),
         }
         Ok(())
     }
@@ -1531,7 +1927,7 @@ impl Run<'_, '_, '_, '_, '_> {
             Some(m) => match self.eval(m)? {
                 Value::Null => return Err(invalid("MESSAGE_TEXT", "NULL")),
                 v => {
-                    let text = manycore_types::format::to_text(&v, &m.item.data_type());
+                    let text = manycore_types::format::to_text(&v, &m.get()?.data_type());
                     text.chars().take(MESSAGE_TEXT_CHARS_MAX).collect()
                 }
             },
@@ -1540,7 +1936,7 @@ impl Run<'_, '_, '_, '_, '_> {
         let errno = match &signal.errno {
             Some(e) => {
                 let value = self.eval(e)?;
-                let text = manycore_types::format::to_text(&value, &e.item.data_type());
+                let text = manycore_types::format::to_text(&value, &e.get()?.data_type());
                 match text.parse::<u16>() {
                     Ok(n) if n > 0 => Some(n),
                     _ => return Err(invalid("MYSQL_ERRNO", &text)),
@@ -1554,9 +1950,16 @@ impl Run<'_, '_, '_, '_, '_> {
             }
         }
         let (code, default_message) = match &signal.sqlstate[..2] {
-            // A warning: measured on MariaDB 10.11, a trigger's SIGNAL of class '01'
-            // leaves no trace and the body goes on.
-            "01" => return Ok(Flow::Next),
+            // A warning: the body goes on, and a handler may catch it (the body's
+            // conditions do not reach the statement: `run`).
+            "01" => {
+                self.raised.push(Condition {
+                    level: "Warning",
+                    number: errno.unwrap_or(ErrorCode::SignalWarn.code()),
+                    sqlstate: signal.sqlstate.clone(),
+                });
+                return Ok(Flow::Next);
+            }
             "02" => (
                 ErrorCode::SignalNotFound,
                 "Unhandled user-defined not found condition",
@@ -1597,11 +2000,14 @@ mod tests {
             ("IF 1 THEN END IF", 1064),
             ("BEGIN SET @a = 1 END", 1064),
             ("CASE 1 END CASE", 1064),
-            ("BEGIN DECLARE c CONDITION FOR SQLSTATE '45000'; END", 1235),
             (
-                "BEGIN DECLARE CONTINUE HANDLER FOR SQLEXCEPTION SET @a = 1; END",
-                1235,
+                "BEGIN DECLARE CONTINUE HANDLER FOR 1062 SET @a = 1; DECLARE x INT; END",
+                1337,
             ),
+            ("BEGIN DECLARE UNDO HANDLER FOR 1062 SET @a = 1; END", 1064),
+            ("BEGIN DECLARE EXIT HANDLER FOR 0 SET @a = 1; END", 1525),
+            ("BEGIN DECLARE c CONDITION FOR SQLSTATE '00000'; END", 1407),
+            ("BEGIN DECLARE c CONDITION FOR SQLWARNING; END", 1064),
             ("BEGIN DECLARE c CURSOR FOR SELECT 1; END", 1235),
             ("RESIGNAL", 1235),
             ("RETURN 1", 1313),
@@ -1631,6 +2037,9 @@ mod tests {
             "REPEAT SET @a = @a + 1; UNTIL @a > 3 END REPEAT",
             "SELECT 1, 2 INTO @a, @b FROM t WHERE x = 1 LIMIT 1",
             "SIGNAL SQLSTATE VALUE '01000' SET MYSQL_ERRNO = 1000, MESSAGE_TEXT = @m",
+            "BEGIN DECLARE c CONDITION FOR SQLSTATE VALUE '45000'; \
+             DECLARE CONTINUE HANDLER FOR c, 1062, NOT FOUND BEGIN END; \
+             DECLARE EXIT HANDLER FOR SQLWARNING, SQLEXCEPTION SET @a = 1; SIGNAL c; END",
         ];
         for body in accepted {
             assert!(parsed(body).is_ok(), "{body}: {:?}", parsed(body));

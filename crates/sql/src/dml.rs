@@ -1450,6 +1450,15 @@ impl expr::SessionContext for WriteSession<'_> {
     fn note(&self, code: ErrorCode, message: String) {
         self.inner.note(code, message)
     }
+    fn begin_conditions(&self) {
+        self.inner.begin_conditions()
+    }
+    fn take_conditions(&self) -> Vec<crate::error::Condition> {
+        self.inner.take_conditions()
+    }
+    fn end_conditions(&self) {
+        self.inner.end_conditions()
+    }
     fn foreign_key_checks(&self) -> bool {
         self.inner.foreign_key_checks()
     }

@@ -266,6 +266,22 @@ pub enum ErrorCode {
     SpUndeclaredVar = 1327,
     /// ER_SP_DUP_VAR: a local variable declared twice in one block.
     SpDupVar = 1331,
+    /// ER_SP_COND_MISMATCH: a handler or SIGNAL naming no declared condition.
+    SpCondMismatch = 1319,
+    /// ER_SP_FETCH_NO_DATA: SELECT ... INTO found no row (a 'not found' condition).
+    SpFetchNoData = 1329,
+    /// ER_SP_DUP_COND: a condition declared twice in one block.
+    SpDupCond = 1332,
+    /// ER_SP_VARCOND_AFTER_CURSHNDLR: a variable or condition declared after a handler.
+    SpVarcondAfterCurshndlr = 1337,
+    /// ER_SP_DUP_HANDLER: two handlers of one block for the same condition.
+    SpDupHandler = 1413,
+    /// ER_WRONG_VALUE: a handler or condition for error number 0.
+    WrongValue = 1525,
+    /// ER_SIGNAL_WARN: SIGNAL of an SQLSTATE of class '01' (a warning).
+    SignalWarn = 1642,
+    /// ER_SIGNAL_BAD_CONDITION_TYPE: SIGNAL of a condition declared by error number.
+    SignalBadConditionType = 1646,
     /// ER_SP_CASE_NOT_FOUND: a CASE statement with no matching WHEN and no ELSE.
     SpCaseNotFound = 1339,
     /// ER_SP_NO_RETSET: a result set (a plain SELECT) in a trigger.
@@ -407,6 +423,10 @@ impl ErrorCode {
             | SpBadReturn
             | SpUndeclaredVar
             | SpDupVar
+            | SpCondMismatch
+            | SpDupCond
+            | SpVarcondAfterCurshndlr
+            | SpDupHandler
             | DupSignalSet
             | TooBigDisplaywidth
             | WrongGroupField
@@ -415,7 +435,8 @@ impl ErrorCode {
             | WrongFieldTerminators => "42000",
             ReadOnlyTransaction => "25006",
             SignalException => "45000",
-            SignalNotFound => "02000",
+            SignalNotFound | SpFetchNoData => "02000",
+            SignalWarn => "01000",
             SpCaseNotFound => "20000",
             SpNoRetset => "0A000",
             LockDeadlock => "40001",
@@ -452,6 +473,16 @@ pub struct Error {
     /// A SIGNAL's own error number and SQLSTATE, which the client sees instead of
     /// `code`'s (`code` is the class's default: 1644 or 1643).
     pub signalled: Option<Box<Signalled>>,
+}
+
+/// A condition a statement raised without failing, as a stored program's handlers match
+/// it (`compound`): a warning or a note, with its error number and SQLSTATE.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Condition {
+    /// "Warning" or "Note".
+    pub level: &'static str,
+    pub number: u16,
+    pub sqlstate: String,
 }
 
 /// The condition a SIGNAL raised (`compound`): any SQLSTATE and MYSQL_ERRNO.

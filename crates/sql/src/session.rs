@@ -37,7 +37,7 @@ use crate::dml::{self, DeletePlan, InsertPlan, UpdatePlan};
 use crate::engine::{
     ConnectionInfo, Counter, Engine, KillKind, ProcessEntry, ProcessHandle, TlsInfo,
 };
-use crate::error::{Error, ErrorCode, Result, WaitFor};
+use crate::error::{Condition, Error, ErrorCode, Result, WaitFor};
 use crate::exec::{self, ExecContext};
 use crate::expr::{EvalContext, SessionContext, TimeZone, VarScope};
 use crate::information_schema::{self, RowSource, SystemTable};
@@ -173,6 +173,9 @@ pub(crate) struct SessionState {
     /// Whether the list holds the running statement's conditions; the first condition a
     /// statement raises replaces an older list (invariant (3)).
     warnings_current: Cell<bool>,
+    /// The conditions of running stored-program bodies, innermost last
+    /// (`SessionContext::begin_conditions`): they do not reach the statement's list.
+    kept_conditions: RefCell<Vec<Vec<Condition>>>,
     last_insert_id: Cell<u64>,
     autocommit: bool,
     strict: bool,
@@ -256,6 +259,14 @@ impl SessionState {
     }
 
     fn push_warning(&self, level: &'static str, code: ErrorCode, message: String) {
+        if let Some(kept) = self.kept_conditions.borrow_mut().last_mut() {
+            kept.push(Condition {
+                level,
+                number: code.code(),
+                sqlstate: code.sqlstate().to_string(),
+            });
+            return;
+        }
         self.push_warning_number(level, code.code(), message)
     }
 
@@ -520,6 +531,23 @@ impl SessionContext for SessionState {
 
     fn note(&self, code: ErrorCode, message: String) {
         self.push_warning("Note", code, message);
+    }
+
+    fn begin_conditions(&self) {
+        self.kept_conditions.borrow_mut().push(Vec::new());
+    }
+
+    fn take_conditions(&self) -> Vec<Condition> {
+        self.kept_conditions
+            .borrow_mut()
+            .last_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    fn end_conditions(&self) {
+        let ended = self.kept_conditions.borrow_mut().pop();
+        debug_assert!(ended.is_some(), "end_conditions without begin_conditions");
     }
 
     fn strict(&self) -> bool {
@@ -1029,6 +1057,7 @@ impl Session {
             warning_total: Cell::new(0),
             statement_warnings: Cell::new(0),
             warnings_current: Cell::new(false),
+            kept_conditions: RefCell::new(Vec::new()),
             last_insert_id: Cell::new(0),
             autocommit: true,
             strict: true,

@@ -20,11 +20,12 @@
 //! (2) Rows written by a body do not count in the firing statement's affected rows and do
 //!     not set LAST_INSERT_ID: a body's outcome is dropped.
 //! (3) A trigger statement writing a table the firing statement (or a trigger further
-//!     out) writes or reads binds as a refused step: 1442 when it runs, as in MariaDB. This
+//!     out) writes or reads binds as a step failing with 1442 when it runs, as in MariaDB
+//!     (`compound` invariant (7)). This
 //!     also ends the binding of trigger cycles.
 //!
-//! Not built yet: handlers, conditions, cursors, RESIGNAL and the other parts of the
-//! stored-program grammar `compound` lists (1235), and a creation time
+//! Not built yet: cursors, RESIGNAL and the other parts of the stored-program grammar
+//! `compound` lists (1235), and a creation time
 //! (information_schema.TRIGGERS.CREATED is NULL). Body statements are bound with the
 //! invoker's privileges, not the definer's, and run under the session's sql_mode, not the
 //! one recorded at CREATE; CREATE/DROP TRIGGER check ALTER on the table (the TRIGGER
@@ -298,7 +299,8 @@ fn bind_one(
 }
 
 /// Checks a CREATE TRIGGER's body as MariaDB does when it is created (1363, 1362, 1235
-/// for what is not built), by binding it against its table.
+/// for what is not built), by binding it against its table: errors binding its statements
+/// wait for them to run (`compound` invariant (7)).
 pub fn validate(
     cx: &BindContext,
     db: &str,

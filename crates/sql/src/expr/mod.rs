@@ -296,6 +296,14 @@ pub trait SessionContext {
     fn note(&self, code: crate::error::ErrorCode, message: String) {
         self.warn(code, message)
     }
+    /// Keeps the warnings and notes raised from now on apart from the statement's, until
+    /// the matching `end_conditions` (nested calls nest): a stored program's body reads
+    /// its own for its handlers, and MariaDB does not pass a trigger's on.
+    fn begin_conditions(&self);
+    /// The conditions kept since `begin_conditions` or the last take, oldest first.
+    fn take_conditions(&self) -> Vec<crate::error::Condition>;
+    /// Ends the innermost `begin_conditions`, dropping what it kept.
+    fn end_conditions(&self);
     /// Strict sql_mode (STRICT_TRANS_TABLES or STRICT_ALL_TABLES).
     fn strict(&self) -> bool;
     /// foreign_key_checks: whether writes check and act on foreign keys.

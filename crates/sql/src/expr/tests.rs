@@ -51,6 +51,24 @@ pub struct TestSession {
     pub user_locks: crate::user_lock::UserLocks,
     pub statement_locks: crate::user_lock::StatementLocks,
     pub time_zone: super::TimeZone,
+    /// What `begin_conditions` keeps apart, innermost last.
+    pub kept: RefCell<Vec<Vec<crate::error::Condition>>>,
+}
+
+impl TestSession {
+    /// Keeps a condition apart when a body runs (`begin_conditions`).
+    fn keep(&self, level: &'static str, code: ErrorCode) -> bool {
+        let mut kept = self.kept.borrow_mut();
+        let Some(top) = kept.last_mut() else {
+            return false;
+        };
+        top.push(crate::error::Condition {
+            level,
+            number: code.code(),
+            sqlstate: code.sqlstate().to_string(),
+        });
+        true
+    }
 }
 
 impl SessionContext for TestSession {
@@ -98,10 +116,27 @@ impl SessionContext for TestSession {
         }
     }
     fn warn(&self, code: ErrorCode, message: String) {
-        self.warnings.borrow_mut().push((code, message));
+        if !self.keep("Warning", code) {
+            self.warnings.borrow_mut().push((code, message));
+        }
     }
     fn note(&self, code: ErrorCode, message: String) {
-        self.notes.borrow_mut().push((code, message));
+        if !self.keep("Note", code) {
+            self.notes.borrow_mut().push((code, message));
+        }
+    }
+    fn begin_conditions(&self) {
+        self.kept.borrow_mut().push(Vec::new());
+    }
+    fn take_conditions(&self) -> Vec<crate::error::Condition> {
+        self.kept
+            .borrow_mut()
+            .last_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+    fn end_conditions(&self) {
+        self.kept.borrow_mut().pop();
     }
     fn strict(&self) -> bool {
         true
