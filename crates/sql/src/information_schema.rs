@@ -757,16 +757,23 @@ fn views(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
 }
 
 /// TRIGGERS rows (also SHOW TRIGGERS): the triggers of the tables the session sees, by
-/// table and in firing order. CREATED is NULL: the creation time is not kept yet. DATABASE_COLLATION
+/// table, event, timing and firing order. CREATED is NULL: the creation time is not kept yet. DATABASE_COLLATION
 /// is the database's now (MariaDB records it at CREATE TRIGGER: the two differ only after
 /// an ALTER DATABASE ... COLLATE).
 fn triggers(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
     let mut rows = Vec::new();
     for (db, database) in &catalog.databases {
-        // By table, then in firing order, as MariaDB lists them.
+        // By table, event (INSERT, UPDATE, DELETE), timing (BEFORE, AFTER), then in
+        // firing order, as MariaDB lists them.
+        let rank = |n: usize, t: &TriggerSchema| {
+            let event = ["INSERT", "UPDATE", "DELETE"]
+                .iter()
+                .position(|e| *e == t.event);
+            (t.table.clone(), event, t.timing != "BEFORE", n)
+        };
         let mut listed: Vec<(usize, &Arc<TriggerSchema>)> =
             database.triggers.iter().enumerate().collect();
-        listed.sort_by(|(_, a), (_, b)| a.table.cmp(&b.table));
+        listed.sort_by_cached_key(|(n, t)| rank(*n, t));
         for (n, trigger) in listed {
             if !grants.table_any(db, &trigger.table) {
                 continue;
