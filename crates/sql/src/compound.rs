@@ -25,8 +25,8 @@
 //!     iteration (MariaDB has no other guard against a runaway loop). A looping body keeps
 //!     its worker busy meanwhile: the KILL must come from a connection on another worker.
 //! (4) Anything of the grammar not built here is 1235 when the body is bound (at CREATE
-//!     TRIGGER), never a silent no-op: DECLARE ... CURSOR, RESIGNAL, GET DIAGNOSTICS,
-//!     OPEN/FETCH/CLOSE, CALL, SET of system variables.
+//!     TRIGGER), never a silent no-op: DECLARE ... CURSOR, OPEN/FETCH/CLOSE, CALL, SET of
+//!     system variables, GET DIAGNOSTICS outside a handler's body or of ROW_COUNT.
 //! (5) Conditions: DECLARE ... CONDITION names an SQLSTATE or error number; DECLARE
 //!     CONTINUE / EXIT HANDLER catches an error of a statement, or else the last warning
 //!     or note it raised that a handler catches (SELECT ... INTO that finds no row raises
@@ -36,7 +36,9 @@
 //!     only the blocks around its block handling what it raises; then CONTINUE goes on
 //!     after the statement that raised the condition (after a whole IF, CASE or loop when
 //!     its condition raised it), EXIT leaves the handler's block. A KILL, a deadlock and a
-//!     statement undone to wait for a lock are not caught.
+//!     statement undone to wait for a lock are not caught. In a handler's body, RESIGNAL
+//!     raises the caught condition again (with the items it SETs) or, given an SQLSTATE,
+//!     a new one keeping its message; GET DIAGNOSTICS reads it as condition 1 of 1.
 //! (6) What a body's statements raise stays in the body (`run`): its warnings and notes
 //!     do not reach the statement that fired the trigger, and a statement whose error a
 //!     handler caught keeps what it wrote before the error, as MariaDB's triggers do
@@ -47,10 +49,10 @@
 //!     expressions (an unknown table, column or function, 1442) is that statement's error
 //!     when it runs, which a handler may catch.
 //!
-//! Not built yet: cursors, RESIGNAL and GET DIAGNOSTICS (a handler cannot read the
-//! condition it caught), the 4094 note ("At line N in db.trigger") MariaDB adds after an
+//! Not built yet: cursors, GET DIAGNOSTICS outside a handler's body (MariaDB reads the
+//! previous statement's conditions there) and of ROW_COUNT, the 4094 note ("At line N in db.trigger") MariaDB adds after an
 //! error raised inside a body, and SIGNAL's items other than MESSAGE_TEXT and MYSQL_ERRNO
-//! (accepted and checked, but only GET DIAGNOSTICS could read them).
+//! (accepted and checked, but not kept: GET DIAGNOSTICS reads them as '').
 
 use crate::dml::{self, DeletePlan, InsertPlan, UpdatePlan};
 use crate::error::{Condition, Error, ErrorCode, Result, Signalled};
@@ -100,6 +102,11 @@ enum Node {
     Iterate(String),
     Set(Vec<(ast::ObjectName, ast::Expr)>),
     Signal(Box<SignalNode>),
+    /// GET [CURRENT] DIAGNOSTICS [CONDITION n] target = item, ...
+    GetDiagnostics {
+        condition: Option<ast::Expr>,
+        items: Vec<(String, &'static str)>,
+    },
     SelectInto {
         query: Box<ast::Query>,
         targets: Vec<String>,
@@ -158,12 +165,32 @@ enum SignalTarget {
 
 #[derive(Debug)]
 struct SignalNode {
-    target: SignalTarget,
+    /// RESIGNAL: raise the condition the running handler caught, or a new one.
+    resignal: bool,
+    /// None: RESIGNAL of the caught condition itself.
+    target: Option<SignalTarget>,
     message: Option<ast::Expr>,
     errno: Option<ast::Expr>,
     /// The other condition items (CLASS_ORIGIN, ...): evaluated, kept by nobody.
     others: Vec<ast::Expr>,
 }
+
+/// The items of a condition GET DIAGNOSTICS reads; SIGNAL sets all but the first.
+const CONDITION_ITEMS: [&str; 13] = [
+    "RETURNED_SQLSTATE",
+    "MESSAGE_TEXT",
+    "MYSQL_ERRNO",
+    "CLASS_ORIGIN",
+    "SUBCLASS_ORIGIN",
+    "CONSTRAINT_CATALOG",
+    "CONSTRAINT_SCHEMA",
+    "CONSTRAINT_NAME",
+    "CATALOG_NAME",
+    "SCHEMA_NAME",
+    "TABLE_NAME",
+    "COLUMN_NAME",
+    "CURSOR_NAME",
+];
 
 /// Words that end a statement list.
 const LIST_END: [&str; 5] = ["END", "ELSE", "ELSEIF", "WHEN", "UNTIL"];
@@ -298,15 +325,16 @@ impl<'t> Reader<'t> {
                 })
             }
             Some("SET") if self.set_is_assignment() => self.set_statement(),
-            Some("SIGNAL") => self.signal(),
+            Some("SIGNAL" | "RESIGNAL") => self.signal(),
+            Some("GET") => self.get_diagnostics(),
             Some("DECLARE") => Err(self.error_here()),
             Some("RETURN") => Err(Error::new(
                 ErrorCode::SpBadReturn,
                 "RETURN is only allowed in a FUNCTION",
             )),
-            Some(w @ ("RESIGNAL" | "GET" | "OPEN" | "FETCH" | "CLOSE" | "CALL")) => Err(
-                Error::not_supported(&format!("{w} in a trigger body (compound statements)")),
-            ),
+            Some(w @ ("OPEN" | "FETCH" | "CLOSE" | "CALL")) => Err(Error::not_supported(&format!(
+                "{w} in a trigger body (compound statements)"
+            ))),
             _ => self.sql(whole_body),
         }
     }
@@ -610,14 +638,24 @@ impl<'t> Reader<'t> {
 
     /// SIGNAL {SQLSTATE [VALUE] 'state' | condition} [SET item = value, ...].
     fn signal(&mut self) -> ParseResult<Node> {
-        self.expect_word("SIGNAL")?;
+        let resignal = self.eat_word("RESIGNAL");
+        if !resignal {
+            self.expect_word("SIGNAL")?;
+        }
+        let at_end = matches!(
+            self.parser.peek_token().token,
+            Token::SemiColon | Token::EOF
+        ) || self.peek_word(0).as_deref() == Some("SET");
         let target = if self.eat_word("SQLSTATE") {
             self.eat_word("VALUE");
-            SignalTarget::Sqlstate(self.sqlstate()?)
+            Some(SignalTarget::Sqlstate(self.sqlstate()?))
+        } else if resignal && at_end {
+            None
         } else {
-            SignalTarget::Named(self.name()?)
+            Some(SignalTarget::Named(self.name()?))
         };
         let mut signal = SignalNode {
+            resignal,
             target,
             message: None,
             errno: None,
@@ -627,21 +665,7 @@ impl<'t> Reader<'t> {
         if self.eat_word("SET") {
             loop {
                 let item = self.peek_word(0).unwrap_or_default();
-                const ITEMS: [&str; 12] = [
-                    "MESSAGE_TEXT",
-                    "MYSQL_ERRNO",
-                    "CLASS_ORIGIN",
-                    "SUBCLASS_ORIGIN",
-                    "CONSTRAINT_CATALOG",
-                    "CONSTRAINT_SCHEMA",
-                    "CONSTRAINT_NAME",
-                    "CATALOG_NAME",
-                    "SCHEMA_NAME",
-                    "TABLE_NAME",
-                    "COLUMN_NAME",
-                    "CURSOR_NAME",
-                ];
-                if !ITEMS.contains(&item.as_str()) {
+                if !CONDITION_ITEMS[1..].contains(&item.as_str()) {
                     return Err(self.error_here());
                 }
                 self.parser.next_token();
@@ -677,6 +701,39 @@ impl<'t> Reader<'t> {
             }
         }
         Ok(Node::Signal(Box::new(signal)))
+    }
+
+    /// `GET [CURRENT] DIAGNOSTICS target = {NUMBER | ROW_COUNT}, ...` or `GET [CURRENT]
+    /// DIAGNOSTICS CONDITION n target = condition_item, ...`.
+    fn get_diagnostics(&mut self) -> ParseResult<Node> {
+        self.expect_word("GET")?;
+        self.eat_word("CURRENT");
+        self.expect_word("DIAGNOSTICS")?;
+        let condition = match self.eat_word("CONDITION") {
+            // A literal or a variable, as MariaDB takes there.
+            true => Some(self.parser.parse_prefix().map_err(|e| self.fail(e))?),
+            false => None,
+        };
+        let allowed: &[&'static str] = match condition {
+            Some(_) => &CONDITION_ITEMS,
+            None => &["NUMBER", "ROW_COUNT"],
+        };
+        let mut items = Vec::new();
+        loop {
+            let target = self.name()?;
+            if !self.parser.consume_token(&Token::Eq) {
+                return Err(self.error_here());
+            }
+            let word = self.peek_word(0).unwrap_or_default();
+            let Some(item) = allowed.iter().find(|i| **i == word) else {
+                return Err(self.error_here());
+            };
+            self.parser.next_token();
+            items.push((target, *item));
+            if !self.parser.consume_token(&Token::Comma) {
+                return Ok(Node::GetDiagnostics { condition, items });
+            }
+        }
     }
 
     /// A statement of SQL: up to its `;` (or the end of a one-statement body).
@@ -923,6 +980,11 @@ enum Op {
     Iterate(u32),
     Set(Vec<(Target, Bound<Expr>)>),
     Signal(Box<Signal>),
+    /// GET DIAGNOSTICS in a handler's body: it reads the condition the handler caught.
+    GetDiagnostics {
+        condition: Option<Bound<Expr>>,
+        items: Vec<(Target, &'static str)>,
+    },
     SelectInto(Box<Bound<SelectPlan>>, Vec<Target>),
     Insert(Box<Bound<InsertPlan>>),
     Update(Box<Bound<UpdatePlan>>),
@@ -931,7 +993,9 @@ enum Op {
 
 #[derive(Clone)]
 struct Signal {
-    sqlstate: String,
+    resignal: bool,
+    /// None: RESIGNAL of the caught condition itself.
+    sqlstate: Option<String>,
     message: Option<Bound<Expr>>,
     errno: Option<Bound<Expr>>,
     others: Vec<Bound<Expr>>,
@@ -961,6 +1025,8 @@ struct Binder<'a, 'c> {
     in_scope: Vec<(String, usize)>,
     /// The declared conditions in scope, innermost last.
     conditions: Vec<(String, ConditionValue)>,
+    /// Whether a handler's body is being bound (GET DIAGNOSTICS reads its condition).
+    in_handler: bool,
     locals: Vec<(DataType, String)>,
     labels: Vec<Label>,
     next_label: u32,
@@ -980,6 +1046,7 @@ pub(crate) fn bind(
         row,
         in_scope: Vec::new(),
         conditions: Vec::new(),
+        in_handler: false,
         locals: Vec::new(),
         labels: Vec::new(),
         next_label: 0,
@@ -1286,16 +1353,18 @@ impl Binder<'_, '_> {
             }
             Node::Signal(signal) => {
                 let SignalNode {
+                    resignal,
                     target,
                     message,
                     errno,
                     others,
                 } = *signal;
                 let sqlstate = match target {
-                    SignalTarget::Sqlstate(sqlstate) => sqlstate,
-                    SignalTarget::Named(name) => {
+                    None => None,
+                    Some(SignalTarget::Sqlstate(sqlstate)) => Some(sqlstate),
+                    Some(SignalTarget::Named(name)) => {
                         match self.condition_value(ConditionNode::Named(name))? {
-                            ConditionValue::Sqlstate(sqlstate) => sqlstate,
+                            ConditionValue::Sqlstate(sqlstate) => Some(sqlstate),
                             _ => return Err(Error::new(
                                 ErrorCode::SignalBadConditionType,
                                 "SIGNAL/RESIGNAL can only use a CONDITION defined with SQLSTATE",
@@ -1304,6 +1373,7 @@ impl Binder<'_, '_> {
                     }
                 };
                 Op::Signal(Box::new(Signal {
+                    resignal,
                     sqlstate,
                     message: message.map(|e| self.item(e)).transpose()?,
                     errno: errno.map(|e| self.item(e)).transpose()?,
@@ -1312,6 +1382,23 @@ impl Binder<'_, '_> {
                         .map(|e| self.item(e))
                         .collect::<Result<_>>()?,
                 }))
+            }
+            Node::GetDiagnostics { condition, items } => {
+                if !self.in_handler {
+                    return Err(Error::not_supported(
+                        "GET DIAGNOSTICS outside a handler's body",
+                    ));
+                }
+                if items.iter().any(|(_, item)| *item == "ROW_COUNT") {
+                    return Err(Error::not_supported("GET DIAGNOSTICS ... ROW_COUNT"));
+                }
+                Op::GetDiagnostics {
+                    condition: condition.map(|e| self.item(e)).transpose()?,
+                    items: items
+                        .into_iter()
+                        .map(|(target, item)| Ok((self.select_target(&target)?, item)))
+                        .collect::<Result<_>>()?,
+                }
             }
             Node::SelectInto {
                 mut query,
@@ -1391,8 +1478,10 @@ impl Binder<'_, '_> {
         }
         // A handler's body reaches no label around it (1308), as in MariaDB.
         let labels = std::mem::take(&mut self.labels);
+        let in_handler = std::mem::replace(&mut self.in_handler, true);
         let body = self.node(handler.body);
         self.labels = labels;
+        self.in_handler = in_handler;
         Ok(Handler {
             exit: handler.exit,
             conditions,
@@ -1571,6 +1660,7 @@ pub(crate) fn run(body: &Body, frame: &mut Frame, rt: &mut Runtime) -> Result<()
         rt,
         handlers: Vec::new(),
         raised: Vec::new(),
+        caught: Vec::new(),
         past_handlers: false,
     };
     let outcome = run.op(&body.op);
@@ -1587,9 +1677,42 @@ struct Run<'b, 'f, 'r, 's, 't> {
     /// Conditions the running statement raised itself (SIGNAL of a warning, SELECT ...
     /// INTO finding no row), besides those the session kept.
     raised: Vec<Condition>,
+    /// The conditions the running handlers caught, innermost last.
+    caught: Vec<Caught>,
     /// Set once an error escaped a handler's body: the blocks around that handler were
     /// offered it already, and the blocks inside it may not take it.
     past_handlers: bool,
+}
+
+/// The condition a running handler caught: what RESIGNAL raises again and GET
+/// DIAGNOSTICS reads.
+#[derive(Clone)]
+enum Caught {
+    Error(Error),
+    Warning(Condition),
+}
+
+impl Caught {
+    fn number(&self) -> u16 {
+        match self {
+            Caught::Error(e) => e.number(),
+            Caught::Warning(c) => c.number,
+        }
+    }
+
+    fn sqlstate(&self) -> &str {
+        match self {
+            Caught::Error(e) => e.sqlstate(),
+            Caught::Warning(c) => &c.sqlstate,
+        }
+    }
+
+    fn message(&self) -> &str {
+        match self {
+            Caught::Error(e) => &e.message,
+            Caught::Warning(c) => &c.message,
+        }
+    }
 }
 
 /// Whether a handler may take an error: not a KILL, a deadlock (the transaction is
@@ -1640,17 +1763,17 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
         let flow = match outcome {
             Err(e) if self.past_handlers || !catchable(&e) => return Err(e),
             Err(e) => match self.find_handler(e.number(), e.sqlstate(), "Error") {
-                Some((level, handler)) => return self.activate(level, handler),
+                Some((depth, handler)) => return self.activate(depth, handler, Caught::Error(e)),
                 None => return Err(e),
             },
             Ok(flow) => flow,
         };
-        let caught = raised
-            .iter()
-            .rev()
-            .find_map(|c| self.find_handler(c.number, &c.sqlstate, c.level));
+        let caught = raised.into_iter().rev().find_map(|c| {
+            let (depth, handler) = self.find_handler(c.number, &c.sqlstate, c.level)?;
+            Some((depth, handler, c))
+        });
         match caught {
-            Some((level, handler)) => self.activate(level, handler),
+            Some((depth, handler, c)) => self.activate(depth, handler, Caught::Warning(c)),
             None => Ok(flow),
         }
     }
@@ -1683,12 +1806,14 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
             })
     }
 
-    /// Runs `handler` (of the block at `depth` of the handler stack) for a condition.
-    /// Its body is handled only by the blocks around that block.
-    fn activate(&mut self, depth: usize, handler: &'b Handler) -> Result<Flow> {
+    /// Runs `handler` (of the block at `depth` of the handler stack) for `caught`. Its
+    /// body is handled only by the blocks around that block.
+    fn activate(&mut self, depth: usize, handler: &'b Handler, caught: Caught) -> Result<Flow> {
         let block = self.handlers[depth].1;
         let inner = self.handlers.split_off(depth);
+        self.caught.push(caught);
         let outcome = self.op(&handler.body);
+        self.caught.pop();
         self.handlers.extend(inner);
         match outcome {
             Err(e) => {
@@ -1792,6 +1917,32 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                 Ok(Flow::Next)
             }
             Op::Signal(signal) => self.signal(signal),
+            Op::GetDiagnostics { condition, items } => {
+                let caught = self
+                    .caught
+                    .last()
+                    .cloned()
+                    .expect("GET DIAGNOSTICS is bound only in handler bodies");
+                if let Some(number) = condition {
+                    // Only the caught condition is there: another number sets nothing.
+                    let number = self.eval(number)?;
+                    if coerce::to_i128(&number, self.rt.session) != Some(1) {
+                        return Ok(Flow::Next);
+                    }
+                }
+                for (target, item) in items {
+                    let value = match *item {
+                        "NUMBER" => Value::Int(1),
+                        "RETURNED_SQLSTATE" => Value::text(caught.sqlstate()),
+                        "MESSAGE_TEXT" => Value::text(caught.message()),
+                        "MYSQL_ERRNO" => Value::Int(caught.number().into()),
+                        // SIGNAL's other items are not kept: they read as empty.
+                        _ => Value::text(""),
+                    };
+                    self.assign(target, value)?;
+                }
+                Ok(Flow::Next)
+            }
             Op::SelectInto(plan, targets) => {
                 self.select_into(plan, targets)?;
                 Ok(Flow::Next)
@@ -1911,6 +2062,7 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                 level: "Warning",
                 number: ErrorCode::SpFetchNoData.code(),
                 sqlstate: ErrorCode::SpFetchNoData.sqlstate().to_string(),
+                message: "No data - zero rows fetched, selected, or processed".into(),
             }),
         }
         Ok(())
@@ -1923,15 +2075,15 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                 format!("Variable '{item}' can't be set to the value of '{value}'"),
             )
         };
-        let message = match &signal.message {
+        let message: Option<String> = match &signal.message {
             Some(m) => match self.eval(m)? {
                 Value::Null => return Err(invalid("MESSAGE_TEXT", "NULL")),
                 v => {
                     let text = manycore_types::format::to_text(&v, &m.get()?.data_type());
-                    text.chars().take(MESSAGE_TEXT_CHARS_MAX).collect()
+                    Some(text.chars().take(MESSAGE_TEXT_CHARS_MAX).collect())
                 }
             },
-            None => String::new(),
+            None => None,
         };
         let errno = match &signal.errno {
             Some(e) => {
@@ -1949,14 +2101,48 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                 return Err(invalid("condition item", "NULL"));
             }
         }
-        let (code, default_message) = match &signal.sqlstate[..2] {
+        let caught = match signal.resignal {
+            false => None,
+            true => Some(self.caught.last().cloned().ok_or_else(|| {
+                Error::new(
+                    ErrorCode::ResignalWithoutActiveHandler,
+                    "RESIGNAL when handler not active",
+                )
+            })?),
+        };
+        let Some(sqlstate) = &signal.sqlstate else {
+            // RESIGNAL alone: the caught condition again, with the items SET.
+            return match caught.expect("RESIGNAL found its condition above") {
+                Caught::Error(mut e) => {
+                    if let Some(message) = message {
+                        e.message = message;
+                    }
+                    if let Some(number) = errno {
+                        let sqlstate = e.sqlstate().to_string();
+                        e.signalled = Some(Box::new(Signalled { number, sqlstate }));
+                    }
+                    Err(e)
+                }
+                Caught::Warning(mut c) => {
+                    c.message = message.unwrap_or(c.message);
+                    c.number = errno.unwrap_or(c.number);
+                    self.raised.push(c);
+                    Ok(Flow::Next)
+                }
+            };
+        };
+        // RESIGNAL of another SQLSTATE keeps the caught condition's message unless SET.
+        let message = message.or_else(|| caught.map(|c| c.message().to_string()));
+        let (code, default_message) = match &sqlstate[..2] {
             // A warning: the body goes on, and a handler may catch it (the body's
             // conditions do not reach the statement: `run`).
             "01" => {
                 self.raised.push(Condition {
                     level: "Warning",
                     number: errno.unwrap_or(ErrorCode::SignalWarn.code()),
-                    sqlstate: signal.sqlstate.clone(),
+                    sqlstate: sqlstate.clone(),
+                    message: message
+                        .unwrap_or_else(|| "Unhandled user-defined warning condition".into()),
                 });
                 return Ok(Flow::Next);
             }
@@ -1969,17 +2155,10 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                 "Unhandled user-defined exception condition",
             ),
         };
-        let mut error = Error::new(
-            code,
-            if signal.message.is_some() {
-                message
-            } else {
-                default_message.to_string()
-            },
-        );
+        let mut error = Error::new(code, message.unwrap_or_else(|| default_message.into()));
         error.signalled = Some(Box::new(Signalled {
             number: errno.unwrap_or(code.code()),
-            sqlstate: signal.sqlstate.clone(),
+            sqlstate: sqlstate.clone(),
         }));
         Err(error)
     }
@@ -2009,7 +2188,7 @@ mod tests {
             ("BEGIN DECLARE c CONDITION FOR SQLSTATE '00000'; END", 1407),
             ("BEGIN DECLARE c CONDITION FOR SQLWARNING; END", 1064),
             ("BEGIN DECLARE c CURSOR FOR SELECT 1; END", 1235),
-            ("RESIGNAL", 1235),
+            ("BEGIN GET DIAGNOSTICS @n = MESSAGE_TEXT; END", 1064),
             ("RETURN 1", 1313),
             ("SIGNAL SQLSTATE '00000'", 1407),
             ("SIGNAL SQLSTATE '4500'", 1407),

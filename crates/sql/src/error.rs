@@ -282,6 +282,8 @@ pub enum ErrorCode {
     SignalWarn = 1642,
     /// ER_SIGNAL_BAD_CONDITION_TYPE: SIGNAL of a condition declared by error number.
     SignalBadConditionType = 1646,
+    /// ER_RESIGNAL_WITHOUT_ACTIVE_HANDLER: RESIGNAL outside a handler's body.
+    ResignalWithoutActiveHandler = 1645,
     /// ER_SP_CASE_NOT_FOUND: a CASE statement with no matching WHEN and no ELSE.
     SpCaseNotFound = 1339,
     /// ER_SP_NO_RETSET: a result set (a plain SELECT) in a trigger.
@@ -437,6 +439,7 @@ impl ErrorCode {
             SignalException => "45000",
             SignalNotFound | SpFetchNoData => "02000",
             SignalWarn => "01000",
+            ResignalWithoutActiveHandler => "0K000",
             SpCaseNotFound => "20000",
             SpNoRetset => "0A000",
             LockDeadlock => "40001",
@@ -483,6 +486,7 @@ pub struct Condition {
     pub level: &'static str,
     pub number: u16,
     pub sqlstate: String,
+    pub message: String,
 }
 
 /// The condition a SIGNAL raised (`compound`): any SQLSTATE and MYSQL_ERRNO.

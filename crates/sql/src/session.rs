@@ -264,6 +264,7 @@ impl SessionState {
                 level,
                 number: code.code(),
                 sqlstate: code.sqlstate().to_string(),
+                message,
             });
             return;
         }

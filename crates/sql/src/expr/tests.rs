@@ -57,7 +57,7 @@ pub struct TestSession {
 
 impl TestSession {
     /// Keeps a condition apart when a body runs (`begin_conditions`).
-    fn keep(&self, level: &'static str, code: ErrorCode) -> bool {
+    fn keep(&self, level: &'static str, code: ErrorCode, message: &str) -> bool {
         let mut kept = self.kept.borrow_mut();
         let Some(top) = kept.last_mut() else {
             return false;
@@ -66,6 +66,7 @@ impl TestSession {
             level,
             number: code.code(),
             sqlstate: code.sqlstate().to_string(),
+            message: message.to_string(),
         });
         true
     }
@@ -116,12 +117,12 @@ impl SessionContext for TestSession {
         }
     }
     fn warn(&self, code: ErrorCode, message: String) {
-        if !self.keep("Warning", code) {
+        if !self.keep("Warning", code, &message) {
             self.warnings.borrow_mut().push((code, message));
         }
     }
     fn note(&self, code: ErrorCode, message: String) {
-        if !self.keep("Note", code) {
+        if !self.keep("Note", code, &message) {
             self.notes.borrow_mut().push((code, message));
         }
     }
