@@ -86,6 +86,8 @@ pub enum Target {
 pub struct Format {
     pub field_term: Vec<u8>,
     pub enclosed: Vec<u8>,
+    /// OPTIONALLY ENCLOSED BY: a reader takes either; a writer encloses only strings.
+    pub optionally: bool,
     /// ESCAPED BY if given: without it, `\` unless sql_mode has NO_BACKSLASH_ESCAPES.
     pub escaped: Option<Vec<u8>>,
     pub line_start: Vec<u8>,
@@ -97,6 +99,7 @@ impl Default for Format {
         Format {
             field_term: b"\t".to_vec(),
             enclosed: Vec::new(),
+            optionally: false,
             escaped: None,
             line_start: Vec::new(),
             line_term: b"\n".to_vec(),
@@ -128,49 +131,8 @@ pub(crate) fn parse(parser: &mut Parser) -> std::result::Result<Statement, Parse
         parser.parse_comma_separated(|p| p.parse_identifier())?;
         parser.expect_token(&Token::RParen)?;
     }
-    let mut charset = None;
-    if eat(parser, "CHARSET") || (eat(parser, "CHARACTER") && expect(parser, "SET").is_ok()) {
-        charset = Some(parser.parse_identifier()?.value);
-    }
-    let mut format = Format::default();
-    if eat(parser, "FIELDS") || eat(parser, "COLUMNS") {
-        let mut any = false;
-        loop {
-            if eat(parser, "TERMINATED") {
-                expect(parser, "BY")?;
-                format.field_term = literal(parser)?;
-            } else if eat(parser, "OPTIONALLY") || peek(parser, "ENCLOSED") {
-                expect(parser, "ENCLOSED")?;
-                expect(parser, "BY")?;
-                format.enclosed = literal(parser)?;
-            } else if eat(parser, "ESCAPED") {
-                expect(parser, "BY")?;
-                format.escaped = Some(literal(parser)?);
-            } else if any {
-                break;
-            } else {
-                return parser.expected("TERMINATED, ENCLOSED or ESCAPED", parser.peek_token());
-            }
-            any = true;
-        }
-    }
-    if eat(parser, "LINES") {
-        let mut any = false;
-        loop {
-            if eat(parser, "STARTING") {
-                expect(parser, "BY")?;
-                format.line_start = literal(parser)?;
-            } else if eat(parser, "TERMINATED") {
-                expect(parser, "BY")?;
-                format.line_term = literal(parser)?;
-            } else if any {
-                break;
-            } else {
-                return parser.expected("STARTING or TERMINATED", parser.peek_token());
-            }
-            any = true;
-        }
-    }
+    let charset = parse_charset(parser)?;
+    let format = parse_format(parser)?;
     let mut ignore_lines = 0;
     if eat(parser, "IGNORE") {
         let token = parser.next_token();
@@ -222,6 +184,59 @@ pub(crate) fn parse(parser: &mut Parser) -> std::result::Result<Statement, Parse
     })))
 }
 
+/// `[CHARACTER SET | CHARSET name]`, as LOAD DATA and SELECT ... INTO OUTFILE read it.
+pub(crate) fn parse_charset(parser: &mut Parser) -> std::result::Result<Option<String>, ParserError> {
+    if eat(parser, "CHARSET") || (eat(parser, "CHARACTER") && expect(parser, "SET").is_ok()) {
+        return Ok(Some(parser.parse_identifier()?.value));
+    }
+    Ok(None)
+}
+
+/// `[{FIELDS | COLUMNS} ...] [LINES ...]`, shared by LOAD DATA and SELECT ... INTO OUTFILE.
+pub(crate) fn parse_format(parser: &mut Parser) -> std::result::Result<Format, ParserError> {
+    let mut format = Format::default();
+    if eat(parser, "FIELDS") || eat(parser, "COLUMNS") {
+        let mut any = false;
+        loop {
+            if eat(parser, "TERMINATED") {
+                expect(parser, "BY")?;
+                format.field_term = literal(parser)?;
+            } else if peek(parser, "OPTIONALLY") || peek(parser, "ENCLOSED") {
+                format.optionally = eat(parser, "OPTIONALLY");
+                expect(parser, "ENCLOSED")?;
+                expect(parser, "BY")?;
+                format.enclosed = literal(parser)?;
+            } else if eat(parser, "ESCAPED") {
+                expect(parser, "BY")?;
+                format.escaped = Some(literal(parser)?);
+            } else if any {
+                break;
+            } else {
+                return parser.expected("TERMINATED, ENCLOSED or ESCAPED", parser.peek_token());
+            }
+            any = true;
+        }
+    }
+    if eat(parser, "LINES") {
+        let mut any = false;
+        loop {
+            if eat(parser, "STARTING") {
+                expect(parser, "BY")?;
+                format.line_start = literal(parser)?;
+            } else if eat(parser, "TERMINATED") {
+                expect(parser, "BY")?;
+                format.line_term = literal(parser)?;
+            } else if any {
+                break;
+            } else {
+                return parser.expected("STARTING or TERMINATED", parser.peek_token());
+            }
+            any = true;
+        }
+    }
+    Ok(format)
+}
+
 fn peek(parser: &Parser, word: &str) -> bool {
     parse::word(&parser.peek_token()).as_deref() == Some(word)
 }
@@ -248,6 +263,28 @@ fn literal(parser: &mut Parser) -> std::result::Result<Vec<u8>, ParserError> {
 
 fn number_expected(token: &sqlparser::tokenizer::TokenWithSpan) -> ParserError {
     ParserError::ParserError(format!("Expected: a number, found: {}", token.token))
+}
+
+/// 1115 for an unknown character set; 1235 for one other than utf8mb4/utf8mb3/binary and
+/// for fixed-width rows (`statement` names LOAD DATA or SELECT ... INTO OUTFILE).
+pub(crate) fn check_format(charset: Option<&str>, format: &Format, statement: &str) -> Result<()> {
+    if let Some(name) = charset {
+        if crate::information_schema::charset_default_collation(name).is_none() {
+            return Err(Error::unknown_charset(name));
+        }
+        let name = name.to_ascii_lowercase();
+        if !matches!(name.as_str(), "utf8mb4" | "utf8mb3" | "utf8" | "binary") {
+            return Err(Error::not_supported(&format!(
+                "{statement} with a character set other than utf8mb4 or binary"
+            )));
+        }
+    }
+    if format.field_term.is_empty() && format.enclosed.is_empty() {
+        return Err(Error::not_supported(&format!(
+            "{statement} of fixed-width rows (FIELDS TERMINATED BY '' ENCLOSED BY '')"
+        )));
+    }
+    Ok(())
 }
 
 /// A bound LOAD DATA: the INSERT its rows go through, and where each field goes.
@@ -280,29 +317,7 @@ pub fn bind(load: &LoadDataStatement, cx: &BindContext) -> Result<LoadPlan> {
             "Field separator argument is not what is expected; check the manual",
         ));
     }
-    if !load.local {
-        return Err(Error::new(
-            ErrorCode::OptionPreventsStatement,
-            "The MariaDB server is running with the --secure-file-priv option so it cannot \
-             execute this statement",
-        ));
-    }
-    if let Some(name) = &load.charset {
-        if crate::information_schema::charset_default_collation(name).is_none() {
-            return Err(Error::unknown_charset(name));
-        }
-        let name = name.to_ascii_lowercase();
-        if !matches!(name.as_str(), "utf8mb4" | "utf8mb3" | "utf8" | "binary") {
-            return Err(Error::not_supported(
-                "LOAD DATA with a character set other than utf8mb4 or binary",
-            ));
-        }
-    }
-    if format.field_term.is_empty() && format.enclosed.is_empty() {
-        return Err(Error::not_supported(
-            "LOAD DATA of fixed-width rows (FIELDS TERMINATED BY '' ENCLOSED BY '')",
-        ));
-    }
+    check_format(load.charset.as_deref(), format, "LOAD DATA")?;
     if load.partition {
         return Err(Error::not_supported("LOAD DATA ... PARTITION"));
     }
@@ -363,7 +378,7 @@ pub fn bind(load: &LoadDataStatement, cx: &BindContext) -> Result<LoadPlan> {
             columns,
             source: InsertSource::Given,
             // Invariant (3).
-            ignore: load.duplicates == Duplicates::Ignore || !replace,
+            ignore: load.duplicates == Duplicates::Ignore || (load.local && !replace),
             replace,
             on_duplicate: Vec::new(),
             checks: rules.checks,
@@ -402,12 +417,7 @@ pub fn execute(
         subqueries: Some(&subqueries),
         ..EvalContext::new(&[], &write_session)
     };
-    let escape = match &plan.format.escaped {
-        Some(given) => given.first().copied(),
-        None if no_backslash_escapes(session) => None,
-        None => Some(b'\\'),
-    };
-    let mut reader = Reader::new(data, &plan.format, escape);
+    let mut reader = Reader::new(data, &plan.format, plan.format.escape(session));
     let mut skip_rows = 0;
     if reader.line_term.is_empty() {
         skip_rows = plan.ignore_lines;
@@ -653,6 +663,18 @@ fn reset_value(c: &ColumnSchema) -> Value {
     }
 }
 
+impl Format {
+    /// The escape character: ESCAPED BY's (none if ''), else `\` unless sql_mode has
+    /// NO_BACKSLASH_ESCAPES, as MariaDB reads and writes files.
+    pub(crate) fn escape(&self, session: &dyn expr::SessionContext) -> Option<u8> {
+        match &self.escaped {
+            Some(given) => given.first().copied(),
+            None if no_backslash_escapes(session) => None,
+            None => Some(b'\\'),
+        }
+    }
+}
+
 fn no_backslash_escapes(session: &dyn expr::SessionContext) -> bool {
     match session.system_variable("sql_mode", VarScope::Session) {
         Ok(Value::Bytes(mode)) => String::from_utf8_lossy(&mode)
@@ -848,11 +870,39 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// Every line's fields, as `Reader` gives them (None: NULL), `targets` per line.
+#[cfg(test)]
+pub(crate) fn read_fields(
+    data: &[u8],
+    format: &Format,
+    escape: Option<u8>,
+    targets: usize,
+) -> Vec<Vec<Option<Vec<u8>>>> {
+    let mut reader = Reader::new(data, format, escape);
+    let mut lines = Vec::new();
+    loop {
+        let mut line = Vec::new();
+        for _ in 0..targets {
+            match reader.field() {
+                Some(f) => line.push(f),
+                None => break,
+            }
+        }
+        if line.is_empty() {
+            return lines;
+        }
+        lines.push(line);
+        if reader.next_line() {
+            return lines;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Every line's fields, as `Reader` gives them (None: NULL), `targets` per line.
+    /// `read_fields` as text, with the format's escape character.
     fn read(data: &str, format: &Format, targets: usize) -> Vec<Vec<Option<String>>> {
         let escape = format
             .escaped
@@ -860,24 +910,14 @@ mod tests {
             .unwrap_or(b"\\".to_vec())
             .first()
             .copied();
-        let mut reader = Reader::new(data.as_bytes(), format, escape);
-        let mut lines = Vec::new();
-        loop {
-            let mut line = Vec::new();
-            for _ in 0..targets {
-                match reader.field() {
-                    Some(f) => line.push(f.map(|b| String::from_utf8_lossy(&b).into_owned())),
-                    None => break,
-                }
-            }
-            if line.is_empty() {
-                return lines;
-            }
-            lines.push(line);
-            if reader.next_line() {
-                return lines;
-            }
-        }
+        read_fields(data.as_bytes(), format, escape, targets)
+            .into_iter()
+            .map(|line| {
+                line.into_iter()
+                    .map(|f| f.map(|b| String::from_utf8_lossy(&b).into_owned()))
+                    .collect()
+            })
+            .collect()
     }
 
     fn text(fields: &[&str]) -> Vec<Option<String>> {

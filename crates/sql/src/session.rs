@@ -539,6 +539,19 @@ impl SessionContext for SessionState {
         self.waits.locks.answer(locks, self.id, call)
     }
 
+    fn load_file(&self, name: &[u8]) -> Value {
+        if !self.grants.global(crate::privilege::Privileges::FILE) {
+            return Value::Null;
+        }
+        let max = match self.system_variable("max_allowed_packet", VarScope::Session) {
+            Ok(Value::UInt(n)) => n,
+            _ => self.engine.config().max_allowed_packet,
+        };
+        let dir = self.engine.config().secure_file_priv.as_deref();
+        let name = String::from_utf8_lossy(name);
+        crate::server_file::read_at_most(dir, &name, max).map_or(Value::Null, Value::Bytes)
+    }
+
     fn found_rows(&self) -> u64 {
         self.found_rows.get()
     }
@@ -861,6 +874,7 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
         },
         Statement::Do(_) => Counter::ComDo,
         Statement::LoadData(_) => Counter::ComLoad,
+        Statement::SelectInto { .. } => Counter::ComSelect,
         Statement::StartTransaction { .. } => Counter::ComBegin,
         Statement::SetCharacterSet(_) | Statement::Sets(_) => Counter::ComSetOption,
         Statement::Account(_) | Statement::View(_) => return None,
@@ -933,7 +947,7 @@ fn clears_warnings(statement: &Statement) -> bool {
 /// statements that open tables; the others (SELECT without FROM, SET, DO, USE, CREATE
 /// DATABASE, ...) keep the previous list unless they raise conditions of their own.
 fn uses_tables(statement: &Statement) -> bool {
-    let Statement::Sql(s) = statement else {
+    let (Statement::Sql(s) | Statement::SelectInto { query: s, .. }) = statement else {
         return matches!(
             statement,
             Statement::ShowIndex { .. }
@@ -2650,6 +2664,9 @@ impl Session {
             Statement::View(view) => self.create_view(view)?,
             Statement::CreateTrigger(t) => self.create_trigger(t)?,
             Statement::LoadData(load) => self.load_data(load, text, &parameters)?,
+            Statement::SelectInto { query, into } => {
+                return self.select_into(query, into, text, params, &parameters, sink, more)
+            }
             Statement::DropTrigger { name, if_exists } => self.drop_trigger(name, *if_exists)?,
             Statement::ShowWarnings {
                 errors,

@@ -89,6 +89,7 @@ pub fn engine() -> Arc<Engine> {
             data_dir: "/tmp/manycore-test".into(),
             max_connections: 100,
             max_allowed_packet: 16 << 20,
+            secure_file_priv: None,
         },
     );
     Session::bootstrap_privileges(&engine).expect("grant tables");
