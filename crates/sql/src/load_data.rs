@@ -185,7 +185,9 @@ pub(crate) fn parse(parser: &mut Parser) -> std::result::Result<Statement, Parse
 }
 
 /// `[CHARACTER SET | CHARSET name]`, as LOAD DATA and SELECT ... INTO OUTFILE read it.
-pub(crate) fn parse_charset(parser: &mut Parser) -> std::result::Result<Option<String>, ParserError> {
+pub(crate) fn parse_charset(
+    parser: &mut Parser,
+) -> std::result::Result<Option<String>, ParserError> {
     if eat(parser, "CHARSET") || (eat(parser, "CHARACTER") && expect(parser, "SET").is_ok()) {
         return Ok(Some(parser.parse_identifier()?.value));
     }
@@ -265,9 +267,16 @@ fn number_expected(token: &sqlparser::tokenizer::TokenWithSpan) -> ParserError {
     ParserError::ParserError(format!("Expected: a number, found: {}", token.token))
 }
 
-/// 1115 for an unknown character set; 1235 for one other than utf8mb4/utf8mb3/binary and
+/// 1083 for ENCLOSED BY or ESCAPED BY longer than one byte; 1115 for an unknown character set; 1235 for one other than utf8mb4/utf8mb3/binary and
 /// for fixed-width rows (`statement` names LOAD DATA or SELECT ... INTO OUTFILE).
 pub(crate) fn check_format(charset: Option<&str>, format: &Format, statement: &str) -> Result<()> {
+    let escaped_len = format.escaped.as_ref().map_or(0, Vec::len);
+    if escaped_len > 1 || format.enclosed.len() > 1 {
+        return Err(Error::new(
+            ErrorCode::WrongFieldTerminators,
+            "Field separator argument is not what is expected; check the manual",
+        ));
+    }
     if let Some(name) = charset {
         if crate::information_schema::charset_default_collation(name).is_none() {
             return Err(Error::unknown_charset(name));
@@ -310,13 +319,6 @@ enum Slot {
 /// Binds `load` against the catalog: its errors come before the file is asked for.
 pub fn bind(load: &LoadDataStatement, cx: &BindContext) -> Result<LoadPlan> {
     let format = &load.format;
-    let escaped_len = format.escaped.as_ref().map_or(0, Vec::len);
-    if escaped_len > 1 || format.enclosed.len() > 1 {
-        return Err(Error::new(
-            ErrorCode::WrongFieldTerminators,
-            "Field separator argument is not what is expected; check the manual",
-        ));
-    }
     check_format(load.charset.as_deref(), format, "LOAD DATA")?;
     if load.partition {
         return Err(Error::not_supported("LOAD DATA ... PARTITION"));

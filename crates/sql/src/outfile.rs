@@ -76,8 +76,8 @@ pub(crate) fn split(text: &str) -> std::result::Result<Option<(String, IntoFile)
             _ if depth > 0 => {}
             _ => match parse::word(token).as_deref() {
                 Some(
-                    "FROM" | "WHERE" | "GROUP" | "HAVING" | "ORDER" | "LIMIT" | "UNION"
-                    | "EXCEPT" | "INTERSECT" | "WINDOW",
+                    "FROM" | "WHERE" | "GROUP" | "HAVING" | "ORDER" | "LIMIT" | "UNION" | "EXCEPT"
+                    | "INTERSECT" | "WINDOW",
                 ) => deprecated_position = true,
                 Some("INTO") => {
                     let next = significant.clone().next().map(|(_, t)| parse::word(t));
@@ -216,14 +216,14 @@ impl<'a> RowWriter<'a> {
             self.field_term_byte
         };
         for &c in bytes {
-            let needs = c == escape
-                || Some(c) == separator
-                || Some(c) == self.line_term_byte
-                || c == 0;
+            let needs =
+                c == escape || Some(c) == separator || Some(c) == self.line_term_byte || c == 0;
             // A terminator that is an escape letter cannot be escaped unenclosed.
-            let skip = !enclosed && ambiguous(self.field_term_byte) && Some(c) == self.field_term_byte;
+            let skip =
+                !enclosed && ambiguous(self.field_term_byte) && Some(c) == self.field_term_byte;
             if needs && !skip {
-                let doubled = enclosed && Some(c) == self.enclosed_byte && ambiguous(self.enclosed_byte);
+                let doubled =
+                    enclosed && Some(c) == self.enclosed_byte && ambiguous(self.enclosed_byte);
                 out.push(if doubled { c } else { escape });
                 out.push(if c == 0 { b'0' } else { c });
             } else {
@@ -354,13 +354,18 @@ mod tests {
                    '\"' LINES TERMINATED BY '\\r\\n' FROM t";
         let (masked, into) = split(sql).expect("parses").expect("has INTO");
         assert_eq!(masked.len(), sql.len());
-        assert_eq!(masked.split_whitespace().collect::<Vec<_>>(), ["SELECT", "a", "FROM", "t"]);
+        assert_eq!(
+            masked.split_whitespace().collect::<Vec<_>>(),
+            ["SELECT", "a", "FROM", "t"]
+        );
         assert_eq!(into.file, "/f");
         assert!(!into.dumpfile && !into.deprecated_position);
         assert_eq!(into.format.field_term, b",");
         assert!(into.format.optionally);
         assert_eq!(into.format.line_term, b"\r\n");
-        let (_, after) = split("select * from t into dumpfile '/d'").expect("ok").expect("into");
+        let (_, after) = split("select * from t into dumpfile '/d'")
+            .expect("ok")
+            .expect("into");
         assert!(after.dumpfile && after.deprecated_position);
         assert!(split("select 'outfile' from t").expect("ok").is_none());
         assert!(split("select * from t into outfile '/f' limit 1").is_err());

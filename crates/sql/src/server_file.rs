@@ -153,10 +153,18 @@ mod tests {
         let inside = |name: &str| format!("{}/{name}", dir.display());
         let code = |r: Result<Vec<u8>>| r.err().map(|e| e.code);
         let refused = Some(ErrorCode::OptionPreventsStatement);
-        assert_eq!(code(read(None, &inside("x"))), refused, "no directory given");
+        assert_eq!(
+            code(read(None, &inside("x"))),
+            refused,
+            "no directory given"
+        );
         assert_eq!(code(read(Some(&dir), "x")), refused, "relative");
         assert_eq!(code(read(Some(&dir), &inside("../secret"))), refused);
-        assert_eq!(code(read(Some(&dir), &inside("link"))), refused, "symlink out");
+        assert_eq!(
+            code(read(Some(&dir), &inside("link"))),
+            refused,
+            "symlink out"
+        );
         assert_eq!(
             code(read(Some(&dir), &inside("missing"))),
             Some(ErrorCode::CantGetStat)
@@ -167,7 +175,10 @@ mod tests {
         assert_eq!(again, Some(ErrorCode::FileExists));
         let out = create(Some(&dir), &inside("../new")).err().map(|e| e.code);
         assert_eq!(out, refused);
-        assert_eq!(read_at_most(Some(&dir), &inside("new"), 0), Some(Vec::new()));
+        assert_eq!(
+            read_at_most(Some(&dir), &inside("new"), 0),
+            Some(Vec::new())
+        );
         assert_eq!(read_at_most(Some(&dir), &inside("link"), 10), None);
         std::fs::remove_dir_all(&root).expect("cleanup");
     }

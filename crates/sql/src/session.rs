@@ -1717,7 +1717,7 @@ impl Session {
         let result = match bound {
             PreparedPlan::Bound(bound) => self.execute_bound(&bound, params, sink, more),
             PreparedPlan::Unbound(statement, text) => {
-                self.execute_unbound(&statement, &text, params, sink, more)
+                self.execute_unbound(&statement, &text, params, sink, more, true)
             }
         };
         if let Some(database) = outer_database {
@@ -1973,7 +1973,7 @@ impl Session {
         match (template, bound) {
             (Some(plan), _) => self.execute_with_literals(&plan.bound, sink, more),
             (None, Some(bound)) => self.execute_bound(&bound, &[], sink, more),
-            (None, None) => self.execute_unbound(statement, text, &[], sink, more),
+            (None, None) => self.execute_unbound(statement, text, &[], sink, more, false),
         }
     }
 
@@ -2610,6 +2610,7 @@ impl Session {
         self.execute_prepared_inner(id, values, sink, more)
     }
 
+    /// `prepared`: an EXECUTE of a prepared statement, not a text query.
     fn execute_unbound(
         &mut self,
         statement: &Statement,
@@ -2617,6 +2618,7 @@ impl Session {
         params: &[Value],
         sink: &mut dyn ResultSink,
         more: bool,
+        prepared: bool,
     ) -> Result<()> {
         let parameters = Parameters::untyped().with_user_variables(&self.state.user_vars.borrow());
         let outcome = match statement {
@@ -2665,7 +2667,8 @@ impl Session {
             Statement::CreateTrigger(t) => self.create_trigger(t)?,
             Statement::LoadData(load) => self.load_data(load, text, &parameters)?,
             Statement::SelectInto { query, into } => {
-                return self.select_into(query, into, text, params, &parameters, sink, more)
+                let run = (params, &parameters, prepared);
+                return self.select_into(query, into, text, run, sink, more);
             }
             Statement::DropTrigger { name, if_exists } => self.drop_trigger(name, *if_exists)?,
             Statement::ShowWarnings {

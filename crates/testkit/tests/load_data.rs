@@ -206,8 +206,8 @@ fn each_load_counts_once_and_server_files_are_refused() {
     assert_eq!(count(&mut conn, "counted.t"), 2);
 
     if server.target() == Target::Manycore {
-        // Not built: files on the server. The statement is refused as under MariaDB's
-        // --secure-file-priv, whatever the file.
+        // Started without --secure-file-priv: files on the server are refused, whatever
+        // the file (the safe default).
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
         let error = conn
             .query_drop(format!(

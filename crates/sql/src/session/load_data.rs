@@ -8,8 +8,8 @@ use crate::expr::SessionContext;
 use crate::load_data::{self, LoadDataStatement};
 use crate::outfile::{FileSink, IntoFile};
 use crate::privilege::Privileges;
-use crate::server_file;
 use crate::scope::Parameters;
+use crate::server_file;
 use crate::sink::ResultSink;
 use manycore_types::Value;
 use sqlparser::ast;
@@ -85,32 +85,38 @@ impl Session {
 
 impl Session {
     /// SELECT ... INTO OUTFILE|DUMPFILE (`outfile`): the SELECT runs into the file, and
-    /// the client gets an OK with the rows written.
-    #[allow(clippy::too_many_arguments)]
+    /// the client gets an OK with the rows written. `run` is (the values of `?`, the
+    /// parameters, whether this is the EXECUTE of a prepared statement).
     pub(super) fn select_into(
         &mut self,
         query: &ast::Statement,
         into: &IntoFile,
         text: &str,
-        params: &[Value],
-        parameters: &Parameters,
+        (params, parameters, prepared): (&[Value], &Parameters, bool),
         sink: &mut dyn ResultSink,
         more: bool,
     ) -> Result<()> {
         self.state.access().global(Privileges::FILE)?;
         let ast::Statement::Query(query) = query else {
-            unreachable!("outfile::split cuts its clause out of a SELECT")
+            return Err(Error::not_supported(
+                "INTO OUTFILE after a statement other than SELECT",
+            ));
         };
         let plan = {
             let catalog = self.engine.storage().catalog();
             let cx = self.bind_context(&catalog, text, parameters);
             Bound::Select(crate::select::bind_select(query, &cx)?)
         };
-        load_data::check_format(into.charset.as_deref(), &into.format, "SELECT ... INTO OUTFILE")?;
+        load_data::check_format(
+            into.charset.as_deref(),
+            &into.format,
+            "SELECT ... INTO OUTFILE",
+        )?;
         let escape = into.format.escape(&self.state);
         let dir = self.engine.config().secure_file_priv.as_deref();
         let file = server_file::create(dir, &into.file)?;
-        if into.deprecated_position {
+        // MariaDB warns when it reads the statement: at PREPARE, not at each EXECUTE.
+        if into.deprecated_position && !prepared {
             self.state.warn(
                 ErrorCode::WarnDeprecatedSyntax,
                 "'<select expression> INTO <destination>;' is deprecated and will be removed \
