@@ -1,11 +1,12 @@
-//! LOAD DATA LOCAL INFILE: the rows of a text file the client sends, written into a table
-//! as INSERT writes rows.
+//! LOAD DATA [LOCAL] INFILE: the rows of a text file the client sends (or, without LOCAL,
+//! a file on the server, `server_file`), written into a table as INSERT writes rows.
 //!
 //! The statement is bound first (the table, its columns, the SET clause), so its errors
-//! come before any file is asked for, as in MariaDB. Then the session asks the client for
-//! the file (`WaitFor::LocalFile`, session invariant (4)): the server sends the request,
-//! reads the bytes the client answers with, hands them to `Session::supply_local_file`
-//! and runs the statement again, which now reads them.
+//! come before any file is asked for, as in MariaDB. Without LOCAL the session reads the
+//! server's file (the FILE privilege, 1045, checked first). With LOCAL, the session asks
+//! the client for the file (`WaitFor::LocalFile`, session invariant (4)): the server
+//! sends the request, reads the bytes the client answers with, hands them to
+//! `Session::supply_local_file` and runs the statement again, which now reads them.
 //!
 //! Invariants:
 //! (1) Fields and lines are read as MariaDB reads them (`Reader`): FIELDS TERMINATED BY,
@@ -28,10 +29,11 @@
 //!     AUTO_INCREMENT column a new value); more fields than targets is 1262. A missing
 //!     user variable is NULL.
 //!
-//! Not built: files on the server (LOAD DATA without LOCAL is 1290, as with MariaDB's
-//! --secure-file-priv; `@@secure_file_priv` is NULL, import and export disabled), fixed-width rows (FIELDS TERMINATED BY '' ENCLOSED BY ''), LOAD
-//! XML, the PARTITION clause and character sets other than utf8mb4/utf8mb3 and binary
-//! (1235). The file is held in memory while it loads.
+//! SELECT ... INTO OUTFILE (`outfile`) writes with the same `Format` and its parser.
+//!
+//! Not built: fixed-width rows (FIELDS TERMINATED BY '' ENCLOSED BY ''), LOAD XML, the
+//! PARTITION clause and character sets other than utf8mb4/utf8mb3 and binary (1235). The
+//! file is held in memory while it loads.
 
 use crate::dml::{self, InsertPlan, InsertSource, WriteContext, WriteRules, WriteSession};
 use crate::error::{Error, ErrorCode, Result};
@@ -267,8 +269,9 @@ fn number_expected(token: &sqlparser::tokenizer::TokenWithSpan) -> ParserError {
     ParserError::ParserError(format!("Expected: a number, found: {}", token.token))
 }
 
-/// 1083 for ENCLOSED BY or ESCAPED BY longer than one byte; 1115 for an unknown character set; 1235 for one other than utf8mb4/utf8mb3/binary and
-/// for fixed-width rows (`statement` names LOAD DATA or SELECT ... INTO OUTFILE).
+/// 1083 for ENCLOSED BY or ESCAPED BY longer than one byte; 1115 for an unknown character
+/// set; 1235 for one other than utf8mb4/utf8mb3/binary and for fixed-width rows
+/// (`statement` names LOAD DATA or SELECT ... INTO OUTFILE).
 pub(crate) fn check_format(charset: Option<&str>, format: &Format, statement: &str) -> Result<()> {
     let escaped_len = format.escaped.as_ref().map_or(0, Vec::len);
     if escaped_len > 1 || format.enclosed.len() > 1 {

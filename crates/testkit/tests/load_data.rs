@@ -250,7 +250,8 @@ fn server_files_need_the_file_privilege() {
         "CREATE USER clerk@'%' IDENTIFIED BY 'pw'",
         "GRANT SELECT, INSERT ON filing.* TO clerk@'%'",
     ] {
-        root.query_drop(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+        root.query_drop(sql)
+            .unwrap_or_else(|e| panic!("{sql}: {e}"));
     }
     let file = |name: &str| dir.join(name).display().to_string();
     root.query_drop(format!(
@@ -279,7 +280,8 @@ fn server_files_need_the_file_privilege() {
     assert_eq!(read, Some(None), "NULL without FILE");
     assert!(!dir.join("clerk.txt").exists() && !dir.join("clerk.bin").exists());
 
-    root.query_drop("GRANT FILE ON *.* TO clerk@'%'").expect("grant FILE");
+    root.query_drop("GRANT FILE ON *.* TO clerk@'%'")
+        .expect("grant FILE");
     // MariaDB reads global privileges at login: a new connection has FILE.
     let mut clerk = Conn::new(mysql::Opts::from(clerk_opts)).expect("clerk logs in again");
     clerk.query_drop(&outfile).expect("OUTFILE with FILE");
@@ -289,7 +291,10 @@ fn server_files_need_the_file_privilege() {
     let read: Option<Option<Vec<u8>>> = clerk.query_first(&load_file).expect("LOAD_FILE");
     assert_eq!(read, Some(Some(b"1\n2\n".to_vec())));
     use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(dir.join("clerk.txt")).expect("written").permissions().mode();
+    let mode = std::fs::metadata(dir.join("clerk.txt"))
+        .expect("written")
+        .permissions()
+        .mode();
     assert_eq!(mode & 0o022, 0, "not writable by group or others: {mode:o}");
     let _ = std::fs::remove_dir_all(&dir);
 }

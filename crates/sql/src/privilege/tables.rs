@@ -5,7 +5,8 @@
 //!
 //! Layout (column names as MySQL's; privilege columns hold 'Y' or 'N'):
 //!
-//!   user:        Host, User, <Select_priv .. Create_user_priv>, ssl_type ('' | 'ANY'),
+//!   user:        Host, User, <Select_priv .. Create_user_priv, File_priv after
+//!                Process_priv>, ssl_type ('' | 'ANY'),
 //!                plugin, authentication_string, account_locked ('Y' | 'N')
 //!                PRIMARY KEY (Host, User)
 //!   db:          Host, Db, User, <Select_priv .. Alter_priv of the object level>
@@ -24,9 +25,9 @@
 //! A tables_priv row exists while the account holds a table privilege or a column
 //! privilege on the table (Table_priv '' with Column_priv set for column grants only).
 //! Data directories created before the FILE privilege get `File_priv` at startup
-//! (`bootstrap_statements`). Data directories created before column privileges have a tables_priv without
-//! Column_priv (manycore has no ALTER TABLE ADD COLUMN yet); nothing reads it, so they
-//! work the same, and the missing columns_priv is created at startup.
+//! (`bootstrap_statements`). Data directories created before column privileges have a
+//! tables_priv without Column_priv; nothing reads it, so they work the same, and the
+//! missing columns_priv is created at startup.
 //!
 //! The same bootstrap creates `mysql.general_log` and `mysql.slow_log` with MariaDB's
 //! columns. They stay empty: manycore keeps no general or slow query log. They exist
