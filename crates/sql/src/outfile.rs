@@ -250,7 +250,7 @@ fn text_of(value: &Value, data_type: &DataType) -> Option<Vec<u8>> {
 /// with the OK the client gets.
 pub(crate) struct FileSink<'a> {
     into: &'a IntoFile,
-    escape: Option<u8>,
+    writer: RowWriter<'a>,
     file: std::io::BufWriter<std::fs::File>,
     types: Vec<DataType>,
     rows: u64,
@@ -267,7 +267,7 @@ impl<'a> FileSink<'a> {
     ) -> FileSink<'a> {
         FileSink {
             into,
-            escape,
+            writer: RowWriter::new(&into.format, escape),
             file: std::io::BufWriter::new(file),
             types: Vec::new(),
             rows: 0,
@@ -305,11 +305,7 @@ impl ResultSink for FileSink<'_> {
                 }
             }
         } else {
-            RowWriter::new(&self.into.format, self.escape).write_row(
-                &mut self.line,
-                values,
-                &self.types,
-            );
+            self.writer.write_row(&mut self.line, values, &self.types);
         }
         self.write()
     }
