@@ -37,24 +37,22 @@ impl Session {
             let cx = self.bind_context(&catalog, text, parameters);
             load_data::bind(statement, &cx)?
         };
-        if !statement.local {
+        let data = if statement.local {
+            let Some(data) = self.local_file.take() else {
+                self.wait = Some(Wait::LocalFile(plan.file.clone()));
+                return Err(Error::local_file_wait());
+            };
+            data
+        } else {
+            // Read again if the statement runs again after a row-lock wait.
             let dir = self.engine.config().secure_file_priv.as_deref();
-            let data = server_file::read(dir, &plan.file)?;
-            let found_rows = self.client_found_rows;
-            // A row-lock wait runs the statement again, which reads the file again.
-            return self.with_transaction(true, |txn, state, interrupt| {
-                load_data::execute(&plan, &data, txn, state, interrupt, found_rows)
-            });
-        }
-        let Some(data) = self.local_file.take() else {
-            self.wait = Some(Wait::LocalFile(plan.file.clone()));
-            return Err(Error::local_file_wait());
+            server_file::read(dir, &plan.file)?
         };
         let found_rows = self.client_found_rows;
         let result = self.with_transaction(true, |txn, state, interrupt| {
             load_data::execute(&plan, &data, txn, state, interrupt, found_rows)
         });
-        if result.as_ref().is_err_and(|e| e.wait.is_some()) {
+        if statement.local && result.as_ref().is_err_and(|e| e.wait.is_some()) {
             // Undone to wait for a row lock: it runs again with the same file.
             self.local_file = Some(data);
         }
