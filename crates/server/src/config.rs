@@ -83,6 +83,12 @@ pub struct ServeArgs {
     #[arg(long, default_value = "uring", value_parser = ["uring", "off"])]
     pub send_batching: String,
 
+    /// The one directory whose files SELECT ... INTO OUTFILE/DUMPFILE may write and LOAD
+    /// DATA INFILE and LOAD_FILE() may read (with the FILE privilege), as MariaDB's
+    /// --secure-file-priv. Without it, files on the server are refused (error 1290).
+    #[arg(long, value_name = "DIR")]
+    pub secure_file_priv: Option<PathBuf>,
+
     /// Start even if the log is damaged before its tail: discard it from the first bad
     /// record on, losing those commits. Without it such damage stops startup.
     #[arg(long)]

@@ -34,6 +34,13 @@ const LISTEN_BACKLOG: i32 = 1024;
 
 pub fn serve(args: ServeArgs) -> Result<(), String> {
     let data_dir = DataDir::open(&args.data_dir)?;
+    let secure_file_priv = match &args.secure_file_priv {
+        Some(dir) => Some(
+            std::fs::canonicalize(dir)
+                .map_err(|e| format!("--secure-file-priv {}: {e}", dir.display()))?,
+        ),
+        None => None,
+    };
     let workers = args.worker_count();
     let (storage, durability) = crate::durability::recover(&data_dir.path, &args)?;
     let engine = Engine::new(
@@ -44,6 +51,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             data_dir: data_dir.path.clone(),
             max_connections: args.max_connections,
             max_allowed_packet: args.max_allowed_packet,
+            secure_file_priv,
         },
     );
     engine.set_server_variable("port", &args.listen.port().to_string());

@@ -1471,6 +1471,9 @@ impl expr::SessionContext for WriteSession<'_> {
     fn user_lock(&self, call: crate::user_lock::UserLockCall<'_>) -> Value {
         self.inner.user_lock(call)
     }
+    fn load_file(&self, name: &[u8]) -> Value {
+        self.inner.load_file(name)
+    }
     fn found_rows(&self) -> u64 {
         self.inner.found_rows()
     }

@@ -27,6 +27,9 @@ pub struct EngineConfig {
     pub data_dir: PathBuf,
     pub max_connections: u32,
     pub max_allowed_packet: u64,
+    /// The directory server-side file statements may use, canonical (`server_file`); None
+    /// refuses them all.
+    pub secure_file_priv: Option<PathBuf>,
 }
 
 pub struct Engine {
@@ -53,13 +56,22 @@ impl Engine {
         let hostname = std::fs::read_to_string("/etc/hostname")
             .map(|h| h.trim().to_string())
             .unwrap_or_else(|_| "localhost".to_string());
-        let globals = variables::initial_globals(&[
+        let mut overrides = vec![
             ("version", config.server_version.clone()),
             ("datadir", data_dir),
             ("hostname", hostname),
             ("max_connections", config.max_connections.to_string()),
             ("max_allowed_packet", config.max_allowed_packet.to_string()),
-        ]);
+        ];
+        if let Some(dir) = &config.secure_file_priv {
+            // Shown as MariaDB shows it, with a trailing '/'.
+            let mut shown = dir.display().to_string();
+            if !shown.ends_with('/') {
+                shown.push('/');
+            }
+            overrides.push(("secure_file_priv", shown));
+        }
+        let globals = variables::initial_globals(&overrides);
         let workers = config.workers.max(1);
         Arc::new(Engine {
             storage,

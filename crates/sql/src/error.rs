@@ -15,6 +15,8 @@ pub enum ErrorCode {
     /// ER_CANT_CREATE_FILE: MariaDB's ALTER DATABASE of a missing database (its db.opt).
     CantCreateFile = 1,
     ErrorOnWrite = 3,
+    /// ER_CANT_GET_STAT: LOAD DATA INFILE of a missing server file.
+    CantGetStat = 13,
     DbCreateExists = 1007,
     DbDropExists = 1008,
     DiskFull = 1021,
@@ -119,6 +121,10 @@ pub enum ErrorCode {
     /// ER_WRONG_FIELD_TERMINATORS: LOAD DATA's ENCLOSED BY or ESCAPED BY longer than one
     /// character.
     WrongFieldTerminators = 1083,
+    /// ER_TEXTFILE_NOT_READABLE: LOAD DATA INFILE of a directory or unreadable file.
+    TextfileNotReadable = 1085,
+    /// ER_FILE_EXISTS_ERROR: SELECT ... INTO OUTFILE/DUMPFILE of an existing file.
+    FileExists = 1086,
     /// ER_WARN_TOO_FEW_RECORDS: a LOAD DATA line with fewer fields than targets.
     WarnTooFewRecords = 1261,
     /// ER_WARN_TOO_MANY_RECORDS: a LOAD DATA line with more fields than targets.
@@ -191,6 +197,8 @@ pub enum ErrorCode {
     WrongGroupField = 1056,
     WrongKeyColumn = 1167,
     UnknownStorageEngine = 1286,
+    /// ER_WARN_DEPRECATED_SYNTAX: INTO OUTFILE after FROM, as a warning.
+    WarnDeprecatedSyntax = 1287,
     /// ER_ILLEGAL_HA_CREATE_OPTION: a ROW_FORMAT InnoDB does not have.
     IllegalHaCreateOption = 1478,
     /// ER_CANT_CREATE_TABLE, with InnoDB's errno 150 (a malformed foreign key), 121 (a

@@ -1,11 +1,12 @@
-//! LOAD DATA LOCAL INFILE: the rows of a text file the client sends, written into a table
-//! as INSERT writes rows.
+//! LOAD DATA [LOCAL] INFILE: the rows of a text file the client sends (or, without LOCAL,
+//! a file on the server, `server_file`), written into a table as INSERT writes rows.
 //!
 //! The statement is bound first (the table, its columns, the SET clause), so its errors
-//! come before any file is asked for, as in MariaDB. Then the session asks the client for
-//! the file (`WaitFor::LocalFile`, session invariant (4)): the server sends the request,
-//! reads the bytes the client answers with, hands them to `Session::supply_local_file`
-//! and runs the statement again, which now reads them.
+//! come before any file is asked for, as in MariaDB. Without LOCAL the session reads the
+//! server's file (the FILE privilege, 1045, checked first). With LOCAL, the session asks
+//! the client for the file (`WaitFor::LocalFile`, session invariant (4)): the server
+//! sends the request, reads the bytes the client answers with, hands them to
+//! `Session::supply_local_file` and runs the statement again, which now reads them.
 //!
 //! Invariants:
 //! (1) Fields and lines are read as MariaDB reads them (`Reader`): FIELDS TERMINATED BY,
@@ -28,10 +29,11 @@
 //!     AUTO_INCREMENT column a new value); more fields than targets is 1262. A missing
 //!     user variable is NULL.
 //!
-//! Not built: files on the server (LOAD DATA without LOCAL is 1290, as with MariaDB's
-//! --secure-file-priv; `@@secure_file_priv` is NULL, import and export disabled), fixed-width rows (FIELDS TERMINATED BY '' ENCLOSED BY ''), LOAD
-//! XML, the PARTITION clause and character sets other than utf8mb4/utf8mb3 and binary
-//! (1235). The file is held in memory while it loads.
+//! SELECT ... INTO OUTFILE (`outfile`) writes with the same `Format` and its parser.
+//!
+//! Not built: fixed-width rows (FIELDS TERMINATED BY '' ENCLOSED BY ''), LOAD XML, the
+//! PARTITION clause and character sets other than utf8mb4/utf8mb3 and binary (1235). The
+//! file is held in memory while it loads.
 
 use crate::dml::{self, InsertPlan, InsertSource, WriteContext, WriteRules, WriteSession};
 use crate::error::{Error, ErrorCode, Result};
@@ -86,6 +88,8 @@ pub enum Target {
 pub struct Format {
     pub field_term: Vec<u8>,
     pub enclosed: Vec<u8>,
+    /// OPTIONALLY ENCLOSED BY: a reader takes either; a writer encloses only strings.
+    pub optionally: bool,
     /// ESCAPED BY if given: without it, `\` unless sql_mode has NO_BACKSLASH_ESCAPES.
     pub escaped: Option<Vec<u8>>,
     pub line_start: Vec<u8>,
@@ -97,6 +101,7 @@ impl Default for Format {
         Format {
             field_term: b"\t".to_vec(),
             enclosed: Vec::new(),
+            optionally: false,
             escaped: None,
             line_start: Vec::new(),
             line_term: b"\n".to_vec(),
@@ -128,49 +133,8 @@ pub(crate) fn parse(parser: &mut Parser) -> std::result::Result<Statement, Parse
         parser.parse_comma_separated(|p| p.parse_identifier())?;
         parser.expect_token(&Token::RParen)?;
     }
-    let mut charset = None;
-    if eat(parser, "CHARSET") || (eat(parser, "CHARACTER") && expect(parser, "SET").is_ok()) {
-        charset = Some(parser.parse_identifier()?.value);
-    }
-    let mut format = Format::default();
-    if eat(parser, "FIELDS") || eat(parser, "COLUMNS") {
-        let mut any = false;
-        loop {
-            if eat(parser, "TERMINATED") {
-                expect(parser, "BY")?;
-                format.field_term = literal(parser)?;
-            } else if eat(parser, "OPTIONALLY") || peek(parser, "ENCLOSED") {
-                expect(parser, "ENCLOSED")?;
-                expect(parser, "BY")?;
-                format.enclosed = literal(parser)?;
-            } else if eat(parser, "ESCAPED") {
-                expect(parser, "BY")?;
-                format.escaped = Some(literal(parser)?);
-            } else if any {
-                break;
-            } else {
-                return parser.expected("TERMINATED, ENCLOSED or ESCAPED", parser.peek_token());
-            }
-            any = true;
-        }
-    }
-    if eat(parser, "LINES") {
-        let mut any = false;
-        loop {
-            if eat(parser, "STARTING") {
-                expect(parser, "BY")?;
-                format.line_start = literal(parser)?;
-            } else if eat(parser, "TERMINATED") {
-                expect(parser, "BY")?;
-                format.line_term = literal(parser)?;
-            } else if any {
-                break;
-            } else {
-                return parser.expected("STARTING or TERMINATED", parser.peek_token());
-            }
-            any = true;
-        }
-    }
+    let charset = parse_charset(parser)?;
+    let format = parse_format(parser)?;
     let mut ignore_lines = 0;
     if eat(parser, "IGNORE") {
         let token = parser.next_token();
@@ -222,6 +186,61 @@ pub(crate) fn parse(parser: &mut Parser) -> std::result::Result<Statement, Parse
     })))
 }
 
+/// `[CHARACTER SET | CHARSET name]`, as LOAD DATA and SELECT ... INTO OUTFILE read it.
+pub(crate) fn parse_charset(
+    parser: &mut Parser,
+) -> std::result::Result<Option<String>, ParserError> {
+    if eat(parser, "CHARSET") || (eat(parser, "CHARACTER") && expect(parser, "SET").is_ok()) {
+        return Ok(Some(parser.parse_identifier()?.value));
+    }
+    Ok(None)
+}
+
+/// `[{FIELDS | COLUMNS} ...] [LINES ...]`, shared by LOAD DATA and SELECT ... INTO OUTFILE.
+pub(crate) fn parse_format(parser: &mut Parser) -> std::result::Result<Format, ParserError> {
+    let mut format = Format::default();
+    if eat(parser, "FIELDS") || eat(parser, "COLUMNS") {
+        let mut any = false;
+        loop {
+            if eat(parser, "TERMINATED") {
+                expect(parser, "BY")?;
+                format.field_term = literal(parser)?;
+            } else if peek(parser, "OPTIONALLY") || peek(parser, "ENCLOSED") {
+                format.optionally = eat(parser, "OPTIONALLY");
+                expect(parser, "ENCLOSED")?;
+                expect(parser, "BY")?;
+                format.enclosed = literal(parser)?;
+            } else if eat(parser, "ESCAPED") {
+                expect(parser, "BY")?;
+                format.escaped = Some(literal(parser)?);
+            } else if any {
+                break;
+            } else {
+                return parser.expected("TERMINATED, ENCLOSED or ESCAPED", parser.peek_token());
+            }
+            any = true;
+        }
+    }
+    if eat(parser, "LINES") {
+        let mut any = false;
+        loop {
+            if eat(parser, "STARTING") {
+                expect(parser, "BY")?;
+                format.line_start = literal(parser)?;
+            } else if eat(parser, "TERMINATED") {
+                expect(parser, "BY")?;
+                format.line_term = literal(parser)?;
+            } else if any {
+                break;
+            } else {
+                return parser.expected("STARTING or TERMINATED", parser.peek_token());
+            }
+            any = true;
+        }
+    }
+    Ok(format)
+}
+
 fn peek(parser: &Parser, word: &str) -> bool {
     parse::word(&parser.peek_token()).as_deref() == Some(word)
 }
@@ -250,6 +269,36 @@ fn number_expected(token: &sqlparser::tokenizer::TokenWithSpan) -> ParserError {
     ParserError::ParserError(format!("Expected: a number, found: {}", token.token))
 }
 
+/// 1083 for ENCLOSED BY or ESCAPED BY longer than one byte; 1115 for an unknown character
+/// set; 1235 for one other than utf8mb4/utf8mb3/binary and for fixed-width rows
+/// (`statement` names LOAD DATA or SELECT ... INTO OUTFILE).
+pub(crate) fn check_format(charset: Option<&str>, format: &Format, statement: &str) -> Result<()> {
+    let escaped_len = format.escaped.as_ref().map_or(0, Vec::len);
+    if escaped_len > 1 || format.enclosed.len() > 1 {
+        return Err(Error::new(
+            ErrorCode::WrongFieldTerminators,
+            "Field separator argument is not what is expected; check the manual",
+        ));
+    }
+    if let Some(name) = charset {
+        if crate::information_schema::charset_default_collation(name).is_none() {
+            return Err(Error::unknown_charset(name));
+        }
+        let name = name.to_ascii_lowercase();
+        if !matches!(name.as_str(), "utf8mb4" | "utf8mb3" | "utf8" | "binary") {
+            return Err(Error::not_supported(&format!(
+                "{statement} with a character set other than utf8mb4 or binary"
+            )));
+        }
+    }
+    if format.field_term.is_empty() && format.enclosed.is_empty() {
+        return Err(Error::not_supported(&format!(
+            "{statement} of fixed-width rows (FIELDS TERMINATED BY '' ENCLOSED BY '')"
+        )));
+    }
+    Ok(())
+}
+
 /// A bound LOAD DATA: the INSERT its rows go through, and where each field goes.
 pub struct LoadPlan {
     /// `insert.columns`: the columns fields or SET write, each once.
@@ -273,36 +322,7 @@ enum Slot {
 /// Binds `load` against the catalog: its errors come before the file is asked for.
 pub fn bind(load: &LoadDataStatement, cx: &BindContext) -> Result<LoadPlan> {
     let format = &load.format;
-    let escaped_len = format.escaped.as_ref().map_or(0, Vec::len);
-    if escaped_len > 1 || format.enclosed.len() > 1 {
-        return Err(Error::new(
-            ErrorCode::WrongFieldTerminators,
-            "Field separator argument is not what is expected; check the manual",
-        ));
-    }
-    if !load.local {
-        return Err(Error::new(
-            ErrorCode::OptionPreventsStatement,
-            "The MariaDB server is running with the --secure-file-priv option so it cannot \
-             execute this statement",
-        ));
-    }
-    if let Some(name) = &load.charset {
-        if crate::information_schema::charset_default_collation(name).is_none() {
-            return Err(Error::unknown_charset(name));
-        }
-        let name = name.to_ascii_lowercase();
-        if !matches!(name.as_str(), "utf8mb4" | "utf8mb3" | "utf8" | "binary") {
-            return Err(Error::not_supported(
-                "LOAD DATA with a character set other than utf8mb4 or binary",
-            ));
-        }
-    }
-    if format.field_term.is_empty() && format.enclosed.is_empty() {
-        return Err(Error::not_supported(
-            "LOAD DATA of fixed-width rows (FIELDS TERMINATED BY '' ENCLOSED BY '')",
-        ));
-    }
+    check_format(load.charset.as_deref(), format, "LOAD DATA")?;
     if load.partition {
         return Err(Error::not_supported("LOAD DATA ... PARTITION"));
     }
@@ -363,7 +383,7 @@ pub fn bind(load: &LoadDataStatement, cx: &BindContext) -> Result<LoadPlan> {
             columns,
             source: InsertSource::Given,
             // Invariant (3).
-            ignore: load.duplicates == Duplicates::Ignore || !replace,
+            ignore: load.duplicates == Duplicates::Ignore || (load.local && !replace),
             replace,
             on_duplicate: Vec::new(),
             checks: rules.checks,
@@ -402,12 +422,7 @@ pub fn execute(
         subqueries: Some(&subqueries),
         ..EvalContext::new(&[], &write_session)
     };
-    let escape = match &plan.format.escaped {
-        Some(given) => given.first().copied(),
-        None if no_backslash_escapes(session) => None,
-        None => Some(b'\\'),
-    };
-    let mut reader = Reader::new(data, &plan.format, escape);
+    let mut reader = Reader::new(data, &plan.format, plan.format.escape(session));
     let mut skip_rows = 0;
     if reader.line_term.is_empty() {
         skip_rows = plan.ignore_lines;
@@ -653,6 +668,18 @@ fn reset_value(c: &ColumnSchema) -> Value {
     }
 }
 
+impl Format {
+    /// The escape character: ESCAPED BY's (none if ''), else `\` unless sql_mode has
+    /// NO_BACKSLASH_ESCAPES, as MariaDB reads and writes files.
+    pub(crate) fn escape(&self, session: &dyn expr::SessionContext) -> Option<u8> {
+        match &self.escaped {
+            Some(given) => given.first().copied(),
+            None if no_backslash_escapes(session) => None,
+            None => Some(b'\\'),
+        }
+    }
+}
+
 fn no_backslash_escapes(session: &dyn expr::SessionContext) -> bool {
     match session.system_variable("sql_mode", VarScope::Session) {
         Ok(Value::Bytes(mode)) => String::from_utf8_lossy(&mode)
@@ -848,11 +875,39 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// Every line's fields, as `Reader` gives them (None: NULL), `targets` per line.
+#[cfg(test)]
+pub(crate) fn read_fields(
+    data: &[u8],
+    format: &Format,
+    escape: Option<u8>,
+    targets: usize,
+) -> Vec<Vec<Option<Vec<u8>>>> {
+    let mut reader = Reader::new(data, format, escape);
+    let mut lines = Vec::new();
+    loop {
+        let mut line = Vec::new();
+        for _ in 0..targets {
+            match reader.field() {
+                Some(f) => line.push(f),
+                None => break,
+            }
+        }
+        if line.is_empty() {
+            return lines;
+        }
+        lines.push(line);
+        if reader.next_line() {
+            return lines;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Every line's fields, as `Reader` gives them (None: NULL), `targets` per line.
+    /// `read_fields` as text, with the format's escape character.
     fn read(data: &str, format: &Format, targets: usize) -> Vec<Vec<Option<String>>> {
         let escape = format
             .escaped
@@ -860,24 +915,14 @@ mod tests {
             .unwrap_or(b"\\".to_vec())
             .first()
             .copied();
-        let mut reader = Reader::new(data.as_bytes(), format, escape);
-        let mut lines = Vec::new();
-        loop {
-            let mut line = Vec::new();
-            for _ in 0..targets {
-                match reader.field() {
-                    Some(f) => line.push(f.map(|b| String::from_utf8_lossy(&b).into_owned())),
-                    None => break,
-                }
-            }
-            if line.is_empty() {
-                return lines;
-            }
-            lines.push(line);
-            if reader.next_line() {
-                return lines;
-            }
-        }
+        read_fields(data.as_bytes(), format, escape, targets)
+            .into_iter()
+            .map(|line| {
+                line.into_iter()
+                    .map(|f| f.map(|b| String::from_utf8_lossy(&b).into_owned()))
+                    .collect()
+            })
+            .collect()
     }
 
     fn text(fields: &[&str]) -> Vec<Option<String>> {

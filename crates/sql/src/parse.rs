@@ -94,6 +94,11 @@ pub enum Statement {
     /// CREATE TRIGGER (`trigger`: sqlparser reads it for MySqlDialect only, and the
     /// trigger keeps its body's text).
     CreateTrigger(Box<crate::trigger::TriggerStatement>),
+    /// SELECT ... INTO OUTFILE|DUMPFILE (`outfile`): the SELECT without the clause.
+    SelectInto {
+        query: Box<ast::Statement>,
+        into: Box<crate::outfile::IntoFile>,
+    },
     /// LOAD DATA [LOCAL] INFILE (`load_data`; sqlparser reads only Hive's LOAD DATA).
     LoadData(Box<crate::load_data::LoadDataStatement>),
     /// DROP TRIGGER [IF EXISTS] name.
@@ -242,6 +247,17 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
                 Ok(None) => Err(error),
                 Err(e) => Err(e),
             }),
+            Err(e) => Err(e),
+        },
+        Some("SELECT" | "WITH") | None => match crate::outfile::split(text) {
+            Ok(Some((query, into))) => sql(&query).map(|query| match query {
+                Statement::Sql(query) => Statement::SelectInto {
+                    query,
+                    into: Box::new(into),
+                },
+                other => other,
+            }),
+            Ok(None) => sql(text),
             Err(e) => Err(e),
         },
         _ => sql(text),

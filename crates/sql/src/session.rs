@@ -568,6 +568,19 @@ impl SessionContext for SessionState {
         self.waits.locks.answer(locks, self.id, call)
     }
 
+    fn load_file(&self, name: &[u8]) -> Value {
+        if !self.grants.global(crate::privilege::Privileges::FILE) {
+            return Value::Null;
+        }
+        let max = match self.system_variable("max_allowed_packet", VarScope::Session) {
+            Ok(Value::UInt(n)) => n,
+            _ => self.engine.config().max_allowed_packet,
+        };
+        let dir = self.engine.config().secure_file_priv.as_deref();
+        let name = String::from_utf8_lossy(name);
+        crate::server_file::read_at_most(dir, &name, max).map_or(Value::Null, Value::Bytes)
+    }
+
     fn found_rows(&self) -> u64 {
         self.found_rows.get()
     }
@@ -890,6 +903,7 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
         },
         Statement::Do(_) => Counter::ComDo,
         Statement::LoadData(_) => Counter::ComLoad,
+        Statement::SelectInto { .. } => Counter::ComSelect,
         Statement::StartTransaction { .. } => Counter::ComBegin,
         Statement::SetCharacterSet(_) | Statement::Sets(_) => Counter::ComSetOption,
         Statement::Account(_) | Statement::View(_) => return None,
@@ -962,7 +976,7 @@ fn clears_warnings(statement: &Statement) -> bool {
 /// statements that open tables; the others (SELECT without FROM, SET, DO, USE, CREATE
 /// DATABASE, ...) keep the previous list unless they raise conditions of their own.
 fn uses_tables(statement: &Statement) -> bool {
-    let Statement::Sql(s) = statement else {
+    let (Statement::Sql(s) | Statement::SelectInto { query: s, .. }) = statement else {
         return matches!(
             statement,
             Statement::ShowIndex { .. }
@@ -1733,7 +1747,7 @@ impl Session {
         let result = match bound {
             PreparedPlan::Bound(bound) => self.execute_bound(&bound, params, sink, more),
             PreparedPlan::Unbound(statement, text) => {
-                self.execute_unbound(&statement, &text, params, sink, more)
+                self.execute_unbound(&statement, &text, params, sink, more, true)
             }
         };
         if let Some(database) = outer_database {
@@ -1989,7 +2003,7 @@ impl Session {
         match (template, bound) {
             (Some(plan), _) => self.execute_with_literals(&plan.bound, sink, more),
             (None, Some(bound)) => self.execute_bound(&bound, &[], sink, more),
-            (None, None) => self.execute_unbound(statement, text, &[], sink, more),
+            (None, None) => self.execute_unbound(statement, text, &[], sink, more, false),
         }
     }
 
@@ -2626,6 +2640,7 @@ impl Session {
         self.execute_prepared_inner(id, values, sink, more)
     }
 
+    /// `prepared`: an EXECUTE of a prepared statement, not a text query.
     fn execute_unbound(
         &mut self,
         statement: &Statement,
@@ -2633,6 +2648,7 @@ impl Session {
         params: &[Value],
         sink: &mut dyn ResultSink,
         more: bool,
+        prepared: bool,
     ) -> Result<()> {
         let parameters = Parameters::untyped().with_user_variables(&self.state.user_vars.borrow());
         let outcome = match statement {
@@ -2680,6 +2696,10 @@ impl Session {
             Statement::View(view) => self.create_view(view)?,
             Statement::CreateTrigger(t) => self.create_trigger(t)?,
             Statement::LoadData(load) => self.load_data(load, text, &parameters)?,
+            Statement::SelectInto { query, into } => {
+                let run = (params, &parameters, prepared);
+                return self.select_into(query, into, text, run, sink, more);
+            }
             Statement::DropTrigger { name, if_exists } => self.drop_trigger(name, *if_exists)?,
             Statement::ShowWarnings {
                 errors,

@@ -89,6 +89,7 @@ pub fn engine() -> Arc<Engine> {
             data_dir: "/tmp/manycore-test".into(),
             max_connections: 100,
             max_allowed_packet: 16 << 20,
+            secure_file_priv: None,
         },
     );
     Session::bootstrap_privileges(&engine).expect("grant tables");
@@ -2513,4 +2514,37 @@ fn multi_table_writes_fire_their_targets_triggers() {
     let e = error(&mut s, "UPDATE t JOIN audit ON t.a = audit.a SET t.b = 0");
     assert_eq!(e.code, ErrorCode::CantUpdateUsedTableInSfOrTrg);
     assert_eq!(rows(&mut s, "SELECT b FROM t"), table(&[&["10"]]));
+}
+
+/// A data directory from before the FILE privilege has no `mysql.user.File_priv`: startup
+/// adds it, and an account that held every global privilege (root's ALL) holds FILE too,
+/// while others do not.
+#[test]
+fn grant_tables_without_file_priv_gain_it_at_startup() {
+    let engine = engine();
+    let mut s = session(&engine, 1);
+    ok(&mut s, "CREATE USER plain@localhost");
+    ok(&mut s, "GRANT SELECT ON *.* TO plain@localhost");
+    ok(&mut s, "ALTER TABLE mysql.user DROP COLUMN File_priv");
+    Session::bootstrap_privileges(&engine).expect("startup again");
+    let grants = |s: &mut Session, account: &str| rows(s, &format!("SHOW GRANTS FOR {account}"));
+    assert!(
+        grants(&mut s, "root@localhost")[0][0].starts_with("GRANT ALL PRIVILEGES ON *.*"),
+        "{:?}",
+        grants(&mut s, "root@localhost")
+    );
+    assert_eq!(
+        grants(&mut s, "plain@localhost")[0][0],
+        "GRANT SELECT ON *.* TO `plain`@`localhost`"
+    );
+    let column: Vec<Vec<String>> = rows(
+        &mut s,
+        "SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'mysql' \
+         AND TABLE_NAME = 'user' AND COLUMN_NAME IN ('Process_priv', 'File_priv', 'Grant_priv') \
+         ORDER BY ORDINAL_POSITION",
+    );
+    assert_eq!(
+        column,
+        table(&[&["Process_priv"], &["File_priv"], &["Grant_priv"]])
+    );
 }

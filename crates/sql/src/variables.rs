@@ -390,8 +390,8 @@ pub static VARIABLES: &[VarDef] = &[
     def("read_buffer_size", Both, U64, false, "131072"),
     def("read_only", Global, Bool, false, "OFF"),
     def("require_secure_transport", Global, Bool, false, "OFF"),
-    // NULL: files on the server are refused (LOAD DATA without LOCAL is 1290), the meaning
-    // security guides give NULL; '' would say any file may be read.
+    // NULL unless `serve --secure-file-priv DIR` gave the directory (`Engine::new`): files
+    // on the server are then refused (1290), the meaning security guides give NULL.
     def_null("secure_file_priv", Global, true),
     def("server_id", Both, U32, false, "1"),
     def("session_track_schema", Both, Bool, false, "ON"),

@@ -61,6 +61,7 @@ fn sysbench_session() -> Session {
             data_dir: "/tmp/manycore-alloc-test".into(),
             max_connections: 10,
             max_allowed_packet: 16 << 20,
+            secure_file_priv: None,
         },
     );
     Session::bootstrap_privileges(&engine).expect("grant tables");

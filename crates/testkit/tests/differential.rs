@@ -11,6 +11,12 @@
 //!   DIFF_DUMP=1           print every statement with MariaDB's outcome (to review files).
 //!   DIFF_WRITE_KNOWN=1    rewrite tests/sql/known-mismatches.txt from this run.
 //!
+//! Files on the server: each server starts with a --secure-file-priv directory of its own
+//! (emptied before each file's pass), and `$FILES` in a statement is replaced by that
+//! directory's path (no trailing '/') before the statement is sent, so a file can write
+//! `'$FILES/x.txt'` with SELECT ... INTO OUTFILE and read it back with LOAD DATA INFILE or
+//! LOAD_FILE() on both servers.
+//!
 //! Every file runs twice: through the text protocol, then through prepared statements
 //! (binary protocol; the driver caches statements by text, so a repeated statement is
 //! executed again, not prepared again, as applications do).
@@ -31,6 +37,7 @@ use manycore_testkit::differential::{
     compare, execute, parse_sql_file, render, Mode, Outcome, Statement,
 };
 use manycore_testkit::mariadb::MariaDbInstall;
+use manycore_testkit::process::ScratchDir;
 use manycore_testkit::{ManycoreServer, MariaDb, Server};
 use mysql::prelude::Queryable;
 use mysql::{Conn, LocalInfileHandler, Opts};
@@ -72,6 +79,26 @@ fn fresh_database(port: u16, name: &str) -> Result<Conn, String> {
         conn.query_drop(&sql).map_err(|e| format!("{sql}: {e}"))?;
     }
     Ok(conn)
+}
+
+/// A server's own secure_file_priv directory under `scratch`, as the `$FILES` text.
+fn files_directory(scratch: &ScratchDir, server: &str) -> String {
+    let dir = scratch.path().join(server);
+    fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("create {}: {e}", dir.display()));
+    dir.to_str().expect("a UTF-8 temp directory").to_string()
+}
+
+fn secure_file_priv_flag(dir: &str) -> String {
+    format!("--secure-file-priv={dir}")
+}
+
+/// Removes the files an earlier pass wrote, so SELECT ... INTO OUTFILE can write them again.
+fn empty_directory(dir: &str) {
+    let entries = fs::read_dir(dir).unwrap_or_else(|e| panic!("read {dir}: {e}"));
+    for entry in entries {
+        let path = entry.expect("directory entry").path();
+        fs::remove_file(&path).unwrap_or_else(|e| panic!("remove {}: {e}", path.display()));
+    }
 }
 
 fn known_mismatches_path() -> PathBuf {
@@ -137,13 +164,21 @@ fn sql_files_agree_with_mariadb() {
     // Install MariaDB data directories in parallel (seconds each); the servers
     // themselves start on this thread, since they die with the thread that spawns them.
     let install_thread = thread::spawn(move || self_check.then(MariaDbInstall::new));
-    let reference = MariaDb::start();
+    let server_files = ScratchDir::new("differential-files");
+    let reference_files = files_directory(&server_files, "reference");
+    let subject_files = files_directory(&server_files, "subject");
+    let reference = MariaDb::start_with(&[&secure_file_priv_flag(&reference_files)]);
     let subject = match install_thread
         .join()
         .expect("install MariaDB data directory")
     {
-        Some(install) => Server::MariaDb(install.start_with(&[])),
-        None => Server::Manycore(ManycoreServer::start()),
+        Some(install) => {
+            Server::MariaDb(install.start_with(&[&secure_file_priv_flag(&subject_files)]))
+        }
+        None => Server::Manycore(ManycoreServer::start_with(&[
+            "--secure-file-priv",
+            &subject_files,
+        ])),
     };
 
     let mut mismatches = Vec::new();
@@ -158,6 +193,8 @@ fn sql_files_agree_with_mariadb() {
         let statements = parse_sql_file(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
         for &mode in modes {
             let mismatches_before = mismatches.len();
+            empty_directory(&reference_files);
+            empty_directory(&subject_files);
             let database = format!("diff_{}", file.trim_end_matches(".sql").replace('-', "_"));
             let mut reference_conn = fresh_database(reference.port(), &database)
                 .unwrap_or_else(|e| panic!("reference MariaDB: {e}"));
@@ -180,7 +217,8 @@ fn sql_files_agree_with_mariadb() {
             };
             for statement in &statements {
                 statement_count += 1;
-                let expected = execute(&mut reference_conn, &statement.sql, mode);
+                let reference_sql = statement.sql.replace("$FILES", &reference_files);
+                let expected = execute(&mut reference_conn, &reference_sql, mode);
                 if let Outcome::Broken(why) = &expected {
                     panic!("{file}:{}: reference MariaDB failed: {why}", statement.line);
                 }
@@ -192,7 +230,8 @@ fn sql_files_agree_with_mariadb() {
                         render(&expected)
                     );
                 }
-                let actual = execute(&mut subject_conn, &statement.sql, mode);
+                let subject_sql = statement.sql.replace("$FILES", &subject_files);
+                let actual = execute(&mut subject_conn, &subject_sql, mode);
                 if let Some(diff) = compare(statement, &expected, &actual) {
                     mismatches.push(Mismatch {
                         file: file.clone(),

@@ -206,8 +206,8 @@ fn each_load_counts_once_and_server_files_are_refused() {
     assert_eq!(count(&mut conn, "counted.t"), 2);
 
     if server.target() == Target::Manycore {
-        // Not built: files on the server. The statement is refused as under MariaDB's
-        // --secure-file-priv, whatever the file.
+        // Started without --secure-file-priv: files on the server are refused, whatever
+        // the file (the safe default).
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
         let error = conn
             .query_drop(format!(
@@ -225,4 +225,76 @@ fn each_load_counts_once_and_server_files_are_refused() {
             .expect("secure_file_priv");
         assert_eq!(priv_dir, Some(None));
     }
+}
+
+/// Files on the server need the FILE privilege, refused as MariaDB refuses each statement:
+/// 1227 for SELECT ... INTO OUTFILE/DUMPFILE, 1045 for LOAD DATA INFILE (before the name
+/// is looked at), NULL from LOAD_FILE(); with FILE granted the same statements work.
+#[test]
+fn server_files_need_the_file_privilege() {
+    let dir = scratch_dir("file-privilege");
+    let dir = std::fs::canonicalize(&dir).expect("canonical scratch directory");
+    let flag = format!("--secure-file-priv={}", dir.display());
+    let server = match Target::from_env() {
+        Target::Manycore => Server::Manycore(manycore_testkit::ManycoreServer::start_with(&[
+            "--secure-file-priv",
+            &dir.display().to_string(),
+        ])),
+        Target::MariaDb => Server::MariaDb(manycore_testkit::MariaDb::start_with(&[&flag])),
+    };
+    let mut root = server.connect();
+    for sql in [
+        "CREATE DATABASE filing",
+        "CREATE TABLE filing.t (id INT)",
+        "INSERT INTO filing.t VALUES (1), (2)",
+        "CREATE USER clerk@'%' IDENTIFIED BY 'pw'",
+        "GRANT SELECT, INSERT ON filing.* TO clerk@'%'",
+    ] {
+        root.query_drop(sql)
+            .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+    let file = |name: &str| dir.join(name).display().to_string();
+    root.query_drop(format!(
+        "SELECT id FROM filing.t INTO OUTFILE '{}'",
+        file("ids.txt")
+    ))
+    .expect("root holds FILE");
+    let clerk_opts = client::opts(server.port(), Some("filing"))
+        .user(Some("clerk"))
+        .pass(Some("pw"));
+    let mut clerk = Conn::new(mysql::Opts::from(clerk_opts.clone())).expect("clerk logs in");
+    let code = |conn: &mut Conn, sql: String| match conn.query_drop(&sql) {
+        Err(mysql::Error::MySqlError(e)) => e.code,
+        other => panic!("{sql}: expected an error, got {other:?}"),
+    };
+    let outfile = format!("SELECT id FROM t INTO OUTFILE '{}'", file("clerk.txt"));
+    let dumpfile = format!("SELECT 1 INTO DUMPFILE '{}'", file("clerk.bin"));
+    let load = format!("LOAD DATA INFILE '{}' INTO TABLE t", file("ids.txt"));
+    let load_file = format!("SELECT LOAD_FILE('{}')", file("ids.txt"));
+    assert_eq!(code(&mut clerk, outfile.clone()), 1227);
+    assert_eq!(code(&mut clerk, dumpfile.clone()), 1227);
+    assert_eq!(code(&mut clerk, load.clone()), 1045);
+    let outside = "LOAD DATA INFILE '/etc/passwd' INTO TABLE t".to_string();
+    assert_eq!(code(&mut clerk, outside), 1045, "the privilege comes first");
+    let read: Option<Option<Vec<u8>>> = clerk.query_first(&load_file).expect("LOAD_FILE");
+    assert_eq!(read, Some(None), "NULL without FILE");
+    assert!(!dir.join("clerk.txt").exists() && !dir.join("clerk.bin").exists());
+
+    root.query_drop("GRANT FILE ON *.* TO clerk@'%'")
+        .expect("grant FILE");
+    // MariaDB reads global privileges at login: a new connection has FILE.
+    let mut clerk = Conn::new(mysql::Opts::from(clerk_opts)).expect("clerk logs in again");
+    clerk.query_drop(&outfile).expect("OUTFILE with FILE");
+    clerk.query_drop(&dumpfile).expect("DUMPFILE with FILE");
+    clerk.query_drop(&load).expect("LOAD DATA INFILE with FILE");
+    assert_eq!(count(&mut clerk, "t"), 4);
+    let read: Option<Option<Vec<u8>>> = clerk.query_first(&load_file).expect("LOAD_FILE");
+    assert_eq!(read, Some(Some(b"1\n2\n".to_vec())));
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(dir.join("clerk.txt"))
+        .expect("written")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o022, 0, "not writable by group or others: {mode:o}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

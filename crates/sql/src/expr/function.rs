@@ -194,6 +194,7 @@ pub enum Function {
     Crc32,
     Uuid,
     Sleep,
+    LoadFile,
     GetLock,
     ReleaseLock,
     ReleaseAllLocks,
@@ -322,6 +323,7 @@ impl Function {
             "CRC32" => Crc32,
             "UUID" => Uuid,
             "SLEEP" => Sleep,
+            "LOAD_FILE" => LoadFile,
             "GET_LOCK" => GetLock,
             "RELEASE_LOCK" => ReleaseLock,
             "RELEASE_ALL_LOCKS" => ReleaseAllLocks,
@@ -449,6 +451,7 @@ impl Function {
             Crc32 => "crc32",
             Uuid => "uuid",
             Sleep => "sleep",
+            LoadFile => "load_file",
             GetLock => "get_lock",
             ReleaseLock => "release_lock",
             ReleaseAllLocks => "release_all_locks",
@@ -471,7 +474,7 @@ impl Function {
             | Date | Year | Month | Day | Hour | Minute | Second | Microsecond | DayOfWeek
             | DayOfYear | Weekday | Quarter | DayName | MonthName | ToDays | FromDays | LastDay
             | Charset | BitCount | Crc32 | Sleep | Ord | Quote | TimeOf | TimeToSec | SecToTime
-            | ReleaseLock | IsFreeLock | IsUsedLock => (1, 1),
+            | ReleaseLock | IsFreeLock | IsUsedLock | LoadFile => (1, 1),
             Round | Log | FromUnixtime | Week => (1, 2),
             Trim(_) => (1, 2),
             Truncate | Mod | Pow | IfNull | NullIf | Left | Right | Repeat | Sha2 | Strcmp
@@ -519,6 +522,7 @@ impl Function {
             Rand | Uuid
                 | SysDate
                 | Sleep
+                | LoadFile
                 | GetLock
                 | ReleaseLock
                 | ReleaseAllLocks
@@ -1036,6 +1040,9 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
         Hex => string_type(char_length(&t(0)) * 2, false),
         Unhex => DataType::VarBinary {
             length: (char_length(&t(0)) / 2 + 1) as u32,
+        },
+        LoadFile => DataType::Blob {
+            size: manycore_types::LobSize::Long,
         },
         Md5 => varchar(32),
         Sha1 => varchar(40),
@@ -1943,6 +1950,11 @@ pub fn call(
             }
             int_value(0)
         }
+        // Asked of the session, which knows the privileges and secure_file_priv.
+        LoadFile => match s(0) {
+            Some(name) => session.load_file(&name),
+            None => Value::Null,
+        },
         GetLock | ReleaseLock | ReleaseAllLocks | IsFreeLock | IsUsedLock => {
             return user_lock(function, args, &v, session)
         }

@@ -314,6 +314,10 @@ pub trait SessionContext {
     fn sleep(&self, duration: std::time::Duration);
     /// GET_LOCK() and the other user-lock functions (`user_lock`): the call's answer.
     fn user_lock(&self, call: crate::user_lock::UserLockCall<'_>) -> Value;
+    /// LOAD_FILE(): the bytes of the server file `name`, or NULL (`server_file`).
+    fn load_file(&self, _name: &[u8]) -> Value {
+        Value::Null
+    }
     /// FOUND_ROWS(): rows the previous SELECT returned (or would have without LIMIT).
     fn found_rows(&self) -> u64 {
         0

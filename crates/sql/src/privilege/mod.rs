@@ -66,6 +66,8 @@ impl Privileges {
     pub const CREATE_USER: Privileges = Privileges(1 << 13);
     /// Column level only (nothing references tables yet; it makes a column visible).
     pub const REFERENCES: Privileges = Privileges(1 << 14);
+    /// Global level only: files on the server (`server_file`).
+    pub const FILE: Privileges = Privileges(1 << 15);
 
     /// What a column grant can hold, with its word in `Column_priv` (a SET's member).
     pub const COLUMN_NAMES: [(Privileges, &'static str, &'static str); 4] = [
@@ -90,7 +92,7 @@ impl Privileges {
             | Self::ALTER.0,
     );
     /// Every privilege (ALL at the global level).
-    pub const GLOBAL_LEVEL: Privileges = Privileges((1 << 14) - 1);
+    pub const GLOBAL_LEVEL: Privileges = Privileges(((1 << 14) - 1) | Self::FILE.0);
 
     pub fn contains(self, other: Privileges) -> bool {
         self.0 & other.0 == other.0
@@ -114,7 +116,7 @@ impl Privileges {
 
     /// The privilege's SQL name and its `mysql.user`/`mysql.db` column, in MariaDB's
     /// SHOW GRANTS order. GRANT OPTION is shown as WITH GRANT OPTION instead.
-    pub const NAMES: [(Privileges, &'static str, &'static str); 14] = [
+    pub const NAMES: [(Privileges, &'static str, &'static str); 15] = [
         (Self::SELECT, "SELECT", "Select_priv"),
         (Self::INSERT, "INSERT", "Insert_priv"),
         (Self::UPDATE, "UPDATE", "Update_priv"),
@@ -124,6 +126,7 @@ impl Privileges {
         (Self::RELOAD, "RELOAD", "Reload_priv"),
         (Self::SHUTDOWN, "SHUTDOWN", "Shutdown_priv"),
         (Self::PROCESS, "PROCESS", "Process_priv"),
+        (Self::FILE, "FILE", "File_priv"),
         (Self::GRANT, "GRANT OPTION", "Grant_priv"),
         (Self::INDEX, "INDEX", "Index_priv"),
         (Self::ALTER, "ALTER", "Alter_priv"),

@@ -5,7 +5,8 @@
 //!
 //! Layout (column names as MySQL's; privilege columns hold 'Y' or 'N'):
 //!
-//!   user:        Host, User, <Select_priv .. Create_user_priv>, ssl_type ('' | 'ANY'),
+//!   user:        Host, User, <Select_priv .. Create_user_priv, File_priv after
+//!                Process_priv>, ssl_type ('' | 'ANY'),
 //!                plugin, authentication_string, account_locked ('Y' | 'N')
 //!                PRIMARY KEY (Host, User)
 //!   db:          Host, Db, User, <Select_priv .. Alter_priv of the object level>
@@ -23,9 +24,10 @@
 //!
 //! A tables_priv row exists while the account holds a table privilege or a column
 //! privilege on the table (Table_priv '' with Column_priv set for column grants only).
-//! Data directories created before column privileges have a tables_priv without
-//! Column_priv (manycore has no ALTER TABLE ADD COLUMN yet); nothing reads it, so they
-//! work the same, and the missing columns_priv is created at startup.
+//! Data directories created before the FILE privilege get `File_priv` at startup
+//! (`bootstrap_statements`). Data directories created before column privileges have a
+//! tables_priv without Column_priv; nothing reads it, so they work the same, and the
+//! missing columns_priv is created at startup.
 //!
 //! The same bootstrap creates `mysql.general_log` and `mysql.slow_log` with MariaDB's
 //! columns. They stay empty: manycore keeps no general or slow query log. They exist
@@ -88,6 +90,27 @@ pub fn bootstrap_statements(catalog: &Catalog) -> Vec<String> {
         statements.push(format!(
             "INSERT INTO `{DATABASE}`.`{USER}` VALUES ('localhost', 'root', {all_global}, '', \
              'mysql_native_password', '', 'N')"
+        ));
+    }
+    let user_lacks_file = catalog
+        .table(DATABASE, USER)
+        .is_some_and(|user| user.schema.column_index("File_priv").is_none());
+    if user_lacks_file {
+        // Data directories from before the FILE privilege: an account that held every
+        // global privilege (ALL) keeps holding them all. A crash between these two
+        // statements leaves FILE to be granted again.
+        statements.push(format!(
+            "ALTER TABLE `{DATABASE}`.`{USER}` ADD COLUMN `File_priv` CHAR(1) NOT NULL \
+             DEFAULT 'N' AFTER `Process_priv`"
+        ));
+        let all_others = Privileges::NAMES
+            .iter()
+            .filter(|(p, _, _)| *p != Privileges::FILE)
+            .map(|(_, _, column)| format!("`{column}` = 'Y'"))
+            .collect::<Vec<_>>()
+            .join(" AND ");
+        statements.push(format!(
+            "UPDATE `{DATABASE}`.`{USER}` SET `File_priv` = 'Y' WHERE {all_others}"
         ));
     }
     if missing(DB) {
