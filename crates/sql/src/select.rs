@@ -461,6 +461,11 @@ pub fn bind_query_block(
     locking: bool,
     cx: &BindContext,
 ) -> Result<SelectPlan> {
+    if select.into.is_some() {
+        // Refused rather than run without its INTO (a stored program's body takes INTO
+        // out before binding: `compound`).
+        return Err(Error::not_supported("SELECT ... INTO variables"));
+    }
     let start = cx.parameters.count();
     let mut from = join::bind_from(&select.from, cx, Privileges::SELECT, Privileges::SELECT)?;
     let from_parameters = cx.parameters.count() - start;

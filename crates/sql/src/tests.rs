@@ -412,6 +412,11 @@ fn errors_have_mysql_codes() {
         "Unknown column 'x' in 'WHERE'"
     );
     assert_eq!(code(&mut s, "USE nosuch"), ErrorCode::BadDb);
+    // Not built: refused, not run without its INTO.
+    assert_eq!(
+        code(&mut s, "SELECT 1, 2 INTO @a, @b"),
+        ErrorCode::NotSupportedYet
+    );
     assert_eq!(code(&mut s, "selec 1"), ErrorCode::Parse);
     assert_eq!(code(&mut s, ""), ErrorCode::EmptyQuery);
     assert_eq!(
