@@ -834,6 +834,11 @@ impl<'t> Reader<'t> {
     }
 }
 
+/// Whether `declared` names `name` (case-insensitively, as MariaDB compares them).
+fn is_declared<T>(declared: &[(String, T)], name: &str) -> bool {
+    declared.iter().any(|(n, _)| n.eq_ignore_ascii_case(name))
+}
+
 fn undeclared(name: &str) -> Error {
     Error::new(
         ErrorCode::SpUndeclaredVar,
@@ -1272,10 +1277,7 @@ impl Binder<'_, '_> {
                             let default = default.map(|e| self.expr(*e)).transpose()?;
                             let mut slots = Vec::new();
                             for name in names {
-                                if self.in_scope[scope_start..]
-                                    .iter()
-                                    .any(|(n, _)| n.eq_ignore_ascii_case(&name))
-                                {
+                                if is_declared(&self.in_scope[scope_start..], &name) {
                                     return Err(Error::new(
                                         ErrorCode::SpDupVar,
                                         format!("Duplicate variable: {name}"),
@@ -1288,10 +1290,7 @@ impl Binder<'_, '_> {
                             bound.push((slots, default));
                         }
                         Declaration::Condition { name, value } => {
-                            if self.conditions[conditions_start..]
-                                .iter()
-                                .any(|(n, _)| n.eq_ignore_ascii_case(&name))
-                            {
+                            if is_declared(&self.conditions[conditions_start..], &name) {
                                 return Err(Error::new(
                                     ErrorCode::SpDupCond,
                                     format!("Duplicate condition: {name}"),
