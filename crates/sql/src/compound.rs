@@ -61,6 +61,7 @@ use crate::expr::{self, coerce, EvalContext, Expr};
 use crate::parse::{self, Statement};
 use crate::scope::{BindScope, Parameters};
 use crate::select::{BindContext, SelectPlan};
+use crate::select_into::{self, IntoTarget};
 use manycore_storage::{ColumnSchema, Table, Transaction};
 use manycore_types::{DataType, Value};
 use sqlparser::ast::{self, VisitMut, VisitorMut};
@@ -740,20 +741,18 @@ impl<'t> Reader<'t> {
     fn sql(&mut self, whole_body: bool) -> ParseResult<Node> {
         let first = self.parser.peek_token();
         let start = self.offset(&first);
-        let mut tokens = Vec::new();
         loop {
             let token = self.parser.peek_token();
             if token.token == Token::EOF || token.token == Token::SemiColon && !whole_body {
                 break;
             }
-            tokens.push(token);
             self.parser.next_token();
         }
         let end = self.offset(&self.parser.peek_token());
         let text = self.text[start..end].trim_end();
         let line = self.text[..start].matches('\n').count() + 1;
         if parse::word(&first).as_deref() == Some("SELECT") {
-            if let Some(node) = self.select_into(&tokens, start, text, line)? {
+            if let Some(node) = self.select_into(text, line)? {
                 return Ok(node);
             }
         }
@@ -770,56 +769,17 @@ impl<'t> Reader<'t> {
     }
 
     /// `SELECT ... INTO a, @b ...`: the query without its INTO clause, and the targets.
-    fn select_into(
-        &self,
-        tokens: &[TokenWithSpan],
-        start: usize,
-        text: &str,
-        line: usize,
-    ) -> ParseResult<Option<Node>> {
-        let mut depth = 0usize;
-        let mut into = None;
-        for (i, token) in tokens.iter().enumerate() {
-            match &token.token {
-                Token::LParen => depth += 1,
-                Token::RParen => depth = depth.saturating_sub(1),
-                _ if depth == 0 && parse::word(token).as_deref() == Some("INTO") => {
-                    into = Some(i);
-                    break;
-                }
-                _ => {}
-            }
-        }
-        let Some(into) = into else {
-            return Ok(None);
+    fn select_into(&self, text: &str, line: usize) -> ParseResult<Option<Node>> {
+        let (query_text, into) = match select_into::split(text) {
+            Ok(Some(split)) => split,
+            Ok(None) => return Ok(None),
+            Err(e) => return Err(parse::parse_error(text, line, &e)),
         };
-        if matches!(
-            tokens.get(into + 1).and_then(parse::word).as_deref(),
-            Some("OUTFILE" | "DUMPFILE")
-        ) {
+        let IntoTarget::Variables(targets) = into.target else {
             return Err(Error::not_supported(
                 "SELECT ... INTO OUTFILE in a trigger body",
             ));
-        }
-        let mut targets = Vec::new();
-        let mut next = into + 1;
-        loop {
-            match tokens.get(next).map(|t| &t.token) {
-                Some(Token::Word(w)) => targets.push(w.value.clone()),
-                _ => return Err(self.error_here()),
-            }
-            next += 1;
-            if tokens.get(next).map(|t| &t.token) != Some(&Token::Comma) {
-                break;
-            }
-            next += 1;
-        }
-        let cut_from = self.offset(&tokens[into]) - start;
-        let cut_to = match tokens.get(next) {
-            Some(t) => self.offset(t) - start,
-            None => text.len(),
         };
-        let query_text = format!("{} {}", &text[..cut_from], &text[cut_to..]);
         match parse::parse(&query_text, line)? {
             Statement::Sql(statement) => match *statement {
                 ast::Statement::Query(query) => Ok(Some(Node::SelectInto {
@@ -1578,7 +1538,7 @@ impl Binder<'_, '_> {
 
     /// A SELECT ... INTO target: a local variable or `@user` (1327 for anything else).
     fn select_target(&self, name: &str) -> Result<Target> {
-        if let Some(user) = name.strip_prefix('@').filter(|n| !n.starts_with('@')) {
+        if let Some(user) = crate::select_into::user_variable(name) {
             return Ok(Target::User(user.to_string()));
         }
         self.local(name)
@@ -2232,6 +2192,9 @@ mod tests {
             panic!("a SELECT ... INTO");
         };
         assert_eq!(targets, ["x", "@y"]);
-        assert_eq!(text, "SELECT a, b  FROM t WHERE c IN (1, 2) LIMIT 1");
+        assert_eq!(
+            text.split_whitespace().collect::<Vec<_>>(),
+            ["SELECT", "a,", "b", "FROM", "t", "WHERE", "c", "IN", "(1,", "2)", "LIMIT", "1"]
+        );
     }
 }

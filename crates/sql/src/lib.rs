@@ -60,6 +60,7 @@ pub mod privilege;
 pub mod query_text;
 mod scope;
 mod select;
+mod select_into;
 mod server_file;
 pub mod session;
 mod set_operation;

@@ -2,9 +2,9 @@
 //! server (`server_file`), as MariaDB writes them.
 //!
 //! The INTO clause is taken out of the statement's text before sqlparser reads the SELECT
-//! (`split`: blanked, so positions in errors stay right); the SELECT then runs as any other,
-//! into a `FileSink` instead of the client, and the client gets an OK whose affected rows
-//! are the rows written.
+//! (`select_into::split`, which reads the file clause with `parse_clause`); the SELECT then
+//! runs as any other, into a `FileSink` instead of the client, and the client gets an OK
+//! whose affected rows are the rows written.
 //!
 //! Invariants:
 //! (1) OUTFILE writes fields and lines with the options LOAD DATA reads (`load_data::Format`,
@@ -20,8 +20,6 @@
 //! (3) The FILE privilege (1227) is checked before the file is created; the file is
 //!     created before the SELECT runs (1086 if it exists) and stays, partly written, when
 //!     the SELECT fails later, as in MariaDB.
-//! (4) INTO after FROM (or after a UNION or a parenthesised SELECT) is MariaDB's
-//!     deprecated form: warning 1287.
 //!
 //! Not built: character sets other than utf8mb4/utf8mb3/binary (1235), fixed-width rows
 //! (FIELDS TERMINATED BY '' ENCLOSED BY '', 1235), INTO OUTFILE inside a trigger body
@@ -29,11 +27,10 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::load_data::{self, Format};
-use crate::parse::{self, DIALECT};
+use crate::parse;
 use crate::sink::{Columns, OkInfo, ResultSink};
 use manycore_types::{DataType, Value};
 use sqlparser::parser::{Parser, ParserError};
-use sqlparser::tokenizer::{Token, Tokenizer};
 use std::io::Write;
 
 /// The INTO OUTFILE or INTO DUMPFILE clause of a SELECT.
@@ -43,98 +40,25 @@ pub struct IntoFile {
     pub file: String,
     pub charset: Option<String>,
     pub format: Format,
-    /// Written after FROM (invariant (4)).
-    pub deprecated_position: bool,
 }
 
-/// `text` with its top-level INTO OUTFILE/DUMPFILE clause blanked out, and the clause;
-/// None when it has none (the common case costs one case-insensitive byte search).
-pub(crate) fn split(text: &str) -> std::result::Result<Option<(String, IntoFile)>, ParserError> {
-    let mentions = |word: &[u8]| {
-        text.as_bytes()
-            .windows(word.len())
-            .any(|w| w.eq_ignore_ascii_case(word))
-    };
-    if !mentions(b"OUTFILE") && !mentions(b"DUMPFILE") {
-        return Ok(None);
-    }
-    let tokens = Tokenizer::new(&DIALECT, text).tokenize_with_location()?;
-    let mut depth = 0usize;
-    let mut deprecated_position = false;
-    let mut into = None;
-    let mut significant = tokens
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| !matches!(t.token, Token::Whitespace(_)));
-    if let Some((_, first)) = significant.clone().next() {
-        deprecated_position = first.token == Token::LParen;
-    }
-    while let Some((i, token)) = significant.next() {
-        match &token.token {
-            Token::LParen => depth += 1,
-            Token::RParen => depth = depth.saturating_sub(1),
-            _ if depth > 0 => {}
-            _ => match parse::word(token).as_deref() {
-                Some(
-                    "FROM" | "WHERE" | "GROUP" | "HAVING" | "ORDER" | "LIMIT" | "UNION" | "EXCEPT"
-                    | "INTERSECT" | "WINDOW",
-                ) => deprecated_position = true,
-                Some("INTO") => {
-                    let next = significant.clone().next().map(|(_, t)| parse::word(t));
-                    if matches!(next, Some(Some(w)) if w == "OUTFILE" || w == "DUMPFILE") {
-                        into = Some(i);
-                        break;
-                    }
-                }
-                _ => {}
-            },
-        }
-    }
-    let Some(into) = into else {
-        return Ok(None);
-    };
-    let start = &tokens[into].span.start;
-    let start = parse::offset_of(text, start.line as usize, start.column as usize);
-    let mut parser = Parser::new(&DIALECT).with_tokens_with_locations(tokens[into..].to_vec());
-    parser.next_token(); // INTO
+/// The rest of an INTO OUTFILE or INTO DUMPFILE clause, `parser` being after INTO.
+pub(crate) fn parse_clause(parser: &mut Parser) -> std::result::Result<IntoFile, ParserError> {
     let dumpfile = parse::word(&parser.next_token()).as_deref() == Some("DUMPFILE");
     let file = parser.parse_literal_string()?;
     let (charset, format) = match dumpfile {
         true => (None, Format::default()),
         false => (
-            load_data::parse_charset(&mut parser)?,
-            load_data::parse_format(&mut parser)?,
+            load_data::parse_charset(parser)?,
+            load_data::parse_format(parser)?,
         ),
     };
-    let next = parser.peek_token();
-    let end = match next.token {
-        Token::EOF => text.len(),
-        _ => {
-            // After FROM the clause ends the SELECT but for its locking clause.
-            let locking = matches!(parse::word(&next).as_deref(), Some("FOR" | "LOCK"));
-            if deprecated_position && !locking && next.token != Token::SemiColon {
-                return parser.expected("end of statement", next);
-            }
-            let at = &next.span.start;
-            parse::offset_of(text, at.line as usize, at.column as usize)
-        }
-    };
-    let masked = format!(
-        "{}{}{}",
-        &text[..start],
-        " ".repeat(end - start),
-        &text[end..]
-    );
-    Ok(Some((
-        masked,
-        IntoFile {
-            dumpfile,
-            file,
-            charset,
-            format,
-            deprecated_position,
-        },
-    )))
+    Ok(IntoFile {
+        dumpfile,
+        file,
+        charset,
+        format,
+    })
 }
 
 /// Whether MariaDB gives a column of `data_type` STRING_RESULT (OPTIONALLY ENCLOSED BY
@@ -342,29 +266,6 @@ mod tests {
 
     fn text(s: &str) -> Value {
         Value::Bytes(s.as_bytes().to_vec())
-    }
-
-    #[test]
-    fn split_blanks_the_clause_and_reads_its_options() {
-        let sql = "SELECT a INTO OUTFILE '/f' FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY \
-                   '\"' LINES TERMINATED BY '\\r\\n' FROM t";
-        let (masked, into) = split(sql).expect("parses").expect("has INTO");
-        assert_eq!(masked.len(), sql.len());
-        assert_eq!(
-            masked.split_whitespace().collect::<Vec<_>>(),
-            ["SELECT", "a", "FROM", "t"]
-        );
-        assert_eq!(into.file, "/f");
-        assert!(!into.dumpfile && !into.deprecated_position);
-        assert_eq!(into.format.field_term, b",");
-        assert!(into.format.optionally);
-        assert_eq!(into.format.line_term, b"\r\n");
-        let (_, after) = split("select * from t into dumpfile '/d'")
-            .expect("ok")
-            .expect("into");
-        assert!(after.dumpfile && after.deprecated_position);
-        assert!(split("select 'outfile' from t").expect("ok").is_none());
-        assert!(split("select * from t into outfile '/f' limit 1").is_err());
     }
 
     /// What `RowWriter` writes is what `load_data::Reader` reads back (invariant (1)).

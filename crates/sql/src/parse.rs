@@ -23,6 +23,7 @@ use sqlparser::ast;
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
+use std::borrow::Cow;
 
 #[derive(Clone, Debug)]
 pub enum Statement {
@@ -94,10 +95,11 @@ pub enum Statement {
     /// CREATE TRIGGER (`trigger`: sqlparser reads it for MySqlDialect only, and the
     /// trigger keeps its body's text).
     CreateTrigger(Box<crate::trigger::TriggerStatement>),
-    /// SELECT ... INTO OUTFILE|DUMPFILE (`outfile`): the SELECT without the clause.
+    /// SELECT ... INTO variables, OUTFILE or DUMPFILE (`select_into`): the SELECT without
+    /// the clause.
     SelectInto {
         query: Box<ast::Statement>,
-        into: Box<crate::outfile::IntoFile>,
+        into: Box<crate::select_into::IntoClause>,
     },
     /// LOAD DATA [LOCAL] INFILE (`load_data`; sqlparser reads only Hive's LOAD DATA).
     LoadData(Box<crate::load_data::LoadDataStatement>),
@@ -249,20 +251,72 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
             }),
             Err(e) => Err(e),
         },
-        Some("SELECT" | "WITH") | None => match crate::outfile::split(text) {
-            Ok(Some((query, into))) => sql(&query).map(|query| match query {
-                Statement::Sql(query) => Statement::SelectInto {
-                    query,
-                    into: Box::new(into),
-                },
-                other => other,
-            }),
-            Ok(None) => sql(text),
-            Err(e) => Err(e),
-        },
+        Some("SELECT" | "WITH") | None => select(text),
         _ => sql(text),
     };
     result.map_err(|e| parse_error(text, line, &e))
+}
+
+/// A SELECT, with its INTO clause (`select_into`) and MariaDB's LOCK IN SHARE MODE, which
+/// sqlparser does not read, as FOR SHARE (blank-padded, so positions stay).
+fn select(text: &str) -> Result<Statement, ParserError> {
+    let (query, into) = match crate::select_into::split(text)? {
+        Some((query, into)) => (Cow::Owned(query), Some(into)),
+        None => (Cow::Borrowed(text), None),
+    };
+    let query = match share_mode_as_for_share(&query)? {
+        Some(rewritten) => Cow::Owned(rewritten),
+        None => query,
+    };
+    Ok(match (sql(&query)?, into) {
+        (Statement::Sql(query), Some(into)) => Statement::SelectInto {
+            query,
+            into: Box::new(into),
+        },
+        (statement, _) => statement,
+    })
+}
+
+/// `text` with its top-level `LOCK IN SHARE MODE` written `FOR SHARE`; None without one.
+fn share_mode_as_for_share(text: &str) -> Result<Option<String>, ParserError> {
+    if !text
+        .as_bytes()
+        .windows(5)
+        .any(|w| w.eq_ignore_ascii_case(b"SHARE"))
+    {
+        return Ok(None);
+    }
+    let tokens = Tokenizer::new(&DIALECT, text).tokenize_with_location()?;
+    let significant: Vec<&TokenWithSpan> = tokens
+        .iter()
+        .filter(|t| !matches!(t.token, Token::Whitespace(_)))
+        .collect();
+    let mut depth = 0usize;
+    for (i, token) in significant.iter().enumerate() {
+        match token.token {
+            Token::LParen => depth += 1,
+            Token::RParen => depth = depth.saturating_sub(1),
+            _ if depth > 0 => {}
+            _ => {
+                let words: Vec<Option<String>> =
+                    significant[i..].iter().take(4).map(|t| word(t)).collect();
+                let phrase = ["LOCK", "IN", "SHARE", "MODE"].map(|w| Some(w.to_string()));
+                if words == phrase {
+                    let at = |l: &Location| offset_of(text, l.line as usize, l.column as usize);
+                    let start = at(&token.span.start);
+                    let end = at(&significant[i + 3].span.end);
+                    let replacement = format!("{:width$}", "FOR SHARE", width = end - start);
+                    return Ok(Some(format!(
+                        "{}{}{}",
+                        &text[..start],
+                        replacement,
+                        &text[end..]
+                    )));
+                }
+            }
+        }
+    }
+    Ok(None)
 }
 
 /// Parses one expression (a stored CHECK constraint's text).

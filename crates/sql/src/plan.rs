@@ -126,9 +126,19 @@ impl Plan {
     /// Whether `f` holds for an operator of this query block above its FROM (the chain of
     /// one-input operators down to the source; derived tables inside are not looked at).
     pub fn block_has(&self, f: &dyn Fn(&Plan) -> bool) -> bool {
-        if f(self) {
-            return true;
+        f(self) || self.block_input().is_some_and(|input| input.block_has(f))
+    }
+
+    /// The one table this query block reads, when its source is a single table's scan.
+    pub fn single_scan(&self) -> Option<&Scan> {
+        match self {
+            Plan::Scan(scan) => Some(scan),
+            _ => self.block_input()?.single_scan(),
         }
+    }
+
+    /// The input of a one-input operator of a query block.
+    fn block_input(&self) -> Option<&Plan> {
         match self {
             Plan::Filter { input, .. }
             | Plan::Aggregate { input, .. }
@@ -138,8 +148,8 @@ impl Plan {
             | Plan::Window { input, .. }
             | Plan::Project { input, .. }
             | Plan::Distinct { input, .. }
-            | Plan::Limit { input, .. } => input.block_has(f),
-            _ => false,
+            | Plan::Limit { input, .. } => Some(input),
+            _ => None,
         }
     }
 }

@@ -25,9 +25,7 @@ pub struct SelectPlan {
     pub columns: Columns,
     /// Tables read, to re-bind prepared statements after DDL.
     pub tables: Vec<Arc<Table>>,
-    /// FOR UPDATE / LOCK IN SHARE MODE was given (accepted, also over joins; storage has
-    /// no row locks for reads yet, so it reads like a plain SELECT).
-    #[allow(dead_code)]
+    /// FOR UPDATE / LOCK IN SHARE MODE was given (`session::locking_read`).
     pub locking: bool,
     /// The first table is read whole: counted as MariaDB's Select_scan on each execution,
     /// decided here so executions do not walk the plan.
@@ -435,6 +433,20 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
     }
 }
 
+/// Whether `query` is a locking read (FOR UPDATE, or LOCK IN SHARE MODE: `parse`).
+pub fn locking(query: &ast::Query) -> Result<bool> {
+    if query
+        .locks
+        .iter()
+        .any(|l| l.of.is_some() || l.nonblock.is_some())
+    {
+        return Err(Error::not_supported(
+            "FOR UPDATE with OF, NOWAIT or SKIP LOCKED",
+        ));
+    }
+    Ok(!query.locks.is_empty())
+}
+
 /// `query` without its WITH clause (whose CTEs `cx` holds).
 pub fn bind_body(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
     match query.body.as_ref() {
@@ -442,7 +454,7 @@ pub fn bind_body(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
             select,
             query.order_by.as_ref(),
             &query.limit_clause,
-            !query.locks.is_empty(),
+            locking(query)?,
             cx,
         ),
         // Parenthesised queries and set operations: ORDER BY and LIMIT apply to the result.

@@ -30,6 +30,8 @@
 
 mod accounts;
 mod load_data;
+mod locking_read;
+mod select_into;
 mod triggers;
 mod views;
 
@@ -2105,7 +2107,7 @@ impl Session {
                 if plan.full_scan {
                     self.count(Counter::SelectScan);
                 }
-                let rows = self.reading(params, |ctx| {
+                let rows = self.reading_select(plan, params, |ctx| {
                     sink.result_set_start(&plan.columns)?;
                     let mut count = 0u64;
                     let _ = exec::run(&plan.plan, ctx, &mut |row| {

@@ -141,7 +141,7 @@ pub fn order_and_limit(
         plan,
         columns,
         tables,
-        locking: locking || !query.locks.is_empty(),
+        locking: locking || crate::select::locking(query)?,
         full_scan,
     })
 }

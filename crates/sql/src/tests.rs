@@ -412,9 +412,15 @@ fn errors_have_mysql_codes() {
         "Unknown column 'x' in 'WHERE'"
     );
     assert_eq!(code(&mut s, "USE nosuch"), ErrorCode::BadDb);
-    // Not built: refused, not run without its INTO.
+    // SELECT ... INTO: the targets must match the columns; a local name is undeclared.
     assert_eq!(
-        code(&mut s, "SELECT 1, 2 INTO @a, @b"),
+        code(&mut s, "SELECT 1, 2 INTO @a"),
+        ErrorCode::WrongNumberOfColumnsInSelect
+    );
+    assert_eq!(code(&mut s, "SELECT 1 INTO a"), ErrorCode::SpUndeclaredVar);
+    // Locking clauses manycore does not build are refused, not ignored.
+    assert_eq!(
+        code(&mut s, "SELECT id FROM sbtest1 FOR UPDATE NOWAIT"),
         ErrorCode::NotSupportedYet
     );
     assert_eq!(code(&mut s, "selec 1"), ErrorCode::Parse);

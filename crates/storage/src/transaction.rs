@@ -9,8 +9,9 @@
 //! (4) Every slot in `locked` holds at least one version this transaction pushed: a write
 //!     call that locks a slot either pushes a version or fails, and a failed call rolls back
 //!     to the savepoint taken on entry, which releases the locks it took. So each public
-//!     write (`insert`, `update`, `delete`) changes everything it should or nothing, and a
-//!     failed statement holds no locks it did not need.
+//!     write (`insert`, `update`, `delete`, `lock_row`) changes everything it should or
+//!     nothing, and a failed statement holds no locks it did not need. A row locked by a
+//!     locking read (`lock_row`) holds a version with its row unchanged.
 //! (5) A unique secondary index never has two committed rows with the same non-NULL key:
 //!     inserts and updates check and add entries and push their version under the table's
 //!     `unique_latch`, and a row another transaction may still change counts as a
@@ -436,6 +437,42 @@ impl Transaction {
             took_lock,
         });
         Ok(())
+    }
+
+    /// Locks the row in `slot` (which this transaction read with its write view) until the
+    /// transaction ends, as SELECT ... FOR UPDATE does: the lock is a new version holding
+    /// the latest row unchanged, so every lock this transaction holds is a write of its
+    /// own (invariant (4)) and is released, logged and stamped as one. A row already
+    /// locked by this transaction is left as it is.
+    pub fn lock_row(
+        &mut self,
+        table: &Arc<Table>,
+        slot: &Arc<RowSlot>,
+    ) -> Result<(), StorageError> {
+        self.atomically(|txn| {
+            let _structure = Self::writable(table)?;
+            let took_lock = txn.lock(slot)?;
+            if !took_lock {
+                return Ok(());
+            }
+            let head = slot.head.load_full();
+            let latest = slot.latest(&txn.write_view(), &head);
+            if latest.committed_after_snapshot() {
+                // Changed since the statement read it: run the statement again.
+                return Err(StorageError::LockWait { holder: 0 });
+            }
+            let row = latest.row().ok_or(StorageError::LockWait { holder: 0 })?;
+            slot.push(txn.view.txn, Some(row.into()), txn.storage.horizon.get());
+            txn.writes.push(Write {
+                table: table.clone(),
+                slot: slot.clone(),
+                added: Vec::new(),
+                superseded: Vec::new(),
+                deleted: false,
+                took_lock,
+            });
+            Ok(())
+        })
     }
 
     /// Deletes the row in `slot` (which this transaction read).

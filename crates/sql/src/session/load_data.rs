@@ -2,17 +2,12 @@
 //! with LOCAL, the statement's first run asks the client for the file, its next run loads
 //! it; without, the file is read on the server (`server_file`), with the FILE privilege.
 
-use super::{Bound, Session, StatementOutcome, Wait};
+use super::{Session, StatementOutcome, Wait};
 use crate::error::{Error, ErrorCode, Result};
-use crate::expr::SessionContext;
 use crate::load_data::{self, LoadDataStatement};
-use crate::outfile::{FileSink, IntoFile};
 use crate::privilege::Privileges;
 use crate::scope::Parameters;
 use crate::server_file;
-use crate::sink::ResultSink;
-use manycore_types::Value;
-use sqlparser::ast;
 
 impl Session {
     pub(super) fn load_data(
@@ -78,52 +73,5 @@ impl Session {
     /// sent it; `resume` runs the statement again with it.
     pub fn supply_local_file(&mut self, data: Vec<u8>) {
         self.local_file = Some(data);
-    }
-}
-
-impl Session {
-    /// SELECT ... INTO OUTFILE|DUMPFILE (`outfile`): the SELECT runs into the file, and
-    /// the client gets an OK with the rows written. `run` is (the values of `?`, the
-    /// parameters, whether this is the EXECUTE of a prepared statement).
-    pub(super) fn select_into(
-        &mut self,
-        query: &ast::Statement,
-        into: &IntoFile,
-        text: &str,
-        (params, parameters, prepared): (&[Value], &Parameters, bool),
-        sink: &mut dyn ResultSink,
-        more: bool,
-    ) -> Result<()> {
-        self.state.access().global(Privileges::FILE)?;
-        let ast::Statement::Query(query) = query else {
-            return Err(Error::not_supported(
-                "INTO OUTFILE after a statement other than SELECT",
-            ));
-        };
-        let plan = {
-            let catalog = self.engine.storage().catalog();
-            let cx = self.bind_context(&catalog, text, parameters);
-            Bound::Select(crate::select::bind_select(query, &cx)?)
-        };
-        load_data::check_format(
-            into.charset.as_deref(),
-            &into.format,
-            "SELECT ... INTO OUTFILE",
-        )?;
-        let escape = into.format.escape(&self.state);
-        let dir = self.engine.config().secure_file_priv.as_deref();
-        let file = server_file::create(dir, &into.file)?;
-        // MariaDB warns when it reads the statement: at PREPARE, not at each EXECUTE.
-        if into.deprecated_position && !prepared {
-            self.state.warn(
-                ErrorCode::WarnDeprecatedSyntax,
-                "'<select expression> INTO <destination>;' is deprecated and will be removed \
-                 in a future release. Please use 'SELECT <select list> INTO <destination> \
-                 FROM...' instead"
-                    .to_string(),
-            );
-        }
-        let mut file_sink = FileSink::new(into, escape, file, sink);
-        self.execute_bound(&plan, params, &mut file_sink, more)
     }
 }
