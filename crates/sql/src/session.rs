@@ -2317,8 +2317,8 @@ impl Session {
         }
     }
 
-    /// EXPLAIN [FORMAT=TRADITIONAL] of a SELECT, single-table UPDATE or DELETE, or INSERT
-    /// / REPLACE ... VALUES: the rows describing its plan (`explain`).
+    /// EXPLAIN [FORMAT=TRADITIONAL] of a SELECT, UPDATE, DELETE, INSERT or REPLACE: the
+    /// rows describing its plan (`explain`).
     fn explain(
         &mut self,
         statement: &ast::Statement,
@@ -2380,17 +2380,29 @@ impl Session {
                 let insert = dml::bind_insert(i, &cx)?;
                 drop(cx);
                 match &insert.source {
-                    // Not yet: MariaDB's rows for the SELECT, with `Using temporary` when it
-                    // reads the table written.
-                    dml::InsertSource::Select(_) => {
-                        Err(Error::not_supported("EXPLAIN of INSERT ... SELECT"))
+                    dml::InsertSource::Select(select) => {
+                        let reads_target =
+                            select.tables.iter().any(|t| Arc::ptr_eq(t, &insert.table));
+                        self.reading(params, |ctx| {
+                            crate::explain::explain_insert_select(&select.plan, reads_target, ctx)
+                        })
                     }
                     _ => Ok(crate::explain::explain_insert(&insert.table)),
                 }
             }
+            // A multi-table write reads its join as a SELECT would.
+            ast::Statement::Update(u) => {
+                let update = multi_table::bind_update(u, &cx)?;
+                drop(cx);
+                self.reading(params, |ctx| crate::explain::explain(&update.join, ctx))
+            }
+            ast::Statement::Delete(d) => {
+                let delete = multi_table::bind_delete(d, &cx)?;
+                drop(cx);
+                self.reading(params, |ctx| crate::explain::explain(&delete.join, ctx))
+            }
             _ => Err(Error::not_supported(
-                "EXPLAIN of a multi-table UPDATE or DELETE or of a statement other than \
-                 SELECT, UPDATE, DELETE, INSERT and REPLACE",
+                "EXPLAIN of a statement other than SELECT, UPDATE, DELETE, INSERT and REPLACE",
             )),
         }
     }
