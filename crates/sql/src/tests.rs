@@ -102,6 +102,7 @@ pub fn session(engine: &Arc<Engine>, id: u32) -> Session {
         user: "root".into(),
         host: "localhost".into(),
         account_host: "localhost".into(),
+        using_password: false,
         worker: (id as usize) % 2,
         database: None,
     };
@@ -876,6 +877,7 @@ fn kill_and_processlist() {
         user: "u".into(),
         host: "127.0.0.1:5000".into(),
         account_host: "%".into(),
+        using_password: false,
         worker: 0,
         database: None,
     };
@@ -901,6 +903,7 @@ fn user_session(engine: &Arc<Engine>, id: u32, user: &str, account_host: &str) -
         user: user.into(),
         host: "localhost".into(),
         account_host: account_host.into(),
+        using_password: false,
         worker: 0,
         database: None,
     };
