@@ -55,7 +55,8 @@ EXPLAIN SELECT * FROM item WHERE id = (SELECT id FROM part);
 -- every WHERE clause (Using where). EXPLAIN writes nothing: the SELECTs after it show it.
 -- Left out, as they differ (explain.rs's header): an UPDATE of a table with a primary key
 -- not read through a key (MariaDB: index PRIMARY), ORDER BY / LIMIT, Using buffer, DELETE
--- of an empty table, INSERT ... SELECT, multi-table writes and EXPLAIN EXTENDED.
+-- of an empty table, multi-table writes (their joins differ as a join SELECT's do) and
+-- EXPLAIN EXTENDED.
 CREATE TABLE w (id INT PRIMARY KEY, a INT, b INT, KEY ka (a)) DEFAULT CHARSET=utf8mb4;
 INSERT INTO w VALUES (1, 1, 1), (2, 2, 2), (3, 3, 3), (4, 4, 4);
 CREATE TABLE wn (x INT, y INT) DEFAULT CHARSET=utf8mb4;
@@ -96,6 +97,21 @@ EXPLAIN INSERT INTO w (id) VALUES (1);
 EXPLAIN REPLACE INTO w VALUES (1, 9, 9);
 EXPLAIN REPLACE INTO w VALUES (1, 9, 9), (11, 1, 1);
 EXPLAIN INSERT INTO wn SET x = 5;
+-- INSERT and REPLACE ... SELECT (ON DUPLICATE KEY UPDATE too): MariaDB shows only the
+-- SELECT's rows, with Using temporary when the SELECT reads the table written.
+EXPLAIN INSERT INTO wn SELECT id, amount FROM item;
+EXPLAIN INSERT INTO wn SELECT id, a FROM item WHERE id = 2;
+EXPLAIN INSERT INTO wn SELECT id, a FROM item WHERE c = 30;
+EXPLAIN INSERT INTO wn SELECT id, a FROM item WHERE amount > 2;
+EXPLAIN INSERT INTO wn (x) SELECT item_id FROM part WHERE id = 1;
+EXPLAIN REPLACE INTO w SELECT id, a, c FROM item WHERE id = 3;
+EXPLAIN INSERT INTO w SELECT id, a, c FROM item ON DUPLICATE KEY UPDATE b = VALUES(b);
+EXPLAIN INSERT INTO w SELECT id + 100, a, b FROM w;
+EXPLAIN INSERT INTO wn SELECT x + 1, y FROM wn;
+EXPLAIN INSERT INTO wn SELECT 1, 2;
+EXPLAIN INSERT INTO wn SELECT id, amount FROM item UNION SELECT c, amount FROM item;
+EXPLAIN INSERT INTO wn SELECT nope FROM item;
+EXPLAIN INSERT INTO wn SELECT id FROM item;
 SELECT * FROM w ORDER BY id;
 SELECT COUNT(*) FROM wn;
 -- Errors, as for the write itself.

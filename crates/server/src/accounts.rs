@@ -17,7 +17,7 @@
 //!     restart, as in MySQL.
 
 use manycore_protocol::auth::{parse_native_password_hash_text, AuthPlugin, Credential};
-use manycore_sql::privilege::{Account, PasswordPlugin};
+use manycore_sql::privilege::{self, Account, PasswordPlugin};
 use manycore_sql::{Engine, Error, ErrorCode};
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -110,14 +110,7 @@ pub fn admit(login: &Login, user: &str, peer: IpAddr, secure: bool) -> Result<()
 
 /// ER_ACCESS_DENIED_ERROR as MariaDB words it.
 pub fn access_denied(user: &str, peer: IpAddr, using_password: bool) -> Error {
-    let using = if using_password { "YES" } else { "NO" };
-    Error::new(
-        ErrorCode::AccessDenied,
-        format!(
-            "Access denied for user '{user}'@'{}' (using password: {using})",
-            host_name(peer)
-        ),
-    )
+    privilege::access_denied(user, &host_name(peer), using_password)
 }
 
 /// The host part shown for a connection: MySQL shows `localhost` for loopback.

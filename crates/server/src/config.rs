@@ -85,7 +85,8 @@ pub struct ServeArgs {
 
     /// The one directory whose files SELECT ... INTO OUTFILE/DUMPFILE may write and LOAD
     /// DATA INFILE and LOAD_FILE() may read (with the FILE privilege), as MariaDB's
-    /// --secure-file-priv. Without it, files on the server are refused (error 1290).
+    /// --secure-file-priv. Without it, files on the server are refused (error 1290). The
+    /// server does not start if DIR is missing, not a directory or not readable.
     #[arg(long, value_name = "DIR")]
     pub secure_file_priv: Option<PathBuf>,
 

@@ -363,6 +363,7 @@ impl Connection {
             user,
             host: format!("{}:{}", accounts::host_name(peer.ip()), peer.port()),
             account_host: login.account.host,
+            using_password,
             worker: self.context.worker,
             database,
         };
@@ -1091,7 +1092,7 @@ impl Connection {
         let host = accounts::host_name(peer_ip);
         self.prepared.clear();
         self.last_prepared = None;
-        match session.change_user(user, host, login.account.host, database) {
+        match session.change_user(user, host, login.account.host, using_password, database) {
             Ok(()) => {
                 self.send_ok(session);
                 Flow::Continue

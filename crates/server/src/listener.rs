@@ -19,6 +19,7 @@ use manycore_storage::Storage;
 use manycore_uring::SendRing;
 use socket2::{Domain, Protocol, Socket, Type};
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
@@ -32,15 +33,28 @@ const SEND_RING_CAPACITY: u32 = 1024;
 /// Pending connections the kernel queues per listener.
 const LISTEN_BACKLOG: i32 = 1024;
 
-pub fn serve(args: ServeArgs) -> Result<(), String> {
-    let data_dir = DataDir::open(&args.data_dir)?;
-    let secure_file_priv = match &args.secure_file_priv {
-        Some(dir) => Some(
-            std::fs::canonicalize(dir)
-                .map_err(|e| format!("--secure-file-priv {}: {e}", dir.display()))?,
-        ),
-        None => None,
+/// --secure-file-priv's directory with `..` and symlinks resolved, or Err if it is missing,
+/// not a directory or not readable: checked before anything else at startup, as MariaDB
+/// refuses to start, rather than refusing every file statement later.
+fn secure_file_priv_directory(dir: &Path) -> Result<PathBuf, String> {
+    let refuse = |e: std::io::Error| {
+        format!(
+            "Failed to access directory for --secure-file-priv {}: {e}",
+            dir.display()
+        )
     };
+    let resolved = std::fs::canonicalize(dir).map_err(refuse)?;
+    std::fs::read_dir(&resolved).map_err(refuse)?;
+    Ok(resolved)
+}
+
+pub fn serve(args: ServeArgs) -> Result<(), String> {
+    let secure_file_priv = args
+        .secure_file_priv
+        .as_deref()
+        .map(secure_file_priv_directory)
+        .transpose()?;
+    let data_dir = DataDir::open(&args.data_dir)?;
     let workers = args.worker_count();
     let (storage, durability) = crate::durability::recover(&data_dir.path, &args)?;
     let engine = Engine::new(

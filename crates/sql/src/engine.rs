@@ -306,6 +306,8 @@ pub struct ConnectionInfo {
     /// The host part of the account the client authenticated as (`mysql.user.Host`, e.g.
     /// "localhost" or "%"): CURRENT_USER() and every privilege check use it.
     pub account_host: String,
+    /// Whether the client sent a password when it logged in: 1045 messages say so.
+    pub using_password: bool,
     pub worker: usize,
     pub database: Option<String>,
 }

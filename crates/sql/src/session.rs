@@ -47,7 +47,7 @@ use crate::maintenance::{self, Operation};
 use crate::multi_table::{self, MultiDeletePlan, MultiUpdatePlan};
 use crate::parse::{self, Statement, StoredObjects};
 use crate::plan_cache::{CachedPlan, Lookup, TextPlans};
-use crate::privilege::{AccessCheck, ColumnAccess, Privileges, SessionGrants};
+use crate::privilege::{self, AccessCheck, ColumnAccess, Privileges, SessionGrants};
 use crate::scope::{Alias, BindScope, Parameters, SourceTable};
 use crate::select::{self, BindContext, SelectPlan};
 use crate::show::{self, Rows};
@@ -158,6 +158,8 @@ pub(crate) struct SessionState {
     /// The account authenticated as (`mysql.user` key; the user may be '' (anonymous)).
     account_user: String,
     account_host: String,
+    /// Whether the login sent a password ("using password: YES" in 1045 messages).
+    using_password: bool,
     /// This session's resolved grants (privilege invariant (2)).
     grants: SessionGrants,
     database: Option<String>,
@@ -233,14 +235,28 @@ impl SessionState {
         }
     }
 
-    /// Sets who the session is: login name, client host, and the account matched.
-    fn set_identity(&mut self, user: String, host: String, account_host: String) {
+    /// 1045 for a statement that needs a global privilege the account lacks: MariaDB
+    /// names the account (not the client's host) and whether the login used a password.
+    fn access_denied(&self) -> Error {
+        privilege::access_denied(&self.account_user, &self.account_host, self.using_password)
+    }
+
+    /// Sets who the session is: login name, client host, the account matched, and
+    /// whether the login sent a password.
+    fn set_identity(
+        &mut self,
+        user: String,
+        host: String,
+        account_host: String,
+        using_password: bool,
+    ) {
         let host_only = host.split(':').next().unwrap_or("").to_string();
         self.login_user = format!("{user}@{host_only}");
         self.quoted_user = format!("'{user}'@'{host_only}'");
         self.account_user = user.clone();
         self.current_user = format!("{user}@{account_host}");
         self.account_host = account_host;
+        self.using_password = using_password;
         self.user = user;
         self.host = host;
         if !self.grants.is_unrestricted() {
@@ -1037,6 +1053,7 @@ impl Session {
             user: "root".into(),
             host: "localhost".into(),
             account_host: "localhost".into(),
+            using_password: true,
             worker: 0,
             database: None,
         };
@@ -1063,6 +1080,7 @@ impl Session {
             quoted_user: String::new(),
             account_user: String::new(),
             account_host: String::new(),
+            using_password: false,
             grants,
             user: String::new(),
             host: String::new(),
@@ -1091,6 +1109,7 @@ impl Session {
             info.user.clone(),
             info.host.clone(),
             info.account_host.clone(),
+            info.using_password,
         );
         state.refresh_grants();
         state.database = match &info.database {
@@ -1845,16 +1864,19 @@ impl Session {
         self.state.last_insert_id.set(0);
     }
 
-    /// COM_CHANGE_USER after the server authenticated `user` as `user`@`account_host`.
+    /// COM_CHANGE_USER after the server authenticated `user` as `user`@`account_host`
+    /// (`using_password`: whether the client sent a password).
     pub fn change_user(
         &mut self,
         user: String,
         host: String,
         account_host: String,
+        using_password: bool,
         database: Option<String>,
     ) -> Result<()> {
         self.reset();
-        self.state.set_identity(user, host, account_host);
+        self.state
+            .set_identity(user, host, account_host, using_password);
         self.state.refresh_grants();
         let database = match database {
             Some(db) => match self.state.enterable_database(&db) {
@@ -2319,8 +2341,8 @@ impl Session {
         }
     }
 
-    /// EXPLAIN [FORMAT=TRADITIONAL] of a SELECT, single-table UPDATE or DELETE, or INSERT
-    /// / REPLACE ... VALUES: the rows describing its plan (`explain`).
+    /// EXPLAIN [FORMAT=TRADITIONAL] of a SELECT, UPDATE, DELETE, INSERT or REPLACE: the
+    /// rows describing its plan (`explain`).
     fn explain(
         &mut self,
         statement: &ast::Statement,
@@ -2382,17 +2404,29 @@ impl Session {
                 let insert = dml::bind_insert(i, &cx)?;
                 drop(cx);
                 match &insert.source {
-                    // Not yet: MariaDB's rows for the SELECT, with `Using temporary` when it
-                    // reads the table written.
-                    dml::InsertSource::Select(_) => {
-                        Err(Error::not_supported("EXPLAIN of INSERT ... SELECT"))
+                    dml::InsertSource::Select(select) => {
+                        let reads_target =
+                            select.tables.iter().any(|t| Arc::ptr_eq(t, &insert.table));
+                        self.reading(params, |ctx| {
+                            crate::explain::explain_insert_select(&select.plan, reads_target, ctx)
+                        })
                     }
                     _ => Ok(crate::explain::explain_insert(&insert.table)),
                 }
             }
+            // A multi-table write reads its join as a SELECT would.
+            ast::Statement::Update(u) => {
+                let update = multi_table::bind_update(u, &cx)?;
+                drop(cx);
+                self.reading(params, |ctx| crate::explain::explain(&update.join, ctx))
+            }
+            ast::Statement::Delete(d) => {
+                let delete = multi_table::bind_delete(d, &cx)?;
+                drop(cx);
+                self.reading(params, |ctx| crate::explain::explain(&delete.join, ctx))
+            }
             _ => Err(Error::not_supported(
-                "EXPLAIN of a multi-table UPDATE or DELETE or of a statement other than \
-                 SELECT, UPDATE, DELETE, INSERT and REPLACE",
+                "EXPLAIN of a statement other than SELECT, UPDATE, DELETE, INSERT and REPLACE",
             )),
         }
     }

@@ -70,6 +70,7 @@ fn sysbench_session() -> Session {
         user: "root".into(),
         host: "localhost".into(),
         account_host: "localhost".into(),
+        using_password: false,
         worker: 0,
         database: None,
     };

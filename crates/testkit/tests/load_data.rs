@@ -229,7 +229,9 @@ fn each_load_counts_once_and_server_files_are_refused() {
 
 /// Files on the server need the FILE privilege, refused as MariaDB refuses each statement:
 /// 1227 for SELECT ... INTO OUTFILE/DUMPFILE, 1045 for LOAD DATA INFILE (before the name
-/// is looked at), NULL from LOAD_FILE(); with FILE granted the same statements work.
+/// is looked at, naming the account and whether the login sent a password, as a global
+/// GRANT without the privileges does), NULL from LOAD_FILE(); with FILE granted the same
+/// statements work.
 #[test]
 fn server_files_need_the_file_privilege() {
     let dir = scratch_dir("file-privilege");
@@ -249,6 +251,8 @@ fn server_files_need_the_file_privilege() {
         "INSERT INTO filing.t VALUES (1), (2)",
         "CREATE USER clerk@'%' IDENTIFIED BY 'pw'",
         "GRANT SELECT, INSERT ON filing.* TO clerk@'%'",
+        "CREATE USER walkin@'%'",
+        "GRANT SELECT, INSERT ON filing.* TO walkin@'%'",
     ] {
         root.query_drop(sql)
             .unwrap_or_else(|e| panic!("{sql}: {e}"));
@@ -276,6 +280,19 @@ fn server_files_need_the_file_privilege() {
     assert_eq!(code(&mut clerk, load.clone()), 1045);
     let outside = "LOAD DATA INFILE '/etc/passwd' INTO TABLE t".to_string();
     assert_eq!(code(&mut clerk, outside), 1045, "the privilege comes first");
+    let message = |conn: &mut Conn, sql: &str| match conn.query_drop(sql) {
+        Err(mysql::Error::MySqlError(e)) => e.message,
+        other => panic!("{sql}: expected an error, got {other:?}"),
+    };
+    let global_grant = "GRANT SELECT ON *.* TO walkin@'%'";
+    let with_password = "Access denied for user 'clerk'@'%' (using password: YES)";
+    assert_eq!(message(&mut clerk, &load), with_password);
+    assert_eq!(message(&mut clerk, global_grant), with_password);
+    let walkin_opts = client::opts(server.port(), Some("filing")).user(Some("walkin"));
+    let mut walkin = Conn::new(mysql::Opts::from(walkin_opts)).expect("walkin logs in");
+    let without_password = "Access denied for user 'walkin'@'%' (using password: NO)";
+    assert_eq!(message(&mut walkin, &load), without_password);
+    assert_eq!(message(&mut walkin, global_grant), without_password);
     let read: Option<Option<Vec<u8>>> = clerk.query_first(&load_file).expect("LOAD_FILE");
     assert_eq!(read, Some(None), "NULL without FILE");
     assert!(!dir.join("clerk.txt").exists() && !dir.join("clerk.bin").exists());

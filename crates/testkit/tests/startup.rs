@@ -64,3 +64,32 @@ fn port_zero_is_one_port_named_in_the_log_and_defended() {
     assert_second_server_refused(port);
     assert!(port_accepts(port), "{}", first.log_tail());
 }
+
+/// `--secure-file-priv DIR` that is missing or not a directory: the server exits with
+/// status 1 and says why before it creates its data directory or binds its port, as
+/// MariaDB refuses to start ("Failed to normalize the argument for --secure-file-priv").
+#[test]
+fn an_unusable_secure_file_priv_directory_refuses_to_start() {
+    let dir = ScratchDir::new("testkit-secure-file-priv");
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "not a directory").expect("write a file");
+    for (priv_dir, why) in [
+        (dir.path().join("missing"), "No such file or directory"),
+        (file, "Not a directory"),
+    ] {
+        let mut command = serve(&dir, "127.0.0.1:0");
+        command.arg("--secure-file-priv").arg(&priv_dir);
+        let log = dir.path().join("log");
+        let mut server = ServerProcess::spawn("manycore", command, &log);
+        // Never "ready": it must exit, or wait_ready panics when its time runs out.
+        let output = server.wait_ready(|| false).expect_err("the server exits");
+        assert!(output.contains("(exit status: 1)"), "{output}");
+        let message = format!(
+            "manycore: Failed to access directory for --secure-file-priv {}: {why}",
+            priv_dir.display()
+        );
+        assert!(output.contains(&message), "{output}");
+        assert!(!output.contains("listen="), "{output}");
+        assert!(!dir.path().join("data").exists(), "{output}");
+    }
+}

@@ -751,6 +751,18 @@ pub fn table_denied(command: &str, quoted_user: &str, db: &str, table: &str) -> 
     )
 }
 
+/// ER_ACCESS_DENIED_ERROR as MariaDB words it: the login refused, and the statements that
+/// need a global privilege the account lacks (LOAD DATA INFILE, a global GRANT). `user`
+/// and `host` name the account (the client's host at login); `using_password` is whether
+/// the client sent one when it logged in.
+pub fn access_denied(user: &str, host: &str, using_password: bool) -> Error {
+    let using = if using_password { "YES" } else { "NO" };
+    Error::new(
+        ErrorCode::AccessDenied,
+        format!("Access denied for user '{user}'@'{host}' (using password: {using})"),
+    )
+}
+
 pub fn database_denied(quoted_user: &str, db: &str) -> Error {
     Error::new(
         ErrorCode::DbAccessDenied,

@@ -418,13 +418,9 @@ impl Session {
                     .without(Privileges::REFERENCES);
                 let needed = level_privileges(privileges, level)? | columns | Privileges::GRANT;
                 match level {
-                    Level::Global if !self.state.grants.global(needed) => Err(Error::new(
-                        ErrorCode::AccessDenied,
-                        format!(
-                            "Access denied for user {} (using password: YES)",
-                            self.state.quoted_user
-                        ),
-                    )),
+                    Level::Global if !self.state.grants.global(needed) => {
+                        Err(self.state.access_denied())
+                    }
                     Level::Global => Ok(()),
                     Level::Database(db) => {
                         let db = self.require_db(db.clone())?;

@@ -60,13 +60,7 @@ impl Session {
         if self.state.grants.global(Privileges::FILE) {
             return Ok(());
         }
-        Err(Error::new(
-            ErrorCode::AccessDenied,
-            format!(
-                "Access denied for user '{}'@'{}' (using password: YES)",
-                self.state.account_user, self.state.account_host
-            ),
-        ))
+        Err(self.state.access_denied())
     }
 
     /// The file the waiting LOAD DATA LOCAL asked for (`Wait::LocalFile`), as the client
