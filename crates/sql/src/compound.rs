@@ -56,7 +56,7 @@
 
 use crate::dml::{self, DeletePlan, InsertPlan, UpdatePlan};
 use crate::error::{Condition, Error, ErrorCode, Result, Signalled};
-use crate::exec::{self, ExecContext};
+use crate::exec;
 use crate::expr::{self, coerce, EvalContext, Expr};
 use crate::parse::{self, Statement};
 use crate::scope::{BindScope, Parameters};
@@ -1974,42 +1974,15 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
     /// (1329, for a NOT FOUND or SQLWARNING handler); more than one is 1172.
     fn select_into(&mut self, plan: &Bound<SelectPlan>, targets: &[Target]) -> Result<()> {
         let select = plan.get()?;
-        if select.columns.len() != targets.len() {
-            return Err(Error::new(
-                ErrorCode::WrongNumberOfColumnsInSelect,
-                "The used SELECT statements have a different number of columns",
-            ));
-        }
-        let mut found: Option<Vec<Value>> = None;
-        {
-            let session = self.rt.session;
-            let interrupt = self.rt.interrupt;
-            let view = self.rt.txn.write_view();
-            let subqueries = exec::SubqueryReader::new(view, interrupt);
-            let params = self.frame.fill(&plan.refs);
-            let ctx = ExecContext {
-                view,
-                eval: EvalContext {
-                    subqueries: Some(&subqueries),
-                    ..EvalContext::new(params, session)
-                },
-                interrupt,
-            };
-            let mut too_many = false;
-            let _ = exec::run(&select.plan, &ctx, &mut |row| {
-                if found.is_some() {
-                    too_many = true;
-                    return Ok(ControlFlow::Break(()));
-                }
-                found = Some(row.to_vec());
-                Ok(ControlFlow::Continue(()))
+        select_into::check_width(select.columns.len(), targets.len())?;
+        let view = self.rt.txn.write_view();
+        let params = self.frame.fill(&plan.refs);
+        let (found, too_many) =
+            exec::in_context(view, params, self.rt.session, self.rt.interrupt, |ctx| {
+                select_into::first_row(&select.plan, ctx)
             })?;
-            if too_many {
-                return Err(Error::new(
-                    ErrorCode::TooManyRows,
-                    "Result consisted of more than one row",
-                ));
-            }
+        if too_many {
+            return Err(select_into::too_many_rows());
         }
         match found {
             Some(row) => {
@@ -2021,7 +1994,7 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                 level: "Warning",
                 number: ErrorCode::SpFetchNoData.code(),
                 sqlstate: ErrorCode::SpFetchNoData.sqlstate().to_string(),
-                message: "No data - zero rows fetched, selected, or processed".into(),
+                message: select_into::NO_DATA.into(),
             }),
         }
         Ok(())

@@ -67,6 +67,26 @@ pub struct ExecContext<'a> {
 
 pub type Flow = Result<ControlFlow<()>>;
 
+/// Runs `f` in a context that reads `view` (its subqueries too) with `params`.
+pub fn in_context<R>(
+    view: ReadView,
+    params: &[Value],
+    session: &dyn crate::expr::SessionContext,
+    interrupt: &ProcessEntry,
+    f: impl FnOnce(&ExecContext) -> Result<R>,
+) -> Result<R> {
+    let subqueries = SubqueryReader::new(view, interrupt);
+    let ctx = ExecContext {
+        view,
+        eval: EvalContext {
+            subqueries: Some(&subqueries),
+            ..EvalContext::new(params, session)
+        },
+        interrupt,
+    };
+    f(&ctx)
+}
+
 /// Runs the subqueries of one execution of a statement, keeping the rows of the
 /// uncorrelated ones (subquery invariant (1)). Made per execution; empty, it allocates
 /// nothing.

@@ -18,10 +18,15 @@
 //!     `select_dumpvar`). The column count must equal the target count (1222) before
 //!     anything runs.
 
+use crate::error::{Error, ErrorCode, Result};
+use crate::exec::{self, ExecContext};
 use crate::outfile::{self, IntoFile};
 use crate::parse::{self, DIALECT};
+use crate::plan::Plan;
+use manycore_types::Value;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Token, Tokenizer};
+use std::ops::ControlFlow;
 
 /// A SELECT's INTO clause.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,7 +45,7 @@ pub enum IntoTarget {
 
 /// `text` with its top-level INTO clause blanked out, and the clause; None when it has
 /// none (the common case costs one case-insensitive byte search for INTO).
-pub(crate) fn split(text: &str) -> Result<Option<(String, IntoClause)>, ParserError> {
+pub(crate) fn split(text: &str) -> std::result::Result<Option<(String, IntoClause)>, ParserError> {
     if !text
         .as_bytes()
         .windows(4)
@@ -142,8 +147,44 @@ pub(crate) fn user_variable(target: &str) -> Option<&str> {
     target.strip_prefix('@').filter(|n| !n.starts_with('@'))
 }
 
+/// 1222 unless the SELECT has one column per target (checked before it runs).
+pub(crate) fn check_width(columns: usize, targets: usize) -> Result<()> {
+    match columns == targets {
+        true => Ok(()),
+        false => Err(Error::new(
+            ErrorCode::WrongNumberOfColumnsInSelect,
+            "The used SELECT statements have a different number of columns",
+        )),
+    }
+}
+
+/// Runs `plan`: its first row, and whether a second one followed (invariant (3)).
+pub(crate) fn first_row(plan: &Plan, ctx: &ExecContext) -> Result<(Option<Vec<Value>>, bool)> {
+    let mut first: Option<Vec<Value>> = None;
+    let mut more = false;
+    let _ = exec::run(plan, ctx, &mut |row| {
+        if first.is_some() {
+            more = true;
+            return Ok(ControlFlow::Break(()));
+        }
+        first = Some(row.to_vec());
+        Ok(ControlFlow::Continue(()))
+    })?;
+    Ok((first, more))
+}
+
+pub(crate) fn too_many_rows() -> Error {
+    Error::new(
+        ErrorCode::TooManyRows,
+        "Result consisted of more than one row",
+    )
+}
+
+/// The 'no data' condition of a SELECT ... INTO that found no row.
+pub(crate) const NO_DATA: &str = "No data - zero rows fetched, selected, or processed";
+
 /// `a, @b, ...`: one or more variable names.
-fn parse_variables(parser: &mut Parser) -> Result<Vec<String>, ParserError> {
+fn parse_variables(parser: &mut Parser) -> std::result::Result<Vec<String>, ParserError> {
     let mut names = Vec::new();
     loop {
         let token = parser.next_token();

@@ -20,12 +20,9 @@
 //! of its unchanged value.
 
 use super::Session;
-use crate::engine::ProcessEntry;
 use crate::error::Result;
 use crate::exec::{self, ExecContext};
-use crate::expr::{EvalContext, SessionContext};
 use crate::select::SelectPlan;
-use manycore_storage::ReadView;
 use manycore_types::Value;
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -46,7 +43,7 @@ impl Session {
         self.with_transaction(true, |txn, state, interrupt| {
             txn.refresh_write_view();
             if let Some(scan) = select.plan.single_scan() {
-                let slots = in_context(txn.write_view(), params, state, interrupt, |ctx| {
+                let slots = exec::in_context(txn.write_view(), params, state, interrupt, |ctx| {
                     let mut slots = Vec::new();
                     let _ = exec::scan_rows(scan, ctx, &mut |slot, _| {
                         slots.push(Arc::clone(slot));
@@ -60,27 +57,7 @@ impl Session {
                 }
             }
             // Read after locking: the write view now includes this transaction's id.
-            in_context(txn.write_view(), params, state, interrupt, f)
+            exec::in_context(txn.write_view(), params, state, interrupt, f)
         })
     }
-}
-
-/// Runs `f` in a context that reads `view` (subqueries too).
-fn in_context<R>(
-    view: ReadView,
-    params: &[Value],
-    session: &dyn SessionContext,
-    interrupt: &ProcessEntry,
-    f: impl FnOnce(&ExecContext) -> Result<R>,
-) -> Result<R> {
-    let subqueries = exec::SubqueryReader::new(view, interrupt);
-    let ctx = ExecContext {
-        view,
-        eval: EvalContext {
-            subqueries: Some(&subqueries),
-            ..EvalContext::new(params, session)
-        },
-        interrupt,
-    };
-    f(&ctx)
 }

@@ -4,19 +4,17 @@
 
 use super::{Bound, Session, StatementOutcome};
 use crate::error::{Error, ErrorCode, Result};
-use crate::exec;
 use crate::expr::SessionContext;
 use crate::load_data;
 use crate::outfile::{FileSink, IntoFile};
 use crate::privilege::Privileges;
 use crate::scope::Parameters;
 use crate::select::SelectPlan;
-use crate::select_into::{user_variable, IntoClause, IntoTarget};
+use crate::select_into::{self, user_variable, IntoClause, IntoTarget};
 use crate::server_file;
 use crate::sink::ResultSink;
 use manycore_types::Value;
 use sqlparser::ast;
-use std::ops::ControlFlow;
 
 impl Session {
     /// `run` is (the values of `?`, the parameters, whether this is the EXECUTE of a
@@ -69,12 +67,7 @@ impl Session {
                 self.execute_bound(&Bound::Select(plan), params, sink, more)
             }
             IntoTarget::Variables(names) => {
-                if plan.columns.len() != names.len() {
-                    return Err(Error::new(
-                        ErrorCode::WrongNumberOfColumnsInSelect,
-                        "The used SELECT statements have a different number of columns",
-                    ));
-                }
+                select_into::check_width(plan.columns.len(), names.len())?;
                 let rows = self.select_into_variables(&plan, names, params)?;
                 self.finish(
                     StatementOutcome::Affected {
@@ -114,25 +107,12 @@ impl Session {
         names: &[String],
         params: &[Value],
     ) -> Result<u64> {
-        let (first, too_many) = self.reading_select(plan, params, |ctx| {
-            let mut first: Option<Vec<Value>> = None;
-            let mut too_many = false;
-            let _ = exec::run(&plan.plan, ctx, &mut |row| {
-                if first.is_some() {
-                    too_many = true;
-                    return Ok(ControlFlow::Break(()));
-                }
-                first = Some(row.to_vec());
-                Ok(ControlFlow::Continue(()))
-            })?;
-            Ok((first, too_many))
-        })?;
+        let (first, too_many) =
+            self.reading_select(plan, params, |ctx| select_into::first_row(&plan.plan, ctx))?;
         let Some(row) = first else {
             self.state.found_rows.set(0);
-            self.state.warn(
-                ErrorCode::SpFetchNoData,
-                "No data - zero rows fetched, selected, or processed".to_string(),
-            );
+            self.state
+                .warn(ErrorCode::SpFetchNoData, select_into::NO_DATA.to_string());
             return Ok(0);
         };
         for (name, value) in names.iter().zip(row) {
@@ -140,10 +120,7 @@ impl Session {
             self.state.set_user_variable(name, value);
         }
         if too_many {
-            return Err(Error::new(
-                ErrorCode::TooManyRows,
-                "Result consisted of more than one row",
-            ));
+            return Err(select_into::too_many_rows());
         }
         self.state.found_rows.set(1);
         Ok(1)
