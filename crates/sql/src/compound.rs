@@ -799,7 +799,8 @@ fn is_declared<T>(declared: &[(String, T)], name: &str) -> bool {
     declared.iter().any(|(n, _)| n.eq_ignore_ascii_case(name))
 }
 
-fn undeclared(name: &str) -> Error {
+/// 1327 for `name`, a variable that is neither a declared local nor `@user`.
+pub(crate) fn undeclared(name: &str) -> Error {
     Error::new(
         ErrorCode::SpUndeclaredVar,
         format!("Undeclared variable: {name}"),

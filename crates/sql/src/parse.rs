@@ -279,11 +279,7 @@ fn select(text: &str) -> Result<Statement, ParserError> {
 
 /// `text` with its top-level `LOCK IN SHARE MODE` written `FOR SHARE`; None without one.
 fn share_mode_as_for_share(text: &str) -> Result<Option<String>, ParserError> {
-    if !text
-        .as_bytes()
-        .windows(5)
-        .any(|w| w.eq_ignore_ascii_case(b"SHARE"))
-    {
+    if !crate::query_text::mentions(text, "SHARE") {
         return Ok(None);
     }
     let tokens = Tokenizer::new(&DIALECT, text).tokenize_with_location()?;

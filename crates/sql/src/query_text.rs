@@ -18,6 +18,15 @@
 
 use std::borrow::Cow;
 
+/// Whether `word` (ASCII) occurs in `text` in any letter case, anywhere: a byte search that
+/// lets a parser skip tokenizing a query that cannot hold a clause starting with `word`.
+pub fn mentions(text: &str, word: &str) -> bool {
+    debug_assert!(word.is_ascii() && !word.is_empty());
+    text.as_bytes()
+        .windows(word.len())
+        .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
+}
+
 /// The escape character of byte `b` is `ESCAPE_BASE + b`: U+10FF00..=U+10FFFF.
 const ESCAPE_BASE: u32 = 0x10FF00;
 /// Every escape character's UTF-8 encoding starts with these two bytes.

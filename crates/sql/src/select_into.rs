@@ -46,11 +46,7 @@ pub enum IntoTarget {
 /// `text` with its top-level INTO clause blanked out, and the clause; None when it has
 /// none (the common case costs one case-insensitive byte search for INTO).
 pub(crate) fn split(text: &str) -> std::result::Result<Option<(String, IntoClause)>, ParserError> {
-    if !text
-        .as_bytes()
-        .windows(4)
-        .any(|w| w.eq_ignore_ascii_case(b"INTO"))
-    {
+    if !crate::query_text::mentions(text, "INTO") {
         return Ok(None);
     }
     let tokens = Tokenizer::new(&DIALECT, text).tokenize_with_location()?;

@@ -37,10 +37,7 @@ impl Session {
             // A stored program's body takes its INTO out itself (`compound`): here every
             // target must be a user variable.
             if let Some(local) = names.iter().find(|n| user_variable(n).is_none()) {
-                return Err(Error::new(
-                    ErrorCode::SpUndeclaredVar,
-                    format!("Undeclared variable: {local}"),
-                ));
+                return Err(crate::compound::undeclared(local));
             }
         }
         if let IntoTarget::File(_) = into.target {
