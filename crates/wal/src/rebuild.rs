@@ -274,6 +274,9 @@ fn apply_ddl(s: &Storage, record: LogRecord) -> Result<(), StorageError> {
             s.create_trigger(&db, trigger, true, place).map(drop)
         }
         LogRecord::DropTrigger { db, name } => s.drop_trigger(&db, &name).map(drop),
+        // A replaced routine is logged as its new definition.
+        LogRecord::CreateRoutine { db, routine } => s.create_routine(&db, routine, true).map(drop),
+        LogRecord::DropRoutine { db, kind, name } => s.drop_routine(&db, kind, &name).map(drop),
         LogRecord::RebuildTable {
             db,
             schema,
