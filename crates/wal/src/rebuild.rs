@@ -22,7 +22,7 @@ use crate::hook::ddl_record;
 use crate::record::LogRecord;
 use crate::{Lsn, Wal, WalError};
 use manycore_storage::{
-    DdlChange, IndexNo, KeyRange, ReaderSlot, RecoveryBatch, Storage, StorageError,
+    DdlChange, IndexNo, KeyRange, ReaderSlot, RecoveryBatch, RoutineSchema, Storage, StorageError,
     TableForeignKeys, TableSchema, TriggerPlace, TriggerSchema, ViewSchema,
 };
 use manycore_types::Row;
@@ -358,6 +358,13 @@ pub fn write_checkpoint(
                 db: database.name.clone(),
                 trigger: TriggerSchema::clone(trigger),
                 position: None,
+            };
+            writer.write(&ddl_record(&change))?;
+        }
+        for routine in database.routines.values() {
+            let change = DdlChange::CreateRoutine {
+                db: database.name.clone(),
+                routine: RoutineSchema::clone(routine),
             };
             writer.write(&ddl_record(&change))?;
         }
