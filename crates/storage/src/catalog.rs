@@ -39,6 +39,10 @@
 //! (9) A trigger names a table of its own database: DROP TABLE and DROP DATABASE drop
 //!     it with the table, RENAME TABLE moves it with the table (no log record of its own:
 //!     replaying the drop or rename does the same).
+//! (10) A stored routine belongs to its database alone (no table): DROP DATABASE drops it
+//!     with the database (no log record of its own), RENAME TABLE leaves it. Procedures
+//!     and functions are separate namespaces, each keyed by `routine_key` of the name, so
+//!     two names MariaDB compares as equal are one routine.
 
 use crate::gc::{Horizon, ReaderSlot};
 use crate::index::{IndexNo, KeyRange, PrimaryIndex};
@@ -51,7 +55,7 @@ use crate::StorageError;
 use arc_swap::ArcSwap;
 use crossbeam_utils::CachePadded;
 use manycore_sync::NamedMutex;
-use manycore_types::{key, Collation, ColumnDefault, DataType, Row, Value};
+use manycore_types::{collation, key, Collation, ColumnDefault, DataType, Row, Value};
 use parking_lot::{Mutex, RwLock};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Bound::{self, Unbounded};
@@ -443,6 +447,67 @@ pub struct Database {
     /// Triggers in creation order (the order they fire in); each names a table of this
     /// database and is dropped with it (invariant (9)).
     pub triggers: Vec<Arc<TriggerSchema>>,
+    /// Stored routines by kind and `routine_key` of their name (invariant (10)); iterated,
+    /// procedures come first, each kind in utf8mb4_general_ci order of the names.
+    pub routines: BTreeMap<(RoutineKind, String), Arc<RoutineSchema>>,
+}
+
+impl Database {
+    /// The routine of `kind` named `name`, compared without case (as MariaDB compares
+    /// routine names: `routine_key`).
+    pub fn routine(&self, kind: RoutineKind, name: &str) -> Option<&Arc<RoutineSchema>> {
+        self.routines.get(&(kind, routine_key(name)))
+    }
+}
+
+/// How `Database::routines` keys a routine's name: each character's utf8mb4_general_ci
+/// weight, since MariaDB compares routine names in mysql.proc's utf8mb3_general_ci, which
+/// ignores case and accents ('p' = 'P' = 'ṕ', 'ß' = 's'). The weights are uppercase
+/// letters, so keys also sort as that collation does (`a_b` after `aB`).
+pub fn routine_key(name: &str) -> String {
+    name.chars()
+        .map(|c| char::from_u32(collation::char_weight(c)).unwrap_or(char::REPLACEMENT_CHARACTER))
+        .collect()
+}
+
+/// Procedure or function: their names are separate namespaces within a database.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RoutineKind {
+    Procedure,
+    Function,
+}
+
+/// A stored routine's definition. Storage keeps its SQL as opaque text (it knows no SQL):
+/// the sql crate parses and binds it where it is called. Every field is as CREATE
+/// PROCEDURE or CREATE FUNCTION gave it, for SHOW CREATE, SHOW ... STATUS and
+/// information_schema.ROUTINES.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoutineSchema {
+    /// As written at CREATE (its case is kept; lookups ignore case: `routine_key`).
+    pub name: String,
+    pub kind: RoutineKind,
+    /// The parameter list as written, without the outer parentheses.
+    pub params: String,
+    /// A function's RETURNS type as written; empty for a procedure.
+    pub returns: String,
+    /// The body as written.
+    pub body: String,
+    /// DEFINER, `user@host`.
+    pub definer: String,
+    /// SQL SECURITY: `DEFINER` or `INVOKER`.
+    pub security: String,
+    /// `CONTAINS SQL`, `NO SQL`, `READS SQL DATA` or `MODIFIES SQL DATA`.
+    pub data_access: String,
+    pub deterministic: bool,
+    pub comment: String,
+    /// The session's sql_mode, character set client and collation connection at creation.
+    pub sql_mode: String,
+    pub character_set_client: String,
+    pub collation_connection: String,
+    /// When it was created and last changed, `YYYY-MM-DD HH:MM:SS` (the sql layer's
+    /// clock: storage keeps no time of its own).
+    pub created: String,
+    pub modified: String,
 }
 
 /// A trigger's definition. Storage keeps its body as opaque text (it knows no SQL): the
@@ -687,6 +752,7 @@ impl Storage {
                     tables: BTreeMap::new(),
                     views: BTreeMap::new(),
                     triggers: Vec::new(),
+                    routines: BTreeMap::new(),
                 };
                 dbs.insert(name.to_string(), Arc::new(db));
                 Ok(true)
@@ -951,6 +1017,72 @@ impl Storage {
             |&dropped| {
                 dropped.then(|| DdlChange::DropTrigger {
                     db: db.to_string(),
+                    name: name.to_string(),
+                })
+            },
+        )
+    }
+
+    /// Creates `routine` in `db`; with `replace` it replaces the routine of the same kind
+    /// and name (without case: `routine_key`), taking the name as now written. Ok(false),
+    /// and nothing changed, if one exists and not `replace`; NoSuchDatabase if no `db`.
+    pub fn create_routine(
+        &self,
+        db: &str,
+        routine: RoutineSchema,
+        replace: bool,
+    ) -> Result<bool, StorageError> {
+        let _ddl = self.ddl.lock();
+        self.update_catalog(
+            |dbs| {
+                let database = dbs
+                    .get(db)
+                    .ok_or_else(|| StorageError::NoSuchDatabase(db.into()))?;
+                let key = (routine.kind, routine_key(&routine.name));
+                if !replace && database.routines.contains_key(&key) {
+                    return Ok(false);
+                }
+                let mut database = clone_database(database);
+                database.routines.insert(key, Arc::new(routine.clone()));
+                dbs.insert(db.to_string(), Arc::new(database));
+                Ok(true)
+            },
+            |&created| {
+                created.then(|| DdlChange::CreateRoutine {
+                    db: db.to_string(),
+                    routine: routine.clone(),
+                })
+            },
+        )
+    }
+
+    /// Drops the routine of `kind` named `name` (without case: `routine_key`) in `db`:
+    /// Ok(false) if there is none (or no `db`).
+    pub fn drop_routine(
+        &self,
+        db: &str,
+        kind: RoutineKind,
+        name: &str,
+    ) -> Result<bool, StorageError> {
+        let _ddl = self.ddl.lock();
+        self.update_catalog(
+            |dbs| {
+                let Some(database) = dbs.get(db) else {
+                    return Ok(false);
+                };
+                let key = (kind, routine_key(name));
+                if !database.routines.contains_key(&key) {
+                    return Ok(false);
+                }
+                let mut database = clone_database(database);
+                database.routines.remove(&key);
+                dbs.insert(db.to_string(), Arc::new(database));
+                Ok(true)
+            },
+            |&dropped| {
+                dropped.then(|| DdlChange::DropRoutine {
+                    db: db.to_string(),
+                    kind,
                     name: name.to_string(),
                 })
             },
@@ -1738,6 +1870,7 @@ fn clone_database(db: &Database) -> Database {
         tables: db.tables.clone(),
         views: db.views.clone(),
         triggers: db.triggers.clone(),
+        routines: db.routines.clone(),
     }
 }
 
@@ -2355,5 +2488,15 @@ mod tests {
         assert!(table.secondary[0].remove_if(&entry, |_| true));
         let problem = table.check(&txn.view()).expect_err("an entry is missing");
         assert!(problem.contains("missing from index `by_a`"), "{problem}");
+    }
+
+    /// Routine names compare as MariaDB compares them (utf8mb3_general_ci: case and accents
+    /// ignored, 'ß' = 's'), and keys sort in that collation's order.
+    #[test]
+    fn routine_keys_fold_as_mariadb_compares_names() {
+        assert_eq!(routine_key("Pé"), routine_key("pE"));
+        assert_eq!(routine_key("sß"), routine_key("SS"));
+        assert_ne!(routine_key("p1"), routine_key("p2"));
+        assert!(routine_key("aB") < routine_key("a_b"));
     }
 }

@@ -36,9 +36,9 @@ mod slot;
 mod transaction;
 
 pub use catalog::{
-    Catalog, CheckConstraint, ColumnSchema, Database, ForeignKeySchema, GeneratedColumn,
-    IndexSchema, ReferentialAction, RowConversion, RowFormat, Table, TableId, TableOptions,
-    TableSchema, TriggerPlace, TriggerSchema, ViewSchema,
+    routine_key, Catalog, CheckConstraint, ColumnSchema, Database, ForeignKeySchema,
+    GeneratedColumn, IndexSchema, ReferentialAction, RoutineKind, RoutineSchema, RowConversion,
+    RowFormat, Table, TableId, TableOptions, TableSchema, TriggerPlace, TriggerSchema, ViewSchema,
 };
 pub use gc::ReaderSlot;
 pub use index::{IndexNo, KeyRange};

@@ -20,7 +20,8 @@
 //!     it wrote before acknowledging it.
 
 use crate::catalog::{
-    ForeignKeySchema, IndexSchema, Table, TableSchema, TriggerSchema, ViewSchema,
+    ForeignKeySchema, IndexSchema, RoutineKind, RoutineSchema, Table, TableSchema, TriggerSchema,
+    ViewSchema,
 };
 use crate::StorageError;
 use manycore_types::{Collation, Value};
@@ -147,6 +148,19 @@ pub enum DdlChange {
     },
     DropTrigger {
         db: String,
+        name: String,
+    },
+    /// CREATE [OR REPLACE] PROCEDURE or FUNCTION: the routine as it now is (replay replaces
+    /// one of its kind and name).
+    CreateRoutine {
+        db: String,
+        routine: RoutineSchema,
+    },
+    /// DROP PROCEDURE or FUNCTION; `name` as the statement wrote it (compared without
+    /// case: `routine_key`).
+    DropRoutine {
+        db: String,
+        kind: RoutineKind,
         name: String,
     },
     /// ALTER TABLE: the table named by `schema` gets `schema` (with its foreign keys and

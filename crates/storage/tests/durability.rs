@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use manycore_storage::{
     take_commit_lsn, CommitLog, DdlChange, EncodedCommit, IndexNo, IndexSchema, KeyRange,
-    RowChange, RowChangeRef, Storage, StorageError, TableSchema,
+    RoutineKind, RoutineSchema, RowChange, RowChangeRef, Storage, StorageError, TableSchema,
 };
 use manycore_types::{DataType, Value};
 use parking_lot::Mutex;
@@ -526,6 +526,8 @@ fn apply_ddl(s: &Arc<Storage>, change: DdlChange) {
             s.create_trigger(&db, trigger, true, place).map(drop)
         }
         DdlChange::DropTrigger { db, name } => s.drop_trigger(&db, &name).map(drop),
+        DdlChange::CreateRoutine { db, routine } => s.create_routine(&db, routine, true).map(drop),
+        DdlChange::DropRoutine { db, kind, name } => s.drop_routine(&db, kind, &name).map(drop),
         DdlChange::AlterTable { .. } => unreachable!("logged as Logged::Alter"),
         DdlChange::RenameTables { renames } => s.rename_tables(&renames),
     };
@@ -612,4 +614,108 @@ fn a_unique_violation_left_by_replay_is_found() {
         fresh.find_unique_violation().as_deref(),
         Some("`d`.`t`, unique index `b`")
     );
+}
+
+fn routine(name: &str, kind: RoutineKind, body: &str) -> RoutineSchema {
+    RoutineSchema {
+        name: name.into(),
+        kind,
+        params: "x INT".into(),
+        returns: match kind {
+            RoutineKind::Function => "INT".into(),
+            RoutineKind::Procedure => String::new(),
+        },
+        body: body.into(),
+        definer: "root@localhost".into(),
+        security: "DEFINER".into(),
+        data_access: "CONTAINS SQL".into(),
+        deterministic: false,
+        comment: String::new(),
+        sql_mode: "STRICT_TRANS_TABLES".into(),
+        character_set_client: "utf8mb4".into(),
+        collation_connection: "utf8mb4_general_ci".into(),
+        created: "2026-11-29 10:00:00".into(),
+        modified: "2026-11-29 10:00:00".into(),
+    }
+}
+
+/// Every routine of `db`, by kind and name as written.
+fn routines(storage: &Storage, db: &str) -> Vec<RoutineSchema> {
+    storage.catalog().databases[db]
+        .routines
+        .values()
+        .map(|r| RoutineSchema::clone(r))
+        .collect()
+}
+
+/// Procedures and functions are separate namespaces whose names compare as MariaDB
+/// compares them (case and accents ignored, the name kept as written); a CREATE of an
+/// existing one without `replace` changes and logs nothing; replaying what was logged
+/// rebuilds them; DROP DATABASE drops them.
+#[test]
+fn routines_are_kept_by_kind_and_name_and_replayed() {
+    use RoutineKind::{Function, Procedure};
+    let (storage, log) = logged_storage();
+    let create = |r: RoutineSchema, replace: bool| {
+        storage
+            .create_routine("d", r, replace)
+            .expect("create routine")
+    };
+    let drop = |db: &str, kind: RoutineKind, name: &str| {
+        storage.drop_routine(db, kind, name).expect("drop routine")
+    };
+    assert!(create(routine("Pé", Procedure, "SELECT 1"), false));
+    assert!(create(routine("pé", Function, "RETURN 1"), false));
+    assert!(create(routine("other", Procedure, "SELECT 3"), false));
+    let logged = log.records.lock().len();
+    // 'PE' names 'Pé' (MariaDB: 1304 PROCEDURE PE already exists).
+    assert!(!create(routine("PE", Procedure, "SELECT 2"), false));
+    assert_eq!(
+        log.records.lock().len(),
+        logged,
+        "a refused CREATE logs nothing"
+    );
+    let missing = storage.create_routine("nodb", routine("p", Procedure, "SELECT 1"), false);
+    assert!(
+        matches!(&missing, Err(StorageError::NoSuchDatabase(db)) if db == "nodb"),
+        "{missing:?}"
+    );
+    assert!(create(routine("PÉ", Procedure, "SELECT 2"), true));
+    assert!(!drop("d", Function, "other"));
+    assert!(!drop("nodb", Procedure, "other"));
+    assert!(drop("d", Procedure, "OTHER"));
+    assert_eq!(log.records.lock().len(), logged + 2);
+
+    let catalog = storage.catalog();
+    let d = &catalog.databases["d"];
+    let procedure = d.routine(Procedure, "pe").expect("the replaced procedure");
+    assert_eq!(
+        (procedure.name.as_str(), procedure.body.as_str()),
+        ("PÉ", "SELECT 2")
+    );
+    let function = d
+        .routine(Function, "PÉ")
+        .expect("the function of the same name");
+    assert_eq!(
+        (function.name.as_str(), function.returns.as_str()),
+        ("pé", "INT")
+    );
+    assert!(d.routine(Procedure, "other").is_none());
+    let expected = routines(&storage, "d");
+    assert_eq!(expected.len(), 2);
+    assert_eq!(
+        expected.iter().map(|r| r.kind).collect::<Vec<_>>(),
+        [Procedure, Function]
+    );
+
+    let fresh = replay(&log.records.lock(), None);
+    assert_eq!(routines(&fresh, "d"), expected);
+
+    storage.drop_database("d", false).expect("drop database");
+    storage
+        .create_database("d", manycore_types::Collation::Utf8mb4GeneralCi, false)
+        .expect("create it again");
+    assert_eq!(routines(&storage, "d"), []);
+    let fresh = replay(&log.records.lock(), None);
+    assert_eq!(routines(&fresh, "d"), []);
 }

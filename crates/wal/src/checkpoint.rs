@@ -1,5 +1,6 @@
-//! Checkpoints: a consistent snapshot of every database, table and row, as of one LSN,
-//! written in the background and installed atomically; then the log before it is dropped.
+//! Checkpoints: a consistent snapshot of every database (its tables, views, triggers and
+//! stored routines) and row, as of one LSN, written in the background and installed
+//! atomically; then the log before it is dropped.
 //!
 //! File `checkpoint-<lsn, 16 hex digits>.ckpt` (written as `.tmp`, then renamed):
 //!
@@ -10,7 +11,8 @@
 //!     0: u32 LE payload length n (<= RECORD_PAYLOAD_MAX)
 //!     4: u32 LE crc32c of bytes 0..4 then 8..8+n
 //!     8: payload: a LogRecord (record.rs): CreateDatabase, CreateTable (with its
-//!        AUTO_INCREMENT), CreateView, CreateIndex, TableRows, ...
+//!        AUTO_INCREMENT), CheckConstraints, CreateView, CreateTrigger, CreateRoutine,
+//!        TableRows, ...
 //!   trailer (32 bytes):
 //!     0: u32 LE 0xFFFF_FFFF (never a valid length)   4: u32 zero
 //!     8: u64 LE entry count   16: u64 LE lsn

@@ -73,6 +73,8 @@ pub fn ddl_record(change: &DdlChange) -> LogRecord {
             position,
         },
         DdlChange::DropTrigger { db, name } => LogRecord::DropTrigger { db, name },
+        DdlChange::CreateRoutine { db, routine } => LogRecord::CreateRoutine { db, routine },
+        DdlChange::DropRoutine { db, kind, name } => LogRecord::DropRoutine { db, kind, name },
         DdlChange::AlterTable {
             db,
             schema,

@@ -22,7 +22,7 @@ use crate::hook::ddl_record;
 use crate::record::LogRecord;
 use crate::{Lsn, Wal, WalError};
 use manycore_storage::{
-    DdlChange, IndexNo, KeyRange, ReaderSlot, RecoveryBatch, Storage, StorageError,
+    DdlChange, IndexNo, KeyRange, ReaderSlot, RecoveryBatch, RoutineSchema, Storage, StorageError,
     TableForeignKeys, TableSchema, TriggerPlace, TriggerSchema, ViewSchema,
 };
 use manycore_types::Row;
@@ -274,6 +274,9 @@ fn apply_ddl(s: &Storage, record: LogRecord) -> Result<(), StorageError> {
             s.create_trigger(&db, trigger, true, place).map(drop)
         }
         LogRecord::DropTrigger { db, name } => s.drop_trigger(&db, &name).map(drop),
+        // A replaced routine is logged as its new definition.
+        LogRecord::CreateRoutine { db, routine } => s.create_routine(&db, routine, true).map(drop),
+        LogRecord::DropRoutine { db, kind, name } => s.drop_routine(&db, kind, &name).map(drop),
         LogRecord::RebuildTable {
             db,
             schema,
@@ -355,6 +358,13 @@ pub fn write_checkpoint(
                 db: database.name.clone(),
                 trigger: TriggerSchema::clone(trigger),
                 position: None,
+            };
+            writer.write(&ddl_record(&change))?;
+        }
+        for routine in database.routines.values() {
+            let change = DdlChange::CreateRoutine {
+                db: database.name.clone(),
+                routine: RoutineSchema::clone(routine),
             };
             writer.write(&ddl_record(&change))?;
         }

@@ -31,6 +31,8 @@
 //! | 21   | DropTrigger    | db, name                                                  |
 //! | 22   | AlterDatabase  | name, default collation                                   |
 //! | 23   | CreateTrigger  | as kind 20, then the index FOLLOWS/PRECEDES gave it (varint) |
+//! | 24   | CreateRoutine  | db, routine                                               |
+//! | 25   | DropRoutine    | db, routine kind, name                                    |
 //!
 //! ALTER TABLE's column operations are one AlterTable record when the table keeps its
 //! rows (a rename, a default), with the other tables whose foreign keys follow a renamed
@@ -97,6 +99,10 @@
 //!   never has any.
 //! - view: name, count, column names, query, algorithm, definer, security, check option
 //!   (all strings).
+//! - routine kind: u8 0 PROCEDURE | 1 FUNCTION.
+//! - routine: name, routine kind, params, returns, body, definer, security, data access,
+//!   bool deterministic, comment, sql_mode, character set client, collation connection,
+//!   created, modified (`RoutineSchema`'s fields in declaration order; all else strings).
 //!
 //! Invariants:
 //! (1) `decode(encode(r)) == r` for every record (tested exhaustively by kind).
@@ -108,8 +114,8 @@
 use crate::codec::*;
 use manycore_storage::{
     CheckConstraint, ColumnSchema, ForeignKeySchema, GeneratedColumn, IndexSchema,
-    ReferentialAction, RowFormat, TableForeignKeys, TableOptions, TableRename, TableSchema,
-    TriggerSchema, ViewSchema,
+    ReferentialAction, RoutineKind, RoutineSchema, RowFormat, TableForeignKeys, TableOptions,
+    TableRename, TableSchema, TriggerSchema, ViewSchema,
 };
 use manycore_types::decimal::PACKED_LEN;
 use manycore_types::enumset::Members;
@@ -236,6 +242,18 @@ pub enum LogRecord {
     },
     DropTrigger {
         db: String,
+        name: String,
+    },
+    /// A stored procedure or function created or replaced (CREATE [OR REPLACE] PROCEDURE
+    /// or FUNCTION): replay replaces the routine of its kind and name.
+    CreateRoutine {
+        db: String,
+        routine: RoutineSchema,
+    },
+    /// DROP PROCEDURE or FUNCTION (`name` compared without case, as storage keys it).
+    DropRoutine {
+        db: String,
+        kind: RoutineKind,
         name: String,
     },
     /// The table named by `schema` gets `schema` (CHECK constraints included) and exactly
@@ -586,6 +604,17 @@ impl LogRecord {
                 put_str(&mut out, db);
                 put_str(&mut out, name);
             }
+            LogRecord::CreateRoutine { db, routine } => {
+                put_u8(&mut out, 24);
+                put_str(&mut out, db);
+                put_routine(&mut out, routine);
+            }
+            LogRecord::DropRoutine { db, kind, name } => {
+                put_u8(&mut out, 25);
+                put_str(&mut out, db);
+                put_routine_kind(&mut out, *kind);
+                put_str(&mut out, name);
+            }
             LogRecord::RenameTables { renames } => {
                 put_u8(&mut out, 19);
                 put_varint(&mut out, renames.len() as u64);
@@ -735,6 +764,15 @@ impl LogRecord {
                 db: r.string()?,
                 name: r.string()?,
             },
+            24 => LogRecord::CreateRoutine {
+                db: r.string()?,
+                routine: get_routine(&mut r)?,
+            },
+            25 => LogRecord::DropRoutine {
+                db: r.string()?,
+                kind: get_routine_kind(&mut r)?,
+                name: r.string()?,
+            },
             19 => {
                 let count = r.len()?;
                 let mut renames = Vec::with_capacity(count);
@@ -789,6 +827,70 @@ fn get_view(r: &mut Reader<'_>) -> Result<ViewSchema, DecodeError> {
         definer: r.string()?,
         security: r.string()?,
         check_option: r.string()?,
+    })
+}
+
+fn put_routine_kind(out: &mut Vec<u8>, kind: RoutineKind) {
+    put_u8(
+        out,
+        match kind {
+            RoutineKind::Procedure => 0,
+            RoutineKind::Function => 1,
+        },
+    );
+}
+
+fn get_routine_kind(r: &mut Reader<'_>) -> Result<RoutineKind, DecodeError> {
+    match r.u8()? {
+        0 => Ok(RoutineKind::Procedure),
+        1 => Ok(RoutineKind::Function),
+        _ => Err(DecodeError("unknown routine kind")),
+    }
+}
+
+fn put_routine(out: &mut Vec<u8>, routine: &RoutineSchema) {
+    put_str(out, &routine.name);
+    put_routine_kind(out, routine.kind);
+    for text in [
+        &routine.params,
+        &routine.returns,
+        &routine.body,
+        &routine.definer,
+        &routine.security,
+        &routine.data_access,
+    ] {
+        put_str(out, text);
+    }
+    put_bool(out, routine.deterministic);
+    for text in [
+        &routine.comment,
+        &routine.sql_mode,
+        &routine.character_set_client,
+        &routine.collation_connection,
+        &routine.created,
+        &routine.modified,
+    ] {
+        put_str(out, text);
+    }
+}
+
+fn get_routine(r: &mut Reader<'_>) -> Result<RoutineSchema, DecodeError> {
+    Ok(RoutineSchema {
+        name: r.string()?,
+        kind: get_routine_kind(r)?,
+        params: r.string()?,
+        returns: r.string()?,
+        body: r.string()?,
+        definer: r.string()?,
+        security: r.string()?,
+        data_access: r.string()?,
+        deterministic: r.bool()?,
+        comment: r.string()?,
+        sql_mode: r.string()?,
+        character_set_client: r.string()?,
+        collation_connection: r.string()?,
+        created: r.string()?,
+        modified: r.string()?,
     })
 }
 
@@ -1919,6 +2021,36 @@ mod tests {
                 db: db.clone(),
                 name: "tr".into(),
             },
+            LogRecord::CreateRoutine {
+                db: db.clone(),
+                routine: sample_routine(),
+            },
+            LogRecord::CreateRoutine {
+                db: db.clone(),
+                routine: RoutineSchema {
+                    name: "Ünïcode_proc".into(),
+                    kind: RoutineKind::Procedure,
+                    params: "IN a INT, OUT b VARCHAR(10)".into(),
+                    returns: String::new(),
+                    body: "BEGIN SELECT a INTO b; END".into(),
+                    security: "INVOKER".into(),
+                    data_access: "MODIFIES SQL DATA".into(),
+                    deterministic: false,
+                    comment: String::new(),
+                    sql_mode: String::new(),
+                    ..sample_routine()
+                },
+            },
+            LogRecord::DropRoutine {
+                db: db.clone(),
+                kind: RoutineKind::Function,
+                name: "f".into(),
+            },
+            LogRecord::DropRoutine {
+                db: db.clone(),
+                kind: RoutineKind::Procedure,
+                name: "Ünïcode_PROC".into(),
+            },
             LogRecord::DropView { db, name: table },
             LogRecord::RenameTables {
                 renames: vec![
@@ -1988,6 +2120,26 @@ mod tests {
             get_schema(&mut Reader::new(&without)).expect("decodes"),
             schema
         );
+    }
+
+    pub(crate) fn sample_routine() -> RoutineSchema {
+        RoutineSchema {
+            name: "f".into(),
+            kind: RoutineKind::Function,
+            params: "x INT".into(),
+            returns: "VARCHAR(20) CHARSET utf8mb4".into(),
+            body: "RETURN concat('é;', x)".into(),
+            definer: "root@localhost".into(),
+            security: "DEFINER".into(),
+            data_access: "CONTAINS SQL".into(),
+            deterministic: true,
+            comment: "a comment".into(),
+            sql_mode: "STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION".into(),
+            character_set_client: "utf8mb4".into(),
+            collation_connection: "utf8mb4_general_ci".into(),
+            created: "2026-11-29 10:00:00".into(),
+            modified: "2026-11-29 10:05:00".into(),
+        }
     }
 
     pub(crate) fn sample_view() -> ViewSchema {
