@@ -380,6 +380,8 @@ impl Connection {
             Ok(mut session) => {
                 session.set_tls(self.stream.tls_info());
                 session.set_multi_statements(self.capabilities & capability::MULTI_STATEMENTS != 0);
+                session
+                    .set_client_multi_results(self.capabilities & capability::MULTI_RESULTS != 0);
                 session.set_client_found_rows(self.capabilities & capability::FOUND_ROWS != 0);
                 session.set_client_local_files(self.capabilities & capability::LOCAL_FILES != 0);
                 let ok = OkPacket {

@@ -1,5 +1,5 @@
-//! Compound statements: the bodies of triggers (and, later, of stored procedures), read
-//! as MariaDB's stored-program grammar, bound once and interpreted per execution.
+//! Compound statements: the bodies of triggers and stored procedures (`routine`), read as
+//! MariaDB's stored-program grammar, bound once and interpreted per execution.
 //!
 //! A body is parsed into `Node`s (`parse`), then bound (`bind`) into `Op`s: every
 //! expression and every SQL statement inside is bound like a prepared statement, each
@@ -13,7 +13,7 @@
 //! the CASE statement (both forms; 1339 when nothing matches and there is no ELSE),
 //! WHILE, REPEAT, LOOP, labels with LEAVE and ITERATE, SELECT ... INTO locals or user
 //! variables, SIGNAL with its condition items, DECLARE ... CONDITION and HANDLER, and
-//! INSERT/UPDATE/DELETE.
+//! INSERT/UPDATE/DELETE (with RETURNING in a procedure), and in a procedure SELECT.
 //!
 //! Invariants:
 //! (1) Labels and local variables are resolved when the body is bound (1308, 1309, 1310,
@@ -40,9 +40,11 @@
 //!     raises the caught condition again (with the items it SETs) or, given an SQLSTATE,
 //!     a new one keeping its message; GET DIAGNOSTICS reads it as condition 1 of 1.
 //! (6) What a body's statements raise stays in the body (`run`): its warnings and notes
-//!     do not reach the statement that fired the trigger, and a statement whose error a
-//!     handler caught keeps what it wrote before the error, as MariaDB's triggers do
-//!     (MariaDB undoes such a statement only in a stored procedure).
+//!     do not reach the statement that fired the trigger or the CALL. In a trigger, a
+//!     statement whose error a handler caught keeps what it wrote before the error, as
+//!     MariaDB's triggers do; in a procedure each statement is atomic (`run_procedure`),
+//!     as in MariaDB. A plain SELECT is 1415 in a trigger; in a procedure its rows are a
+//!     result set for the CALL (`CallOutput`).
 //!
 //! (7) A body is bound when its trigger is created, but as in MariaDB only its form and its
 //!     NEW / OLD references are checked then: an error binding one of its statements or
@@ -62,6 +64,7 @@ use crate::parse::{self, Statement};
 use crate::scope::{BindScope, Parameters};
 use crate::select::{BindContext, SelectPlan};
 use crate::select_into::{self, IntoTarget};
+use crate::session::StatementOutcome;
 use manycore_storage::{ColumnSchema, Table, Transaction};
 use manycore_types::{DataType, Value};
 use sqlparser::ast::{self, VisitMut, VisitorMut};
@@ -757,14 +760,13 @@ impl<'t> Reader<'t> {
             }
         }
         match parse::parse(text, line)? {
-            Statement::Sql(statement) => match *statement {
-                ast::Statement::Query(_) => Err(no_result_sets()),
-                statement => Ok(Node::Sql {
-                    statement: Box::new(statement),
-                    text: text.to_string(),
-                }),
-            },
-            _ => Err(Error::not_supported("this statement in a trigger body")),
+            Statement::Sql(statement) => Ok(Node::Sql {
+                statement,
+                text: text.to_string(),
+            }),
+            _ => Err(Error::not_supported(
+                "this statement in a stored program body",
+            )),
         }
     }
 
@@ -777,7 +779,7 @@ impl<'t> Reader<'t> {
         };
         let IntoTarget::Variables(targets) = into.target else {
             return Err(Error::not_supported(
-                "SELECT ... INTO OUTFILE in a trigger body",
+                "SELECT ... INTO OUTFILE in a stored program body",
             ));
         };
         match parse::parse(&query_text, line)? {
@@ -952,6 +954,8 @@ enum Op {
         items: Vec<(Target, &'static str)>,
     },
     SelectInto(Box<Bound<SelectPlan>>, Vec<Target>),
+    /// A SELECT in a procedure's body: a result set for the CALL (`CallOutput`).
+    Select(Box<Bound<SelectPlan>>),
     Insert(Box<Bound<InsertPlan>>),
     Update(Box<Bound<UpdatePlan>>),
     Delete(Box<Bound<DeletePlan>>),
@@ -975,6 +979,8 @@ pub(crate) struct Body {
     locals: Vec<(DataType, String)>,
     /// The table whose NEW row `SET NEW.col` writes, and its database.
     row_table: Option<(String, Arc<Table>)>,
+    /// It holds an INSERT, UPDATE or DELETE (a READ ONLY transaction refuses its CALL).
+    pub writes: bool,
 }
 
 struct Label {
@@ -996,31 +1002,56 @@ struct Binder<'a, 'c> {
     locals: Vec<(DataType, String)>,
     labels: Vec<Label>,
     next_label: u32,
+    /// An INSERT, UPDATE or DELETE was bound (`Body::writes`).
+    writes: bool,
 }
 
-/// Parses and binds `body` (a trigger's, when `row` says which row it reads).
-pub(crate) fn bind(
+/// Parses and binds a trigger's `body`, which reads `row`.
+pub(crate) fn bind(cx: &BindContext, db: &str, body: &str, row: &TriggerRow) -> Result<Body> {
+    bind_program(cx, db, body, Some(row), &[])
+}
+
+/// Parses and binds a procedure's `body`; its `parameters` (name, type) are its first
+/// local variables, in order (`run_procedure`).
+pub(crate) fn bind_procedure(
+    cx: &BindContext,
+    db: &str,
+    body: &str,
+    parameters: &[(String, DataType)],
+) -> Result<Body> {
+    bind_program(cx, db, body, None, parameters)
+}
+
+fn bind_program(
     cx: &BindContext,
     db: &str,
     body: &str,
     row: Option<&TriggerRow>,
+    parameters: &[(String, DataType)],
 ) -> Result<Body> {
     let node = Reader::new(body)?.body()?;
     let mut binder = Binder {
         cx,
         db,
         row,
-        in_scope: Vec::new(),
+        in_scope: (0..parameters.len())
+            .map(|slot| (parameters[slot].0.clone(), slot))
+            .collect(),
         conditions: Vec::new(),
         in_handler: false,
-        locals: Vec::new(),
+        locals: parameters
+            .iter()
+            .map(|(name, data_type)| (data_type.clone(), name.clone()))
+            .collect(),
         labels: Vec::new(),
         next_label: 0,
+        writes: false,
     };
     let op = binder.node(node)?;
     Ok(Body {
         op,
         locals: binder.locals,
+        writes: binder.writes,
         row_table: row.map(|r| (r.db.to_string(), r.table.clone())),
     })
 }
@@ -1048,7 +1079,12 @@ impl VisitorMut for RefCollector<'_, '_, '_> {
             None => ControlFlow::Continue(()),
             Some(Ok(r)) => {
                 self.refs.push(r);
-                *e = ast::Expr::value(ast::Value::Placeholder("?".into()));
+                // The reference's span stays: a result column is named by what was written.
+                let span = sqlparser::ast::Spanned::span(&*e);
+                *e = ast::Expr::Value(ast::ValueWithSpan {
+                    value: ast::Value::Placeholder("?".into()),
+                    span,
+                });
                 ControlFlow::Continue(())
             }
             Some(Err(error)) => {
@@ -1380,9 +1416,20 @@ impl Binder<'_, '_> {
                 text,
             } => {
                 let refs = self.collect(statement.as_mut())?;
+                self.writes |= matches!(
+                    *statement,
+                    ast::Statement::Insert(_)
+                        | ast::Statement::Update(_)
+                        | ast::Statement::Delete(_)
+                );
                 let parameters = self.parameters(&refs);
                 let cx = self.inner_context(&text, &parameters);
                 match *statement {
+                    ast::Statement::Query(_) if self.row.is_some() => return Err(no_result_sets()),
+                    ast::Statement::Query(q) => Op::Select(Box::new(Bound {
+                        item: deferred(crate::select::bind_select(&q, &cx))?,
+                        refs,
+                    })),
                     ast::Statement::Insert(i) => Op::Insert(Box::new(Bound {
                         item: deferred(dml::bind_insert(&i, &cx))?,
                         refs,
@@ -1395,7 +1442,11 @@ impl Binder<'_, '_> {
                         item: deferred(dml::bind_delete(&d, &cx))?,
                         refs,
                     })),
-                    _ => return Err(Error::not_supported("this statement in a trigger body")),
+                    _ => {
+                        return Err(Error::not_supported(
+                            "this statement in a stored program body",
+                        ))
+                    }
                 }
             }
         })
@@ -1595,6 +1646,18 @@ pub(crate) struct Runtime<'s> {
     pub txn: &'s mut Transaction,
     pub session: &'s dyn expr::SessionContext,
     pub interrupt: &'s crate::engine::ProcessEntry,
+    /// A procedure's CALL, which takes its result sets and affected rows; None in a
+    /// trigger, whose outcomes are dropped (trigger invariant (2)).
+    pub call: Option<&'s mut CallOutput>,
+}
+
+/// What a procedure's statements give its CALL.
+#[derive(Default)]
+pub(crate) struct CallOutput {
+    /// The result sets of its SELECTs (and RETURNING clauses), in order.
+    pub result_sets: Vec<crate::show::Rows>,
+    /// The rows its statements affected, summed (MariaDB's CALL reports the sum).
+    pub affected: u64,
 }
 
 /// How a statement ended: normally, or leaving or iterating the labelled statement.
@@ -1612,6 +1675,43 @@ enum Flow {
 pub(crate) fn run(body: &Body, frame: &mut Frame, rt: &mut Runtime) -> Result<()> {
     frame.locals.clear();
     frame.locals.resize(body.locals.len(), Value::Null);
+    run_frame(body, frame, rt)
+}
+
+/// Runs a procedure's `body` (bound by `bind_procedure`) with its parameters' values,
+/// each converted to the parameter's type as a SET converts it (1406 in strict mode);
+/// returns the parameters' values at the end, for OUT and INOUT.
+///
+/// Each statement of the body is atomic (MariaDB's rule in stored procedures): one that
+/// fails is undone whole, whether a handler catches its error or it ends the CALL, and
+/// the statements before it keep their work.
+pub(crate) fn run_procedure(
+    body: &Body,
+    arguments: Vec<Value>,
+    rt: &mut Runtime,
+) -> Result<Vec<Value>> {
+    debug_assert!(rt.call.is_some() && body.row_table.is_none());
+    let count = arguments.len();
+    let mut frame = Frame::new(None, None);
+    frame.locals.resize(body.locals.len(), Value::Null);
+    for (slot, value) in arguments.into_iter().enumerate() {
+        let (data_type, name) = &body.locals[slot];
+        let stored = expr::store_value(
+            value,
+            data_type,
+            &|| name.clone(),
+            0,
+            rt.session.strict(),
+            rt.session,
+        )?;
+        frame.locals[slot] = expr::stored_cell(data_type, stored, rt.session);
+    }
+    run_frame(body, &mut frame, rt)?;
+    frame.locals.truncate(count);
+    Ok(frame.locals)
+}
+
+fn run_frame(body: &Body, frame: &mut Frame, rt: &mut Runtime) -> Result<()> {
     let session = rt.session;
     session.begin_conditions();
     let mut run = Run {
@@ -1907,26 +2007,70 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                 self.select_into(plan, targets)?;
                 Ok(Flow::Next)
             }
-            // A body's outcome is dropped (trigger invariant (2)).
-            Op::Insert(plan) => {
+            Op::Select(plan) => {
+                let select = plan.get()?;
+                let view = self.rt.txn.write_view();
                 let params = self.frame.fill(&plan.refs);
-                let rt = &mut *self.rt;
-                dml::execute_insert(plan.get()?, rt.txn, params, rt.session, rt.interrupt, false)?;
+                let mut rows = Vec::new();
+                let _ =
+                    exec::in_context(view, params, self.rt.session, self.rt.interrupt, |ctx| {
+                        exec::run(&select.plan, ctx, &mut |row| {
+                            rows.push(row.to_vec());
+                            Ok(ControlFlow::Continue(()))
+                        })
+                    })?;
+                let call = self.rt.call.as_deref_mut();
+                let call = call.expect("SELECT is bound only in procedure bodies");
+                call.result_sets.push(crate::show::Rows {
+                    columns: select.columns.to_vec(),
+                    rows,
+                });
                 Ok(Flow::Next)
             }
-            Op::Update(plan) => {
-                let params = self.frame.fill(&plan.refs);
-                let rt = &mut *self.rt;
-                dml::execute_update(plan.get()?, rt.txn, params, rt.session, rt.interrupt)?;
-                Ok(Flow::Next)
-            }
-            Op::Delete(plan) => {
-                let params = self.frame.fill(&plan.refs);
-                let rt = &mut *self.rt;
-                dml::execute_delete(plan.get()?, rt.txn, params, rt.session, rt.interrupt)?;
-                Ok(Flow::Next)
-            }
+            Op::Insert(plan) => self.write(&plan.refs, |rt, params| {
+                let insert = plan.get()?;
+                dml::execute_insert(insert, rt.txn, params, rt.session, rt.interrupt, false)
+            }),
+            Op::Update(plan) => self.write(&plan.refs, |rt, params| {
+                dml::execute_update(plan.get()?, rt.txn, params, rt.session, rt.interrupt)
+            }),
+            Op::Delete(plan) => self.write(&plan.refs, |rt, params| {
+                dml::execute_delete(plan.get()?, rt.txn, params, rt.session, rt.interrupt)
+            }),
         }
+    }
+
+    /// Runs a write statement with its parameters. In a trigger its outcome is dropped
+    /// (trigger invariant (2)); in a procedure it is atomic (`run_procedure`) and its
+    /// outcome goes to the CALL.
+    fn write(
+        &mut self,
+        refs: &[Ref],
+        statement: impl FnOnce(&mut Runtime, &[Value]) -> Result<StatementOutcome>,
+    ) -> Result<Flow> {
+        let params = self.frame.fill(refs);
+        let rt = &mut *self.rt;
+        if rt.call.is_none() {
+            statement(rt, params)?;
+            return Ok(Flow::Next);
+        }
+        let savepoint = rt.txn.savepoint();
+        let outcome = match statement(rt, params) {
+            Ok(outcome) => outcome,
+            Err(e) => {
+                rt.txn.rollback_to(savepoint);
+                return Err(e);
+            }
+        };
+        let call = rt.call.as_deref_mut().expect("checked above");
+        call.affected += outcome.affected_rows();
+        if let StatementOutcome::Returned { columns, rows } = outcome {
+            call.result_sets.push(crate::show::Rows {
+                columns: columns.to_vec(),
+                rows,
+            });
+        }
+        Ok(Flow::Next)
     }
 
     /// Stores `value` in `target`, converted as invariant (2) says.
@@ -1989,6 +2133,11 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
             Some(row) => {
                 for (target, value) in targets.iter().zip(row) {
                     self.assign(target, value)?;
+                }
+                // The row it delivered counts among a CALL's affected rows, as at the top
+                // level.
+                if let Some(call) = self.rt.call.as_deref_mut() {
+                    call.affected += 1;
                 }
             }
             None => self.raised.push(Condition {
@@ -2134,7 +2283,6 @@ mod tests {
                 1327,
             ),
             ("a: LOOP LEAVE a; END LOOP b", 1310),
-            ("SELECT 1", 1415),
         ];
         for (body, code) in refused {
             let got = parsed(body).map(drop).map_err(|e| e.code.code());

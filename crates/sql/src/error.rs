@@ -296,6 +296,17 @@ pub enum ErrorCode {
     SpCaseNotFound = 1339,
     /// ER_SP_NO_RETSET: a result set (a plain SELECT) in a trigger.
     SpNoRetset = 1415,
+    /// ER_SP_ALREADY_EXISTS: CREATE PROCEDURE of a name in use.
+    SpAlreadyExists = 1304,
+    /// ER_SP_WRONG_NO_OF_ARGS: a CALL with more or fewer arguments than parameters.
+    SpWrongNoOfArgs = 1318,
+    /// ER_SP_BADSELECT: a CALL returning result sets to a client without
+    /// CLIENT_MULTI_RESULTS.
+    SpBadselect = 1312,
+    /// ER_SP_DUP_PARAM: a parameter name given twice.
+    SpDupParam = 1330,
+    /// ER_SP_NOT_VAR_ARG: an OUT or INOUT argument that is not a user variable.
+    SpNotVarArg = 1414,
     /// ER_DUP_SIGNAL_SET: one condition item set twice in a SIGNAL.
     DupSignalSet = 1641,
     /// ER_SIGNAL_NOT_FOUND: SIGNAL of an SQLSTATE of class '02' (not found).
@@ -432,6 +443,10 @@ impl ErrorCode {
             | SpLabelMismatch
             | SpBadReturn
             | SpUndeclaredVar
+            | SpAlreadyExists
+            | SpWrongNoOfArgs
+            | SpDupParam
+            | SpNotVarArg
             | SpDupVar
             | SpCondMismatch
             | SpDupCond
@@ -449,7 +464,7 @@ impl ErrorCode {
             SignalWarn => "01000",
             ResignalWithoutActiveHandler => "0K000",
             SpCaseNotFound => "20000",
-            SpNoRetset => "0A000",
+            SpNoRetset | SpBadselect => "0A000",
             LockDeadlock => "40001",
             QueryInterrupted => "70100",
             DivisionByZero => "22012",

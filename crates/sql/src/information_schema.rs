@@ -10,11 +10,11 @@
 //! TABLES lists views too (TABLE_TYPE 'VIEW'); VIEWS shows their query as written, not
 //! MariaDB's rewritten text, and COLUMNS does not list their columns (DESCRIBE does).
 //!
-//! TRIGGERS lists the catalog's triggers (CREATED is NULL: not kept yet). ROUTINES,
-//! PARAMETERS and EVENTS describe what manycore does not have (stored routines,
-//! events), so they are always empty; clients such as
-//! mariadb-dump read them (and SHOW TRIGGERS,
-//! EVENTS, FUNCTION/PROCEDURE STATUS, built on them) to learn that there is nothing to do.
+//! TRIGGERS lists the catalog's triggers (CREATED is NULL: not kept yet). ROUTINES and
+//! PARAMETERS list the stored procedures of the databases a session sees (SHOW PROCEDURE
+//! STATUS is built on ROUTINES); EVENTS describes what manycore does not have, so it is
+//! always empty: clients such as mariadb-dump read it (and SHOW EVENTS) to learn that
+//! there is nothing to do.
 //!
 //! Each table is a `storage::Table::detached`: a real schema, so binding, column names,
 //! WHERE, ORDER BY, aggregates and LIMIT work as on any table, but no rows. A SELECT from
@@ -44,8 +44,8 @@ use crate::error::{Error, Result};
 use crate::expr::{shown_cell, TimeZone};
 use crate::privilege::{Privileges, SessionGrants};
 use manycore_storage::{
-    Catalog, ColumnSchema, IndexSchema, RowFormat, Table, TableId, TableSchema, TriggerSchema,
-    ViewSchema,
+    Catalog, ColumnSchema, IndexSchema, RoutineKind, RowFormat, Table, TableId, TableSchema,
+    TriggerSchema, ViewSchema,
 };
 use manycore_types::{format, ColumnDefault, DataType, Decimal, IntWidth, LobSize, Value};
 use std::sync::{Arc, OnceLock};
@@ -633,8 +633,10 @@ pub fn rows(table: SystemTable, source: &RowSource) -> Vec<Row> {
         }
         SystemTable::Views => views(&catalog, source.grants),
         SystemTable::Triggers => triggers(&catalog, source.grants),
-        // manycore has no stored routines or events.
-        SystemTable::Routines | SystemTable::Parameters | SystemTable::Events => Vec::new(),
+        SystemTable::Routines => routines(&catalog, source.grants),
+        SystemTable::Parameters => parameters(&catalog, source.grants),
+        // manycore has no events.
+        SystemTable::Events => Vec::new(),
     }
 }
 
@@ -898,27 +900,7 @@ fn columns(catalog: &Catalog, grants: &SessionGrants, zone: TimeZone) -> Vec<Row
 fn column_row(db: &str, schema: &TableSchema, i: usize, zone: TimeZone) -> Row {
     let c = &schema.columns[i];
     let column_type = type_text(c);
-    let data_type = column_type
-        .split(['(', ' '])
-        .next()
-        .expect("split yields a first piece")
-        .to_string();
-    let (charset, collation) = match c.data_type.collation() {
-        manycore_types::Collation::Binary => (Value::Null, Value::Null),
-        collation => (string("utf8mb4"), string(collation.name())),
-    };
-    let (char_length, octet_length) = match character_length(&c.data_type) {
-        Some((chars, octets)) => (count(chars), count(octets)),
-        None => (Value::Null, Value::Null),
-    };
-    let (precision, scale) = numeric_precision(&c.data_type);
-    let datetime_precision = match c.data_type {
-        DataType::DateTime { fsp } | DataType::Timestamp { fsp } | DataType::Time { fsp } => {
-            count(fsp.into())
-        }
-        _ => Value::Null,
-    };
-    vec![
+    let mut row = vec![
         string(CATALOG),
         string(db),
         string(&schema.name),
@@ -926,14 +908,9 @@ fn column_row(db: &str, schema: &TableSchema, i: usize, zone: TimeZone) -> Row {
         count(i as u64 + 1),
         optional(column_default(c, zone).as_deref()),
         string(if c.nullable { "YES" } else { "NO" }),
-        string(&data_type),
-        char_length,
-        octet_length,
-        precision.map_or(Value::Null, count),
-        scale.map_or(Value::Null, count),
-        datetime_precision,
-        charset,
-        collation,
+    ];
+    row.extend(type_facts(&c.data_type, &column_type));
+    row.extend([
         string(&column_type),
         string(key_kind(schema, i)),
         string(&extra(c)),
@@ -947,7 +924,126 @@ fn column_row(db: &str, schema: &TableSchema, i: usize, zone: TimeZone) -> Row {
         c.generated
             .as_ref()
             .map_or(Value::Null, |g| string(&g.expression)),
+    ]);
+    row
+}
+
+/// DATA_TYPE, CHARACTER_MAXIMUM_LENGTH, CHARACTER_OCTET_LENGTH, NUMERIC_PRECISION,
+/// NUMERIC_SCALE, DATETIME_PRECISION, CHARACTER_SET_NAME and COLLATION_NAME of a column
+/// or parameter of `data_type`, whose full type is `type_text`.
+fn type_facts(data_type: &DataType, type_text: &str) -> [Value; 8] {
+    let name = type_text
+        .split(['(', ' '])
+        .next()
+        .expect("split yields a first piece");
+    let (charset, collation) = match data_type.collation() {
+        manycore_types::Collation::Binary => (Value::Null, Value::Null),
+        collation => (string("utf8mb4"), string(collation.name())),
+    };
+    let (char_length, octet_length) = match character_length(data_type) {
+        Some((chars, octets)) => (count(chars), count(octets)),
+        None => (Value::Null, Value::Null),
+    };
+    let (precision, scale) = numeric_precision(data_type);
+    let datetime_precision = match data_type {
+        DataType::DateTime { fsp } | DataType::Timestamp { fsp } | DataType::Time { fsp } => {
+            count((*fsp).into())
+        }
+        _ => Value::Null,
+    };
+    [
+        string(name),
+        char_length,
+        octet_length,
+        precision.map_or(Value::Null, count),
+        scale.map_or(Value::Null, count),
+        datetime_precision,
+        charset,
+        collation,
     ]
+}
+
+/// ROUTINES rows: the stored procedures of the databases the session sees.
+fn routines(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (db, database) in &catalog.databases {
+        if !grants.sees_database(db) {
+            continue;
+        }
+        for routine in database.routines.values() {
+            let kind = routine_kind(routine.kind);
+            rows.push(vec![
+                string(&routine.name),
+                string(CATALOG),
+                string(db),
+                string(&routine.name),
+                string(kind),
+                string(&routine.returns),
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                string("SQL"),
+                string(&routine.body),
+                Value::Null,
+                Value::Null,
+                string("SQL"),
+                string(if routine.deterministic { "YES" } else { "NO" }),
+                string(&routine.data_access),
+                Value::Null,
+                string(&routine.security),
+                string(&routine.created),
+                string(&routine.modified),
+                string(&routine.sql_mode),
+                string(&routine.comment),
+                string(&routine.definer),
+                string(&routine.character_set_client),
+                string(&routine.collation_connection),
+                string(database.collation.name()),
+            ]);
+        }
+    }
+    rows
+}
+
+/// PARAMETERS rows: one per parameter of each routine ROUTINES lists. A parameter list
+/// that no longer reads (it was checked at CREATE) lists no parameters.
+fn parameters(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (db, database) in &catalog.databases {
+        if !grants.sees_database(db) {
+            continue;
+        }
+        for routine in database.routines.values() {
+            let parameters = crate::routine::parameters(&routine.params).unwrap_or_default();
+            for (i, parameter) in parameters.iter().enumerate() {
+                let type_text = parameter.data_type.sql_name();
+                let mut row = vec![
+                    string(CATALOG),
+                    string(db),
+                    string(&routine.name),
+                    count(i as u64 + 1),
+                    string(parameter.mode.name()),
+                    string(&parameter.name),
+                ];
+                row.extend(type_facts(&parameter.data_type, &type_text));
+                row.extend([string(&type_text), string(routine_kind(routine.kind))]);
+                rows.push(row);
+            }
+        }
+    }
+    rows
+}
+
+fn routine_kind(kind: RoutineKind) -> &'static str {
+    match kind {
+        RoutineKind::Procedure => "PROCEDURE",
+        RoutineKind::Function => "FUNCTION",
+    }
 }
 
 /// What COLUMNS.PRIVILEGES and SHOW FULL COLUMNS say (the privileges any column has).

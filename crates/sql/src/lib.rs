@@ -58,6 +58,7 @@ mod plan;
 mod plan_cache;
 pub mod privilege;
 pub mod query_text;
+mod routine;
 mod scope;
 mod select;
 mod select_into;

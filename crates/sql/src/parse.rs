@@ -103,6 +103,18 @@ pub enum Statement {
     },
     /// LOAD DATA [LOCAL] INFILE (`load_data`; sqlparser reads only Hive's LOAD DATA).
     LoadData(Box<crate::load_data::LoadDataStatement>),
+    /// CREATE PROCEDURE (`routine`: the procedure keeps its parameters' and body's text).
+    CreateProcedure(Box<crate::routine::CreateProcedure>),
+    /// DROP PROCEDURE [IF EXISTS] name.
+    DropProcedure {
+        name: ast::ObjectName,
+        if_exists: bool,
+    },
+    /// CALL name[(arguments)].
+    Call {
+        name: ast::ObjectName,
+        arguments: Vec<ast::Expr>,
+    },
     /// DROP TRIGGER [IF EXISTS] name.
     DropTrigger {
         name: ast::ObjectName,
@@ -226,6 +238,10 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
         Some("DROP") if peek_word(&parser, 1).as_deref() == Some("TRIGGER") => {
             crate::trigger::parse_drop(&mut parser)
         }
+        Some("DROP") if peek_word(&parser, 1).as_deref() == Some("PROCEDURE") => {
+            crate::routine::parse_drop(&mut parser)
+        }
+        Some("CALL") => crate::routine::parse_call(&mut parser),
         Some("LOAD") if peek_word(&parser, 1).as_deref() == Some("XML") => {
             return Err(Error::not_supported("LOAD XML"));
         }
@@ -439,7 +455,7 @@ fn pre_view(parser: &mut Parser, text: &str) -> Result<Option<Statement>, Parser
                 let mut written = String::new();
                 while !matches!(
                     peek_word(parser, 0).as_deref(),
-                    Some("SQL" | "VIEW" | "TRIGGER")
+                    Some("SQL" | "VIEW" | "TRIGGER" | "PROCEDURE")
                 ) && parser.peek_token().token != Token::EOF
                 {
                     written.push_str(&parser.next_token().token.to_string());
@@ -462,6 +478,9 @@ fn pre_view(parser: &mut Parser, text: &str) -> Result<Option<Statement>, Parser
     }
     if !alter && algorithm.is_none() && security.is_none() && eat_word(parser, "TRIGGER") {
         return crate::trigger::parse_create(parser, text, or_replace, definer).map(Some);
+    }
+    if !alter && algorithm.is_none() && security.is_none() && eat_word(parser, "PROCEDURE") {
+        return crate::routine::parse_create(parser, text, or_replace, definer).map(Some);
     }
     if !eat_word(parser, "VIEW") {
         return Ok(None);

@@ -31,6 +31,7 @@
 mod accounts;
 mod load_data;
 mod locking_read;
+mod routines;
 mod select_into;
 mod triggers;
 mod views;
@@ -137,6 +138,21 @@ impl StatementOutcome {
         StatementOutcome::Affected {
             rows: 0,
             last_insert_id: 0,
+        }
+    }
+
+    /// The rows it wrote, as a CALL sums them: an UPDATE's changed rows.
+    pub(crate) fn affected_rows(&self) -> u64 {
+        match self {
+            StatementOutcome::Affected { rows, .. }
+            | StatementOutcome::Inserted { rows, .. }
+            | StatementOutcome::InsertedRows { rows, .. }
+            | StatementOutcome::Loaded { rows, .. } => *rows,
+            StatementOutcome::Update { changed, .. } => *changed,
+            StatementOutcome::Returned { rows, .. } => rows.len() as u64,
+            StatementOutcome::ResultSet
+            | StatementOutcome::Records { .. }
+            | StatementOutcome::Prepared => 0,
         }
     }
 }
@@ -730,6 +746,8 @@ pub struct Session {
     /// COM_QUERY plans by statement shape (`plan_cache`).
     text_plans: TextPlans,
     multi_statements: bool,
+    /// CLIENT_MULTI_RESULTS (`set_client_multi_results`).
+    client_multi_results: bool,
     /// CLIENT_FOUND_ROWS: affected rows count the rows a statement matched, changed or not.
     client_found_rows: bool,
     /// CLIENT_LOCAL_FILES: the client offered to send files for LOAD DATA LOCAL.
@@ -926,6 +944,9 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
         Statement::SetCharacterSet(_) | Statement::Sets(_) => Counter::ComSetOption,
         Statement::Account(_) | Statement::View(_) => return None,
         Statement::CreateTrigger(_) | Statement::DropTrigger { .. } => return None,
+        Statement::CreateProcedure(_) => Counter::ComCreateProcedure,
+        Statement::DropProcedure { .. } => Counter::ComDropProcedure,
+        Statement::Call { .. } => Counter::ComCallProcedure,
         Statement::Sql(s) => match s.as_ref() {
             S::Query(_) => Counter::ComSelect,
             S::Insert(i) if i.replace_into => Counter::ComReplace,
@@ -1135,6 +1156,7 @@ impl Session {
             named_prepared: HashMap::new(),
             text_plans: TextPlans::default(),
             multi_statements: false,
+            client_multi_results: false,
             client_found_rows: false,
             client_local_files: false,
             local_file: None,
@@ -1164,6 +1186,11 @@ impl Session {
 
     pub fn set_multi_statements(&mut self, enabled: bool) {
         self.multi_statements = enabled;
+    }
+
+    /// CLIENT_MULTI_RESULTS: the client reads the several result sets a CALL may send.
+    pub fn set_client_multi_results(&mut self, enabled: bool) {
+        self.client_multi_results = enabled;
     }
 
     /// Whether the client asked for CLIENT_FOUND_ROWS (most drivers do by default).
@@ -2737,6 +2764,13 @@ impl Session {
                 return self.select_into(query, into, text, run, sink, more);
             }
             Statement::DropTrigger { name, if_exists } => self.drop_trigger(name, *if_exists)?,
+            Statement::CreateProcedure(c) => self.create_procedure(c)?,
+            Statement::DropProcedure { name, if_exists } => {
+                self.drop_procedure(name, *if_exists)?
+            }
+            Statement::Call { name, arguments } => {
+                return self.call(name, arguments, (text, params, &parameters), sink, more);
+            }
             Statement::ShowWarnings {
                 errors,
                 count,
@@ -3154,6 +3188,13 @@ impl Session {
                 obj_name,
             } => {
                 let rows = self.show_create_trigger(obj_name)?;
+                return self.send_rows(rows, sink, more);
+            }
+            S::ShowCreate {
+                obj_type: ast::ShowCreateObject::Procedure,
+                obj_name,
+            } => {
+                let rows = self.show_create_procedure(obj_name)?;
                 return self.send_rows(rows, sink, more);
             }
             S::ShowCreate {

@@ -11,8 +11,8 @@
 //! Invariants:
 //! (1) Each piece's `text` has the same length as the slice of the query it came from.
 //! (2) Pieces that contain only whitespace and comments are dropped.
-//! (3) In a CREATE ... TRIGGER, a `;` inside a compound statement of the body (BEGIN ...
-//!     END, IF ... END IF, ...: `Block`) does not end the piece.
+//! (3) In a CREATE ... TRIGGER or PROCEDURE, a `;` inside a compound statement of the
+//!     body (BEGIN ... END, IF ... END IF, ...: `Block`) does not end the piece.
 
 /// Our version as executable comments compare it (10.11.99 -> 101199).
 pub const VERSION_NUMBER: u32 = 101199;
@@ -44,7 +44,7 @@ pub fn split(query: &str) -> Vec<Piece> {
     let mut line = 1;
     // Depth of open executable comments whose closing `*/` must be blanked.
     let mut executable_open = 0usize;
-    // The words of the current piece that tell a CREATE TRIGGER's BEGIN ... END body,
+    // The words of the current piece that tell a stored program's BEGIN ... END body,
     // whose `;` do not end the statement (invariant (3)).
     let mut block = Block::default();
     let mut i = 0;
@@ -174,14 +174,19 @@ pub fn split(query: &str) -> Vec<Piece> {
 }
 
 /// Tracks the compound statements (BEGIN ... END, IF ... END IF, LOOP, WHILE, REPEAT,
-/// CASE) and CASE expressions in the body of a CREATE ... TRIGGER: IF and REPEAT open a
+/// CASE) and CASE expressions in the body of a CREATE ... TRIGGER or PROCEDURE (whose
+/// body starts after its parameter list and characteristics): IF and REPEAT open a
 /// statement only where a statement starts (elsewhere they are the IF() and REPEAT()
 /// functions); END closes the innermost one, and its IF, LOOP ... word opens nothing.
 #[derive(Default)]
 struct Block {
     words: usize,
     create: bool,
-    trigger: bool,
+    /// TRIGGER or PROCEDURE was seen: a body follows.
+    program: bool,
+    /// In a CREATE PROCEDURE, the depth of parentheses before its body: the parameter
+    /// list's; None once the list closed.
+    parameters: Option<usize>,
     /// What is open, innermost last: true for a CASE expression, inside which THEN and
     /// ELSE start no statement.
     open: Vec<bool>,
@@ -200,6 +205,18 @@ impl Block {
 
     /// Sees a character of code that is not part of a word.
     fn symbol(&mut self, c: u8) {
+        if let Some(depth) = self.parameters {
+            self.parameters = match c {
+                b'(' => Some(depth + 1),
+                b')' if depth == 1 => {
+                    self.statement_start = true;
+                    None
+                }
+                b')' => Some(depth.saturating_sub(1)),
+                _ => Some(depth),
+            };
+            return;
+        }
         if !c.is_ascii_whitespace() {
             self.statement_start = matches!(c, b';' | b':');
             self.after_end = false;
@@ -217,8 +234,18 @@ impl Block {
         if !self.create {
             return;
         }
-        if !self.trigger {
-            self.trigger = is("TRIGGER");
+        if !self.program {
+            self.program = is("TRIGGER") || is("PROCEDURE");
+            if is("PROCEDURE") {
+                self.parameters = Some(0);
+            }
+            return;
+        }
+        if self.parameters.is_some() {
+            return;
+        }
+        // A procedure's characteristics come before its body's first statement.
+        if self.statement_start && self.open.is_empty() && one_of(&CHARACTERISTIC_WORDS) {
             return;
         }
         if std::mem::take(&mut self.after_end) && one_of(&["IF", "WHILE", "LOOP", "CASE", "REPEAT"])
@@ -247,6 +274,23 @@ impl Block {
         }
     }
 }
+
+/// The words of CREATE PROCEDURE's characteristics (COMMENT's string is not a word).
+const CHARACTERISTIC_WORDS: [&str; 13] = [
+    "LANGUAGE",
+    "SQL",
+    "NOT",
+    "DETERMINISTIC",
+    "CONTAINS",
+    "NO",
+    "READS",
+    "MODIFIES",
+    "DATA",
+    "SECURITY",
+    "DEFINER",
+    "INVOKER",
+    "COMMENT",
+];
 
 /// Whether `split(query)` is exactly one piece equal to `query`, starting on line 1: the
 /// query starts with a letter and has no `;` and nothing that may start a comment.
@@ -319,6 +363,18 @@ mod tests {
             "CREATE TRIGGER t BEFORE INSERT ON t FOR EACH ROW FOLLOWS u IF 1 THEN \
              SET @a = 1; END IF; SELECT 1",
         );
+        one(
+            "CREATE DEFINER=`u`@`%` PROCEDURE p(IN a VARCHAR(3), OUT b DECIMAL(5, 2)) \
+             BEGIN SELECT a; IF a THEN SET b = 1; END IF; END; SELECT 1",
+        );
+        one(
+            "CREATE PROCEDURE p() COMMENT 'x;' NOT DETERMINISTIC READS SQL DATA \
+             IF 1 THEN SELECT 1; END IF; SELECT 1",
+        );
+        one("CREATE PROCEDURE p() REPEAT SET @a = 1; UNTIL 1 END REPEAT; SELECT 1");
+        // A one-statement body ends at its `;`.
+        let pieces = split("CREATE PROCEDURE p(a INT) SELECT a; SELECT 1");
+        assert_eq!(pieces.len(), 2, "{pieces:?}");
     }
 
     #[test]

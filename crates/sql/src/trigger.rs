@@ -294,7 +294,7 @@ fn bind_one(
         event: &schema.event,
         timing: &schema.timing,
     };
-    let body = compound::bind(cx, db, &schema.body, Some(&row))?;
+    let body = compound::bind(cx, db, &schema.body, &row)?;
     Ok(BoundTrigger { body })
 }
 
@@ -330,6 +330,7 @@ pub fn fire(
         txn,
         session,
         interrupt,
+        call: None,
     };
     for trigger in triggers {
         compound::run(&trigger.body, &mut frame, &mut runtime)?;

@@ -3,8 +3,9 @@
 //! included, and left out) and with routines, events and triggers, exits 0 with nothing
 //! on stderr, and each dump restored into a fresh server gives the same tables (SHOW
 //! CREATE TABLE), views (SHOW CREATE VIEW, one reading the other), triggers (SHOW
-//! TRIGGERS, SHOW CREATE TRIGGER) and rows, a foreign key that is enforced again and a
-//! trigger that fires again.
+//! TRIGGERS, SHOW CREATE TRIGGER), procedures (SHOW CREATE PROCEDURE, and a CALL giving
+//! the same result set and OUT value; only with --routines) and rows, a foreign key that
+//! is enforced again and a trigger that fires again.
 
 use manycore_testkit::{mariadb_cli, mariadb_dump, Server};
 
@@ -48,6 +49,14 @@ CREATE VIEW shop.spenders (who, spent) AS
 CREATE VIEW shop.big_spenders AS SELECT who FROM shop.spenders WHERE spent < 0;
 CREATE TRIGGER shop.users_bi BEFORE INSERT ON shop.users FOR EACH ROW
   SET NEW.note = IFNULL(NEW.note, CONCAT('auto ', NEW.email));
+DELIMITER //
+CREATE DEFINER=`root`@`localhost` PROCEDURE shop.spent(IN who INT, OUT total DOUBLE)
+  COMMENT 'a user''s orders' READS SQL DATA
+BEGIN
+  SELECT SUM(o.total) INTO total FROM shop.orders o WHERE o.user_id = who;
+  SELECT name FROM shop.users WHERE id = who;
+END//
+DELIMITER ;
 "#;
 
 /// What must come back the same after a restore.
@@ -59,11 +68,26 @@ const CHECK: &str =
                      SELECT * FROM shop.big_spenders; SHOW TRIGGERS FROM shop; \
                      SHOW CREATE TRIGGER shop.users_bi;";
 
-fn seeded_server() -> (Server, String) {
+/// What must come back the same after a restore of a dump made with --routines.
+const ROUTINES_CHECK: &str =
+    "SHOW CREATE PROCEDURE shop.spent; CALL shop.spent(1, @total); SELECT @total;";
+
+/// What the seeded server shows for CHECK and ROUTINES_CHECK.
+struct Expected {
+    tables: String,
+    routines: String,
+}
+
+fn seeded_server() -> (Server, Expected) {
     let server = Server::from_env();
     mariadb_cli(server.port(), &[], SEED).expect_success("seed");
-    let state = mariadb_cli(server.port(), &[], CHECK).expect_success("read back");
-    (server, state.stdout)
+    let tables = mariadb_cli(server.port(), &[], CHECK).expect_success("read back");
+    let routines = mariadb_cli(server.port(), &[], ROUTINES_CHECK).expect_success("call");
+    let expected = Expected {
+        tables: tables.stdout,
+        routines: routines.stdout,
+    };
+    (server, expected)
 }
 
 /// The dump `args` make, which must succeed without a word on stderr.
@@ -82,8 +106,9 @@ fn dump(server: &Server, args: &[&str]) -> String {
 }
 
 /// Restores `dump` into a fresh server (into `shop`, created first as SEED creates it, if
-/// the dump does not create its database) and checks it holds what `expected` says.
-fn assert_restores(dump: &str, into_database: bool, expected: &str) {
+/// the dump does not create its database) and checks it holds what `expected` says, the
+/// procedure included when the dump was made `with_routines`.
+fn assert_restores(dump: &str, into_database: bool, expected: &Expected, with_routines: bool) {
     let fresh = Server::from_env();
     let args: &[&str] = if into_database {
         mariadb_cli(
@@ -98,7 +123,20 @@ fn assert_restores(dump: &str, into_database: bool, expected: &str) {
     };
     mariadb_cli(fresh.port(), args, dump).expect_success("restore");
     let restored = mariadb_cli(fresh.port(), &[], CHECK).expect_success("read restored");
-    assert_eq!(restored.stdout, expected, "restored tables differ");
+    assert_eq!(restored.stdout, expected.tables, "restored tables differ");
+    let routines = mariadb_cli(fresh.port(), &[], ROUTINES_CHECK);
+    if with_routines {
+        let routines = routines.expect_success("call restored");
+        assert_eq!(
+            routines.stdout, expected.routines,
+            "restored procedure differs"
+        );
+    } else {
+        assert!(
+            routines.stderr.contains("1305"),
+            "a dump without --routines restored the procedure: {routines}"
+        );
+    }
     let orphan = mariadb_cli(
         fresh.port(),
         &[],
@@ -124,9 +162,9 @@ fn assert_restores(dump: &str, into_database: bool, expected: &str) {
 #[test]
 fn one_database_dumps_and_restores() {
     let (server, expected) = seeded_server();
-    assert_restores(&dump(&server, &["shop"]), true, &expected);
+    assert_restores(&dump(&server, &["shop"]), true, &expected, false);
     let with_objects = dump(&server, &["--routines", "--events", "--triggers", "shop"]);
-    assert_restores(&with_objects, true, &expected);
+    assert_restores(&with_objects, true, &expected, true);
 }
 
 #[test]
@@ -134,12 +172,12 @@ fn listed_and_all_databases_dump_and_restore() {
     let (server, expected) = seeded_server();
     let listed = dump(&server, &["--databases", "shop"]);
     assert!(listed.contains("CREATE DATABASE"), "{listed}");
-    assert_restores(&listed, false, &expected);
+    assert_restores(&listed, false, &expected, false);
     // Plain --all-databases dumps `mysql` too: the grant tables' rows and the structure
     // of the (empty) general_log and slow_log.
     let all = dump(&server, &["--all-databases", "--routines", "--events"]);
     assert!(all.contains("`slow_log`"), "{all}");
-    assert_restores(&all, false, &expected);
+    assert_restores(&all, false, &expected, true);
     let all_but_mysql = dump(
         &server,
         &[
@@ -149,5 +187,5 @@ fn listed_and_all_databases_dump_and_restore() {
             "--events",
         ],
     );
-    assert_restores(&all_but_mysql, false, &expected);
+    assert_restores(&all_but_mysql, false, &expected, true);
 }

@@ -3,14 +3,14 @@
 
 use super::{storage_error, Session, StatementOutcome};
 use crate::error::{Error, ErrorCode, Result};
-use crate::expr::{SessionContext, VarScope};
+
 use crate::privilege::Privileges;
 use crate::scope::Parameters;
 use crate::show::{self, Rows};
 use crate::sink::ColumnInfo;
 use crate::trigger::{self, TriggerStatement};
 use manycore_storage::{TriggerPlace, TriggerSchema};
-use manycore_types::{DataType, Value};
+use manycore_types::Value;
 use sqlparser::ast;
 
 impl Session {
@@ -78,20 +78,8 @@ impl Session {
                 ));
             }
         }
-        let definer = match statement.definer.as_deref() {
-            None => self.state.current_user.clone(),
-            Some(d)
-                if d.eq_ignore_ascii_case("CURRENT_USER")
-                    || d.eq_ignore_ascii_case("CURRENT_USER()") =>
-            {
-                self.state.current_user.clone()
-            }
-            Some(d) => d.to_string(),
-        };
-        let variable = |name: &str| -> Result<String> {
-            let value = self.state.system_variable(name, VarScope::Session)?;
-            Ok(manycore_types::format::to_text(&value, &DataType::Null))
-        };
+        let definer = self.state.definer(statement.definer.as_deref());
+        let variable = |name: &str| self.state.system_variable_text(name);
         let schema = TriggerSchema {
             name: name.clone(),
             table: table_name,

@@ -57,16 +57,7 @@ impl Session {
                 format!("CHECK OPTION on non-updatable view `{db}`.`{name}`"),
             ));
         }
-        let definer = match statement.definer.as_deref() {
-            None => self.state.current_user.clone(),
-            Some(d)
-                if d.eq_ignore_ascii_case("CURRENT_USER")
-                    || d.eq_ignore_ascii_case("CURRENT_USER()") =>
-            {
-                self.state.current_user.clone()
-            }
-            Some(d) => d.to_string(),
-        };
+        let definer = self.state.definer(statement.definer.as_deref());
         let definition = ViewSchema {
             name,
             columns: statement.columns.clone(),
