@@ -1977,10 +1977,14 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
         select_into::check_width(select.columns.len(), targets.len())?;
         let view = self.rt.txn.write_view();
         let params = self.frame.fill(&plan.refs);
-        let (found, too_many) =
-            exec::in_context(view, params, self.rt.session, self.rt.interrupt, |ctx| {
-                select_into::first_row(&select.plan, ctx)
-            })?;
+        let (found, too_many) = exec::in_context(
+            view,
+            params,
+            self.rt.session,
+            self.rt.interrupt,
+            None,
+            |ctx| select_into::first_row(&select.plan, ctx),
+        )?;
         if too_many {
             return Err(select_into::too_many_rows());
         }
