@@ -2012,13 +2012,19 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                 let view = self.rt.txn.write_view();
                 let params = self.frame.fill(&plan.refs);
                 let mut rows = Vec::new();
-                let _ =
-                    exec::in_context(view, params, self.rt.session, self.rt.interrupt, |ctx| {
+                let _ = exec::in_context(
+                    view,
+                    params,
+                    self.rt.session,
+                    self.rt.interrupt,
+                    None,
+                    |ctx| {
                         exec::run(&select.plan, ctx, &mut |row| {
                             rows.push(row.to_vec());
                             Ok(ControlFlow::Continue(()))
                         })
-                    })?;
+                    },
+                )?;
                 let call = self.rt.call.as_deref_mut();
                 let call = call.expect("SELECT is bound only in procedure bodies");
                 call.result_sets.push(crate::show::Rows {
@@ -2122,10 +2128,14 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
         select_into::check_width(select.columns.len(), targets.len())?;
         let view = self.rt.txn.write_view();
         let params = self.frame.fill(&plan.refs);
-        let (found, too_many) =
-            exec::in_context(view, params, self.rt.session, self.rt.interrupt, |ctx| {
-                select_into::first_row(&select.plan, ctx)
-            })?;
+        let (found, too_many) = exec::in_context(
+            view,
+            params,
+            self.rt.session,
+            self.rt.interrupt,
+            None,
+            |ctx| select_into::first_row(&select.plan, ctx),
+        )?;
         if too_many {
             return Err(select_into::too_many_rows());
         }

@@ -183,7 +183,7 @@ fn work_reference(cx: &BindContext, work: &WorkTable) -> Result<SelectPlan> {
         plan: Plan::WorkTable { id: work.id },
         columns: columns.clone().into(),
         tables: Vec::new(),
-        locking: false,
+        locking: None,
         full_scan: false,
     })
 }
@@ -329,6 +329,6 @@ fn bind_recursive(cte: &ast::Cte, scope: &CteScope, cx: &BindContext) -> Result<
         })),
         columns: columns.into(),
         tables,
-        locking: false,
+        locking: None,
     })
 }

@@ -912,6 +912,7 @@ pub(crate) fn exec_context<'a>(
         view: txn.write_view(),
         eval,
         interrupt,
+        skipped: None,
     }
 }
 

@@ -63,16 +63,24 @@ pub struct ExecContext<'a> {
     pub view: ReadView,
     pub eval: EvalContext<'a>,
     pub interrupt: &'a ProcessEntry,
+    /// Rows the statement's scans leave out (its subqueries' scans do not).
+    pub skipped: Option<&'a SkippedRows>,
 }
+
+/// Rows by the address of their slot: those a SELECT ... SKIP LOCKED found held by another
+/// transaction (`session::locking_read`), which keeps the slots alive while it reads.
+pub type SkippedRows = std::collections::HashSet<*const RowSlot>;
 
 pub type Flow = Result<ControlFlow<()>>;
 
-/// Runs `f` in a context that reads `view` (its subqueries too) with `params`.
+/// Runs `f` in a context that reads `view` (its subqueries too) with `params`, leaving
+/// out the `skipped` rows.
 pub fn in_context<R>(
     view: ReadView,
     params: &[Value],
     session: &dyn crate::expr::SessionContext,
     interrupt: &ProcessEntry,
+    skipped: Option<&SkippedRows>,
     f: impl FnOnce(&ExecContext) -> Result<R>,
 ) -> Result<R> {
     let subqueries = SubqueryReader::new(view, interrupt);
@@ -83,6 +91,7 @@ pub fn in_context<R>(
             ..EvalContext::new(params, session)
         },
         interrupt,
+        skipped,
     };
     f(&ctx)
 }
@@ -121,6 +130,7 @@ impl SubqueryRunner for SubqueryReader<'_> {
             view: self.view,
             eval: *ctx,
             interrupt: self.interrupt,
+            skipped: None,
         };
         let mut rows = Vec::new();
         let _ = run(&subquery.plan, &exec, &mut |row| {
@@ -861,6 +871,12 @@ fn scan_resolved(
             if visited.is_multiple_of(INTERRUPT_CHECK_ROWS) && ctx.interrupt.interrupted() {
                 error = Some(Error::interrupted());
                 return ControlFlow::Break(());
+            }
+            if ctx
+                .skipped
+                .is_some_and(|rows| rows.contains(&Arc::as_ptr(slot)))
+            {
+                return ControlFlow::Continue(());
             }
             if let Some(filter) = filter {
                 match is_true(filter, row, ctx) {

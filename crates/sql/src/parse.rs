@@ -273,18 +273,30 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
     result.map_err(|e| parse_error(text, line, &e))
 }
 
-/// A SELECT, with its INTO clause (`select_into`) and MariaDB's LOCK IN SHARE MODE, which
-/// sqlparser does not read, as FOR SHARE (blank-padded, so positions stay).
+/// A SELECT, with its INTO clause (`select_into`) and the parts of MariaDB's locking
+/// clause sqlparser does not read (`locking_clause_for_sqlparser`).
 fn select(text: &str) -> Result<Statement, ParserError> {
     let (query, into) = match crate::select_into::split(text)? {
         Some((query, into)) => (Cow::Owned(query), Some(into)),
         None => (Cow::Borrowed(text), None),
     };
-    let query = match share_mode_as_for_share(&query)? {
-        Some(rewritten) => Cow::Owned(rewritten),
-        None => query,
+    let (query, wait_seconds) = match locking_clause_for_sqlparser(&query)? {
+        Some((rewritten, wait_seconds)) => (Cow::Owned(rewritten), wait_seconds),
+        None => (query, None),
     };
-    Ok(match (sql(&query)?, into) {
+    let mut statement = sql(&query)?;
+    if let (Statement::Sql(sql), Some(seconds)) = (&mut statement, wait_seconds) {
+        if let ast::Statement::Query(query) = sql.as_mut() {
+            // MariaDB reads WAIT n as SET STATEMENT innodb_lock_wait_timeout=n: so does
+            // the query's setting (`select::locking`), which no text can give otherwise
+            // (the dialect has no SETTINGS clause).
+            query.settings = Some(vec![ast::Setting {
+                key: ast::Ident::new(LOCK_WAIT_SETTING),
+                value: ast::Expr::value(ast::Value::Number(seconds.to_string(), false)),
+            }]);
+        }
+    }
+    Ok(match (statement, into) {
         (Statement::Sql(query), Some(into)) => Statement::SelectInto {
             query,
             into: Box::new(into),
@@ -293,9 +305,16 @@ fn select(text: &str) -> Result<Statement, ParserError> {
     })
 }
 
-/// `text` with its top-level `LOCK IN SHARE MODE` written `FOR SHARE`; None without one.
-fn share_mode_as_for_share(text: &str) -> Result<Option<String>, ParserError> {
-    if !crate::query_text::mentions(text, "SHARE") {
+/// The query setting that carries a locking clause's `WAIT n` (`select`).
+pub const LOCK_WAIT_SETTING: &str = "innodb_lock_wait_timeout";
+
+/// `text` with its top-level locking clause as sqlparser reads it: `LOCK IN SHARE MODE`
+/// written `FOR SHARE`, and a `WAIT n` after it or after `FOR UPDATE` blanked out and
+/// returned as whole seconds (MariaDB truncates a fractional n). Rewritten parts are
+/// blank-padded, so positions stay. None if the text has neither.
+fn locking_clause_for_sqlparser(text: &str) -> Result<Option<(String, Option<u64>)>, ParserError> {
+    use crate::query_text::mentions;
+    if !mentions(text, "SHARE") && !mentions(text, "WAIT") {
         return Ok(None);
     }
     let tokens = Tokenizer::new(&DIALECT, text).tokenize_with_location()?;
@@ -303,6 +322,17 @@ fn share_mode_as_for_share(text: &str) -> Result<Option<String>, ParserError> {
         .iter()
         .filter(|t| !matches!(t.token, Token::Whitespace(_)))
         .collect();
+    let words_at = |i: usize, phrase: &[&str]| {
+        phrase.len() <= significant.len().saturating_sub(i)
+            && phrase
+                .iter()
+                .zip(&significant[i..])
+                .all(|(expected, token)| word(token).as_deref() == Some(*expected))
+    };
+    let at = |l: &Location| offset_of(text, l.line as usize, l.column as usize);
+    let mut rewritten = text.to_string();
+    let mut changed = false;
+    let mut wait_seconds = None;
     let mut depth = 0usize;
     for (i, token) in significant.iter().enumerate() {
         match token.token {
@@ -310,25 +340,55 @@ fn share_mode_as_for_share(text: &str) -> Result<Option<String>, ParserError> {
             Token::RParen => depth = depth.saturating_sub(1),
             _ if depth > 0 => {}
             _ => {
-                let words: Vec<Option<String>> =
-                    significant[i..].iter().take(4).map(|t| word(t)).collect();
-                let phrase = ["LOCK", "IN", "SHARE", "MODE"].map(|w| Some(w.to_string()));
-                if words == phrase {
-                    let at = |l: &Location| offset_of(text, l.line as usize, l.column as usize);
-                    let start = at(&token.span.start);
-                    let end = at(&significant[i + 3].span.end);
-                    let replacement = format!("{:width$}", "FOR SHARE", width = end - start);
-                    return Ok(Some(format!(
-                        "{}{}{}",
-                        &text[..start],
-                        replacement,
-                        &text[end..]
-                    )));
-                }
+                let (length, replacement) = if words_at(i, &["LOCK", "IN", "SHARE", "MODE"]) {
+                    (4, "FOR SHARE")
+                } else if words_at(i, &["WAIT"])
+                    && (i >= 2 && words_at(i - 2, &["FOR", "UPDATE"])
+                        || i >= 4 && words_at(i - 4, &["LOCK", "IN", "SHARE", "MODE"]))
+                {
+                    // NOWAIT or SKIP LOCKED after it is MariaDB's syntax error too: left, as
+                    // anything but a number after WAIT, for sqlparser to reject.
+                    let then_nonblock = significant
+                        .get(i + 2)
+                        .and_then(|t| word(t))
+                        .is_some_and(|w| w == "NOWAIT" || w == "SKIP");
+                    match significant.get(i + 1).and_then(|t| whole_seconds(&t.token)) {
+                        Some(seconds) if !then_nonblock => wait_seconds = Some(seconds),
+                        _ => continue,
+                    }
+                    (2, "")
+                } else {
+                    continue;
+                };
+                let start = at(&token.span.start);
+                let end = at(&significant[i + length - 1].span.end);
+                let blanked = format!("{replacement:width$}", width = end - start);
+                rewritten.replace_range(start..end, &blanked);
+                changed = true;
             }
         }
     }
-    Ok(None)
+    Ok(changed.then_some((rewritten, wait_seconds)))
+}
+
+/// The whole seconds a `WAIT` number gives (integer, decimal, float or hex literal, as
+/// MariaDB takes), saturating; None for anything else (a string, `?`, a sign).
+fn whole_seconds(token: &Token) -> Option<u64> {
+    match token {
+        Token::Number(digits, _) => digits
+            .parse::<u64>()
+            .ok()
+            .or_else(|| digits.parse::<f64>().ok().map(|n| n as u64)),
+        Token::HexStringLiteral(hex) => {
+            let digits = hex.trim_start_matches('0');
+            Some(if digits.len() > 16 {
+                u64::MAX
+            } else {
+                u64::from_str_radix(digits, 16).unwrap_or(0)
+            })
+        }
+        _ => None,
+    }
 }
 
 /// Parses one expression (a stored CHECK constraint's text).
@@ -1332,6 +1392,89 @@ mod tests {
             Ok(Statement::Sql(_))
         ));
         assert!(parse("SET NAMES utf8mb4, SELECT 1", 1).is_err());
+    }
+
+    /// What binding reads from `text`'s locking clause.
+    fn lock_policy(text: &str) -> Option<crate::select::LockWaitPolicy> {
+        let statement = match parse(text, 1).expect(text) {
+            Statement::Sql(statement)
+            | Statement::SelectInto {
+                query: statement, ..
+            } => statement,
+            other => panic!("{other:?}"),
+        };
+        match *statement {
+            ast::Statement::Query(query) => crate::select::locking(&query).expect(text),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn locking_clauses_as_mariadb_reads_them() {
+        use crate::select::LockWaitPolicy::{SkipLocked, Wait, WaitAtMost};
+        let seconds = |n| Some(WaitAtMost(std::time::Duration::from_secs(n)));
+        assert_eq!(lock_policy("SELECT * FROM t"), None);
+        assert_eq!(lock_policy("SELECT * FROM t FOR UPDATE"), Some(Wait));
+        assert_eq!(
+            lock_policy("SELECT * FROM t LOCK IN SHARE MODE"),
+            Some(Wait)
+        );
+        assert_eq!(lock_policy("SELECT * FROM t FOR UPDATE NOWAIT"), seconds(0));
+        assert_eq!(
+            lock_policy("select * from t lock in share mode nowait"),
+            seconds(0)
+        );
+        let skip = "SELECT * FROM t ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED";
+        assert_eq!(lock_policy(skip), Some(SkipLocked));
+        let skip = "SELECT * FROM t LOCK IN SHARE MODE SKIP LOCKED";
+        assert_eq!(lock_policy(skip), Some(SkipLocked));
+        assert_eq!(lock_policy("SELECT * FROM t FOR UPDATE WAIT 5"), seconds(5));
+        assert_eq!(
+            lock_policy("SELECT * FROM t lock in share mode wait 2"),
+            seconds(2)
+        );
+        // Any number literal, a fractional one truncated, bounded by the variable's maximum.
+        assert_eq!(
+            lock_policy("SELECT * FROM t FOR UPDATE WAIT 1.9"),
+            seconds(1)
+        );
+        assert_eq!(
+            lock_policy("SELECT * FROM t FOR UPDATE WAIT 0.5"),
+            seconds(0)
+        );
+        assert_eq!(
+            lock_policy("SELECT * FROM t FOR UPDATE WAIT 1e1"),
+            seconds(10)
+        );
+        assert_eq!(
+            lock_policy("SELECT * FROM t FOR UPDATE WAIT 0x10"),
+            seconds(16)
+        );
+        let huge = "SELECT * FROM t FOR UPDATE WAIT 18446744073709551616";
+        assert_eq!(lock_policy(huge), seconds(100_000_000));
+        // With INTO before or after the clause; `wait` elsewhere is a name.
+        let into = "SELECT a FROM t WHERE a = 1 FOR UPDATE WAIT 3 INTO @a";
+        assert_eq!(lock_policy(into), seconds(3));
+        let into = "SELECT a INTO @a FROM t WHERE a = 1 FOR UPDATE WAIT 3";
+        assert_eq!(lock_policy(into), seconds(3));
+        let named = "SELECT wait FROM wait WHERE wait = 1 FOR UPDATE";
+        assert_eq!(lock_policy(named), Some(Wait));
+        for text in [
+            "SELECT * FROM t FOR UPDATE WAIT",
+            "SELECT * FROM t FOR UPDATE WAIT -1",
+            "SELECT * FROM t FOR UPDATE WAIT '1'",
+            "SELECT * FROM t FOR UPDATE WAIT ?",
+            "SELECT * FROM t FOR UPDATE NOWAIT SKIP LOCKED",
+            "SELECT * FROM t FOR UPDATE WAIT 1 SKIP LOCKED",
+            "SELECT * FROM t WAIT 1",
+            "SELECT * FROM t SKIP LOCKED",
+        ] {
+            assert_eq!(
+                parse(text, 1).map(|_| ()).map_err(|e| e.code),
+                Err(ErrorCode::Parse),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -17,6 +17,7 @@ use manycore_storage::{Catalog, Table};
 use sqlparser::ast;
 use std::cell::RefCell;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// A bound SELECT.
 #[derive(Clone)]
@@ -25,8 +26,9 @@ pub struct SelectPlan {
     pub columns: Columns,
     /// Tables read, to re-bind prepared statements after DDL.
     pub tables: Vec<Arc<Table>>,
-    /// FOR UPDATE / LOCK IN SHARE MODE was given (`session::locking_read`).
-    pub locking: bool,
+    /// FOR UPDATE / LOCK IN SHARE MODE was given, with what it does with held rows
+    /// (`session::locking_read`).
+    pub locking: Option<LockWaitPolicy>,
     /// The first table is read whole: counted as MariaDB's Select_scan on each execution,
     /// decided here so executions do not walk the plan.
     pub full_scan: bool,
@@ -433,18 +435,50 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
     }
 }
 
-/// Whether `query` is a locking read (FOR UPDATE, or LOCK IN SHARE MODE: `parse`).
-pub fn locking(query: &ast::Query) -> Result<bool> {
-    if query
-        .locks
-        .iter()
-        .any(|l| l.of.is_some() || l.nonblock.is_some())
-    {
-        return Err(Error::not_supported(
-            "FOR UPDATE with OF, NOWAIT or SKIP LOCKED",
-        ));
+/// What a locking read does with a row another transaction holds (`session::locking_read`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockWaitPolicy {
+    /// Waits for it, until innodb_lock_wait_timeout.
+    Wait,
+    /// NOWAIT (zero) or WAIT n: waits at most this long, as if innodb_lock_wait_timeout
+    /// were set to it for the statement (MariaDB's reading).
+    WaitAtMost(Duration),
+    /// SKIP LOCKED: leaves the row out.
+    SkipLocked,
+}
+
+/// innodb_lock_wait_timeout's maximum, which bounds WAIT n as it bounds the variable.
+const LOCK_WAIT_SECONDS_MAX: u64 = 100_000_000;
+
+/// `query`'s locking clause (FOR UPDATE, or LOCK IN SHARE MODE: `parse`) and what it does
+/// with held rows; None for a read that locks nothing.
+pub fn locking(query: &ast::Query) -> Result<Option<LockWaitPolicy>> {
+    let Some(clause) = query.locks.last() else {
+        return Ok(None);
+    };
+    if clause.of.is_some() {
+        return Err(Error::not_supported("FOR UPDATE OF"));
     }
-    Ok(!query.locks.is_empty())
+    let wait_seconds = query
+        .settings
+        .iter()
+        .flatten()
+        .find(|setting| setting.key.value == crate::parse::LOCK_WAIT_SETTING)
+        .and_then(|setting| match &setting.value {
+            ast::Expr::Value(v) => match &v.value {
+                ast::Value::Number(seconds, _) => seconds.parse::<u64>().ok(),
+                _ => None,
+            },
+            _ => None,
+        });
+    Ok(Some(match (clause.nonblock, wait_seconds) {
+        (Some(ast::NonBlock::Nowait), _) => LockWaitPolicy::WaitAtMost(Duration::ZERO),
+        (Some(ast::NonBlock::SkipLocked), _) => LockWaitPolicy::SkipLocked,
+        (None, Some(seconds)) => {
+            LockWaitPolicy::WaitAtMost(Duration::from_secs(seconds.min(LOCK_WAIT_SECONDS_MAX)))
+        }
+        (None, None) => LockWaitPolicy::Wait,
+    }))
 }
 
 /// `query` without its WITH clause (whose CTEs `cx` holds).
@@ -470,7 +504,7 @@ pub fn bind_query_block(
     select: &ast::Select,
     order_by: Option<&ast::OrderBy>,
     limit: &Option<ast::LimitClause>,
-    locking: bool,
+    locking: Option<LockWaitPolicy>,
     cx: &BindContext,
 ) -> Result<SelectPlan> {
     if select.into.is_some() {

@@ -400,11 +400,14 @@ impl SessionState {
 }
 
 /// What the running statement's functions asked to wait for (invariant (4)): SLEEP()'s
-/// time and GET_LOCK()'s locks.
+/// time and GET_LOCK()'s locks; and how long its row lock waits may last.
 #[derive(Default)]
 struct StatementWaits {
     sleep: StatementSleep,
     locks: StatementLocks,
+    /// The innodb_lock_wait_timeout of this run, when its locking read said NOWAIT or
+    /// WAIT n (`locking_read`).
+    row_lock_timeout: Cell<Option<Duration>>,
 }
 
 impl StatementWaits {
@@ -412,6 +415,7 @@ impl StatementWaits {
     fn begin_run(&self) {
         self.sleep.begin_run();
         self.locks.begin_run();
+        self.row_lock_timeout.set(None);
     }
 
     /// The statement ended (done, failed or abandoned).
@@ -1513,11 +1517,14 @@ impl Session {
         self.process.entry().interrupted()
     }
 
-    /// innodb_lock_wait_timeout: how long a statement waits for rows.
+    /// innodb_lock_wait_timeout: how long a statement waits for rows (its locking read's
+    /// NOWAIT or WAIT n, when it has one).
     pub fn row_lock_wait_timeout(&self) -> std::time::Duration {
-        // MariaDB's minimum is 1 second.
-        self.timeout_variable("innodb_lock_wait_timeout")
-            .max(std::time::Duration::from_secs(1))
+        self.state.waits.row_lock_timeout.get().unwrap_or_else(|| {
+            // MariaDB's minimum is 1 second.
+            self.timeout_variable("innodb_lock_wait_timeout")
+                .max(std::time::Duration::from_secs(1))
+        })
     }
 
     /// lock_wait_timeout: how long DDL waits for a table (0: not at all).
@@ -2475,6 +2482,7 @@ impl Session {
                     ..EvalContext::new(params, state)
                 },
                 interrupt,
+                skipped: None,
             };
             f(&ctx)
         })

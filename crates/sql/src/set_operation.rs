@@ -24,7 +24,7 @@ use sqlparser::ast;
 /// Binds one operand of a set operation, or the body of a parenthesised query.
 pub fn bind_set_expr(body: &ast::SetExpr, cx: &BindContext) -> Result<SelectPlan> {
     match body {
-        ast::SetExpr::Select(select) => select::bind_query_block(select, None, &None, false, cx),
+        ast::SetExpr::Select(select) => select::bind_query_block(select, None, &None, None, cx),
         ast::SetExpr::Query(query) => select::bind_select(query, cx),
         ast::SetExpr::SetOperation {
             op,
@@ -93,7 +93,7 @@ pub fn combine(
         })),
         columns: columns.into(),
         tables,
-        locking: false,
+        locking: None,
     })
 }
 
@@ -141,7 +141,7 @@ pub fn order_and_limit(
         plan,
         columns,
         tables,
-        locking: locking || crate::select::locking(query)?,
+        locking: locking.or(crate::select::locking(query)?),
         full_scan,
     })
 }

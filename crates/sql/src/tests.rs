@@ -421,7 +421,7 @@ fn errors_have_mysql_codes() {
     assert_eq!(code(&mut s, "SELECT 1 INTO a"), ErrorCode::SpUndeclaredVar);
     // Locking clauses manycore does not build are refused, not ignored.
     assert_eq!(
-        code(&mut s, "SELECT id FROM sbtest1 FOR UPDATE NOWAIT"),
+        code(&mut s, "SELECT id FROM sbtest1 FOR UPDATE OF sbtest1"),
         ErrorCode::NotSupportedYet
     );
     assert_eq!(code(&mut s, "selec 1"), ErrorCode::Parse);

@@ -1,8 +1,11 @@
 //! Locking reads through a real driver, two sessions: SELECT ... FOR UPDATE and LOCK IN
 //! SHARE MODE wait for a row another transaction holds and then read its committed value
 //! (not the waiting transaction's snapshot), so read-modify-write loses no update; a plain
-//! read never waits; a row nobody holds is not blocked by a lock on another.
+//! read never waits; a row nobody holds is not blocked by a lock on another. NOWAIT fails
+//! with 1205 instead of waiting, WAIT n waits up to n seconds (past a shorter
+//! innodb_lock_wait_timeout) and then fails with 1205, SKIP LOCKED leaves held rows out.
 
+use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
@@ -142,4 +145,188 @@ fn a_lock_on_one_row_leaves_the_others_free() {
     }
     other.query_drop("ROLLBACK").expect("rollback");
     holder.query_drop("COMMIT").expect("commit");
+}
+
+/// How long a statement that must not wait for the holder may take at most: generous, so
+/// a slow machine passes, yet far below the waits the tests set up otherwise.
+const NO_WAIT_BOUND: Duration = Duration::from_secs(60);
+
+/// `holder` in a transaction holding row 1 (a locking read) and row 3 (an uncommitted
+/// UPDATE); `other` in a transaction whose row lock waits would last 1000 s.
+fn holder_and_other(server: &Server) -> (mysql::Conn, mysql::Conn) {
+    let mut holder = server.connect();
+    setup(&mut holder);
+    holder.query_drop("BEGIN").expect("begin");
+    let locked = "SELECT bal FROM locking.acct WHERE id = 1 FOR UPDATE";
+    assert_eq!(balance(&mut holder, locked), 100);
+    holder
+        .query_drop("UPDATE locking.acct SET bal = 0 WHERE id = 3")
+        .expect("update row 3");
+    let mut other = server.connect();
+    other
+        .query_drop("SET SESSION innodb_lock_wait_timeout = 1000")
+        .expect("timeout");
+    other.query_drop("BEGIN").expect("begin");
+    (holder, other)
+}
+
+/// The error code of `sql` on `conn`, run on another thread that must finish within
+/// `NO_WAIT_BOUND`; the connection comes back for further statements.
+fn error_within_bound(mut conn: mysql::Conn, sql: &'static str) -> (u16, mysql::Conn) {
+    let (done, finished) = mpsc::channel();
+    thread::spawn(move || {
+        // Read every row: MariaDB may send rows before the error (query_drop would lose
+        // an error that comes after them).
+        let code = match conn.query::<mysql::Row, _>(sql) {
+            Err(mysql::Error::MySqlError(e)) => Some(e.code),
+            _ => None,
+        };
+        let _ = done.send((code, conn));
+    });
+    match finished.recv_timeout(NO_WAIT_BOUND) {
+        Ok((Some(code), conn)) => (code, conn),
+        Ok((None, _)) => panic!("{sql} succeeded on a held row"),
+        Err(_) => panic!("{sql} waited for the holder"),
+    }
+}
+
+fn ids(conn: &mut mysql::Conn, sql: &str) -> Vec<i32> {
+    conn.query(sql).expect(sql)
+}
+
+#[test]
+fn nowait_fails_with_1205_instead_of_waiting() {
+    let server = Server::from_env();
+    let (mut holder, other) = holder_and_other(&server);
+    let (code, other) = error_within_bound(
+        other,
+        "SELECT bal FROM locking.acct WHERE id = 1 FOR UPDATE NOWAIT",
+    );
+    assert_eq!(code, 1205);
+    let (code, other) = error_within_bound(
+        other,
+        "SELECT bal FROM locking.acct WHERE id = 1 LOCK IN SHARE MODE NOWAIT",
+    );
+    assert_eq!(code, 1205);
+    // A row held by an uncommitted write, met by a range scan (of the rows, not of a
+    // covering index, whose entry of row 3 InnoDB does not see locked).
+    let (code, mut other) = error_within_bound(
+        other,
+        "SELECT bal FROM locking.acct WHERE id > 1 FOR UPDATE NOWAIT",
+    );
+    assert_eq!(code, 1205);
+    // Only the statement failed: the transaction goes on, and a free row locks at once.
+    assert_eq!(
+        ids(
+            &mut other,
+            "SELECT bal FROM locking.acct WHERE id = 2 FOR UPDATE NOWAIT"
+        ),
+        [200]
+    );
+    other
+        .query_drop("UPDATE locking.acct SET bal = 201 WHERE id = 2")
+        .expect("row 2 is this transaction's");
+    other.query_drop("COMMIT").expect("commit");
+    holder.query_drop("ROLLBACK").expect("rollback");
+    assert_eq!(
+        balance(&mut holder, "SELECT bal FROM locking.acct WHERE id = 2"),
+        201
+    );
+}
+
+#[test]
+fn wait_n_gives_up_with_1205_after_n_seconds() {
+    let server = Server::from_env();
+    let (mut holder, other) = holder_and_other(&server);
+    // innodb_lock_wait_timeout is 1000 s: WAIT 1 replaces it.
+    let (code, other) = error_within_bound(
+        other,
+        "SELECT bal FROM locking.acct WHERE id = 1 FOR UPDATE WAIT 1",
+    );
+    assert_eq!(code, 1205);
+    let (code, other) = error_within_bound(
+        other,
+        "SELECT bal FROM locking.acct WHERE id = 1 LOCK IN SHARE MODE WAIT 0",
+    );
+    assert_eq!(code, 1205);
+    // Only for its statement: a later plain FOR UPDATE waits for the holder's commit.
+    let mut other = other;
+    let other_id = connection_id(&mut other);
+    let waiting = thread::spawn(move || {
+        balance(
+            &mut other,
+            "SELECT bal FROM locking.acct WHERE id = 3 FOR UPDATE",
+        )
+    });
+    let mut observer = server.connect();
+    wait_for("the locking read to start", Duration::from_secs(10), || {
+        process_info(&mut observer, other_id).is_some_and(|info| info.is_some())
+    });
+    thread::sleep(Duration::from_secs(2));
+    holder.query_drop("COMMIT").expect("commit");
+    assert_eq!(waiting.join().expect("reader thread"), 0);
+}
+
+#[test]
+fn wait_n_waits_for_the_holder_past_a_shorter_lock_wait_timeout() {
+    let server = Server::from_env();
+    let mut holder = server.connect();
+    setup(&mut holder);
+    holder.query_drop("BEGIN").expect("begin");
+    let locked = "SELECT bal FROM locking.acct WHERE id = 1 FOR UPDATE";
+    assert_eq!(balance(&mut holder, locked), 100);
+    let mut reader = server.connect();
+    reader
+        .query_drop("SET SESSION innodb_lock_wait_timeout = 1")
+        .expect("timeout");
+    reader.query_drop("BEGIN").expect("begin");
+    let locking_sql = "SELECT bal FROM locking.acct WHERE id = 1 FOR UPDATE WAIT 1000";
+    let reader_id = connection_id(&mut reader);
+    let waiting = thread::spawn(move || balance(&mut reader, locking_sql));
+    let mut observer = server.connect();
+    wait_for("the locking read to start", Duration::from_secs(10), || {
+        process_info(&mut observer, reader_id) == Some(Some(locking_sql.to_string()))
+    });
+    // Longer than innodb_lock_wait_timeout, which WAIT 1000 replaced.
+    thread::sleep(Duration::from_secs(3));
+    holder
+        .query_drop("UPDATE locking.acct SET bal = bal + 10 WHERE id = 1")
+        .expect("update");
+    holder.query_drop("COMMIT").expect("commit");
+    assert_eq!(waiting.join().expect("reader thread"), 110);
+}
+
+#[test]
+fn skip_locked_leaves_out_the_rows_others_hold() {
+    let server = Server::from_env();
+    let (mut holder, mut other) = holder_and_other(&server);
+    let all = "SELECT id FROM locking.acct ORDER BY id FOR UPDATE SKIP LOCKED";
+    assert_eq!(ids(&mut other, all), [2], "row 1 is locked, row 3 written");
+    let shared = "SELECT id FROM locking.acct ORDER BY id LOCK IN SHARE MODE SKIP LOCKED";
+    assert_eq!(ids(&mut other, shared), [2]);
+    let by_key = "SELECT id FROM locking.acct WHERE id = 1 FOR UPDATE SKIP LOCKED";
+    assert_eq!(ids(&mut other, by_key), Vec::<i32>::new());
+    // A work queue: the first row nobody holds.
+    let next = "SELECT id FROM locking.acct WHERE k = 1 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED";
+    assert_eq!(
+        ids(&mut other, next),
+        Vec::<i32>::new(),
+        "rows 1 and 3 are held"
+    );
+    let next = "SELECT id FROM locking.acct ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED";
+    assert_eq!(ids(&mut other, next), [2]);
+    // The rows it returned are locked: a third transaction skips them.
+    let mut third = server.connect();
+    third.query_drop("BEGIN").expect("begin");
+    assert_eq!(ids(&mut third, all), Vec::<i32>::new());
+    let (code, mut third) = error_within_bound(
+        third,
+        "SELECT id FROM locking.acct WHERE id = 2 FOR UPDATE NOWAIT",
+    );
+    assert_eq!(code, 1205);
+    third.query_drop("ROLLBACK").expect("rollback");
+    // Once the holder ends, its rows are there again.
+    holder.query_drop("COMMIT").expect("commit");
+    assert_eq!(ids(&mut other, all), [1, 2, 3]);
+    other.query_drop("COMMIT").expect("commit");
 }
