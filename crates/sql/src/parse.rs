@@ -475,6 +475,26 @@ fn end(parser: &mut Parser) -> Result<(), ParserError> {
     }
 }
 
+/// The rest of `text` from the parser's next token, as written, without a trailing `;`:
+/// a stored program's body (1064 expecting `what` if there is none).
+pub(crate) fn body_as_written(
+    parser: &Parser,
+    text: &str,
+    what: &str,
+) -> Result<String, ParserError> {
+    let next = parser.peek_token();
+    if next.token == Token::EOF {
+        return Err(ParserError::ParserError(format!("Expected: {what}")));
+    }
+    let at = next.span.start;
+    let start = offset_of(text, at.line as usize, at.column as usize);
+    Ok(text[start..]
+        .trim()
+        .trim_end_matches(';')
+        .trim_end()
+        .to_string())
+}
+
 fn reparse(text: &str) -> Result<Parser<'static>, ParserError> {
     Parser::new(&DIALECT).try_with_sql(text)
 }

@@ -123,17 +123,7 @@ pub(crate) fn parse_create(
     };
     let parameters = text[offset(open)..offset(close)].to_string();
     let characteristics = read_characteristics(parser)?;
-    let at = parser.peek_token().span.start;
-    if parser.peek_token().token == Token::EOF {
-        return Err(ParserError::ParserError(
-            "Expected: a procedure body".into(),
-        ));
-    }
-    let body = text[offset(at)..]
-        .trim()
-        .trim_end_matches(';')
-        .trim_end()
-        .to_string();
+    let body = parse::body_as_written(parser, text, "a procedure body")?;
     Ok(Statement::CreateProcedure(Box::new(CreateProcedure {
         or_replace,
         if_not_exists,

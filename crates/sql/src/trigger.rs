@@ -95,16 +95,7 @@ pub(crate) fn parse_create(
         }
         _ => None,
     };
-    let at = parser.peek_token().span.start;
-    if parser.peek_token().token == Token::EOF {
-        return Err(ParserError::ParserError("Expected: a trigger body".into()));
-    }
-    let start = parse::offset_of(text, at.line as usize, at.column as usize);
-    let body = text[start..]
-        .trim()
-        .trim_end_matches(';')
-        .trim_end()
-        .to_string();
+    let body = parse::body_as_written(parser, text, "a trigger body")?;
     Ok(Statement::CreateTrigger(Box::new(TriggerStatement {
         or_replace,
         if_not_exists,
