@@ -81,6 +81,19 @@ CALL careful(@outcome);
 SELECT @outcome;
 SELECT * FROM t WHERE a >= 20 ORDER BY a;
 
+-- LAST_INSERT_ID() follows an AUTO_INCREMENT insert inside the body, and after the CALL.
+CREATE TABLE seq (id INT AUTO_INCREMENT PRIMARY KEY, val INT);
+DELIMITER //
+CREATE DEFINER=`root`@`localhost` PROCEDURE add_seq(val_in INT, OUT new_id INT)
+BEGIN
+  INSERT INTO seq (val) VALUES (val_in), (val_in + 1);
+  SET new_id = LAST_INSERT_ID();
+END//
+DELIMITER ;
+CALL add_seq(5, @new_id);
+CALL add_seq(7, @new_id);
+SELECT @new_id, LAST_INSERT_ID();
+
 -- Loops, local variables and SELECT ... INTO inside a body.
 DELIMITER //
 CREATE DEFINER=`root`@`localhost` PROCEDURE sum_to(n INT, OUT total INT)
@@ -160,4 +173,5 @@ DROP PROCEDURE sum_to;
 DROP PROCEDURE short_text;
 DROP PROCEDURE keep;
 DROP PROCEDURE bump;
+DROP PROCEDURE add_seq;
 SELECT COUNT(*) FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE();

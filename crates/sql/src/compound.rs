@@ -2047,8 +2047,8 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
     }
 
     /// Runs a write statement with its parameters. In a trigger its outcome is dropped
-    /// (trigger invariant (2)); in a procedure it is atomic (`run_procedure`) and its
-    /// outcome goes to the CALL.
+    /// (trigger invariant (2)); in a procedure it is atomic (`run_procedure`), its
+    /// outcome goes to the CALL and the value it generated to LAST_INSERT_ID().
     fn write(
         &mut self,
         refs: &[Ref],
@@ -2068,6 +2068,9 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                 return Err(e);
             }
         };
+        if let Some(id) = outcome.generated_id() {
+            rt.session.set_last_insert_id(id);
+        }
         let call = rt.call.as_deref_mut().expect("checked above");
         call.affected += outcome.affected_rows();
         if let StatementOutcome::Returned { columns, rows } = outcome {

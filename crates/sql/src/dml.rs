@@ -1428,6 +1428,9 @@ impl expr::SessionContext for WriteSession<'_> {
     fn last_insert_id(&self) -> u64 {
         self.inner.last_insert_id()
     }
+    fn set_last_insert_id(&self, id: u64) {
+        self.inner.set_last_insert_id(id);
+    }
     fn current_user(&self) -> &str {
         self.inner.current_user()
     }

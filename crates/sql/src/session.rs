@@ -141,6 +141,16 @@ impl StatementOutcome {
         }
     }
 
+    /// The first AUTO_INCREMENT value it generated: what LAST_INSERT_ID() returns after it.
+    pub(crate) fn generated_id(&self) -> Option<u64> {
+        match self {
+            StatementOutcome::Inserted { generated, .. } => Some(*generated),
+            StatementOutcome::InsertedRows { generated, .. }
+            | StatementOutcome::Loaded { generated, .. } => *generated,
+            _ => None,
+        }
+    }
+
     /// The rows it wrote, as a CALL sums them: an UPDATE's changed rows.
     pub(crate) fn affected_rows(&self) -> u64 {
         match self {
@@ -539,6 +549,10 @@ impl SessionContext for SessionState {
 
     fn last_insert_id(&self) -> u64 {
         self.last_insert_id.get()
+    }
+
+    fn set_last_insert_id(&self, id: u64) {
+        self.last_insert_id.set(id);
     }
 
     fn current_user(&self) -> &str {
@@ -2206,6 +2220,9 @@ impl Session {
         sink: &mut dyn ResultSink,
         more: bool,
     ) -> Result<()> {
+        if let Some(id) = outcome.generated_id() {
+            self.state.last_insert_id.set(id);
+        }
         let (affected, last_insert_id, info) = match outcome {
             StatementOutcome::ResultSet => return Ok(()),
             StatementOutcome::Returned { columns, rows } => {
@@ -2223,12 +2240,9 @@ impl Session {
             StatementOutcome::Prepared => (0, 0, "Statement prepared".to_string()),
             StatementOutcome::Inserted {
                 rows,
-                generated,
                 last_insert_id,
-            } => {
-                self.state.last_insert_id.set(generated);
-                (rows, last_insert_id, String::new())
-            }
+                ..
+            } => (rows, last_insert_id, String::new()),
             StatementOutcome::Records {
                 records,
                 duplicates,
@@ -2243,14 +2257,11 @@ impl Session {
             ),
             StatementOutcome::InsertedRows {
                 rows,
-                generated,
                 last_insert_id,
                 records,
                 duplicates,
+                ..
             } => {
-                if let Some(id) = generated {
-                    self.state.last_insert_id.set(id);
-                }
                 let warnings = self.state.warning_count();
                 let info = counts_info(&[
                     ("Records: ", records),
@@ -2261,14 +2272,11 @@ impl Session {
             }
             StatementOutcome::Loaded {
                 rows,
-                generated,
                 records,
                 deleted,
                 skipped,
+                ..
             } => {
-                if let Some(id) = generated {
-                    self.state.last_insert_id.set(id);
-                }
                 let info = counts_info(&[
                     ("Records: ", records),
                     ("  Deleted: ", deleted),

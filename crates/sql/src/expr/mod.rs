@@ -276,6 +276,9 @@ pub trait SessionContext {
     fn current_database(&self) -> Option<&str>;
     fn connection_id(&self) -> u32;
     fn last_insert_id(&self) -> u64;
+    /// Sets what LAST_INSERT_ID() returns: a write inside a procedure's body that
+    /// generated an AUTO_INCREMENT value (`compound`).
+    fn set_last_insert_id(&self, id: u64);
     /// `user@host` as CURRENT_USER() shows it: the account the session authenticated as.
     fn current_user(&self) -> &str;
     /// `user@host` as USER() shows it: the name the client gave and where it connects from.

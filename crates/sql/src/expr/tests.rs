@@ -97,6 +97,9 @@ impl SessionContext for TestSession {
     fn last_insert_id(&self) -> u64 {
         0
     }
+    fn set_last_insert_id(&self, _: u64) {
+        unreachable!("expressions do not write rows")
+    }
     fn current_user(&self) -> &str {
         "root@localhost"
     }
