@@ -222,6 +222,26 @@ pub(crate) struct SessionState {
 }
 
 impl SessionState {
+    /// The text of a session variable, as CREATE TRIGGER and PROCEDURE record it.
+    fn system_variable_text(&self, name: &str) -> Result<String> {
+        let value = self.system_variable(name, VarScope::Session)?;
+        Ok(manycore_types::format::to_text(&value, &DataType::Null))
+    }
+
+    /// The DEFINER a CREATE gave (`user@host`), or the current user's for none or
+    /// CURRENT_USER.
+    fn definer(&self, written: Option<&str>) -> String {
+        match written {
+            Some(d)
+                if !d.eq_ignore_ascii_case("CURRENT_USER")
+                    && !d.eq_ignore_ascii_case("CURRENT_USER()") =>
+            {
+                d.to_string()
+            }
+            _ => self.current_user.clone(),
+        }
+    }
+
     /// Puts back the user variables the running statement assigned (invariant (4)).
     fn undo_user_variables(&self) {
         let mut vars = self.user_vars.borrow_mut();

@@ -5,7 +5,7 @@
 use super::{storage_error, Session, StatementOutcome};
 use crate::compound::{self, CallOutput};
 use crate::error::{Error, ErrorCode, Result};
-use crate::expr::{SessionContext, VarScope};
+use crate::expr::SessionContext;
 use crate::privilege::Privileges;
 use crate::routine::{self, Characteristics, CreateProcedure, Mode};
 use crate::scope::Parameters;
@@ -294,26 +294,4 @@ pub(crate) fn create_text(found: &RoutineSchema) -> String {
 
 fn already_exists(name: &str) -> String {
     format!("PROCEDURE {name} already exists")
-}
-
-impl super::SessionState {
-    /// The text of a session variable, as CREATE TRIGGER and PROCEDURE record it.
-    pub(super) fn system_variable_text(&self, name: &str) -> Result<String> {
-        let value = self.system_variable(name, VarScope::Session)?;
-        Ok(manycore_types::format::to_text(&value, &DataType::Null))
-    }
-
-    /// The DEFINER a CREATE gave (`user@host`), or the current user's for none or
-    /// CURRENT_USER.
-    pub(super) fn definer(&self, written: Option<&str>) -> String {
-        match written {
-            Some(d)
-                if !d.eq_ignore_ascii_case("CURRENT_USER")
-                    && !d.eq_ignore_ascii_case("CURRENT_USER()") =>
-            {
-                d.to_string()
-            }
-            _ => self.current_user.clone(),
-        }
-    }
 }
