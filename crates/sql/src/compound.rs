@@ -65,7 +65,7 @@ use crate::scope::{BindScope, Parameters};
 use crate::select::{BindContext, SelectPlan};
 use crate::select_into::{self, IntoTarget};
 use crate::session::StatementOutcome;
-use manycore_storage::{ColumnSchema, Table, Transaction};
+use manycore_storage::{ColumnSchema, ReadView, Table, Transaction};
 use manycore_types::{DataType, Value};
 use sqlparser::ast::{self, VisitMut, VisitorMut};
 use sqlparser::parser::{Parser, ParserError};
@@ -120,6 +120,8 @@ enum Node {
         statement: Box<ast::Statement>,
         text: String,
     },
+    /// RETURN expr, in a function's body.
+    Return(ast::Expr),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -202,16 +204,21 @@ const LIST_END: [&str; 5] = ["END", "ELSE", "ELSEIF", "WHEN", "UNTIL"];
 struct Reader<'t> {
     text: &'t str,
     parser: Parser<'t>,
+    program: Program,
 }
 
 type ParseResult<T> = std::result::Result<T, Error>;
 
 impl<'t> Reader<'t> {
-    fn new(text: &'t str) -> ParseResult<Reader<'t>> {
+    fn new(text: &'t str, program: Program) -> ParseResult<Reader<'t>> {
         let parser = Parser::new(&parse::DIALECT)
             .try_with_sql(text)
             .map_err(|e| parse::parse_error(text, 1, &e))?;
-        Ok(Reader { text, parser })
+        Ok(Reader {
+            text,
+            parser,
+            program,
+        })
     }
 
     fn peek_word(&self, n: usize) -> Option<String> {
@@ -332,12 +339,16 @@ impl<'t> Reader<'t> {
             Some("SIGNAL" | "RESIGNAL") => self.signal(),
             Some("GET") => self.get_diagnostics(),
             Some("DECLARE") => Err(self.error_here()),
+            Some("RETURN") if self.program == Program::Function => {
+                self.parser.next_token();
+                Ok(Node::Return(self.expr()?))
+            }
             Some("RETURN") => Err(Error::new(
                 ErrorCode::SpBadReturn,
                 "RETURN is only allowed in a FUNCTION",
             )),
             Some(w @ ("OPEN" | "FETCH" | "CLOSE" | "CALL")) => Err(Error::not_supported(&format!(
-                "{w} in a trigger body (compound statements)"
+                "{w} in a stored program body"
             ))),
             _ => self.sql(whole_body),
         }
@@ -809,10 +820,14 @@ pub(crate) fn undeclared(name: &str) -> Error {
     )
 }
 
-fn no_result_sets() -> Error {
+fn no_result_sets(program: Program) -> Error {
+    let from = match program {
+        Program::Function => "a function",
+        _ => "a trigger",
+    };
     Error::new(
         ErrorCode::SpNoRetset,
-        "Not allowed to return a result set from a trigger",
+        format!("Not allowed to return a result set from {from}"),
     )
 }
 
@@ -837,6 +852,15 @@ pub(crate) enum Ref {
     Old(usize),
     /// A local variable's slot.
     Local(usize),
+}
+
+/// The kind of stored program a body belongs to: what it may hold (RETURN only in a
+/// function, a plain SELECT only in a procedure) and how it ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Program {
+    Trigger,
+    Procedure,
+    Function,
 }
 
 /// The row a trigger body reads as NEW and OLD.
@@ -959,6 +983,8 @@ enum Op {
     Insert(Box<Bound<InsertPlan>>),
     Update(Box<Bound<UpdatePlan>>),
     Delete(Box<Bound<DeletePlan>>),
+    /// RETURN in a function's body: its value ends the call.
+    Return(Bound<Expr>),
 }
 
 #[derive(Clone)]
@@ -981,6 +1007,12 @@ pub(crate) struct Body {
     row_table: Option<(String, Arc<Table>)>,
     /// It holds an INSERT, UPDATE or DELETE (a READ ONLY transaction refuses its CALL).
     pub writes: bool,
+    /// It holds a SELECT or a RETURNING that gives a procedure's CALL a result set (1312
+    /// for a client without CLIENT_MULTI_RESULTS, before the CALL runs).
+    pub result_sets: bool,
+    /// The tables its expressions and SELECTs read: a prepared statement that calls a
+    /// stored function binds again when one of them changes.
+    pub tables: Vec<Arc<Table>>,
 }
 
 struct Label {
@@ -992,6 +1024,7 @@ struct Label {
 struct Binder<'a, 'c> {
     cx: &'a BindContext<'c>,
     db: &'a str,
+    program: Program,
     row: Option<&'a TriggerRow<'a>>,
     /// The local variables in scope, innermost last: (name, slot).
     in_scope: Vec<(String, usize)>,
@@ -1004,11 +1037,17 @@ struct Binder<'a, 'c> {
     next_label: u32,
     /// An INSERT, UPDATE or DELETE was bound (`Body::writes`).
     writes: bool,
+    /// A RETURN was bound (a function's body needs one: 1320).
+    returns: bool,
+    /// A statement giving a result set was bound (`Body::result_sets`).
+    result_sets: bool,
+    /// The tables the bound expressions and SELECTs read (`Body::tables`).
+    tables: RefCell<Vec<Arc<Table>>>,
 }
 
 /// Parses and binds a trigger's `body`, which reads `row`.
 pub(crate) fn bind(cx: &BindContext, db: &str, body: &str, row: &TriggerRow) -> Result<Body> {
-    bind_program(cx, db, body, Some(row), &[])
+    bind_program(cx, db, body, Program::Trigger, Some(row), &[]).map(|(body, _)| body)
 }
 
 /// Parses and binds a procedure's `body`; its `parameters` (name, type) are its first
@@ -1019,20 +1058,42 @@ pub(crate) fn bind_procedure(
     body: &str,
     parameters: &[(String, DataType)],
 ) -> Result<Body> {
-    bind_program(cx, db, body, None, parameters)
+    bind_program(cx, db, body, Program::Procedure, None, parameters).map(|(body, _)| body)
 }
 
+/// Parses and binds the body of function `db.name`, whose `parameters` are its first
+/// locals as a procedure's are; 1320 if it holds no RETURN (as MariaDB, at CREATE).
+pub(crate) fn bind_function(
+    cx: &BindContext,
+    db: &str,
+    name: &str,
+    body: &str,
+    parameters: &[(String, DataType)],
+) -> Result<Body> {
+    let (body, returns) = bind_program(cx, db, body, Program::Function, None, parameters)?;
+    if !returns {
+        return Err(Error::new(
+            ErrorCode::SpNoreturn,
+            format!("No RETURN found in FUNCTION {db}.{name}"),
+        ));
+    }
+    Ok(body)
+}
+
+/// The bound body, and whether it holds a RETURN.
 fn bind_program(
     cx: &BindContext,
     db: &str,
     body: &str,
+    program: Program,
     row: Option<&TriggerRow>,
     parameters: &[(String, DataType)],
-) -> Result<Body> {
-    let node = Reader::new(body)?.body()?;
+) -> Result<(Body, bool)> {
+    let node = Reader::new(body, program)?.body()?;
     let mut binder = Binder {
         cx,
         db,
+        program,
         row,
         in_scope: (0..parameters.len())
             .map(|slot| (parameters[slot].0.clone(), slot))
@@ -1046,14 +1107,20 @@ fn bind_program(
         labels: Vec::new(),
         next_label: 0,
         writes: false,
+        returns: false,
+        result_sets: false,
+        tables: RefCell::default(),
     };
     let op = binder.node(node)?;
-    Ok(Body {
+    let body = Body {
         op,
         locals: binder.locals,
         writes: binder.writes,
+        result_sets: binder.result_sets,
+        tables: binder.tables.into_inner(),
         row_table: row.map(|r| (r.db.to_string(), r.table.clone())),
-    })
+    };
+    Ok((body, binder.returns))
 }
 
 /// Replaces `NEW.col`, `OLD.col` and local variables by `?`, collecting their sources.
@@ -1167,6 +1234,15 @@ impl Binder<'_, '_> {
         }
     }
 
+    /// Notes the tables a bound SELECT reads (`Body::tables`).
+    fn read_by(&self, select: &Result<SelectPlan>) {
+        if let Ok(select) = select {
+            self.tables
+                .borrow_mut()
+                .extend(select.tables.iter().cloned());
+        }
+    }
+
     fn parameters(&self, refs: &[Ref]) -> Parameters {
         Parameters::typed(refs.iter().map(|r| self.ref_type(*r)).collect())
     }
@@ -1181,6 +1257,7 @@ impl Binder<'_, '_> {
             outer: None,
             subquery_tables: RefCell::new(Vec::new()),
             ctes: None,
+            calling: self.cx.calling,
         }
     }
 
@@ -1190,6 +1267,9 @@ impl Binder<'_, '_> {
         let text = e.to_string();
         let cx = self.inner_context(&text, &parameters);
         let item = deferred(BindScope::in_query(&[], "SET", &cx).bind(&e))?;
+        self.tables
+            .borrow_mut()
+            .append(&mut cx.subquery_tables.borrow_mut());
         Ok(Bound { item, refs })
     }
 
@@ -1409,6 +1489,7 @@ impl Binder<'_, '_> {
                 let parameters = self.parameters(&refs);
                 let cx = self.inner_context(&text, &parameters);
                 let item = deferred(crate::select::bind_select(&query, &cx))?;
+                self.read_by(&item);
                 Op::SelectInto(Box::new(Bound { item, refs }), targets)
             }
             Node::Sql {
@@ -1422,14 +1503,23 @@ impl Binder<'_, '_> {
                         | ast::Statement::Update(_)
                         | ast::Statement::Delete(_)
                 );
+                self.result_sets |= match statement.as_ref() {
+                    ast::Statement::Query(_) => true,
+                    ast::Statement::Insert(i) => i.returning.is_some(),
+                    ast::Statement::Delete(d) => d.returning.is_some(),
+                    _ => false,
+                };
                 let parameters = self.parameters(&refs);
                 let cx = self.inner_context(&text, &parameters);
                 match *statement {
-                    ast::Statement::Query(_) if self.row.is_some() => return Err(no_result_sets()),
-                    ast::Statement::Query(q) => Op::Select(Box::new(Bound {
-                        item: deferred(crate::select::bind_select(&q, &cx))?,
-                        refs,
-                    })),
+                    ast::Statement::Query(_) if self.program != Program::Procedure => {
+                        return Err(no_result_sets(self.program))
+                    }
+                    ast::Statement::Query(q) => {
+                        let item = deferred(crate::select::bind_select(&q, &cx))?;
+                        self.read_by(&item);
+                        Op::Select(Box::new(Bound { item, refs }))
+                    }
                     ast::Statement::Insert(i) => Op::Insert(Box::new(Bound {
                         item: deferred(dml::bind_insert(&i, &cx))?,
                         refs,
@@ -1448,6 +1538,10 @@ impl Binder<'_, '_> {
                         ))
                     }
                 }
+            }
+            Node::Return(value) => {
+                self.returns = true;
+                Op::Return(self.expr(value)?)
             }
         })
     }
@@ -1611,6 +1705,8 @@ pub(crate) struct Frame<'r> {
     locals: Vec<Value>,
     /// The parameters of the expression or statement being run (reused).
     params: Vec<Value>,
+    /// What a function's RETURN gave.
+    returned: Option<Value>,
 }
 
 impl<'r> Frame<'r> {
@@ -1621,6 +1717,7 @@ impl<'r> Frame<'r> {
             assigned: Vec::new(),
             locals: Vec::new(),
             params: Vec::new(),
+            returned: None,
         }
     }
 
@@ -1641,9 +1738,35 @@ impl<'r> Frame<'r> {
     }
 }
 
+/// What a body reads and writes through.
+pub(crate) enum Access<'s> {
+    /// A trigger's or a procedure's: the transaction of the statement that runs it.
+    Transaction(&'s mut Transaction),
+    /// A stored function's: the view of the statement that calls it. Such a body never
+    /// writes: a function that writes is refused where it is called (`routine`
+    /// invariant (5)).
+    View(ReadView),
+}
+
+impl Access<'_> {
+    fn view(&self) -> ReadView {
+        match self {
+            Access::Transaction(txn) => txn.write_view(),
+            Access::View(view) => *view,
+        }
+    }
+
+    fn transaction(&mut self) -> &mut Transaction {
+        match self {
+            Access::Transaction(txn) => txn,
+            Access::View(_) => unreachable!("a body that writes runs only in a transaction"),
+        }
+    }
+}
+
 /// The session side of a run.
 pub(crate) struct Runtime<'s> {
-    pub txn: &'s mut Transaction,
+    pub access: Access<'s>,
     pub session: &'s dyn expr::SessionContext,
     pub interrupt: &'s crate::engine::ProcessEntry,
     /// A procedure's CALL, which takes its result sets and affected rows; None in a
@@ -1665,6 +1788,8 @@ enum Flow {
     Next,
     Leave(u32),
     Iterate(u32),
+    /// A function's RETURN ran (its value is in `Frame::returned`).
+    Return,
 }
 
 /// Runs `body` once with `frame`'s rows (a BEFORE trigger may change `frame.new`).
@@ -1692,6 +1817,28 @@ pub(crate) fn run_procedure(
 ) -> Result<Vec<Value>> {
     debug_assert!(rt.call.is_some() && body.row_table.is_none());
     let count = arguments.len();
+    let mut frame = with_arguments(body, arguments, rt)?;
+    run_frame(body, &mut frame, rt)?;
+    frame.locals.truncate(count);
+    Ok(frame.locals)
+}
+
+/// Runs a function's `body` (bound by `bind_function`) with its arguments' values, each
+/// converted as `run_procedure` converts them; the value its RETURN gave, or None when
+/// it ended without one. It runs as one statement of the caller (no savepoints).
+pub(crate) fn run_function(
+    body: &Body,
+    arguments: Vec<Value>,
+    rt: &mut Runtime,
+) -> Result<Option<Value>> {
+    debug_assert!(rt.call.is_none() && !body.writes);
+    let mut frame = with_arguments(body, arguments, rt)?;
+    run_frame(body, &mut frame, rt)?;
+    Ok(frame.returned)
+}
+
+/// A frame whose first locals are a routine's parameters, set from `arguments`.
+fn with_arguments<'r>(body: &Body, arguments: Vec<Value>, rt: &Runtime) -> Result<Frame<'r>> {
     let mut frame = Frame::new(None, None);
     frame.locals.resize(body.locals.len(), Value::Null);
     for (slot, value) in arguments.into_iter().enumerate() {
@@ -1706,9 +1853,7 @@ pub(crate) fn run_procedure(
         )?;
         frame.locals[slot] = expr::stored_cell(data_type, stored, rt.session);
     }
-    run_frame(body, &mut frame, rt)?;
-    frame.locals.truncate(count);
-    Ok(frame.locals)
+    Ok(frame)
 }
 
 fn run_frame(body: &Body, frame: &mut Frame, rt: &mut Runtime) -> Result<()> {
@@ -1788,7 +1933,7 @@ fn catchable(error: &Error) -> bool {
 impl<'b> Run<'b, '_, '_, '_, '_> {
     fn eval(&mut self, bound: &Bound<Expr>) -> Result<Value> {
         let session = self.rt.session;
-        let subqueries = exec::SubqueryReader::new(self.rt.txn.write_view(), self.rt.interrupt);
+        let subqueries = exec::SubqueryReader::new(self.rt.access.view(), self.rt.interrupt);
         let params = self.frame.fill(&bound.refs);
         let eval = EvalContext {
             subqueries: Some(&subqueries),
@@ -2009,7 +2154,7 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
             }
             Op::Select(plan) => {
                 let select = plan.get()?;
-                let view = self.rt.txn.write_view();
+                let view = self.rt.access.view();
                 let params = self.frame.fill(&plan.refs);
                 let mut rows = Vec::new();
                 let _ = exec::in_context(
@@ -2035,14 +2180,21 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
             }
             Op::Insert(plan) => self.write(&plan.refs, |rt, params| {
                 let insert = plan.get()?;
-                dml::execute_insert(insert, rt.txn, params, rt.session, rt.interrupt, false)
+                let txn = rt.access.transaction();
+                dml::execute_insert(insert, txn, params, rt.session, rt.interrupt, false)
             }),
             Op::Update(plan) => self.write(&plan.refs, |rt, params| {
-                dml::execute_update(plan.get()?, rt.txn, params, rt.session, rt.interrupt)
+                let txn = rt.access.transaction();
+                dml::execute_update(plan.get()?, txn, params, rt.session, rt.interrupt)
             }),
             Op::Delete(plan) => self.write(&plan.refs, |rt, params| {
-                dml::execute_delete(plan.get()?, rt.txn, params, rt.session, rt.interrupt)
+                let txn = rt.access.transaction();
+                dml::execute_delete(plan.get()?, txn, params, rt.session, rt.interrupt)
             }),
+            Op::Return(value) => {
+                self.frame.returned = Some(self.eval(value)?);
+                Ok(Flow::Return)
+            }
         }
     }
 
@@ -2060,11 +2212,11 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
             statement(rt, params)?;
             return Ok(Flow::Next);
         }
-        let savepoint = rt.txn.savepoint();
+        let savepoint = rt.access.transaction().savepoint();
         let outcome = match statement(rt, params) {
             Ok(outcome) => outcome,
             Err(e) => {
-                rt.txn.rollback_to(savepoint);
+                rt.access.transaction().rollback_to(savepoint);
                 return Err(e);
             }
         };
@@ -2129,7 +2281,7 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
     fn select_into(&mut self, plan: &Bound<SelectPlan>, targets: &[Target]) -> Result<()> {
         let select = plan.get()?;
         select_into::check_width(select.columns.len(), targets.len())?;
-        let view = self.rt.txn.write_view();
+        let view = self.rt.access.view();
         let params = self.frame.fill(&plan.refs);
         let (found, too_many) = exec::in_context(
             view,
@@ -2264,7 +2416,7 @@ mod tests {
     use super::*;
 
     fn parsed(body: &str) -> Result<Node> {
-        Reader::new(body)?.body()
+        Reader::new(body, Program::Trigger)?.body()
     }
 
     #[test]

@@ -525,7 +525,7 @@ pub fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
                 visit(o, f);
             }
         }
-        Expr::Call { args, .. } | Expr::Regexp { args, .. } => {
+        Expr::Call { args, .. } | Expr::Regexp { args, .. } | Expr::Stored { args, .. } => {
             args.iter().for_each(|e| visit(e, f))
         }
         Expr::Subquery(subquery) => {
@@ -597,7 +597,7 @@ pub fn visit_mut(expr: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
                 visit_mut(o, f);
             }
         }
-        Expr::Call { args, .. } | Expr::Regexp { args, .. } => {
+        Expr::Call { args, .. } | Expr::Regexp { args, .. } | Expr::Stored { args, .. } => {
             args.iter_mut().for_each(|e| visit_mut(e, f))
         }
         Expr::Subquery(subquery) => {

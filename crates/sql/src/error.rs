@@ -270,6 +270,17 @@ pub enum ErrorCode {
     SpLabelMismatch = 1310,
     /// ER_SP_BADRETURN: RETURN outside a function.
     SpBadReturn = 1313,
+    /// ER_SP_NORETURN: a function's body without RETURN (at CREATE).
+    SpNoreturn = 1320,
+    /// ER_SP_NORETURNEND: a function's body ended without running a RETURN.
+    SpNoreturnend = 1321,
+    /// ER_SP_NO_RECURSION: a stored function that calls itself.
+    SpNoRecursion = 1424,
+    /// ER_NATIVE_FCT_NAME_COLLISION: a note for a function named as a built-in one.
+    NativeFctNameCollision = 1585,
+    /// ER_SF_OUT_INOUT_ARG_NOT_ALLOWED: a function with OUT or INOUT parameters called in
+    /// an expression.
+    SfOutInoutArgNotAllowed = 4187,
     /// ER_SP_UNDECLARED_VAR: SELECT ... INTO a name that is no local variable.
     SpUndeclaredVar = 1327,
     /// ER_SP_DUP_VAR: a local variable declared twice in one block.
@@ -442,6 +453,7 @@ impl ErrorCode {
             | SpLabelRedefine
             | SpLabelMismatch
             | SpBadReturn
+            | SpNoreturn
             | SpUndeclaredVar
             | SpAlreadyExists
             | SpWrongNoOfArgs
@@ -464,6 +476,7 @@ impl ErrorCode {
             SignalWarn => "01000",
             ResignalWithoutActiveHandler => "0K000",
             SpCaseNotFound => "20000",
+            SpNoreturnend => "2F005",
             SpNoRetset | SpBadselect => "0A000",
             LockDeadlock => "40001",
             QueryInterrupted => "70100",

@@ -118,6 +118,10 @@ impl<'a> SubqueryReader<'a> {
 }
 
 impl SubqueryRunner for SubqueryReader<'_> {
+    fn reading(&self) -> (ReadView, &ProcessEntry) {
+        (self.view, self.interrupt)
+    }
+
     fn rows(&self, subquery: &Subquery, limit: usize, ctx: &EvalContext) -> Result<SubqueryRows> {
         let key = Arc::as_ptr(&subquery.plan);
         if !subquery.correlated {

@@ -971,22 +971,27 @@ fn routines(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
             continue;
         }
         for routine in database.routines.values() {
-            let kind = routine_kind(routine.kind);
-            rows.push(vec![
+            let kind = crate::routine::kind_name(routine.kind);
+            let mut row = vec![
                 string(&routine.name),
                 string(CATALOG),
                 string(db),
                 string(&routine.name),
                 string(kind),
-                string(&routine.returns),
-                Value::Null,
-                Value::Null,
-                Value::Null,
-                Value::Null,
-                Value::Null,
-                Value::Null,
-                Value::Null,
-                Value::Null,
+            ];
+            // A function's RETURNS is described as a column's type; a procedure has none.
+            match crate::routine::stored_returns(&routine.returns) {
+                Ok(returns) if routine.kind == RoutineKind::Function => {
+                    let type_text = returns.sql_name();
+                    row.extend(type_facts(&returns, &type_text));
+                    row.push(string(&type_text));
+                }
+                _ => {
+                    row.push(string(""));
+                    row.extend([const { Value::Null }; 8]);
+                }
+            }
+            row.extend([
                 string("SQL"),
                 string(&routine.body),
                 Value::Null,
@@ -1005,6 +1010,7 @@ fn routines(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
                 string(&routine.collation_connection),
                 string(database.collation.name()),
             ]);
+            rows.push(row);
         }
     }
     rows
@@ -1019,6 +1025,24 @@ fn parameters(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
             continue;
         }
         for routine in database.routines.values() {
+            let kind = string(crate::routine::kind_name(routine.kind));
+            // A function's RETURNS is its row 0, without mode or name.
+            if routine.kind == RoutineKind::Function {
+                if let Ok(returns) = crate::routine::stored_returns(&routine.returns) {
+                    let type_text = returns.sql_name();
+                    let mut row = vec![
+                        string(CATALOG),
+                        string(db),
+                        string(&routine.name),
+                        count(0),
+                        Value::Null,
+                        Value::Null,
+                    ];
+                    row.extend(type_facts(&returns, &type_text));
+                    row.extend([string(&type_text), kind.clone()]);
+                    rows.push(row);
+                }
+            }
             let parameters = crate::routine::parameters(&routine.params).unwrap_or_default();
             for (i, parameter) in parameters.iter().enumerate() {
                 let type_text = parameter.data_type.sql_name();
@@ -1031,19 +1055,12 @@ fn parameters(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
                     string(&parameter.name),
                 ];
                 row.extend(type_facts(&parameter.data_type, &type_text));
-                row.extend([string(&type_text), string(routine_kind(routine.kind))]);
+                row.extend([string(&type_text), kind.clone()]);
                 rows.push(row);
             }
         }
     }
     rows
-}
-
-fn routine_kind(kind: RoutineKind) -> &'static str {
-    match kind {
-        RoutineKind::Procedure => "PROCEDURE",
-        RoutineKind::Function => "FUNCTION",
-    }
 }
 
 /// What COLUMNS.PRIVILEGES and SHOW FULL COLUMNS say (the privileges any column has).

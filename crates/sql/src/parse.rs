@@ -19,6 +19,7 @@ use crate::dialect::MariaDbDialect;
 use crate::error::{Error, ErrorCode, Result};
 use crate::maintenance::Operation;
 use crate::privilege::statement::{self, AccountStatement};
+use manycore_storage::RoutineKind;
 use sqlparser::ast;
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
@@ -103,10 +104,12 @@ pub enum Statement {
     },
     /// LOAD DATA [LOCAL] INFILE (`load_data`; sqlparser reads only Hive's LOAD DATA).
     LoadData(Box<crate::load_data::LoadDataStatement>),
-    /// CREATE PROCEDURE (`routine`: the procedure keeps its parameters' and body's text).
-    CreateProcedure(Box<crate::routine::CreateProcedure>),
-    /// DROP PROCEDURE [IF EXISTS] name.
-    DropProcedure {
+    /// CREATE PROCEDURE or FUNCTION (`routine`: the routine keeps its parameters' and
+    /// body's text).
+    CreateRoutine(Box<crate::routine::CreateRoutine>),
+    /// DROP {PROCEDURE | FUNCTION} [IF EXISTS] name.
+    DropRoutine {
+        kind: manycore_storage::RoutineKind,
         name: ast::ObjectName,
         if_exists: bool,
     },
@@ -239,7 +242,10 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
             crate::trigger::parse_drop(&mut parser)
         }
         Some("DROP") if peek_word(&parser, 1).as_deref() == Some("PROCEDURE") => {
-            crate::routine::parse_drop(&mut parser)
+            crate::routine::parse_drop(&mut parser, RoutineKind::Procedure)
+        }
+        Some("DROP") if peek_word(&parser, 1).as_deref() == Some("FUNCTION") => {
+            crate::routine::parse_drop(&mut parser, RoutineKind::Function)
         }
         Some("CALL") => crate::routine::parse_call(&mut parser),
         Some("LOAD") if peek_word(&parser, 1).as_deref() == Some("XML") => {
@@ -535,7 +541,7 @@ fn pre_view(parser: &mut Parser, text: &str) -> Result<Option<Statement>, Parser
                 let mut written = String::new();
                 while !matches!(
                     peek_word(parser, 0).as_deref(),
-                    Some("SQL" | "VIEW" | "TRIGGER" | "PROCEDURE")
+                    Some("SQL" | "VIEW" | "TRIGGER" | "PROCEDURE" | "FUNCTION")
                 ) && parser.peek_token().token != Token::EOF
                 {
                     written.push_str(&parser.next_token().token.to_string());
@@ -559,8 +565,17 @@ fn pre_view(parser: &mut Parser, text: &str) -> Result<Option<Statement>, Parser
     if !alter && algorithm.is_none() && security.is_none() && eat_word(parser, "TRIGGER") {
         return crate::trigger::parse_create(parser, text, or_replace, definer).map(Some);
     }
-    if !alter && algorithm.is_none() && security.is_none() && eat_word(parser, "PROCEDURE") {
-        return crate::routine::parse_create(parser, text, or_replace, definer).map(Some);
+    if !alter && algorithm.is_none() && security.is_none() {
+        let kind = match peek_word(parser, 0).as_deref() {
+            Some("PROCEDURE") => Some(RoutineKind::Procedure),
+            // `CREATE FUNCTION f RETURNS ... SONAME` (a UDF) has no parameter list.
+            Some("FUNCTION") if has_parameter_list(parser) => Some(RoutineKind::Function),
+            _ => None,
+        };
+        if let Some(kind) = kind {
+            parser.next_token();
+            return crate::routine::parse_create(parser, text, kind, or_replace, definer).map(Some);
+        }
     }
     if !eat_word(parser, "VIEW") {
         return Ok(None);
@@ -1262,6 +1277,15 @@ pub fn offset_of(text: &str, line: usize, column: usize) -> usize {
         offset += l.len();
     }
     text.len()
+}
+
+/// Whether the `FUNCTION [IF NOT EXISTS] [db.]name` at the parser comes with a parameter
+/// list (a stored function), not RETURNS (a UDF).
+fn has_parameter_list(parser: &Parser) -> bool {
+    (1..8)
+        .map(|n| parser.peek_nth_token(n))
+        .find(|t| t.token == Token::LParen || word(t).as_deref() == Some("RETURNS"))
+        .is_some_and(|t| t.token == Token::LParen)
 }
 
 #[cfg(test)]

@@ -33,13 +33,20 @@
 //! privileges (CREATE ROUTINE, ALTER ROUTINE and EXECUTE are not modelled). Warnings the
 //! body's statements raise stay in the body, as in a trigger.
 
+use crate::compound;
 use crate::error::{Error, ErrorCode, Result};
+use crate::expr::{EvalContext, Expr, StoredCall, StoredFunction};
 use crate::parse::{self, Statement};
+use crate::scope::Parameters;
+use crate::select::BindContext;
 use crate::view::{quote_definer, quote_name};
-use manycore_types::DataType;
+use manycore_storage::RoutineKind;
+use manycore_types::{Collation, DataType, Value};
 use sqlparser::ast;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::Token;
+use std::cell::RefCell;
+use std::sync::Arc;
 
 /// How a parameter passes its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,25 +96,50 @@ impl Default for Characteristics {
     }
 }
 
-/// CREATE [OR REPLACE] [DEFINER = user] PROCEDURE [IF NOT EXISTS] name ([parameters])
-/// [characteristics] body.
+/// A parameter as the parser read it: its mode, name and type as written.
+pub type WrittenParameter = (Mode, String, ast::DataType);
+
+/// A function's RETURNS as the parser read it: the type, and the collation a COLLATE
+/// after it names.
 #[derive(Clone, Debug)]
-pub struct CreateProcedure {
+pub struct WrittenReturns {
+    pub data_type: ast::DataType,
+    pub collation: Option<String>,
+}
+
+/// CREATE [OR REPLACE] [DEFINER = user] {PROCEDURE | FUNCTION} [IF NOT EXISTS] name
+/// ([parameters]) [RETURNS type] [characteristics] body.
+#[derive(Clone, Debug)]
+pub struct CreateRoutine {
+    pub kind: RoutineKind,
     pub or_replace: bool,
     pub if_not_exists: bool,
     pub definer: Option<String>,
     pub name: ast::ObjectName,
     /// The parameter list as written, without its parentheses.
     pub parameters: String,
+    /// The same parameters, read (so CREATE types them without reading them again).
+    pub declared: Vec<WrittenParameter>,
+    /// A function's RETURNS; None for a procedure.
+    pub returns: Option<WrittenReturns>,
     pub characteristics: Characteristics,
     /// The body as written (without a trailing `;`).
     pub body: String,
 }
 
-/// Reads a CREATE PROCEDURE after its PROCEDURE keyword.
+/// PROCEDURE or FUNCTION, as statements and messages name the kind.
+pub fn kind_name(kind: RoutineKind) -> &'static str {
+    match kind {
+        RoutineKind::Procedure => "PROCEDURE",
+        RoutineKind::Function => "FUNCTION",
+    }
+}
+
+/// Reads a CREATE PROCEDURE or CREATE FUNCTION after its PROCEDURE or FUNCTION keyword.
 pub(crate) fn parse_create(
     parser: &mut Parser,
     text: &str,
+    kind: RoutineKind,
     or_replace: bool,
     definer: Option<String>,
 ) -> std::result::Result<Statement, ParserError> {
@@ -116,23 +148,66 @@ pub(crate) fn parse_create(
     let name = parser.parse_object_name(false)?;
     let open = parser.expect_token(&Token::LParen)?.span.end;
     // Read here so a malformed parameter is 1064 at its place in the statement.
-    read_parameters(parser, &Token::RParen)?;
+    let declared = read_parameters(parser, &Token::RParen)?;
     let close = parser.expect_token(&Token::RParen)?.span.start;
     let offset = |at: sqlparser::tokenizer::Location| {
         parse::offset_of(text, at.line as usize, at.column as usize)
     };
     let parameters = text[offset(open)..offset(close)].to_string();
+    let returns = match kind {
+        RoutineKind::Procedure => None,
+        RoutineKind::Function => {
+            if parse::word(&parser.peek_token()).as_deref() != Some("RETURNS") {
+                return parser.expected("RETURNS", parser.peek_token());
+            }
+            parser.next_token();
+            Some(read_returns(parser)?)
+        }
+    };
     let characteristics = read_characteristics(parser)?;
-    let body = parse::body_as_written(parser, text, "a procedure body")?;
-    Ok(Statement::CreateProcedure(Box::new(CreateProcedure {
+    let body = parse::body_as_written(parser, text, "a routine body")?;
+    Ok(Statement::CreateRoutine(Box::new(CreateRoutine {
+        kind,
         or_replace,
         if_not_exists,
         definer,
         name,
         parameters,
+        declared,
+        returns,
         characteristics,
         body,
     })))
+}
+
+/// `type [CHARSET name | CHARACTER SET name] [COLLATE name]`, as RETURNS takes it and as
+/// SHOW CREATE FUNCTION prints it. The character set is only read: manycore stores
+/// utf8mb4 (`ddl::declared_collation`).
+fn read_returns(parser: &mut Parser) -> std::result::Result<WrittenReturns, ParserError> {
+    let data_type = parser.parse_data_type()?;
+    let mut collation = None;
+    loop {
+        let word = |n| parse::word(&parser.peek_nth_token(n)).unwrap_or_default();
+        match (word(0).as_str(), word(1).as_str()) {
+            ("CHARSET", _) => parser.next_token(),
+            ("CHARACTER", "SET") => {
+                parser.next_token();
+                parser.next_token()
+            }
+            ("COLLATE", _) => {
+                parser.next_token();
+                collation = Some(parser.parse_identifier()?.value);
+                continue;
+            }
+            _ => {
+                return Ok(WrittenReturns {
+                    data_type,
+                    collation,
+                })
+            }
+        };
+        parser.parse_identifier()?;
+    }
 }
 
 /// COMMENT 'text', LANGUAGE SQL, [NOT] DETERMINISTIC, CONTAINS SQL, NO SQL, READS SQL
@@ -178,8 +253,11 @@ fn read_characteristics(parser: &mut Parser) -> std::result::Result<Characterist
     }
 }
 
-/// Reads `DROP PROCEDURE [IF EXISTS] name`.
-pub(crate) fn parse_drop(parser: &mut Parser) -> std::result::Result<Statement, ParserError> {
+/// Reads `DROP {PROCEDURE | FUNCTION} [IF EXISTS] name`.
+pub(crate) fn parse_drop(
+    parser: &mut Parser,
+    kind: RoutineKind,
+) -> std::result::Result<Statement, ParserError> {
     use sqlparser::keywords::Keyword;
     parser.next_token();
     parser.next_token();
@@ -188,7 +266,11 @@ pub(crate) fn parse_drop(parser: &mut Parser) -> std::result::Result<Statement, 
     if parser.peek_token().token != Token::EOF {
         return parser.expected("end of statement", parser.peek_token());
     }
-    Ok(Statement::DropProcedure { name, if_exists })
+    Ok(Statement::DropRoutine {
+        kind,
+        name,
+        if_exists,
+    })
 }
 
 /// Reads `CALL name[([argument, ...])]`.
@@ -214,6 +296,12 @@ pub fn parameters(list: &str) -> Result<Vec<Parameter>> {
         .try_with_sql(list)
         .and_then(|mut parser| read_parameters(&mut parser, &Token::EOF))
         .map_err(|e| parse::parse_error(list, 1, &e))?;
+    typed_parameters(written)
+}
+
+/// The parameters the parser read, typed; 1330 for a name given twice (names compare
+/// without case).
+pub fn typed_parameters(written: Vec<WrittenParameter>) -> Result<Vec<Parameter>> {
     let mut read = Vec::<Parameter>::new();
     for (mode, name, written) in written {
         if read.iter().any(|p| p.name.eq_ignore_ascii_case(&name)) {
@@ -236,7 +324,7 @@ pub fn parameters(list: &str) -> Result<Vec<Parameter>> {
 fn read_parameters(
     parser: &mut Parser,
     end: &Token,
-) -> std::result::Result<Vec<(Mode, String, ast::DataType)>, ParserError> {
+) -> std::result::Result<Vec<WrittenParameter>, ParserError> {
     let mut read = Vec::new();
     if parser.peek_token().token == *end {
         return Ok(read);
@@ -264,21 +352,65 @@ fn read_parameters(
     }
 }
 
-/// The statement that creates the procedure, as SHOW CREATE PROCEDURE and mariadb-dump
-/// print it: the characteristics that differ from the defaults, one per line.
+/// The type a function's RETURNS declares; a string type without COLLATE takes
+/// `default_collation` (its database's), as a column does.
+pub fn returns_type(written: &WrittenReturns, default_collation: Collation) -> Result<DataType> {
+    let data_type = crate::ddl::column_type("", &written.data_type)?;
+    if !data_type.is_string() || matches!(data_type.collation(), Collation::Binary) {
+        return Ok(data_type);
+    }
+    let collation = match &written.collation {
+        Some(name) => crate::ddl::declared_collation(name)?,
+        None => default_collation,
+    };
+    Ok(data_type.with_collation(collation))
+}
+
+/// RETURNS as the catalog keeps it and SHOW CREATE FUNCTION prints it: the type's name,
+/// and a string's character set and collation.
+pub fn returns_text(data_type: &DataType) -> String {
+    match data_type.collation() {
+        Collation::Binary => data_type.sql_name(),
+        collation => format!(
+            "{} CHARSET utf8mb4 COLLATE {}",
+            data_type.sql_name(),
+            collation.name()
+        ),
+    }
+}
+
+/// The type of a RETURNS the catalog keeps (`returns_text`).
+pub fn stored_returns(text: &str) -> Result<DataType> {
+    let written = Parser::new(&parse::DIALECT)
+        .try_with_sql(text)
+        .and_then(|mut parser| read_returns(&mut parser))
+        .map_err(|e| parse::parse_error(text, 1, &e))?;
+    returns_type(&written, Collation::Utf8mb4GeneralCi)
+}
+
+/// The statement that creates the routine, as SHOW CREATE PROCEDURE / FUNCTION and
+/// mariadb-dump print it: the characteristics that differ from the defaults, one per
+/// line. `returns` is a function's (`returns_text`), empty for a procedure.
 pub fn create_text(
+    kind: RoutineKind,
     definer: &str,
     name: &str,
     parameters: &str,
+    returns: &str,
     characteristics: &Characteristics,
     body: &str,
 ) -> String {
     let mut text = format!(
-        "CREATE DEFINER={} PROCEDURE {}({})\n",
+        "CREATE DEFINER={} {} {}({})",
         quote_definer(definer),
+        kind_name(kind),
         quote_name(name),
         parameters
     );
+    if kind == RoutineKind::Function {
+        text.push_str(&format!(" RETURNS {returns}"));
+    }
+    text.push('\n');
     let defaults = Characteristics::default();
     if characteristics.data_access != defaults.data_access {
         text.push_str(&format!("    {}\n", characteristics.data_access));
@@ -299,21 +431,175 @@ pub fn create_text(
     text
 }
 
-/// 1305: no procedure `db.name`.
-pub fn no_such_procedure(db: &str, name: &str) -> Error {
+/// 1305: no procedure or function `db.name`.
+pub fn no_such_routine(kind: RoutineKind, db: &str, name: &str) -> Error {
     Error::new(
         ErrorCode::SpDoesNotExist,
-        format!("PROCEDURE {db}.{name} does not exist"),
+        format!("{} {db}.{name} does not exist", kind_name(kind)),
     )
+}
+
+/// 1318: a call with `given` arguments of a routine with `expected` parameters.
+pub fn wrong_argument_count(
+    kind: RoutineKind,
+    qualified: &str,
+    expected: usize,
+    given: usize,
+) -> Error {
+    Error::new(
+        ErrorCode::SpWrongNoOfArgs,
+        format!(
+            "Incorrect number of arguments for {} {qualified}; expected {expected}, got {given}",
+            kind_name(kind)
+        ),
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// Stored functions in expressions
+
+/// Binds a call of stored function `db.name` whose arguments the caller's scope bound;
+/// `written` is the call as written, which names its value in messages (1264, 1406).
+/// Its body is bound here for this call (invariant (5)), with the caller's privileges.
+pub(crate) fn bind_function_call(
+    cx: &BindContext,
+    db: &str,
+    name: &str,
+    written: String,
+    args: Vec<Expr>,
+) -> Result<Expr> {
+    let found = cx
+        .catalog
+        .databases
+        .get(db)
+        .and_then(|d| d.routine(RoutineKind::Function, name))
+        .ok_or_else(|| no_such_routine(RoutineKind::Function, db, name))?;
+    let declared = parameters(&found.params)?;
+    if declared.len() != args.len() {
+        let qualified = format!("{db}.{}", found.name);
+        let (expected, given) = (declared.len(), args.len());
+        return Err(wrong_argument_count(
+            RoutineKind::Function,
+            &qualified,
+            expected,
+            given,
+        ));
+    }
+    if let Some(i) = declared.iter().position(|p| p.mode != Mode::In) {
+        return Err(Error::new(
+            ErrorCode::SfOutInoutArgNotAllowed,
+            format!(
+                "OUT or INOUT argument {} for function {} is not allowed here",
+                i + 1,
+                found.name
+            ),
+        ));
+    }
+    let returns = stored_returns(&found.returns)?;
+    let key = format!("{db}.{}", manycore_storage::routine_key(&found.name));
+    if cx.calling.contains(&key) {
+        // Inside a body, this binding error is its statement's when it runs (`compound`
+        // invariant (7)): MariaDB's 1424 comes when a statement holding the call is first
+        // run, whether or not the call is evaluated.
+        return Err(Error::new(
+            ErrorCode::SpNoRecursion,
+            "Recursive stored functions and triggers are not allowed",
+        ));
+    }
+    let calling: Vec<String> = cx.calling.iter().cloned().chain([key]).collect();
+    let unbound = Parameters::untyped();
+    let body_cx = BindContext {
+        catalog: cx.catalog,
+        database: Some(db),
+        text: &found.body,
+        parameters: &unbound,
+        access: cx.access,
+        outer: None,
+        subquery_tables: RefCell::default(),
+        ctes: None,
+        calling: &calling,
+    };
+    let typed: Vec<(String, DataType)> = declared
+        .into_iter()
+        .map(|p| (p.name, p.data_type))
+        .collect();
+    let body = compound::bind_function(&body_cx, db, &found.name, &found.body, &typed)?;
+    if body.writes {
+        return Err(Error::not_supported(
+            "stored functions that write (INSERT, UPDATE or DELETE in the body)",
+        ));
+    }
+    // A prepared statement calling it binds again when a table its body reads changes.
+    cx.subquery_tables
+        .borrow_mut()
+        .extend(body.tables.iter().cloned());
+    let function = Arc::new(BoundFunction {
+        name: found.name.clone(),
+        written,
+        returns,
+        body,
+    });
+    Ok(Expr::Stored {
+        function: StoredCall(function),
+        args,
+    })
+}
+
+/// A stored function's body as one call bound it.
+struct BoundFunction {
+    name: String,
+    /// The call as written.
+    written: String,
+    returns: DataType,
+    body: compound::Body,
+}
+
+impl std::fmt::Debug for BoundFunction {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.debug_struct("BoundFunction")
+            .field("name", &self.name)
+            .field("returns", &self.returns)
+            .finish_non_exhaustive()
+    }
+}
+
+impl StoredFunction for BoundFunction {
+    fn returns(&self) -> &DataType {
+        &self.returns
+    }
+
+    /// Runs the body over the calling statement's view; its value is converted to the
+    /// RETURNS type as a column stores it (1264 / 1406 in strict mode, as MariaDB).
+    fn call(&self, args: Vec<Value>, ctx: &EvalContext) -> Result<Value> {
+        let reader = ctx
+            .subqueries
+            .ok_or_else(|| Error::not_supported("stored functions here"))?;
+        let (view, interrupt) = reader.reading();
+        let session = ctx.session;
+        let mut runtime = compound::Runtime {
+            access: compound::Access::View(view),
+            session,
+            interrupt,
+            call: None,
+        };
+        let Some(value) = compound::run_function(&self.body, args, &mut runtime)? else {
+            return Err(Error::new(
+                ErrorCode::SpNoreturnend,
+                format!("FUNCTION {} ended without RETURN", self.name),
+            ));
+        };
+        let name = || self.written.clone();
+        crate::expr::store_value(value, &self.returns, &name, 0, session.strict(), session)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn create(text: &str) -> CreateProcedure {
+    fn create(text: &str) -> CreateRoutine {
         match parse::parse(text, 1).expect("parses") {
-            Statement::CreateProcedure(c) => *c,
+            Statement::CreateRoutine(c) => *c,
             _ => panic!("not a CREATE PROCEDURE: {text}"),
         }
     }
@@ -337,7 +623,15 @@ mod tests {
         };
         assert_eq!(c.characteristics, expected);
         assert_eq!(
-            create_text("u@%", "p", &c.parameters, &c.characteristics, &c.body),
+            create_text(
+                RoutineKind::Procedure,
+                "u@%",
+                "p",
+                &c.parameters,
+                "",
+                &c.characteristics,
+                &c.body
+            ),
             "CREATE DEFINER=`u`@`%` PROCEDURE `p`( in a int , out b varchar(3))\n    \
              DETERMINISTIC\n    SQL SECURITY INVOKER\n    COMMENT 'it''s'\nBEGIN SELECT a; END"
         );
@@ -379,10 +673,45 @@ mod tests {
         ));
         assert!(matches!(
             parse::parse("DROP PROCEDURE IF EXISTS p", 1).expect("parses"),
-            Statement::DropProcedure {
+            Statement::DropRoutine {
+                kind: RoutineKind::Procedure,
                 if_exists: true,
                 ..
             }
         ));
+        assert!(matches!(
+            parse::parse("DROP FUNCTION d.f", 1).expect("parses"),
+            Statement::DropRoutine {
+                kind: RoutineKind::Function,
+                if_exists: false,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn create_function_reads_returns_as_show_create_prints_it() {
+        let c = create(
+            "CREATE FUNCTION IF NOT EXISTS d.f(a int) RETURNS varchar(30) CHARSET latin1 \
+             COLLATE latin1_bin DETERMINISTIC RETURN concat(a, 'x')",
+        );
+        assert_eq!((c.kind, c.if_not_exists), (RoutineKind::Function, true));
+        assert_eq!(c.body, "RETURN concat(a, 'x')");
+        assert!(c.characteristics.deterministic);
+        let returns = c.returns.expect("a function has RETURNS");
+        let data_type = returns_type(&returns, Collation::Utf8mb4GeneralCi).expect("a type");
+        let text = returns_text(&data_type);
+        assert_eq!(text, "varchar(30) CHARSET utf8mb4 COLLATE utf8mb4_bin");
+        assert_eq!(stored_returns(&text).expect("reads back"), data_type);
+        let int = stored_returns("int(11)").expect("an int");
+        assert_eq!(returns_text(&int), "int(11)");
+        // Without a parameter list it is a UDF, which is not read as a stored function.
+        assert!(!matches!(
+            parse::parse("CREATE FUNCTION u RETURNS STRING SONAME 'u.so'", 1),
+            Ok(Statement::CreateRoutine(_))
+        ));
+        // RETURNS is required.
+        let e = parse::parse("CREATE FUNCTION f() RETURN 1", 1).expect_err("no RETURNS");
+        assert_eq!(e.code, ErrorCode::Parse);
     }
 }

@@ -398,6 +398,20 @@ impl Scope for BindScope<'_> {
         self.parameters.user_variable_type(name)
     }
 
+    fn stored_function(
+        &self,
+        db: Option<&str>,
+        name: &str,
+        written: String,
+        args: Vec<Expr>,
+    ) -> Result<Expr> {
+        let db = db.or(self.query.and_then(|cx| cx.database));
+        match (self.query, db) {
+            (Some(cx), Some(db)) => crate::routine::bind_function_call(cx, db, name, written, args),
+            _ => Err(expr::no_such_function(db.map(str::to_string), name)),
+        }
+    }
+
     fn bind_subquery(&self, query: &ast::Query) -> Result<(Subquery, usize)> {
         let Some(cx) = self.query else {
             return Err(Error::not_supported("subqueries here"));

@@ -50,6 +50,9 @@ pub struct BindContext<'a> {
     pub subquery_tables: RefCell<Vec<Arc<Table>>>,
     /// The CTEs (WITH) this query sees (`cte`).
     pub ctes: Option<&'a CteScope<'a>>,
+    /// The stored functions whose bodies are being bound around this statement,
+    /// `db.routine_key`: a call of one of them is recursion (`routine` invariant (6)).
+    pub calling: &'a [String],
 }
 
 impl<'a> BindContext<'a> {
@@ -75,6 +78,7 @@ impl<'a> BindContext<'a> {
             outer,
             subquery_tables: RefCell::default(),
             ctes: self.ctes,
+            calling: self.calling,
         }
     }
 
@@ -98,6 +102,7 @@ impl<'a> BindContext<'a> {
             outer: self.outer,
             subquery_tables: RefCell::default(),
             ctes: Some(ctes),
+            calling: self.calling,
         }
     }
 

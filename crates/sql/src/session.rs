@@ -60,7 +60,7 @@ use crate::split;
 use crate::user_lock::{StatementLocks, UserLockCall, UserLockWait, WaitOutcome};
 use crate::variables::{self, SessionVars, VarScopeKind};
 use manycore_storage::{
-    LockWait, ReaderSlot, Savepoint, StorageError, Table, TableRename, Transaction,
+    LockWait, ReaderSlot, RoutineKind, Savepoint, StorageError, Table, TableRename, Transaction,
 };
 use manycore_types::{Collation, DataType, DateTime, Value};
 use sqlparser::ast;
@@ -711,18 +711,25 @@ impl Bound {
     }
 }
 
-/// Whether a trigger was created or dropped between two catalogs: a write statement binds
-/// its table's triggers with it (`trigger`), so a prepared one re-binds.
-fn triggers_changed(before: &manycore_storage::Catalog, now: &manycore_storage::Catalog) -> bool {
+/// Whether a trigger or a stored function was created, replaced or dropped between two
+/// catalogs: a write statement binds its table's triggers with it (`trigger`), and a call
+/// binds its function's body (`routine`), so a prepared one re-binds.
+fn programs_changed(before: &manycore_storage::Catalog, now: &manycore_storage::Catalog) -> bool {
     now.databases.iter().any(|(name, database)| {
-        let old = before
-            .databases
-            .get(name)
-            .map_or(&[][..], |d| &d.triggers[..]);
-        old.len() != database.triggers.len()
+        let Some(old) = before.databases.get(name) else {
+            return !database.triggers.is_empty() || !database.routines.is_empty();
+        };
+        old.triggers.len() != database.triggers.len()
             || old
+                .triggers
                 .iter()
                 .zip(&database.triggers)
+                .any(|(a, b)| !Arc::ptr_eq(a, b))
+            || old.routines.len() != database.routines.len()
+            || old
+                .routines
+                .values()
+                .zip(database.routines.values())
                 .any(|(a, b)| !Arc::ptr_eq(a, b))
     })
 }
@@ -783,6 +790,8 @@ pub struct Session {
     named_prepared: HashMap<String, u32>,
     /// COM_QUERY plans by statement shape (`plan_cache`).
     text_plans: TextPlans,
+    /// The procedures CALL bound (`routines`).
+    procedures: routines::BoundProcedures,
     multi_statements: bool,
     /// CLIENT_MULTI_RESULTS (`set_client_multi_results`).
     client_multi_results: bool,
@@ -982,8 +991,14 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
         Statement::SetCharacterSet(_) | Statement::Sets(_) => Counter::ComSetOption,
         Statement::Account(_) | Statement::View(_) => return None,
         Statement::CreateTrigger(_) | Statement::DropTrigger { .. } => return None,
-        Statement::CreateProcedure(_) => Counter::ComCreateProcedure,
-        Statement::DropProcedure { .. } => Counter::ComDropProcedure,
+        Statement::CreateRoutine(c) => match c.kind {
+            RoutineKind::Procedure => Counter::ComCreateProcedure,
+            RoutineKind::Function => Counter::ComCreateFunction,
+        },
+        Statement::DropRoutine { kind, .. } => match kind {
+            RoutineKind::Procedure => Counter::ComDropProcedure,
+            RoutineKind::Function => Counter::ComDropFunction,
+        },
         Statement::Call { .. } => Counter::ComCallProcedure,
         Statement::Sql(s) => match s.as_ref() {
             S::Query(_) => Counter::ComSelect,
@@ -1193,6 +1208,7 @@ impl Session {
             next_prepared_id: 1,
             named_prepared: HashMap::new(),
             text_plans: TextPlans::default(),
+            procedures: Default::default(),
             multi_statements: false,
             client_multi_results: false,
             client_found_rows: false,
@@ -1791,7 +1807,7 @@ impl Session {
                         .find_map(|d| d.tables.get(&t.schema.name).filter(|c| Arc::ptr_eq(c, t)));
                     current.is_none()
                 })
-            }) || triggers_changed(&prepared.checked_catalog, &catalog);
+            }) || programs_changed(&prepared.checked_catalog, &catalog);
             if !stale {
                 prepared.checked_catalog = Arc::clone(&catalog);
             }
@@ -1928,6 +1944,7 @@ impl Session {
         self.prepared.clear();
         self.named_prepared.clear();
         self.text_plans.clear();
+        self.procedures.clear();
         self.state.clear_warnings();
         self.state.last_insert_id.set(0);
     }
@@ -2155,6 +2172,7 @@ impl Session {
             outer: None,
             subquery_tables: Default::default(),
             ctes: None,
+            calling: &[],
         }
     }
 
@@ -2677,7 +2695,10 @@ impl Session {
     ) -> Result<Value> {
         let mut reads_tables = false;
         crate::dml::visit(bound, &mut |e| {
-            reads_tables |= matches!(e, crate::expr::Expr::Subquery(_));
+            reads_tables |= matches!(
+                e,
+                crate::expr::Expr::Subquery(_) | crate::expr::Expr::Stored { .. }
+            );
         });
         match reads_tables {
             true => self.reading(params, |ctx| bound.eval(&[], &ctx.eval)),
@@ -2800,10 +2821,12 @@ impl Session {
                 return self.select_into(query, into, text, run, sink, more);
             }
             Statement::DropTrigger { name, if_exists } => self.drop_trigger(name, *if_exists)?,
-            Statement::CreateProcedure(c) => self.create_procedure(c)?,
-            Statement::DropProcedure { name, if_exists } => {
-                self.drop_procedure(name, *if_exists)?
-            }
+            Statement::CreateRoutine(c) => self.create_routine(c)?,
+            Statement::DropRoutine {
+                kind,
+                name,
+                if_exists,
+            } => self.drop_routine(*kind, name, *if_exists)?,
             Statement::Call { name, arguments } => {
                 return self.call(name, arguments, (text, params, &parameters), sink, more);
             }
@@ -3230,7 +3253,14 @@ impl Session {
                 obj_type: ast::ShowCreateObject::Procedure,
                 obj_name,
             } => {
-                let rows = self.show_create_procedure(obj_name)?;
+                let rows = self.show_create_routine(RoutineKind::Procedure, obj_name)?;
+                return self.send_rows(rows, sink, more);
+            }
+            S::ShowCreate {
+                obj_type: ast::ShowCreateObject::Function,
+                obj_name,
+            } => {
+                let rows = self.show_create_routine(RoutineKind::Function, obj_name)?;
                 return self.send_rows(rows, sink, more);
             }
             S::ShowCreate {

@@ -11,8 +11,8 @@
 //! Invariants:
 //! (1) Each piece's `text` has the same length as the slice of the query it came from.
 //! (2) Pieces that contain only whitespace and comments are dropped.
-//! (3) In a CREATE ... TRIGGER or PROCEDURE, a `;` inside a compound statement of the
-//!     body (BEGIN ... END, IF ... END IF, ...: `Block`) does not end the piece.
+//! (3) In a CREATE ... TRIGGER, PROCEDURE or FUNCTION, a `;` inside a compound statement
+//!     of the body (BEGIN ... END, IF ... END IF, ...: `Block`) does not end the piece.
 
 /// Our version as executable comments compare it (10.11.99 -> 101199).
 pub const VERSION_NUMBER: u32 = 101199;
@@ -174,19 +174,25 @@ pub fn split(query: &str) -> Vec<Piece> {
 }
 
 /// Tracks the compound statements (BEGIN ... END, IF ... END IF, LOOP, WHILE, REPEAT,
-/// CASE) and CASE expressions in the body of a CREATE ... TRIGGER or PROCEDURE (whose
-/// body starts after its parameter list and characteristics): IF and REPEAT open a
+/// CASE) and CASE expressions in the body of a CREATE ... TRIGGER, PROCEDURE or FUNCTION
+/// (whose body starts after its parameter list, a function's RETURNS type, and the
+/// characteristics): IF and REPEAT open a
 /// statement only where a statement starts (elsewhere they are the IF() and REPEAT()
 /// functions); END closes the innermost one, and its IF, LOOP ... word opens nothing.
 #[derive(Default)]
 struct Block {
     words: usize,
     create: bool,
-    /// TRIGGER or PROCEDURE was seen: a body follows.
+    /// TRIGGER, PROCEDURE or FUNCTION was seen: a body follows.
     program: bool,
-    /// In a CREATE PROCEDURE, the depth of parentheses before its body: the parameter
-    /// list's; None once the list closed.
+    /// FUNCTION was seen: RETURNS and a type follow the parameter list.
+    function: bool,
+    /// In a CREATE PROCEDURE or FUNCTION, the depth of parentheses before its body: the
+    /// parameter list's; None once the list closed.
     parameters: Option<usize>,
+    /// In a function's RETURNS clause and characteristics: no word there opens a block,
+    /// and the body's first word starts a statement.
+    returns: bool,
     /// What is open, innermost last: true for a CASE expression, inside which THEN and
     /// ELSE start no statement.
     open: Vec<bool>,
@@ -210,11 +216,16 @@ impl Block {
                 b'(' => Some(depth + 1),
                 b')' if depth == 1 => {
                     self.statement_start = true;
+                    self.returns = self.function;
                     None
                 }
                 b')' => Some(depth.saturating_sub(1)),
                 _ => Some(depth),
             };
+            return;
+        }
+        // A type's `(30)` or `(8,2)`, or a label's `:` before the body.
+        if self.returns {
             return;
         }
         if !c.is_ascii_whitespace() {
@@ -235,14 +246,23 @@ impl Block {
             return;
         }
         if !self.program {
-            self.program = is("TRIGGER") || is("PROCEDURE");
-            if is("PROCEDURE") {
+            self.function = is("FUNCTION");
+            self.program = is("TRIGGER") || is("PROCEDURE") || self.function;
+            if is("PROCEDURE") || self.function {
                 self.parameters = Some(0);
             }
             return;
         }
         if self.parameters.is_some() {
             return;
+        }
+        // The words of a type and of characteristics open no block; the body's first
+        // word that may open one ends the clause.
+        if self.returns {
+            if !one_of(&["BEGIN", "LOOP", "WHILE", "IF", "REPEAT", "CASE"]) {
+                return;
+            }
+            self.returns = false;
         }
         // A procedure's characteristics come before its body's first statement.
         if self.statement_start && self.open.is_empty() && one_of(&CHARACTERISTIC_WORDS) {
@@ -372,6 +392,14 @@ mod tests {
              IF 1 THEN SELECT 1; END IF; SELECT 1",
         );
         one("CREATE PROCEDURE p() REPEAT SET @a = 1; UNTIL 1 END REPEAT; SELECT 1");
+        one(
+            "CREATE FUNCTION f(a INT) RETURNS DECIMAL(8,2) CHARSET latin1 READS SQL DATA \
+             BEGIN DECLARE p DECIMAL(8,2); IF a THEN RETURN 1; END IF; RETURN p; END; SELECT 1",
+        );
+        one("CREATE FUNCTION f() RETURNS INT l: LOOP RETURN 1; END LOOP; SELECT 1");
+        one("CREATE FUNCTION f() RETURNS INT IF 1 THEN RETURN 1; END IF; SELECT 1");
+        let pieces = split("CREATE FUNCTION f() RETURNS INT RETURN 1; SELECT 1");
+        assert_eq!(pieces.len(), 2, "{pieces:?}");
         // A one-statement body ends at its `;`.
         let pieces = split("CREATE PROCEDURE p(a INT) SELECT a; SELECT 1");
         assert_eq!(pieces.len(), 2, "{pieces:?}");

@@ -318,7 +318,7 @@ pub fn fire(
     }
     let mut frame = compound::Frame::new(old, new);
     let mut runtime = compound::Runtime {
-        txn,
+        access: compound::Access::Transaction(txn),
         session,
         interrupt,
         call: None,

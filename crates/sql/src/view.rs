@@ -121,6 +121,7 @@ pub fn bind(cx: &BindContext, db: &str, view: &ViewSchema) -> Result<SelectPlan>
     bound.map_err(|mut e| match e.code {
         ErrorCode::NoSuchTable
         | ErrorCode::BadField
+        | ErrorCode::SpDoesNotExist
         | ErrorCode::ViewInvalid
         | ErrorCode::TableAccessDenied
         | ErrorCode::ColumnAccessDenied => {
@@ -160,6 +161,7 @@ pub fn check(
         outer: None,
         subquery_tables: Default::default(),
         ctes: None,
+        calling: &[],
     };
     bind(&cx, db, view).map(|_| ())
 }
@@ -175,6 +177,7 @@ fn bind_query(cx: &BindContext, db: &str, view: &ViewSchema) -> Result<SelectPla
         outer: None,
         subquery_tables: Default::default(),
         ctes: None,
+        calling: cx.calling,
     };
     let mut plan = select::bind_select(&query, &inner)?;
     rename_columns(&mut plan, &view.columns)?;

@@ -490,6 +490,15 @@ impl Scope for SpecScope<'_> {
     fn bind_subquery(&self, query: &ast::Query) -> Result<(expr::Subquery, usize)> {
         self.inner.bind_subquery(query)
     }
+    fn stored_function(
+        &self,
+        db: Option<&str>,
+        name: &str,
+        written: String,
+        args: Vec<Expr>,
+    ) -> Result<Expr> {
+        self.inner.stored_function(db, name, written, args)
+    }
     fn resolve_outer(&self, qualifier: &[String], name: &str) -> Result<Option<Expr>> {
         self.inner.resolve_outer(qualifier, name)
     }

@@ -74,6 +74,22 @@ pub trait Scope {
         None
     }
 
+    /// A call of stored function `name` of database `db` (None: the current one), with
+    /// `args` bound in this scope; `written` is the call as written. By default no stored
+    /// function is in reach (1305).
+    fn stored_function(
+        &self,
+        db: Option<&str>,
+        name: &str,
+        _written: String,
+        _args: Vec<Expr>,
+    ) -> Result<Expr> {
+        Err(no_such_function(
+            db.map(str::to_string).or_else(|| self.database()),
+            name,
+        ))
+    }
+
     /// Binds a subquery whose names may also resolve in this scope; its kind is Scalar,
     /// and the second value is its result's width. Not every statement runs plans
     /// (subquery invariant (4)): by default, 1235.
@@ -1141,6 +1157,33 @@ pub fn binary_type(op: BinaryOp, left: &Expr, right: &Expr) -> DataType {
     }
 }
 
+/// 1305 for function `name` of `db`.
+pub fn no_such_function(db: Option<String>, name: &str) -> Error {
+    let name = match db {
+        Some(db) => format!("{db}.{name}"),
+        None => name.to_string(),
+    };
+    Error::new(
+        ErrorCode::SpDoesNotExist,
+        format!("FUNCTION {name} does not exist"),
+    )
+}
+
+/// A call that no built-in function takes: a stored function's.
+fn stored_call(
+    f: &ast::Function,
+    db: Option<&str>,
+    name: &str,
+    raw: &[&ast::Expr],
+    scope: &dyn Scope,
+) -> Result<Expr> {
+    let args = raw
+        .iter()
+        .map(|a| bind(a, scope))
+        .collect::<Result<Vec<_>>>()?;
+    scope.stored_function(db, name, f.to_string(), args)
+}
+
 fn function_args(f: &ast::Function) -> Result<Vec<&ast::Expr>> {
     match &f.args {
         ast::FunctionArguments::None => Ok(Vec::new()),
@@ -1167,6 +1210,11 @@ fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
         .unwrap_or_default();
     if f.over.is_some() {
         return scope.resolve_window(f);
+    }
+    if let [db, _] = &f.name.0[..] {
+        // `db.f(...)` names a stored function, never a built-in one (MariaDB).
+        let db = db.as_ident().map(|i| i.value.clone()).unwrap_or_default();
+        return stored_call(f, Some(&db), &written, &function_args(f)?, scope);
     }
     if super::aggregate::AggregateFunction::lookup(&upper).is_some() {
         return match scope.resolve_aggregate(f)? {
@@ -1265,14 +1313,7 @@ fn bind_function(f: &ast::Function, scope: &dyn Scope) -> Result<Expr> {
         });
     }
     let Some(function) = Function::lookup(&upper) else {
-        let name = match scope.database() {
-            Some(db) => format!("{db}.{written}"),
-            None => written.clone(),
-        };
-        return Err(Error::new(
-            ErrorCode::SpDoesNotExist,
-            format!("FUNCTION {name} does not exist"),
-        ));
+        return stored_call(f, None, &written, &raw, scope);
     };
     function.check_arity(&written, raw.len())?;
     let mut args = raw

@@ -277,6 +277,13 @@ impl Expr {
                 ..
             } => super::regexp::eval(*function, args, compiled.as_deref(), row, ctx),
             Expr::Subquery(subquery) => subquery.eval(row, ctx),
+            Expr::Stored { function, args } => {
+                let values = args
+                    .iter()
+                    .map(|a| a.eval(row, ctx))
+                    .collect::<Result<Vec<_>>>()?;
+                function.0.call(values, ctx)
+            }
             Expr::OuterColumn { depth, column } => {
                 let cell = super::subquery::outer_value(*depth, column.index, ctx)?;
                 Ok(cell_value(column, cell, ctx))
@@ -353,6 +360,7 @@ impl Expr {
             | Expr::Regexp { data_type, .. } => data_type.clone(),
             Expr::Column(c) | Expr::OuterColumn { column: c, .. } => c.data_type.clone(),
             Expr::Subquery(subquery) => subquery.data_type(),
+            Expr::Stored { function, .. } => function.0.returns().clone(),
             Expr::SystemVariable { name, .. } => {
                 crate::variables::value_type(name).unwrap_or(NOMINAL_STRING)
             }
@@ -370,9 +378,10 @@ impl Expr {
             Expr::Literal { value, .. } => value.is_null(),
             Expr::Column(c) | Expr::OuterColumn { column: c, .. } => c.nullable,
             Expr::Subquery(subquery) => subquery.nullable(),
-            Expr::Parameter { .. } | Expr::SystemVariable { .. } | Expr::UserVariable { .. } => {
-                true
-            }
+            Expr::Parameter { .. }
+            | Expr::SystemVariable { .. }
+            | Expr::UserVariable { .. }
+            | Expr::Stored { .. } => true,
             Expr::Unary { operand, .. } | Expr::Collate { operand, .. } => operand.nullable(),
             Expr::SetUserVariable { value, .. } => value.nullable(),
             Expr::Binary {
@@ -418,6 +427,7 @@ impl Expr {
             Expr::Column(_)
             | Expr::SetUserVariable { .. }
             | Expr::Subquery(_)
+            | Expr::Stored { .. }
             | Expr::OuterColumn { .. } => false,
             Expr::Unary { operand, .. }
             | Expr::IsNull { operand, .. }

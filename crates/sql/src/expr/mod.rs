@@ -47,8 +47,8 @@ mod time_zone;
 
 pub use aggregate::{bind_aggregate, Accumulator, AggregateCall, AggregateFunction};
 pub use bind::{
-    binary_node, bind, check_scale, declared_decimal, function_name, is_aggregate, numeric_operand,
-    Scope,
+    binary_node, bind, check_scale, declared_decimal, function_name, is_aggregate,
+    no_such_function, numeric_operand, Scope,
 };
 pub use convert::{compare_values, exact_key_value, sort_key, store_value};
 pub use eval::NOMINAL_STRING as NOMINAL_PARAMETER_TYPE;
@@ -241,6 +241,30 @@ pub enum Expr {
         depth: usize,
         column: ColumnRef,
     },
+    /// A call of a stored function (`routine`), typed by its RETURNS. Never constant: its
+    /// body may read tables and call non-deterministic functions.
+    Stored {
+        function: StoredCall,
+        args: Vec<Expr>,
+    },
+}
+
+/// A stored function as one call binds it (`routine`).
+pub trait StoredFunction: std::fmt::Debug + Send + Sync {
+    /// The RETURNS type.
+    fn returns(&self) -> &DataType;
+    /// Runs the body with the arguments' values; it reads what `ctx.subqueries` reads.
+    fn call(&self, args: Vec<Value>, ctx: &EvalContext) -> Result<Value>;
+}
+
+/// A bound stored function; two are equal only if they are the same binding.
+#[derive(Clone, Debug)]
+pub struct StoredCall(pub std::sync::Arc<dyn StoredFunction>);
+
+impl PartialEq for StoredCall {
+    fn eq(&self, other: &StoredCall) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 /// Everything evaluation needs from outside the row.

@@ -75,6 +75,10 @@ pub trait SubqueryRunner {
     /// The rows of `subquery`, at most `limit` of them, with `ctx.outer` the rows of the
     /// enclosing queries.
     fn rows(&self, subquery: &Subquery, limit: usize, ctx: &EvalContext) -> Result<SubqueryRows>;
+
+    /// The view this execution reads, and its process entry (for KILL): a stored
+    /// function's body reads with them (`routine`).
+    fn reading(&self) -> (manycore_storage::ReadView, &crate::engine::ProcessEntry);
 }
 
 pub fn one_column_error() -> Error {

@@ -1,31 +1,58 @@
-//! Running CREATE PROCEDURE, DROP PROCEDURE, CALL and SHOW CREATE PROCEDURE (`routine`
-//! reads them and holds their rules). CREATE and DROP commit an open transaction first
-//! (session invariant (2)); CALL runs as one statement (`routine` invariant (3)).
+//! Running CREATE and DROP of procedures and functions, CALL, and SHOW CREATE PROCEDURE /
+//! FUNCTION (`routine` reads them and holds their rules). CREATE and DROP commit an open
+//! transaction first (session invariant (2)); CALL runs as one statement (`routine`
+//! invariant (3)). A stored function runs where an expression calls it (`routine`
+//! invariant (5)), not here.
 
 use super::{storage_error, Session, StatementOutcome};
 use crate::compound::{self, CallOutput};
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::SessionContext;
 use crate::privilege::Privileges;
-use crate::routine::{self, Characteristics, CreateProcedure, Mode};
+use crate::routine::{self, Characteristics, CreateRoutine, Mode, Parameter};
 use crate::scope::Parameters;
 use crate::select_into::user_variable;
 use crate::show::{self, Rows};
 use crate::sink::{ColumnInfo, ResultSink};
-use manycore_storage::{RoutineKind, RoutineSchema};
+use manycore_storage::{Catalog, RoutineKind, RoutineSchema};
 use manycore_types::{DataType, Value};
 use sqlparser::ast;
+use std::collections::HashMap;
 use std::sync::Arc;
 
+/// Procedures a session keeps bound (a client's working set is a few; one that calls
+/// more starts over).
+const BOUND_PROCEDURES_MAX: usize = 64;
+
+/// The procedures this session bound for CALL, by database and `routine_key`: a CALL
+/// binds its body once, not at every call, as a trigger's is bound with its table's
+/// write plan.
+#[derive(Default)]
+pub(super) struct BoundProcedures(HashMap<(String, String), Arc<BoundProcedure>>);
+
+impl BoundProcedures {
+    pub(super) fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
+/// A procedure bound under one catalog and one grant generation: a body binds tables
+/// and checks privileges, so either changing means binding it again.
+pub(super) struct BoundProcedure {
+    routine: Arc<RoutineSchema>,
+    declared: Vec<Parameter>,
+    body: compound::Body,
+    catalog: Arc<Catalog>,
+    generation: u64,
+}
+
 impl Session {
-    /// CREATE [OR REPLACE] PROCEDURE: 1049 for a missing database, 1304 for a name in
-    /// use (a note with IF NOT EXISTS); the parameters and the body are checked now
-    /// (`routine` invariant (1)).
-    pub(super) fn create_procedure(
-        &mut self,
-        statement: &CreateProcedure,
-    ) -> Result<StatementOutcome> {
+    /// CREATE [OR REPLACE] PROCEDURE or FUNCTION: 1049 for a missing database, 1304 for a
+    /// name in use (a note with IF NOT EXISTS); the parameters, a function's RETURNS
+    /// and the body are checked now (`routine` invariant (1)).
+    pub(super) fn create_routine(&mut self, statement: &CreateRoutine) -> Result<StatementOutcome> {
         self.implicit_commit()?;
+        let kind = statement.kind;
         let (db, name) = crate::ddl::split_name(&statement.name)?;
         let db = self.require_db(db)?;
         let storage = self.engine.storage().clone();
@@ -35,27 +62,41 @@ impl Session {
             .get(&db)
             .ok_or_else(|| Error::bad_db(&db))?;
         self.state.access().database(&db, Privileges::CREATE)?;
-        let parameters = routine::parameters(&statement.parameters)?;
+        let parameters = routine::typed_parameters(statement.declared.clone())?;
+        let returns = match &statement.returns {
+            Some(written) => {
+                routine::returns_text(&routine::returns_type(written, database.collation)?)
+            }
+            None => String::new(),
+        };
         {
             let typed: Vec<(String, DataType)> = parameters
-                .iter()
-                .map(|p| (p.name.clone(), p.data_type.clone()))
+                .into_iter()
+                .map(|p| (p.name, p.data_type))
                 .collect();
             let unbound = Parameters::untyped();
             let mut cx = self.bind_context(&catalog, &statement.body, &unbound);
             cx.database = Some(&db);
-            compound::bind_procedure(&cx, &db, &statement.body, &typed)?;
+            match kind {
+                RoutineKind::Procedure => {
+                    compound::bind_procedure(&cx, &db, &statement.body, &typed)?
+                }
+                RoutineKind::Function => {
+                    compound::bind_function(&cx, &db, &name, &statement.body, &typed)?
+                }
+            };
         }
-        if database.routine(RoutineKind::Procedure, &name).is_some() && !statement.or_replace {
+        let already_exists = || {
+            let message = format!("{} {name} already exists", routine::kind_name(kind));
+            Error::new(ErrorCode::SpAlreadyExists, message)
+        };
+        if database.routine(kind, &name).is_some() && !statement.or_replace {
             if statement.if_not_exists {
-                self.state
-                    .note(ErrorCode::SpAlreadyExists, already_exists(&name));
+                let e = already_exists();
+                self.state.note(e.code, e.message);
                 return Ok(StatementOutcome::ok());
             }
-            return Err(Error::new(
-                ErrorCode::SpAlreadyExists,
-                already_exists(&name),
-            ));
+            return Err(already_exists());
         }
         drop(catalog);
         let variable = |name: &str| self.state.system_variable_text(name);
@@ -70,9 +111,9 @@ impl Session {
         } = statement.characteristics.clone();
         let schema = RoutineSchema {
             name: name.clone(),
-            kind: RoutineKind::Procedure,
+            kind,
             params: statement.parameters.clone(),
-            returns: String::new(),
+            returns,
             body: statement.body.clone(),
             definer: self.state.definer(statement.definer.as_deref()),
             security,
@@ -89,17 +130,25 @@ impl Session {
             .create_routine(&db, schema, statement.or_replace)
             .map_err(storage_error)?
         {
-            return Err(Error::new(
-                ErrorCode::SpAlreadyExists,
-                already_exists(&name),
-            ));
+            return Err(already_exists());
+        }
+        // Unqualified, a built-in function of the same name is the one called (MariaDB).
+        if kind == RoutineKind::Function
+            && crate::expr::Function::lookup(&name.to_ascii_uppercase()).is_some()
+        {
+            self.state.note(
+                ErrorCode::NativeFctNameCollision,
+                format!("This function '{name}' has the same name as a native function"),
+            );
         }
         Ok(StatementOutcome::ok())
     }
 
-    /// DROP PROCEDURE [IF EXISTS] [db.]name: 1305 (a note with IF EXISTS) if there is none.
-    pub(super) fn drop_procedure(
+    /// DROP {PROCEDURE | FUNCTION} [IF EXISTS] [db.]name: 1305 (a note with IF EXISTS)
+    /// if there is none.
+    pub(super) fn drop_routine(
         &mut self,
+        kind: RoutineKind,
         name: &ast::ObjectName,
         if_exists: bool,
     ) -> Result<StatementOutcome> {
@@ -108,13 +157,13 @@ impl Session {
         let db = self.require_db(db)?;
         self.state.access().database(&db, Privileges::DROP)?;
         let storage = self.engine.storage();
-        let dropped = match storage.drop_routine(&db, RoutineKind::Procedure, &name) {
+        let dropped = match storage.drop_routine(&db, kind, &name) {
             Ok(dropped) => dropped,
             Err(manycore_storage::StorageError::NoSuchDatabase(_)) => false,
             Err(e) => return Err(storage_error(e)),
         };
         if !dropped {
-            let e = routine::no_such_procedure(&db, &name);
+            let e = routine::no_such_routine(kind, &db, &name);
             if !if_exists {
                 return Err(e);
             }
@@ -136,23 +185,14 @@ impl Session {
     ) -> Result<()> {
         let (db, name) = crate::ddl::split_name(name)?;
         let db = self.require_db(db)?;
-        let catalog = self.engine.storage().catalog();
-        let found = catalog
-            .databases
-            .get(&db)
-            .and_then(|d| d.routine(RoutineKind::Procedure, &name))
-            .map(Arc::clone)
-            .ok_or_else(|| routine::no_such_procedure(&db, &name))?;
-        let declared = routine::parameters(&found.params)?;
+        let procedure = self.bound_procedure(&db, &name)?;
+        let qualified = format!("{db}.{}", procedure.routine.name);
+        let declared = &procedure.declared;
         if declared.len() != arguments.len() {
-            return Err(Error::new(
-                ErrorCode::SpWrongNoOfArgs,
-                format!(
-                    "Incorrect number of arguments for PROCEDURE {db}.{}; expected {}, got {}",
-                    found.name,
-                    declared.len(),
-                    arguments.len()
-                ),
+            let kind = RoutineKind::Procedure;
+            let (expected, given) = (declared.len(), arguments.len());
+            return Err(routine::wrong_argument_count(
+                kind, &qualified, expected, given,
             ));
         }
         // Each OUT or INOUT argument names the user variable it is returned to.
@@ -169,14 +209,19 @@ impl Session {
                 return Err(Error::new(
                     ErrorCode::SpNotVarArg,
                     format!(
-                        "OUT or INOUT argument {} for routine {db}.{} is not a variable or \
+                        "OUT or INOUT argument {} for routine {qualified} is not a variable or \
                          NEW pseudo-variable in BEFORE trigger",
                         i + 1,
-                        found.name
                     ),
                 ));
             };
             returned.push((i, variable.to_string()));
+        }
+        if !self.client_multi_results && procedure.body.result_sets {
+            return Err(Error::new(
+                ErrorCode::SpBadselect,
+                format!("PROCEDURE {qualified} can't return a result set in the given context"),
+            ));
         }
         let mut values = Vec::with_capacity(arguments.len());
         for (parameter, argument) in declared.iter().zip(arguments) {
@@ -187,43 +232,24 @@ impl Session {
                 }
             });
         }
-        let body = {
-            let typed: Vec<(String, DataType)> = declared
-                .into_iter()
-                .map(|p| (p.name, p.data_type))
-                .collect();
-            let unbound = Parameters::untyped();
-            let mut cx = self.bind_context(&catalog, &found.body, &unbound);
-            cx.database = Some(&db);
-            compound::bind_procedure(&cx, &db, &found.body, &typed)?
-        };
-        drop(catalog);
         let mut output = CallOutput::default();
         // A statement of the body that failed was undone by itself (`routine` invariant
         // (3)): its error ends the CALL, and the work before it stays. Only a lock wait
         // or a deadlock undoes the whole CALL.
+        let body = &procedure.body;
         let ran = self.with_transaction(body.writes, |txn, state, interrupt| {
             let mut runtime = compound::Runtime {
-                txn,
+                access: compound::Access::Transaction(txn),
                 session: state,
                 interrupt,
                 call: Some(&mut output),
             };
-            match compound::run_procedure(&body, values, &mut runtime) {
+            match compound::run_procedure(body, values, &mut runtime) {
                 Err(e) if e.wait.is_none() && e.code != ErrorCode::LockDeadlock => Ok(Err(e)),
                 ran => ran.map(Ok),
             }
         })?;
         let finals = ran?;
-        if !self.client_multi_results && !output.result_sets.is_empty() {
-            return Err(Error::new(
-                ErrorCode::SpBadselect,
-                format!(
-                    "PROCEDURE {db}.{} can't return a result set in the given context",
-                    found.name
-                ),
-            ));
-        }
         for (slot, variable) in returned {
             self.state
                 .set_user_variable(&variable, finals[slot].clone());
@@ -241,24 +267,73 @@ impl Session {
         )
     }
 
-    /// SHOW CREATE PROCEDURE [db.]name: 1305 if there is none.
-    pub(super) fn show_create_procedure(&self, name: &ast::ObjectName) -> Result<Rows> {
+    /// Procedure `db.name` bound, from this session's `BoundProcedures` while the catalog
+    /// and the grants it was bound under are current; 1305 if there is none.
+    fn bound_procedure(&mut self, db: &str, name: &str) -> Result<Arc<BoundProcedure>> {
+        let catalog = self.engine.storage().catalog();
+        let generation = self.state.grants.generation;
+        let key = (db.to_string(), manycore_storage::routine_key(name));
+        if let Some(bound) = self.procedures.0.get(&key) {
+            if Arc::ptr_eq(&bound.catalog, &catalog) && bound.generation == generation {
+                return Ok(Arc::clone(bound));
+            }
+        }
+        let found = catalog
+            .databases
+            .get(db)
+            .and_then(|d| d.routine(RoutineKind::Procedure, name))
+            .map(Arc::clone)
+            .ok_or_else(|| routine::no_such_routine(RoutineKind::Procedure, db, name))?;
+        let declared = routine::parameters(&found.params)?;
+        let body = {
+            let typed: Vec<(String, DataType)> = declared
+                .iter()
+                .map(|p| (p.name.clone(), p.data_type.clone()))
+                .collect();
+            let unbound = Parameters::untyped();
+            let mut cx = self.bind_context(&catalog, &found.body, &unbound);
+            cx.database = Some(db);
+            compound::bind_procedure(&cx, db, &found.body, &typed)?
+        };
+        let bound = Arc::new(BoundProcedure {
+            routine: found,
+            declared,
+            body,
+            catalog: Arc::clone(&catalog),
+            generation,
+        });
+        if self.procedures.0.len() >= BOUND_PROCEDURES_MAX {
+            self.procedures.clear();
+        }
+        self.procedures.0.insert(key, Arc::clone(&bound));
+        Ok(bound)
+    }
+
+    /// SHOW CREATE PROCEDURE / FUNCTION [db.]name: 1305 if there is none.
+    pub(super) fn show_create_routine(
+        &self,
+        kind: RoutineKind,
+        name: &ast::ObjectName,
+    ) -> Result<Rows> {
         let (db, name) = crate::ddl::split_name(name)?;
         let db = self.require_db(db)?;
         let catalog = self.engine.storage().catalog();
         let database = catalog.databases.get(&db);
-        let Some((database, found)) =
-            database.and_then(|d| d.routine(RoutineKind::Procedure, &name).map(|r| (d, r)))
+        let Some((database, found)) = database.and_then(|d| d.routine(kind, &name).map(|r| (d, r)))
         else {
-            return Err(routine::no_such_procedure(&db, &name));
+            return Err(routine::no_such_routine(kind, &db, &name));
         };
         let found = Arc::clone(found);
         let text = |name: &str, length| ColumnInfo::text(name, length);
+        let (title, create) = match kind {
+            RoutineKind::Procedure => ("Procedure", "Create Procedure"),
+            RoutineKind::Function => ("Function", "Create Function"),
+        };
         Ok(Rows {
             columns: vec![
-                text("Procedure", 64),
+                text(title, 64),
                 text("sql_mode", 8192),
-                ColumnInfo::text_nullable("Create Procedure", 65535),
+                ColumnInfo::text_nullable(create, 65535),
                 text("character_set_client", 32),
                 text("collation_connection", 32),
                 text("Database Collation", 32),
@@ -275,7 +350,7 @@ impl Session {
     }
 }
 
-/// The CREATE PROCEDURE that makes `found`.
+/// The CREATE PROCEDURE or FUNCTION that makes `found`.
 pub(crate) fn create_text(found: &RoutineSchema) -> String {
     let characteristics = Characteristics {
         comment: found.comment.clone(),
@@ -284,14 +359,12 @@ pub(crate) fn create_text(found: &RoutineSchema) -> String {
         security: found.security.clone(),
     };
     routine::create_text(
+        found.kind,
         &found.definer,
         &found.name,
         &found.params,
+        &found.returns,
         &characteristics,
         &found.body,
     )
-}
-
-fn already_exists(name: &str) -> String {
-    format!("PROCEDURE {name} already exists")
 }
