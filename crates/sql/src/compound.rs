@@ -1,5 +1,7 @@
-//! Compound statements: the bodies of triggers and stored procedures (`routine`), read as
-//! MariaDB's stored-program grammar, bound once and interpreted per execution.
+//! Compound statements: the bodies of triggers, stored procedures and stored functions
+//! (`routine`), read as MariaDB's stored-program grammar, bound once and interpreted per
+//! execution (a function's body reads through the calling statement's view:
+//! `Access::View`).
 //!
 //! A body is parsed into `Node`s (`parse`), then bound (`bind`) into `Op`s: every
 //! expression and every SQL statement inside is bound like a prepared statement, each
@@ -13,7 +15,8 @@
 //! the CASE statement (both forms; 1339 when nothing matches and there is no ELSE),
 //! WHILE, REPEAT, LOOP, labels with LEAVE and ITERATE, SELECT ... INTO locals or user
 //! variables, SIGNAL with its condition items, DECLARE ... CONDITION and HANDLER, and
-//! INSERT/UPDATE/DELETE (with RETURNING in a procedure), and in a procedure SELECT.
+//! INSERT/UPDATE/DELETE (with RETURNING in a procedure), in a procedure SELECT, and in a
+//! function RETURN (1313 elsewhere).
 //!
 //! Invariants:
 //! (1) Labels and local variables are resolved when the body is bound (1308, 1309, 1310,
@@ -43,8 +46,8 @@
 //!     do not reach the statement that fired the trigger or the CALL. In a trigger, a
 //!     statement whose error a handler caught keeps what it wrote before the error, as
 //!     MariaDB's triggers do; in a procedure each statement is atomic (`run_procedure`),
-//!     as in MariaDB. A plain SELECT is 1415 in a trigger; in a procedure its rows are a
-//!     result set for the CALL (`CallOutput`).
+//!     as in MariaDB. A plain SELECT is 1415 in a trigger or a function; in a procedure
+//!     its rows are a result set for the CALL (`CallOutput`).
 //!
 //! (7) A body is bound when its trigger is created, but as in MariaDB only its form and its
 //!     NEW / OLD references are checked then: an error binding one of its statements or

@@ -1,18 +1,21 @@
-//! Stored procedures: CREATE PROCEDURE, DROP PROCEDURE and CALL read here, and the
-//! statement SHOW CREATE PROCEDURE prints. A procedure's body is a compound statement
-//! (`compound`), bound at each CALL with the procedure's parameters as its first local
-//! variables; the session runs it (`session::routines`).
+//! Stored procedures and functions: CREATE PROCEDURE / FUNCTION, DROP PROCEDURE /
+//! FUNCTION and CALL read here, the statement SHOW CREATE prints, and the binding and
+//! running of a stored function's call. A routine's body is a compound statement
+//! (`compound`) with the routine's parameters as its first local variables; the session
+//! binds a procedure for CALL and runs it (`session::routines`), an expression runs a
+//! function (`Expr::Stored`).
 //!
-//! A procedure is kept in the catalog as text (`storage::RoutineSchema`: the parameter
-//! list and the body as written, and the characteristics), logged and checkpointed like
-//! a trigger.
+//! A routine is kept in the catalog as text (`storage::RoutineSchema`: the parameter
+//! list, a function's RETURNS type (`returns_text`) and the body as written, and the
+//! characteristics), logged and checkpointed like a trigger.
 //!
 //! Invariants:
-//! (1) CREATE PROCEDURE checks what MariaDB checks then: the parameter list (1330 for a
-//!     name given twice, 1064 for a type it cannot read) and the body's form (1064; 1308,
-//!     1327... from `compound`; 1235 for what is not built). An error binding one of the
-//!     body's statements (an unknown table) comes when the statement runs (`compound`
-//!     invariant (7)).
+//! (1) CREATE checks what MariaDB checks then: the parameter list (1330 for a name given
+//!     twice, 1064 for a type it cannot read), a function's RETURNS, and the body's form
+//!     (1064; 1308, 1327... from `compound`; 1313 for RETURN in a procedure, 1320 for a
+//!     function without RETURN, 1415 for a function's SELECT; 1235 for what is not
+//!     built). An error binding one of the body's statements (an unknown table) comes
+//!     when the statement runs (`compound` invariant (7)).
 //! (2) A CALL checks its arguments before anything runs: their count (1318), and that
 //!     each OUT or INOUT argument is a user variable (1414).
 //! (3) A CALL is one statement to the session. Each statement of the body is atomic
@@ -23,15 +26,32 @@
 //! (4) The result sets of the body's SELECTs are held until the CALL ends and then sent,
 //!     followed by an OK whose affected rows are the sum over the body's statements, as
 //!     MariaDB's. A CALL that must wait for a row lock is undone and runs again from its
-//!     start with nothing sent (session invariant (4)).
+//!     start with nothing sent (session invariant (4)). A client without
+//!     CLIENT_MULTI_RESULTS gets 1312 before the body runs, if it holds a SELECT or a
+//!     RETURNING.
+//! (5) A stored function is bound where a statement calls it (`bind_function_call`: 1305,
+//!     1318, 4187 for an OUT or INOUT parameter), its body bound for that call, and runs
+//!     each time the call is evaluated, over the calling statement's view: it sees what
+//!     that statement sees (its transaction's own changes too), and never writes. A
+//!     function whose body writes is 1235 where it is called. The value RETURN gives is
+//!     converted to the RETURNS type as a column stores it (1264 / 1406 in strict mode,
+//!     named by the call as written); a body that ends without RETURN is 1321. A bound
+//!     call is part of its statement's plan: the text plan cache and prepared statements
+//!     bind again when a routine or a table the body reads changes.
+//! (6) No function runs inside itself: binding a call of a function whose body is being
+//!     bound (`BindContext::calling`) is 1424, which, inside a body, is the error of the
+//!     statement holding the call when it runs, as MariaDB raises it when that statement
+//!     is first run, whether or not the call would be evaluated.
 //!
-//! Not built yet (1235, or as noted): stored functions; CALL, DDL, transaction control and
-//! SET of system variables inside a body (`compound` invariant (4)); ALTER PROCEDURE; an
-//! OUT or INOUT argument given as a `?` of a prepared CALL (1414 here); recursion. The
-//! body runs with the caller's privileges and sql_mode, not the definer's or the one
-//! recorded at CREATE; CREATE and DROP PROCEDURE check the database's CREATE and DROP
-//! privileges (CREATE ROUTINE, ALTER ROUTINE and EXECUTE are not modelled). Warnings the
-//! body's statements raise stay in the body, as in a trigger.
+//! Not built yet (1235, or as noted): stored functions that write; CALL, DDL, transaction
+//! control and SET of system variables inside a body (`compound` invariant (4)); ALTER
+//! PROCEDURE / FUNCTION; an OUT or INOUT argument given as a `?` of a prepared CALL (1414
+//! here); recursion of procedures; stored functions in DEFAULT, CHECK and generated
+//! columns (1305, where MariaDB says 1901). The body runs with the caller's privileges
+//! and sql_mode, not the definer's or the one recorded at CREATE; CREATE and DROP check
+//! the database's CREATE and DROP privileges (CREATE ROUTINE, ALTER ROUTINE and EXECUTE
+//! are not modelled). Warnings the body's statements raise stay in the body, as in a
+//! trigger.
 
 use crate::compound;
 use crate::error::{Error, ErrorCode, Result};

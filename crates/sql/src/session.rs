@@ -1831,7 +1831,9 @@ impl Session {
             let database = prepared.database.clone();
             let saved = std::mem::replace(&mut self.state.database, database);
             let param_types: Vec<DataType> = params.iter().map(parameter_type).collect();
-            let parameters = Parameters::typed(param_types.clone());
+            // User variables are typed by their values now, as at PREPARE.
+            let parameters = Parameters::typed(param_types.clone())
+                .with_user_variables(&self.state.user_vars.borrow());
             let rebound = self.bind(&catalog, &statement, &text, &parameters);
             self.state.database = saved;
             let prepared = self.prepared.get_mut(&id).expect("checked above");

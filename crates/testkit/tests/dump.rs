@@ -3,9 +3,10 @@
 //! included, and left out) and with routines, events and triggers, exits 0 with nothing
 //! on stderr, and each dump restored into a fresh server gives the same tables (SHOW
 //! CREATE TABLE), views (SHOW CREATE VIEW, one reading the other), triggers (SHOW
-//! TRIGGERS, SHOW CREATE TRIGGER), procedures (SHOW CREATE PROCEDURE, and a CALL giving
-//! the same result set and OUT value; only with --routines) and rows, a foreign key that
-//! is enforced again and a trigger that fires again.
+//! TRIGGERS, SHOW CREATE TRIGGER), routines (SHOW CREATE PROCEDURE and FUNCTION, a CALL
+//! giving the same result set and OUT value, a function call the same value; only with
+//! --routines) and rows, a foreign key that is enforced again and a trigger that fires
+//! again.
 
 use manycore_testkit::{mariadb_cli, mariadb_dump, Server};
 
@@ -56,6 +57,13 @@ BEGIN
   SELECT SUM(o.total) INTO total FROM shop.orders o WHERE o.user_id = who;
   SELECT name FROM shop.users WHERE id = who;
 END//
+CREATE DEFINER=`root`@`localhost` FUNCTION shop.label(who INT) RETURNS VARCHAR(80)
+  DETERMINISTIC READS SQL DATA
+BEGIN
+  DECLARE found VARCHAR(80);
+  SELECT CONCAT(name, ' <', email, '>') INTO found FROM shop.users WHERE id = who;
+  RETURN IFNULL(found, 'nobody');
+END//
 DELIMITER ;
 "#;
 
@@ -70,7 +78,8 @@ const CHECK: &str =
 
 /// What must come back the same after a restore of a dump made with --routines.
 const ROUTINES_CHECK: &str =
-    "SHOW CREATE PROCEDURE shop.spent; CALL shop.spent(1, @total); SELECT @total;";
+    "SHOW CREATE PROCEDURE shop.spent; CALL shop.spent(1, @total); SELECT @total; \
+     SHOW CREATE FUNCTION shop.label; SELECT shop.label(1), shop.label(99);";
 
 /// What the seeded server shows for CHECK and ROUTINES_CHECK.
 struct Expected {
