@@ -650,7 +650,8 @@ fn run_set_operation(
     })
 }
 
-fn count_value(count: Count, ctx: &ExecContext) -> Result<u64> {
+/// A LIMIT or OFFSET operand's value in this execution.
+pub fn count_value(count: Count, ctx: &ExecContext) -> Result<u64> {
     match count {
         Count::Value(v) => Ok(v),
         Count::Parameter(i) => match ctx.eval.params.get(i) {
@@ -839,8 +840,24 @@ pub fn scan_rows(
     ctx: &ExecContext,
     f: &mut dyn FnMut(&Arc<RowSlot>, &[Value]) -> Flow,
 ) -> Flow {
+    scan_rows_in_order(scan, ctx, f).map(|(flow, _)| flow)
+}
+
+/// `scan_rows`, also saying whether the rows came in the order of the scan's access path:
+/// false when a key value without an exact conversion made it a full scan, whose rows
+/// come in primary-key order (`Scan::reads_in_order_of`).
+pub fn scan_rows_in_order(
+    scan: &Scan,
+    ctx: &ExecContext,
+    f: &mut dyn FnMut(&Arc<RowSlot>, &[Value]) -> Flow,
+) -> Result<(ControlFlow<()>, bool)> {
     let (resolved, from_text) = resolve_access(scan, &[], ctx)?;
-    scan_resolved(scan, resolved, from_text, ctx, f)
+    let fell_back =
+        matches!(scan.access, AccessPath::Index(_)) && matches!(resolved, Resolved::Full);
+    Ok((
+        scan_resolved(scan, resolved, from_text, ctx, f)?,
+        !fell_back,
+    ))
 }
 
 /// Where `scan`'s access path leads, its key values evaluated on `outer` (a join's row so

@@ -1448,7 +1448,9 @@ mod tests {
             other => panic!("{other:?}"),
         };
         match *statement {
-            ast::Statement::Query(query) => crate::select::locking(&query).expect(text),
+            ast::Statement::Query(query) => crate::select::locking(&query)
+                .expect(text)
+                .map(|locking| locking.policy),
             other => panic!("{other:?}"),
         }
     }

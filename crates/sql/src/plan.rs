@@ -137,6 +137,64 @@ impl Plan {
         }
     }
 
+    /// What this query block delivers of its single table's scan when it passes the
+    /// scan's rows on in the scan's order with a LIMIT the one thing cutting them: a
+    /// LIMIT over the select list, an ORDER BY of ascending table columns (which the
+    /// scan must read in: `Scan::reads_in_order_of`) or none, and no HAVING, aggregate,
+    /// window or DISTINCT. Its rows are then the first OFFSET + LIMIT rows the scan
+    /// passes on (a stable sort keeps the scan's order among equal keys).
+    pub fn scan_prefix(&self) -> Option<ScanPrefix<'_>> {
+        let Plan::Limit {
+            input,
+            offset,
+            count: Some(count),
+        } = self
+        else {
+            return None;
+        };
+        let mut keys: &[SortKey] = &[];
+        // The select values' expressions, at their positions in the row.
+        let mut computed: Option<(&[Expr], usize)> = None;
+        let mut plan: &Plan = input;
+        let scan = loop {
+            match plan {
+                Plan::Project { input, .. } | Plan::Widen { input, .. } => plan = input,
+                Plan::Compute { input, exprs, at } => {
+                    computed = Some((exprs, *at));
+                    plan = input;
+                }
+                Plan::Sort { input, keys: sort } => {
+                    keys = sort;
+                    plan = input;
+                }
+                Plan::Scan(scan) => break scan,
+                _ => return None,
+            }
+        };
+        let table_column = |expr: &Expr| {
+            let index = expr.column_index()?;
+            match computed {
+                // A select alias (ORDER BY id names the select list's `id`).
+                Some((exprs, at)) if index >= at => exprs.get(index - at)?.column_index(),
+                _ => Some(index),
+            }
+        };
+        let sorted_by = keys
+            .iter()
+            .map(|key| table_column(&key.expr).filter(|_| !key.descending))
+            .collect::<Option<Vec<usize>>>()?;
+        let table_width = scan.table.schema.columns.len();
+        if sorted_by.iter().any(|&column| column >= table_width) {
+            return None;
+        }
+        Some(ScanPrefix {
+            scan,
+            offset: *offset,
+            count: *count,
+            sorted_by,
+        })
+    }
+
     /// The input of a one-input operator of a query block.
     fn block_input(&self) -> Option<&Plan> {
         match self {
@@ -250,6 +308,17 @@ pub enum Count {
     Parameter(usize),
 }
 
+/// A query block whose rows are the first `offset` + `count` rows its scan passes on,
+/// less the first `offset` (`Plan::scan_prefix`), provided the scan reads in ascending
+/// order of `sorted_by`.
+pub struct ScanPrefix<'a> {
+    pub scan: &'a Scan,
+    pub offset: Count,
+    pub count: Count,
+    /// The table columns ORDER BY sorts by, ascending (empty without ORDER BY).
+    pub sorted_by: Vec<usize>,
+}
+
 #[derive(Clone)]
 pub struct Scan {
     pub table: Arc<Table>,
@@ -262,6 +331,49 @@ pub struct Scan {
     pub filter: Option<Expr>,
     /// What the index access leaves of `filter` to check per row (invariant (2)).
     pub residual: Option<Expr>,
+}
+
+impl Scan {
+    /// Whether the rows this scan passes on come in ascending order of `columns`: those
+    /// of its index when it reads through its access path (`access_followed`; a
+    /// secondary index's keys end with the primary key's columns), else of the primary
+    /// key. Columns the access holds at one value (`col = constant`) are the same in
+    /// every row, so they are left out on both sides; a column keyed by a prefix of its
+    /// value orders its rows only partly, so the order ends before it.
+    pub fn reads_in_order_of(&self, columns: &[usize], access_followed: bool) -> bool {
+        let schema = &self.table.schema;
+        let primary = schema.primary_key.as_deref().unwrap_or_default();
+        let mut fixed = Vec::new();
+        let order: Vec<usize> = match &self.access {
+            AccessPath::Index(access) if access_followed => {
+                let keyed: Vec<(usize, Option<u32>)> = match access.index {
+                    IndexNo::Primary => primary.iter().map(|&c| (c, None)).collect(),
+                    IndexNo::Secondary(i) => {
+                        let index = &schema.indexes[i];
+                        let own = index.columns.iter().copied();
+                        own.zip(index.prefix_lengths.iter().copied())
+                            .chain(primary.iter().map(|&c| (c, None)))
+                            .collect()
+                    }
+                };
+                for (alternatives, (column, _)) in access.eq.iter().zip(&keyed) {
+                    if alternatives.len() == 1 {
+                        fixed.push(*column);
+                    }
+                }
+                keyed
+                    .iter()
+                    .take_while(|(_, prefix)| prefix.is_none())
+                    .map(|(column, _)| *column)
+                    .collect()
+            }
+            _ => primary.to_vec(),
+        };
+        let free = |column: &&usize| !fixed.contains(*column);
+        let wanted: Vec<usize> = columns.iter().filter(free).copied().collect();
+        let order: Vec<usize> = order.iter().filter(free).copied().collect();
+        order.starts_with(&wanted)
+    }
 }
 
 impl std::fmt::Debug for Scan {

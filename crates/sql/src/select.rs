@@ -28,7 +28,7 @@ pub struct SelectPlan {
     pub tables: Vec<Arc<Table>>,
     /// FOR UPDATE / LOCK IN SHARE MODE was given, with what it does with held rows
     /// (`session::locking_read`).
-    pub locking: Option<LockWaitPolicy>,
+    pub locking: Option<Locking>,
     /// The first table is read whole: counted as MariaDB's Select_scan on each execution,
     /// decided here so executions do not walk the plan.
     pub full_scan: bool,
@@ -440,6 +440,14 @@ pub fn bind_select(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
     }
 }
 
+/// A locking read's clause (`session::locking_read`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Locking {
+    /// LOCK IN SHARE MODE, which a READ ONLY transaction may run; else FOR UPDATE.
+    pub shared: bool,
+    pub policy: LockWaitPolicy,
+}
+
 /// What a locking read does with a row another transaction holds (`session::locking_read`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LockWaitPolicy {
@@ -457,7 +465,7 @@ const LOCK_WAIT_SECONDS_MAX: u64 = 100_000_000;
 
 /// `query`'s locking clause (FOR UPDATE, or LOCK IN SHARE MODE: `parse`) and what it does
 /// with held rows; None for a read that locks nothing.
-pub fn locking(query: &ast::Query) -> Result<Option<LockWaitPolicy>> {
+pub fn locking(query: &ast::Query) -> Result<Option<Locking>> {
     let Some(clause) = query.locks.last() else {
         return Ok(None);
     };
@@ -476,13 +484,17 @@ pub fn locking(query: &ast::Query) -> Result<Option<LockWaitPolicy>> {
             },
             _ => None,
         });
-    Ok(Some(match (clause.nonblock, wait_seconds) {
+    let policy = match (clause.nonblock, wait_seconds) {
         (Some(ast::NonBlock::Nowait), _) => LockWaitPolicy::WaitAtMost(Duration::ZERO),
         (Some(ast::NonBlock::SkipLocked), _) => LockWaitPolicy::SkipLocked,
         (None, Some(seconds)) => {
             LockWaitPolicy::WaitAtMost(Duration::from_secs(seconds.min(LOCK_WAIT_SECONDS_MAX)))
         }
         (None, None) => LockWaitPolicy::Wait,
+    };
+    Ok(Some(Locking {
+        shared: clause.lock_type == ast::LockType::Share,
+        policy,
     }))
 }
 
@@ -509,7 +521,7 @@ pub fn bind_query_block(
     select: &ast::Select,
     order_by: Option<&ast::OrderBy>,
     limit: &Option<ast::LimitClause>,
-    locking: Option<LockWaitPolicy>,
+    locking: Option<Locking>,
     cx: &BindContext,
 ) -> Result<SelectPlan> {
     if select.into.is_some() {

@@ -4,6 +4,8 @@
 //! read never waits; a row nobody holds is not blocked by a lock on another. NOWAIT fails
 //! with 1205 instead of waiting, WAIT n waits up to n seconds (past a shorter
 //! innodb_lock_wait_timeout) and then fails with 1205, SKIP LOCKED leaves held rows out.
+//! ORDER BY ... LIMIT in the scan's order locks only the rows it returns (a job queue hands
+//! each worker another job); in autocommit a locking read locks for its statement.
 
 use std::sync::mpsc;
 use std::thread;
@@ -329,4 +331,190 @@ fn skip_locked_leaves_out_the_rows_others_hold() {
     holder.query_drop("COMMIT").expect("commit");
     assert_eq!(ids(&mut other, all), [1, 2, 3]);
     other.query_drop("COMMIT").expect("commit");
+}
+
+/// A job queue: jobs 2, 3, 5, 6, 7 are new, found through the index (state, id).
+fn setup_jobs(conn: &mut mysql::Conn) {
+    for sql in [
+        "DROP DATABASE IF EXISTS queue",
+        "CREATE DATABASE queue",
+        "CREATE TABLE queue.jobs (id INT PRIMARY KEY, state VARCHAR(10) NOT NULL, \
+         prio INT NOT NULL, KEY (state, id))",
+        "INSERT INTO queue.jobs VALUES (1, 'done', 5), (2, 'new', 4), (3, 'new', 3), \
+         (4, 'done', 2), (5, 'new', 1), (6, 'new', 0), (7, 'new', 9)",
+        // The same rows with no index but the primary key: the filter is checked per row.
+        "CREATE TABLE queue.plain (id INT PRIMARY KEY, state VARCHAR(10) NOT NULL, \
+         prio INT NOT NULL)",
+        "INSERT INTO queue.plain SELECT * FROM queue.jobs",
+    ] {
+        conn.query_drop(sql).expect(sql);
+    }
+}
+
+/// Whether `conn`'s transaction can lock row `id` of `table` at once.
+fn locks_at_once(conn: mysql::Conn, table: &str, id: i32) -> (bool, mysql::Conn) {
+    let (done, finished) = mpsc::channel();
+    let sql = format!("SELECT id FROM queue.{table} WHERE id = {id} FOR UPDATE NOWAIT");
+    thread::spawn(move || {
+        let mut conn = conn;
+        let outcome = match conn.query::<i32, _>(&sql) {
+            Ok(rows) => {
+                assert_eq!(rows, [id], "{sql}");
+                true
+            }
+            Err(mysql::Error::MySqlError(e)) if e.code == 1205 => false,
+            Err(e) => panic!("{sql}: {e}"),
+        };
+        let _ = done.send((outcome, conn));
+    });
+    finished
+        .recv_timeout(NO_WAIT_BOUND)
+        .expect("NOWAIT does not wait")
+}
+
+const NEXT_JOB: &str = "SELECT id FROM queue.jobs WHERE state = 'new' ORDER BY id LIMIT 1 \
+                        FOR UPDATE SKIP LOCKED";
+
+#[test]
+fn queue_workers_each_take_a_different_job() {
+    let server = Server::from_env();
+    let mut first = server.connect();
+    setup_jobs(&mut first);
+    let mut second = server.connect();
+    first.query_drop("BEGIN").expect("begin");
+    second.query_drop("BEGIN").expect("begin");
+    assert_eq!(ids(&mut first, NEXT_JOB), [2]);
+    assert_eq!(
+        ids(&mut second, NEXT_JOB),
+        [3],
+        "job 2 is the first worker's"
+    );
+    let two = "SELECT id FROM queue.jobs WHERE state = 'new' ORDER BY id LIMIT 2 \
+               FOR UPDATE SKIP LOCKED";
+    let mut third = server.connect();
+    third.query_drop("BEGIN").expect("begin");
+    assert_eq!(
+        ids(&mut third, two),
+        [5, 6],
+        "held jobs do not count toward the limit"
+    );
+    // A worker marks its job taken and commits: the others never see it new again.
+    second
+        .query_drop("UPDATE queue.jobs SET state = 'running' WHERE id = 3")
+        .expect("take job 3");
+    second.query_drop("COMMIT").expect("commit");
+    third.query_drop("ROLLBACK").expect("rollback");
+    second.query_drop("BEGIN").expect("begin");
+    assert_eq!(ids(&mut second, NEXT_JOB), [5]);
+    second.query_drop("ROLLBACK").expect("rollback");
+    first.query_drop("ROLLBACK").expect("rollback");
+}
+
+#[test]
+fn rows_past_the_limit_stay_free_when_read_in_the_index_order() {
+    let server = Server::from_env();
+    let mut holder = server.connect();
+    setup_jobs(&mut holder);
+    let mut other = server.connect();
+    other.query_drop("BEGIN").expect("begin");
+    holder.query_drop("BEGIN").expect("begin");
+    for (sql, table, locked, free) in [
+        // Through the index (state, id), whose order within one state is id's.
+        (
+            "SELECT id FROM queue.jobs WHERE state = 'new' ORDER BY id LIMIT 1 FOR UPDATE",
+            "jobs",
+            vec![2],
+            vec![3, 5, 7],
+        ),
+        // No ORDER BY: the first rows the scan reads.
+        (
+            "SELECT id FROM queue.jobs WHERE state = 'new' LIMIT 1 FOR UPDATE",
+            "jobs",
+            vec![2],
+            vec![3, 6],
+        ),
+        // The rows OFFSET passes over are read, so locked.
+        (
+            "SELECT id FROM queue.jobs WHERE state = 'new' ORDER BY id LIMIT 1 OFFSET 1 \
+             FOR UPDATE",
+            "jobs",
+            vec![2, 3],
+            vec![5, 7],
+        ),
+        // The primary key's order, the filter checked per row.
+        (
+            "SELECT id FROM queue.plain WHERE state = 'new' ORDER BY id LIMIT 1 FOR UPDATE",
+            "plain",
+            vec![2],
+            vec![3, 6],
+        ),
+        // Sorted on a column no index orders by: every row read is locked.
+        (
+            "SELECT id FROM queue.jobs WHERE state = 'new' ORDER BY prio LIMIT 1 FOR UPDATE",
+            "jobs",
+            vec![2, 3, 5, 6, 7],
+            vec![],
+        ),
+    ] {
+        let returned = ids(&mut holder, sql);
+        assert_eq!(returned.len(), 1, "{sql}");
+        for id in locked {
+            let (at_once, conn) = locks_at_once(other, table, id);
+            other = conn;
+            assert!(!at_once, "{sql} locked row {id}");
+        }
+        for id in free {
+            let (at_once, conn) = locks_at_once(other, table, id);
+            other = conn;
+            assert!(at_once, "{sql} left row {id} free");
+        }
+        holder.query_drop("ROLLBACK").expect("rollback");
+        other.query_drop("ROLLBACK").expect("rollback");
+        holder.query_drop("BEGIN").expect("begin");
+        other.query_drop("BEGIN").expect("begin");
+    }
+}
+
+/// In autocommit a locking read locks for its statement: a held row is 1205 with NOWAIT,
+/// left out with SKIP LOCKED, and waited for otherwise; its own locks end with it.
+#[test]
+fn locking_reads_in_autocommit_meet_held_rows() {
+    let server = Server::from_env();
+    let mut holder = server.connect();
+    setup_jobs(&mut holder);
+    holder.query_drop("BEGIN").expect("begin");
+    assert_eq!(ids(&mut holder, NEXT_JOB), [2]);
+    let other = server.connect();
+    let (code, mut other) = error_within_bound(
+        other,
+        "SELECT id FROM queue.jobs WHERE id = 2 FOR UPDATE NOWAIT",
+    );
+    assert_eq!(code, 1205);
+    assert_eq!(ids(&mut other, NEXT_JOB), [3], "job 2 is held");
+    // Its lock on job 3 ended with the statement: the holder takes it at once.
+    let (at_once, mut holder) = locks_at_once(holder, "jobs", 3);
+    assert!(at_once, "an autocommit locking read keeps no lock");
+    holder.query_drop("ROLLBACK").expect("rollback");
+    holder.query_drop("BEGIN").expect("begin");
+    assert_eq!(ids(&mut holder, NEXT_JOB), [2]);
+
+    // A plain FOR UPDATE waits for the holder and reads its commit.
+    let waiting_sql = "SELECT state FROM queue.jobs WHERE id = 2 FOR UPDATE";
+    let other_id = connection_id(&mut other);
+    let waiting = thread::spawn(move || {
+        let state: String = other
+            .query_first(waiting_sql)
+            .expect(waiting_sql)
+            .expect("row");
+        state
+    });
+    let mut observer = server.connect();
+    wait_for("the locking read to start", Duration::from_secs(10), || {
+        process_info(&mut observer, other_id) == Some(Some(waiting_sql.to_string()))
+    });
+    holder
+        .query_drop("UPDATE queue.jobs SET state = 'running' WHERE id = 2")
+        .expect("take job 2");
+    holder.query_drop("COMMIT").expect("commit");
+    assert_eq!(waiting.join().expect("waiting thread"), "running");
 }
