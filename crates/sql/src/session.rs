@@ -3252,17 +3252,15 @@ impl Session {
                 return self.send_rows(rows, sink, more);
             }
             S::ShowCreate {
-                obj_type: ast::ShowCreateObject::Procedure,
+                obj_type:
+                    object @ (ast::ShowCreateObject::Procedure | ast::ShowCreateObject::Function),
                 obj_name,
             } => {
-                let rows = self.show_create_routine(RoutineKind::Procedure, obj_name)?;
-                return self.send_rows(rows, sink, more);
-            }
-            S::ShowCreate {
-                obj_type: ast::ShowCreateObject::Function,
-                obj_name,
-            } => {
-                let rows = self.show_create_routine(RoutineKind::Function, obj_name)?;
+                let kind = match object {
+                    ast::ShowCreateObject::Procedure => RoutineKind::Procedure,
+                    _ => RoutineKind::Function,
+                };
+                let rows = self.show_create_routine(kind, obj_name)?;
                 return self.send_rows(rows, sink, more);
             }
             S::ShowCreate {
