@@ -276,6 +276,9 @@ pub enum ErrorCode {
     SpNoreturnend = 1321,
     /// ER_SP_NO_RECURSION: a stored function that calls itself.
     SpNoRecursion = 1424,
+    /// ER_STACK_OVERRUN_NEED_MORE: stored functions nested deeper than a worker's stack
+    /// allows.
+    StackOverrunNeedMore = 1436,
     /// ER_NATIVE_FCT_NAME_COLLISION: a note for a function named as a built-in one.
     NativeFctNameCollision = 1585,
     /// ER_SF_OUT_INOUT_ARG_NOT_ALLOWED: a function with OUT or INOUT parameters called in

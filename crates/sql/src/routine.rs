@@ -41,7 +41,9 @@
 //! (6) No function runs inside itself: binding a call of a function whose body is being
 //!     bound (`BindContext::calling`) is 1424, which, inside a body, is the error of the
 //!     statement holding the call when it runs, as MariaDB raises it when that statement
-//!     is first run, whether or not the call would be evaluated.
+//!     is first run, whether or not the call would be evaluated. Calls of distinct
+//!     functions nest at most `FUNCTION_NESTING_MAX` deep (1436 past it, the same way),
+//!     so binding and running them stay within a worker's stack.
 //!
 //! Not built yet (1235, or as noted): stored functions that write; CALL, DDL, transaction
 //! control and SET of system variables inside a body (`compound` invariant (4)); ALTER
@@ -478,6 +480,10 @@ pub fn wrong_argument_count(
 // ---------------------------------------------------------------------------------------
 // Stored functions in expressions
 
+/// How deep calls of distinct stored functions may nest (each one binds the next one's
+/// body, and runs it, on the worker's stack): deeper is 1436, not a stack overflow.
+const FUNCTION_NESTING_MAX: usize = 32;
+
 /// Binds a call of stored function `db.name` whose arguments the caller's scope bound;
 /// `written` is the call as written, which names its value in messages (1264, 1406).
 /// Its body is bound here for this call (invariant (5)), with the caller's privileges.
@@ -511,6 +517,16 @@ pub(crate) fn bind_function_call(
             format!(
                 "OUT or INOUT argument {} for function {} is not allowed here",
                 i + 1,
+                found.name
+            ),
+        ));
+    }
+    if cx.calling.len() >= FUNCTION_NESTING_MAX {
+        return Err(Error::new(
+            ErrorCode::StackOverrunNeedMore,
+            format!(
+                "Thread stack overrun: stored function calls nest more than \
+                 {FUNCTION_NESTING_MAX} deep (at {db}.{})",
                 found.name
             ),
         ));

@@ -1,6 +1,7 @@
 //! Stored functions through a real driver: a prepared statement calling one follows the
 //! function when it is replaced and the table its body reads when that is recreated; the
-//! body reads the calling transaction's snapshot; functions survive kill -9.
+//! body reads the calling transaction's snapshot; functions survive kill -9; deep nesting
+//! is 1436, not a crash.
 
 use manycore_testkit::{ManycoreServer, Server};
 use mysql::prelude::Queryable;
@@ -165,4 +166,32 @@ fn functions_survive_kill_9() {
             ("twice".to_string(), "varchar(5)".to_string())
         ]
     );
+}
+
+/// Calls of distinct functions nest 32 deep; deeper is 1436 (where MariaDB's limit is its
+/// thread stack), never a worker's stack overflow: the server keeps answering.
+#[test]
+fn deeply_nested_functions_are_refused_not_a_crash() {
+    let server = ManycoreServer::start();
+    let opts = mysql::Opts::from(manycore_testkit::client::opts(server.port(), None));
+    let mut conn = mysql::Conn::new(opts).expect("connect");
+    setup(&mut conn);
+    conn.query_drop("CREATE FUNCTION funcs.f0(x INT) RETURNS INT RETURN x")
+        .expect("f0");
+    for i in 1..200 {
+        let sql = format!(
+            "CREATE FUNCTION funcs.f{i}(x INT) RETURNS INT RETURN funcs.f{}(x) + 1",
+            i - 1
+        );
+        conn.query_drop(&sql).expect(&sql);
+    }
+    assert_eq!(first_int(&mut conn, "SELECT funcs.f31(0)"), Some(31));
+    for sql in ["SELECT funcs.f32(0)", "SELECT funcs.f199(0)"] {
+        let error = conn.query_first::<Option<i64>, _>(sql).expect_err(sql);
+        assert!(
+            matches!(&error, mysql::Error::MySqlError(e) if e.code == 1436),
+            "{sql}: {error}"
+        );
+    }
+    assert_eq!(first_int(&mut conn, "SELECT funcs.price_of(1)"), Some(100));
 }
