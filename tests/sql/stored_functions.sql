@@ -121,10 +121,14 @@ CREATE DEFINER=`root`@`localhost` FUNCTION pong(n INT) RETURNS INT RETURN ping(n
 SELECT ping(0);
 SELECT ping(2);
 
--- Names: a qualified call, a missing function, argument counts.
+-- Names: a qualified call, a missing function, argument counts. A missing function is
+-- 1305 before an unknown column among its arguments (1054), which comes before 1318.
 SELECT diff_stored_functions.add_tax(1);
 SELECT nosuch(1);
 SELECT diff_stored_functions.nosuch(1);
+SELECT nosuch(no_column);
+SELECT add_tax(no_column);
+SELECT add_tax(no_column, 2);
 SELECT add_tax();
 SELECT add_tax(1, 2);
 CREATE FUNCTION add_tax(p INT) RETURNS INT RETURN p;

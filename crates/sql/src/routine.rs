@@ -484,7 +484,8 @@ pub fn wrong_argument_count(
 /// body, and runs it, on the worker's stack): deeper is 1436, not a stack overflow.
 const FUNCTION_NESTING_MAX: usize = 32;
 
-/// Binds a call of stored function `db.name` whose arguments the caller's scope bound;
+/// Binds a call of stored function `db.name`; `args` binds its arguments in the caller's
+/// scope once the function is found (1305 comes before their errors, and 1318 after);
 /// `written` is the call as written, which names its value in messages (1264, 1406).
 /// Its body is bound here for this call (invariant (5)), with the caller's privileges.
 pub(crate) fn bind_function_call(
@@ -492,7 +493,7 @@ pub(crate) fn bind_function_call(
     db: &str,
     name: &str,
     written: String,
-    args: Vec<Expr>,
+    args: &dyn Fn() -> Result<Vec<Expr>>,
 ) -> Result<Expr> {
     let found = cx
         .catalog
@@ -500,6 +501,7 @@ pub(crate) fn bind_function_call(
         .get(db)
         .and_then(|d| d.routine(RoutineKind::Function, name))
         .ok_or_else(|| no_such_routine(RoutineKind::Function, db, name))?;
+    let args = args()?;
     let declared = parameters(&found.params)?;
     if declared.len() != args.len() {
         let qualified = format!("{db}.{}", found.name);

@@ -403,7 +403,7 @@ impl Scope for BindScope<'_> {
         db: Option<&str>,
         name: &str,
         written: String,
-        args: Vec<Expr>,
+        args: &dyn Fn() -> Result<Vec<Expr>>,
     ) -> Result<Expr> {
         let db = db.or(self.query.and_then(|cx| cx.database));
         match (self.query, db) {

@@ -495,7 +495,7 @@ impl Scope for SpecScope<'_> {
         db: Option<&str>,
         name: &str,
         written: String,
-        args: Vec<Expr>,
+        args: &dyn Fn() -> Result<Vec<Expr>>,
     ) -> Result<Expr> {
         self.inner.stored_function(db, name, written, args)
     }
