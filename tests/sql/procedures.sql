@@ -37,6 +37,17 @@ CALL report(10);
 CALL report(1000);
 CALL diff_procedures.report(0);
 
+-- Result sets with the same columns each carry their definitions (prepared too).
+DELIMITER //
+CREATE DEFINER=`root`@`localhost` PROCEDURE same_columns()
+BEGIN
+  SELECT id, owner FROM acct WHERE id = 1;
+  SELECT id, owner FROM acct WHERE id = 2;
+END//
+DELIMITER ;
+CALL same_columns();
+CALL same_columns();
+
 -- Affected rows: the sum over the body's statements; a SELECT adds none.
 CREATE TABLE t (a INT PRIMARY KEY, b INT);
 DELIMITER //

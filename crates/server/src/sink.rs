@@ -98,6 +98,9 @@ pub struct WireSink<'a> {
     status_flags: u16,
     binary: bool,
     /// A prepared statement's columns as the client holds them, under CACHE_METADATA.
+    /// Only the reply's first result set is compared with them: a CALL's later result
+    /// sets always carry their definitions, as clients apply held definitions to a
+    /// statement's first result set only.
     held_columns: Option<&'a mut Columns>,
     /// Where the last complete reply ends: `discard_unfinished` cuts back to it.
     finished: ReplyStart,
@@ -234,6 +237,7 @@ impl ResultSink for WireSink<'_> {
         self.encoder
             .write_end(self.out, self.writer, warnings, flags);
         self.finish();
+        self.held_columns = None;
         Ok(())
     }
 
