@@ -14,7 +14,8 @@
 //! SET (of locals, `NEW.col`, `@user` variables, several in one SET), IF / ELSEIF / ELSE,
 //! the CASE statement (both forms; 1339 when nothing matches and there is no ELSE),
 //! WHILE, REPEAT, LOOP, labels with LEAVE and ITERATE, SELECT ... INTO locals or user
-//! variables, SIGNAL with its condition items, DECLARE ... CONDITION and HANDLER, and
+//! variables, SIGNAL with its condition items, DECLARE ... CONDITION and HANDLER,
+//! cursors (DECLARE ... CURSOR with MariaDB's cursor parameters, OPEN, FETCH, CLOSE), and
 //! INSERT/UPDATE/DELETE (with RETURNING in a procedure), in a procedure SELECT, and in a
 //! function RETURN (1313 elsewhere).
 //!
@@ -28,8 +29,8 @@
 //!     iteration (MariaDB has no other guard against a runaway loop). A looping body keeps
 //!     its worker busy meanwhile: the KILL must come from a connection on another worker.
 //! (4) Anything of the grammar not built here is 1235 when the body is bound (at CREATE
-//!     TRIGGER), never a silent no-op: DECLARE ... CURSOR, OPEN/FETCH/CLOSE, CALL, SET of
-//!     system variables, GET DIAGNOSTICS outside a handler's body or of ROW_COUNT.
+//!     TRIGGER), never a silent no-op: FOR loops, SET of system variables, GET
+//!     DIAGNOSTICS outside a handler's body or of ROW_COUNT.
 //! (5) Conditions: DECLARE ... CONDITION names an SQLSTATE or error number; DECLARE
 //!     CONTINUE / EXIT HANDLER catches an error of a statement, or else the last warning
 //!     or note it raised that a handler catches (SELECT ... INTO that finds no row raises
@@ -53,8 +54,23 @@
 //!     NEW / OLD references are checked then: an error binding one of its statements or
 //!     expressions (an unknown table, column or function, 1442) is that statement's error
 //!     when it runs, which a handler may catch.
+//! (8) A cursor's rows are read when it is opened, through the body's view, and kept in
+//!     the frame (MariaDB reads them into a temporary table): FETCH does not see later
+//!     changes, the body's own included. A cursor is closed when its block ends, so a
+//!     block run again (in a loop) opens it again. FETCH past the last row is error 1329
+//!     (SQLSTATE 02000), not SELECT ... INTO's warning: NOT FOUND catches it, SQLEXCEPTION
+//!     and SQLWARNING do not, and unhandled it ends the body, as in MariaDB. A cursor's
+//!     parameters are locals only its query sees, set by OPEN's arguments (4080 for
+//!     another count, at CREATE).
+//! (9) A CALL inside a body binds the procedure with the body (`routine::
+//!     bind_nested_procedure`, once per procedure a body calls), so its errors (1305,
+//!     1318, 1414, 1456 for recursion, 1415 for result sets in a trigger or a function)
+//!     are the CALL's when it runs (invariant (7)), as MariaDB raises them. It runs in
+//!     the caller's transaction and view: its statements' result sets and affected rows
+//!     go to the CALL running the outermost body, and its OUT and INOUT parameters return
+//!     to local variables, user variables or (in a BEFORE trigger) NEW.col.
 //!
-//! Not built yet: cursors, GET DIAGNOSTICS outside a handler's body (MariaDB reads the
+//! Not built yet: FOR loops (over a cursor or a range), GET DIAGNOSTICS outside a handler's body (MariaDB reads the
 //! previous statement's conditions there) and of ROW_COUNT, the 4094 note ("At line N in db.trigger") MariaDB adds after an
 //! error raised inside a body, and SIGNAL's items other than MESSAGE_TEXT and MYSQL_ERRNO
 //! (accepted and checked, but not kept: GET DIAGNOSTICS reads them as '').
@@ -125,6 +141,23 @@ enum Node {
     },
     /// RETURN expr, in a function's body.
     Return(ast::Expr),
+    /// OPEN cursor [(argument, ...)]
+    Open {
+        cursor: String,
+        arguments: Vec<ast::Expr>,
+    },
+    /// FETCH [[NEXT] FROM] cursor INTO variable, ...
+    Fetch {
+        cursor: String,
+        targets: Vec<String>,
+    },
+    /// CLOSE cursor
+    Close(String),
+    /// CALL procedure[(argument, ...)]
+    Call {
+        name: ast::ObjectName,
+        arguments: Vec<ast::Expr>,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -148,6 +181,17 @@ enum Declaration {
     Condition { name: String, value: ConditionNode },
     /// DECLARE {CONTINUE | EXIT} HANDLER FOR condition, ... statement
     Handler(Box<HandlerNode>),
+    /// DECLARE name CURSOR [(parameter type, ...)] FOR select
+    Cursor(Box<CursorNode>),
+}
+
+#[derive(Debug)]
+struct CursorNode {
+    name: String,
+    /// MariaDB's cursor parameters: locals of the cursor's query, set by OPEN.
+    parameters: Vec<(String, DataType)>,
+    query: Box<ast::Query>,
+    text: String,
 }
 
 /// A condition as a handler or DECLARE ... CONDITION names it.
@@ -350,9 +394,29 @@ impl<'t> Reader<'t> {
                 ErrorCode::SpBadReturn,
                 "RETURN is only allowed in a FUNCTION",
             )),
-            Some(w @ ("OPEN" | "FETCH" | "CLOSE" | "CALL")) => Err(Error::not_supported(&format!(
-                "{w} in a stored program body"
-            ))),
+            Some("OPEN") => {
+                self.parser.next_token();
+                let cursor = self.name()?;
+                let mut arguments = Vec::new();
+                if self.parser.consume_token(&Token::LParen)
+                    && !self.parser.consume_token(&Token::RParen)
+                {
+                    arguments = self
+                        .parser
+                        .parse_comma_separated(Parser::parse_expr)
+                        .map_err(|e| self.fail(e))?;
+                    self.parser
+                        .expect_token(&Token::RParen)
+                        .map_err(|e| self.fail(e))?;
+                }
+                Ok(Node::Open { cursor, arguments })
+            }
+            Some("FETCH") => self.fetch(),
+            Some("CLOSE") => {
+                self.parser.next_token();
+                Ok(Node::Close(self.name()?))
+            }
+            Some("FOR") => Err(Error::not_supported("FOR in a stored program body")),
             _ => self.sql(whole_body),
         }
     }
@@ -387,15 +451,30 @@ impl<'t> Reader<'t> {
         }
         let mut declarations = Vec::new();
         while self.peek_word(0).as_deref() == Some("DECLARE") {
+            // Variables and conditions first, then cursors, then handlers (MariaDB's
+            // order).
             let declaration = self.declaration()?;
-            let after_handler = declarations
-                .iter()
-                .any(|d| matches!(d, Declaration::Handler(_)));
-            if after_handler && !matches!(declaration, Declaration::Handler(_)) {
-                return Err(Error::new(
-                    ErrorCode::SpVarcondAfterCurshndlr,
-                    "Variable or condition declaration after cursor or handler declaration",
-                ));
+            let after = |cursors: bool| {
+                declarations.iter().any(|d| match d {
+                    Declaration::Handler(_) => true,
+                    Declaration::Cursor(_) => cursors,
+                    _ => false,
+                })
+            };
+            match declaration {
+                Declaration::Variables { .. } | Declaration::Condition { .. } if after(true) => {
+                    return Err(Error::new(
+                        ErrorCode::SpVarcondAfterCurshndlr,
+                        "Variable or condition declaration after cursor or handler declaration",
+                    ))
+                }
+                Declaration::Cursor(_) if after(false) => {
+                    return Err(Error::new(
+                        ErrorCode::SpCursorAfterHandler,
+                        "Cursor declaration after handler declaration",
+                    ))
+                }
+                _ => {}
             }
             declarations.push(declaration);
             if self.parser.peek_token().token != Token::SemiColon {
@@ -458,7 +537,10 @@ impl<'t> Reader<'t> {
                     value,
                 });
             }
-            Some("CURSOR") => return Err(Error::not_supported("DECLARE ... CURSOR")),
+            Some("CURSOR") => {
+                self.parser.next_token();
+                return self.cursor(names.remove(0));
+            }
             _ => {}
         }
         while self.parser.consume_token(&Token::Comma) {
@@ -484,6 +566,73 @@ impl<'t> Reader<'t> {
             data_type,
             default,
         })
+    }
+
+    /// `CURSOR [(parameter type, ...)] FOR select`, after the cursor's name.
+    fn cursor(&mut self, name: String) -> ParseResult<Declaration> {
+        let mut parameters = Vec::new();
+        if self.parser.consume_token(&Token::LParen) {
+            loop {
+                let parameter = self.name()?;
+                let declared = self.parser.parse_data_type().map_err(|e| self.fail(e))?;
+                let data_type = crate::ddl::column_type(&parameter, &declared)?;
+                parameters.push((parameter, data_type));
+                if !self.parser.consume_token(&Token::Comma) {
+                    break;
+                }
+            }
+            self.parser
+                .expect_token(&Token::RParen)
+                .map_err(|e| self.fail(e))?;
+        }
+        self.expect_word("FOR")?;
+        let at = self.parser.peek_token();
+        let query = match self.sql(false)? {
+            Node::SelectInto { .. } => {
+                return Err(Error::new(
+                    ErrorCode::SpBadCursorSelect,
+                    "Cursor SELECT must not have INTO",
+                ))
+            }
+            Node::Sql { statement, text } => match *statement {
+                ast::Statement::Query(query) => (query, text),
+                _ => {
+                    let at = self.offset(&at);
+                    return Err(Error::parse_near(self.text[at..].trim_end(), 1));
+                }
+            },
+            _ => unreachable!("`sql` reads a statement of SQL"),
+        };
+        let (query, text) = query;
+        Ok(Declaration::Cursor(Box::new(CursorNode {
+            name,
+            parameters,
+            query,
+            text,
+        })))
+    }
+
+    /// `FETCH [[NEXT] FROM] cursor INTO variable [, variable]...`: local variables only
+    /// (MariaDB's grammar takes no `@user` there).
+    fn fetch(&mut self) -> ParseResult<Node> {
+        self.expect_word("FETCH")?;
+        if self.eat_word("NEXT") {
+            self.expect_word("FROM")?;
+        } else {
+            self.eat_word("FROM");
+        }
+        let cursor = self.name()?;
+        self.expect_word("INTO")?;
+        let mut targets = Vec::new();
+        loop {
+            if self.peek_word(0).is_some_and(|w| w.starts_with('@')) {
+                return Err(self.error_here());
+            }
+            targets.push(self.name()?);
+            if !self.parser.consume_token(&Token::Comma) {
+                return Ok(Node::Fetch { cursor, targets });
+            }
+        }
     }
 
     /// `HANDLER FOR condition [, condition]... statement`, after CONTINUE or EXIT.
@@ -778,6 +927,7 @@ impl<'t> Reader<'t> {
                 statement,
                 text: text.to_string(),
             }),
+            Statement::Call { name, arguments } => Ok(Node::Call { name, arguments }),
             _ => Err(Error::not_supported(
                 "this statement in a stored program body",
             )),
@@ -831,6 +981,19 @@ fn no_result_sets(program: Program) -> Error {
     Error::new(
         ErrorCode::SpNoRetset,
         format!("Not allowed to return a result set from {from}"),
+    )
+}
+
+/// 1326: FETCH or CLOSE of a cursor that is not open.
+fn cursor_not_open() -> Error {
+    Error::new(ErrorCode::SpCursorNotOpen, "Cursor is not open")
+}
+
+/// 4080: OPEN with more or fewer arguments than the cursor has parameters.
+fn wrong_cursor_arguments(cursor: &str) -> Error {
+    Error::new(
+        ErrorCode::WrongParamcountToCursor,
+        format!("Incorrect parameter count to cursor '{cursor}'"),
     )
 }
 
@@ -954,6 +1117,8 @@ enum Op {
         body: Vec<Op>,
         /// The block's own id (labelled or not): LEAVE and EXIT handlers end it.
         label: u32,
+        /// The cursors it declares (`Body::cursors`), closed when it ends.
+        cursors: Vec<usize>,
     },
     If {
         arms: Vec<(Bound<Expr>, Vec<Op>)>,
@@ -988,6 +1153,35 @@ enum Op {
     Delete(Box<Bound<DeletePlan>>),
     /// RETURN in a function's body: its value ends the call.
     Return(Bound<Expr>),
+    /// OPEN of a cursor (`Body::cursors`) with its parameters' values.
+    Open {
+        cursor: usize,
+        arguments: Vec<Bound<Expr>>,
+    },
+    Fetch {
+        cursor: usize,
+        targets: Vec<Target>,
+    },
+    Close(usize),
+    /// CALL of a procedure, bound with its body for this CALL (invariant (9)).
+    Call(Box<Result<NestedCall>>),
+}
+
+/// A CALL inside a body, bound.
+#[derive(Clone)]
+struct NestedCall {
+    procedure: Arc<crate::routine::NestedProcedure>,
+    /// Per parameter: the argument's value (None for OUT: it starts NULL), and where an
+    /// OUT or INOUT parameter's final value goes.
+    arguments: Vec<(Option<Bound<Expr>>, Option<Target>)>,
+}
+
+/// DECLARE ... CURSOR, bound.
+#[derive(Clone)]
+struct Cursor {
+    /// The local slots of its parameters, which OPEN sets.
+    parameters: Vec<usize>,
+    query: Bound<SelectPlan>,
 }
 
 #[derive(Clone)]
@@ -1016,6 +1210,8 @@ pub(crate) struct Body {
     /// The tables its expressions and SELECTs read: a prepared statement that calls a
     /// stored function binds again when one of them changes.
     pub tables: Vec<Arc<Table>>,
+    /// Its cursors, by number.
+    cursors: Vec<Cursor>,
 }
 
 struct Label {
@@ -1033,6 +1229,12 @@ struct Binder<'a, 'c> {
     in_scope: Vec<(String, usize)>,
     /// The declared conditions in scope, innermost last.
     conditions: Vec<(String, ConditionValue)>,
+    /// The cursors in scope, innermost last: (name, number in `cursors`).
+    cursors_in_scope: Vec<(String, usize)>,
+    cursors: Vec<Cursor>,
+    /// The procedures its CALLs bound, by `routine::calling_key`: a procedure called
+    /// from several places of one body is bound once.
+    called: Vec<(String, Arc<crate::routine::NestedProcedure>)>,
     /// Whether a handler's body is being bound (GET DIAGNOSTICS reads its condition).
     in_handler: bool,
     locals: Vec<(DataType, String)>,
@@ -1102,6 +1304,9 @@ fn bind_program(
             .map(|slot| (parameters[slot].0.clone(), slot))
             .collect(),
         conditions: Vec::new(),
+        cursors_in_scope: Vec::new(),
+        cursors: Vec::new(),
+        called: Vec::new(),
         in_handler: false,
         locals: parameters
             .iter()
@@ -1121,6 +1326,7 @@ fn bind_program(
         writes: binder.writes,
         result_sets: binder.result_sets,
         tables: binder.tables.into_inner(),
+        cursors: binder.cursors,
         row_table: row.map(|r| (r.db.to_string(), r.table.clone())),
     };
     Ok((body, binder.returns))
@@ -1344,8 +1550,10 @@ impl Binder<'_, '_> {
                 let label = self.push_label(label, false)?;
                 let scope_start = self.in_scope.len();
                 let conditions_start = self.conditions.len();
+                let cursors_start = self.cursors_in_scope.len();
                 let mut bound = Vec::new();
                 let mut handlers = Vec::new();
+                let mut cursors = Vec::new();
                 for d in declarations {
                     match d {
                         Declaration::Variables {
@@ -1383,17 +1591,29 @@ impl Binder<'_, '_> {
                             let handler = self.handler(*handler, &handlers)?;
                             handlers.push(handler);
                         }
+                        Declaration::Cursor(cursor) => {
+                            if is_declared(&self.cursors_in_scope[cursors_start..], &cursor.name) {
+                                return Err(Error::new(
+                                    ErrorCode::SpDupCurs,
+                                    format!("Duplicate cursor: {}", cursor.name),
+                                ));
+                            }
+                            let number = self.cursor(*cursor)?;
+                            cursors.push(number);
+                        }
                     }
                 }
                 let body = self.list(body);
                 self.in_scope.truncate(scope_start);
                 self.conditions.truncate(conditions_start);
+                self.cursors_in_scope.truncate(cursors_start);
                 self.pop_label(label);
                 Op::Block {
                     declarations: bound,
                     handlers,
                     body: body?,
                     label,
+                    cursors,
                 }
             }
             Node::If { arms, otherwise } => Op::If {
@@ -1546,7 +1766,159 @@ impl Binder<'_, '_> {
                 self.returns = true;
                 Op::Return(self.expr(value)?)
             }
+            Node::Open { cursor, arguments } => {
+                let number = self.find_cursor(&cursor)?;
+                if arguments.len() != self.cursors[number].parameters.len() {
+                    return Err(wrong_cursor_arguments(&cursor));
+                }
+                Op::Open {
+                    cursor: number,
+                    arguments: arguments
+                        .into_iter()
+                        .map(|e| self.expr(e))
+                        .collect::<Result<_>>()?,
+                }
+            }
+            Node::Fetch { cursor, targets } => Op::Fetch {
+                cursor: self.find_cursor(&cursor)?,
+                targets: targets
+                    .iter()
+                    .map(|t| {
+                        self.local(t)
+                            .map(Target::Local)
+                            .ok_or_else(|| undeclared(t))
+                    })
+                    .collect::<Result<_>>()?,
+            },
+            Node::Close(cursor) => Op::Close(self.find_cursor(&cursor)?),
+            Node::Call { name, arguments } => {
+                let call = deferred(self.call(&name, arguments))?;
+                if let Ok(call) = &call {
+                    let body = &call.procedure.body;
+                    self.writes |= body.writes;
+                    self.tables.borrow_mut().extend(body.tables.iter().cloned());
+                }
+                Op::Call(Box::new(call))
+            }
         })
+    }
+
+    /// A CALL inside the body: the procedure bound for it, its arguments checked (1318,
+    /// 1414) and bound. Its result sets go to the CALL running this body, so in a trigger
+    /// or a function it may have none (1415).
+    fn call(&mut self, name: &ast::ObjectName, arguments: Vec<ast::Expr>) -> Result<NestedCall> {
+        let (db, name) = crate::ddl::split_name(name)?;
+        let db = db.unwrap_or_else(|| self.db.to_string());
+        let key = crate::routine::calling_key(manycore_storage::RoutineKind::Procedure, &db, &name);
+        let nested = match self.called.iter().find(|(k, _)| *k == key) {
+            Some((_, nested)) => Arc::clone(nested),
+            None => {
+                let nested = Arc::new(crate::routine::bind_nested_procedure(self.cx, &db, &name)?);
+                self.called.push((key, Arc::clone(&nested)));
+                nested
+            }
+        };
+        let declared = &nested.declared;
+        if declared.len() != arguments.len() {
+            return Err(crate::routine::wrong_argument_count(
+                manycore_storage::RoutineKind::Procedure,
+                &nested.qualified,
+                declared.len(),
+                arguments.len(),
+            ));
+        }
+        if nested.body.result_sets && self.program != Program::Procedure {
+            return Err(no_result_sets(self.program));
+        }
+        self.result_sets |= nested.body.result_sets;
+        let mut bound = Vec::with_capacity(arguments.len());
+        for (i, (parameter, argument)) in declared.iter().zip(arguments).enumerate() {
+            use crate::routine::Mode;
+            let target = match parameter.mode {
+                Mode::In => None,
+                Mode::Out | Mode::InOut => {
+                    Some(self.out_target(&argument).ok_or_else(|| {
+                        crate::routine::not_variable_argument(i, &nested.qualified)
+                    })??)
+                }
+            };
+            let value = match parameter.mode {
+                Mode::Out => None,
+                Mode::In | Mode::InOut => Some(self.expr(argument)?),
+            };
+            bound.push((value, target));
+        }
+        Ok(NestedCall {
+            procedure: nested,
+            arguments: bound,
+        })
+    }
+
+    /// Where an OUT or INOUT argument returns its value: a local variable, `@user`, or
+    /// `NEW.col` in a BEFORE trigger; None for anything else (1414).
+    fn out_target(&self, argument: &ast::Expr) -> Option<Result<Target>> {
+        match argument {
+            ast::Expr::Identifier(ident) => {
+                if let Some(user) = crate::select_into::user_variable(&ident.value) {
+                    return Some(Ok(Target::User(user.to_string())));
+                }
+                self.local(&ident.value).map(|slot| Ok(Target::Local(slot)))
+            }
+            ast::Expr::CompoundIdentifier(parts) => match parts.as_slice() {
+                [row, _] if row.value.eq_ignore_ascii_case("NEW") => {
+                    Some(self.set_target(&ast::ObjectName::from(parts.clone())))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Binds a cursor's declaration: its parameters are locals that only its query sees.
+    /// Its number in `cursors`.
+    fn cursor(&mut self, cursor: CursorNode) -> Result<usize> {
+        let CursorNode {
+            name,
+            parameters,
+            mut query,
+            text,
+        } = cursor;
+        let scope_start = self.in_scope.len();
+        let mut slots = Vec::new();
+        for (parameter, data_type) in parameters {
+            let slot = self.new_slot(data_type, parameter.clone());
+            self.in_scope.push((parameter, slot));
+            slots.push(slot);
+        }
+        let refs = self.collect(query.as_mut());
+        self.in_scope.truncate(scope_start);
+        let refs = refs?;
+        let parameters = self.parameters(&refs);
+        let cx = self.inner_context(&text, &parameters);
+        let item = deferred(crate::select::bind_select(&query, &cx))?;
+        self.read_by(&item);
+        self.cursors.push(Cursor {
+            parameters: slots,
+            query: Bound { item, refs },
+        });
+        let number = self.cursors.len() - 1;
+        self.cursors_in_scope.push((name, number));
+        Ok(number)
+    }
+
+    /// The cursor `name` in scope (1324 when none is).
+    fn find_cursor(&self, name: &str) -> Result<usize> {
+        self.cursors_in_scope
+            .iter()
+            .rev()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, number)| *number)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorCode::SpCursorMismatch,
+                    format!("Undefined CURSOR: {name}"),
+                )
+            })
     }
 
     /// A condition value, a declared condition's name resolved (1319 when none is).
@@ -1710,6 +2082,8 @@ pub(crate) struct Frame<'r> {
     params: Vec<Value>,
     /// What a function's RETURN gave.
     returned: Option<Value>,
+    /// The rows each open cursor has yet to fetch, by cursor number (invariant (8)).
+    cursors: Vec<Option<std::vec::IntoIter<Vec<Value>>>>,
 }
 
 impl<'r> Frame<'r> {
@@ -1721,7 +2095,16 @@ impl<'r> Frame<'r> {
             locals: Vec::new(),
             params: Vec::new(),
             returned: None,
+            cursors: Vec::new(),
         }
+    }
+
+    /// Readies the frame for a run of `body`: every local NULL, every cursor closed.
+    fn start(&mut self, body: &Body) {
+        self.locals.clear();
+        self.locals.resize(body.locals.len(), Value::Null);
+        self.cursors.clear();
+        self.cursors.resize(body.cursors.len(), None);
     }
 
     fn fill(&mut self, refs: &[Ref]) -> &[Value] {
@@ -1801,8 +2184,7 @@ enum Flow {
 /// handlers may catch them, and they do not reach the statement that fired the trigger,
 /// as measured on MariaDB 10.11.
 pub(crate) fn run(body: &Body, frame: &mut Frame, rt: &mut Runtime) -> Result<()> {
-    frame.locals.clear();
-    frame.locals.resize(body.locals.len(), Value::Null);
+    frame.start(body);
     run_frame(body, frame, rt)
 }
 
@@ -1818,7 +2200,7 @@ pub(crate) fn run_procedure(
     arguments: Vec<Value>,
     rt: &mut Runtime,
 ) -> Result<Vec<Value>> {
-    debug_assert!(rt.call.is_some() && body.row_table.is_none());
+    debug_assert!(body.row_table.is_none());
     let count = arguments.len();
     let mut frame = with_arguments(body, arguments, rt)?;
     run_frame(body, &mut frame, rt)?;
@@ -1843,7 +2225,7 @@ pub(crate) fn run_function(
 /// A frame whose first locals are a routine's parameters, set from `arguments`.
 fn with_arguments<'r>(body: &Body, arguments: Vec<Value>, rt: &Runtime) -> Result<Frame<'r>> {
     let mut frame = Frame::new(None, None);
-    frame.locals.resize(body.locals.len(), Value::Null);
+    frame.start(body);
     for (slot, value) in arguments.into_iter().enumerate() {
         let (data_type, name) = &body.locals[slot];
         let stored = expr::store_value(
@@ -2042,6 +2424,7 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                 handlers,
                 body,
                 label,
+                cursors,
             } => {
                 for (slots, default) in declarations {
                     let value = match default {
@@ -2059,6 +2442,9 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                 let outcome = self.list(body);
                 if catching {
                     self.handlers.pop();
+                }
+                for &cursor in cursors {
+                    self.frame.cursors[cursor] = None;
                 }
                 match outcome? {
                     Flow::Leave(l) if l == *label => Ok(Flow::Next),
@@ -2156,27 +2542,11 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                 Ok(Flow::Next)
             }
             Op::Select(plan) => {
-                let select = plan.get()?;
-                let view = self.rt.access.view();
-                let params = self.frame.fill(&plan.refs);
-                let mut rows = Vec::new();
-                let _ = exec::in_context(
-                    view,
-                    params,
-                    self.rt.session,
-                    self.rt.interrupt,
-                    None,
-                    |ctx| {
-                        exec::run(&select.plan, ctx, &mut |row| {
-                            rows.push(row.to_vec());
-                            Ok(ControlFlow::Continue(()))
-                        })
-                    },
-                )?;
+                let rows = self.rows(plan)?;
                 let call = self.rt.call.as_deref_mut();
                 let call = call.expect("SELECT is bound only in procedure bodies");
                 call.result_sets.push(crate::show::Rows {
-                    columns: select.columns.to_vec(),
+                    columns: plan.get()?.columns.to_vec(),
                     rows,
                 });
                 Ok(Flow::Next)
@@ -2198,7 +2568,86 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                 self.frame.returned = Some(self.eval(value)?);
                 Ok(Flow::Return)
             }
+            Op::Open { cursor, arguments } => {
+                if self.frame.cursors[*cursor].is_some() {
+                    return Err(Error::new(
+                        ErrorCode::SpCursorAlreadyOpen,
+                        "Cursor is already open",
+                    ));
+                }
+                let declared = &self.body.cursors[*cursor];
+                for (&slot, argument) in declared.parameters.iter().zip(arguments) {
+                    let value = self.eval(argument)?;
+                    self.assign(&Target::Local(slot), value)?;
+                }
+                let rows = self.rows(&declared.query)?;
+                self.frame.cursors[*cursor] = Some(rows.into_iter());
+                Ok(Flow::Next)
+            }
+            Op::Fetch { cursor, targets } => {
+                let Some(open) = self.frame.cursors[*cursor].as_mut() else {
+                    return Err(cursor_not_open());
+                };
+                let Some(row) = open.next() else {
+                    // An error, unlike SELECT ... INTO's warning: unhandled, it ends the
+                    // body (as in MariaDB); NOT FOUND catches it.
+                    return Err(Error::new(ErrorCode::SpFetchNoData, select_into::NO_DATA));
+                };
+                if row.len() != targets.len() {
+                    return Err(Error::new(
+                        ErrorCode::SpWrongNoOfFetchArgs,
+                        "Incorrect number of FETCH variables",
+                    ));
+                }
+                for (target, value) in targets.iter().zip(row) {
+                    self.assign(target, value)?;
+                }
+                Ok(Flow::Next)
+            }
+            Op::Close(cursor) => match self.frame.cursors[*cursor].take() {
+                Some(_) => Ok(Flow::Next),
+                None => Err(cursor_not_open()),
+            },
+            Op::Call(call) => {
+                let call = call.as_ref().as_ref().map_err(Error::clone)?;
+                let mut values = Vec::with_capacity(call.arguments.len());
+                for (value, _) in &call.arguments {
+                    values.push(match value {
+                        Some(value) => self.eval(value)?,
+                        None => Value::Null,
+                    });
+                }
+                let finals = run_procedure(&call.procedure.body, values, self.rt)?;
+                for ((_, target), value) in call.arguments.iter().zip(finals) {
+                    if let Some(target) = target {
+                        self.assign(target, value)?;
+                    }
+                }
+                Ok(Flow::Next)
+            }
         }
+    }
+
+    /// The rows of a SELECT, read through the body's view.
+    fn rows(&mut self, plan: &Bound<SelectPlan>) -> Result<Vec<Vec<Value>>> {
+        let select = plan.get()?;
+        let view = self.rt.access.view();
+        let params = self.frame.fill(&plan.refs);
+        let mut rows = Vec::new();
+        let _ = exec::in_context(
+            view,
+            params,
+            self.rt.session,
+            self.rt.interrupt,
+            None,
+            |ctx| {
+                exec::run(&select.plan, ctx, &mut |row| {
+                    rows.push(row.to_vec());
+                    Ok(ControlFlow::Continue(()))
+                })
+            },
+        )?;
+        Ok(rows)
     }
 
     /// Runs a write statement with its parameters. In a trigger its outcome is dropped
@@ -2437,7 +2886,19 @@ mod tests {
             ("BEGIN DECLARE EXIT HANDLER FOR 0 SET @a = 1; END", 1525),
             ("BEGIN DECLARE c CONDITION FOR SQLSTATE '00000'; END", 1407),
             ("BEGIN DECLARE c CONDITION FOR SQLWARNING; END", 1064),
-            ("BEGIN DECLARE c CURSOR FOR SELECT 1; END", 1235),
+            (
+                "BEGIN DECLARE c CURSOR FOR SELECT 1; DECLARE x INT; END",
+                1337,
+            ),
+            (
+                "BEGIN DECLARE CONTINUE HANDLER FOR 1062 SET @a = 1; \
+                 DECLARE c CURSOR FOR SELECT 1; END",
+                1338,
+            ),
+            ("BEGIN DECLARE c CURSOR FOR SELECT 1 INTO @a; END", 1323),
+            ("BEGIN DECLARE c CURSOR FOR DELETE FROM t; END", 1064),
+            ("BEGIN DECLARE x INT; FETCH c INTO @x; END", 1064),
+            ("FOR r IN c DO SET @a = 1; END FOR", 1235),
             ("BEGIN GET DIAGNOSTICS @n = MESSAGE_TEXT; END", 1064),
             ("RETURN 1", 1313),
             ("SIGNAL SQLSTATE '00000'", 1407),
@@ -2465,6 +2926,10 @@ mod tests {
             "REPEAT SET @a = @a + 1; UNTIL @a > 3 END REPEAT",
             "SELECT 1, 2 INTO @a, @b FROM t WHERE x = 1 LIMIT 1",
             "SIGNAL SQLSTATE VALUE '01000' SET MYSQL_ERRNO = 1000, MESSAGE_TEXT = @m",
+            "BEGIN DECLARE x INT; DECLARE c CURSOR (a INT, b CHAR(2)) FOR SELECT a UNION SELECT b; \
+             DECLARE EXIT HANDLER FOR NOT FOUND CLOSE c; \
+             OPEN c(1, 'b'); FETCH c INTO x; FETCH NEXT FROM c INTO x; FETCH FROM c INTO x; END",
+            "BEGIN DECLARE x INT; CALL p(1, x); CALL db.q; CALL r(); END",
             "BEGIN DECLARE c CONDITION FOR SQLSTATE VALUE '45000'; \
              DECLARE CONTINUE HANDLER FOR c, 1062, NOT FOUND BEGIN END; \
              DECLARE EXIT HANDLER FOR SQLWARNING, SQLEXCEPTION SET @a = 1; SIGNAL c; END",

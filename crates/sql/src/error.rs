@@ -276,7 +276,10 @@ pub enum ErrorCode {
     SpNoreturnend = 1321,
     /// ER_SP_NO_RECURSION: a stored function that calls itself.
     SpNoRecursion = 1424,
-    /// ER_STACK_OVERRUN_NEED_MORE: stored functions nested deeper than a worker's stack
+    /// ER_SP_RECURSION_LIMIT: a procedure CALLed inside itself (max_sp_recursion_depth
+    /// is 0).
+    SpRecursionLimit = 1456,
+    /// ER_STACK_OVERRUN_NEED_MORE: stored routines nested deeper than a worker's stack
     /// allows.
     StackOverrunNeedMore = 1436,
     /// ER_NATIVE_FCT_NAME_COLLISION: a note for a function named as a built-in one.
@@ -298,6 +301,23 @@ pub enum ErrorCode {
     SpVarcondAfterCurshndlr = 1337,
     /// ER_SP_DUP_HANDLER: two handlers of one block for the same condition.
     SpDupHandler = 1413,
+    /// ER_SP_BAD_CURSOR_SELECT: a cursor's SELECT with INTO.
+    SpBadCursorSelect = 1323,
+    /// ER_SP_CURSOR_MISMATCH: OPEN, FETCH or CLOSE of no declared cursor.
+    SpCursorMismatch = 1324,
+    /// ER_SP_CURSOR_ALREADY_OPEN: OPEN of an open cursor.
+    SpCursorAlreadyOpen = 1325,
+    /// ER_SP_CURSOR_NOT_OPEN: FETCH or CLOSE of a cursor that is not open.
+    SpCursorNotOpen = 1326,
+    /// ER_SP_WRONG_NO_OF_FETCH_ARGS: FETCH into more or fewer variables than columns.
+    SpWrongNoOfFetchArgs = 1328,
+    /// ER_SP_DUP_CURS: a cursor declared twice in one block.
+    SpDupCurs = 1333,
+    /// ER_SP_CURSOR_AFTER_HANDLER: a cursor declared after a handler.
+    SpCursorAfterHandler = 1338,
+    /// ER_WRONG_PARAMCOUNT_TO_CURSOR: OPEN with more or fewer arguments than the cursor's
+    /// parameters.
+    WrongParamcountToCursor = 4080,
     /// ER_WRONG_VALUE: a handler or condition for error number 0.
     WrongValue = 1525,
     /// ER_SIGNAL_WARN: SIGNAL of an SQLSTATE of class '01' (a warning).
@@ -467,6 +487,11 @@ impl ErrorCode {
             | SpDupCond
             | SpVarcondAfterCurshndlr
             | SpDupHandler
+            | SpBadCursorSelect
+            | SpCursorMismatch
+            | SpDupCurs
+            | SpCursorAfterHandler
+            | WrongParamcountToCursor
             | DupSignalSet
             | TooBigDisplaywidth
             | WrongGroupField
@@ -477,6 +502,7 @@ impl ErrorCode {
             SignalException => "45000",
             SignalNotFound | SpFetchNoData => "02000",
             SignalWarn => "01000",
+            SpCursorAlreadyOpen | SpCursorNotOpen => "24000",
             ResignalWithoutActiveHandler => "0K000",
             SpCaseNotFound => "20000",
             SpNoreturnend => "2F005",

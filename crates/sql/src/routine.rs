@@ -41,14 +41,17 @@
 //! (6) No function runs inside itself: binding a call of a function whose body is being
 //!     bound (`BindContext::calling`) is 1424, which, inside a body, is the error of the
 //!     statement holding the call when it runs, as MariaDB raises it when that statement
-//!     is first run, whether or not the call would be evaluated. Calls of distinct
-//!     functions nest at most `FUNCTION_NESTING_MAX` deep (1436 past it, the same way),
-//!     so binding and running them stay within a worker's stack.
+//!     is first run, whether or not the call would be evaluated. Likewise no procedure
+//!     CALLs itself (1456, as with MariaDB's default max_sp_recursion_depth of 0, which
+//!     is not a variable here). Calls of distinct routines nest at most `NESTING_MAX`
+//!     deep (1436 past it, the same way), so binding and running them stay within a
+//!     worker's stack.
 //!
-//! Not built yet (1235, or as noted): stored functions that write; CALL, DDL, transaction
-//! control and SET of system variables inside a body (`compound` invariant (4)); ALTER
+//! Not built yet (1235, or as noted): stored functions that write (also through a CALL);
+//! recursive procedures (max_sp_recursion_depth); DDL, transaction control and SET of
+//! system variables inside a body (`compound` invariant (4)); ALTER
 //! PROCEDURE / FUNCTION; an OUT or INOUT argument given as a `?` of a prepared CALL (1414
-//! here); recursion of procedures; stored functions in DEFAULT, CHECK and generated
+//! here); stored functions in DEFAULT, CHECK and generated
 //! columns (1305, where MariaDB says 1901). The body runs with the caller's privileges
 //! and sql_mode, not the definer's or the one recorded at CREATE; CREATE and DROP check
 //! the database's CREATE and DROP privileges (CREATE ROUTINE, ALTER ROUTINE and EXECUTE
@@ -477,12 +480,117 @@ pub fn wrong_argument_count(
     )
 }
 
+/// 1414: the OUT or INOUT argument at `index` (from 0) of a CALL is not a variable.
+pub fn not_variable_argument(index: usize, qualified: &str) -> Error {
+    Error::new(
+        ErrorCode::SpNotVarArg,
+        format!(
+            "OUT or INOUT argument {} for routine {qualified} is not a variable or NEW \
+             pseudo-variable in BEFORE trigger",
+            index + 1,
+        ),
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// Routines calling routines
+
+/// How deep calls of distinct stored routines may nest (each one binds the next one's
+/// body, and runs it, on the worker's stack): deeper is 1436, not a stack overflow.
+const NESTING_MAX: usize = 32;
+
+/// The name of routine `db.name` in `BindContext::calling`.
+pub(crate) fn calling_key(kind: RoutineKind, db: &str, name: &str) -> String {
+    format!(
+        "{} {db}.{}",
+        kind_name(kind),
+        manycore_storage::routine_key(name)
+    )
+}
+
+/// The routines being bound once the body of `db.name` is entered: 1424 for a function
+/// and 1456 for a procedure already among them (invariant (6)), 1436 past `NESTING_MAX`.
+fn entered(cx: &BindContext, kind: RoutineKind, db: &str, name: &str) -> Result<Vec<String>> {
+    if cx.calling.len() >= NESTING_MAX {
+        return Err(Error::new(
+            ErrorCode::StackOverrunNeedMore,
+            format!(
+                "Thread stack overrun: stored routine calls nest more than {NESTING_MAX} \
+                 deep (at {db}.{name})"
+            ),
+        ));
+    }
+    let key = calling_key(kind, db, name);
+    if cx.calling.contains(&key) {
+        // Inside a body, this binding error is its statement's when it runs (`compound`
+        // invariant (7)): MariaDB raises it when a statement holding the call is first
+        // run, whether or not the call is evaluated.
+        return Err(match kind {
+            RoutineKind::Function => Error::new(
+                ErrorCode::SpNoRecursion,
+                "Recursive stored functions and triggers are not allowed",
+            ),
+            RoutineKind::Procedure => Error::new(
+                ErrorCode::SpRecursionLimit,
+                format!(
+                    "Recursive limit 0 (as set by the max_sp_recursion_depth variable) was \
+                     exceeded for routine {name}"
+                ),
+            ),
+        });
+    }
+    Ok(cx.calling.iter().cloned().chain([key]).collect())
+}
+
+/// A procedure that a CALL inside a stored program's body calls, bound for that CALL.
+pub(crate) struct NestedProcedure {
+    /// `db.name`, for messages.
+    pub qualified: String,
+    pub declared: Vec<Parameter>,
+    pub body: compound::Body,
+}
+
+/// Binds procedure `db.name` for a CALL inside a body bound under `cx` (1305, and the
+/// errors of `entered`); the CALL checks its arguments against `declared`.
+pub(crate) fn bind_nested_procedure(
+    cx: &BindContext,
+    db: &str,
+    name: &str,
+) -> Result<NestedProcedure> {
+    let found = cx
+        .catalog
+        .databases
+        .get(db)
+        .and_then(|d| d.routine(RoutineKind::Procedure, name))
+        .ok_or_else(|| no_such_routine(RoutineKind::Procedure, db, name))?;
+    let declared = parameters(&found.params)?;
+    let calling = entered(cx, RoutineKind::Procedure, db, &found.name)?;
+    let unbound = Parameters::untyped();
+    let body_cx = BindContext {
+        catalog: cx.catalog,
+        database: Some(db),
+        text: &found.body,
+        parameters: &unbound,
+        access: cx.access,
+        outer: None,
+        subquery_tables: RefCell::default(),
+        ctes: None,
+        calling: &calling,
+    };
+    let typed: Vec<(String, DataType)> = declared
+        .iter()
+        .map(|p| (p.name.clone(), p.data_type.clone()))
+        .collect();
+    let body = compound::bind_procedure(&body_cx, db, &found.body, &typed)?;
+    Ok(NestedProcedure {
+        qualified: format!("{db}.{}", found.name),
+        declared,
+        body,
+    })
+}
+
 // ---------------------------------------------------------------------------------------
 // Stored functions in expressions
-
-/// How deep calls of distinct stored functions may nest (each one binds the next one's
-/// body, and runs it, on the worker's stack): deeper is 1436, not a stack overflow.
-const FUNCTION_NESTING_MAX: usize = 32;
 
 /// Binds a call of stored function `db.name`; `args` binds its arguments in the caller's
 /// scope once the function is found (1305 comes before their errors, and 1318 after);
@@ -523,28 +631,8 @@ pub(crate) fn bind_function_call(
             ),
         ));
     }
-    if cx.calling.len() >= FUNCTION_NESTING_MAX {
-        return Err(Error::new(
-            ErrorCode::StackOverrunNeedMore,
-            format!(
-                "Thread stack overrun: stored function calls nest more than \
-                 {FUNCTION_NESTING_MAX} deep (at {db}.{})",
-                found.name
-            ),
-        ));
-    }
     let returns = stored_returns(&found.returns)?;
-    let key = format!("{db}.{}", manycore_storage::routine_key(&found.name));
-    if cx.calling.contains(&key) {
-        // Inside a body, this binding error is its statement's when it runs (`compound`
-        // invariant (7)): MariaDB's 1424 comes when a statement holding the call is first
-        // run, whether or not the call is evaluated.
-        return Err(Error::new(
-            ErrorCode::SpNoRecursion,
-            "Recursive stored functions and triggers are not allowed",
-        ));
-    }
-    let calling: Vec<String> = cx.calling.iter().cloned().chain([key]).collect();
+    let calling = entered(cx, RoutineKind::Function, db, &found.name)?;
     let unbound = Parameters::untyped();
     let body_cx = BindContext {
         catalog: cx.catalog,

@@ -206,14 +206,7 @@ impl Session {
                 _ => None,
             };
             let Some(variable) = variable else {
-                return Err(Error::new(
-                    ErrorCode::SpNotVarArg,
-                    format!(
-                        "OUT or INOUT argument {} for routine {qualified} is not a variable or \
-                         NEW pseudo-variable in BEFORE trigger",
-                        i + 1,
-                    ),
-                ));
+                return Err(routine::not_variable_argument(i, &qualified));
             };
             returned.push((i, variable.to_string()));
         }
@@ -291,8 +284,15 @@ impl Session {
                 .map(|p| (p.name.clone(), p.data_type.clone()))
                 .collect();
             let unbound = Parameters::untyped();
+            // A CALL of itself inside its body is 1456 (`routine::bind_nested_procedure`).
+            let calling = [routine::calling_key(
+                RoutineKind::Procedure,
+                db,
+                &found.name,
+            )];
             let mut cx = self.bind_context(&catalog, &found.body, &unbound);
             cx.database = Some(db);
+            cx.calling = &calling;
             compound::bind_procedure(&cx, db, &found.body, &typed)?
         };
         let bound = Arc::new(BoundProcedure {
