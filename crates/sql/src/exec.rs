@@ -20,8 +20,8 @@ use crate::expr::coerce;
 use crate::expr::{store_value, VarScope};
 use crate::expr::{Accumulator, EvalContext, Expr, Subquery, SubqueryRows, SubqueryRunner};
 use crate::plan::{
-    AccessPath, Count, IndexAccess, JoinSource, JoinStep, Plan, RecursiveCte, Scan, SetOperation,
-    SetOperator, SortKey,
+    AccessPath, Count, IndexAccess, Join, JoinSource, JoinStep, Plan, RecursiveCte, Scan,
+    SetOperation, SetOperator, SortKey,
 };
 use manycore_storage::{IndexNo, KeyRange, ReadView, RowSlot};
 use manycore_types::{key, DataType, Value};
@@ -325,33 +325,40 @@ pub type JoinSlots = RefCell<Vec<Option<Arc<RowSlot>>>>;
 /// The row slots `run_join_slots` hands over with each joined row.
 pub type RowSlots = [Option<Arc<RowSlot>>];
 
-/// Runs a join planned by `join::plan_writing` (or a single-table scan), calling `out`
-/// for each joined row with the slots of its write targets' rows (multi-table UPDATE and
-/// DELETE). Only the targets' slots are meaningful: buffered steps record none.
+/// Runs a join planned by `join::plan` (or a single-table scan), calling `out` for each
+/// joined row with the slots of its rows (multi-table UPDATE and DELETE). Only the slots
+/// of the tables the plan reports are meaningful: buffered steps record none.
 pub fn run_join_slots(
     plan: &Plan,
     ctx: &ExecContext,
     out: &mut dyn FnMut(&[Value], &RowSlots) -> Flow,
 ) -> Flow {
     match plan {
-        Plan::Join(join) => {
-            let mut row = vec![Value::Null; join.width];
-            let buffers: Vec<Buffer> = (0..join.buffers).map(|_| Buffer::new()).collect();
-            let slots: JoinSlots = RefCell::new(vec![None; join.width]);
-            run_steps(
-                &join.steps,
-                &mut row,
-                &buffers,
-                Some(&slots),
-                ctx,
-                &mut |row| out(row, &slots.borrow()),
-            )
-        }
+        Plan::Join(join) => run_join_with_slots(join, ctx, out),
         Plan::Scan(scan) => scan_rows(scan, ctx, &mut |slot, row| {
             out(row, std::slice::from_ref(&Some(slot.clone())))
         }),
         other => unreachable!("a write's join is a join or a scan: {other:?}"),
     }
+}
+
+/// `run_join_slots` of a join (also a locking read's: `session::locking_read`).
+pub fn run_join_with_slots(
+    join: &Join,
+    ctx: &ExecContext,
+    out: &mut dyn FnMut(&[Value], &RowSlots) -> Flow,
+) -> Flow {
+    let mut row = vec![Value::Null; join.width];
+    let buffers: Vec<Buffer> = (0..join.buffers).map(|_| Buffer::new()).collect();
+    let slots: JoinSlots = RefCell::new(vec![None; join.width]);
+    run_steps(
+        &join.steps,
+        &mut row,
+        &buffers,
+        Some(&slots),
+        ctx,
+        &mut |row| out(row, &slots.borrow()),
+    )
 }
 
 /// Runs a recursive CTE (`cte` module notes): the anchor's rows, then iterations of the

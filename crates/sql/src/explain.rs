@@ -47,6 +47,9 @@
 //!   is tested on, where here it is on each table a conjunct is checked at (`const` and
 //!   `eq_ref` tables included) and a constant false conjunct of a join is not "Impossible
 //!   WHERE";
+//! - a locking read over a join (FOR UPDATE, LOCK IN SHARE MODE) reads each table per
+//!   outer row, so its row slots can be locked (`session::locking_read`): no `Using join
+//!   buffer`, which MariaDB still shows;
 //! - INSERT ... SELECT of a SELECT whose plan differs as a SELECT (an `index` scan of a key
 //!   covering the columns read, a subquery MariaDB optimizes away, `Using where` on ranges).
 //!   Every INSERT ... SELECT buffers the SELECT's rows before writing (`dml`); only where

@@ -526,19 +526,15 @@ fn find_column(columns: &[(usize, usize)], sources: &[SourceTable], name: &str) 
     found.ok_or_else(|| Error::bad_field(name, "FROM"))
 }
 
-/// The plan of a join whose rows must also pass `filter` (the WHERE clause).
-pub fn plan(level: Level, filter: Option<Expr>, sources: &[SourceTable]) -> Plan {
-    plan_writing(level, filter, sources, &[])
-}
-
-/// `plan` for a multi-table UPDATE or DELETE: the sources `targets` (indexes into
-/// `sources`) are read as tables (`JoinSource::Table`), never buffered, so the join can
-/// report their row slots (`exec::run_join_slots`).
-pub fn plan_writing(
+/// The plan of a join whose rows must also pass `filter` (the WHERE clause). The sources
+/// `reported` (indexes into `sources`) are read as tables (`JoinSource::Table`), never
+/// buffered, so the join can report their row slots (`exec::run_join_slots`): a
+/// multi-table UPDATE or DELETE's targets, a locking read's tables.
+pub fn plan(
     mut level: Level,
     filter: Option<Expr>,
     sources: &[SourceTable],
-    targets: &[usize],
+    reported: &[usize],
 ) -> Plan {
     if let Some(filter) = &filter {
         let mut parts = Vec::new();
@@ -551,7 +547,7 @@ pub fn plan_writing(
     let mut buffers = 0;
     let placing = Placing {
         sources,
-        targets,
+        reported,
         buffers: &mut buffers,
     };
     let steps = place(level, &mut Vec::new(), placing);
@@ -584,11 +580,11 @@ fn reads_only(expr: &Expr, known: &[Range<usize>]) -> bool {
     inside
 }
 
-/// What placing the steps of a join needs besides a level: the sources, the write
-/// targets (`plan_writing`), and the count of steps read once per run (invariant (5)).
+/// What placing the steps of a join needs besides a level: the sources, those whose row
+/// slots the join reports (`plan`), and the count of steps read once per run (invariant (5)).
 struct Placing<'a> {
     sources: &'a [SourceTable],
-    targets: &'a [usize],
+    reported: &'a [usize],
     buffers: &'a mut usize,
 }
 
@@ -615,8 +611,8 @@ fn place(mut level: Level, known: &mut Vec<Range<usize>>, placing: Placing) -> V
             .collect();
         let (source, here) = match draft {
             Draft::Table(i) => {
-                let target = placing.targets.contains(&i);
-                table_step(&sources[i], here, known, target, placing.buffers)
+                let reported = placing.reported.contains(&i);
+                table_step(&sources[i], here, known, reported, placing.buffers)
             }
             Draft::Outer(inner) => (
                 JoinSource::Outer {
@@ -625,7 +621,7 @@ fn place(mut level: Level, known: &mut Vec<Range<usize>>, placing: Placing) -> V
                         &mut known.clone(),
                         Placing {
                             sources,
-                            targets: placing.targets,
+                            reported: placing.reported,
                             buffers: &mut *placing.buffers,
                         },
                     ),
@@ -644,13 +640,13 @@ fn place(mut level: Level, known: &mut Vec<Range<usize>>, placing: Placing) -> V
 }
 
 /// The step reading `table` after the cells `known`, with the conjuncts `here` placed
-/// there; returns the source and the conjuncts the step checks per joined row. A write
-/// `target` is always read as a table, never buffered (`plan_writing`).
+/// there; returns the source and the conjuncts the step checks per joined row. A table
+/// whose slots are `reported` is always read as a table, never buffered (`plan`).
 fn table_step(
     table: &SourceTable,
     here: Vec<Expr>,
     known: &[Range<usize>],
-    target: bool,
+    reported: bool,
     buffers: &mut usize,
 ) -> (JoinSource, Vec<Expr>) {
     let offset = table.offset;
@@ -678,7 +674,7 @@ fn table_step(
                 residual: None,
             });
             // The first step streams; an index lookup depends on earlier cells.
-            if known.is_empty() || target || matches!(scan.access, AccessPath::Index(_)) {
+            if known.is_empty() || reported || matches!(scan.access, AccessPath::Index(_)) {
                 return (JoinSource::Table { scan, offset }, here);
             }
             Plan::Scan(scan)

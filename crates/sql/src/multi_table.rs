@@ -2,7 +2,7 @@
 //! `UPDATE t1, t2 SET ...`, `DELETE t1, t2 FROM <join> ...` and
 //! `DELETE FROM t1, t2 USING <join> ...`.
 //!
-//! The FROM clause is bound and planned as a SELECT's join (`join::plan_writing`), with the
+//! The FROM clause is bound and planned as a SELECT's join (`join::plan`), with the
 //! write targets read as tables so each joined row carries its targets' row slots
 //! (`exec::run_join_slots`). As single-table writes (dml module notes), every joined row is
 //! collected before the first write, so the statement never sees its own changes.
@@ -146,7 +146,7 @@ fn check_tables(
 /// The plan reading `bound` with `filter`, targets as tables.
 fn plan(bound: FromTables, filter: Option<Expr>, targets: &[usize]) -> Plan {
     match bound.joins {
-        Some(level) => crate::join::plan_writing(level, filter, &bound.sources, targets),
+        Some(level) => crate::join::plan(level, filter, &bound.sources, targets),
         None => Plan::Scan(Box::new(crate::access::scan(&bound.sources[0], filter))),
     }
 }

@@ -137,6 +137,14 @@ impl Plan {
         }
     }
 
+    /// The join this query block reads, when its source is one.
+    pub fn block_join(&self) -> Option<&Join> {
+        match self {
+            Plan::Join(join) => Some(join),
+            _ => self.block_input()?.block_join(),
+        }
+    }
+
     /// What this query block delivers of its single table's scan when it passes the
     /// scan's rows on in the scan's order with a LIMIT the one thing cutting them: a
     /// LIMIT over the select list, an ORDER BY of ascending table columns (which the
@@ -258,6 +266,25 @@ pub struct Join {
     pub width: usize,
     /// How many steps read their rows once per run into a buffer (`JoinSource::Rows`).
     pub buffers: usize,
+}
+
+impl Join {
+    /// The tables read as `JoinSource::Table`, with their offsets, in the order the
+    /// nested loops read them (an outer row's tables before its LEFT JOIN's inner side).
+    pub fn tables(&self) -> Vec<(&Arc<Table>, usize)> {
+        fn collect<'a>(steps: &'a [JoinStep], out: &mut Vec<(&'a Arc<Table>, usize)>) {
+            for step in steps {
+                match &step.source {
+                    JoinSource::Table { scan, offset } => out.push((&scan.table, *offset)),
+                    JoinSource::Outer { steps, .. } => collect(steps, out),
+                    JoinSource::Rows { .. } => {}
+                }
+            }
+        }
+        let mut tables = Vec::new();
+        collect(&self.steps, &mut tables);
+        tables
+    }
 }
 
 /// One level of the nested loops: a source of rows, and the conjuncts that can be checked

@@ -638,7 +638,16 @@ pub fn bind_query_block(
         }
     }
     let mut plan = match sources.first() {
-        Some(_) if joins.is_some() => join::plan(joins.expect("checked"), filter, &sources),
+        Some(_) if joins.is_some() => {
+            // A locking read locks the rows of its tables the join reports.
+            let locked: Vec<usize> = match locking {
+                Some(_) => (0..sources.len())
+                    .filter(|&i| sources[i].derived.is_none())
+                    .collect(),
+                None => Vec::new(),
+            };
+            join::plan(joins.expect("checked"), filter, &sources, &locked)
+        }
         None => {
             if filter.is_some() {
                 Plan::Filter {

@@ -518,3 +518,238 @@ fn locking_reads_in_autocommit_meet_held_rows() {
     holder.query_drop("COMMIT").expect("commit");
     assert_eq!(waiting.join().expect("waiting thread"), "running");
 }
+
+/// Orders and their customers; order 12's customer 9 does not exist.
+fn setup_orders(conn: &mut mysql::Conn) {
+    for sql in [
+        "DROP DATABASE IF EXISTS joins",
+        "CREATE DATABASE joins",
+        "CREATE TABLE joins.customers (id INT PRIMARY KEY, name VARCHAR(10) NOT NULL)",
+        "INSERT INTO joins.customers VALUES (1, 'c1'), (2, 'c2'), (3, 'c3')",
+        "CREATE TABLE joins.orders (id INT PRIMARY KEY, cid INT NOT NULL, KEY (cid))",
+        "INSERT INTO joins.orders VALUES (10, 1), (11, 2), (12, 9), (13, 3)",
+    ] {
+        conn.query_drop(sql).expect(sql);
+    }
+}
+
+/// `holder` in a transaction holding customer 1 (an uncommitted UPDATE), and another
+/// session in autocommit.
+fn holder_of_customer_1(server: &Server) -> (mysql::Conn, mysql::Conn) {
+    let mut holder = server.connect();
+    setup_orders(&mut holder);
+    holder.query_drop("BEGIN").expect("begin");
+    holder
+        .query_drop("UPDATE joins.customers SET name = 'held' WHERE id = 1")
+        .expect("hold customer 1");
+    let mut other = server.connect();
+    other
+        .query_drop("SET SESSION innodb_lock_wait_timeout = 1000")
+        .expect("timeout");
+    (holder, other)
+}
+
+fn names(conn: &mut mysql::Conn, sql: &str) -> Vec<(i32, Option<String>)> {
+    conn.query(sql).expect(sql)
+}
+
+#[test]
+fn a_join_for_update_meets_a_held_row_of_its_second_table() {
+    let server = Server::from_env();
+    let (mut holder, other) = holder_of_customer_1(&server);
+    // In autocommit, then in a transaction; order 10 itself is free.
+    let (code, mut other) = error_within_bound(
+        other,
+        "SELECT o.id, c.name FROM joins.orders o JOIN joins.customers c ON c.id = o.cid \
+         WHERE o.id = 10 FOR UPDATE NOWAIT",
+    );
+    assert_eq!(code, 1205);
+    other.query_drop("BEGIN").expect("begin");
+    let (code, mut other) = error_within_bound(
+        other,
+        "SELECT o.id, c.name FROM joins.orders o, joins.customers c \
+         WHERE c.id = o.cid AND o.id = 10 LOCK IN SHARE MODE NOWAIT",
+    );
+    assert_eq!(code, 1205);
+    let free = "SELECT o.id, c.name FROM joins.orders o JOIN joins.customers c \
+                ON c.id = o.cid WHERE o.id = 11 FOR UPDATE NOWAIT";
+    assert_eq!(names(&mut other, free), [(11, Some("c2".to_string()))]);
+    // Without NOWAIT it waits for the holder, then reads the holder's commit.
+    // Short enough for SHOW PROCESSLIST's Info, which keeps 100 characters.
+    other.query_drop("USE joins").expect("use");
+    let waiting_sql =
+        "SELECT o.id, c.name FROM orders o JOIN customers c ON c.id = o.cid WHERE o.id = 10 FOR UPDATE";
+    let other_id = connection_id(&mut other);
+    let waiting = thread::spawn(move || {
+        let read = names(&mut other, waiting_sql);
+        other.query_drop("COMMIT").expect("commit");
+        read
+    });
+    let mut observer = server.connect();
+    wait_for("the locking read to start", Duration::from_secs(10), || {
+        process_info(&mut observer, other_id) == Some(Some(waiting_sql.to_string()))
+    });
+    holder.query_drop("COMMIT").expect("commit");
+    assert_eq!(
+        waiting.join().expect("reader thread"),
+        [(10, Some("held".to_string()))]
+    );
+}
+
+/// Whether `sql` (a write) fails on `conn` with 1205 after its short lock wait timeout;
+/// else it succeeded.
+fn write_waits(conn: mysql::Conn, sql: &'static str) -> (bool, mysql::Conn) {
+    let (done, finished) = mpsc::channel();
+    thread::spawn(move || {
+        let mut conn = conn;
+        let waited = match conn.query_drop(sql) {
+            Ok(()) => false,
+            Err(mysql::Error::MySqlError(e)) if e.code == 1205 => true,
+            Err(e) => panic!("{sql}: {e}"),
+        };
+        let _ = done.send((waited, conn));
+    });
+    finished
+        .recv_timeout(NO_WAIT_BOUND)
+        .expect("the lock wait timeout ends the wait")
+}
+
+#[test]
+fn a_join_for_update_locks_its_rows_in_every_table() {
+    let server = Server::from_env();
+    let mut holder = server.connect();
+    setup_orders(&mut holder);
+    let mut other = server.connect();
+    other
+        .query_drop("SET SESSION innodb_lock_wait_timeout = 1")
+        .expect("timeout");
+    for (sql, locked, free) in [
+        (
+            "SELECT o.id, c.name FROM joins.orders o JOIN joins.customers c ON c.id = o.cid \
+             WHERE o.id = 10 FOR UPDATE",
+            [
+                "UPDATE joins.orders SET cid = cid + 100 WHERE id = 10",
+                "UPDATE joins.customers SET name = 'x' WHERE id = 1",
+            ],
+            [
+                "UPDATE joins.orders SET cid = cid + 100 WHERE id = 11",
+                "UPDATE joins.customers SET name = 'x' WHERE id = 2",
+            ],
+        ),
+        (
+            "SELECT o.id, c.name FROM joins.customers c, joins.orders o \
+             WHERE c.id = o.cid AND o.id = 11 LOCK IN SHARE MODE",
+            [
+                "UPDATE joins.orders SET cid = cid + 100 WHERE id = 11",
+                "UPDATE joins.customers SET name = 'x' WHERE id = 2",
+            ],
+            [
+                "UPDATE joins.orders SET cid = cid + 100 WHERE id = 10",
+                "UPDATE joins.customers SET name = 'x' WHERE id = 1",
+            ],
+        ),
+        // The preserved row of a LEFT JOIN that found no customer.
+        (
+            "SELECT o.id, c.name FROM joins.orders o LEFT JOIN joins.customers c \
+             ON c.id = o.cid WHERE o.id = 12 FOR UPDATE",
+            [
+                "UPDATE joins.orders SET cid = cid + 100 WHERE id = 12",
+                "DELETE FROM joins.orders WHERE id = 12",
+            ],
+            [
+                "UPDATE joins.orders SET cid = cid + 100 WHERE id = 11",
+                "UPDATE joins.customers SET name = 'x' WHERE id = 3",
+            ],
+        ),
+        // RIGHT JOIN: the customer is the preserved side.
+        (
+            "SELECT o.id, c.name FROM joins.orders o RIGHT JOIN joins.customers c \
+             ON c.id = o.cid WHERE c.id = 3 FOR UPDATE",
+            [
+                "UPDATE joins.orders SET cid = cid + 100 WHERE id = 13",
+                "UPDATE joins.customers SET name = 'x' WHERE id = 3",
+            ],
+            [
+                "UPDATE joins.orders SET cid = cid + 100 WHERE id = 11",
+                "UPDATE joins.customers SET name = 'x' WHERE id = 2",
+            ],
+        ),
+    ] {
+        holder.query_drop("BEGIN").expect("begin");
+        assert_eq!(names(&mut holder, sql).len(), 1, "{sql}");
+        other.query_drop("BEGIN").expect("begin");
+        for write in locked {
+            let (waited, conn) = write_waits(other, write);
+            other = conn;
+            assert!(waited, "{sql} locked the row of {write}");
+        }
+        for write in free {
+            let (waited, conn) = write_waits(other, write);
+            other = conn;
+            assert!(!waited, "{sql} left the row of {write} free");
+        }
+        other.query_drop("ROLLBACK").expect("rollback");
+        holder.query_drop("ROLLBACK").expect("rollback");
+    }
+    // A READ ONLY transaction refuses FOR UPDATE over a join, as over one table.
+    holder
+        .query_drop("START TRANSACTION READ ONLY")
+        .expect("read only");
+    let sql = "SELECT o.id FROM joins.orders o JOIN joins.customers c ON c.id = o.cid \
+               FOR UPDATE";
+    match holder.query_drop(sql) {
+        Err(mysql::Error::MySqlError(e)) => assert_eq!(e.code, 1792, "{e}"),
+        other => panic!("{sql}: {other:?}"),
+    }
+    holder.query_drop("ROLLBACK").expect("rollback");
+}
+
+#[test]
+fn skip_locked_over_a_join_leaves_out_the_joined_rows_of_held_rows() {
+    let server = Server::from_env();
+    let (mut holder, mut other) = holder_of_customer_1(&server);
+    let held = "SELECT id FROM joins.orders WHERE id = 13 FOR UPDATE";
+    assert_eq!(ids(&mut holder, held), [13]);
+    other.query_drop("BEGIN").expect("begin");
+    let c2 = Some("c2".to_string());
+    let inner = "SELECT o.id, c.name FROM joins.orders o JOIN joins.customers c \
+                 ON c.id = o.cid ORDER BY o.id FOR UPDATE SKIP LOCKED";
+    assert_eq!(names(&mut other, inner), [(11, c2.clone())]);
+    let comma = "SELECT o.id, c.name FROM joins.customers c, joins.orders o \
+                 WHERE c.id = o.cid ORDER BY o.id FOR UPDATE SKIP LOCKED";
+    assert_eq!(names(&mut other, comma), [(11, c2.clone())]);
+    // A held customer leaves its order NULL-extended; a held order leaves it out.
+    let left = "SELECT o.id, c.name FROM joins.orders o LEFT JOIN joins.customers c \
+                ON c.id = o.cid ORDER BY o.id FOR UPDATE SKIP LOCKED";
+    assert_eq!(
+        names(&mut other, left),
+        [(10, None), (11, c2.clone()), (12, None)]
+    );
+    // What it returned is locked: a third transaction's writes wait.
+    let mut third = server.connect();
+    third
+        .query_drop("SET SESSION innodb_lock_wait_timeout = 1")
+        .expect("timeout");
+    third.query_drop("BEGIN").expect("begin");
+    for write in [
+        "UPDATE joins.orders SET cid = cid + 100 WHERE id = 10",
+        "UPDATE joins.orders SET cid = cid + 100 WHERE id = 12",
+        "UPDATE joins.customers SET name = 'x' WHERE id = 2",
+    ] {
+        let (waited, conn) = write_waits(third, write);
+        third = conn;
+        assert!(waited, "the row of {write} is locked");
+    }
+    third.query_drop("ROLLBACK").expect("rollback");
+    // Once the holder ends, its rows are there again.
+    holder.query_drop("COMMIT").expect("commit");
+    assert_eq!(
+        names(&mut other, inner),
+        [
+            (10, Some("held".to_string())),
+            (11, c2),
+            (13, Some("c3".to_string()))
+        ]
+    );
+    other.query_drop("COMMIT").expect("commit");
+}

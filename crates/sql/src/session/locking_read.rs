@@ -7,6 +7,14 @@
 //! query reads the latest committed rows (the write view), as InnoDB's locking reads do,
 //! not the transaction's snapshot.
 //!
+//! A query block whose FROM is a join (inner, comma, LEFT and RIGHT joins) locks, in each
+//! of its tables, the rows that make up its joined rows: those of every combination that
+//! passes the ON and WHERE conditions, before the other operators (GROUP BY, HAVING,
+//! LIMIT). The join is planned to report its tables' row slots (`join::plan`) and run
+//! to collect them; each joined row's rows are locked in the order the nested loops
+//! read its tables, as InnoDB locks them. A LEFT JOIN's NULL-extended side has no row to
+//! lock, and its preserved row is locked.
+//!
 //! When the block passes the scan's rows on in the scan's order with a LIMIT the one thing
 //! cutting them (`Plan::scan_prefix`: no ORDER BY, or one the scan's index order gives),
 //! only its first OFFSET + LIMIT rows are locked, as InnoDB stops locking where the limit
@@ -29,24 +37,39 @@
 //!     1792, as a write is, and LOCK IN SHARE MODE locks (both as in MariaDB).
 //! (3) The read yields, of the scanned rows, only those this transaction locked: the rows
 //!     found held (SKIP LOCKED) and those past the first OFFSET + LIMIT are left out of the
-//!     scan by slot (`exec::SkippedRows`), even if a holder ended meanwhile.
+//!     scan by slot (`exec::SkippedRows`), even if a holder ended meanwhile. A joined row
+//!     is yielded only when each of its rows is locked by this transaction.
+//! (4) SKIP LOCKED over a join leaves out the joined rows that hold a row found held, as
+//!     InnoDB does (a LEFT JOIN's outer row whose inner rows are all left out comes out
+//!     NULL-extended); of such a joined row, the rows of tables read before the held one
+//!     stay locked and those after it are not locked for it. The join is run again
+//!     leaving out the held rows until a run meets no newly held row, locking what each
+//!     run newly yields (a NULL-extended row that now passes the WHERE clause), so the
+//!     final read's rows are all locked.
 //!
 //! Simpler than InnoDB (README): LOCK IN SHARE MODE locks as FOR UPDATE does (exclusive;
 //! two shared readers of one row wait for each other, or skip each other's rows); when
 //! ORDER BY is not the scan's order (another column, DESC: InnoDB reads the index
 //! backwards) every row the scan passes on is locked, also those LIMIT leaves out; rows
 //! the WHERE clause rejects are not locked (InnoDB keeps the locks of the rows it read
-//! before the limit, and gap locks); the rows of joins, UNIONs, derived tables and
-//! subqueries are read latest but not locked; a locked row is logged at commit as a
-//! write of its unchanged value.
+//! before the limit, and gap locks); a join locks only the rows of its joined rows, every
+//! one of them (LIMIT never stops its locking), while InnoDB also locks the rows it reads
+//! and the conditions reject (a full scan's whole table), and gap locks where a LEFT
+//! JOIN finds no row, and which rows of a skipped joined row stay locked follows each
+//! one's join order; SKIP LOCKED meets only the rows of joined rows, so a held inner row
+//! of a LEFT JOIN that the WHERE clause rejects (`WHERE c.id IS NULL`) leaves its outer
+//! row out, where InnoDB reads it, skips it and passes the outer row on NULL-extended; the rows of UNIONs, derived tables, views and subqueries are read
+//! latest but not locked; a locked row is logged at commit as a write of its unchanged
+//! value.
 
 use super::Session;
 use crate::error::Result;
 use crate::exec::{self, ExecContext, SkippedRows};
 use crate::plan::ScanPrefix;
 use crate::select::{LockWaitPolicy, Locking, SelectPlan};
-use manycore_storage::StorageError;
+use manycore_storage::{RowSlot, StorageError, Table, Transaction};
 use manycore_types::Value;
+use std::collections::HashSet;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -69,7 +92,7 @@ impl Session {
         self.with_transaction(!shared, |txn, state, interrupt| {
             txn.refresh_write_view();
             let view = txn.write_view();
-            // The scanned rows stay alive while `skipped` names them by address.
+            // The read rows stay alive while `skipped` names them by address.
             let mut slots = Vec::new();
             let mut skipped = SkippedRows::new();
             if let Some(scan) = select.plan.single_scan() {
@@ -87,18 +110,50 @@ impl Session {
                     if locked == wanted {
                         // Past the rows the query delivers (invariant (3)).
                         skipped.insert(Arc::as_ptr(slot));
-                        continue;
+                    } else if lock(txn, &scan.table, slot, policy)? {
+                        locked += 1;
+                    } else {
+                        skipped.insert(Arc::as_ptr(slot));
                     }
-                    match txn.lock_row(&scan.table, slot) {
-                        Err(StorageError::LockWait { holder })
-                            if holder != 0 && policy == LockWaitPolicy::SkipLocked =>
-                        {
-                            skipped.insert(Arc::as_ptr(slot));
+                }
+            } else if let Some(join) = select.plan.block_join() {
+                let tables = join.tables();
+                let mut locked: HashSet<*const RowSlot> = HashSet::new();
+                // Invariant (4): runs the join again while SKIP LOCKED leaves out more. A
+                // join of derived tables only has no row to lock.
+                while !tables.is_empty() {
+                    let mut read = Vec::new();
+                    let leaving_out = (!skipped.is_empty()).then_some(&skipped);
+                    let _ = exec::in_context(view, params, state, interrupt, leaving_out, |ctx| {
+                        exec::run_join_with_slots(join, ctx, &mut |_, row_slots| {
+                            read.extend(tables.iter().map(|&(_, at)| row_slots[at].clone()));
+                            Ok(ControlFlow::Continue(()))
+                        })
+                    })?;
+                    let skipped_before = skipped.len();
+                    for joined in read.chunks(tables.len()) {
+                        // A NULL-extended table has no row.
+                        for (slot, &(table, _)) in joined.iter().zip(&tables) {
+                            let Some(slot) = slot else { continue };
+                            let address = Arc::as_ptr(slot);
+                            if skipped.contains(&address) {
+                                break;
+                            }
+                            if locked.contains(&address) {
+                                continue;
+                            }
+                            slots.push(Arc::clone(slot));
+                            if lock(txn, table, slot, policy)? {
+                                locked.insert(address);
+                            } else {
+                                // The joined row's later tables are not read (invariant (4)).
+                                skipped.insert(address);
+                                break;
+                            }
                         }
-                        result => {
-                            result.map_err(|e| crate::dml::write_error(e, &scan.table, &[]))?;
-                            locked += 1;
-                        }
+                    }
+                    if skipped.len() == skipped_before {
+                        break;
                     }
                 }
             }
@@ -106,6 +161,27 @@ impl Session {
             let skipped = (!skipped.is_empty()).then_some(&skipped);
             exec::in_context(txn.write_view(), params, state, interrupt, skipped, f)
         })
+    }
+}
+
+/// Locks `slot`'s row of `table` for this transaction; false when SKIP LOCKED finds it
+/// held by another one (a held row under another policy is a lock wait, or 1205).
+fn lock(
+    txn: &mut Transaction,
+    table: &Arc<Table>,
+    slot: &Arc<RowSlot>,
+    policy: LockWaitPolicy,
+) -> Result<bool> {
+    match txn.lock_row(table, slot) {
+        Err(StorageError::LockWait { holder })
+            if holder != 0 && policy == LockWaitPolicy::SkipLocked =>
+        {
+            Ok(false)
+        }
+        result => {
+            result.map_err(|e| crate::dml::write_error(e, table, &[]))?;
+            Ok(true)
+        }
     }
 }
 
