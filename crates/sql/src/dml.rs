@@ -15,7 +15,9 @@
 //! write statement: like InnoDB's locking reads, UPDATE/DELETE see the latest commits even
 //! inside a REPEATABLE READ transaction. A row another transaction holds becomes an error
 //! with `wait` set; the session waits for the holder and runs the statement again
-//! (session invariant (4)).
+//! (session invariant (4)). An UPDATE locks every row it matches, also one it leaves as
+//! it was (`lock_unchanged`, as InnoDB does; multi-table UPDATE too), so `UPDATE t SET
+//! c = c WHERE ...` holds its rows until the transaction ends.
 //!
 //! Invariant: every value handed to storage went through `store_value` (or is a column
 //! default, stored already coerced), so it has its column's type (types invariant (2)).
@@ -1001,6 +1003,7 @@ pub fn execute_update(
         let (mut new, old) = match assigned_first.next() {
             Some((new, row_changed)) => {
                 if !row_changed && !fires {
+                    lock_unchanged(txn, table, &slot)?;
                     continue;
                 }
                 (new, (enforcer.is_some() || fires).then_some(row))
@@ -1009,6 +1012,7 @@ pub fn execute_update(
                 let old = (enforcer.is_some() || fires).then(|| row.clone());
                 let mut new = row;
                 if !assign(n, &mut new)? && !fires {
+                    lock_unchanged(txn, table, &slot)?;
                     continue;
                 }
                 (new, old)
@@ -1027,6 +1031,7 @@ pub fn execute_update(
                 interrupt,
             )?;
             if !still_changes {
+                lock_unchanged(txn, table, &slot)?;
                 continue;
             }
         }
@@ -1255,6 +1260,18 @@ pub(crate) fn before_update(
         interrupt,
     )?;
     Ok(false)
+}
+
+/// Locks the row in `slot` that an UPDATE matched and leaves as it was, until the
+/// transaction ends, as InnoDB locks every row an UPDATE matches: a held row is waited
+/// for, and no other transaction changes it before this one ends.
+pub(crate) fn lock_unchanged(
+    txn: &mut Transaction,
+    table: &Arc<Table>,
+    slot: &Arc<RowSlot>,
+) -> Result<()> {
+    txn.lock_row(table, slot)
+        .map_err(|e| write_error(e, table, &[]))
 }
 
 /// How a DELETE removes each row of one table.

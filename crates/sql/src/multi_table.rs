@@ -490,6 +490,7 @@ pub fn execute_update(
             }
             // A row left as it was still fires its triggers (invariant (5)).
             if work[cells.clone()] == row[cells.clone()] && target.triggers.is_empty() {
+                dml::lock_unchanged(txn, &target.table, slot)?;
                 continue;
             }
             writes.push((
@@ -521,6 +522,7 @@ pub fn execute_update(
                 interrupt,
             )?;
             if !still_changes {
+                dml::lock_unchanged(txn, table, &slot)?;
                 continue;
             }
         }

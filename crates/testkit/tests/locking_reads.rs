@@ -753,3 +753,43 @@ fn skip_locked_over_a_join_leaves_out_the_joined_rows_of_held_rows() {
     );
     other.query_drop("COMMIT").expect("commit");
 }
+
+/// An UPDATE locks every row it matches, also one it leaves as it was (InnoDB's rule):
+/// another transaction's write of that row waits, and a row it did not match stays free.
+#[test]
+fn an_update_that_changes_nothing_still_locks_its_row() {
+    let server = Server::from_env();
+    let mut holder = server.connect();
+    setup(&mut holder);
+    setup_orders(&mut holder);
+    let mut other = server.connect();
+    other
+        .query_drop("SET SESSION innodb_lock_wait_timeout = 1")
+        .expect("timeout");
+    for (unchanged, locked, free) in [
+        (
+            "UPDATE locking.acct SET bal = 100 WHERE id = 1",
+            "UPDATE locking.acct SET bal = 5 WHERE id = 1",
+            "UPDATE locking.acct SET bal = 5 WHERE id = 2",
+        ),
+        (
+            "UPDATE joins.orders o JOIN joins.customers c ON c.id = o.cid \
+             SET o.cid = o.cid WHERE o.id = 10",
+            "UPDATE joins.orders SET cid = cid + 100 WHERE id = 10",
+            "UPDATE joins.orders SET cid = cid + 100 WHERE id = 11",
+        ),
+    ] {
+        holder.query_drop("BEGIN").expect("begin");
+        holder.query_drop(unchanged).expect(unchanged);
+        assert_eq!(holder.affected_rows(), 0, "{unchanged} changes nothing");
+        other.query_drop("BEGIN").expect("begin");
+        let (waited, back) = write_waits(other, locked);
+        assert!(waited, "{locked} waits for the row {unchanged} matched");
+        other = back;
+        let (waited, back) = write_waits(other, free);
+        assert!(!waited, "{free} is not held");
+        other = back;
+        other.query_drop("ROLLBACK").expect("rollback");
+        holder.query_drop("COMMIT").expect("commit");
+    }
+}
