@@ -965,6 +965,16 @@ fn is_declared<T>(declared: &[(String, T)], name: &str) -> bool {
     declared.iter().any(|(n, _)| n.eq_ignore_ascii_case(name))
 }
 
+/// The innermost of `in_scope` (innermost last) that `name` names, as MariaDB compares
+/// names (without case).
+fn innermost(in_scope: &[(String, usize)], name: &str) -> Option<usize> {
+    in_scope
+        .iter()
+        .rev()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, number)| *number)
+}
+
 /// 1327 for `name`, a variable that is neither a declared local nor `@user`.
 pub(crate) fn undeclared(name: &str) -> Error {
     Error::new(
@@ -1373,11 +1383,7 @@ impl VisitorMut for RefCollector<'_, '_, '_> {
 
 impl Binder<'_, '_> {
     fn local(&self, name: &str) -> Option<usize> {
-        self.in_scope
-            .iter()
-            .rev()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, slot)| *slot)
+        innermost(&self.in_scope, name)
     }
 
     /// `NEW.col` / `OLD.col` in a trigger: its cell, or the error naming it.
@@ -1908,17 +1914,12 @@ impl Binder<'_, '_> {
 
     /// The cursor `name` in scope (1324 when none is).
     fn find_cursor(&self, name: &str) -> Result<usize> {
-        self.cursors_in_scope
-            .iter()
-            .rev()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, number)| *number)
-            .ok_or_else(|| {
-                Error::new(
-                    ErrorCode::SpCursorMismatch,
-                    format!("Undefined CURSOR: {name}"),
-                )
-            })
+        innermost(&self.cursors_in_scope, name).ok_or_else(|| {
+            Error::new(
+                ErrorCode::SpCursorMismatch,
+                format!("Undefined CURSOR: {name}"),
+            )
+        })
     }
 
     /// A condition value, a declared condition's name resolved (1319 when none is).

@@ -542,6 +542,42 @@ fn entered(cx: &BindContext, kind: RoutineKind, db: &str, name: &str) -> Result<
     Ok(cx.calling.iter().cloned().chain([key]).collect())
 }
 
+/// The routine `db.name` of `kind` in the catalog `cx` binds under (1305 if none).
+fn stored<'c>(
+    cx: &BindContext<'c>,
+    kind: RoutineKind,
+    db: &str,
+    name: &str,
+) -> Result<&'c Arc<manycore_storage::RoutineSchema>> {
+    cx.catalog
+        .databases
+        .get(db)
+        .and_then(|d| d.routine(kind, name))
+        .ok_or_else(|| no_such_routine(kind, db, name))
+}
+
+/// The context a routine's `body` of database `db` binds in, called under `cx` by the
+/// routines `calling`.
+fn body_context<'a>(
+    cx: &BindContext<'a>,
+    db: &'a str,
+    body: &'a str,
+    unbound: &'a Parameters,
+    calling: &'a [String],
+) -> BindContext<'a> {
+    BindContext {
+        catalog: cx.catalog,
+        database: Some(db),
+        text: body,
+        parameters: unbound,
+        access: cx.access,
+        outer: None,
+        subquery_tables: RefCell::default(),
+        ctes: None,
+        calling,
+    }
+}
+
 /// A procedure that a CALL inside a stored program's body calls, bound for that CALL.
 pub(crate) struct NestedProcedure {
     /// `db.name`, for messages.
@@ -557,26 +593,11 @@ pub(crate) fn bind_nested_procedure(
     db: &str,
     name: &str,
 ) -> Result<NestedProcedure> {
-    let found = cx
-        .catalog
-        .databases
-        .get(db)
-        .and_then(|d| d.routine(RoutineKind::Procedure, name))
-        .ok_or_else(|| no_such_routine(RoutineKind::Procedure, db, name))?;
+    let found = stored(cx, RoutineKind::Procedure, db, name)?;
     let declared = parameters(&found.params)?;
     let calling = entered(cx, RoutineKind::Procedure, db, &found.name)?;
     let unbound = Parameters::untyped();
-    let body_cx = BindContext {
-        catalog: cx.catalog,
-        database: Some(db),
-        text: &found.body,
-        parameters: &unbound,
-        access: cx.access,
-        outer: None,
-        subquery_tables: RefCell::default(),
-        ctes: None,
-        calling: &calling,
-    };
+    let body_cx = body_context(cx, db, &found.body, &unbound, &calling);
     let typed: Vec<(String, DataType)> = declared
         .iter()
         .map(|p| (p.name.clone(), p.data_type.clone()))
@@ -603,12 +624,7 @@ pub(crate) fn bind_function_call(
     written: String,
     args: &dyn Fn() -> Result<Vec<Expr>>,
 ) -> Result<Expr> {
-    let found = cx
-        .catalog
-        .databases
-        .get(db)
-        .and_then(|d| d.routine(RoutineKind::Function, name))
-        .ok_or_else(|| no_such_routine(RoutineKind::Function, db, name))?;
+    let found = stored(cx, RoutineKind::Function, db, name)?;
     let args = args()?;
     let declared = parameters(&found.params)?;
     if declared.len() != args.len() {
@@ -634,17 +650,7 @@ pub(crate) fn bind_function_call(
     let returns = stored_returns(&found.returns)?;
     let calling = entered(cx, RoutineKind::Function, db, &found.name)?;
     let unbound = Parameters::untyped();
-    let body_cx = BindContext {
-        catalog: cx.catalog,
-        database: Some(db),
-        text: &found.body,
-        parameters: &unbound,
-        access: cx.access,
-        outer: None,
-        subquery_tables: RefCell::default(),
-        ctes: None,
-        calling: &calling,
-    };
+    let body_cx = body_context(cx, db, &found.body, &unbound, &calling);
     let typed: Vec<(String, DataType)> = declared
         .into_iter()
         .map(|p| (p.name, p.data_type))
