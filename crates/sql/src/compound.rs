@@ -62,8 +62,8 @@
 //!     and SQLWARNING do not, and unhandled it ends the body, as in MariaDB. A cursor's
 //!     parameters are locals only its query sees, set by OPEN's arguments (4080 for
 //!     another count, at CREATE).
-//! (9) A CALL inside a body binds the procedure with the body (`routine::
-//!     bind_nested_procedure`, once per procedure a body calls), so its errors (1305,
+//! (9) A CALL inside a body binds the procedure with the body (`routine::bind_procedure`,
+//!     once per procedure a body calls), so its errors (1305,
 //!     1318, 1414, 1456 for recursion, 1415 for result sets in a trigger or a function)
 //!     are the CALL's when it runs (invariant (7)), as MariaDB raises them. It runs in
 //!     the caller's transaction and view: its statements' result sets and affected rows
@@ -80,6 +80,7 @@ use crate::error::{Condition, Error, ErrorCode, Result, Signalled};
 use crate::exec;
 use crate::expr::{self, coerce, EvalContext, Expr};
 use crate::parse::{self, Statement};
+use crate::routine::Parameter;
 use crate::scope::{BindScope, Parameters};
 use crate::select::{BindContext, SelectPlan};
 use crate::select_into::{self, IntoTarget};
@@ -1180,7 +1181,7 @@ enum Op {
 /// A CALL inside a body, bound.
 #[derive(Clone)]
 struct NestedCall {
-    procedure: Arc<crate::routine::NestedProcedure>,
+    procedure: Arc<crate::routine::BoundProcedure>,
     /// Per parameter: the argument's value (None for OUT: it starts NULL), and where an
     /// OUT or INOUT parameter's final value goes.
     arguments: Vec<(Option<Bound<Expr>>, Option<Target>)>,
@@ -1244,7 +1245,7 @@ struct Binder<'a, 'c> {
     cursors: Vec<Cursor>,
     /// The procedures its CALLs bound, by `routine::calling_key`: a procedure called
     /// from several places of one body is bound once.
-    called: Vec<(String, Arc<crate::routine::NestedProcedure>)>,
+    called: Vec<(String, Arc<crate::routine::BoundProcedure>)>,
     /// Whether a handler's body is being bound (GET DIAGNOSTICS reads its condition).
     in_handler: bool,
     locals: Vec<(DataType, String)>,
@@ -1271,7 +1272,7 @@ pub(crate) fn bind_procedure(
     cx: &BindContext,
     db: &str,
     body: &str,
-    parameters: &[(String, DataType)],
+    parameters: &[Parameter],
 ) -> Result<Body> {
     bind_program(cx, db, body, Program::Procedure, None, parameters).map(|(body, _)| body)
 }
@@ -1283,7 +1284,7 @@ pub(crate) fn bind_function(
     db: &str,
     name: &str,
     body: &str,
-    parameters: &[(String, DataType)],
+    parameters: &[Parameter],
 ) -> Result<Body> {
     let (body, returns) = bind_program(cx, db, body, Program::Function, None, parameters)?;
     if !returns {
@@ -1302,7 +1303,7 @@ fn bind_program(
     body: &str,
     program: Program,
     row: Option<&TriggerRow>,
-    parameters: &[(String, DataType)],
+    parameters: &[Parameter],
 ) -> Result<(Body, bool)> {
     let node = Reader::new(body, program)?.body()?;
     let mut binder = Binder {
@@ -1311,7 +1312,7 @@ fn bind_program(
         program,
         row,
         in_scope: (0..parameters.len())
-            .map(|slot| (parameters[slot].0.clone(), slot))
+            .map(|slot| (parameters[slot].name.clone(), slot))
             .collect(),
         conditions: Vec::new(),
         cursors_in_scope: Vec::new(),
@@ -1320,7 +1321,7 @@ fn bind_program(
         in_handler: false,
         locals: parameters
             .iter()
-            .map(|(name, data_type)| (data_type.clone(), name.clone()))
+            .map(|p| (p.data_type.clone(), p.name.clone()))
             .collect(),
         labels: Vec::new(),
         next_label: 0,
@@ -1819,7 +1820,7 @@ impl Binder<'_, '_> {
         let nested = match self.called.iter().find(|(k, _)| *k == key) {
             Some((_, nested)) => Arc::clone(nested),
             None => {
-                let nested = Arc::new(crate::routine::bind_nested_procedure(self.cx, &db, &name)?);
+                let nested = Arc::new(crate::routine::bind_procedure(self.cx, &db, &name)?);
                 self.called.push((key, Arc::clone(&nested)));
                 nested
             }

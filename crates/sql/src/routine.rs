@@ -578,32 +578,24 @@ fn body_context<'a>(
     }
 }
 
-/// A procedure that a CALL inside a stored program's body calls, bound for that CALL.
-pub(crate) struct NestedProcedure {
+/// A procedure bound for a CALL: a statement's or one inside a stored program's body.
+pub(crate) struct BoundProcedure {
     /// `db.name`, for messages.
     pub qualified: String,
     pub declared: Vec<Parameter>,
     pub body: compound::Body,
 }
 
-/// Binds procedure `db.name` for a CALL inside a body bound under `cx` (1305, and the
-/// errors of `entered`); the CALL checks its arguments against `declared`.
-pub(crate) fn bind_nested_procedure(
-    cx: &BindContext,
-    db: &str,
-    name: &str,
-) -> Result<NestedProcedure> {
+/// Binds procedure `db.name` for a CALL under `cx` (1305, and the errors of `entered`);
+/// the CALL checks its arguments against `declared`.
+pub(crate) fn bind_procedure(cx: &BindContext, db: &str, name: &str) -> Result<BoundProcedure> {
     let found = stored(cx, RoutineKind::Procedure, db, name)?;
     let declared = parameters(&found.params)?;
     let calling = entered(cx, RoutineKind::Procedure, db, &found.name)?;
     let unbound = Parameters::untyped();
     let body_cx = body_context(cx, db, &found.body, &unbound, &calling);
-    let typed: Vec<(String, DataType)> = declared
-        .iter()
-        .map(|p| (p.name.clone(), p.data_type.clone()))
-        .collect();
-    let body = compound::bind_procedure(&body_cx, db, &found.body, &typed)?;
-    Ok(NestedProcedure {
+    let body = compound::bind_procedure(&body_cx, db, &found.body, &declared)?;
+    Ok(BoundProcedure {
         qualified: format!("{db}.{}", found.name),
         declared,
         body,
@@ -651,11 +643,7 @@ pub(crate) fn bind_function_call(
     let calling = entered(cx, RoutineKind::Function, db, &found.name)?;
     let unbound = Parameters::untyped();
     let body_cx = body_context(cx, db, &found.body, &unbound, &calling);
-    let typed: Vec<(String, DataType)> = declared
-        .into_iter()
-        .map(|p| (p.name, p.data_type))
-        .collect();
-    let body = compound::bind_function(&body_cx, db, &found.name, &found.body, &typed)?;
+    let body = compound::bind_function(&body_cx, db, &found.name, &found.body, &declared)?;
     if body.writes {
         return Err(Error::not_supported(
             "stored functions that write (INSERT, UPDATE or DELETE in the body)",

@@ -9,7 +9,7 @@ use crate::compound::{self, CallOutput};
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::SessionContext;
 use crate::privilege::Privileges;
-use crate::routine::{self, Characteristics, CreateRoutine, Mode, Parameter};
+use crate::routine::{self, Characteristics, CreateRoutine, Mode};
 use crate::scope::Parameters;
 use crate::select_into::user_variable;
 use crate::show::{self, Rows};
@@ -39,9 +39,7 @@ impl BoundProcedures {
 /// A procedure bound under one catalog and one grant generation: a body binds tables
 /// and checks privileges, so either changing means binding it again.
 pub(super) struct BoundProcedure {
-    routine: Arc<RoutineSchema>,
-    declared: Vec<Parameter>,
-    body: compound::Body,
+    procedure: routine::BoundProcedure,
     catalog: Arc<Catalog>,
     generation: u64,
 }
@@ -70,19 +68,15 @@ impl Session {
             None => String::new(),
         };
         {
-            let typed: Vec<(String, DataType)> = parameters
-                .into_iter()
-                .map(|p| (p.name, p.data_type))
-                .collect();
             let unbound = Parameters::untyped();
             let mut cx = self.bind_context(&catalog, &statement.body, &unbound);
             cx.database = Some(&db);
             match kind {
                 RoutineKind::Procedure => {
-                    compound::bind_procedure(&cx, &db, &statement.body, &typed)?
+                    compound::bind_procedure(&cx, &db, &statement.body, &parameters)?
                 }
                 RoutineKind::Function => {
-                    compound::bind_function(&cx, &db, &name, &statement.body, &typed)?
+                    compound::bind_function(&cx, &db, &name, &statement.body, &parameters)?
                 }
             };
         }
@@ -185,14 +179,15 @@ impl Session {
     ) -> Result<()> {
         let (db, name) = crate::ddl::split_name(name)?;
         let db = self.require_db(db)?;
-        let procedure = self.bound_procedure(&db, &name)?;
-        let qualified = format!("{db}.{}", procedure.routine.name);
+        let bound = self.bound_procedure(&db, &name)?;
+        let procedure = &bound.procedure;
+        let qualified = &procedure.qualified;
         let declared = &procedure.declared;
         if declared.len() != arguments.len() {
             let kind = RoutineKind::Procedure;
             let (expected, given) = (declared.len(), arguments.len());
             return Err(routine::wrong_argument_count(
-                kind, &qualified, expected, given,
+                kind, qualified, expected, given,
             ));
         }
         // Each OUT or INOUT argument names the user variable it is returned to.
@@ -206,7 +201,7 @@ impl Session {
                 _ => None,
             };
             let Some(variable) = variable else {
-                return Err(routine::not_variable_argument(i, &qualified));
+                return Err(routine::not_variable_argument(i, qualified));
             };
             returned.push((i, variable.to_string()));
         }
@@ -271,34 +266,11 @@ impl Session {
                 return Ok(Arc::clone(bound));
             }
         }
-        let found = catalog
-            .databases
-            .get(db)
-            .and_then(|d| d.routine(RoutineKind::Procedure, name))
-            .map(Arc::clone)
-            .ok_or_else(|| routine::no_such_routine(RoutineKind::Procedure, db, name))?;
-        let declared = routine::parameters(&found.params)?;
-        let body = {
-            let typed: Vec<(String, DataType)> = declared
-                .iter()
-                .map(|p| (p.name.clone(), p.data_type.clone()))
-                .collect();
-            let unbound = Parameters::untyped();
-            // A CALL of itself inside its body is 1456 (`routine::bind_nested_procedure`).
-            let calling = [routine::calling_key(
-                RoutineKind::Procedure,
-                db,
-                &found.name,
-            )];
-            let mut cx = self.bind_context(&catalog, &found.body, &unbound);
-            cx.database = Some(db);
-            cx.calling = &calling;
-            compound::bind_procedure(&cx, db, &found.body, &typed)?
-        };
+        let unbound = Parameters::untyped();
+        let cx = self.bind_context(&catalog, "", &unbound);
+        let procedure = routine::bind_procedure(&cx, db, name)?;
         let bound = Arc::new(BoundProcedure {
-            routine: found,
-            declared,
-            body,
+            procedure,
             catalog: Arc::clone(&catalog),
             generation,
         });
