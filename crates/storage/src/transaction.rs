@@ -6,12 +6,14 @@
 //! (2) `writes` is in execution order; undo walks it backwards, so each pop removes the
 //!     version the matching write pushed.
 //! (3) A dropped, unfinished transaction rolls back.
-//! (4) Every slot in `locked` holds at least one version this transaction pushed: a write
-//!     call that locks a slot either pushes a version or fails, and a failed call rolls back
-//!     to the savepoint taken on entry, which releases the locks it took. So each public
-//!     write (`insert`, `update`, `delete`, `lock_row`) changes everything it should or
+//! (4) Every slot in `locked` holds at least one version this transaction pushed, or a
+//!     `lock_only` write: a write call that locks a slot either pushes a version (or, for
+//!     `lock_row`, records the lock) or fails, and a failed call rolls back to the
+//!     savepoint taken on entry, which releases the locks it took. So each public write
+//!     (`insert`, `update`, `delete`, `lock_row`) changes everything it should or
 //!     nothing, and a failed statement holds no locks it did not need. A row locked by a
-//!     locking read (`lock_row`) holds a version with its row unchanged.
+//!     locking read (`lock_row`) keeps its committed version on top until this
+//!     transaction writes it: nothing is logged, stamped or collected for the lock.
 //! (5) A unique secondary index never has two committed rows with the same non-NULL key:
 //!     inserts and updates check and add entries and push their version under the table's
 //!     `unique_latch`, and a row another transaction may still change counts as a
@@ -29,7 +31,9 @@
 //!     no work.
 //! (9) Exactly one write per slot in `locked` has `took_lock`: the one whose call locked
 //!     it. A rollback that undoes that write releases the lock with it (invariant (4)), so
-//!     a later write to the slot takes the lock, and the flag, again.
+//!     a later write to the slot takes the lock, and the flag, again. A slot whose
+//!     locking write is `lock_only` has a version of ours on top only if a later write
+//!     pushed one; otherwise it is logged as nothing.
 
 use crate::catalog::{Table, TableData, GC_TXN};
 use crate::gc::ReaderSlot;
@@ -68,6 +72,8 @@ struct Write {
     deleted: bool,
     /// This write's call locked the slot (invariant (9)).
     took_lock: bool,
+    /// A lock taken by `lock_row`: no version was pushed, so undo pops nothing.
+    lock_only: bool,
 }
 
 pub struct Transaction {
@@ -345,6 +351,7 @@ impl Transaction {
             superseded: Vec::new(),
             deleted: false,
             took_lock,
+            lock_only: false,
         });
         Ok(())
     }
@@ -435,15 +442,16 @@ impl Transaction {
             superseded,
             deleted: false,
             took_lock,
+            lock_only: false,
         });
         Ok(())
     }
 
     /// Locks the row in `slot` (which this transaction read with its write view) until the
-    /// transaction ends, as SELECT ... FOR UPDATE does: the lock is a new version holding
-    /// the latest row unchanged, so every lock this transaction holds is a write of its
-    /// own (invariant (4)) and is released, logged and stamped as one. A row already
-    /// locked by this transaction is left as it is.
+    /// transaction ends, as SELECT ... FOR UPDATE does. The lock is the slot's writer
+    /// alone, recorded as a `lock_only` write so that a savepoint rollback releases it
+    /// (invariant (4)); no version is pushed, so a transaction that only locks rows logs
+    /// nothing at commit. A row already locked by this transaction is left as it is.
     pub fn lock_row(
         &mut self,
         table: &Arc<Table>,
@@ -461,8 +469,10 @@ impl Transaction {
                 // Changed since the statement read it: run the statement again.
                 return Err(StorageError::LockWait { holder: 0 });
             }
-            let row = latest.row().ok_or(StorageError::LockWait { holder: 0 })?;
-            slot.push(txn.view.txn, Some(row.into()), txn.storage.horizon.get());
+            if latest.row().is_none() {
+                // Deleted since the statement read it: run the statement again.
+                return Err(StorageError::LockWait { holder: 0 });
+            }
             txn.writes.push(Write {
                 table: table.clone(),
                 slot: slot.clone(),
@@ -470,6 +480,7 @@ impl Transaction {
                 superseded: Vec::new(),
                 deleted: false,
                 took_lock,
+                lock_only: true,
             });
             Ok(())
         })
@@ -501,6 +512,7 @@ impl Transaction {
             superseded,
             deleted: true,
             took_lock,
+            lock_only: false,
         });
         Ok(())
     }
@@ -616,6 +628,9 @@ impl Transaction {
     }
 
     fn undo(&mut self, write: Write) {
+        if write.lock_only {
+            return; // Its lock is released with the locks after the savepoint.
+        }
         write.slot.pop(self.view.txn);
         for (i, key) in write.added {
             if !write
@@ -631,14 +646,14 @@ impl Transaction {
     }
 
     /// Makes every write visible at once and returns the commit timestamp (the snapshot,
-    /// for a transaction without writes). With a log attached the commit is appended
+    /// for a transaction that changed no row: row locks alone need no commit). With a log attached the commit is appended
     /// first (invariant (8)); if the log refuses it, the transaction rolls back and the
     /// error (`LogDiskFull`, `LogFailed`, or `TransactionTooLarge` if its changes exceed
     /// one log record) is returned. The caller acknowledges the commit
     /// only once `take_commit_lsn`'s LSN is durable.
     pub fn commit(mut self) -> Result<u64, StorageError> {
         self.finished = true;
-        if self.writes.is_empty() {
+        if self.writes.iter().all(|w| w.lock_only) {
             self.release();
             return Ok(self.view.snapshot);
         }
@@ -718,9 +733,10 @@ impl Transaction {
     }
 
     /// Encodes the final image of each row this transaction wrote, in first-write order
-    /// (each locked slot's newest version is ours: invariant (4)), borrowed from those
-    /// versions. The write that took a slot's lock stands for all writes to it (invariant
-    /// (9)), so no set of seen slots is needed. None if `keep` left no change.
+    /// (each locked slot's newest version is ours, unless the slot was only locked:
+    /// invariant (4)), borrowed from those versions. The write that took a slot's lock
+    /// stands for all writes to it (invariant (9)), so no set of seen slots is needed.
+    /// None if `keep` (or row locks alone) left no change.
     fn encode_commit(
         &self,
         log: &dyn CommitLog,
@@ -736,13 +752,15 @@ impl Transaction {
             if keep.is_some_and(|k| !k(&write.table)) {
                 continue;
             }
-            let version = write
-                .slot
-                .head
-                .load_full()
-                .expect("a written slot has our version");
-            assert_eq!(version.txn, self.view.txn, "newest version is not ours");
-            versions.push((write, version));
+            let version = write.slot.head.load_full();
+            let ours = version.filter(|v| v.txn == self.view.txn);
+            match ours {
+                Some(version) => versions.push((write, version)),
+                None => assert!(
+                    write.lock_only,
+                    "newest version of a written slot is not ours"
+                ),
+            }
         }
         assert_eq!(
             slots,

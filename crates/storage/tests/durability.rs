@@ -114,6 +114,44 @@ fn a_commit_is_logged_once_per_key_with_its_final_row() {
     assert_eq!(take_commit_lsn(), None);
 }
 
+#[test]
+fn row_locks_are_not_logged_and_a_locked_row_written_later_is() {
+    let (storage, log) = logged_storage();
+    let t = table(&storage, "t");
+    insert_committed(
+        &storage,
+        &t,
+        vec![row(1, Some(1), Some(1)), row(2, Some(2), Some(2))],
+    );
+    let logged = log.records.lock().len();
+    let _ = take_commit_lsn();
+    let reader = storage.register_reader();
+    let lock = |txn: &mut manycore_storage::Transaction, id| {
+        txn.refresh_write_view();
+        let locked = slot(&t, &txn.write_view(), id).expect("row");
+        txn.lock_row(&t, &locked).expect("lock");
+    };
+    let mut txn = storage.begin(&reader);
+    lock(&mut txn, 1);
+    lock(&mut txn, 2);
+    txn.commit().expect("commit of locks alone");
+    assert_eq!(log.records.lock().len(), logged, "locks alone log nothing");
+    assert_eq!(take_commit_lsn(), None, "and wait for no flush");
+    let mut txn = storage.begin(&reader);
+    lock(&mut txn, 1);
+    lock(&mut txn, 2);
+    update(&mut txn, &t, 2, row(2, Some(20), Some(20))).expect("update");
+    txn.commit().expect("commit");
+    let records = log.records.lock().clone();
+    assert_eq!(records.len(), logged + 1);
+    let Some(Logged::Commit(changes)) = records.last() else {
+        panic!("no commit logged: {records:?}");
+    };
+    assert_eq!(changes.len(), 1, "only the written row: {changes:?}");
+    assert_eq!(changes[0].key, key(&t, 2));
+    assert_eq!(changes[0].row, Some(row(2, Some(20), Some(20)).to_vec()));
+}
+
 /// Whether the log refuses the append (disk full) or the encoding (too large).
 #[test]
 fn a_commit_the_log_refuses_rolls_back_and_frees_its_rows() {

@@ -44,8 +44,29 @@ fn outcome<T>(result: Result<T, StorageError>) -> Outcome {
 
 struct ModelTxn {
     snapshot: usize,
-    /// Writes in order: key and the row written (None: delete).
-    writes: Vec<(i64, Option<Cols>)>,
+    /// Writes in order: key and what was done to it.
+    writes: Vec<(i64, Change)>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Change {
+    /// The row written (None: delete).
+    Row(Option<Cols>),
+    /// A row lock (`lock_row`): held like a write, but the row stays as it was.
+    Lock,
+}
+
+impl ModelTxn {
+    /// The last row this transaction wrote for `k`: Some(None) for a delete.
+    fn written(&self, k: i64) -> Option<Option<Cols>> {
+        self.writes
+            .iter()
+            .rev()
+            .find_map(|(key, change)| match change {
+                Change::Row(row) if *key == k => Some(*row),
+                _ => None,
+            })
+    }
 }
 
 struct Model {
@@ -60,15 +81,15 @@ impl Model {
     }
 
     fn latest(&self, txn: &ModelTxn, k: i64) -> Option<Cols> {
-        match txn.writes.iter().rev().find(|(key, _)| *key == k) {
-            Some((_, row)) => *row,
+        match txn.written(k) {
+            Some(row) => row,
             None => self.committed().get(&k).copied(),
         }
     }
 
     fn visible(&self, txn: &ModelTxn, k: i64) -> Option<Cols> {
-        match txn.writes.iter().rev().find(|(key, _)| *key == k) {
-            Some((_, row)) => *row,
+        match txn.written(k) {
+            Some(row) => row,
             None => self.history[txn.snapshot].get(&k).copied(),
         }
     }
@@ -104,8 +125,10 @@ impl Model {
                     let mut o: Vec<bool> = t
                         .writes
                         .iter()
-                        .filter(|(key, _)| *key == k2)
-                        .map(|(_, r)| r.is_some_and(|r| r.1 == Some(b)))
+                        .filter_map(|(key, change)| match change {
+                            Change::Row(r) if *key == k2 => Some(r.is_some_and(|r| r.1 == Some(b))),
+                            _ => None,
+                        })
                         .collect();
                     o.push(self.committed().get(&k2).is_some_and(|r| r.1 == Some(b)));
                     o
@@ -131,19 +154,14 @@ impl Model {
         }
         let unique = self.check_unique(txns, me, k, row.1);
         if unique == Outcome::Ok {
-            txns[me].as_mut().expect("me").writes.push((k, Some(row)));
+            let writes = &mut txns[me].as_mut().expect("me").writes;
+            writes.push((k, Change::Row(Some(row))));
         }
         unique
     }
 
-    /// Update in place (row None: delete).
-    fn write(
-        &self,
-        txns: &mut [Option<ModelTxn>],
-        me: usize,
-        k: i64,
-        row: Option<Cols>,
-    ) -> Outcome {
+    /// Update in place (`Change::Row(None)`: delete), or lock the row.
+    fn write(&self, txns: &mut [Option<ModelTxn>], me: usize, k: i64, change: Change) -> Outcome {
         let holder = Self::holder(txns, k);
         if holder.is_some_and(|h| h != me) {
             return Outcome::Conflict;
@@ -160,7 +178,7 @@ impl Model {
         let Some(old) = self.latest(t, k) else {
             return Outcome::Conflict;
         };
-        if let Some(new) = row {
+        if let Change::Row(Some(new)) = change {
             if new.1 != old.1 {
                 let unique = self.check_unique(txns, me, k, new.1);
                 if unique != Outcome::Ok {
@@ -168,16 +186,24 @@ impl Model {
                 }
             }
         }
-        txns[me].as_mut().expect("me").writes.push((k, row));
+        txns[me].as_mut().expect("me").writes.push((k, change));
         Outcome::Ok
     }
 
     fn commit(&mut self, txn: ModelTxn) {
-        if txn.writes.is_empty() {
-            return;
+        let rows: Vec<(i64, Option<Cols>)> = txn
+            .writes
+            .iter()
+            .filter_map(|(k, change)| match change {
+                Change::Row(row) => Some((*k, *row)),
+                Change::Lock => None,
+            })
+            .collect();
+        if rows.is_empty() {
+            return; // Row locks alone commit nothing.
         }
         let mut state = self.committed().clone();
-        for (k, row) in &txn.writes {
+        for (k, row) in &rows {
             match row {
                 Some(r) => state.insert(*k, *r),
                 None => state.remove(k),
@@ -185,7 +211,7 @@ impl Model {
         }
         self.history.push(state);
         let ts = self.history.len() - 1;
-        for (k, _) in &txn.writes {
+        for (k, _) in &rows {
             self.last_write_ts.insert(*k, ts);
         }
     }
@@ -269,13 +295,19 @@ fn run(seed: u64, steps: usize) {
             30..=54 if visible => {
                 let cols = random_cols(&mut rng);
                 let got = outcome(update(txn, &t, k, to_row(k, cols)));
-                let want = model.write(&mut model_txns, me, k, Some(cols));
+                let want = model.write(&mut model_txns, me, k, Change::Row(Some(cols)));
                 assert_eq!(got, want, "{context}: update {k} {cols:?}");
             }
-            55..=64 if visible => {
+            55..=60 if visible => {
                 let got = outcome(delete(txn, &t, k));
-                let want = model.write(&mut model_txns, me, k, None);
+                let want = model.write(&mut model_txns, me, k, Change::Row(None));
                 assert_eq!(got, want, "{context}: delete {k}");
+            }
+            61..=64 if visible => {
+                let locked = slot(&t, &view, k).expect("visible");
+                let got = outcome(txn.lock_row(&t, &locked));
+                let want = model.write(&mut model_txns, me, k, Change::Lock);
+                assert_eq!(got, want, "{context}: lock {k}");
             }
             65..=71 if visible => {
                 // Move the row to another primary key: a delete and an insert, or neither.
@@ -283,7 +315,7 @@ fn run(seed: u64, steps: usize) {
                 let cols = random_cols(&mut rng);
                 let got = outcome(update(txn, &t, k, to_row(k2, cols)));
                 let before = model_txns[me].as_ref().expect("live").writes.len();
-                let mut want = model.write(&mut model_txns, me, k, None);
+                let mut want = model.write(&mut model_txns, me, k, Change::Row(None));
                 if want == Outcome::Ok {
                     want = model.insert(&mut model_txns, me, k2, cols);
                     if want != Outcome::Ok {

@@ -156,6 +156,76 @@ fn savepoint_undoes_one_statement_and_keeps_earlier_writes() {
 }
 
 #[test]
+fn a_row_lock_holds_off_writers_and_adds_no_version() {
+    let (storage, t) = setup();
+    insert_committed(&storage, &t, vec![row(1, Some(1), Some(1))]);
+    let (r1, r2) = (storage.register_reader(), storage.register_reader());
+    let mut locker = storage.begin(&r1);
+    locker.refresh_write_view();
+    let locked = slot(&t, &locker.write_view(), 1).expect("row 1");
+    locker.lock_row(&t, &locked).expect("lock");
+    locker
+        .lock_row(&t, &locked)
+        .expect("a second lock of one's own row");
+    assert_eq!(locked.version_count(), 1, "a lock is not a version");
+    let mut writer = storage.begin(&r2);
+    let held = update(&mut writer, &t, 1, row(1, Some(2), Some(2)));
+    let holder = locker.view().txn;
+    assert!(matches!(held, Err(StorageError::LockWait { holder: h }) if h == holder));
+    writer.rollback();
+    let snapshot = locker.view().snapshot;
+    let committed = locker.commit().expect("commit");
+    assert_eq!(committed, snapshot, "row locks alone commit no change");
+    assert_eq!(locked.version_count(), 1);
+    let mut writer = storage.begin(&r2);
+    update(&mut writer, &t, 1, row(1, Some(2), Some(2))).expect("released at commit");
+    writer.commit().expect("commit");
+}
+
+#[test]
+fn a_row_lock_ends_with_its_savepoint_and_a_later_write_of_the_row_commits() {
+    let (storage, t) = setup();
+    insert_committed(
+        &storage,
+        &t,
+        vec![row(1, Some(1), Some(1)), row(2, Some(2), Some(2))],
+    );
+    let (r1, r2) = (storage.register_reader(), storage.register_reader());
+    let mut txn = storage.begin(&r1);
+    txn.refresh_write_view();
+    let one = slot(&t, &txn.write_view(), 1).expect("row 1");
+    txn.lock_row(&t, &one).expect("lock row 1");
+    let statement = txn.savepoint();
+    update(&mut txn, &t, 1, row(1, Some(10), Some(10))).expect("update of the locked row");
+    let two = slot(&t, &txn.write_view(), 2).expect("row 2");
+    txn.lock_row(&t, &two).expect("lock row 2");
+    txn.rollback_to(statement);
+    assert_eq!(
+        one.version_count(),
+        1,
+        "the update is undone, the lock is not a version"
+    );
+    assert_eq!(
+        get(&t, &txn.view(), 1),
+        Some(row(1, Some(1), Some(1)).to_vec())
+    );
+    let mut other = storage.begin(&r2);
+    assert!(is_conflict(update(&mut other, &t, 1, row(1, None, None))));
+    update(&mut other, &t, 2, row(2, Some(20), Some(20))).expect("row 2's lock was undone");
+    other.commit().expect("commit");
+    update(&mut txn, &t, 1, row(1, Some(11), Some(11))).expect("update under the lock");
+    let snapshot = txn.view().snapshot;
+    assert!(
+        txn.commit().expect("commit") > snapshot,
+        "the update commits"
+    );
+    let check = storage.begin(&r2);
+    let v = check.view();
+    assert_eq!(get(&t, &v, 1), Some(row(1, Some(11), Some(11)).to_vec()));
+    assert_eq!(get(&t, &v, 2), Some(row(2, Some(20), Some(20)).to_vec()));
+}
+
+#[test]
 fn rollback_to_restores_index_entries_of_a_row_written_twice() {
     let (storage, t) = setup();
     insert_committed(&storage, &t, vec![row(1, Some(1), Some(1))]);

@@ -5,7 +5,8 @@
 //! with 1205 instead of waiting, WAIT n waits up to n seconds (past a shorter
 //! innodb_lock_wait_timeout) and then fails with 1205, SKIP LOCKED leaves held rows out.
 //! ORDER BY ... LIMIT in the scan's order locks only the rows it returns (a job queue hands
-//! each worker another job); in autocommit a locking read locks for its statement.
+//! each worker another job); in autocommit a locking read locks for its statement. A plain
+//! read after a locking read still reads the transaction's snapshot.
 
 use std::sync::mpsc;
 use std::thread;
@@ -792,4 +793,33 @@ fn an_update_that_changes_nothing_still_locks_its_row() {
         other.query_drop("ROLLBACK").expect("rollback");
         holder.query_drop("COMMIT").expect("commit");
     }
+}
+
+/// A locking read reads the latest row, but it does not move the transaction's snapshot:
+/// a plain read after it still sees the row as of the snapshot, as InnoDB's does.
+#[test]
+fn a_plain_read_after_a_locking_read_keeps_the_snapshot() {
+    let server = Server::from_env();
+    let mut reader = server.connect();
+    setup(&mut reader);
+    let mut writer = server.connect();
+    let plain = "SELECT bal FROM locking.acct WHERE id = 1";
+    reader.query_drop("BEGIN").expect("begin");
+    assert_eq!(balance(&mut reader, plain), 100, "the snapshot is taken");
+    writer
+        .query_drop("UPDATE locking.acct SET bal = 110 WHERE id = 1")
+        .expect("update in autocommit");
+    let locking = "SELECT bal FROM locking.acct WHERE id = 1 FOR UPDATE";
+    assert_eq!(
+        balance(&mut reader, locking),
+        110,
+        "a locking read reads the latest row"
+    );
+    assert_eq!(
+        balance(&mut reader, plain),
+        100,
+        "a plain read keeps the snapshot"
+    );
+    reader.query_drop("COMMIT").expect("commit");
+    assert_eq!(balance(&mut reader, plain), 110);
 }

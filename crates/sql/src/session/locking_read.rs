@@ -1,11 +1,11 @@
 //! Locking reads: SELECT ... FOR UPDATE and LOCK IN SHARE MODE.
 //!
 //! The rows a single-table query block reads (its scan's rows that pass the WHERE clause,
-//! before the other operators) are locked first, in the order the scan reads them, each as
-//! a write of its unchanged row (`Transaction::lock_row`), so another transaction's write
-//! or locking read of them waits (with deadlock detection) until this one ends; then the
-//! query reads the latest committed rows (the write view), as InnoDB's locking reads do,
-//! not the transaction's snapshot.
+//! before the other operators) are locked first, in the order the scan reads them
+//! (`Transaction::lock_row`: the row's lock alone, no new version), so another
+//! transaction's write or locking read of them waits (with deadlock detection) until this
+//! one ends; then the query reads the latest committed rows (the write view), as InnoDB's
+//! locking reads do, not the transaction's snapshot.
 //!
 //! A query block whose FROM is a join (inner, comma, LEFT and RIGHT joins) locks, in each
 //! of its tables, the rows that make up its joined rows: those of every combination that
@@ -59,8 +59,7 @@
 //! one's join order; SKIP LOCKED meets only the rows of joined rows, so a held inner row
 //! of a LEFT JOIN that the WHERE clause rejects (`WHERE c.id IS NULL`) leaves its outer
 //! row out, where InnoDB reads it, skips it and passes the outer row on NULL-extended; the rows of UNIONs, derived tables, views and subqueries are read
-//! latest but not locked; a locked row is logged at commit as a write of its unchanged
-//! value.
+//! latest but not locked.
 
 use super::Session;
 use crate::error::Result;
