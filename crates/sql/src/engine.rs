@@ -165,6 +165,8 @@ counters! {
     BytesReceived = "Bytes_received",
     BytesSent = "Bytes_sent",
     ComAlterDb = "Com_alter_db",
+    ComAlterFunction = "Com_alter_function",
+    ComAlterProcedure = "Com_alter_procedure",
     ComAlterTable = "Com_alter_table",
     ComAnalyze = "Com_analyze",
     ComCheck = "Com_check",

@@ -107,6 +107,13 @@ pub enum Statement {
     /// CREATE PROCEDURE or FUNCTION (`routine`: the routine keeps its parameters' and
     /// body's text).
     CreateRoutine(Box<crate::routine::CreateRoutine>),
+    /// ALTER {PROCEDURE | FUNCTION} name characteristic...: the characteristics it
+    /// changes, in the order written.
+    AlterRoutine {
+        kind: manycore_storage::RoutineKind,
+        name: ast::ObjectName,
+        changes: Vec<crate::routine::Characteristic>,
+    },
     /// DROP {PROCEDURE | FUNCTION} [IF EXISTS] name.
     DropRoutine {
         kind: manycore_storage::RoutineKind,
@@ -214,6 +221,12 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
             ) =>
         {
             alter_database(&mut parser)
+        }
+        Some("ALTER") if peek_word(&parser, 1).as_deref() == Some("PROCEDURE") => {
+            crate::routine::parse_alter(&mut parser, RoutineKind::Procedure)
+        }
+        Some("ALTER") if peek_word(&parser, 1).as_deref() == Some("FUNCTION") => {
+            crate::routine::parse_alter(&mut parser, RoutineKind::Function)
         }
         Some("ALTER") => match pre_alter_keys(&mut parser) {
             Ok(Some(statement)) => Ok(statement),

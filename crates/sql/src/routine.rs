@@ -1,5 +1,5 @@
-//! Stored procedures and functions: CREATE PROCEDURE / FUNCTION, DROP PROCEDURE /
-//! FUNCTION and CALL read here, the statement SHOW CREATE prints, and the binding and
+//! Stored procedures and functions: CREATE, ALTER and DROP PROCEDURE / FUNCTION and
+//! CALL read here, the statement SHOW CREATE prints, and the binding and
 //! running of a stored function's call. A routine's body is a compound statement
 //! (`compound`) with the routine's parameters as its first local variables; the session
 //! binds a procedure for CALL and runs it (`session::routines`), an expression runs a
@@ -49,13 +49,12 @@
 //!
 //! Not built yet (1235, or as noted): stored functions that write (also through a CALL);
 //! recursive procedures (max_sp_recursion_depth); DDL, transaction control and SET of
-//! system variables inside a body (`compound` invariant (4)); ALTER
-//! PROCEDURE / FUNCTION; an OUT or INOUT argument given as a `?` of a prepared CALL (1414
-//! here); stored functions in DEFAULT, CHECK and generated
-//! columns (1305, where MariaDB says 1901). The body runs with the caller's privileges
-//! and sql_mode, not the definer's or the one recorded at CREATE; CREATE and DROP check
-//! the database's CREATE and DROP privileges (CREATE ROUTINE, ALTER ROUTINE and EXECUTE
-//! are not modelled). Warnings the body's statements raise stay in the body, as in a
+//! system variables inside a body (`compound` invariant (4)); an OUT or INOUT argument
+//! given as a `?` of a prepared CALL (1414 here); stored functions in DEFAULT, CHECK and
+//! generated columns (1305, where MariaDB says 1901). The body runs with the caller's
+//! privileges and sql_mode, not the definer's or the one recorded at CREATE; CREATE,
+//! ALTER and DROP check the database's CREATE, ALTER and DROP privileges (CREATE
+//! ROUTINE, ALTER ROUTINE and EXECUTE are not modelled). Warnings the body's statements raise stay in the body, as in a
 //! trigger.
 
 use crate::compound;
@@ -119,6 +118,39 @@ impl Default for Characteristics {
             security: "DEFINER".to_string(),
         }
     }
+}
+
+impl Characteristics {
+    /// Those `routine` was created (or last altered) with.
+    pub fn of(routine: &manycore_storage::RoutineSchema) -> Characteristics {
+        Characteristics {
+            comment: routine.comment.clone(),
+            deterministic: routine.deterministic,
+            data_access: routine.data_access.clone(),
+            security: routine.security.clone(),
+        }
+    }
+
+    /// Sets `written`, over what was set before: a later one wins, as in MariaDB.
+    pub fn set(&mut self, written: Characteristic) {
+        match written {
+            Characteristic::Comment(comment) => self.comment = comment,
+            Characteristic::Deterministic(deterministic) => self.deterministic = deterministic,
+            Characteristic::DataAccess(data_access) => self.data_access = data_access,
+            Characteristic::Security(security) => self.security = security,
+        }
+    }
+}
+
+/// One characteristic of CREATE or ALTER PROCEDURE / FUNCTION, as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Characteristic {
+    Comment(String),
+    Deterministic(bool),
+    /// CONTAINS SQL, NO SQL, READS SQL DATA or MODIFIES SQL DATA.
+    DataAccess(String),
+    /// DEFINER or INVOKER.
+    Security(String),
 }
 
 /// A parameter as the parser read it: its mode, name and type as written.
@@ -189,7 +221,10 @@ pub(crate) fn parse_create(
             Some(read_returns(parser)?)
         }
     };
-    let characteristics = read_characteristics(parser)?;
+    let mut characteristics = Characteristics::default();
+    for written in read_characteristics(parser, true)? {
+        characteristics.set(written);
+    }
     let body = parse::body_as_written(parser, text, "a routine body")?;
     Ok(Statement::CreateRoutine(Box::new(CreateRoutine {
         kind,
@@ -235,47 +270,67 @@ fn read_returns(parser: &mut Parser) -> std::result::Result<WrittenReturns, Pars
     }
 }
 
-/// COMMENT 'text', LANGUAGE SQL, [NOT] DETERMINISTIC, CONTAINS SQL, NO SQL, READS SQL
-/// DATA, MODIFIES SQL DATA and SQL SECURITY {DEFINER | INVOKER}, in any order; a later
-/// one overrides an earlier one, as in MariaDB.
-fn read_characteristics(parser: &mut Parser) -> std::result::Result<Characteristics, ParserError> {
-    let mut chosen = Characteristics::default();
+/// COMMENT 'text', LANGUAGE SQL, CONTAINS SQL, NO SQL, READS SQL DATA, MODIFIES SQL DATA,
+/// SQL SECURITY {DEFINER | INVOKER} and, where `determinism` allows it (CREATE, not
+/// ALTER, as in MariaDB), [NOT] DETERMINISTIC, in any order, as written; the first word
+/// of anything else ends them. LANGUAGE SQL changes nothing, so it is not returned.
+fn read_characteristics(
+    parser: &mut Parser,
+    determinism: bool,
+) -> std::result::Result<Vec<Characteristic>, ParserError> {
+    let mut written = Vec::new();
     loop {
         let word = |n| parse::word(&parser.peek_nth_token(n)).unwrap_or_default();
         let (first, second, third) = (word(0), word(1), word(2));
-        let taken = match (first.as_str(), second.as_str(), third.as_str()) {
+        let (taken, characteristic) = match (first.as_str(), second.as_str(), third.as_str()) {
             ("COMMENT", _, _) => {
                 parser.next_token();
-                chosen.comment = parser.parse_literal_string()?;
+                written.push(Characteristic::Comment(parser.parse_literal_string()?));
                 continue;
             }
-            ("LANGUAGE", "SQL", _) => 2,
-            ("DETERMINISTIC", _, _) => {
-                chosen.deterministic = true;
-                1
+            ("LANGUAGE", "SQL", _) => (2, None),
+            ("DETERMINISTIC", _, _) if determinism => {
+                (1, Some(Characteristic::Deterministic(true)))
             }
-            ("NOT", "DETERMINISTIC", _) => {
-                chosen.deterministic = false;
-                2
+            ("NOT", "DETERMINISTIC", _) if determinism => {
+                (2, Some(Characteristic::Deterministic(false)))
             }
             ("CONTAINS" | "NO", "SQL", _) => {
-                chosen.data_access = format!("{first} SQL");
-                2
+                (2, Some(Characteristic::DataAccess(format!("{first} SQL"))))
             }
-            ("READS" | "MODIFIES", "SQL", "DATA") => {
-                chosen.data_access = format!("{first} SQL DATA");
-                3
-            }
+            ("READS" | "MODIFIES", "SQL", "DATA") => (
+                3,
+                Some(Characteristic::DataAccess(format!("{first} SQL DATA"))),
+            ),
             ("SQL", "SECURITY", "DEFINER" | "INVOKER") => {
-                chosen.security = third;
-                3
+                (3, Some(Characteristic::Security(third)))
             }
-            _ => return Ok(chosen),
+            _ => return Ok(written),
         };
         for _ in 0..taken {
             parser.next_token();
         }
+        written.extend(characteristic);
     }
+}
+
+/// Reads `ALTER {PROCEDURE | FUNCTION} name [characteristic ...]`.
+pub(crate) fn parse_alter(
+    parser: &mut Parser,
+    kind: RoutineKind,
+) -> std::result::Result<Statement, ParserError> {
+    parser.next_token();
+    parser.next_token();
+    let name = parser.parse_object_name(false)?;
+    let changes = read_characteristics(parser, false)?;
+    if parser.peek_token().token != Token::EOF {
+        return parser.expected("end of statement", parser.peek_token());
+    }
+    Ok(Statement::AlterRoutine {
+        kind,
+        name,
+        changes,
+    })
 }
 
 /// Reads `DROP {PROCEDURE | FUNCTION} [IF EXISTS] name`.
@@ -833,5 +888,49 @@ mod tests {
         // RETURNS is required.
         let e = parse::parse("CREATE FUNCTION f() RETURN 1", 1).expect_err("no RETURNS");
         assert_eq!(e.code, ErrorCode::Parse);
+    }
+
+    #[test]
+    fn alter_reads_the_characteristics_it_changes_in_order() {
+        let alter = parse::parse(
+            "ALTER PROCEDURE d.p COMMENT 'a' LANGUAGE SQL NO SQL SQL SECURITY INVOKER COMMENT 'b'",
+            1,
+        )
+        .expect("parses");
+        let Statement::AlterRoutine {
+            kind: RoutineKind::Procedure,
+            name,
+            changes,
+        } = alter
+        else {
+            panic!("not an ALTER PROCEDURE: {alter:?}");
+        };
+        assert_eq!(name.to_string(), "d.p");
+        use Characteristic::*;
+        let expected = [
+            Comment("a".into()),
+            DataAccess("NO SQL".into()),
+            Security("INVOKER".into()),
+            Comment("b".into()),
+        ];
+        assert_eq!(changes, expected);
+        let mut characteristics = Characteristics::default();
+        for change in changes {
+            characteristics.set(change);
+        }
+        assert_eq!(characteristics.comment, "b", "a later one wins");
+        assert!(matches!(
+            parse::parse("ALTER FUNCTION f", 1),
+            Ok(Statement::AlterRoutine { ref changes, .. }) if changes.is_empty()
+        ));
+        for refused in [
+            "ALTER FUNCTION f DETERMINISTIC",
+            "ALTER FUNCTION f NOT DETERMINISTIC",
+            "ALTER PROCEDURE p BOGUS",
+            "ALTER PROCEDURE p COMMENT",
+        ] {
+            let e = parse::parse(refused, 1).expect_err(refused);
+            assert_eq!(e.code, ErrorCode::Parse, "{refused}");
+        }
     }
 }

@@ -995,6 +995,10 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
             RoutineKind::Procedure => Counter::ComCreateProcedure,
             RoutineKind::Function => Counter::ComCreateFunction,
         },
+        Statement::AlterRoutine { kind, .. } => match kind {
+            RoutineKind::Procedure => Counter::ComAlterProcedure,
+            RoutineKind::Function => Counter::ComAlterFunction,
+        },
         Statement::DropRoutine { kind, .. } => match kind {
             RoutineKind::Procedure => Counter::ComDropProcedure,
             RoutineKind::Function => Counter::ComDropFunction,
@@ -2824,6 +2828,11 @@ impl Session {
             }
             Statement::DropTrigger { name, if_exists } => self.drop_trigger(name, *if_exists)?,
             Statement::CreateRoutine(c) => self.create_routine(c)?,
+            Statement::AlterRoutine {
+                kind,
+                name,
+                changes,
+            } => self.alter_routine(*kind, name, changes)?,
             Statement::DropRoutine {
                 kind,
                 name,

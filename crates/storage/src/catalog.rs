@@ -1032,6 +1032,24 @@ impl Storage {
         routine: RoutineSchema,
         replace: bool,
     ) -> Result<bool, StorageError> {
+        self.put_routine(db, routine, |exists| replace || !exists)
+    }
+
+    /// Replaces the routine of `routine`'s kind and name in `db` with `routine` (ALTER
+    /// PROCEDURE / FUNCTION). Ok(false), and nothing changed, if there is none (a
+    /// concurrent DROP is not undone); NoSuchDatabase if no `db`.
+    pub fn alter_routine(&self, db: &str, routine: RoutineSchema) -> Result<bool, StorageError> {
+        self.put_routine(db, routine, |exists| exists)
+    }
+
+    /// Stores `routine` in `db` if `wanted(whether one of its kind and name exists)`,
+    /// logged as a CreateRoutine (which replaces on replay).
+    fn put_routine(
+        &self,
+        db: &str,
+        routine: RoutineSchema,
+        wanted: impl Fn(bool) -> bool,
+    ) -> Result<bool, StorageError> {
         let _ddl = self.ddl.lock();
         self.update_catalog(
             |dbs| {
@@ -1039,7 +1057,7 @@ impl Storage {
                     .get(db)
                     .ok_or_else(|| StorageError::NoSuchDatabase(db.into()))?;
                 let key = (routine.kind, routine_key(&routine.name));
-                if !replace && database.routines.contains_key(&key) {
+                if !wanted(database.routines.contains_key(&key)) {
                     return Ok(false);
                 }
                 let mut database = clone_database(database);
@@ -1047,8 +1065,8 @@ impl Storage {
                 dbs.insert(db.to_string(), Arc::new(database));
                 Ok(true)
             },
-            |&created| {
-                created.then(|| DdlChange::CreateRoutine {
+            |&stored| {
+                stored.then(|| DdlChange::CreateRoutine {
                     db: db.to_string(),
                     routine: routine.clone(),
                 })

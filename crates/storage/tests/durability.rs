@@ -688,8 +688,8 @@ fn routines(storage: &Storage, db: &str) -> Vec<RoutineSchema> {
 
 /// Procedures and functions are separate namespaces whose names compare as MariaDB
 /// compares them (case and accents ignored, the name kept as written); a CREATE of an
-/// existing one without `replace` changes and logs nothing; replaying what was logged
-/// rebuilds them; DROP DATABASE drops them.
+/// existing one without `replace` changes and logs nothing, nor does an ALTER of a missing
+/// one; replaying what was logged rebuilds them; DROP DATABASE drops them.
 #[test]
 fn routines_are_kept_by_kind_and_name_and_replayed() {
     use RoutineKind::{Function, Procedure};
@@ -739,6 +739,27 @@ fn routines_are_kept_by_kind_and_name_and_replayed() {
         ("pé", "INT")
     );
     assert!(d.routine(Procedure, "other").is_none());
+    // ALTER replaces only a routine that exists, and is logged like a CREATE.
+    let mut altered = RoutineSchema::clone(function);
+    altered.comment = "altered".into();
+    assert!(storage.alter_routine("d", altered.clone()).expect("alter"));
+    assert!(!storage
+        .alter_routine("d", routine("other", Procedure, "SELECT 3"))
+        .expect("alter of a dropped procedure"));
+    assert!(matches!(
+        storage.alter_routine("nodb", altered.clone()),
+        Err(StorageError::NoSuchDatabase(_))
+    ));
+    assert_eq!(log.records.lock().len(), logged + 3);
+    let d = &storage.catalog().databases["d"];
+    assert_eq!(
+        d.routine(Function, "pe").expect("function").comment,
+        "altered"
+    );
+    assert!(
+        d.routine(Procedure, "other").is_none(),
+        "ALTER creates nothing"
+    );
     let expected = routines(&storage, "d");
     assert_eq!(expected.len(), 2);
     assert_eq!(

@@ -94,9 +94,7 @@ impl Session {
         }
         drop(catalog);
         let variable = |name: &str| self.state.system_variable_text(name);
-        let now = self.state.local_statement_time();
-        let now =
-            manycore_types::format::to_text(&Value::DateTime(now), &DataType::DateTime { fsp: 0 });
+        let now = self.statement_time_text();
         let Characteristics {
             comment,
             deterministic,
@@ -164,6 +162,62 @@ impl Session {
             self.state.note(e.code, e.message);
         }
         Ok(StatementOutcome::ok())
+    }
+
+    /// ALTER {PROCEDURE | FUNCTION} [db.]name characteristic...: sets the characteristics
+    /// written (a later one over an earlier one) and the routine's modification time;
+    /// 1305 if there is none. Needs the database's ALTER privilege (ALTER ROUTINE is not
+    /// modelled: `routine`'s "not built").
+    pub(super) fn alter_routine(
+        &mut self,
+        kind: RoutineKind,
+        name: &ast::ObjectName,
+        changes: &[routine::Characteristic],
+    ) -> Result<StatementOutcome> {
+        self.implicit_commit()?;
+        let (db, name) = crate::ddl::split_name(name)?;
+        let db = self.require_db(db)?;
+        self.state.access().database(&db, Privileges::ALTER)?;
+        let storage = self.engine.storage();
+        let catalog = storage.catalog();
+        let found = catalog
+            .databases
+            .get(&db)
+            .and_then(|d| d.routine(kind, &name))
+            .ok_or_else(|| routine::no_such_routine(kind, &db, &name))?;
+        let mut characteristics = Characteristics::of(found);
+        for change in changes {
+            characteristics.set(change.clone());
+        }
+        let Characteristics {
+            comment,
+            deterministic,
+            data_access,
+            security,
+        } = characteristics;
+        let altered = RoutineSchema {
+            comment,
+            deterministic,
+            data_access,
+            security,
+            modified: self.statement_time_text(),
+            ..RoutineSchema::clone(found)
+        };
+        drop(catalog);
+        match storage.alter_routine(&db, altered) {
+            Ok(true) => Ok(StatementOutcome::ok()),
+            // Dropped (or its database) since it was found.
+            Ok(false) | Err(manycore_storage::StorageError::NoSuchDatabase(_)) => {
+                Err(routine::no_such_routine(kind, &db, &name))
+            }
+            Err(e) => Err(storage_error(e)),
+        }
+    }
+
+    /// This statement's time as CREATED and LAST_ALTERED show it.
+    fn statement_time_text(&self) -> String {
+        let now = self.state.local_statement_time();
+        manycore_types::format::to_text(&Value::DateTime(now), &DataType::DateTime { fsp: 0 })
     }
 
     /// CALL [db.]name[(arguments)]: runs the procedure's body with its parameters set from
