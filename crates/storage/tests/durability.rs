@@ -126,20 +126,15 @@ fn row_locks_are_not_logged_and_a_locked_row_written_later_is() {
     let logged = log.records.lock().len();
     let _ = take_commit_lsn();
     let reader = storage.register_reader();
-    let lock = |txn: &mut manycore_storage::Transaction, id| {
-        txn.refresh_write_view();
-        let locked = slot(&t, &txn.write_view(), id).expect("row");
-        txn.lock_row(&t, &locked).expect("lock");
-    };
     let mut txn = storage.begin(&reader);
-    lock(&mut txn, 1);
-    lock(&mut txn, 2);
+    lock(&mut txn, &t, 1).expect("lock");
+    lock(&mut txn, &t, 2).expect("lock");
     txn.commit().expect("commit of locks alone");
     assert_eq!(log.records.lock().len(), logged, "locks alone log nothing");
     assert_eq!(take_commit_lsn(), None, "and wait for no flush");
     let mut txn = storage.begin(&reader);
-    lock(&mut txn, 1);
-    lock(&mut txn, 2);
+    lock(&mut txn, &t, 1).expect("lock");
+    lock(&mut txn, &t, 2).expect("lock");
     update(&mut txn, &t, 2, row(2, Some(20), Some(20))).expect("update");
     txn.commit().expect("commit");
     let records = log.records.lock().clone();

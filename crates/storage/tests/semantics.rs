@@ -161,12 +161,8 @@ fn a_row_lock_holds_off_writers_and_adds_no_version() {
     insert_committed(&storage, &t, vec![row(1, Some(1), Some(1))]);
     let (r1, r2) = (storage.register_reader(), storage.register_reader());
     let mut locker = storage.begin(&r1);
-    locker.refresh_write_view();
-    let locked = slot(&t, &locker.write_view(), 1).expect("row 1");
-    locker.lock_row(&t, &locked).expect("lock");
-    locker
-        .lock_row(&t, &locked)
-        .expect("a second lock of one's own row");
+    let locked = lock(&mut locker, &t, 1).expect("lock");
+    lock(&mut locker, &t, 1).expect("a second lock of one's own row");
     assert_eq!(locked.version_count(), 1, "a lock is not a version");
     let mut writer = storage.begin(&r2);
     let held = update(&mut writer, &t, 1, row(1, Some(2), Some(2)));
@@ -192,13 +188,10 @@ fn a_row_lock_ends_with_its_savepoint_and_a_later_write_of_the_row_commits() {
     );
     let (r1, r2) = (storage.register_reader(), storage.register_reader());
     let mut txn = storage.begin(&r1);
-    txn.refresh_write_view();
-    let one = slot(&t, &txn.write_view(), 1).expect("row 1");
-    txn.lock_row(&t, &one).expect("lock row 1");
+    let one = lock(&mut txn, &t, 1).expect("lock row 1");
     let statement = txn.savepoint();
     update(&mut txn, &t, 1, row(1, Some(10), Some(10))).expect("update of the locked row");
-    let two = slot(&t, &txn.write_view(), 2).expect("row 2");
-    txn.lock_row(&t, &two).expect("lock row 2");
+    lock(&mut txn, &t, 2).expect("lock row 2");
     txn.rollback_to(statement);
     assert_eq!(
         one.version_count(),

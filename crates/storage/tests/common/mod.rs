@@ -143,6 +143,17 @@ pub fn update(
     txn.update(table, &slot, new)
 }
 
+/// Locks the row `id` in `txn`, as a locking read does: read with a fresh write view.
+pub fn lock(
+    txn: &mut Transaction,
+    table: &Arc<Table>,
+    id: i64,
+) -> Result<Arc<RowSlot>, manycore_storage::StorageError> {
+    txn.refresh_write_view();
+    let slot = slot(table, &txn.write_view(), id).expect("row to lock is visible");
+    txn.lock_row(table, &slot).map(|()| slot)
+}
+
 pub fn delete(
     txn: &mut Transaction,
     table: &Arc<Table>,
