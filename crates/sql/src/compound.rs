@@ -13,11 +13,12 @@
 //! What is built: BEGIN ... END blocks with DECLARE of local variables at their start,
 //! SET (of locals, `NEW.col`, `@user` variables, several in one SET), IF / ELSEIF / ELSE,
 //! the CASE statement (both forms; 1339 when nothing matches and there is no ELSE),
-//! WHILE, REPEAT, LOOP, labels with LEAVE and ITERATE, SELECT ... INTO locals or user
-//! variables, SIGNAL with its condition items, DECLARE ... CONDITION and HANDLER,
-//! cursors (DECLARE ... CURSOR with MariaDB's cursor parameters, OPEN, FETCH, CLOSE), and
-//! INSERT/UPDATE/DELETE (with RETURNING in a procedure), in a procedure SELECT, and in a
-//! function RETURN (1313 elsewhere).
+//! WHILE, REPEAT, LOOP, FOR (over a range, a cursor or a SELECT: invariant (10)), labels
+//! with LEAVE and ITERATE, SELECT ... INTO locals or user variables, SIGNAL with its
+//! condition items, DECLARE ... CONDITION and HANDLER, cursors (DECLARE ... CURSOR with
+//! MariaDB's cursor parameters, OPEN, FETCH, CLOSE), and INSERT/UPDATE/DELETE (with
+//! RETURNING in a procedure), in a procedure SELECT, and in a function RETURN (1313
+//! elsewhere).
 //!
 //! Invariants:
 //! (1) Labels and local variables are resolved when the body is bound (1308, 1309, 1310,
@@ -29,8 +30,8 @@
 //!     iteration (MariaDB has no other guard against a runaway loop). A looping body keeps
 //!     its worker busy meanwhile: the KILL must come from a connection on another worker.
 //! (4) Anything of the grammar not built here is 1235 when the body is bound (at CREATE
-//!     TRIGGER), never a silent no-op: FOR loops, SET of system variables, GET
-//!     DIAGNOSTICS outside a handler's body or of ROW_COUNT.
+//!     TRIGGER), never a silent no-op: SET of system variables, GET DIAGNOSTICS outside
+//!     a handler's body or of ROW_COUNT, a FOR loop's record assigned as a whole.
 //! (5) Conditions: DECLARE ... CONDITION names an SQLSTATE or error number; DECLARE
 //!     CONTINUE / EXIT HANDLER catches an error of a statement, or else the last warning
 //!     or note it raised that a handler catches (SELECT ... INTO that finds no row raises
@@ -69,8 +70,21 @@
 //!     the caller's transaction and view: its statements' result sets and affected rows
 //!     go to the CALL running the outermost body, and its OUT and INOUT parameters return
 //!     to local variables, user variables or (in a BEFORE trigger) NEW.col.
+//! (10) A FOR loop's variable is a new local of the loop's body, shadowing one of the same
+//!     name; its header is bound in the scope around the loop. Over a range, the counter
+//!     and the last value are BIGINT locals set once when the loop starts (lower first, or
+//!     upper for REVERSE), which NULL may not be assigned (1048, whatever the sql_mode);
+//!     each step adds 1 (or -1) to what the counter holds, the body's SETs included, and
+//!     the loop ends once it is past the last value (1690 past BIGINT's range), as in
+//!     MariaDB. Over a cursor (REVERSE ignored, as MariaDB does) or a SELECT (a cursor
+//!     with no name), the loop opens it (1325 if open), fetches each row into a record
+//!     whose fields are locals named and typed as the query's columns, and closes it when
+//!     it ends by itself (no more rows, or its own label's LEAVE): a LEAVE of an outer
+//!     label, an EXIT handler or an error leave it open, as in MariaDB. A record's field
+//!     that does not exist (4082) and the record read as one value (1241) are errors of
+//!     the statement naming them, when it runs (invariant (7)), as in MariaDB.
 //!
-//! Not built yet: FOR loops (over a cursor or a range), GET DIAGNOSTICS outside a handler's body (MariaDB reads the
+//! Not built yet: GET DIAGNOSTICS outside a handler's body (MariaDB reads the
 //! previous statement's conditions there) and of ROW_COUNT, the 4094 note ("At line N in db.trigger") MariaDB adds after an
 //! error raised inside a body, and SIGNAL's items other than MESSAGE_TEXT and MYSQL_ERRNO
 //! (accepted and checked, but not kept: GET DIAGNOSTICS reads them as '').
@@ -119,7 +133,7 @@ enum Node {
     },
     Loop {
         label: Option<String>,
-        kind: LoopKind<ast::Expr>,
+        kind: LoopKind<ast::Expr, Box<ForNode>>,
         body: Vec<Node>,
     },
     Leave(String),
@@ -161,14 +175,44 @@ enum Node {
     },
 }
 
-#[derive(Clone, Copy, Debug)]
-enum LoopKind<E> {
+#[derive(Clone, Debug)]
+enum LoopKind<E, F> {
     /// WHILE cond DO ... END WHILE
     While(E),
     /// REPEAT ... UNTIL cond END REPEAT
     Repeat(E),
     /// LOOP ... END LOOP
     Plain,
+    /// FOR variable IN ... DO ... END FOR
+    For(F),
+}
+
+/// A FOR loop's header: its variable and what it runs over.
+#[derive(Debug)]
+struct ForNode {
+    /// A range's counter, or the record a cursor's rows are fetched into.
+    variable: String,
+    source: ForSource,
+}
+
+#[derive(Debug)]
+enum ForSource {
+    /// `[REVERSE] lower .. upper`
+    Range {
+        reverse: bool,
+        lower: Box<ast::Expr>,
+        upper: Box<ast::Expr>,
+    },
+    /// `cursor [(argument, ...)]` (REVERSE is accepted and ignored, as MariaDB does).
+    Cursor {
+        name: String,
+        arguments: Vec<ast::Expr>,
+    },
+    /// `(SELECT ...)`: the rows of a cursor that has no name.
+    Select {
+        query: Box<ast::Query>,
+        text: String,
+    },
 }
 
 #[derive(Debug)]
@@ -360,7 +404,7 @@ impl<'t> Reader<'t> {
             (Some(_), Token::Colon)
                 if matches!(
                     self.peek_word(2).as_deref(),
-                    Some("BEGIN" | "LOOP" | "WHILE" | "REPEAT")
+                    Some("BEGIN" | "LOOP" | "WHILE" | "REPEAT" | "FOR")
                 ) =>
             {
                 let label = self.name()?;
@@ -372,7 +416,7 @@ impl<'t> Reader<'t> {
         let word = self.peek_word(0);
         match word.as_deref() {
             Some("BEGIN") => self.block(label),
-            Some("LOOP" | "WHILE" | "REPEAT") => self.loop_statement(label),
+            Some("LOOP" | "WHILE" | "REPEAT" | "FOR") => self.loop_statement(label),
             Some("IF") => self.if_statement(),
             Some("CASE") => self.case_statement(),
             Some("LEAVE" | "ITERATE") => {
@@ -398,18 +442,7 @@ impl<'t> Reader<'t> {
             Some("OPEN") => {
                 self.parser.next_token();
                 let cursor = self.name()?;
-                let mut arguments = Vec::new();
-                if self.parser.consume_token(&Token::LParen)
-                    && !self.parser.consume_token(&Token::RParen)
-                {
-                    arguments = self
-                        .parser
-                        .parse_comma_separated(Parser::parse_expr)
-                        .map_err(|e| self.fail(e))?;
-                    self.parser
-                        .expect_token(&Token::RParen)
-                        .map_err(|e| self.fail(e))?;
-                }
+                let arguments = self.cursor_arguments()?;
                 Ok(Node::Open { cursor, arguments })
             }
             Some("FETCH") => self.fetch(),
@@ -417,9 +450,23 @@ impl<'t> Reader<'t> {
                 self.parser.next_token();
                 Ok(Node::Close(self.name()?))
             }
-            Some("FOR") => Err(Error::not_supported("FOR in a stored program body")),
             _ => self.sql(whole_body),
         }
+    }
+
+    /// A cursor's arguments, `[(argument, ...)]`, after its name.
+    fn cursor_arguments(&mut self) -> ParseResult<Vec<ast::Expr>> {
+        if !self.parser.consume_token(&Token::LParen) || self.parser.consume_token(&Token::RParen) {
+            return Ok(Vec::new());
+        }
+        let arguments = self
+            .parser
+            .parse_comma_separated(Parser::parse_expr)
+            .map_err(|e| self.fail(e))?;
+        self.parser
+            .expect_token(&Token::RParen)
+            .map_err(|e| self.fail(e))?;
+        Ok(arguments)
     }
 
     /// `SET a = ...`: not SET NAMES, SET TRANSACTION, SET PASSWORD...
@@ -587,30 +634,31 @@ impl<'t> Reader<'t> {
                 .map_err(|e| self.fail(e))?;
         }
         self.expect_word("FOR")?;
-        let at = self.parser.peek_token();
-        let query = match self.sql(false)? {
-            Node::SelectInto { .. } => {
-                return Err(Error::new(
-                    ErrorCode::SpBadCursorSelect,
-                    "Cursor SELECT must not have INTO",
-                ))
-            }
-            Node::Sql { statement, text } => match *statement {
-                ast::Statement::Query(query) => (query, text),
-                _ => {
-                    let at = self.offset(&at);
-                    return Err(Error::parse_near(self.text[at..].trim_end(), 1));
-                }
-            },
-            _ => unreachable!("`sql` reads a statement of SQL"),
-        };
-        let (query, text) = query;
+        let at = self.offset(&self.parser.peek_token());
+        let statement = self.sql(false)?;
+        let (query, text) = self.cursor_query(statement, at)?;
         Ok(Declaration::Cursor(Box::new(CursorNode {
             name,
             parameters,
             query,
             text,
         })))
+    }
+
+    /// A cursor's query, read as `statement` from offset `at`: a SELECT without INTO
+    /// (1323 with one, 1064 for another statement).
+    fn cursor_query(&self, statement: Node, at: usize) -> ParseResult<(Box<ast::Query>, String)> {
+        match statement {
+            Node::SelectInto { .. } => Err(Error::new(
+                ErrorCode::SpBadCursorSelect,
+                "Cursor SELECT must not have INTO",
+            )),
+            Node::Sql { statement, text } => match *statement {
+                ast::Statement::Query(query) => Ok((query, text)),
+                _ => Err(Error::parse_near(self.text[at..].trim_end(), 1)),
+            },
+            _ => Err(Error::parse_near(self.text[at..].trim_end(), 1)),
+        }
     }
 
     /// `FETCH [[NEXT] FROM] cursor INTO variable [, variable]...`: local variables only
@@ -725,12 +773,97 @@ impl<'t> Reader<'t> {
                 self.expect_word("UNTIL")?;
                 (LoopKind::Repeat(self.expr()?), body)
             }
+            "FOR" => {
+                let header = self.for_header()?;
+                self.expect_word("DO")?;
+                (LoopKind::For(Box::new(header)), self.list(false)?)
+            }
             _ => (LoopKind::Plain, self.list(false)?),
         };
         self.expect_word("END")?;
         self.expect_word(&word)?;
         self.end_label(&label)?;
         Ok(Node::Loop { label, kind, body })
+    }
+
+    /// `variable IN [REVERSE] {lower .. upper | cursor [(argument, ...)] | (SELECT ...)}`,
+    /// after FOR, up to its DO. The tokenizer reads `1..3` as `1.` `.3`, so a range's
+    /// bounds are parsed from the text on either side of its `..`.
+    fn for_header(&mut self) -> ParseResult<ForNode> {
+        let variable = self.name()?;
+        self.expect_word("IN")?;
+        let reverse = self.eat_word("REVERSE");
+        let start = self.offset(&self.parser.peek_token());
+        let end = self.before_do()?;
+        let header = &self.text[start..end];
+        let source = if let Some(dots) = range_dots(header) {
+            ForSource::Range {
+                reverse,
+                lower: Box::new(self.expr_between(start, start + dots)?),
+                upper: Box::new(self.expr_between(start + dots + 2, end)?),
+            }
+        } else if let Some(inner) = header
+            .trim_end()
+            .strip_prefix('(')
+            .and_then(|h| h.strip_suffix(')'))
+        {
+            let at = start + 1;
+            let line = self.text[..at].matches('\n').count() + 1;
+            let statement = self.statement_text(inner.trim(), line, true)?;
+            let (query, text) = self.cursor_query(statement, at)?;
+            ForSource::Select { query, text }
+        } else {
+            let name = self.name()?;
+            let arguments = self.cursor_arguments()?;
+            ForSource::Cursor { name, arguments }
+        };
+        while self.offset(&self.parser.peek_token()) < end {
+            self.parser.next_token();
+        }
+        Ok(ForNode { variable, source })
+    }
+
+    /// The offset of the DO that ends a FOR header (outside parentheses).
+    fn before_do(&self) -> ParseResult<usize> {
+        let mut depth = 0usize;
+        for n in 0.. {
+            let token = self.parser.peek_nth_token(n);
+            match &token.token {
+                Token::EOF => break,
+                Token::LParen => depth += 1,
+                Token::RParen => depth = depth.saturating_sub(1),
+                _ if depth == 0 && parse::word(&token).as_deref() == Some("DO") => {
+                    return Ok(self.offset(&token))
+                }
+                _ => {}
+            }
+        }
+        Err(self.error_here())
+    }
+
+    /// The expression that is all of `text[from..to]` (1064 near what is left over).
+    fn expr_between(&self, from: usize, to: usize) -> ParseResult<ast::Expr> {
+        let text = &self.text[from..to];
+        let near = |parser: &Parser| {
+            let at = parser.peek_token().span.start;
+            let at = match at.line {
+                0 => text.len(),
+                line => parse::offset_of(text, line as usize, at.column as usize),
+            };
+            let at = from + at;
+            let line = self.text[..at].matches('\n').count() + 1;
+            Error::parse_near(self.text[at..].trim_end(), line)
+        };
+        let mut parser = Parser::new(&parse::DIALECT)
+            .try_with_sql(text)
+            .map_err(|e| parse::parse_error(text, 1, &e))?;
+        let Ok(e) = parser.parse_expr() else {
+            return Err(near(&parser));
+        };
+        if parser.peek_token().token != Token::EOF {
+            return Err(near(&parser));
+        }
+        Ok(e)
     }
 
     fn if_statement(&mut self) -> ParseResult<Node> {
@@ -918,7 +1051,14 @@ impl<'t> Reader<'t> {
         let end = self.offset(&self.parser.peek_token());
         let text = self.text[start..end].trim_end();
         let line = self.text[..start].matches('\n').count() + 1;
-        if parse::word(&first).as_deref() == Some("SELECT") {
+        let select = parse::word(&first).as_deref() == Some("SELECT");
+        self.statement_text(text, line, select)
+    }
+
+    /// The statement of SQL `text` (starting on `line`); `select` when it may be a
+    /// SELECT ... INTO.
+    fn statement_text(&self, text: &str, line: usize, select: bool) -> ParseResult<Node> {
+        if select {
             if let Some(node) = self.select_into(text, line)? {
                 return Ok(node);
             }
@@ -961,6 +1101,31 @@ impl<'t> Reader<'t> {
     }
 }
 
+/// The offset of a range's `..` in a FOR header, outside quotes and parentheses.
+fn range_dots(header: &str) -> Option<usize> {
+    let bytes = header.as_bytes();
+    let mut depth = 0usize;
+    let mut quote = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match quote {
+            Some(q) if b == b'\\' && q != b'`' => i += 1,
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None => match b {
+                b'\'' | b'"' | b'`' => quote = Some(b),
+                b'(' => depth += 1,
+                b')' => depth = depth.saturating_sub(1),
+                b'.' if depth == 0 && bytes.get(i + 1) == Some(&b'.') => return Some(i),
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Whether `declared` names `name` (case-insensitively, as MariaDB compares them).
 fn is_declared<T>(declared: &[(String, T)], name: &str) -> bool {
     declared.iter().any(|(n, _)| n.eq_ignore_ascii_case(name))
@@ -992,6 +1157,14 @@ fn no_result_sets(program: Program) -> Error {
     Error::new(
         ErrorCode::SpNoRetset,
         format!("Not allowed to return a result set from {from}"),
+    )
+}
+
+/// 1241: a FOR loop's record read as a whole, as one value.
+fn whole_record() -> Error {
+    Error::new(
+        ErrorCode::OperandColumns,
+        "Operand should contain 1 column(s)",
     )
 }
 
@@ -1061,6 +1234,15 @@ struct Bound<T> {
 impl<T> Bound<T> {
     fn get(&self) -> Result<&T> {
         self.item.as_ref().map_err(Error::clone)
+    }
+}
+
+/// `bind()`, unless collecting its references met an error it raises when it runs
+/// (`Binder::collect`).
+fn after<T>(failed: &Option<Error>, bind: impl FnOnce() -> Result<T>) -> Result<T> {
+    match failed {
+        Some(e) => Err(e.clone()),
+        None => bind(),
     }
 }
 
@@ -1144,12 +1326,13 @@ enum Op {
     },
     Loop {
         label: u32,
-        kind: LoopKind<Bound<Expr>>,
+        kind: LoopKind<Bound<Expr>, Box<ForLoop>>,
         body: Vec<Op>,
     },
     Leave(u32),
     Iterate(u32),
-    Set(Vec<(Target, Bound<Expr>)>),
+    /// A target's error (a record's missing field) is raised when the SET runs.
+    Set(Vec<(Result<Target>, Bound<Expr>)>),
     Signal(Box<Signal>),
     /// GET DIAGNOSTICS in a handler's body: it reads the condition the handler caught.
     GetDiagnostics {
@@ -1176,6 +1359,29 @@ enum Op {
     Close(usize),
     /// CALL of a procedure, bound with its body for this CALL (invariant (9)).
     Call(Box<Result<NestedCall>>),
+}
+
+/// A FOR loop's header, bound (invariant (10)).
+#[derive(Clone)]
+enum ForLoop {
+    /// The counter runs from `first` to `last` by `step` (1, or -1 for REVERSE), both
+    /// evaluated once into BIGINT locals that may not be NULL (`Body::counters`).
+    Range {
+        counter: usize,
+        last_slot: usize,
+        step: i64,
+        first: Bound<Expr>,
+        last: Bound<Expr>,
+    },
+    /// Opens the cursor and fetches each row into the record's fields; closes it when
+    /// the loop ends, however it ends.
+    Cursor {
+        cursor: usize,
+        arguments: Vec<Bound<Expr>>,
+        /// The record's field slots, or the error the loop raises (1060 for two columns of
+        /// one name).
+        fields: Result<Vec<Target>>,
+    },
 }
 
 /// A CALL inside a body, bound.
@@ -1221,9 +1427,16 @@ pub(crate) struct Body {
     /// The tables its expressions and SELECTs read: a prepared statement that calls a
     /// stored function binds again when one of them changes.
     pub tables: Vec<Arc<Table>>,
-    /// Its cursors, by number.
+    /// Its cursors, by number (a FOR loop's over a SELECT included).
     cursors: Vec<Cursor>,
+    /// The slots of FOR loops' counters and last values: NULL is not stored there (1048,
+    /// as in MariaDB whatever the sql_mode).
+    counters: Vec<usize>,
 }
+
+/// A FOR loop's record's fields: their names and slots, or the error naming them raises
+/// (1060 for two columns of one name).
+type Fields = Result<Vec<(String, usize)>>;
 
 struct Label {
     name: String,
@@ -1243,6 +1456,12 @@ struct Binder<'a, 'c> {
     /// The cursors in scope, innermost last: (name, number in `cursors`).
     cursors_in_scope: Vec<(String, usize)>,
     cursors: Vec<Cursor>,
+    /// The record variables of FOR loops over cursors: the slot that names the record in
+    /// `in_scope` (it holds nothing), with its fields' names and slots, or the error
+    /// naming them raises.
+    records: Vec<(usize, Fields)>,
+    /// `Body::counters`.
+    counters: Vec<usize>,
     /// The procedures its CALLs bound, by `routine::calling_key`: a procedure called
     /// from several places of one body is bound once.
     called: Vec<(String, Arc<crate::routine::BoundProcedure>)>,
@@ -1317,6 +1536,8 @@ fn bind_program(
         conditions: Vec::new(),
         cursors_in_scope: Vec::new(),
         cursors: Vec::new(),
+        records: Vec::new(),
+        counters: Vec::new(),
         called: Vec::new(),
         in_handler: false,
         locals: parameters
@@ -1338,6 +1559,7 @@ fn bind_program(
         result_sets: binder.result_sets,
         tables: binder.tables.into_inner(),
         cursors: binder.cursors,
+        counters: binder.counters,
         row_table: row.map(|r| (r.db.to_string(), r.table.clone())),
     };
     Ok((body, binder.returns))
@@ -1348,22 +1570,38 @@ struct RefCollector<'b, 'a, 'c> {
     binder: &'b Binder<'a, 'c>,
     refs: Vec<Ref>,
     error: Option<Error>,
+    /// The first error of a record reference, which MariaDB raises when the statement
+    /// runs.
+    failed: Option<Error>,
 }
 
 impl VisitorMut for RefCollector<'_, '_, '_> {
     type Break = ();
 
     fn pre_visit_expr(&mut self, e: &mut ast::Expr) -> ControlFlow<()> {
-        let found = match e {
-            ast::Expr::Identifier(ident) => self.binder.local(&ident.value).map(Ref::Local).map(Ok),
-            ast::Expr::CompoundIdentifier(parts) => match parts.as_slice() {
-                [row, column] => self.binder.row_ref(&row.value, &column.value),
-                _ => None,
+        // A record's error is raised when the statement runs, as MariaDB raises it.
+        let (found, record) = match e {
+            ast::Expr::Identifier(ident) => match self.binder.local(&ident.value) {
+                Some(slot) if self.binder.record(slot).is_some() => {
+                    (Some(Err(whole_record())), true)
+                }
+                slot => (slot.map(|slot| Ok(Ref::Local(slot))), false),
             },
-            _ => None,
+            ast::Expr::CompoundIdentifier(parts) => match parts.as_slice() {
+                [row, column] => match self.binder.field(&row.value, &column.value) {
+                    Some(field) => (Some(field.map(Ref::Local)), true),
+                    None => (self.binder.row_ref(&row.value, &column.value), false),
+                },
+                _ => (None, false),
+            },
+            _ => (None, false),
         };
         match found {
             None => ControlFlow::Continue(()),
+            Some(Err(error)) if record => {
+                self.failed.get_or_insert(error);
+                ControlFlow::Continue(())
+            }
             Some(Ok(r)) => {
                 self.refs.push(r);
                 // The reference's span stays: a result column is named by what was written.
@@ -1385,6 +1623,37 @@ impl VisitorMut for RefCollector<'_, '_, '_> {
 impl Binder<'_, '_> {
     fn local(&self, name: &str) -> Option<usize> {
         innermost(&self.in_scope, name)
+    }
+
+    /// The fields of the record whose slot is `slot`, if it is a record's.
+    fn record(&self, slot: usize) -> Option<&Fields> {
+        self.records
+            .iter()
+            .find(|(record, _)| *record == slot)
+            .map(|(_, fields)| fields)
+    }
+
+    /// `record.field` when `record` names a record in scope: the field's slot, or 4082.
+    fn field(&self, record: &str, field: &str) -> Option<Result<usize>> {
+        let fields = self.record(self.local(record)?)?;
+        Some(fields.as_ref().map_err(Error::clone).and_then(|fields| {
+            innermost(fields, field).ok_or_else(|| {
+                Error::new(
+                    ErrorCode::RowVariableNoField,
+                    format!("Row variable '{record}' does not have a field '{field}'"),
+                )
+            })
+        }))
+    }
+
+    /// The local variable `name` as a target of SET, FETCH, SELECT ... INTO or an OUT
+    /// argument: a record as a whole is not one (not built).
+    fn local_target(&self, name: &str) -> Option<Result<Target>> {
+        let slot = self.local(name)?;
+        Some(match self.record(slot) {
+            Some(_) => Err(Error::not_supported("assigning a whole record variable")),
+            None => Ok(Target::Local(slot)),
+        })
     }
 
     /// `NEW.col` / `OLD.col` in a trigger: its cell, or the error naming it.
@@ -1436,17 +1705,20 @@ impl Binder<'_, '_> {
         }
     }
 
-    /// Replaces the references in `node` (an expression or a statement) by parameters.
-    fn collect<V: VisitMut>(&self, node: &mut V) -> Result<Vec<Ref>> {
+    /// Replaces the references in `node` (an expression or a statement) by parameters:
+    /// their sources, and the error of a record reference, which is the statement's when
+    /// it runs (`after`).
+    fn collect<V: VisitMut>(&self, node: &mut V) -> Result<(Vec<Ref>, Option<Error>)> {
         let mut collector = RefCollector {
             binder: self,
             refs: Vec::new(),
             error: None,
+            failed: None,
         };
         let _ = node.visit(&mut collector);
         match collector.error {
             Some(e) => Err(e),
-            None => Ok(collector.refs),
+            None => Ok((collector.refs, collector.failed)),
         }
     }
 
@@ -1478,11 +1750,13 @@ impl Binder<'_, '_> {
     }
 
     fn expr(&self, mut e: ast::Expr) -> Result<Bound<Expr>> {
-        let refs = self.collect(&mut e)?;
+        let (refs, failed) = self.collect(&mut e)?;
         let parameters = self.parameters(&refs);
         let text = e.to_string();
         let cx = self.inner_context(&text, &parameters);
-        let item = deferred(BindScope::in_query(&[], "SET", &cx).bind(&e))?;
+        let item = deferred(after(&failed, || {
+            BindScope::in_query(&[], "SET", &cx).bind(&e)
+        }))?;
         self.tables
             .borrow_mut()
             .append(&mut cx.subquery_tables.borrow_mut());
@@ -1605,7 +1879,14 @@ impl Binder<'_, '_> {
                                     format!("Duplicate cursor: {}", cursor.name),
                                 ));
                             }
-                            let number = self.cursor(*cursor)?;
+                            let CursorNode {
+                                name,
+                                parameters,
+                                query,
+                                text,
+                            } = *cursor;
+                            let number = self.cursor(parameters, query, text)?;
+                            self.cursors_in_scope.push((name, number));
                             cursors.push(number);
                         }
                     }
@@ -1634,12 +1915,15 @@ impl Binder<'_, '_> {
             } => self.case(operand, arms, otherwise)?,
             Node::Loop { label, kind, body } => {
                 let id = self.push_label(label, true)?;
+                let scope_start = self.in_scope.len();
                 let kind = match kind {
                     LoopKind::While(e) => LoopKind::While(self.expr(e)?),
                     LoopKind::Repeat(e) => LoopKind::Repeat(self.expr(e)?),
                     LoopKind::Plain => LoopKind::Plain,
+                    LoopKind::For(header) => LoopKind::For(Box::new(self.for_loop(*header)?)),
                 };
                 let body = self.list(body);
+                self.in_scope.truncate(scope_start);
                 self.pop_label(id);
                 Op::Loop {
                     label: id,
@@ -1652,7 +1936,19 @@ impl Binder<'_, '_> {
             Node::Set(items) => {
                 let mut bound = Vec::new();
                 for (target, value) in items {
-                    let target = self.set_target(&target)?;
+                    let field = match target.0.as_slice() {
+                        [record, field] => self
+                            .field(
+                                &crate::select::object_part(record),
+                                &crate::select::object_part(field),
+                            )
+                            .map(|field| field.map(Target::Local)),
+                        _ => None,
+                    };
+                    let target = match field {
+                        Some(field) => field,
+                        None => Ok(self.set_target(&target)?),
+                    };
                     bound.push((target, self.expr(value)?));
                 }
                 Op::Set(bound)
@@ -1715,10 +2011,10 @@ impl Binder<'_, '_> {
                     .iter()
                     .map(|t| self.select_target(t))
                     .collect::<Result<Vec<_>>>()?;
-                let refs = self.collect(query.as_mut())?;
+                let (refs, failed) = self.collect(query.as_mut())?;
                 let parameters = self.parameters(&refs);
                 let cx = self.inner_context(&text, &parameters);
-                let item = deferred(crate::select::bind_select(&query, &cx))?;
+                let item = deferred(after(&failed, || crate::select::bind_select(&query, &cx)))?;
                 self.read_by(&item);
                 Op::SelectInto(Box::new(Bound { item, refs }), targets)
             }
@@ -1726,7 +2022,7 @@ impl Binder<'_, '_> {
                 mut statement,
                 text,
             } => {
-                let refs = self.collect(statement.as_mut())?;
+                let (refs, failed) = self.collect(statement.as_mut())?;
                 self.writes |= matches!(
                     *statement,
                     ast::Statement::Insert(_)
@@ -1746,20 +2042,21 @@ impl Binder<'_, '_> {
                         return Err(no_result_sets(self.program))
                     }
                     ast::Statement::Query(q) => {
-                        let item = deferred(crate::select::bind_select(&q, &cx))?;
+                        let item =
+                            deferred(after(&failed, || crate::select::bind_select(&q, &cx)))?;
                         self.read_by(&item);
                         Op::Select(Box::new(Bound { item, refs }))
                     }
                     ast::Statement::Insert(i) => Op::Insert(Box::new(Bound {
-                        item: deferred(dml::bind_insert(&i, &cx))?,
+                        item: deferred(after(&failed, || dml::bind_insert(&i, &cx)))?,
                         refs,
                     })),
                     ast::Statement::Update(u) => Op::Update(Box::new(Bound {
-                        item: deferred(dml::bind_update(&u, &cx))?,
+                        item: deferred(after(&failed, || dml::bind_update(&u, &cx)))?,
                         refs,
                     })),
                     ast::Statement::Delete(d) => Op::Delete(Box::new(Bound {
-                        item: deferred(dml::bind_delete(&d, &cx))?,
+                        item: deferred(after(&failed, || dml::bind_delete(&d, &cx)))?,
                         refs,
                     })),
                     _ => {
@@ -1775,26 +2072,16 @@ impl Binder<'_, '_> {
             }
             Node::Open { cursor, arguments } => {
                 let number = self.find_cursor(&cursor)?;
-                if arguments.len() != self.cursors[number].parameters.len() {
-                    return Err(wrong_cursor_arguments(&cursor));
-                }
                 Op::Open {
                     cursor: number,
-                    arguments: arguments
-                        .into_iter()
-                        .map(|e| self.expr(e))
-                        .collect::<Result<_>>()?,
+                    arguments: self.open_arguments(&cursor, number, arguments)?,
                 }
             }
             Node::Fetch { cursor, targets } => Op::Fetch {
                 cursor: self.find_cursor(&cursor)?,
                 targets: targets
                     .iter()
-                    .map(|t| {
-                        self.local(t)
-                            .map(Target::Local)
-                            .ok_or_else(|| undeclared(t))
-                    })
+                    .map(|t| self.local_target(t).unwrap_or_else(|| Err(undeclared(t))))
                     .collect::<Result<_>>()?,
             },
             Node::Close(cursor) => Op::Close(self.find_cursor(&cursor)?),
@@ -1869,7 +2156,7 @@ impl Binder<'_, '_> {
                 if let Some(user) = crate::select_into::user_variable(&ident.value) {
                     return Some(Ok(Target::User(user.to_string())));
                 }
-                self.local(&ident.value).map(|slot| Ok(Target::Local(slot)))
+                self.local_target(&ident.value)
             }
             ast::Expr::CompoundIdentifier(parts) => match parts.as_slice() {
                 [row, _] if row.value.eq_ignore_ascii_case("NEW") => {
@@ -1881,15 +2168,14 @@ impl Binder<'_, '_> {
         }
     }
 
-    /// Binds a cursor's declaration: its parameters are locals that only its query sees.
-    /// Its number in `cursors`.
-    fn cursor(&mut self, cursor: CursorNode) -> Result<usize> {
-        let CursorNode {
-            name,
-            parameters,
-            mut query,
-            text,
-        } = cursor;
+    /// Binds a cursor's query, whose `parameters` are locals that only it sees. Its
+    /// number in `cursors`.
+    fn cursor(
+        &mut self,
+        parameters: Vec<(String, DataType)>,
+        mut query: Box<ast::Query>,
+        text: String,
+    ) -> Result<usize> {
         let scope_start = self.in_scope.len();
         let mut slots = Vec::new();
         for (parameter, data_type) in parameters {
@@ -1897,20 +2183,112 @@ impl Binder<'_, '_> {
             self.in_scope.push((parameter, slot));
             slots.push(slot);
         }
-        let refs = self.collect(query.as_mut());
+        let collected = self.collect(query.as_mut());
         self.in_scope.truncate(scope_start);
-        let refs = refs?;
+        let (refs, failed) = collected?;
         let parameters = self.parameters(&refs);
         let cx = self.inner_context(&text, &parameters);
-        let item = deferred(crate::select::bind_select(&query, &cx))?;
+        let item = deferred(after(&failed, || crate::select::bind_select(&query, &cx)))?;
         self.read_by(&item);
         self.cursors.push(Cursor {
             parameters: slots,
             query: Bound { item, refs },
         });
-        let number = self.cursors.len() - 1;
-        self.cursors_in_scope.push((name, number));
-        Ok(number)
+        Ok(self.cursors.len() - 1)
+    }
+
+    /// OPEN's arguments (or a FOR loop's) to cursor `name` (4080 for another count than
+    /// its parameters).
+    fn open_arguments(
+        &self,
+        name: &str,
+        cursor: usize,
+        arguments: Vec<ast::Expr>,
+    ) -> Result<Vec<Bound<Expr>>> {
+        if arguments.len() != self.cursors[cursor].parameters.len() {
+            return Err(wrong_cursor_arguments(name));
+        }
+        arguments.into_iter().map(|e| self.expr(e)).collect()
+    }
+
+    /// A FOR loop's header: its bounds or cursor bound in the scope around the loop, then
+    /// its variable brought into scope for the body (the caller ends that scope).
+    fn for_loop(&mut self, header: ForNode) -> Result<ForLoop> {
+        let ForNode { variable, source } = header;
+        let (cursor, arguments) = match source {
+            ForSource::Range {
+                reverse,
+                lower,
+                upper,
+            } => {
+                let (first, last, step) = match reverse {
+                    false => (lower, upper, 1),
+                    true => (upper, lower, -1),
+                };
+                let (first, last) = (self.expr(*first)?, self.expr(*last)?);
+                let bigint = DataType::Int {
+                    width: manycore_types::IntWidth::Big,
+                    unsigned: false,
+                };
+                // The counter's slot comes first: MariaDB's 1690 names it by its slot.
+                let counter = self.new_slot(bigint.clone(), variable.clone());
+                let last_slot = self.new_slot(bigint, "[target_bound]".into());
+                self.counters.extend([counter, last_slot]);
+                self.in_scope.push((variable, counter));
+                return Ok(ForLoop::Range {
+                    counter,
+                    last_slot,
+                    step,
+                    first,
+                    last,
+                });
+            }
+            ForSource::Cursor { name, arguments } => {
+                // MariaDB reads a name that is no cursor's as a variable's.
+                let cursor =
+                    innermost(&self.cursors_in_scope, &name).ok_or_else(|| undeclared(&name))?;
+                (cursor, self.open_arguments(&name, cursor, arguments)?)
+            }
+            ForSource::Select { query, text } => {
+                (self.cursor(Vec::new(), query, text)?, Vec::new())
+            }
+        };
+        let columns = self.cursors[cursor]
+            .query
+            .item
+            .as_ref()
+            .map(|s| s.columns.clone());
+        let mut fields = Ok(Vec::new());
+        if let (Ok(columns), Ok(slots)) = (columns, &mut fields) {
+            for column in columns.iter() {
+                if is_declared(slots, &column.name) {
+                    fields = Err(Error::new(
+                        ErrorCode::DupFieldName,
+                        format!("Duplicate column name '{}'", column.name),
+                    ));
+                    break;
+                }
+                let slot = self.new_slot(column.data_type.clone(), column.name.clone());
+                slots.push((column.name.clone(), slot));
+            }
+        }
+        let record = self.new_slot(DataType::Null, variable.clone());
+        self.in_scope.push((variable, record));
+        let targets = fields
+            .as_ref()
+            .map(|fields| {
+                fields
+                    .iter()
+                    .map(|(_, slot)| Target::Local(*slot))
+                    .collect()
+            })
+            .map_err(Error::clone);
+        self.records.push((record, fields));
+        Ok(ForLoop::Cursor {
+            cursor,
+            arguments,
+            fields: targets,
+        })
     }
 
     /// The cursor `name` in scope (1324 when none is).
@@ -2028,8 +2406,8 @@ impl Binder<'_, '_> {
                 "SET of a system variable in a trigger body",
             )),
             [name] if name.starts_with('@') => Ok(Target::User(name[1..].to_string())),
-            [name] => match self.local(name) {
-                Some(slot) => Ok(Target::Local(slot)),
+            [name] => match self.local_target(name) {
+                Some(target) => target,
                 None if crate::variables::lookup(name).is_some() => Err(Error::not_supported(
                     "SET of a system variable in a trigger body",
                 )),
@@ -2064,9 +2442,8 @@ impl Binder<'_, '_> {
         if let Some(user) = crate::select_into::user_variable(name) {
             return Ok(Target::User(user.to_string()));
         }
-        self.local(name)
-            .map(Target::Local)
-            .ok_or_else(|| undeclared(name))
+        self.local_target(name)
+            .unwrap_or_else(|| Err(undeclared(name)))
     }
 }
 
@@ -2482,31 +2859,24 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                     )),
                 }
             }
-            Op::Loop { label, kind, body } => loop {
-                if self.rt.interrupt.interrupted() {
-                    return Err(Error::interrupted());
+            Op::Loop { label, kind, body } => {
+                let LoopKind::For(header) = kind else {
+                    return self.repeat(*label, kind, body);
+                };
+                self.start_for(header)?;
+                let flow = self.repeat(*label, kind, body)?;
+                // Only a loop that ends itself closes its cursor: MariaDB's stays open
+                // when a LEAVE of an outer label or an EXIT handler leaves the loop.
+                if let (ForLoop::Cursor { cursor, .. }, Flow::Next) = (&**header, &flow) {
+                    self.frame.cursors[*cursor] = None;
                 }
-                if let LoopKind::While(condition) = kind {
-                    if !self.holds(condition)? {
-                        return Ok(Flow::Next);
-                    }
-                }
-                match self.list(body)? {
-                    Flow::Leave(l) if l == *label => return Ok(Flow::Next),
-                    Flow::Iterate(l) if l == *label => continue,
-                    Flow::Next => {}
-                    flow => return Ok(flow),
-                }
-                if let LoopKind::Repeat(condition) = kind {
-                    if self.holds(condition)? {
-                        return Ok(Flow::Next);
-                    }
-                }
-            },
+                Ok(flow)
+            }
             Op::Leave(label) => Ok(Flow::Leave(*label)),
             Op::Iterate(label) => Ok(Flow::Iterate(*label)),
             Op::Set(items) => {
                 for (target, value) in items {
+                    let target = target.as_ref().map_err(Error::clone)?;
                     let value = self.eval(value)?;
                     self.assign(target, value)?;
                 }
@@ -2571,41 +2941,15 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                 Ok(Flow::Return)
             }
             Op::Open { cursor, arguments } => {
-                if self.frame.cursors[*cursor].is_some() {
-                    return Err(Error::new(
-                        ErrorCode::SpCursorAlreadyOpen,
-                        "Cursor is already open",
-                    ));
-                }
-                let declared = &self.body.cursors[*cursor];
-                for (&slot, argument) in declared.parameters.iter().zip(arguments) {
-                    let value = self.eval(argument)?;
-                    self.assign(&Target::Local(slot), value)?;
-                }
-                let rows = self.rows(&declared.query)?;
-                self.frame.cursors[*cursor] = Some(rows.into_iter());
+                self.open(*cursor, arguments)?;
                 Ok(Flow::Next)
             }
-            Op::Fetch { cursor, targets } => {
-                let Some(open) = self.frame.cursors[*cursor].as_mut() else {
-                    return Err(cursor_not_open());
-                };
-                let Some(row) = open.next() else {
-                    // An error, unlike SELECT ... INTO's warning: unhandled, it ends the
-                    // body (as in MariaDB); NOT FOUND catches it.
-                    return Err(Error::new(ErrorCode::SpFetchNoData, select_into::NO_DATA));
-                };
-                if row.len() != targets.len() {
-                    return Err(Error::new(
-                        ErrorCode::SpWrongNoOfFetchArgs,
-                        "Incorrect number of FETCH variables",
-                    ));
-                }
-                for (target, value) in targets.iter().zip(row) {
-                    self.assign(target, value)?;
-                }
-                Ok(Flow::Next)
-            }
+            Op::Fetch { cursor, targets } => match self.fetch(*cursor, targets)? {
+                true => Ok(Flow::Next),
+                // An error, unlike SELECT ... INTO's warning: unhandled, it ends the body
+                // (as in MariaDB); NOT FOUND catches it.
+                false => Err(Error::new(ErrorCode::SpFetchNoData, select_into::NO_DATA)),
+            },
             Op::Close(cursor) => match self.frame.cursors[*cursor].take() {
                 Some(_) => Ok(Flow::Next),
                 None => Err(cursor_not_open()),
@@ -2628,6 +2972,150 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                 Ok(Flow::Next)
             }
         }
+    }
+
+    /// Runs a loop's body until it ends: by its condition (WHILE, REPEAT, FOR), by LEAVE,
+    /// or by a flow leaving a statement around it (invariant (3)).
+    fn repeat(
+        &mut self,
+        label: u32,
+        kind: &'b LoopKind<Bound<Expr>, Box<ForLoop>>,
+        body: &'b [Op],
+    ) -> Result<Flow> {
+        let mut first = true;
+        loop {
+            if self.rt.interrupt.interrupted() {
+                return Err(Error::interrupted());
+            }
+            let more = match kind {
+                LoopKind::While(condition) => self.holds(condition)?,
+                LoopKind::For(header) => self.next_for(header, first)?,
+                LoopKind::Repeat(_) | LoopKind::Plain => true,
+            };
+            if !more {
+                return Ok(Flow::Next);
+            }
+            first = false;
+            match self.list(body)? {
+                Flow::Leave(l) if l == label => return Ok(Flow::Next),
+                Flow::Iterate(l) if l == label => continue,
+                Flow::Next => {}
+                flow => return Ok(flow),
+            }
+            if let LoopKind::Repeat(condition) = kind {
+                if self.holds(condition)? {
+                    return Ok(Flow::Next);
+                }
+            }
+        }
+    }
+
+    /// Starts a FOR loop: a range's counter and last value set, or its cursor opened.
+    fn start_for(&mut self, header: &'b ForLoop) -> Result<()> {
+        match header {
+            ForLoop::Range {
+                counter,
+                last_slot,
+                first,
+                last,
+                ..
+            } => {
+                let value = self.eval(first)?;
+                self.assign(&Target::Local(*counter), value)?;
+                let value = self.eval(last)?;
+                self.assign(&Target::Local(*last_slot), value)
+            }
+            ForLoop::Cursor {
+                cursor,
+                arguments,
+                fields,
+            } => {
+                fields.as_ref().map_err(Error::clone)?;
+                self.open(*cursor, arguments)
+            }
+        }
+    }
+
+    /// Whether a FOR loop runs its body again: a range's counter (stepped, but before
+    /// the first run) not past its last value, or a row fetched into the record.
+    fn next_for(&mut self, header: &ForLoop, first: bool) -> Result<bool> {
+        match header {
+            ForLoop::Range {
+                counter,
+                last_slot,
+                step,
+                ..
+            } => {
+                let mut value = self.counter(*counter);
+                if !first {
+                    value = value.checked_add(*step).ok_or_else(|| {
+                        let name = &self.body.locals[*counter].1;
+                        Error::new(
+                            ErrorCode::DataOutOfRange,
+                            format!("BIGINT value is out of range in '{name}@{counter} + {step}'"),
+                        )
+                    })?;
+                    self.frame.locals[*counter] = Value::Int(value);
+                }
+                let last = self.counter(*last_slot);
+                Ok(if *step > 0 {
+                    value <= last
+                } else {
+                    value >= last
+                })
+            }
+            ForLoop::Cursor { cursor, fields, .. } => {
+                let fields = fields.as_ref().map_err(Error::clone)?;
+                self.fetch(*cursor, fields)
+            }
+        }
+    }
+
+    /// The value of a FOR loop's counter or last value: a BIGINT, never NULL.
+    fn counter(&self, slot: usize) -> i64 {
+        match self.frame.locals[slot] {
+            Value::Int(value) => value,
+            _ => unreachable!("a FOR loop's counter holds a BIGINT (`Body::counters`)"),
+        }
+    }
+
+    /// OPEN of `cursor` (1325 if it is open): its parameters set from `arguments`, its
+    /// rows read (invariant (8)).
+    fn open(&mut self, cursor: usize, arguments: &[Bound<Expr>]) -> Result<()> {
+        if self.frame.cursors[cursor].is_some() {
+            return Err(Error::new(
+                ErrorCode::SpCursorAlreadyOpen,
+                "Cursor is already open",
+            ));
+        }
+        let declared = &self.body.cursors[cursor];
+        for (&slot, argument) in declared.parameters.iter().zip(arguments) {
+            let value = self.eval(argument)?;
+            self.assign(&Target::Local(slot), value)?;
+        }
+        let rows = self.rows(&declared.query)?;
+        self.frame.cursors[cursor] = Some(rows.into_iter());
+        Ok(())
+    }
+
+    /// FETCH of `cursor`'s next row into `targets`; false when it has no more rows.
+    fn fetch(&mut self, cursor: usize, targets: &[Target]) -> Result<bool> {
+        let Some(open) = self.frame.cursors[cursor].as_mut() else {
+            return Err(cursor_not_open());
+        };
+        let Some(row) = open.next() else {
+            return Ok(false);
+        };
+        if row.len() != targets.len() {
+            return Err(Error::new(
+                ErrorCode::SpWrongNoOfFetchArgs,
+                "Incorrect number of FETCH variables",
+            ));
+        }
+        for (target, value) in targets.iter().zip(row) {
+            self.assign(target, value)?;
+        }
+        Ok(true)
     }
 
     /// The rows of a SELECT, read through the body's view.
@@ -2692,6 +3180,13 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
     fn assign(&mut self, target: &Target, value: Value) -> Result<()> {
         let session = self.rt.session;
         match target {
+            Target::Local(slot) if value.is_null() && self.body.counters.contains(slot) => {
+                let name = &self.body.locals[*slot].1;
+                return Err(Error::new(
+                    ErrorCode::BadNull,
+                    format!("Column '{name}' cannot be null"),
+                ));
+            }
             Target::Local(slot) => {
                 let (data_type, name) = &self.body.locals[*slot];
                 let stored = expr::store_value(
@@ -2900,7 +3395,12 @@ mod tests {
             ("BEGIN DECLARE c CURSOR FOR SELECT 1 INTO @a; END", 1323),
             ("BEGIN DECLARE c CURSOR FOR DELETE FROM t; END", 1064),
             ("BEGIN DECLARE x INT; FETCH c INTO @x; END", 1064),
-            ("FOR r IN c DO SET @a = 1; END FOR", 1235),
+            ("FOR i IN 1.. DO SET @a = i; END FOR", 1064),
+            ("FOR i IN 1..3 SET @a = i; END FOR", 1064),
+            ("FOR i 1..3 DO SET @a = i; END FOR", 1064),
+            ("FOR r IN (SELECT 1 INTO @a) DO SET @a = 1; END FOR", 1323),
+            ("FOR r IN (DELETE FROM t) DO SET @a = 1; END FOR", 1064),
+            ("a: FOR i IN 1..3 DO SET @a = i; END FOR b", 1310),
             ("BEGIN GET DIAGNOSTICS @n = MESSAGE_TEXT; END", 1064),
             ("RETURN 1", 1313),
             ("SIGNAL SQLSTATE '00000'", 1407),
@@ -2926,6 +3426,12 @@ mod tests {
             "CASE WHEN 1 THEN SET @a = 1; ELSE BEGIN END; END CASE",
             "l: WHILE 1 DO ITERATE l; END WHILE l",
             "REPEAT SET @a = @a + 1; UNTIL @a > 3 END REPEAT",
+            "a: FOR i IN REVERSE 1..3 DO ITERATE a; END FOR a",
+            "FOR i IN 1.5..3.7 DO FOR j IN i .. (SELECT MAX(x) FROM t) DO SET @a = j; END FOR; END FOR",
+            "FOR i IN '1..2'..@n DO SET @a = i; END FOR",
+            "FOR r IN c DO SET @a = r.a; END FOR",
+            "FOR r IN REVERSE c(1, 'a') DO SET @a = r.a; END FOR",
+            "FOR r IN (SELECT a, b FROM t WHERE a IN (1, 2)) DO SET @a = r.a; END FOR",
             "SELECT 1, 2 INTO @a, @b FROM t WHERE x = 1 LIMIT 1",
             "SIGNAL SQLSTATE VALUE '01000' SET MYSQL_ERRNO = 1000, MESSAGE_TEXT = @m",
             "BEGIN DECLARE x INT; DECLARE c CURSOR (a INT, b CHAR(2)) FOR SELECT a UNION SELECT b; \

@@ -318,6 +318,9 @@ pub enum ErrorCode {
     /// ER_WRONG_PARAMCOUNT_TO_CURSOR: OPEN with more or fewer arguments than the cursor's
     /// parameters.
     WrongParamcountToCursor = 4080,
+    /// ER_ROW_VARIABLE_DOES_NOT_HAVE_FIELD: `record.field` of a FOR loop's record that
+    /// has no such field.
+    RowVariableNoField = 4082,
     /// ER_WRONG_VALUE: a handler or condition for error number 0.
     WrongValue = 1525,
     /// ER_SIGNAL_WARN: SIGNAL of an SQLSTATE of class '01' (a warning).

@@ -174,11 +174,11 @@ pub fn split(query: &str) -> Vec<Piece> {
 }
 
 /// Tracks the compound statements (BEGIN ... END, IF ... END IF, LOOP, WHILE, REPEAT,
-/// CASE) and CASE expressions in the body of a CREATE ... TRIGGER, PROCEDURE or FUNCTION
-/// (whose body starts after its parameter list, a function's RETURNS type, and the
-/// characteristics): IF and REPEAT open a
-/// statement only where a statement starts (elsewhere they are the IF() and REPEAT()
-/// functions); END closes the innermost one, and its IF, LOOP ... word opens nothing.
+/// FOR, CASE) and CASE expressions in the body of a CREATE ... TRIGGER, PROCEDURE or
+/// FUNCTION (whose body starts after its parameter list, a function's RETURNS type, and
+/// the characteristics): IF, REPEAT and FOR open a statement only where a statement
+/// starts (elsewhere they are the IF() and REPEAT() functions, CURSOR FOR, FOR UPDATE,
+/// FOR EACH ROW...); END closes the innermost one, and its IF, LOOP ... word opens nothing.
 #[derive(Default)]
 struct Block {
     words: usize,
@@ -259,7 +259,7 @@ impl Block {
         // The words of a type and of characteristics open no block; the body's first
         // word that may open one ends the clause.
         if self.returns {
-            if !one_of(&["BEGIN", "LOOP", "WHILE", "IF", "REPEAT", "CASE"]) {
+            if !one_of(&["BEGIN", "LOOP", "WHILE", "IF", "REPEAT", "CASE", "FOR"]) {
                 return;
             }
             self.returns = false;
@@ -268,7 +268,8 @@ impl Block {
         if self.statement_start && self.open.is_empty() && one_of(&CHARACTERISTIC_WORDS) {
             return;
         }
-        if std::mem::take(&mut self.after_end) && one_of(&["IF", "WHILE", "LOOP", "CASE", "REPEAT"])
+        if std::mem::take(&mut self.after_end)
+            && one_of(&["IF", "WHILE", "LOOP", "CASE", "REPEAT", "FOR"])
         {
             self.statement_start = false;
             return;
@@ -277,7 +278,8 @@ impl Block {
             return;
         }
         let start = self.statement_start;
-        if one_of(&["BEGIN", "LOOP", "WHILE"]) || start && one_of(&["IF", "REPEAT"]) {
+        // FOR opens a loop only where a statement starts (not CURSOR FOR, FOR UPDATE...).
+        if one_of(&["BEGIN", "LOOP", "WHILE"]) || start && one_of(&["IF", "REPEAT", "FOR"]) {
             self.open.push(false);
         } else if is("CASE") {
             self.open.push(!start);
@@ -397,6 +399,11 @@ mod tests {
              BEGIN DECLARE p DECIMAL(8,2); IF a THEN RETURN 1; END IF; RETURN p; END; SELECT 1",
         );
         one("CREATE FUNCTION f() RETURNS INT l: LOOP RETURN 1; END LOOP; SELECT 1");
+        one("CREATE FUNCTION f() RETURNS INT FOR i IN 1..2 DO RETURN i; END FOR; SELECT 1");
+        one("CREATE PROCEDURE p() BEGIN DECLARE c CURSOR FOR SELECT 1; \
+             l: FOR i IN 1..2 DO FOR r IN c DO SET @a = r.a; END FOR; END FOR l; END; SELECT 1");
+        one("CREATE TRIGGER t BEFORE INSERT ON t FOR EACH ROW \
+             FOR r IN (SELECT a FROM u FOR UPDATE) DO SET @a = r.a; END FOR; SELECT 1");
         one("CREATE FUNCTION f() RETURNS INT IF 1 THEN RETURN 1; END IF; SELECT 1");
         let pieces = split("CREATE FUNCTION f() RETURNS INT RETURN 1; SELECT 1");
         assert_eq!(pieces.len(), 2, "{pieces:?}");
