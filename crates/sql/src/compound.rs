@@ -1374,7 +1374,7 @@ enum ForLoop {
         last: Bound<Expr>,
     },
     /// Opens the cursor and fetches each row into the record's fields; closes it when
-    /// the loop ends, however it ends.
+    /// the loop ends by itself (invariant (10)).
     Cursor {
         cursor: usize,
         arguments: Vec<Bound<Expr>>,
