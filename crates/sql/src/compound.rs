@@ -85,9 +85,10 @@
 //!     the statement naming them, when it runs (invariant (7)), as in MariaDB.
 //!
 //! Not built yet: GET DIAGNOSTICS outside a handler's body (MariaDB reads the
-//! previous statement's conditions there) and of ROW_COUNT, the 4094 note ("At line N in db.trigger") MariaDB adds after an
-//! error raised inside a body, and SIGNAL's items other than MESSAGE_TEXT and MYSQL_ERRNO
-//! (accepted and checked, but not kept: GET DIAGNOSTICS reads them as '').
+//! previous statement's conditions there) and of ROW_COUNT, the 4094 note ("At line N
+//! in db.trigger") MariaDB adds after an error raised inside a body, and SIGNAL's items
+//! other than MESSAGE_TEXT and MYSQL_ERRNO (accepted and checked, but not kept: GET
+//! DIAGNOSTICS reads them as '').
 
 use crate::dml::{self, DeletePlan, InsertPlan, UpdatePlan};
 use crate::error::{Condition, Error, ErrorCode, Result, Signalled};
@@ -3427,7 +3428,8 @@ mod tests {
             "l: WHILE 1 DO ITERATE l; END WHILE l",
             "REPEAT SET @a = @a + 1; UNTIL @a > 3 END REPEAT",
             "a: FOR i IN REVERSE 1..3 DO ITERATE a; END FOR a",
-            "FOR i IN 1.5..3.7 DO FOR j IN i .. (SELECT MAX(x) FROM t) DO SET @a = j; END FOR; END FOR",
+            "FOR i IN 1.5..3.7 DO \
+             FOR j IN i .. (SELECT MAX(x) FROM t) DO SET @a = j; END FOR; END FOR",
             "FOR i IN '1..2'..@n DO SET @a = i; END FOR",
             "FOR r IN c DO SET @a = r.a; END FOR",
             "FOR r IN REVERSE c(1, 'a') DO SET @a = r.a; END FOR",

@@ -54,8 +54,8 @@
 //! generated columns (1305, where MariaDB says 1901). The body runs with the caller's
 //! privileges and sql_mode, not the definer's or the one recorded at CREATE; CREATE,
 //! ALTER and DROP check the database's CREATE, ALTER and DROP privileges (CREATE
-//! ROUTINE, ALTER ROUTINE and EXECUTE are not modelled). Warnings the body's statements raise stay in the body, as in a
-//! trigger.
+//! ROUTINE, ALTER ROUTINE and EXECUTE are not modelled). Warnings the body's statements
+//! raise stay in the body, as in a trigger.
 
 use crate::compound;
 use crate::error::{Error, ErrorCode, Result};

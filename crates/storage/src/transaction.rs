@@ -646,11 +646,11 @@ impl Transaction {
     }
 
     /// Makes every write visible at once and returns the commit timestamp (the snapshot,
-    /// for a transaction that changed no row: row locks alone need no commit). With a log attached the commit is appended
-    /// first (invariant (8)); if the log refuses it, the transaction rolls back and the
-    /// error (`LogDiskFull`, `LogFailed`, or `TransactionTooLarge` if its changes exceed
-    /// one log record) is returned. The caller acknowledges the commit
-    /// only once `take_commit_lsn`'s LSN is durable.
+    /// for a transaction that changed no row: row locks alone need no commit). With a log
+    /// attached the commit is appended first (invariant (8)); if the log refuses it, the
+    /// transaction rolls back and the error (`LogDiskFull`, `LogFailed`, or
+    /// `TransactionTooLarge` if its changes exceed one log record) is returned. The caller
+    /// acknowledges the commit only once `take_commit_lsn`'s LSN is durable.
     pub fn commit(mut self) -> Result<u64, StorageError> {
         self.finished = true;
         if self.writes.iter().all(|w| w.lock_only) {
