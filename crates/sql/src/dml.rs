@@ -998,42 +998,37 @@ pub fn execute_update(
     let fires = !plan.triggers.is_empty();
     for (n, (slot, row)) in targets.into_iter().enumerate() {
         matched += 1;
-        // A row the assignments leave as it was still fires its triggers, and BEFORE
-        // UPDATE may change it after all.
-        let (mut new, old) = match assigned_first.next() {
-            Some((new, row_changed)) => {
-                if !row_changed && !fires {
-                    lock_unchanged(txn, table, &slot)?;
-                    continue;
-                }
-                (new, (enforcer.is_some() || fires).then_some(row))
-            }
+        let (mut new, old, row_changed) = match assigned_first.next() {
+            Some((new, row_changed)) => (
+                new,
+                (enforcer.is_some() || fires).then_some(row),
+                row_changed,
+            ),
             None => {
                 let old = (enforcer.is_some() || fires).then(|| row.clone());
                 let mut new = row;
-                if !assign(n, &mut new)? && !fires {
-                    lock_unchanged(txn, table, &slot)?;
-                    continue;
-                }
-                (new, old)
+                let row_changed = assign(n, &mut new)?;
+                (new, old, row_changed)
             }
         };
-        if let (true, Some(old)) = (fires, &old) {
-            let target = (plan.db.as_str(), table);
-            let still_changes = before_update(
+        // A row the assignments leave as it was still fires its triggers, and BEFORE
+        // UPDATE may change it after all.
+        let writes_row = match (fires, &old) {
+            (true, Some(old)) => before_update(
                 &plan.triggers,
                 old,
                 &mut new,
-                target,
+                (plan.db.as_str(), table),
                 strict,
                 txn,
                 session,
                 interrupt,
-            )?;
-            if !still_changes {
-                lock_unchanged(txn, table, &slot)?;
-                continue;
-            }
+            )?,
+            _ => row_changed,
+        };
+        if !writes_row {
+            lock_unchanged(txn, table, &slot)?;
+            continue;
         }
         stamp_on_update(schema, &plan.assignments, &mut new, session);
         crate::generated::fill(

@@ -403,8 +403,9 @@ fn order_or_limit_error(text: &str, limit_only: bool) -> Error {
 /// A joined row and the slots of its targets' rows (None: NULL-extended).
 type Joined = (Vec<Value>, Vec<Option<Arc<RowSlot>>>);
 
-/// A row a multi-table UPDATE changes: (target, slot, old row, new row).
-type RowWrite = (usize, Arc<RowSlot>, Vec<Value>, Vec<Value>);
+/// A row a multi-table UPDATE matched: (target, slot, whether the assignments changed it,
+/// old row, new row).
+type RowWrite = (usize, Arc<RowSlot>, bool, Vec<Value>, Vec<Value>);
 
 /// Runs the join, keeping every joined row with its targets' slots (sorted by `order`,
 /// cut at `limit`).
@@ -488,14 +489,11 @@ pub fn execute_update(
                 };
                 work[target.offset + column] = value;
             }
-            // A row left as it was still fires its triggers (invariant (5)).
-            if work[cells.clone()] == row[cells.clone()] && target.triggers.is_empty() {
-                dml::lock_unchanged(txn, &target.table, slot)?;
-                continue;
-            }
+            let changes = work[cells.clone()] != row[cells.clone()];
             writes.push((
                 t,
                 slot.clone(),
+                changes,
                 row[cells.clone()].to_vec(),
                 work[cells].to_vec(),
             ));
@@ -507,11 +505,15 @@ pub fn execute_update(
         .map(|target| Enforcer::for_write(txn, &target.table, session))
         .collect();
     let mut changed = 0u64;
-    for (t, slot, old, mut new) in writes {
+    for (t, slot, changes, old, mut new) in writes {
         let target = &plan.targets[t];
         let table = &target.table;
-        if !target.triggers.is_empty() {
-            let still_changes = dml::before_update(
+        // A row left as it was still fires its triggers (invariant (5)), and BEFORE UPDATE
+        // may change it after all.
+        let writes_row = if target.triggers.is_empty() {
+            changes
+        } else {
+            dml::before_update(
                 &target.triggers,
                 &old,
                 &mut new,
@@ -520,11 +522,11 @@ pub fn execute_update(
                 txn,
                 session,
                 interrupt,
-            )?;
-            if !still_changes {
-                dml::lock_unchanged(txn, table, &slot)?;
-                continue;
-            }
+            )?
+        };
+        if !writes_row {
+            dml::lock_unchanged(txn, table, &slot)?;
+            continue;
         }
         dml::stamp_on_update(&table.schema, &target.assignments, &mut new, session);
         let eval = EvalContext::new(params, &write_session);
