@@ -169,9 +169,7 @@ pub(crate) fn parse(parser: &mut Parser) -> std::result::Result<Statement, Parse
             Ok((name, value))
         })?;
     }
-    if parser.peek_token().token != Token::EOF {
-        return parser.expected("end of statement", parser.peek_token());
-    }
+    parse::expect_end(parser)?;
     Ok(Statement::LoadData(Box::new(LoadDataStatement {
         local,
         file,

@@ -64,7 +64,7 @@ use crate::parse::{self, Statement};
 use crate::scope::Parameters;
 use crate::select::BindContext;
 use crate::view::{quote_definer, quote_name};
-use manycore_storage::RoutineKind;
+use manycore_storage::{RoutineKind, RoutineSchema};
 use manycore_types::{Collation, DataType, Value};
 use sqlparser::ast;
 use sqlparser::parser::{Parser, ParserError};
@@ -98,49 +98,10 @@ pub struct Parameter {
     pub data_type: DataType,
 }
 
-/// The characteristics of CREATE PROCEDURE, with MariaDB's defaults.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Characteristics {
-    pub comment: String,
-    pub deterministic: bool,
-    /// CONTAINS SQL, NO SQL, READS SQL DATA or MODIFIES SQL DATA.
-    pub data_access: String,
-    /// DEFINER or INVOKER.
-    pub security: String,
-}
-
-impl Default for Characteristics {
-    fn default() -> Characteristics {
-        Characteristics {
-            comment: String::new(),
-            deterministic: false,
-            data_access: "CONTAINS SQL".to_string(),
-            security: "DEFINER".to_string(),
-        }
-    }
-}
-
-impl Characteristics {
-    /// Those `routine` was created (or last altered) with.
-    pub fn of(routine: &manycore_storage::RoutineSchema) -> Characteristics {
-        Characteristics {
-            comment: routine.comment.clone(),
-            deterministic: routine.deterministic,
-            data_access: routine.data_access.clone(),
-            security: routine.security.clone(),
-        }
-    }
-
-    /// Sets `written`, over what was set before: a later one wins, as in MariaDB.
-    pub fn set(&mut self, written: Characteristic) {
-        match written {
-            Characteristic::Comment(comment) => self.comment = comment,
-            Characteristic::Deterministic(deterministic) => self.deterministic = deterministic,
-            Characteristic::DataAccess(data_access) => self.data_access = data_access,
-            Characteristic::Security(security) => self.security = security,
-        }
-    }
-}
+/// A routine's data access when CREATE writes none, as in MariaDB.
+pub const DEFAULT_DATA_ACCESS: &str = "CONTAINS SQL";
+/// A routine's SQL SECURITY when CREATE writes none, as in MariaDB.
+pub const DEFAULT_SECURITY: &str = "DEFINER";
 
 /// One characteristic of CREATE or ALTER PROCEDURE / FUNCTION, as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,6 +112,19 @@ pub enum Characteristic {
     DataAccess(String),
     /// DEFINER or INVOKER.
     Security(String),
+}
+
+impl Characteristic {
+    /// Sets this characteristic of `routine`, over what was set before: of CREATE's or
+    /// ALTER's characteristics, a later one wins, as in MariaDB.
+    pub fn apply(&self, routine: &mut RoutineSchema) {
+        match self {
+            Characteristic::Comment(comment) => routine.comment.clone_from(comment),
+            Characteristic::Deterministic(deterministic) => routine.deterministic = *deterministic,
+            Characteristic::DataAccess(data_access) => routine.data_access.clone_from(data_access),
+            Characteristic::Security(security) => routine.security.clone_from(security),
+        }
+    }
 }
 
 /// A parameter as the parser read it: its mode, name and type as written.
@@ -179,7 +153,8 @@ pub struct CreateRoutine {
     pub declared: Vec<WrittenParameter>,
     /// A function's RETURNS; None for a procedure.
     pub returns: Option<WrittenReturns>,
-    pub characteristics: Characteristics,
+    /// In the order written (`Characteristic::apply`).
+    pub characteristics: Vec<Characteristic>,
     /// The body as written (without a trailing `;`).
     pub body: String,
 }
@@ -221,10 +196,7 @@ pub(crate) fn parse_create(
             Some(read_returns(parser)?)
         }
     };
-    let mut characteristics = Characteristics::default();
-    for written in read_characteristics(parser, true)? {
-        characteristics.set(written);
-    }
+    let characteristics = read_characteristics(parser, true)?;
     let body = parse::body_as_written(parser, text, "a routine body")?;
     Ok(Statement::CreateRoutine(Box::new(CreateRoutine {
         kind,
@@ -323,9 +295,7 @@ pub(crate) fn parse_alter(
     parser.next_token();
     let name = parser.parse_object_name(false)?;
     let changes = read_characteristics(parser, false)?;
-    if parser.peek_token().token != Token::EOF {
-        return parser.expected("end of statement", parser.peek_token());
-    }
+    parse::expect_end(parser)?;
     Ok(Statement::AlterRoutine {
         kind,
         name,
@@ -338,14 +308,7 @@ pub(crate) fn parse_drop(
     parser: &mut Parser,
     kind: RoutineKind,
 ) -> std::result::Result<Statement, ParserError> {
-    use sqlparser::keywords::Keyword;
-    parser.next_token();
-    parser.next_token();
-    let if_exists = parser.parse_keywords(&[Keyword::IF, Keyword::EXISTS]);
-    let name = parser.parse_object_name(false)?;
-    if parser.peek_token().token != Token::EOF {
-        return parser.expected("end of statement", parser.peek_token());
-    }
+    let (name, if_exists) = parse::parse_drop_object(parser)?;
     Ok(Statement::DropRoutine {
         kind,
         name,
@@ -362,9 +325,7 @@ pub(crate) fn parse_call(parser: &mut Parser) -> std::result::Result<Statement, 
         arguments = parser.parse_comma_separated(Parser::parse_expr)?;
         parser.expect_token(&Token::RParen)?;
     }
-    if parser.peek_token().token != Token::EOF {
-        return parser.expected("end of statement", parser.peek_token());
-    }
+    parse::expect_end(parser)?;
     Ok(Statement::Call { name, arguments })
 }
 
@@ -468,46 +429,36 @@ pub fn stored_returns(text: &str) -> Result<DataType> {
     returns_type(&written, Collation::Utf8mb4GeneralCi)
 }
 
-/// The statement that creates the routine, as SHOW CREATE PROCEDURE / FUNCTION and
-/// mariadb-dump print it: the characteristics that differ from the defaults, one per
-/// line. `returns` is a function's (`returns_text`), empty for a procedure.
-pub fn create_text(
-    kind: RoutineKind,
-    definer: &str,
-    name: &str,
-    parameters: &str,
-    returns: &str,
-    characteristics: &Characteristics,
-    body: &str,
-) -> String {
+/// The statement that creates `routine`, as SHOW CREATE PROCEDURE / FUNCTION and
+/// mariadb-dump print it: the characteristics that differ from the defaults, one per line.
+pub fn create_text(routine: &RoutineSchema) -> String {
     let mut text = format!(
         "CREATE DEFINER={} {} {}({})",
-        quote_definer(definer),
-        kind_name(kind),
-        quote_name(name),
-        parameters
+        quote_definer(&routine.definer),
+        kind_name(routine.kind),
+        quote_name(&routine.name),
+        routine.params
     );
-    if kind == RoutineKind::Function {
-        text.push_str(&format!(" RETURNS {returns}"));
+    if routine.kind == RoutineKind::Function {
+        text.push_str(&format!(" RETURNS {}", routine.returns));
     }
     text.push('\n');
-    let defaults = Characteristics::default();
-    if characteristics.data_access != defaults.data_access {
-        text.push_str(&format!("    {}\n", characteristics.data_access));
+    if routine.data_access != DEFAULT_DATA_ACCESS {
+        text.push_str(&format!("    {}\n", routine.data_access));
     }
-    if characteristics.deterministic {
+    if routine.deterministic {
         text.push_str("    DETERMINISTIC\n");
     }
-    if characteristics.security != defaults.security {
-        text.push_str(&format!("    SQL SECURITY {}\n", characteristics.security));
+    if routine.security != DEFAULT_SECURITY {
+        text.push_str(&format!("    SQL SECURITY {}\n", routine.security));
     }
-    if !characteristics.comment.is_empty() {
+    if !routine.comment.is_empty() {
         text.push_str(&format!(
             "    COMMENT '{}'\n",
-            characteristics.comment.replace('\'', "''")
+            routine.comment.replace('\'', "''")
         ));
     }
-    text.push_str(body);
+    text.push_str(&routine.body);
     text
 }
 
@@ -603,7 +554,7 @@ fn stored<'c>(
     kind: RoutineKind,
     db: &str,
     name: &str,
-) -> Result<&'c Arc<manycore_storage::RoutineSchema>> {
+) -> Result<&'c Arc<RoutineSchema>> {
     cx.catalog
         .databases
         .get(db)
@@ -779,6 +730,32 @@ mod tests {
         }
     }
 
+    /// The procedure `c` makes, named `p`, as CREATE stores it (with MariaDB's defaults for
+    /// what it does not write).
+    fn stored(c: &CreateRoutine) -> RoutineSchema {
+        let mut routine = RoutineSchema {
+            name: "p".into(),
+            kind: RoutineKind::Procedure,
+            params: c.parameters.clone(),
+            returns: String::new(),
+            body: c.body.clone(),
+            definer: "u@%".into(),
+            security: DEFAULT_SECURITY.into(),
+            data_access: DEFAULT_DATA_ACCESS.into(),
+            deterministic: false,
+            comment: String::new(),
+            sql_mode: String::new(),
+            character_set_client: "utf8mb4".into(),
+            collation_connection: "utf8mb4_general_ci".into(),
+            created: "2026-11-29 00:00:00".into(),
+            modified: "2026-11-29 00:00:00".into(),
+        };
+        for written in &c.characteristics {
+            written.apply(&mut routine);
+        }
+        routine
+    }
+
     #[test]
     fn create_keeps_parameters_and_body_as_written() {
         let c = create(
@@ -790,23 +767,16 @@ mod tests {
         assert_eq!(c.definer.as_deref(), Some("u@%"));
         assert_eq!(c.parameters, " in a int , out b varchar(3)");
         assert_eq!(c.body, "BEGIN SELECT a; END");
-        let expected = Characteristics {
-            comment: "it's".into(),
-            deterministic: true,
-            data_access: "CONTAINS SQL".into(),
-            security: "INVOKER".into(),
-        };
-        assert_eq!(c.characteristics, expected);
+        let routine = stored(&c);
+        let set = (
+            routine.comment.as_str(),
+            routine.deterministic,
+            routine.data_access.as_str(),
+            routine.security.as_str(),
+        );
+        assert_eq!(set, ("it's", true, "CONTAINS SQL", "INVOKER"));
         assert_eq!(
-            create_text(
-                RoutineKind::Procedure,
-                "u@%",
-                "p",
-                &c.parameters,
-                "",
-                &c.characteristics,
-                &c.body
-            ),
+            create_text(&routine),
             "CREATE DEFINER=`u`@`%` PROCEDURE `p`( in a int , out b varchar(3))\n    \
              DETERMINISTIC\n    SQL SECURITY INVOKER\n    COMMENT 'it''s'\nBEGIN SELECT a; END"
         );
@@ -872,7 +842,7 @@ mod tests {
         );
         assert_eq!((c.kind, c.if_not_exists), (RoutineKind::Function, true));
         assert_eq!(c.body, "RETURN concat(a, 'x')");
-        assert!(c.characteristics.deterministic);
+        assert_eq!(c.characteristics, [Characteristic::Deterministic(true)]);
         let returns = c.returns.expect("a function has RETURNS");
         let data_type = returns_type(&returns, Collation::Utf8mb4GeneralCi).expect("a type");
         let text = returns_text(&data_type);
@@ -914,11 +884,12 @@ mod tests {
             Comment("b".into()),
         ];
         assert_eq!(changes, expected);
-        let mut characteristics = Characteristics::default();
-        for change in changes {
-            characteristics.set(change);
+        let mut routine = stored(&create("CREATE PROCEDURE p() COMMENT 'x' SELECT 1"));
+        for change in &changes {
+            change.apply(&mut routine);
         }
-        assert_eq!(characteristics.comment, "b", "a later one wins");
+        let set = (routine.comment.as_str(), routine.data_access.as_str());
+        assert_eq!(set, ("b", "NO SQL"), "a later one wins");
         assert!(matches!(
             parse::parse("ALTER FUNCTION f", 1),
             Ok(Statement::AlterRoutine { ref changes, .. }) if changes.is_empty()

@@ -42,7 +42,6 @@ use manycore_storage::{Database, Table, Transaction, TriggerPlace, TriggerSchema
 use manycore_types::Value;
 use sqlparser::ast;
 use sqlparser::parser::{Parser, ParserError};
-use sqlparser::tokenizer::Token;
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -111,16 +110,7 @@ pub(crate) fn parse_create(
 
 /// Reads `DROP TRIGGER [IF EXISTS] name`.
 pub(crate) fn parse_drop(parser: &mut Parser) -> std::result::Result<Statement, ParserError> {
-    parser.next_token();
-    parser.next_token();
-    let if_exists = parser.parse_keywords(&[
-        sqlparser::keywords::Keyword::IF,
-        sqlparser::keywords::Keyword::EXISTS,
-    ]);
-    let name = parser.parse_object_name(false)?;
-    if parser.peek_token().token != Token::EOF {
-        return parser.expected("end of statement", parser.peek_token());
-    }
+    let (name, if_exists) = parse::parse_drop_object(parser)?;
     Ok(Statement::DropTrigger { name, if_exists })
 }
 

@@ -9,7 +9,7 @@ use crate::compound::{self, CallOutput};
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::SessionContext;
 use crate::privilege::Privileges;
-use crate::routine::{self, Characteristics, CreateRoutine, Mode};
+use crate::routine::{self, CreateRoutine, Mode};
 use crate::scope::Parameters;
 use crate::select_into::user_variable;
 use crate::show::{self, Rows};
@@ -95,29 +95,26 @@ impl Session {
         drop(catalog);
         let variable = |name: &str| self.state.system_variable_text(name);
         let now = self.statement_time_text();
-        let Characteristics {
-            comment,
-            deterministic,
-            data_access,
-            security,
-        } = statement.characteristics.clone();
-        let schema = RoutineSchema {
+        let mut schema = RoutineSchema {
             name: name.clone(),
             kind,
             params: statement.parameters.clone(),
             returns,
             body: statement.body.clone(),
             definer: self.state.definer(statement.definer.as_deref()),
-            security,
-            data_access,
-            deterministic,
-            comment,
+            security: routine::DEFAULT_SECURITY.to_string(),
+            data_access: routine::DEFAULT_DATA_ACCESS.to_string(),
+            deterministic: false,
+            comment: String::new(),
             sql_mode: variable("sql_mode")?,
             character_set_client: variable("character_set_client")?,
             collation_connection: variable("collation_connection")?,
             created: now.clone(),
             modified: now,
         };
+        for written in &statement.characteristics {
+            written.apply(&mut schema);
+        }
         if !storage
             .create_routine(&db, schema, statement.or_replace)
             .map_err(storage_error)?
@@ -185,24 +182,13 @@ impl Session {
             .get(&db)
             .and_then(|d| d.routine(kind, &name))
             .ok_or_else(|| routine::no_such_routine(kind, &db, &name))?;
-        let mut characteristics = Characteristics::of(found);
-        for change in changes {
-            characteristics.set(change.clone());
-        }
-        let Characteristics {
-            comment,
-            deterministic,
-            data_access,
-            security,
-        } = characteristics;
-        let altered = RoutineSchema {
-            comment,
-            deterministic,
-            data_access,
-            security,
+        let mut altered = RoutineSchema {
             modified: self.statement_time_text(),
             ..RoutineSchema::clone(found)
         };
+        for change in changes {
+            change.apply(&mut altered);
+        }
         drop(catalog);
         match storage.alter_routine(&db, altered) {
             Ok(true) => Ok(StatementOutcome::ok()),
@@ -367,30 +353,11 @@ impl Session {
             rows: vec![vec![
                 show::text(&found.name),
                 show::text(&found.sql_mode),
-                show::text(&create_text(&found)),
+                show::text(&routine::create_text(&found)),
                 show::text(&found.character_set_client),
                 show::text(&found.collation_connection),
                 show::text(database.collation.name()),
             ]],
         })
     }
-}
-
-/// The CREATE PROCEDURE or FUNCTION that makes `found`.
-pub(crate) fn create_text(found: &RoutineSchema) -> String {
-    let characteristics = Characteristics {
-        comment: found.comment.clone(),
-        deterministic: found.deterministic,
-        data_access: found.data_access.clone(),
-        security: found.security.clone(),
-    };
-    routine::create_text(
-        found.kind,
-        &found.definer,
-        &found.name,
-        &found.params,
-        &found.returns,
-        &characteristics,
-        &found.body,
-    )
 }
