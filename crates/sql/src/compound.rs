@@ -31,7 +31,12 @@
 //!     its worker busy meanwhile: the KILL must come from a connection on another worker.
 //! (4) Anything of the grammar not built here is 1235 when the body is bound (at CREATE
 //!     TRIGGER), never a silent no-op: SET of system variables, GET DIAGNOSTICS outside
-//!     a handler's body or of ROW_COUNT, a FOR loop's record assigned as a whole.
+//!     a handler's body or of ROW_COUNT, a FOR loop's record assigned as a whole, and in a
+//!     procedure transaction control, DDL and dynamic SQL. A statement MariaDB refuses in
+//!     a body is refused then too, with MariaDB's error (`Refusal`): 1422 for what commits
+//!     and 1336 for dynamic SQL in a function or a trigger, 1445 for SET autocommit there,
+//!     and in any body 1314 (LOCK, UNLOCK, LOAD DATA), 1303 and 1357 (CREATE, DROP or
+//!     ALTER of a routine or trigger).
 //! (5) Conditions: DECLARE ... CONDITION names an SQLSTATE or error number; DECLARE
 //!     CONTINUE / EXIT HANDLER catches an error of a statement, or else the last warning
 //!     or note it raised that a handler catches (SELECT ... INTO that finds no row raises
@@ -155,6 +160,9 @@ enum Node {
         statement: Box<ast::Statement>,
         text: String,
     },
+    /// A statement no body holds here: the refusal is raised where the body is bound,
+    /// which knows the kind of program.
+    Refused(Refusal),
     /// RETURN expr, in a function's body.
     Return(ast::Expr),
     /// OPEN cursor [(argument, ...)]
@@ -1070,9 +1078,7 @@ impl<'t> Reader<'t> {
                 text: text.to_string(),
             }),
             Statement::Call { name, arguments } => Ok(Node::Call { name, arguments }),
-            _ => Err(Error::not_supported(
-                "this statement in a stored program body",
-            )),
+            other => Ok(Node::Refused(refusal(&other))),
         }
     }
 
@@ -1158,6 +1164,129 @@ fn no_result_sets(program: Program) -> Error {
     Error::new(
         ErrorCode::SpNoRetset,
         format!("Not allowed to return a result set from {from}"),
+    )
+}
+
+/// Why a body may not hold a statement, as MariaDB says it when the body is created.
+#[derive(Debug)]
+enum Refusal {
+    /// It commits (transaction control, DDL, accounts): 1422 in a function or a trigger;
+    /// in a procedure, where MariaDB runs it, it is not built here.
+    Commits,
+    /// PREPARE, EXECUTE, DEALLOCATE: 1336 in a function or a trigger; in a procedure, not
+    /// built here.
+    DynamicSql,
+    /// SET PASSWORD, which MariaDB refuses with 1445 in a function or a trigger; in a
+    /// procedure, not built here.
+    SetsPassword,
+    /// Refused in every body: 1303, 1314, 1357.
+    Always(Error),
+    /// MariaDB runs it in a body; not built here.
+    NotBuilt,
+}
+
+impl Refusal {
+    /// The error for a body of `program` holding the statement.
+    fn error(self, program: Program) -> Error {
+        let function_or_trigger = program != Program::Procedure;
+        match self {
+            Refusal::Always(e) => e,
+            Refusal::Commits if function_or_trigger => Error::new(
+                ErrorCode::CommitNotAllowedInSfOrTrg,
+                "Explicit or implicit commit is not allowed in stored function or trigger",
+            ),
+            Refusal::DynamicSql if function_or_trigger => Error::new(
+                ErrorCode::StmtNotAllowedInSfOrTrg,
+                "Dynamic SQL is not allowed in stored function or trigger",
+            ),
+            Refusal::SetsPassword if function_or_trigger => autocommit_not_settable(),
+            _ => Error::not_supported("this statement in a stored program body"),
+        }
+    }
+}
+
+/// 1445: SET autocommit in a function or a trigger (MariaDB gives it for SET PASSWORD too).
+fn autocommit_not_settable() -> Error {
+    Error::new(
+        ErrorCode::VariableNotSettableInSfOrTrg,
+        "Not allowed to set autocommit from a stored function or trigger",
+    )
+}
+
+/// Why a body may not hold `statement`, which is not one of the SQL statements a body
+/// runs (those are `Node::Sql`'s and CALL).
+fn refusal(statement: &Statement) -> Refusal {
+    use crate::privilege::statement::AccountStatement;
+    let kind = |kind| crate::routine::kind_name(kind);
+    match statement {
+        Statement::Sql(sql) => sql_refusal(sql),
+        Statement::StartTransaction { .. }
+        | Statement::View(_)
+        | Statement::AlterTable(_)
+        | Statement::AlterTableKeys { .. }
+        | Statement::AlterTableOptions { .. }
+        | Statement::RenameTable { .. }
+        | Statement::DropTrigger { .. } => Refusal::Commits,
+        Statement::Account(AccountStatement::SetPassword { .. }) => Refusal::SetsPassword,
+        Statement::Account(_) => Refusal::Commits,
+        Statement::PrepareSql { .. }
+        | Statement::ExecuteSql { .. }
+        | Statement::DeallocateSql { .. } => Refusal::DynamicSql,
+        Statement::CreateTrigger(_) => Refusal::Always(created_inside("TRIGGER")),
+        Statement::CreateRoutine(create) => Refusal::Always(created_inside(kind(create.kind))),
+        Statement::AlterRoutine { kind: k, .. } | Statement::DropRoutine { kind: k, .. } => {
+            Refusal::Always(Error::new(
+                ErrorCode::SpNoDropSp,
+                format!(
+                    "Can't drop or alter a {} from within another stored routine",
+                    kind(*k)
+                ),
+            ))
+        }
+        Statement::LoadData(_) => Refusal::Always(not_in_routines("LOAD DATA")),
+        _ => Refusal::NotBuilt,
+    }
+}
+
+/// Why a body may not hold the SQL statement `statement`, which is not one a body runs.
+fn sql_refusal(statement: &ast::Statement) -> Refusal {
+    use ast::Statement as S;
+    match statement {
+        S::Commit { .. }
+        | S::Rollback {
+            savepoint: None, ..
+        }
+        | S::StartTransaction { .. }
+        | S::CreateIndex(_)
+        | S::CreateDatabase { .. }
+        | S::CreateSchema { .. }
+        | S::CreateSequence { .. }
+        | S::Truncate(_)
+        | S::AlterTable(_)
+        | S::RenameTable(_)
+        | S::Drop {
+            temporary: false, ..
+        } => Refusal::Commits,
+        S::CreateTable(create) if !create.temporary => Refusal::Commits,
+        S::LockTables { .. } => Refusal::Always(not_in_routines("LOCK")),
+        S::UnlockTables => Refusal::Always(not_in_routines("UNLOCK")),
+        _ => Refusal::NotBuilt,
+    }
+}
+
+/// 1303: CREATE of a `kind` (PROCEDURE, FUNCTION, TRIGGER) in a body.
+fn created_inside(kind: &str) -> Error {
+    Error::new(
+        ErrorCode::SpNoRecursiveCreate,
+        format!("Can't create a {kind} from within another stored routine"),
+    )
+}
+
+/// 1314: a statement no stored program may hold (LOCK, UNLOCK, LOAD DATA).
+fn not_in_routines(statement: &str) -> Error {
+    Error::new(
+        ErrorCode::SpBadstatement,
+        format!("{statement} is not allowed in stored procedures"),
     )
 }
 
@@ -2060,13 +2189,10 @@ impl Binder<'_, '_> {
                         item: deferred(after(&failed, || dml::bind_delete(&d, &cx)))?,
                         refs,
                     })),
-                    _ => {
-                        return Err(Error::not_supported(
-                            "this statement in a stored program body",
-                        ))
-                    }
+                    other => return Err(sql_refusal(&other).error(self.program)),
                 }
             }
+            Node::Refused(refusal) => return Err(refusal.error(self.program)),
             Node::Return(value) => {
                 self.returns = true;
                 Op::Return(self.expr(value)?)
@@ -2400,26 +2526,34 @@ impl Binder<'_, '_> {
         })
     }
 
+    /// The error for a SET of system variable `name`: 1445 for autocommit in a function or
+    /// a trigger, as in MariaDB; not built otherwise.
+    fn system_variable_set(&self, name: &str) -> Error {
+        if name.eq_ignore_ascii_case("autocommit") && self.program != Program::Procedure {
+            return autocommit_not_settable();
+        }
+        Error::not_supported("SET of a system variable in a stored program body")
+    }
+
     fn set_target(&self, target: &ast::ObjectName) -> Result<Target> {
         let parts: Vec<String> = target.0.iter().map(crate::select::object_part).collect();
         match parts.as_slice() {
-            [name] if name.starts_with("@@") => Err(Error::not_supported(
-                "SET of a system variable in a trigger body",
-            )),
+            [name] if name.starts_with("@@") => Err(self.system_variable_set(&name[2..])),
             [name] if name.starts_with('@') => Ok(Target::User(name[1..].to_string())),
             [name] => match self.local_target(name) {
                 Some(target) => target,
-                None if crate::variables::lookup(name).is_some() => Err(Error::not_supported(
-                    "SET of a system variable in a trigger body",
-                )),
+                None if crate::variables::lookup(name).is_some() => {
+                    Err(self.system_variable_set(name))
+                }
                 None => Err(Error::new(
                     ErrorCode::UnknownSystemVariable,
                     format!("Unknown system variable '{name}'"),
                 )),
             },
+            [scope, name] if scope.starts_with("@@") => Err(self.system_variable_set(name)),
             [row, column] => {
                 let Some(found) = self.row_ref(row, column) else {
-                    return Err(Error::not_supported("this SET in a trigger body"));
+                    return Err(Error::not_supported("this SET in a stored program body"));
                 };
                 let timing = self.row.map_or("", |r| r.timing);
                 match found? {
@@ -2434,7 +2568,7 @@ impl Binder<'_, '_> {
                     )),
                 }
             }
-            _ => Err(Error::not_supported("this SET in a trigger body")),
+            _ => Err(Error::not_supported("this SET in a stored program body")),
         }
     }
 
@@ -3446,6 +3580,40 @@ mod tests {
         ];
         for body in accepted {
             assert!(parsed(body).is_ok(), "{body}: {:?}", parsed(body));
+        }
+    }
+
+    #[test]
+    fn statements_no_body_runs_are_refused_by_the_kind_of_program() {
+        // (statement, code in a function or trigger, code in a procedure)
+        let cases = [
+            ("COMMIT", 1422, 1235),
+            ("ROLLBACK", 1422, 1235),
+            ("START TRANSACTION", 1422, 1235),
+            ("CREATE TABLE z (a INT)", 1422, 1235),
+            ("DROP TABLE t", 1422, 1235),
+            ("TRUNCATE t", 1422, 1235),
+            ("RENAME TABLE t TO u", 1422, 1235),
+            ("CREATE VIEW v AS SELECT 1", 1422, 1235),
+            ("GRANT SELECT ON *.* TO u", 1422, 1235),
+            ("SET PASSWORD FOR u = PASSWORD('x')", 1445, 1235),
+            ("PREPARE s FROM 'SELECT 1'", 1336, 1235),
+            ("LOCK TABLES t READ", 1314, 1314),
+            ("UNLOCK TABLES", 1314, 1314),
+            ("LOAD DATA INFILE 'x' INTO TABLE t", 1314, 1314),
+            ("CREATE PROCEDURE x() SELECT 1", 1303, 1303),
+            ("DROP FUNCTION IF EXISTS y", 1357, 1357),
+            // MariaDB runs these in every body; they are not built here.
+            ("CREATE TEMPORARY TABLE z (a INT)", 1235, 1235),
+            ("DROP TEMPORARY TABLE z", 1235, 1235),
+            ("ROLLBACK TO SAVEPOINT a", 1235, 1235),
+        ];
+        for (text, in_function, in_procedure) in cases {
+            let statement = parse::parse(text, 1).expect(text);
+            let code = |program| refusal(&statement).error(program).code.code();
+            assert_eq!(code(Program::Function), in_function, "{text}");
+            assert_eq!(code(Program::Trigger), in_function, "{text}");
+            assert_eq!(code(Program::Procedure), in_procedure, "{text}");
         }
     }
 

@@ -333,6 +333,19 @@ pub enum ErrorCode {
     SpCaseNotFound = 1339,
     /// ER_SP_NO_RETSET: a result set (a plain SELECT) in a trigger.
     SpNoRetset = 1415,
+    /// ER_COMMIT_NOT_ALLOWED_IN_SF_OR_TRG: a statement that commits (COMMIT, DDL...) in
+    /// a function's or a trigger's body.
+    CommitNotAllowedInSfOrTrg = 1422,
+    /// ER_STMT_NOT_ALLOWED_IN_SF_OR_TRG: dynamic SQL in a function's or trigger's body.
+    StmtNotAllowedInSfOrTrg = 1336,
+    /// ER_VARIABLE_NOT_SETTABLE_IN_SF_OR_TRIGGER: SET autocommit in a function or trigger.
+    VariableNotSettableInSfOrTrg = 1445,
+    /// ER_SP_BADSTATEMENT: LOCK, UNLOCK or LOAD DATA in a stored program's body.
+    SpBadstatement = 1314,
+    /// ER_SP_NO_RECURSIVE_CREATE: CREATE PROCEDURE / FUNCTION / TRIGGER in a body.
+    SpNoRecursiveCreate = 1303,
+    /// ER_SP_NO_DROP_SP: DROP or ALTER PROCEDURE / FUNCTION in a body.
+    SpNoDropSp = 1357,
     /// ER_SP_ALREADY_EXISTS: CREATE PROCEDURE of a name in use.
     SpAlreadyExists = 1304,
     /// ER_SP_WRONG_NO_OF_ARGS: a CALL with more or fewer arguments than parameters.
@@ -509,7 +522,8 @@ impl ErrorCode {
             ResignalWithoutActiveHandler => "0K000",
             SpCaseNotFound => "20000",
             SpNoreturnend => "2F005",
-            SpNoRetset | SpBadselect => "0A000",
+            SpNoRetset | SpBadselect | StmtNotAllowedInSfOrTrg | SpBadstatement => "0A000",
+            SpNoRecursiveCreate => "2F003",
             LockDeadlock => "40001",
             QueryInterrupted => "70100",
             DivisionByZero => "22012",

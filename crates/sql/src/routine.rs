@@ -49,7 +49,8 @@
 //!
 //! Not built yet (1235, or as noted): stored functions that write (also through a CALL);
 //! recursive procedures (max_sp_recursion_depth); DDL, transaction control and SET of
-//! system variables inside a body (`compound` invariant (4)); an OUT or INOUT argument
+//! system variables inside a procedure's body (a function's refuses them as MariaDB
+//! does: `compound` invariant (4)); an OUT or INOUT argument
 //! given as a `?` of a prepared CALL (1414 here); stored functions in DEFAULT, CHECK and
 //! generated columns (1305, where MariaDB says 1901). The body runs with the caller's
 //! privileges and sql_mode, not the definer's or the one recorded at CREATE; CREATE,
