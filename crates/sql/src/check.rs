@@ -43,9 +43,10 @@ pub fn bind(db: &str, table: &Arc<Table>) -> Result<Vec<BoundCheck>> {
     }
     let sources = own_row(db, table);
     let parameters = Parameters::untyped();
-    let scope = BindScope::new(&sources, "CHECK", &parameters);
+    let mut scope = BindScope::new(&sources, "CHECK", &parameters);
     let mut bound = Vec::with_capacity(checks.len());
     for check in checks {
+        scope.definition = Some(&check.name);
         let parsed = crate::parse::parse_expression(&check.expression)?;
         let name = if check.column_level {
             format!("{}.{}", table.schema.name, check.name)

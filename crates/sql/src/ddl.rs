@@ -289,7 +289,11 @@ fn default_value(
     }
     let parameters = Parameters::untyped();
     let no_tables: [SourceTable; 0] = [];
-    let bound = BindScope::new(&no_tables, "DEFAULT", &parameters).bind(e)?;
+    let scope = BindScope {
+        definition: Some(name),
+        ..BindScope::new(&no_tables, "DEFAULT", &parameters)
+    };
+    let bound = scope.bind(e)?;
     let value = bound.eval(&[], &EvalContext::new(&[], session))?;
     if value.is_null() {
         return Ok(ColumnDefault::Value(Value::Null));

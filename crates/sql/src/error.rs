@@ -779,6 +779,17 @@ impl Error {
         )
     }
 
+    /// 1901: `what` (a function or expression) in the `clause` (DEFAULT, CHECK, GENERATED
+    /// ALWAYS AS) of column or constraint `of`.
+    pub fn not_allowed_in_clause(what: &str, clause: &str, of: &str) -> Error {
+        Error::new(
+            ErrorCode::GeneratedColumnFunctionNotAllowed,
+            format!(
+                "Function or expression '{what}' cannot be used in the {clause} clause of `{of}`"
+            ),
+        )
+    }
+
     pub fn not_supported(what: &str) -> Error {
         Error::new(
             ErrorCode::NotSupportedYet,

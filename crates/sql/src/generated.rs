@@ -60,10 +60,11 @@ pub fn bind(table: &Arc<Table>) -> Result<Vec<BoundGenerated>> {
     }
     let sources = crate::check::own_row(table.db(), table);
     let parameters = Parameters::untyped();
-    let scope = BindScope::new(&sources, CLAUSE, &parameters);
+    let mut scope = BindScope::new(&sources, CLAUSE, &parameters);
     let mut bound = Vec::new();
     for (column, c) in columns.iter().enumerate() {
         if let Some(g) = &c.generated {
+            scope.definition = Some(&c.name);
             let parsed = crate::parse::parse_expression(&g.expression)?;
             bound.push(BoundGenerated {
                 column,
@@ -158,11 +159,12 @@ pub fn validate(schema: &TableSchema) -> Result<()> {
     let table = Arc::new(Table::detached("", schema.clone()));
     let sources = crate::check::own_row("", &table);
     let parameters = Parameters::untyped();
-    let scope = BindScope::new(&sources, CLAUSE, &parameters);
+    let mut scope = BindScope::new(&sources, CLAUSE, &parameters);
     for (position, column) in schema.columns.iter().enumerate() {
         let Some(g) = &column.generated else {
             continue;
         };
+        scope.definition = Some(&column.name);
         let parsed = crate::parse::parse_expression(&g.expression)?;
         let indexed = schema.indexes.iter().any(|i| i.columns.contains(&position));
         if let Some((name, always)) = refused_function(&parsed) {
@@ -213,12 +215,7 @@ pub fn check_redefinition(was: &ColumnSchema, now: &ColumnSchema) -> Result<()> 
 }
 
 fn not_allowed(what: &str, column: &str) -> Error {
-    Error::new(
-        ErrorCode::GeneratedColumnFunctionNotAllowed,
-        format!(
-            "Function or expression '{what}' cannot be used in the {CLAUSE} clause of `{column}`"
-        ),
-    )
+    Error::not_allowed_in_clause(what, CLAUSE, column)
 }
 
 /// The first part of `e` a generated column may not hold, as 1901 names it, and whether

@@ -50,9 +50,9 @@
 //! Not built yet (1235, or as noted): stored functions that write (also through a CALL);
 //! recursive procedures (max_sp_recursion_depth); DDL, transaction control and SET of
 //! system variables inside a procedure's body (a function's refuses them as MariaDB
-//! does: `compound` invariant (4)); an OUT or INOUT argument
-//! given as a `?` of a prepared CALL (1414 here); stored functions in DEFAULT, CHECK and
-//! generated columns (1305, where MariaDB says 1901). The body runs with the caller's
+//! does: `compound` invariant (4)); an OUT or INOUT argument given as a `?` of a prepared
+//! CALL (1414 here). (A stored function in a DEFAULT, CHECK or GENERATED ALWAYS AS clause
+//! is 1901, as in MariaDB: `BindScope::definition`.) The body runs with the caller's
 //! privileges and sql_mode, not the definer's or the one recorded at CREATE; CREATE,
 //! ALTER and DROP check the database's CREATE, ALTER and DROP privileges (CREATE
 //! ROUTINE, ALTER ROUTINE and EXECUTE are not modelled). Warnings the body's statements

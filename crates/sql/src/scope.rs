@@ -12,6 +12,7 @@ use crate::expr::{self, AggregateCall, ColumnRef, Expr, Scope, Subquery, Subquer
 use crate::plan::Plan;
 use crate::privilege::{ColumnAccess, Privileges};
 use crate::select::BindContext;
+use crate::view::quote_name;
 use crate::window::Windows;
 use manycore_storage::Table;
 use manycore_types::{DataType, Value};
@@ -205,6 +206,9 @@ pub struct BindScope<'a> {
     pub windows: Option<&'a Windows>,
     /// Binding an aggregate's argument, where a window function is 4074.
     pub aggregate_argument: bool,
+    /// The column or constraint whose DEFAULT, CHECK or GENERATED ALWAYS AS clause is
+    /// bound, where a stored function is 1901 (MariaDB), not a call.
+    pub definition: Option<&'a str>,
 }
 
 /// The clause of the enclosing query, seen from a subquery inside it: where the
@@ -232,6 +236,7 @@ impl<'a> BindScope<'a> {
             query: None,
             windows: None,
             aggregate_argument: false,
+            definition: None,
         }
     }
 
@@ -339,6 +344,7 @@ impl Scope for BindScope<'_> {
             query: self.query,
             windows: None,
             aggregate_argument: true,
+            definition: self.definition,
         };
         let call = expr::bind_aggregate(function, &inner)?;
         let data_type = call.result_type();
@@ -377,6 +383,7 @@ impl Scope for BindScope<'_> {
             query: self.query,
             windows: None,
             aggregate_argument,
+            definition: self.definition,
         };
         let call = crate::window::bind_call(call, windows, &scope(true), &scope(false))?;
         Ok(windows.push(call))
@@ -405,6 +412,19 @@ impl Scope for BindScope<'_> {
         written: String,
         args: &dyn Fn() -> Result<Vec<Expr>>,
     ) -> Result<Expr> {
+        if let Some(of) = self.definition {
+            // MariaDB names the function as written, without its arguments, whether or not
+            // it exists.
+            let name = match db {
+                Some(db) => format!("{}.{}", quote_name(db), quote_name(name)),
+                None => quote_name(name),
+            };
+            return Err(Error::not_allowed_in_clause(
+                &format!("{name}()"),
+                self.clause,
+                of,
+            ));
+        }
         let db = db.or(self.query.and_then(|cx| cx.database));
         match (self.query, db) {
             (Some(cx), Some(db)) => crate::routine::bind_function_call(cx, db, name, written, args),
