@@ -88,6 +88,13 @@
 //!     label, an EXIT handler or an error leave it open, as in MariaDB. A record's field
 //!     that does not exist (4082) and the record read as one value (1241) are errors of
 //!     the statement naming them, when it runs (invariant (7)), as in MariaDB.
+//! (11) ROW_COUNT() in a body reads what the body's last SQL statement set when it ended,
+//!     as MariaDB's statements set it: -1 after an error or a result set (a SELECT,
+//!     RETURNING), an INSERT's, UPDATE's (changed rows) or DELETE's affected rows, the
+//!     rows a SELECT ... INTO delivered (0 or 1), 0 after a SET of a user variable, and a
+//!     CALL's sum of its statements' affected rows. SET of a local, control flow and
+//!     handlers change nothing; the first statement reads what the statement before the
+//!     CALL set.
 //!
 //! Not built yet: GET DIAGNOSTICS outside a handler's body (MariaDB reads the
 //! previous statement's conditions there) and of ROW_COUNT, the 4094 note ("At line N
@@ -1165,6 +1172,15 @@ fn no_result_sets(program: Program) -> Error {
         ErrorCode::SpNoRetset,
         format!("Not allowed to return a result set from {from}"),
     )
+}
+
+/// What ROW_COUNT() returns after a body's INSERT, UPDATE or DELETE (invariant (11)): its
+/// affected rows, or -1 when it sent rows (RETURNING), as after a statement of the session.
+fn row_count_after(outcome: &StatementOutcome) -> i64 {
+    match outcome {
+        StatementOutcome::Returned { .. } => -1,
+        outcome => outcome.affected_rows() as i64,
+    }
 }
 
 /// Why a body may not hold a statement, as MariaDB says it when the body is created.
@@ -3010,12 +3026,22 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
             Op::Leave(label) => Ok(Flow::Leave(*label)),
             Op::Iterate(label) => Ok(Flow::Iterate(*label)),
             Op::Set(items) => {
-                for (target, value) in items {
+                // SET of a local or NEW.col is no statement to ROW_COUNT(); one of a user
+                // variable is (invariant (11)).
+                let statement = items
+                    .iter()
+                    .any(|(target, _)| matches!(target, Ok(Target::User(_))));
+                let set = items.iter().try_for_each(|(target, value)| {
                     let target = target.as_ref().map_err(Error::clone)?;
                     let value = self.eval(value)?;
-                    self.assign(target, value)?;
+                    self.assign(target, value)
+                });
+                if statement {
+                    self.rt
+                        .session
+                        .set_row_count(if set.is_ok() { 0 } else { -1 });
                 }
-                Ok(Flow::Next)
+                set.map(|()| Flow::Next)
             }
             Op::Signal(signal) => self.signal(signal),
             Op::GetDiagnostics { condition, items } => {
@@ -3045,11 +3071,16 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                 Ok(Flow::Next)
             }
             Op::SelectInto(plan, targets) => {
-                self.select_into(plan, targets)?;
-                Ok(Flow::Next)
+                let found = self.select_into(plan, targets);
+                self.rt
+                    .session
+                    .set_row_count(found.as_ref().map_or(-1, |&n| n.into()));
+                found.map(|_| Flow::Next)
             }
             Op::Select(plan) => {
-                let rows = self.rows(plan)?;
+                let rows = self.rows(plan);
+                self.rt.session.set_row_count(-1);
+                let rows = rows?;
                 let call = self.rt.call.as_deref_mut();
                 let call = call.expect("SELECT is bound only in procedure bodies");
                 call.result_sets.push(crate::show::Rows {
@@ -3098,7 +3129,20 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                         None => Value::Null,
                     });
                 }
-                let finals = run_procedure(&call.procedure.body, values, self.rt)?;
+                let affected_before = self.rt.call.as_deref().map(|c| c.affected);
+                let finals = run_procedure(&call.procedure.body, values, self.rt);
+                // A CALL counts its statements' affected rows, as at the top level; where
+                // none are counted (a trigger's or a function's CALL), ROW_COUNT() stays as
+                // the procedure's last statement set it.
+                match (&finals, affected_before, self.rt.call.as_deref()) {
+                    (Err(_), ..) => self.rt.session.set_row_count(-1),
+                    (Ok(_), Some(before), Some(call)) => self
+                        .rt
+                        .session
+                        .set_row_count((call.affected - before) as i64),
+                    (Ok(_), ..) => {}
+                }
+                let finals = finals?;
                 for ((_, target), value) in call.arguments.iter().zip(finals) {
                     if let Some(target) = target {
                         self.assign(target, value)?;
@@ -3285,12 +3329,17 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
     ) -> Result<Flow> {
         let params = self.frame.fill(refs);
         let rt = &mut *self.rt;
-        if rt.call.is_none() {
-            statement(rt, params)?;
-            return Ok(Flow::Next);
-        }
-        let savepoint = rt.access.transaction().savepoint();
-        let outcome = match statement(rt, params) {
+        let savepoint = rt
+            .call
+            .is_some()
+            .then(|| rt.access.transaction().savepoint());
+        let outcome = statement(rt, params);
+        rt.session
+            .set_row_count(outcome.as_ref().map_or(-1, row_count_after));
+        let Some(savepoint) = savepoint else {
+            return outcome.map(|_| Flow::Next);
+        };
+        let outcome = match outcome {
             Ok(outcome) => outcome,
             Err(e) => {
                 rt.access.transaction().rollback_to(savepoint);
@@ -3362,7 +3411,8 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
 
     /// SELECT ... INTO: one row sets the targets; none leaves them and raises 'no data'
     /// (1329, for a NOT FOUND or SQLWARNING handler); more than one is 1172.
-    fn select_into(&mut self, plan: &Bound<SelectPlan>, targets: &[Target]) -> Result<()> {
+    /// Runs a SELECT ... INTO; how many rows it delivered (0 or 1).
+    fn select_into(&mut self, plan: &Bound<SelectPlan>, targets: &[Target]) -> Result<u8> {
         let select = plan.get()?;
         select_into::check_width(select.columns.len(), targets.len())?;
         let view = self.rt.access.view();
@@ -3388,15 +3438,18 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                 if let Some(call) = self.rt.call.as_deref_mut() {
                     call.affected += 1;
                 }
+                Ok(1)
             }
-            None => self.raised.push(Condition {
-                level: "Warning",
-                number: ErrorCode::SpFetchNoData.code(),
-                sqlstate: ErrorCode::SpFetchNoData.sqlstate().to_string(),
-                message: select_into::NO_DATA.into(),
-            }),
+            None => {
+                self.raised.push(Condition {
+                    level: "Warning",
+                    number: ErrorCode::SpFetchNoData.code(),
+                    sqlstate: ErrorCode::SpFetchNoData.sqlstate().to_string(),
+                    message: select_into::NO_DATA.into(),
+                });
+                Ok(0)
+            }
         }
-        Ok(())
     }
 
     fn signal(&mut self, signal: &Signal) -> Result<Flow> {

@@ -1496,6 +1496,9 @@ impl expr::SessionContext for WriteSession<'_> {
     fn row_count(&self) -> i64 {
         self.inner.row_count()
     }
+    fn set_row_count(&self, count: i64) {
+        self.inner.set_row_count(count)
+    }
     fn information_schema_rows(
         &self,
         table: crate::information_schema::SystemTable,

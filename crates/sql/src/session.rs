@@ -661,6 +661,10 @@ impl SessionContext for SessionState {
         self.row_count.get()
     }
 
+    fn set_row_count(&self, count: i64) {
+        self.row_count.set(count);
+    }
+
     fn information_schema_rows(&self, table: SystemTable) -> Vec<Vec<Value>> {
         information_schema::rows(table, &self.row_source())
     }

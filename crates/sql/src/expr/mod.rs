@@ -353,6 +353,10 @@ pub trait SessionContext {
     fn row_count(&self) -> i64 {
         -1
     }
+    /// Sets what ROW_COUNT() returns: a stored program's statement sets it when it ends,
+    /// as each statement of the session does (`compound` invariant (11)). Without a
+    /// session behind it, there is nothing to set.
+    fn set_row_count(&self, _count: i64) {}
     /// The rows of an information_schema table as this session sees them now (made per
     /// execution: information_schema invariant (1)).
     fn information_schema_rows(
