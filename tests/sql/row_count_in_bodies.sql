@@ -3,7 +3,7 @@
 -- after a SELECT or a statement that failed, the rows a SELECT ... INTO delivered, 0
 -- after SET of a user variable, a CALL's sum of affected rows; SET of a local variable
 -- and control flow leave it as it was, and the first statement of a body reads what the
--- statement before the CALL set.
+-- statement before the CALL set. GET DIAGNOSTICS ... ROW_COUNT reads the same count.
 
 CREATE TABLE t (id INT PRIMARY KEY, v INT);
 INSERT INTO t VALUES (1, 1), (2, 2), (3, 3);
@@ -99,6 +99,21 @@ BEGIN
   SELECT ROW_COUNT() AS after_fetch;
   CLOSE c;
 END//
+CREATE PROCEDURE diagnostics()
+BEGIN
+  DECLARE n, m INT;
+  DECLARE CONTINUE HANDLER FOR 1062
+  BEGIN
+    GET DIAGNOSTICS n = ROW_COUNT;
+    GET DIAGNOSTICS CONDITION 1 @errno = MYSQL_ERRNO;
+    SELECT n AS in_handler;
+  END;
+  UPDATE t SET v = v + 1 WHERE id < 3;
+  GET DIAGNOSTICS n = ROW_COUNT;
+  GET CURRENT DIAGNOSTICS m = ROW_COUNT, @r = ROW_COUNT;
+  SELECT n, m, ROW_COUNT() AS after_get_diagnostics;
+  INSERT INTO t VALUES (1, 1);
+END//
 CREATE PROCEDURE first_in_body() SELECT ROW_COUNT() AS first_in_body//
 DELIMITER ;
 
@@ -114,6 +129,8 @@ CALL unchanged();
 CALL after_error();
 CALL in_loop();
 CALL with_cursor();
+CALL diagnostics();
+SELECT @r, @errno;
 INSERT INTO t VALUES (21, 1), (22, 1);
 CALL first_in_body();
 UPDATE t SET v = v + 1;

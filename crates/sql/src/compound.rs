@@ -30,8 +30,8 @@
 //!     iteration (MariaDB has no other guard against a runaway loop). A looping body keeps
 //!     its worker busy meanwhile: the KILL must come from a connection on another worker.
 //! (4) Anything of the grammar not built here is 1235 when the body is bound (at CREATE
-//!     TRIGGER), never a silent no-op: SET of system variables, GET DIAGNOSTICS outside
-//!     a handler's body or of ROW_COUNT, a FOR loop's record assigned as a whole, and in a
+//!     TRIGGER), never a silent no-op: SET of system variables, GET DIAGNOSTICS of
+//!     conditions outside a handler's body, a FOR loop's record assigned as a whole, and in a
 //!     procedure transaction control, DDL and dynamic SQL. A statement MariaDB refuses in
 //!     a body is refused then too, with MariaDB's error (`Refusal`): 1422 for what commits
 //!     and 1336 for dynamic SQL in a function or a trigger, 1445 for SET autocommit there,
@@ -96,9 +96,10 @@
 //!     handlers change nothing; the first statement reads what the statement before the
 //!     CALL set.
 //!
-//! Not built yet: GET DIAGNOSTICS outside a handler's body (MariaDB reads the
-//! previous statement's conditions there) and of ROW_COUNT, the 4094 note ("At line N
-//! in db.trigger") MariaDB adds after an error raised inside a body, and SIGNAL's items
+//! Not built yet: GET DIAGNOSTICS of conditions (NUMBER, CONDITION n) outside a handler's
+//! body (MariaDB reads the previous statement's conditions there; GET DIAGNOSTICS ...
+//! ROW_COUNT is built anywhere: invariant (11)), the 4094 note ("At line N in
+//! db.trigger") MariaDB adds after an error raised inside a body, and SIGNAL's items
 //! other than MESSAGE_TEXT and MYSQL_ERRNO (accepted and checked, but not kept: GET
 //! DIAGNOSTICS reads them as '').
 
@@ -2132,13 +2133,13 @@ impl Binder<'_, '_> {
                 }))
             }
             Node::GetDiagnostics { condition, items } => {
-                if !self.in_handler {
+                // Outside a handler's body only ROW_COUNT, which needs no conditions.
+                let conditions =
+                    condition.is_some() || items.iter().any(|(_, i)| *i != "ROW_COUNT");
+                if conditions && !self.in_handler {
                     return Err(Error::not_supported(
-                        "GET DIAGNOSTICS outside a handler's body",
+                        "GET DIAGNOSTICS of conditions outside a handler's body",
                     ));
-                }
-                if items.iter().any(|(_, item)| *item == "ROW_COUNT") {
-                    return Err(Error::not_supported("GET DIAGNOSTICS ... ROW_COUNT"));
                 }
                 Op::GetDiagnostics {
                     condition: condition.map(|e| self.item(e)).transpose()?,
@@ -3045,11 +3046,12 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
             }
             Op::Signal(signal) => self.signal(signal),
             Op::GetDiagnostics { condition, items } => {
-                let caught = self
-                    .caught
-                    .last()
-                    .cloned()
-                    .expect("GET DIAGNOSTICS is bound only in handler bodies");
+                let caught = self.caught.last().cloned();
+                let caught = || {
+                    caught
+                        .as_ref()
+                        .expect("GET DIAGNOSTICS of conditions is bound only in handler bodies")
+                };
                 if let Some(number) = condition {
                     // Only the caught condition is there: another number sets nothing.
                     let number = self.eval(number)?;
@@ -3059,10 +3061,11 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                 }
                 for (target, item) in items {
                     let value = match *item {
+                        "ROW_COUNT" => Value::Int(self.rt.session.row_count()),
                         "NUMBER" => Value::Int(1),
-                        "RETURNED_SQLSTATE" => Value::text(caught.sqlstate()),
-                        "MESSAGE_TEXT" => Value::text(caught.message()),
-                        "MYSQL_ERRNO" => Value::Int(caught.number().into()),
+                        "RETURNED_SQLSTATE" => Value::text(caught().sqlstate()),
+                        "MESSAGE_TEXT" => Value::text(caught().message()),
+                        "MYSQL_ERRNO" => Value::Int(caught().number().into()),
                         // SIGNAL's other items are not kept: they read as empty.
                         _ => Value::text(""),
                     };
