@@ -1245,6 +1245,8 @@ fn refusal(statement: &Statement) -> Refusal {
         | Statement::RenameTable { .. }
         | Statement::DropTrigger { .. } => Refusal::Commits,
         Statement::Account(AccountStatement::SetPassword { .. }) => Refusal::SetsPassword,
+        // A result set, like the other SHOWs.
+        Statement::Account(AccountStatement::ShowGrants(_)) => Refusal::NotBuilt,
         Statement::Account(_) => Refusal::Commits,
         Statement::PrepareSql { .. }
         | Statement::ExecuteSql { .. }
@@ -3663,6 +3665,7 @@ mod tests {
             ("CREATE TEMPORARY TABLE z (a INT)", 1235, 1235),
             ("DROP TEMPORARY TABLE z", 1235, 1235),
             ("ROLLBACK TO SAVEPOINT a", 1235, 1235),
+            ("SHOW GRANTS", 1235, 1235),
         ];
         for (text, in_function, in_procedure) in cases {
             let statement = parse::parse(text, 1).expect(text);
