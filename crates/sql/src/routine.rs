@@ -733,7 +733,7 @@ mod tests {
 
     /// The procedure `c` makes, named `p`, as CREATE stores it (with MariaDB's defaults for
     /// what it does not write).
-    fn stored(c: &CreateRoutine) -> RoutineSchema {
+    fn as_stored(c: &CreateRoutine) -> RoutineSchema {
         let mut routine = RoutineSchema {
             name: "p".into(),
             kind: RoutineKind::Procedure,
@@ -768,7 +768,7 @@ mod tests {
         assert_eq!(c.definer.as_deref(), Some("u@%"));
         assert_eq!(c.parameters, " in a int , out b varchar(3)");
         assert_eq!(c.body, "BEGIN SELECT a; END");
-        let routine = stored(&c);
+        let routine = as_stored(&c);
         let set = (
             routine.comment.as_str(),
             routine.deterministic,
@@ -885,7 +885,7 @@ mod tests {
             Comment("b".into()),
         ];
         assert_eq!(changes, expected);
-        let mut routine = stored(&create("CREATE PROCEDURE p() COMMENT 'x' SELECT 1"));
+        let mut routine = as_stored(&create("CREATE PROCEDURE p() COMMENT 'x' SELECT 1"));
         for change in &changes {
             change.apply(&mut routine);
         }
