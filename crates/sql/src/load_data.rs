@@ -169,7 +169,7 @@ pub(crate) fn parse(parser: &mut Parser) -> std::result::Result<Statement, Parse
             Ok((name, value))
         })?;
     }
-    parse::expect_end(parser)?;
+    parse::end(parser)?;
     Ok(Statement::LoadData(Box::new(LoadDataStatement {
         local,
         file,

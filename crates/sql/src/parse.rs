@@ -448,14 +448,6 @@ pub(crate) fn only_statement(mut parser: Parser) -> Result<ast::Statement, Parse
     }
 }
 
-/// Requires the end of the statement: what is left is 1064 near it.
-pub(crate) fn expect_end(parser: &mut Parser) -> std::result::Result<(), ParserError> {
-    match parser.peek_token().token {
-        Token::EOF => Ok(()),
-        _ => parser.expected("end of statement", parser.peek_token()),
-    }
-}
-
 /// Reads `DROP <kind> [IF EXISTS] name` to the end of the statement, `DROP <kind>` being
 /// the next two words: the name, and whether IF EXISTS was written.
 pub(crate) fn parse_drop_object(
@@ -465,7 +457,7 @@ pub(crate) fn parse_drop_object(
     parser.next_token();
     let if_exists = parser.parse_keywords(&[Keyword::IF, Keyword::EXISTS]);
     let name = parser.parse_object_name(false)?;
-    expect_end(parser)?;
+    end(parser)?;
     Ok((name, if_exists))
 }
 
@@ -503,7 +495,7 @@ fn expect_word(parser: &mut Parser, expected: &str) -> Result<(), ParserError> {
     }
 }
 
-fn end(parser: &mut Parser) -> Result<(), ParserError> {
+pub(crate) fn end(parser: &mut Parser) -> Result<(), ParserError> {
     let next = parser.peek_token();
     if next.token == Token::EOF {
         Ok(())

@@ -296,7 +296,7 @@ pub(crate) fn parse_alter(
     parser.next_token();
     let name = parser.parse_object_name(false)?;
     let changes = read_characteristics(parser, false)?;
-    parse::expect_end(parser)?;
+    parse::end(parser)?;
     Ok(Statement::AlterRoutine {
         kind,
         name,
@@ -326,7 +326,7 @@ pub(crate) fn parse_call(parser: &mut Parser) -> std::result::Result<Statement, 
         arguments = parser.parse_comma_separated(Parser::parse_expr)?;
         parser.expect_token(&Token::RParen)?;
     }
-    parse::expect_end(parser)?;
+    parse::end(parser)?;
     Ok(Statement::Call { name, arguments })
 }
 
