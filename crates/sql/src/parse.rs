@@ -23,7 +23,7 @@ use manycore_storage::RoutineKind;
 use sqlparser::ast;
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
-use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
+use sqlparser::tokenizer::{Location, Span, Token, TokenWithSpan, Tokenizer};
 use std::borrow::Cow;
 
 #[derive(Clone, Debug)]
@@ -204,9 +204,7 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
     if statement::is_account_statement(text) {
         return statement::parse(text, line).map(Statement::Account);
     }
-    let mut parser = Parser::new(&DIALECT)
-        .try_with_sql(text)
-        .map_err(|e| parse_error(text, line, &e))?;
+    let mut parser = parser(text).map_err(|e| parse_error(text, line, &e))?;
     let first = word(&parser.peek_token());
     let result = match first.as_deref() {
         Some("SHOW") => match pre_show(&mut parser) {
@@ -421,7 +419,7 @@ pub fn parse_expression(text: &str) -> Result<sqlparser::ast::Expr> {
 }
 
 fn sql(text: &str) -> Result<Statement, ParserError> {
-    let statement = only_statement(Parser::new(&DIALECT).try_with_sql(text)?)?;
+    let statement = only_statement(parser(text)?)?;
     Ok(Statement::Sql(Box::new(statement)))
 }
 
@@ -528,7 +526,40 @@ pub(crate) fn body_as_written(
 }
 
 fn reparse(text: &str) -> Result<Parser<'static>, ParserError> {
-    Parser::new(&DIALECT).try_with_sql(text)
+    parser(text)
+}
+
+/// A parser of `text`. A user variable whose name is quoted (`@'a b'`, `@"a"`, @`a`),
+/// which sqlparser reads as `@` and a string or a quoted identifier, is one word `@a b`
+/// to it, as `@a` is. An `@` right after a word or a string is an account's (`'u'@'h'`,
+/// `u@'h'`) and stays.
+pub(crate) fn parser(text: &str) -> Result<Parser<'static>, ParserError> {
+    if !text.contains("@'") && !text.contains("@\"") && !text.contains("@`") {
+        return Parser::new(&DIALECT).try_with_sql(text);
+    }
+    let tokens = Tokenizer::new(&DIALECT, text).tokenize_with_location()?;
+    let mut merged: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    let mut tokens = tokens.into_iter().peekable();
+    while let Some(token) = tokens.next() {
+        let after_name = matches!(
+            merged.last().map(|t| &t.token),
+            Some(Token::Word(_) | Token::SingleQuotedString(_) | Token::DoubleQuotedString(_))
+        );
+        let quoted_name = match tokens.peek().map(|t| &t.token) {
+            Some(Token::SingleQuotedString(name) | Token::DoubleQuotedString(name)) => Some(name),
+            Some(Token::Word(w)) if w.quote_style == Some('`') => Some(&w.value),
+            _ => None,
+        };
+        match (&token.token, quoted_name) {
+            (Token::AtSign, Some(name)) if !after_name => {
+                let word = Token::make_word(&format!("@{name}"), None);
+                let end = tokens.next().expect("peeked").span.end;
+                merged.push(TokenWithSpan::new(word, Span::new(token.span.start, end)));
+            }
+            _ => merged.push(token),
+        }
+    }
+    Ok(Parser::new(&DIALECT).with_tokens_with_locations(merged))
 }
 
 /// `CREATE [OR REPLACE] [ALGORITHM = a] [DEFINER = user] [SQL SECURITY s] VIEW name

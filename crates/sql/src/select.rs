@@ -966,6 +966,12 @@ fn bind_item(
     };
     let expr = scope.bind(ast_expr)?;
     let written = match ast_expr {
+        // A user variable is named as written (`@'a b'` too), as an expression is.
+        ast::Expr::Identifier(ident)
+            if ident.quote_style.is_none() && ident.value.starts_with('@') =>
+        {
+            None
+        }
         ast::Expr::Identifier(ident) => Some(ident.value.clone()),
         // `@@session.x` is a variable, named as written, not a qualified column.
         ast::Expr::CompoundIdentifier(parts) if !parts[0].value.starts_with('@') => {
