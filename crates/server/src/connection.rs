@@ -382,6 +382,9 @@ impl Connection {
                 session.set_multi_statements(self.capabilities & capability::MULTI_STATEMENTS != 0);
                 session
                     .set_client_multi_results(self.capabilities & capability::MULTI_RESULTS != 0);
+                session.set_client_ps_multi_results(
+                    self.capabilities & capability::PS_MULTI_RESULTS != 0,
+                );
                 session.set_client_found_rows(self.capabilities & capability::FOUND_ROWS != 0);
                 session.set_client_local_files(self.capabilities & capability::LOCAL_FILES != 0);
                 let ok = OkPacket {

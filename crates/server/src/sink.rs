@@ -97,11 +97,13 @@ pub struct WireSink<'a> {
     encoder: ResultSetEncoder,
     status_flags: u16,
     binary: bool,
-    /// A prepared statement's columns as the client holds them, under CACHE_METADATA.
-    /// Only the reply's first result set is compared with them: a CALL's later result
-    /// sets always carry their definitions, as clients apply held definitions to a
-    /// statement's first result set only.
+    /// A prepared statement's columns as the client holds them, under CACHE_METADATA:
+    /// MariaDB Connector/J takes every result set's definitions it reads as the
+    /// statement's, so after a CALL it holds the last result set's. Only the reply's
+    /// first result set may leave its definitions out (`first_result_set`); a CALL's
+    /// later ones always carry theirs.
     held_columns: Option<&'a mut Columns>,
+    first_result_set: bool,
     /// Where the last complete reply ends: `discard_unfinished` cuts back to it.
     finished: ReplyStart,
     /// What `held_columns` was before the unfinished statement replaced it.
@@ -130,6 +132,7 @@ impl<'a> WireSink<'a> {
             status_flags,
             binary,
             held_columns,
+            first_result_set: true,
         }
     }
 
@@ -190,10 +193,11 @@ fn with_more(flags: u16, more_results: bool) -> u16 {
 impl ResultSink for WireSink<'_> {
     fn result_set_start(&mut self, columns: &Columns) -> manycore_sql::Result<()> {
         self.types.describe(columns);
+        let first = std::mem::replace(&mut self.first_result_set, false);
         if let Some(held) = self.held_columns.as_deref_mut() {
             // The same plan's columns (one pointer compare), or a new plan's with the
             // same definitions (after a re-bind): the client holds them either way.
-            let same = Arc::ptr_eq(held, columns) || **held == **columns;
+            let same = first && (Arc::ptr_eq(held, columns) || **held == **columns);
             if !Arc::ptr_eq(held, columns) {
                 let before = std::mem::replace(held, Arc::clone(columns));
                 self.held_before.get_or_insert(before);
@@ -237,7 +241,6 @@ impl ResultSink for WireSink<'_> {
         self.encoder
             .write_end(self.out, self.writer, warnings, flags);
         self.finish();
-        self.held_columns = None;
         Ok(())
     }
 
@@ -252,6 +255,25 @@ impl ResultSink for WireSink<'_> {
         self.writer.write_with(self.out, |o| write_ok(o, &packet));
         self.finish();
         Ok(())
+    }
+
+    fn out_parameters(
+        &mut self,
+        columns: &Columns,
+        values: &[Value],
+        status_flags: u16,
+        warnings: u16,
+    ) -> manycore_sql::Result<()> {
+        // As MySQL's server, the flags also go on the definitions' EOF (when sent).
+        let flags = status_flags | status::PS_OUT_PARAMS;
+        let connection_flags =
+            std::mem::replace(&mut self.status_flags, flags | status::MORE_RESULTS_EXISTS);
+        let sent = self
+            .result_set_start(columns)
+            .and_then(|()| self.row(values))
+            .and_then(|()| self.result_set_end(flags, warnings, true));
+        self.status_flags = connection_flags;
+        sent
     }
 
     fn field_list(&mut self, columns: &[ColumnInfo]) -> manycore_sql::Result<()> {
@@ -290,6 +312,7 @@ impl WireSink<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use manycore_protocol::handshake::mariadb_capability;
 
     /// A text result set of `columns` with one row, its first packet at sequence id
     /// `first`, through a sink that keeps `types` from the statements before.
@@ -336,5 +359,53 @@ mod tests {
         }
         assert_eq!(kept.encoded.len(), 2);
         assert_ne!(encoded(&ab, 1), encoded(&cb, 1));
+    }
+
+    /// Whether each result set of a CALL's binary reply under CACHE_METADATA carried its
+    /// definitions (the column count's "metadata follows" byte), with the client holding
+    /// `held` before it; and what the client holds after it.
+    fn call_reply(held: &mut Columns, result_sets: &[&Columns]) -> Vec<bool> {
+        let (mut out, mut writer) = (Vec::new(), PacketWriter::new(1));
+        let encoder = ResultSetEncoder::new(0, mariadb_capability::CACHE_METADATA);
+        let mut types = ColumnTypes::default();
+        let mut sink = WireSink::new(
+            &mut out,
+            &mut writer,
+            &mut types,
+            encoder,
+            2,
+            true,
+            Some(held),
+        );
+        let mut starts = Vec::new();
+        for columns in result_sets {
+            starts.push(sink.out.len());
+            sink.result_set_start(columns).expect("metadata");
+            sink.result_set_end(2, 0, true).expect("end");
+        }
+        sink.ok(&OkInfo::default(), false).expect("ok");
+        // Each column count packet: a 4-byte header, the count (one byte here), the flag.
+        starts.iter().map(|&start| out[start + 5] == 1).collect()
+    }
+
+    #[test]
+    fn a_call_leaves_out_definitions_only_of_its_first_result_set() {
+        let columns = |name: &str| -> Columns {
+            Arc::from([ColumnInfo::expression(name, DataType::BIGINT, false)])
+        };
+        let (rows, out_parameters) = (columns("f"), columns("doubled"));
+        // A prepared CALL's PREPARE describes no columns.
+        let mut held: Columns = Arc::from([]);
+        let reply = [&rows, &out_parameters];
+        assert_eq!(call_reply(&mut held, &reply), [true, true]);
+        // The client now holds the last definitions it read (MariaDB Connector/J).
+        assert!(Arc::ptr_eq(&held, &out_parameters));
+        assert_eq!(call_reply(&mut held, &reply), [true, true]);
+        // A reply whose first result set has the held columns leaves them out.
+        assert_eq!(
+            call_reply(&mut held, &[&out_parameters, &rows]),
+            [false, true]
+        );
+        assert!(Arc::ptr_eq(&held, &rows));
     }
 }

@@ -49,8 +49,11 @@
 //!     statement undone to wait for a lock are not caught. In a handler's body, RESIGNAL
 //!     raises the caught condition again (with the items it SETs) or, given an SQLSTATE,
 //!     a new one keeping its message; GET DIAGNOSTICS reads it as condition 1 of 1.
-//! (6) What a body's statements raise stays in the body (`run`): its warnings and notes
-//!     do not reach the statement that fired the trigger or the CALL. In a trigger, a
+//! (6) The warnings and notes a trigger's or a function's body raises stay in it (`run`);
+//!     a CALL ends with those of its body (nested CALLs' included) that MariaDB's would:
+//!     each statement that raises a condition first clears those gathered before it, one
+//!     that names a table clears them even if it raises none (`clears_conditions`), and a
+//!     condition a handler catches is dropped. In a trigger, a
 //!     statement whose error a handler caught keeps what it wrote before the error, as
 //!     MariaDB's triggers do; in a procedure each statement is atomic (`run_procedure`),
 //!     as in MariaDB. A plain SELECT is 1415 in a trigger or a function; in a procedure
@@ -190,6 +193,8 @@ enum Node {
         name: ast::ObjectName,
         arguments: Vec<ast::Expr>,
     },
+    /// DO expression, ...
+    Do(Vec<ast::Expr>),
 }
 
 #[derive(Clone, Debug)]
@@ -320,9 +325,7 @@ type ParseResult<T> = std::result::Result<T, Error>;
 
 impl<'t> Reader<'t> {
     fn new(text: &'t str, program: Program) -> ParseResult<Reader<'t>> {
-        let parser = Parser::new(&parse::DIALECT)
-            .try_with_sql(text)
-            .map_err(|e| parse::parse_error(text, 1, &e))?;
+        let parser = parse::parser(text).map_err(|e| parse::parse_error(text, 1, &e))?;
         Ok(Reader {
             text,
             parser,
@@ -871,9 +874,7 @@ impl<'t> Reader<'t> {
             let line = self.text[..at].matches('\n').count() + 1;
             Error::parse_near(self.text[at..].trim_end(), line)
         };
-        let mut parser = Parser::new(&parse::DIALECT)
-            .try_with_sql(text)
-            .map_err(|e| parse::parse_error(text, 1, &e))?;
+        let mut parser = parse::parser(text).map_err(|e| parse::parse_error(text, 1, &e))?;
         let Ok(e) = parser.parse_expr() else {
             return Err(near(&parser));
         };
@@ -1086,6 +1087,7 @@ impl<'t> Reader<'t> {
                 text: text.to_string(),
             }),
             Statement::Call { name, arguments } => Ok(Node::Call { name, arguments }),
+            Statement::Do(values) => Ok(Node::Do(values)),
             other => Ok(Node::Refused(refusal(&other))),
         }
     }
@@ -1481,7 +1483,12 @@ enum Op {
     Leave(u32),
     Iterate(u32),
     /// A target's error (a record's missing field) is raised when the SET runs.
-    Set(Vec<(Result<Target>, Bound<Expr>)>),
+    Set {
+        items: Vec<(Result<Target>, Bound<Expr>)>,
+        /// A SET of a user variable is a statement to ROW_COUNT(); one of only locals or
+        /// NEW.col is not (invariant (11)).
+        sets_user_variable: bool,
+    },
     Signal(Box<Signal>),
     /// GET DIAGNOSTICS in a handler's body: it reads the condition the handler caught.
     GetDiagnostics {
@@ -1508,6 +1515,10 @@ enum Op {
     Close(usize),
     /// CALL of a procedure, bound with its body for this CALL (invariant (9)).
     Call(Box<Result<NestedCall>>),
+    /// DO: each value is evaluated for what it does (SLEEP, GET_LOCK, a warning) and
+    /// dropped. A name no local declares is an error when it runs, which a handler may
+    /// catch, where MariaDB refuses the CREATE (1327).
+    Do(Vec<Bound<Expr>>),
 }
 
 /// A FOR loop's header, bound (invariant (10)).
@@ -2100,7 +2111,13 @@ impl Binder<'_, '_> {
                     };
                     bound.push((target, self.expr(value)?));
                 }
-                Op::Set(bound)
+                let sets_user_variable = bound
+                    .iter()
+                    .any(|(target, _)| matches!(target, Ok(Target::User(_))));
+                Op::Set {
+                    items: bound,
+                    sets_user_variable,
+                }
             }
             Node::Signal(signal) => {
                 let SignalNode {
@@ -2231,6 +2248,12 @@ impl Binder<'_, '_> {
                     .collect::<Result<_>>()?,
             },
             Node::Close(cursor) => Op::Close(self.find_cursor(&cursor)?),
+            Node::Do(values) => Op::Do(
+                values
+                    .into_iter()
+                    .map(|value| self.expr(value))
+                    .collect::<Result<_>>()?,
+            ),
             Node::Call { name, arguments } => {
                 let call = deferred(self.call(&name, arguments))?;
                 if let Ok(call) = &call {
@@ -2700,6 +2723,9 @@ pub(crate) struct CallOutput {
     pub result_sets: Vec<crate::show::Rows>,
     /// The rows its statements affected, summed (MariaDB's CALL reports the sum).
     pub affected: u64,
+    /// The warnings and notes the CALL ends with, if a statement of its body cleared or
+    /// raised any; None leaves those before the CALL (invariant (6)).
+    pub conditions: Option<Vec<Condition>>,
 }
 
 /// How a statement ended: normally, or leaving or iterating the labelled statement.
@@ -2878,26 +2904,67 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
 
     /// Runs `op`, then lets the handlers in scope take what it raised: its error, or else
     /// the last of its warnings that one catches (MariaDB's choice: the last condition
-    /// raised is the most substantial).
+    /// raised is the most substantial). The rest is what the CALL has then (invariant (6)).
     fn op(&mut self, op: &'b Op) -> Result<Flow> {
+        if self.clears_conditions(op) {
+            self.call_conditions(Vec::new());
+        }
         let outcome = self.step(op);
         let mut raised = self.rt.session.take_conditions();
         raised.append(&mut self.raised);
         let flow = match outcome {
             Err(e) if self.past_handlers || !catchable(&e) => return Err(e),
             Err(e) => match self.find_handler(e.number(), e.sqlstate(), "Error") {
-                Some((depth, handler)) => return self.activate(depth, handler, Caught::Error(e)),
+                Some((depth, handler)) => {
+                    self.call_conditions(raised);
+                    return self.activate(depth, handler, Caught::Error(e));
+                }
                 None => return Err(e),
             },
             Ok(flow) => flow,
         };
-        let caught = raised.into_iter().rev().find_map(|c| {
+        let raised_any = !raised.is_empty();
+        // A condition of level Error here was not raised as an error (DO's): no handler
+        // takes it.
+        let caught = raised.iter().enumerate().rev().find_map(|(i, c)| {
+            if c.level == "Error" {
+                return None;
+            }
             let (depth, handler) = self.find_handler(c.number, &c.sqlstate, c.level)?;
-            Some((depth, handler, c))
+            Some((depth, handler, i))
         });
+        let caught = caught.map(|(depth, handler, i)| (depth, handler, raised.remove(i)));
+        if raised_any {
+            self.call_conditions(raised);
+        }
         match caught {
             Some((depth, handler, c)) => self.activate(depth, handler, Caught::Warning(c)),
             None => Ok(flow),
+        }
+    }
+
+    /// Whether `op` clears the conditions a CALL gathered before it runs, even if it raises
+    /// none (invariant (6)): as measured on MariaDB, a SELECT, INSERT, UPDATE or DELETE
+    /// that names a table and OPEN of such a cursor do; a SET or a condition reading one
+    /// through a subquery, FETCH and CALL do not.
+    fn clears_conditions(&self, op: &Op) -> bool {
+        let names_a_table = |plan: &Bound<SelectPlan>| match &plan.item {
+            Ok(select) => !select.tables.is_empty(),
+            Err(_) => true,
+        };
+        match op {
+            Op::Insert(_) | Op::Update(_) | Op::Delete(_) => true,
+            Op::Select(plan) | Op::SelectInto(plan, _) => names_a_table(plan),
+            Op::Open { cursor, .. } => names_a_table(&self.body.cursors[*cursor].query),
+            _ => false,
+        }
+    }
+
+    /// Replaces the conditions the running CALL gathered (none run outside a CALL: a
+    /// trigger's and a function's stay in their bodies).
+    fn call_conditions(&mut self, conditions: Vec<Condition>) {
+        if let Some(call) = self.rt.call.as_deref_mut() {
+            call.conditions = Some(conditions);
         }
     }
 
@@ -3028,18 +3095,16 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
             }
             Op::Leave(label) => Ok(Flow::Leave(*label)),
             Op::Iterate(label) => Ok(Flow::Iterate(*label)),
-            Op::Set(items) => {
-                // SET of a local or NEW.col is no statement to ROW_COUNT(); one of a user
-                // variable is (invariant (11)).
-                let statement = items
-                    .iter()
-                    .any(|(target, _)| matches!(target, Ok(Target::User(_))));
+            Op::Set {
+                items,
+                sets_user_variable,
+            } => {
                 let set = items.iter().try_for_each(|(target, value)| {
                     let target = target.as_ref().map_err(Error::clone)?;
                     let value = self.eval(value)?;
                     self.assign(target, value)
                 });
-                if statement {
+                if *sets_user_variable {
                     self.rt
                         .session
                         .set_row_count(if set.is_ok() { 0 } else { -1 });
@@ -3121,6 +3186,24 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                 // (as in MariaDB); NOT FOUND catches it.
                 false => Err(Error::new(ErrorCode::SpFetchNoData, select_into::NO_DATA)),
             },
+            Op::Do(values) => {
+                // As at the top level, an expression that fails to evaluate (not to bind)
+                // leaves its error as a condition of level Error, which no handler takes,
+                // and the body goes on (as measured on MariaDB).
+                for value in values {
+                    value.get()?;
+                    match self.eval(value) {
+                        Err(e) if catchable(&e) => self.raised.push(Condition {
+                            level: "Error",
+                            number: e.number(),
+                            sqlstate: e.sqlstate().to_string(),
+                            message: e.message,
+                        }),
+                        evaluated => drop(evaluated?),
+                    }
+                }
+                Ok(Flow::Next)
+            }
             Op::Close(cursor) => match self.frame.cursors[*cursor].take() {
                 Some(_) => Ok(Flow::Next),
                 None => Err(cursor_not_open()),
@@ -3326,7 +3409,8 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
 
     /// Runs a write statement with its parameters. In a trigger its outcome is dropped
     /// (trigger invariant (2)); in a procedure it is atomic (`run_procedure`), its
-    /// outcome goes to the CALL and the value it generated to LAST_INSERT_ID().
+    /// outcome goes to the CALL and the value it generated to LAST_INSERT_ID(). Either way
+    /// it sets ROW_COUNT() when it ends (invariant (11)).
     fn write(
         &mut self,
         refs: &[Ref],

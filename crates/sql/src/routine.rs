@@ -17,7 +17,11 @@
 //!     built). An error binding one of the body's statements (an unknown table) comes
 //!     when the statement runs (`compound` invariant (7)).
 //! (2) A CALL checks its arguments before anything runs: their count (1318), and that
-//!     each OUT or INOUT argument is a user variable (1414).
+//!     each OUT or INOUT argument is a user variable or a `?` of a prepared CALL (1414).
+//!     Each returns there when the body ends: to its user variable; to the one EXECUTE
+//!     ... USING gave the `?` (1414 if that was no variable); or, for COM_STMT_EXECUTE,
+//!     to the client, in one row of their own after the body's result sets, flagged
+//!     SERVER_PS_OUT_PARAMS (only to a client with CLIENT_PS_MULTI_RESULTS, as MariaDB).
 //! (3) A CALL is one statement to the session. Each statement of the body is atomic
 //!     (`compound::run_procedure`): one that fails is undone, and the work before it
 //!     stays, committed when the CALL ends in autocommit mode (MariaDB commits each
@@ -50,13 +54,11 @@
 //! Not built yet (1235, or as noted): stored functions that write (also through a CALL);
 //! recursive procedures (max_sp_recursion_depth); DDL, transaction control and SET of
 //! system variables inside a procedure's body (a function's refuses them as MariaDB
-//! does: `compound` invariant (4)); an OUT or INOUT argument given as a `?` of a prepared
-//! CALL (1414 here). (A stored function in a DEFAULT, CHECK or GENERATED ALWAYS AS clause
-//! is 1901, as in MariaDB: `BindScope::definition`.) The body runs with the caller's
-//! privileges and sql_mode, not the definer's or the one recorded at CREATE; CREATE,
-//! ALTER and DROP check the database's CREATE, ALTER and DROP privileges (CREATE
-//! ROUTINE, ALTER ROUTINE and EXECUTE are not modelled). Warnings the body's statements
-//! raise stay in the body, as in a trigger.
+//! does: `compound` invariant (4)). (A stored function in a DEFAULT, CHECK or GENERATED
+//! ALWAYS AS clause is 1901, as in MariaDB: `BindScope::definition`.) The body runs with
+//! the caller's privileges and sql_mode, not the definer's or the one recorded at
+//! CREATE; CREATE, ALTER and DROP check the database's CREATE, ALTER and DROP privileges
+//! (CREATE ROUTINE, ALTER ROUTINE and EXECUTE are not modelled).
 
 use crate::compound;
 use crate::error::{Error, ErrorCode, Result};

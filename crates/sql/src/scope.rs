@@ -158,6 +158,11 @@ impl Parameters {
         n
     }
 
+    /// Passes over `count` parameters that are not bound (a CALL's OUT arguments).
+    pub fn skip(&self, count: usize) {
+        self.next.set(self.next.get() + count);
+    }
+
     /// Notes an ORDER BY or GROUP BY item `item`, at any depth of the statement.
     pub fn note_item(&self, item: &ast::Expr) {
         if matches!(item, ast::Expr::Value(v) if matches!(v.value, ast::Value::Placeholder(_))) {

@@ -775,6 +775,19 @@ enum PreparedPlan {
     Unbound(Arc<Statement>, Arc<str>),
 }
 
+/// Where the values of a statement's `?`s came from. A CALL returns an OUT or INOUT
+/// parameter given as a `?` to it (`routine` invariant (2)).
+#[derive(Clone, Copy)]
+pub(crate) enum Placeholders<'a> {
+    /// A query's text, which has no `?`.
+    Query,
+    /// COM_STMT_EXECUTE: the client sent them, and reads OUT parameters back in a result
+    /// set of their own.
+    Client,
+    /// EXECUTE ... USING: the user variable each `?`'s expression was, if it was one.
+    Using(&'a [Option<String>]),
+}
+
 pub struct Session {
     engine: Arc<Engine>,
     state: SessionState,
@@ -799,6 +812,8 @@ pub struct Session {
     multi_statements: bool,
     /// CLIENT_MULTI_RESULTS (`set_client_multi_results`).
     client_multi_results: bool,
+    /// CLIENT_PS_MULTI_RESULTS (`set_client_ps_multi_results`).
+    client_ps_multi_results: bool,
     /// CLIENT_FOUND_ROWS: affected rows count the rows a statement matched, changed or not.
     client_found_rows: bool,
     /// CLIENT_LOCAL_FILES: the client offered to send files for LOAD DATA LOCAL.
@@ -1219,6 +1234,7 @@ impl Session {
             procedures: Default::default(),
             multi_statements: false,
             client_multi_results: false,
+            client_ps_multi_results: false,
             client_found_rows: false,
             client_local_files: false,
             local_file: None,
@@ -1253,6 +1269,12 @@ impl Session {
     /// CLIENT_MULTI_RESULTS: the client reads the several result sets a CALL may send.
     pub fn set_client_multi_results(&mut self, enabled: bool) {
         self.client_multi_results = enabled;
+    }
+
+    /// CLIENT_PS_MULTI_RESULTS: the client reads the OUT parameters a CALL executed with
+    /// COM_STMT_EXECUTE returns in a result set of their own (`routine` invariant (2)).
+    pub fn set_client_ps_multi_results(&mut self, enabled: bool) {
+        self.client_ps_multi_results = enabled;
     }
 
     /// Whether the client asked for CLIENT_FOUND_ROWS (most drivers do by default).
@@ -1766,7 +1788,7 @@ impl Session {
 
     /// One execution of a prepared statement, first or resumed after a lock wait.
     fn run_prepared(&mut self, id: u32, params: &[Value], sink: &mut dyn ResultSink) -> Result<()> {
-        let mut result = self.execute_prepared_inner(id, params, sink, false);
+        let mut result = self.execute_prepared_inner(id, params, Placeholders::Client, sink, false);
         self.after_run(&result, sink);
         if let Err(e) = &mut result {
             if self.waits(e) {
@@ -1787,6 +1809,7 @@ impl Session {
         &mut self,
         id: u32,
         params: &[Value],
+        placeholders: Placeholders<'_>,
         sink: &mut dyn ResultSink,
         more: bool,
     ) -> Result<()> {
@@ -1862,7 +1885,7 @@ impl Session {
         let result = match bound {
             PreparedPlan::Bound(bound) => self.execute_bound(&bound, params, sink, more),
             PreparedPlan::Unbound(statement, text) => {
-                self.execute_unbound(&statement, &text, params, sink, more, true)
+                self.execute_unbound(&statement, &text, params, sink, more, placeholders)
             }
         };
         if let Some(database) = outer_database {
@@ -2122,7 +2145,9 @@ impl Session {
         match (template, bound) {
             (Some(plan), _) => self.execute_with_literals(&plan.bound, sink, more),
             (None, Some(bound)) => self.execute_bound(&bound, &[], sink, more),
-            (None, None) => self.execute_unbound(statement, text, &[], sink, more, false),
+            (None, None) => {
+                self.execute_unbound(statement, text, &[], sink, more, Placeholders::Query)
+            }
         }
     }
 
@@ -2753,11 +2778,11 @@ impl Session {
     }
 
     /// EXECUTE name [USING ...] of statement `id`: `values` are the USING expressions',
-    /// one per `?`.
+    /// one per `?`, and `variables` the user variable each expression was, if it was one.
     fn execute_named(
         &mut self,
         id: u32,
-        values: &[Value],
+        (values, variables): (&[Value], &[Option<String>]),
         sink: &mut dyn ResultSink,
         more: bool,
     ) -> Result<()> {
@@ -2767,10 +2792,9 @@ impl Session {
                 "Incorrect arguments to EXECUTE",
             ));
         }
-        self.execute_prepared_inner(id, values, sink, more)
+        self.execute_prepared_inner(id, values, Placeholders::Using(variables), sink, more)
     }
 
-    /// `prepared`: an EXECUTE of a prepared statement, not a text query.
     fn execute_unbound(
         &mut self,
         statement: &Statement,
@@ -2778,7 +2802,7 @@ impl Session {
         params: &[Value],
         sink: &mut dyn ResultSink,
         more: bool,
-        prepared: bool,
+        placeholders: Placeholders<'_>,
     ) -> Result<()> {
         let parameters = Parameters::untyped().with_user_variables(&self.state.user_vars.borrow());
         let outcome = match statement {
@@ -2827,6 +2851,7 @@ impl Session {
             Statement::CreateTrigger(t) => self.create_trigger(t)?,
             Statement::LoadData(load) => self.load_data(load, text, &parameters)?,
             Statement::SelectInto { query, into } => {
+                let prepared = !matches!(placeholders, Placeholders::Query);
                 let run = (params, &parameters, prepared);
                 return self.select_into(query, into, text, run, sink, more);
             }
@@ -2843,7 +2868,8 @@ impl Session {
                 if_exists,
             } => self.drop_routine(*kind, name, *if_exists)?,
             Statement::Call { name, arguments } => {
-                return self.call(name, arguments, (text, params, &parameters), sink, more);
+                let run = (text, params, &parameters, placeholders);
+                return self.call(name, arguments, run, sink, more);
             }
             Statement::ShowWarnings {
                 errors,
@@ -3049,7 +3075,16 @@ impl Session {
                     .iter()
                     .map(|e| self.eval_constant(e, "SET", text, params, &parameters))
                     .collect::<Result<Vec<_>>>()?;
-                return self.execute_named(id, &values, sink, more);
+                let variables: Vec<Option<String>> = using
+                    .iter()
+                    .map(|e| match e {
+                        ast::Expr::Identifier(ident) => {
+                            crate::select_into::user_variable(&ident.value).map(str::to_string)
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                return self.execute_named(id, (&values, &variables), sink, more);
             }
             Statement::DeallocateSql { name } => {
                 let id = self

@@ -19,6 +19,8 @@ pub const SERVER_STATUS_IN_TRANS: u16 = 0x0001;
 pub const SERVER_STATUS_AUTOCOMMIT: u16 = 0x0002;
 /// SERVER_MORE_RESULTS_EXISTS (set by the server from `more_results`).
 pub const SERVER_MORE_RESULTS_EXISTS: u16 = 0x0008;
+/// SERVER_PS_OUT_PARAMS: this result set holds a CALL's OUT parameters.
+pub const SERVER_PS_OUT_PARAMS: u16 = 0x1000;
 
 /// One column of a result set, as a column-definition packet describes it.
 #[derive(Clone, Debug, PartialEq)]
@@ -113,6 +115,19 @@ pub trait ResultSink {
         more_results: bool,
     ) -> Result<()>;
     fn ok(&mut self, ok: &OkInfo, more_results: bool) -> Result<()>;
+    /// The OUT and INOUT parameters a CALL run by COM_STMT_EXECUTE returns through its
+    /// `?`s: one row, flagged SERVER_PS_OUT_PARAMS; the CALL's final OK follows.
+    fn out_parameters(
+        &mut self,
+        columns: &Columns,
+        values: &[Value],
+        status_flags: u16,
+        warnings: u16,
+    ) -> Result<()> {
+        self.result_set_start(columns)?;
+        self.row(values)?;
+        self.result_set_end(status_flags | SERVER_PS_OUT_PARAMS, warnings, true)
+    }
     fn field_list(&mut self, columns: &[ColumnInfo]) -> Result<()>;
     /// Takes back what the running statement sent since the last complete reply: it was
     /// undone and runs again (session invariant (4)).

@@ -10,6 +10,7 @@
 
 import java.math.BigDecimal;
 import java.sql.BatchUpdateException;
+import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -199,6 +200,7 @@ public class Check {
             transactions(conn);
             errorCodes(conn);
             preparedReuseAndBatch(conn);
+            storedRoutines(conn);
             expectEqual("isValid after everything", conn.isValid(5), true);
         }
         try (Connection multi = DriverManager.getConnection(
@@ -469,5 +471,49 @@ public class Check {
             expectEqual("multi-statement results", results,
                     List.of("1", "two", "3", "updated 2"));
         }
+    }
+
+    // CallableStatement: MariaDB's driver prepares the CALL on the server and reads the OUT
+    // parameters from the result set flagged SERVER_PS_OUT_PARAMS; MySQL's passes them
+    // through user variables it reads back with a SELECT, after reading the parameters'
+    // modes from the server's metadata.
+    static void storedRoutines(Connection conn) throws SQLException {
+        try (Statement statement = conn.createStatement()) {
+            statement.execute("CREATE PROCEDURE scale(IN factor INT, OUT doubled BIGINT,"
+                    + " INOUT label VARCHAR(20))"
+                    + " BEGIN SET doubled = factor * 2; SET label = CONCAT(label, '!');"
+                    + " SELECT factor AS f, label AS l; END");
+            statement.execute("CREATE FUNCTION plus_one(x INT) RETURNS INT DETERMINISTIC"
+                    + " RETURN x + 1");
+        }
+        try (CallableStatement call = conn.prepareCall("{call scale(?, ?, ?)}")) {
+            for (int factor : new int[] {21, -4}) {
+                call.setInt(1, factor);
+                call.registerOutParameter(2, Types.BIGINT);
+                call.setString(3, "n" + factor);
+                call.registerOutParameter(3, Types.VARCHAR);
+                expectEqual("CALL scale has a result set", call.execute(), true);
+                try (ResultSet rs = call.getResultSet()) {
+                    expectEqual("CALL scale row", rs.next(), true);
+                    expectEqual("CALL scale f", rs.getInt(1), factor);
+                    expectEqual("CALL scale l", rs.getString(2), "n" + factor + "!");
+                    expectEqual("CALL scale one row", rs.next(), false);
+                }
+                expectEqual("CALL scale OUT doubled", call.getLong(2), factor * 2L);
+                expectEqual("CALL scale INOUT label", call.getString(3), "n" + factor + "!");
+            }
+        }
+        try (CallableStatement call = conn.prepareCall("{? = call plus_one(?)}")) {
+            call.registerOutParameter(1, Types.INTEGER);
+            call.setInt(2, 41);
+            call.execute();
+            expectEqual("function plus_one", call.getInt(1), 42);
+        }
+        expectError("CALL of no such procedure", () -> {
+            try (CallableStatement call = conn.prepareCall("{call no_such_procedure(?)}")) {
+                call.setInt(1, 1);
+                call.execute();
+            }
+        }, 1305, "42000");
     }
 }

@@ -4,9 +4,9 @@
 //! invariant (3)). A stored function runs where an expression calls it (`routine`
 //! invariant (5)), not here.
 
-use super::{storage_error, Session, StatementOutcome};
+use super::{storage_error, Placeholders, Session, StatementOutcome};
 use crate::compound::{self, CallOutput};
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Condition, Error, ErrorCode, Result};
 use crate::expr::SessionContext;
 use crate::privilege::Privileges;
 use crate::routine::{self, CreateRoutine, Mode};
@@ -207,13 +207,13 @@ impl Session {
     }
 
     /// CALL [db.]name[(arguments)]: runs the procedure's body with its parameters set from
-    /// the arguments, assigns the OUT and INOUT parameters to their user variables, and
-    /// sends the body's result sets, then an OK (`routine` invariants (2) to (4)).
+    /// the arguments, returns the OUT and INOUT parameters (`Returned`), and sends the
+    /// body's result sets, then an OK (`routine` invariants (2) to (4)).
     pub(super) fn call(
         &mut self,
         name: &ast::ObjectName,
         arguments: &[ast::Expr],
-        (text, params, parameters): (&str, &[Value], &Parameters),
+        (text, params, parameters, placeholders): (&str, &[Value], &Parameters, Placeholders),
         sink: &mut dyn ResultSink,
         more: bool,
     ) -> Result<()> {
@@ -230,20 +230,27 @@ impl Session {
                 kind, qualified, expected, given,
             ));
         }
-        // Each OUT or INOUT argument names the user variable it is returned to.
         let mut returned = Vec::new();
+        let mut placeholder = 0;
         for (i, (parameter, argument)) in declared.iter().zip(arguments).enumerate() {
+            let own = is_placeholder(argument).then_some(placeholder);
+            placeholder += placeholders_in(argument);
             if parameter.mode == Mode::In {
                 continue;
             }
-            let variable = match argument {
-                ast::Expr::Identifier(ident) => user_variable(&ident.value),
+            let to = match (argument, own, placeholders) {
+                (ast::Expr::Identifier(ident), ..) => user_variable(&ident.value)
+                    .map(|variable| Returned::Variable(variable.to_string())),
+                (_, Some(_), Placeholders::Client) => Some(Returned::Client),
+                (_, Some(index), Placeholders::Using(variables)) => {
+                    variables[index].clone().map(Returned::Variable)
+                }
                 _ => None,
             };
-            let Some(variable) = variable else {
+            let Some(to) = to else {
                 return Err(routine::not_variable_argument(i, qualified));
             };
-            returned.push((i, variable.to_string()));
+            returned.push((i, to));
         }
         if !self.client_multi_results && procedure.body.result_sets {
             return Err(Error::new(
@@ -254,7 +261,11 @@ impl Session {
         let mut values = Vec::with_capacity(arguments.len());
         for (parameter, argument) in declared.iter().zip(arguments) {
             values.push(match parameter.mode {
-                Mode::Out => Value::Null,
+                Mode::Out => {
+                    // Its `?` (if it is one) is not read, but it is counted.
+                    parameters.skip(placeholders_in(argument));
+                    Value::Null
+                }
                 Mode::In | Mode::InOut => {
                     self.eval_constant(argument, "field list", text, params, parameters)?
                 }
@@ -277,13 +288,42 @@ impl Session {
                 ran => ran.map(Ok),
             }
         })?;
-        let finals = ran?;
-        for (slot, variable) in returned {
-            self.state
-                .set_user_variable(&variable, finals[slot].clone());
+        let mut finals = ran?;
+        if let Some(conditions) = output.conditions {
+            self.state.clear_warnings();
+            self.state.warnings_current.set(true);
+            for condition in conditions {
+                let Condition {
+                    level,
+                    number,
+                    message,
+                    ..
+                } = condition;
+                self.state.push_warning_number(level, number, message);
+            }
+        }
+        let mut to_client = (Vec::new(), Vec::new());
+        for (slot, to) in returned {
+            let value = std::mem::replace(&mut finals[slot], Value::Null);
+            match to {
+                Returned::Variable(variable) => self.state.set_user_variable(&variable, value),
+                Returned::Client => {
+                    let parameter = &declared[slot];
+                    let column =
+                        ColumnInfo::expression(&parameter.name, parameter.data_type.clone(), false);
+                    to_client.0.push(column);
+                    to_client.1.push(value);
+                }
+            }
         }
         for rows in output.result_sets {
             self.send_rows(rows, sink, true)?;
+        }
+        // A client without CLIENT_PS_MULTI_RESULTS does not read them: MariaDB drops them.
+        let (columns, values) = to_client;
+        if !columns.is_empty() && self.client_ps_multi_results {
+            let (flags, warnings) = (self.status_flags(), self.state.warning_count());
+            sink.out_parameters(&columns.into(), &values, flags, warnings)?;
         }
         self.finish(
             StatementOutcome::Affected {
@@ -360,4 +400,27 @@ impl Session {
             ]],
         })
     }
+}
+
+/// Where a CALL returns an OUT or INOUT parameter (`routine` invariant (2)).
+enum Returned {
+    /// `@v`, or a `?` that EXECUTE ... USING gave `@v`.
+    Variable(String),
+    /// A `?` of COM_STMT_EXECUTE: the result set of OUT parameters (`out_parameters`).
+    Client,
+}
+
+/// How many `?`s `argument` holds: a bare one, or those in an expression.
+fn placeholders_in(argument: &ast::Expr) -> usize {
+    let mut count = 0;
+    let _ = ast::visit_expressions(argument, |e| {
+        count += usize::from(is_placeholder(e));
+        std::ops::ControlFlow::<()>::Continue(())
+    });
+    count
+}
+
+/// Whether `e` is a bare `?`.
+fn is_placeholder(e: &ast::Expr) -> bool {
+    matches!(e, ast::Expr::Value(v) if matches!(&v.value, ast::Value::Placeholder(p) if p == "?"))
 }

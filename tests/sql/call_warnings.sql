@@ -1,0 +1,97 @@
+-- The warnings a CALL ends with, as MariaDB's: what its body's statements raised, where
+-- each statement that raises a condition first clears those raised before it, one that
+-- names a table (SELECT, INSERT, UPDATE, DELETE, OPEN of a cursor over one) clears them
+-- even if it raises nothing, and a condition a handler catches is dropped. SET, IF or
+-- WHILE conditions with subqueries, SELECT without a table, FETCH and CALL keep them; a
+-- nested CALL's statements act on the same list. DO runs in a body as at the top level.
+
+CREATE TABLE t (a INT PRIMARY KEY, b TINYINT);
+INSERT INTO t VALUES (1, 1);
+DELIMITER //
+CREATE PROCEDURE no_row() BEGIN DECLARE x INT; SELECT a INTO x FROM t WHERE a = 99; END//
+CREATE PROCEDURE then_set() BEGIN DECLARE x INT; SELECT a INTO x FROM t WHERE a = 99; SET x = 1; SET @u = 2; END//
+CREATE PROCEDURE then_found() BEGIN DECLARE x INT; SELECT a INTO x FROM t WHERE a = 99; SELECT a INTO x FROM t WHERE a = 1; END//
+CREATE PROCEDURE twice() BEGIN DECLARE x INT; SELECT a INTO x FROM t WHERE a = 99; SELECT a INTO x FROM t WHERE a = 98; END//
+CREATE PROCEDURE then_select_no_table() BEGIN DECLARE x INT; SELECT a INTO x FROM t WHERE a = 99; SELECT 1 AS one; SELECT CAST(NULL AS SIGNED) INTO @n; END//
+CREATE PROCEDURE then_update() BEGIN DECLARE x INT; SELECT a INTO x FROM t WHERE a = 99; UPDATE t SET b = b WHERE a = 1; END//
+CREATE PROCEDURE then_if() BEGIN DECLARE x INT; SELECT a INTO x FROM t WHERE a = 99; IF x IS NULL THEN SET @z = 1; END IF; END//
+CREATE PROCEDURE subquery_set() BEGIN DECLARE x INT; SELECT a INTO x FROM t WHERE a = 99; SET x = (SELECT COUNT(*) FROM t); END//
+CREATE PROCEDURE subquery_if() BEGIN DECLARE x INT; SELECT a INTO x FROM t WHERE a = 99; IF (SELECT COUNT(*) FROM t) > 0 THEN SET @a = 1; END IF; END//
+CREATE PROCEDURE subquery_while() BEGIN DECLARE x INT; SELECT a INTO x FROM t WHERE a = 99; WHILE (SELECT COUNT(*) FROM t) < 0 DO SET @a = 1; END WHILE; END//
+CREATE PROCEDURE cursor_open() BEGIN DECLARE x INT; DECLARE c CURSOR FOR SELECT a FROM t; SELECT a INTO x FROM t WHERE a = 99; OPEN c; CLOSE c; END//
+CREATE PROCEDURE cursor_fetch() BEGIN DECLARE x INT; DECLARE c CURSOR FOR SELECT a FROM t; OPEN c; SELECT a INTO x FROM t WHERE a = 99; FETCH c INTO x; CLOSE c; END//
+CREATE PROCEDURE handled() BEGIN DECLARE x INT; DECLARE CONTINUE HANDLER FOR NOT FOUND SET @h = 1; SELECT a INTO x FROM t WHERE a = 99; END//
+CREATE PROCEDURE handled_error() BEGIN DECLARE CONTINUE HANDLER FOR SQLEXCEPTION SET @h = 2; INSERT INTO t VALUES (1, 1); END//
+CREATE PROCEDURE handled_cast() BEGIN DECLARE x INT; DECLARE CONTINUE HANDLER FOR 1292 SET @h = 3; SELECT a INTO x FROM t WHERE a = 99; SELECT CAST('2b' AS SIGNED) INTO @w; END//
+CREATE PROCEDURE casts() BEGIN DECLARE x INT; SELECT a INTO x FROM t WHERE a = 99; SELECT CAST('2b' AS SIGNED) INTO @w; SELECT CAST('3c' AS SIGNED) INTO @w; END//
+CREATE PROCEDURE handler_warns() BEGIN DECLARE x INT; DECLARE CONTINUE HANDLER FOR 1292 BEGIN SELECT CAST('4d' AS SIGNED) INTO @w; END; SELECT a INTO x FROM t WHERE a = 99; SELECT CAST('2b' AS SIGNED) INTO @w; END//
+CREATE PROCEDURE two_in_one() BEGIN SELECT CAST('2b' AS SIGNED), CAST('3c' AS SIGNED) INTO @w, @v; END//
+CREATE PROCEDURE signalled() BEGIN DECLARE x INT; SELECT a INTO x FROM t WHERE a = 99; SIGNAL SQLSTATE '01000' SET MESSAGE_TEXT = 'mine'; END//
+CREATE PROCEDURE insert_ignore() BEGIN INSERT IGNORE INTO t VALUES (2, 300); SELECT 1 AS one; SET @q = 1; END//
+CREATE PROCEDURE calls_handled() BEGIN DECLARE x INT; SELECT a INTO x FROM t WHERE a = 99; CALL handled(); END//
+CREATE PROCEDURE calls_no_row() BEGIN CALL no_row(); END//
+CREATE PROCEDURE calls_setter() BEGIN DECLARE x INT; SELECT a INTO x FROM t WHERE a = 99; CALL then_set(); END//
+CREATE PROCEDURE does() BEGIN DECLARE x INT; SELECT a INTO x FROM t WHERE a = 99; DO 1, @k := 5; DO x + 1; END//
+CREATE PROCEDURE does_cast() BEGIN DECLARE x INT; SELECT a INTO x FROM t WHERE a = 99; DO CAST('5e' AS SIGNED); END//
+CREATE PROCEDURE does_fail() BEGIN DECLARE CONTINUE HANDLER FOR SQLEXCEPTION SET @caught = 1; DO (SELECT a FROM t); SET @after = 1; END//
+CREATE FUNCTION does_in_function(n INT) RETURNS INT BEGIN DO @f := n * 2; RETURN @f + 1; END//
+DELIMITER ;
+CALL no_row();
+SHOW WARNINGS;
+CALL then_set();
+SHOW WARNINGS;
+CALL then_found();
+SHOW WARNINGS;
+CALL twice();
+SHOW WARNINGS;
+CALL then_select_no_table();
+SHOW WARNINGS;
+CALL then_update();
+SHOW WARNINGS;
+CALL then_if();
+SHOW WARNINGS;
+CALL subquery_set();
+SHOW WARNINGS;
+CALL subquery_if();
+SHOW WARNINGS;
+CALL subquery_while();
+SHOW WARNINGS;
+CALL cursor_open();
+SHOW WARNINGS;
+CALL cursor_fetch();
+SHOW WARNINGS;
+CALL handled();
+SHOW WARNINGS;
+CALL handled_error();
+SHOW WARNINGS;
+CALL handled_cast();
+SHOW WARNINGS;
+CALL casts();
+SHOW WARNINGS;
+CALL handler_warns();
+SHOW WARNINGS;
+CALL two_in_one();
+SHOW WARNINGS;
+CALL signalled();
+SHOW WARNINGS;
+CALL insert_ignore();
+SHOW WARNINGS;
+SELECT * FROM t ORDER BY a;
+CALL calls_handled();
+SHOW WARNINGS;
+CALL calls_no_row();
+SHOW WARNINGS;
+CALL calls_setter();
+SHOW WARNINGS;
+SELECT @h, @w, @v;
+CALL does();
+SHOW WARNINGS;
+SELECT @k;
+CALL does_cast();
+SHOW WARNINGS;
+SET @caught = 0, @after = 0;
+CALL does_fail();
+SHOW WARNINGS;
+SELECT @caught, @after;
+SELECT does_in_function(4);
+SELECT @f;
