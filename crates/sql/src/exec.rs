@@ -705,17 +705,21 @@ pub fn sort_rows<T>(
     });
 }
 
+/// Compares two values of a sort key of type `t`: NULL first, then as `coerce::compare`.
 pub(crate) fn compare_for_sort(
     a: &Value,
     b: &Value,
     t: &DataType,
     session: &dyn crate::expr::SessionContext,
 ) -> Ordering {
-    match (a.is_null(), b.is_null()) {
-        (true, true) => Ordering::Equal,
-        (true, false) => Ordering::Less,
-        (false, true) => Ordering::Greater,
-        (false, false) => coerce::compare(a, t, b, t, session).unwrap_or(Ordering::Equal),
+    match (a, b) {
+        (Value::Null, Value::Null) => Ordering::Equal,
+        (Value::Null, _) => Ordering::Less,
+        (_, Value::Null) => Ordering::Greater,
+        // What `coerce::compare` does with two strings of one type, without choosing the
+        // comparison for each pair: that choice was 40% of sorting sysbench's CHAR rows.
+        (Value::Bytes(x), Value::Bytes(y)) => coerce::string_collation(t).compare(x, y),
+        _ => coerce::compare(a, t, b, t, session).unwrap_or(Ordering::Equal),
     }
 }
 

@@ -902,3 +902,43 @@ fn exact_keys() {
         }
     }
 }
+
+#[test]
+fn sort_compares_strings_as_sql_comparison_does() {
+    use manycore_types::Collation;
+    let session = TestSession::default();
+    let types = [
+        DataType::char(20),
+        DataType::varchar(20).with_collation(Collation::Utf8mb4Bin),
+        DataType::VarBinary { length: 20 },
+        DataType::Enum {
+            members: ["b".to_string(), "a".to_string()].into(),
+            collation: Collation::Utf8mb4GeneralCi,
+        },
+        DataType::BIGINT,
+        DataType::Date,
+    ];
+    let texts: [&[u8]; 9] = [
+        b"a",
+        b"A",
+        b"a  ",
+        b"b",
+        b"",
+        b"\xc3\xa9",
+        b"E",
+        b"10",
+        b"9",
+    ];
+    for t in &types {
+        for x in texts {
+            for y in texts {
+                let (a, b) = (Value::Bytes(x.to_vec()), Value::Bytes(y.to_vec()));
+                assert_eq!(
+                    crate::exec::compare_for_sort(&a, &b, t, &session),
+                    coerce::compare(&a, t, &b, t, &session).expect("not NULL"),
+                    "{x:?} against {y:?} as {t:?}"
+                );
+            }
+        }
+    }
+}
