@@ -534,7 +534,8 @@ fn reparse(text: &str) -> Result<Parser<'static>, ParserError> {
 /// to it, as `@a` is. An `@` right after a word or a string is an account's (`'u'@'h'`,
 /// `u@'h'`) and stays.
 pub(crate) fn parser(text: &str) -> Result<Parser<'static>, ParserError> {
-    if !text.contains("@'") && !text.contains("@\"") && !text.contains("@`") {
+    let quoted_at = |at: usize| matches!(text.as_bytes().get(at + 1), Some(b'\'' | b'"' | b'`'));
+    if !memchr::memchr_iter(b'@', text.as_bytes()).any(quoted_at) {
         return Parser::new(&DIALECT).try_with_sql(text);
     }
     let tokens = Tokenizer::new(&DIALECT, text).tokenize_with_location()?;

@@ -24,6 +24,7 @@ use crate::outfile::{self, IntoFile};
 use crate::parse::{self, DIALECT};
 use crate::plan::Plan;
 use manycore_types::Value;
+use sqlparser::ast;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Token, Tokenizer};
 use std::ops::ControlFlow;
@@ -141,6 +142,15 @@ pub(crate) fn split(text: &str) -> std::result::Result<Option<(String, IntoClaus
 /// The user variable a target names (`@name`), or None for a local variable's name.
 pub(crate) fn user_variable(target: &str) -> Option<&str> {
     target.strip_prefix('@').filter(|n| !n.starts_with('@'))
+}
+
+/// The user variable an expression is (`@name` written alone), or None for any other
+/// expression: what an OUT argument or an EXECUTE ... USING item may return a value to.
+pub(crate) fn user_variable_of(expr: &ast::Expr) -> Option<&str> {
+    match expr {
+        ast::Expr::Identifier(ident) => user_variable(&ident.value),
+        _ => None,
+    }
 }
 
 /// 1222 unless the SELECT has one column per target (checked before it runs).

@@ -3077,12 +3077,7 @@ impl Session {
                     .collect::<Result<Vec<_>>>()?;
                 let variables: Vec<Option<String>> = using
                     .iter()
-                    .map(|e| match e {
-                        ast::Expr::Identifier(ident) => {
-                            crate::select_into::user_variable(&ident.value).map(str::to_string)
-                        }
-                        _ => None,
-                    })
+                    .map(|e| crate::select_into::user_variable_of(e).map(str::to_string))
                     .collect();
                 return self.execute_named(id, (&values, &variables), sink, more);
             }

@@ -11,7 +11,7 @@ use crate::expr::SessionContext;
 use crate::privilege::Privileges;
 use crate::routine::{self, CreateRoutine, Mode};
 use crate::scope::Parameters;
-use crate::select_into::user_variable;
+use crate::select_into::user_variable_of;
 use crate::show::{self, Rows};
 use crate::sink::{ColumnInfo, ResultSink};
 use manycore_storage::{Catalog, RoutineKind, RoutineSchema};
@@ -238,11 +238,10 @@ impl Session {
             if parameter.mode == Mode::In {
                 continue;
             }
-            let to = match (argument, own, placeholders) {
-                (ast::Expr::Identifier(ident), ..) => user_variable(&ident.value)
-                    .map(|variable| Returned::Variable(variable.to_string())),
-                (_, Some(_), Placeholders::Client) => Some(Returned::Client),
-                (_, Some(index), Placeholders::Using(variables)) => {
+            let to = match (user_variable_of(argument), own, placeholders) {
+                (Some(variable), ..) => Some(Returned::Variable(variable.to_string())),
+                (None, Some(_), Placeholders::Client) => Some(Returned::Client),
+                (None, Some(index), Placeholders::Using(variables)) => {
                     variables[index].clone().map(Returned::Variable)
                 }
                 _ => None,
