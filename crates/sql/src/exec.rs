@@ -184,22 +184,21 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
                 Ok(ControlFlow::Continue(()))
             }
         }),
-        Plan::Widen { input, width } => {
-            let mut buffer = Vec::with_capacity(*width);
-            run(input, ctx, &mut |row| {
-                buffer.clear();
-                buffer.extend_from_slice(row);
-                buffer.resize(*width, Value::Null);
-                out(&buffer)
-            })
-        }
         Plan::Compute { input, exprs, at } => {
             let mut buffer = Vec::new();
             run(input, ctx, &mut |row| {
-                buffer.clear();
-                buffer.extend_from_slice(row);
+                // Cells are assigned, not cloned afresh, so that a string cell reuses
+                // the buffer's allocation from the row before (plan invariant (5)).
+                buffer.resize(row.len().max(at + exprs.len()), Value::Null);
+                for (cell, value) in buffer.iter_mut().zip(row) {
+                    assign(cell, value);
+                }
                 for (i, e) in exprs.iter().enumerate() {
-                    buffer[at + i] = e.eval(&buffer, &ctx.eval)?;
+                    match e.column_index().filter(|&column| column < *at) {
+                        // A select value that is a FROM column: the cell as it is.
+                        Some(column) => assign(&mut buffer[at + i], &row[column]),
+                        None => buffer[at + i] = e.eval(&buffer, &ctx.eval)?,
+                    }
                 }
                 out(&buffer)
             })
@@ -269,24 +268,7 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
             })
             .map(|_| ControlFlow::Continue(()))
         }
-        Plan::Sort { input, keys } => {
-            let mut rows: Vec<(Vec<Value>, Vec<Value>)> = Vec::new();
-            let _ = run(input, ctx, &mut |row| {
-                let mut k = Vec::with_capacity(keys.len());
-                for key in keys {
-                    k.push(key.expr.eval(row, &ctx.eval)?);
-                }
-                rows.push((k, row.to_vec()));
-                Ok(ControlFlow::Continue(()))
-            })?;
-            sort_rows(&mut rows, keys, ctx.eval.session);
-            for (_, row) in &rows {
-                if out(row)?.is_break() {
-                    return Ok(ControlFlow::Break(()));
-                }
-            }
-            Ok(ControlFlow::Continue(()))
-        }
+        Plan::Sort { input, keys, kept } => run_sort(input, keys, kept.as_deref(), ctx, out),
         Plan::Aggregate {
             input,
             group_by,
@@ -685,24 +667,97 @@ pub fn is_true(predicate: &Expr, row: &[Value], ctx: &ExecContext) -> Result<boo
     Ok(predicate.eval_bool(row, &ctx.eval)? == Some(true))
 }
 
+/// `Plan::Sort`. A buffered row holds the `kept` cells of the input row (all when None),
+/// then the values of the keys that are not kept cells: a key that is a kept cell is
+/// compared in place rather than copied once more.
+fn run_sort(
+    input: &Plan,
+    keys: &[SortKey],
+    kept: Option<&[usize]>,
+    ctx: &ExecContext,
+    out: &mut dyn FnMut(&[Value]) -> Flow,
+) -> Flow {
+    let kept_cell = |key: &SortKey| {
+        key.expr
+            .column_index()
+            .filter(|column| kept.is_none_or(|kept| kept.contains(column)))
+    };
+    let evaluated: Vec<&SortKey> = keys.iter().filter(|key| kept_cell(key).is_none()).collect();
+    let mut rows: Vec<Vec<Value>> = Vec::new();
+    let mut width = 0;
+    let _ = run(input, ctx, &mut |row| {
+        width = row.len();
+        let mut buffered = Vec::with_capacity(row.len() + evaluated.len());
+        match kept {
+            Some(kept) => {
+                buffered.resize(row.len(), Value::Null);
+                for &column in kept {
+                    buffered[column] = row[column].clone();
+                }
+            }
+            None => buffered.extend_from_slice(row),
+        }
+        for key in &evaluated {
+            buffered.push(key.expr.eval(row, &ctx.eval)?);
+        }
+        rows.push(buffered);
+        Ok(ControlFlow::Continue(()))
+    })?;
+    let mut next_evaluated = width;
+    let positions: Vec<usize> = keys
+        .iter()
+        .map(|key| {
+            kept_cell(key).unwrap_or_else(|| {
+                next_evaluated += 1;
+                next_evaluated - 1
+            })
+        })
+        .collect();
+    let types = key_types(keys);
+    rows.sort_by(|a, b| {
+        order_by_keys(keys, &types, ctx.eval.session, |i| {
+            (&a[positions[i]], &b[positions[i]])
+        })
+    });
+    for row in &rows {
+        if out(&row[..width])?.is_break() {
+            return Ok(ControlFlow::Break(()));
+        }
+    }
+    Ok(ControlFlow::Continue(()))
+}
+
 /// Sorts by keys: NULL first ascending (last descending), stable for equal keys.
 pub fn sort_rows<T>(
     rows: &mut [(Vec<Value>, T)],
     keys: &[SortKey],
     session: &dyn crate::expr::SessionContext,
 ) {
-    // Typed once, not per comparison: data_type() may build a DataType.
-    let types: Vec<DataType> = keys.iter().map(|key| key.expr.data_type()).collect();
-    rows.sort_by(|a, b| {
-        for (i, (key, t)) in keys.iter().zip(&types).enumerate() {
-            let ord = compare_for_sort(&a.0[i], &b.0[i], t, session);
-            let ord = if key.descending { ord.reverse() } else { ord };
-            if ord != Ordering::Equal {
-                return ord;
-            }
+    let types = key_types(keys);
+    rows.sort_by(|a, b| order_by_keys(keys, &types, session, |i| (&a.0[i], &b.0[i])));
+}
+
+/// The keys' types, found once per sort, not per comparison: data_type() may build one.
+fn key_types(keys: &[SortKey]) -> Vec<DataType> {
+    keys.iter().map(|key| key.expr.data_type()).collect()
+}
+
+/// The order of two rows whose values of key `i` are `values(i)`.
+fn order_by_keys<'v>(
+    keys: &[SortKey],
+    types: &[DataType],
+    session: &dyn crate::expr::SessionContext,
+    values: impl Fn(usize) -> (&'v Value, &'v Value),
+) -> Ordering {
+    for (i, (key, t)) in keys.iter().zip(types).enumerate() {
+        let (a, b) = values(i);
+        let ord = compare_for_sort(a, b, t, session);
+        let ord = if key.descending { ord.reverse() } else { ord };
+        if ord != Ordering::Equal {
+            return ord;
         }
-        Ordering::Equal
-    });
+    }
+    Ordering::Equal
 }
 
 /// Compares two values of a sort key of type `t`: NULL first, then as `coerce::compare`.

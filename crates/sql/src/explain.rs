@@ -346,7 +346,7 @@ impl Explainer<'_, '_> {
                     above.exprs.extend(exprs);
                     input
                 }
-                Plan::Sort { input, keys } => {
+                Plan::Sort { input, keys, .. } => {
                     above.sorts = true;
                     above.exprs.extend(keys.iter().map(|k| &k.expr));
                     input
@@ -355,7 +355,7 @@ impl Explainer<'_, '_> {
                     above.buffers = true;
                     input
                 }
-                Plan::Widen { input, .. } | Plan::Limit { input, .. } => input,
+                Plan::Limit { input, .. } => input,
                 _ => break,
             };
             parent = Some(source);

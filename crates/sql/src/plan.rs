@@ -4,7 +4,7 @@
 //!
 //! ```text
 //!   Limit -> Distinct -> Project -> Sort -> Filter(HAVING) -> Compute(select list)
-//!         -> Aggregate | Widen -> Filter(WHERE residual) -> Scan(access path) | SystemScan
+//!         -> Aggregate | Filter(WHERE residual) -> Scan(access path) | SystemScan
 //!         | Join | Empty
 //! ```
 //!
@@ -45,6 +45,12 @@
 //!     (`access` module notes), and a fallback to a full scan applies the whole clause.
 //! (3) A `WorkTable` is read only inside a run of its `Recursive` plan, which provides
 //!     its rows; they belong to that run (`exec`), never to the plan.
+//! (4) A `Sort` with `kept` cells is read only by a `Project` whose expressions are
+//!     column references to kept cells: a sorted row is buffered whole until the sort
+//!     ends, and copying the cells nothing reads was most of sorting sysbench's rows.
+//! (5) A `Compute` that widens its row has expressions that read only the input row's
+//!     cells: the cells it adds hold the previous row's values until computed, so that
+//!     a string value reuses its buffer.
 
 use crate::expr::{AggregateCall, Expr};
 use crate::information_schema::SystemTable;
@@ -77,20 +83,19 @@ pub enum Plan {
         width: usize,
         select_width: usize,
     },
-    /// Copies the row into `width` cells (the extra ones NULL).
-    Widen {
-        input: Box<Plan>,
-        width: usize,
-    },
-    /// row[at + i] = exprs[i](row).
+    /// row[at + i] = exprs[i](row), the row widened to `at + exprs.len()` cells when
+    /// shorter (invariant (5)).
     Compute {
         input: Box<Plan>,
         exprs: Vec<Expr>,
         at: usize,
     },
+    /// The input's rows in the order of `keys` (stable). With `kept`, a row passed on
+    /// holds only those cells of the input row, the rest NULL (invariant (4)).
     Sort {
         input: Box<Plan>,
         keys: Vec<SortKey>,
+        kept: Option<Vec<usize>>,
     },
     /// Buffers the rows and sets `row[at + i]` to window call `i`'s value (`window`).
     Window {
@@ -166,12 +171,14 @@ impl Plan {
         let mut plan: &Plan = input;
         let scan = loop {
             match plan {
-                Plan::Project { input, .. } | Plan::Widen { input, .. } => plan = input,
+                Plan::Project { input, .. } => plan = input,
                 Plan::Compute { input, exprs, at } => {
                     computed = Some((exprs, *at));
                     plan = input;
                 }
-                Plan::Sort { input, keys: sort } => {
+                Plan::Sort {
+                    input, keys: sort, ..
+                } => {
                     keys = sort;
                     plan = input;
                 }
@@ -208,7 +215,6 @@ impl Plan {
         match self {
             Plan::Filter { input, .. }
             | Plan::Aggregate { input, .. }
-            | Plan::Widen { input, .. }
             | Plan::Compute { input, .. }
             | Plan::Sort { input, .. }
             | Plan::Window { input, .. }

@@ -690,11 +690,6 @@ pub fn bind_query_block(
             width,
             select_width,
         };
-    } else if extended {
-        plan = Plan::Widen {
-            input: Box::new(plan),
-            width: width + select_width,
-        };
     }
     if extended {
         // Select values that read window values are made after the Window operator.
@@ -708,7 +703,10 @@ pub fn bind_query_block(
                 },
                 false => item.expr.clone(),
             })
-            .collect();
+            .collect::<Vec<_>>();
+        // Plan invariant (5): without aggregates this Compute widens the FROM row, whose
+        // cells are all the select list reads.
+        debug_assert!(aggregated || !exprs.iter().any(|e| references_at_or_above(e, width)));
         plan = Plan::Compute {
             input: Box::new(plan),
             exprs,
@@ -742,13 +740,7 @@ pub fn bind_query_block(
             at: width,
         };
     }
-    if !sort_keys.is_empty() {
-        plan = Plan::Sort {
-            input: Box::new(plan),
-            keys: sort_keys,
-        };
-    }
-    let project = if extended {
+    let project: Vec<Expr> = if extended {
         aliases
             .iter()
             .map(|a| Expr::Column(a.column.clone()))
@@ -756,6 +748,14 @@ pub fn bind_query_block(
     } else {
         select_exprs
     };
+    if !sort_keys.is_empty() {
+        plan = Plan::Sort {
+            input: Box::new(plan),
+            keys: sort_keys,
+            // Plan invariant (4): the Project below is the sort's one reader.
+            kept: project.iter().map(Expr::column_index).collect(),
+        };
+    }
     let types = project.iter().map(|e| e.data_type()).collect();
     plan = Plan::Project {
         input: Box::new(plan),
@@ -1170,7 +1170,6 @@ fn is_full_scan(plan: &Plan) -> bool {
         Plan::Recursive(cte) => is_full_scan(&cte.anchor),
         Plan::Filter { input, .. }
         | Plan::Aggregate { input, .. }
-        | Plan::Widen { input, .. }
         | Plan::Compute { input, .. }
         | Plan::Sort { input, .. }
         | Plan::Window { input, .. }

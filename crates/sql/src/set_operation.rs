@@ -127,6 +127,7 @@ pub fn order_and_limit(
         plan = Plan::Sort {
             input: Box::new(plan),
             keys,
+            kept: None,
         };
     }
     let (offset, count) = select::bind_limit(&query.limit_clause, cx.parameters)?;

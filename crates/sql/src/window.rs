@@ -8,7 +8,7 @@
 //! `W + K + A + i` when binding is done. A query block with window functions runs as
 //!
 //! ```text
-//!   Aggregate | Widen -> Compute(select items without windows) -> Filter(HAVING)
+//!   Aggregate | Filter(WHERE) -> Compute(select items without windows) -> Filter(HAVING)
 //!     -> Window -> Compute(select items with windows) -> Sort -> Project -> ...
 //! ```
 //!
