@@ -17,6 +17,7 @@
 use crate::engine::ProcessEntry;
 use crate::error::{Error, Result};
 use crate::expr::coerce;
+use crate::key_set::KeySet;
 use crate::expr::{store_value, VarScope};
 use crate::expr::{Accumulator, EvalContext, Expr, Subquery, SubqueryRows, SubqueryRunner};
 use crate::plan::{
@@ -226,7 +227,7 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
             flow
         }
         Plan::Distinct { input, types } => {
-            let mut seen = foldhash::HashSet::<Vec<u8>>::default();
+            let mut seen = KeySet::default();
             let mut key = Vec::new();
             run(input, ctx, &mut |row| {
                 key.clear();
@@ -234,7 +235,7 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
                 for (v, t) in row.iter().zip(types) {
                     group_key(v, Some(t), &mut key);
                 }
-                if seen.insert(key.clone()) {
+                if seen.insert(&key) {
                     out(row)
                 } else {
                     Ok(ControlFlow::Continue(()))
@@ -361,7 +362,7 @@ fn run_recursive(
             _ => u64::MAX,
         };
     // Keys of the rows added so far (UNION DISTINCT only).
-    let mut seen = foldhash::HashSet::<Vec<u8>>::default();
+    let mut seen = KeySet::default();
     let mut key = Vec::new();
     let mut is_new = |row: &[Value]| {
         if cte.all {
@@ -371,7 +372,7 @@ fn run_recursive(
         for (value, data_type) in row.iter().zip(&cte.types) {
             group_key(value, Some(data_type), &mut key);
         }
-        seen.insert(key.clone())
+        seen.insert(&key)
     };
     let mut added: Vec<Vec<Value>> = Vec::new();
     let flow = run(&cte.anchor, ctx, &mut |row| {
@@ -592,8 +593,8 @@ fn run_set_operation(
     let left_rows =
         |f: &mut dyn FnMut(&[Value], &[u8]) -> Flow| run_conformed(left, left_types, types, ctx, f);
     // Keys already emitted, for the DISTINCT forms.
-    let mut emitted = foldhash::HashSet::<Vec<u8>>::default();
-    let mut first_time = |key: &[u8]| *all || emitted.insert(key.to_vec());
+    let mut emitted = KeySet::default();
+    let mut first_time = |key: &[u8]| *all || emitted.insert(key);
     if *operator == SetOperator::Union {
         let flow = left_rows(&mut |row, key| match first_time(key) {
             true => out(row),

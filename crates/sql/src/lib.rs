@@ -18,7 +18,8 @@
 //!   MariaDB's operator grammar where sqlparser's MySQL dialect differs;
 //!   `if_exists`: MariaDB's IF [NOT] EXISTS clauses of ALTER TABLE and RENAME TABLE.
 //! - `scope`, `select`, `dml`, `ddl`: binding statements against the catalog.
-//! - `plan`, `access`, `exec`: the operator tree, access-path choice, the executor.
+//! - `plan`, `access`, `exec`: the operator tree, access-path choice, the executor;
+//!   `key_set`: the seen-keys set of DISTINCT and UNION.
 //! - `show`, `variables`: SHOW output and system variables.
 //! - `information_schema`: its virtual tables, whose rows SHOW shows too.
 //! - `privilege`: accounts, grants, the grant tables in `mysql`, the lock-free snapshot
@@ -49,6 +50,7 @@ mod generated;
 mod if_exists;
 pub mod information_schema;
 mod join;
+mod key_set;
 mod load_data;
 mod maintenance;
 mod multi_table;
