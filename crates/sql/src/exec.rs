@@ -714,12 +714,12 @@ fn run_sort(
             })
         })
         .collect();
-    let types = key_types(keys);
-    rows.sort_by(|a, b| {
-        order_by_keys(keys, &types, ctx.eval.session, |i| {
-            (&a[positions[i]], &b[positions[i]])
-        })
-    });
+    let orders: Vec<KeyOrder> = keys
+        .iter()
+        .zip(positions)
+        .map(|(key, position)| KeyOrder::new(key, position))
+        .collect();
+    rows.sort_by(|a, b| compare_rows(&orders, a, b, ctx.eval.session));
     for row in &rows {
         if out(&row[..width])?.is_break() {
             return Ok(ControlFlow::Break(()));
@@ -734,49 +734,75 @@ pub fn sort_rows<T>(
     keys: &[SortKey],
     session: &dyn crate::expr::SessionContext,
 ) {
-    let types = key_types(keys);
-    rows.sort_by(|a, b| order_by_keys(keys, &types, session, |i| (&a.0[i], &b.0[i])));
+    let orders: Vec<KeyOrder> = (keys.iter().enumerate())
+        .map(|(i, key)| KeyOrder::new(key, i))
+        .collect();
+    rows.sort_by(|a, b| compare_rows(&orders, &a.0, &b.0, session));
 }
 
-/// The keys' types, found once per sort, not per comparison: data_type() may build one.
-fn key_types(keys: &[SortKey]) -> Vec<DataType> {
-    keys.iter().map(|key| key.expr.data_type()).collect()
+/// How a sort compares one key, chosen once per sort rather than for each pair of rows:
+/// data_type() may build a type, and choosing the comparison was 40% of sorting
+/// sysbench's CHAR rows.
+pub(crate) struct KeyOrder {
+    /// Where the key's value is in the compared rows.
+    position: usize,
+    descending: bool,
+    data_type: DataType,
+    /// What `coerce::compare` compares two strings of `data_type` in.
+    strings: manycore_types::Collation,
 }
 
-/// The order of two rows whose values of key `i` are `values(i)`.
-fn order_by_keys<'v>(
-    keys: &[SortKey],
-    types: &[DataType],
+impl KeyOrder {
+    pub(crate) fn new(key: &SortKey, position: usize) -> KeyOrder {
+        KeyOrder::of_type(key.expr.data_type(), key.descending, position)
+    }
+
+    pub(crate) fn of_type(data_type: DataType, descending: bool, position: usize) -> KeyOrder {
+        KeyOrder {
+            position,
+            descending,
+            strings: coerce::string_collation(&data_type),
+            data_type,
+        }
+    }
+
+    /// NULL first ascending (last descending), then as `coerce::compare`.
+    pub(crate) fn compare(
+        &self,
+        a: &Value,
+        b: &Value,
+        session: &dyn crate::expr::SessionContext,
+    ) -> Ordering {
+        let ord = match (a, b) {
+            (Value::Null, Value::Null) => Ordering::Equal,
+            (Value::Null, _) => Ordering::Less,
+            (_, Value::Null) => Ordering::Greater,
+            (Value::Bytes(x), Value::Bytes(y)) => self.strings.compare(x, y),
+            _ => coerce::compare(a, &self.data_type, b, &self.data_type, session)
+                .unwrap_or(Ordering::Equal),
+        };
+        if self.descending {
+            ord.reverse()
+        } else {
+            ord
+        }
+    }
+}
+
+/// The order of two rows by `orders`, the first key that tells them apart deciding.
+pub(crate) fn compare_rows(
+    orders: &[KeyOrder],
+    a: &[Value],
+    b: &[Value],
     session: &dyn crate::expr::SessionContext,
-    values: impl Fn(usize) -> (&'v Value, &'v Value),
 ) -> Ordering {
-    for (i, (key, t)) in keys.iter().zip(types).enumerate() {
-        let (a, b) = values(i);
-        let ord = compare_for_sort(a, b, t, session);
-        let ord = if key.descending { ord.reverse() } else { ord };
+    for order in orders {
+        let ord = order.compare(&a[order.position], &b[order.position], session);
         if ord != Ordering::Equal {
             return ord;
         }
     }
     Ordering::Equal
-}
-
-/// Compares two values of a sort key of type `t`: NULL first, then as `coerce::compare`.
-pub(crate) fn compare_for_sort(
-    a: &Value,
-    b: &Value,
-    t: &DataType,
-    session: &dyn crate::expr::SessionContext,
-) -> Ordering {
-    match (a, b) {
-        (Value::Null, Value::Null) => Ordering::Equal,
-        (Value::Null, _) => Ordering::Less,
-        (_, Value::Null) => Ordering::Greater,
-        // What `coerce::compare` does with two strings of one type, without choosing the
-        // comparison for each pair: that choice was 40% of sorting sysbench's CHAR rows.
-        (Value::Bytes(x), Value::Bytes(y)) => coerce::string_collation(t).compare(x, y),
-        _ => coerce::compare(a, t, b, t, session).unwrap_or(Ordering::Equal),
-    }
 }
 
 /// Appends a byte key under which equal values (SQL equality, the type's collation for

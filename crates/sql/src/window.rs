@@ -699,7 +699,9 @@ fn sort(
     order: &mut [usize],
     ctx: &ExecContext,
 ) -> Result<Groups> {
-    let types: Vec<DataType> = window.order_by.iter().map(|(e, _)| e.data_type()).collect();
+    let orders: Vec<exec::KeyOrder> = (window.order_by.iter().enumerate())
+        .map(|(i, (e, descending))| exec::KeyOrder::of_type(e.data_type(), *descending, i))
+        .collect();
     let mut keys: Vec<(Vec<u8>, Vec<Value>)> = Vec::with_capacity(rows.len());
     for row in rows {
         let mut partition = Vec::new();
@@ -716,16 +718,8 @@ fn sort(
         }
         keys.push((partition, values));
     }
-    let compare_order = |a: &[Value], b: &[Value]| -> Ordering {
-        for (i, ((_, descending), t)) in window.order_by.iter().zip(&types).enumerate() {
-            let ord = exec::compare_for_sort(&a[i], &b[i], t, ctx.eval.session);
-            let ord = if *descending { ord.reverse() } else { ord };
-            if ord != Ordering::Equal {
-                return ord;
-            }
-        }
-        Ordering::Equal
-    };
+    let compare_order =
+        |a: &[Value], b: &[Value]| exec::compare_rows(&orders, a, b, ctx.eval.session);
     // Invariant (3): a stable sort of the input order.
     order.sort_by(|&a, &b| {
         keys[a]

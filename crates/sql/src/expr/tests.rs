@@ -934,7 +934,7 @@ fn sort_compares_strings_as_sql_comparison_does() {
             for y in texts {
                 let (a, b) = (Value::Bytes(x.to_vec()), Value::Bytes(y.to_vec()));
                 assert_eq!(
-                    crate::exec::compare_for_sort(&a, &b, t, &session),
+                    crate::exec::KeyOrder::of_type(t.clone(), false, 0).compare(&a, &b, &session),
                     coerce::compare(&a, t, &b, t, &session).expect("not NULL"),
                     "{x:?} against {y:?} as {t:?}"
                 );
