@@ -17,9 +17,9 @@
 use crate::engine::ProcessEntry;
 use crate::error::{Error, Result};
 use crate::expr::coerce;
-use crate::key_set::KeySet;
 use crate::expr::{store_value, VarScope};
 use crate::expr::{Accumulator, EvalContext, Expr, Subquery, SubqueryRows, SubqueryRunner};
+use crate::key_set::KeySet;
 use crate::plan::{
     AccessPath, Count, IndexAccess, Join, JoinSource, JoinStep, Plan, RecursiveCte, Scan,
     SetOperation, SetOperator, SortKey,

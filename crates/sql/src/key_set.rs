@@ -40,7 +40,10 @@ struct Entry {
 impl Default for KeySet {
     fn default() -> KeySet {
         let (entries, bytes) = SPARE.take().unwrap_or_default();
-        debug_assert!(entries.is_empty() && bytes.is_empty(), "a spare is kept cleared");
+        debug_assert!(
+            entries.is_empty() && bytes.is_empty(),
+            "a spare is kept cleared"
+        );
         KeySet {
             entries,
             bytes,
@@ -100,9 +103,13 @@ mod tests {
         // the table grow several times.
         let mut x: u64 = 7;
         for _ in 0..5000 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let length = (x >> 60) as usize;
-            let key: Vec<u8> = (0..length).map(|i| (x >> (8 * (i % 7))) as u8 % 3).collect();
+            let key: Vec<u8> = (0..length)
+                .map(|i| (x >> (8 * (i % 7))) as u8 % 3)
+                .collect();
             assert_eq!(set.insert(&key), model.insert(key.clone()), "key {key:?}");
         }
         assert!(model.contains(&Vec::new()), "the empty key was tried");
