@@ -752,7 +752,7 @@ pub fn bind_query_block(
         plan = Plan::Sort {
             input: Box::new(plan),
             keys: sort_keys,
-            // Plan invariant (4): the Project below is the sort's one reader.
+            // Plan invariant (4): the Project made next is the sort's one reader.
             kept: project.iter().map(Expr::column_index).collect(),
         };
     }
