@@ -678,17 +678,18 @@ fn run_sort(
     ctx: &ExecContext,
     out: &mut dyn FnMut(&[Value]) -> Flow,
 ) -> Flow {
-    let kept_cell = |key: &SortKey| {
-        key.expr
-            .column_index()
-            .filter(|column| kept.is_none_or(|kept| kept.contains(column)))
-    };
-    let evaluated: Vec<&SortKey> = keys.iter().filter(|key| kept_cell(key).is_none()).collect();
+    // Each key's kept cell, or None for a key evaluated and buffered after the row.
+    let kept_cells: Vec<Option<usize>> = keys
+        .iter()
+        .map(|key| {
+            (key.expr.column_index()).filter(|column| kept.is_none_or(|kept| kept.contains(column)))
+        })
+        .collect();
     let mut rows: Vec<Vec<Value>> = Vec::new();
     let mut width = 0;
     let _ = run(input, ctx, &mut |row| {
         width = row.len();
-        let mut buffered = Vec::with_capacity(row.len() + evaluated.len());
+        let mut buffered = Vec::with_capacity(row.len() + keys.len());
         match kept {
             Some(kept) => {
                 buffered.resize(row.len(), Value::Null);
@@ -698,22 +699,23 @@ fn run_sort(
             }
             None => buffered.extend_from_slice(row),
         }
-        for key in &evaluated {
+        for (key, _) in keys
+            .iter()
+            .zip(&kept_cells)
+            .filter(|(_, cell)| cell.is_none())
+        {
             buffered.push(key.expr.eval(row, &ctx.eval)?);
         }
         rows.push(buffered);
         Ok(ControlFlow::Continue(()))
     })?;
     let mut next_evaluated = width;
-    let positions: Vec<usize> = keys
-        .iter()
-        .map(|key| {
-            kept_cell(key).unwrap_or_else(|| {
-                next_evaluated += 1;
-                next_evaluated - 1
-            })
+    let positions = kept_cells.iter().map(|cell| {
+        cell.unwrap_or_else(|| {
+            next_evaluated += 1;
+            next_evaluated - 1
         })
-        .collect();
+    });
     let orders: Vec<KeyOrder> = keys
         .iter()
         .zip(positions)
