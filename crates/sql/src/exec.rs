@@ -24,6 +24,7 @@ use crate::plan::{
     AccessPath, Count, IndexAccess, Join, JoinSource, JoinStep, Plan, RecursiveCte, Scan,
     SetOperation, SetOperator, SortKey,
 };
+use crate::spare::{self, Loan};
 use manycore_storage::{IndexNo, KeyRange, ReadView, RowSlot};
 use manycore_types::{key, DataType, Value};
 use std::cell::{Cell, OnceCell, RefCell};
@@ -38,8 +39,7 @@ pub const INTERRUPT_CHECK_ROWS: u64 = 1024;
 type WorkRows = Rc<Vec<Vec<Value>>>;
 
 thread_local! {
-    // Invariant (3). Taken out while in use and put back after: a nested use finds an
-    // empty buffer and allocates, never a conflict.
+    // Invariant (3): lent out while in use (`spare::lend`).
     static KEY_BUFFER: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
     static ROW_BUFFER: Cell<Vec<Value>> = const { Cell::new(Vec::new()) };
     // The work tables of the recursive CTEs running on this thread, innermost last (plan
@@ -49,6 +49,14 @@ thread_local! {
 
 /// An output row holding more than this many value bytes is not kept for reuse.
 const KEPT_ROW_BYTES: usize = 1 << 16;
+
+/// A point lookup's key buffer: kept whatever it held (keys are short), cleared.
+fn lend_key_buffer() -> Loan<Vec<u8>> {
+    spare::lend(&KEY_BUFFER, |key| {
+        key.clear();
+        true
+    })
+}
 
 /// `*dst = src.clone()`, reusing `dst`'s byte buffer when both are strings.
 fn assign(dst: &mut Value, src: &Value) {
@@ -205,9 +213,17 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
             })
         }
         Plan::Project { input, exprs } => {
-            let mut buffer = ROW_BUFFER.take();
+            // Kept with its values: the next statement's strings reuse their allocations.
+            let mut buffer = spare::lend(&ROW_BUFFER, |row| {
+                let bytes: usize = row
+                    .iter()
+                    .filter_map(|v| v.as_bytes())
+                    .map(<[u8]>::len)
+                    .sum();
+                bytes <= KEPT_ROW_BYTES
+            });
             buffer.resize(exprs.len(), Value::Null);
-            let flow = run(input, ctx, &mut |row| {
+            run(input, ctx, &mut |row| {
                 for (slot, e) in buffer.iter_mut().zip(exprs) {
                     match e.column_index().and_then(|i| row.get(i)) {
                         Some(value) => assign(slot, value),
@@ -215,27 +231,18 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
                     }
                 }
                 out(&buffer)
-            });
-            let kept: usize = buffer
-                .iter()
-                .filter_map(|v| v.as_bytes())
-                .map(<[u8]>::len)
-                .sum();
-            if kept <= KEPT_ROW_BYTES {
-                ROW_BUFFER.set(buffer);
-            }
-            flow
+            })
         }
         Plan::Distinct { input, types } => {
             let mut seen = KeySet::default();
-            let mut key = Vec::new();
             run(input, ctx, &mut |row| {
-                key.clear();
                 assert_eq!(row.len(), types.len(), "DISTINCT has a type per column");
-                for (v, t) in row.iter().zip(types) {
-                    group_key(v, Some(t), &mut key);
-                }
-                if seen.insert(&key) {
+                let new = seen.insert_with(|key| {
+                    for (v, t) in row.iter().zip(types) {
+                        group_key(v, Some(t), key);
+                    }
+                });
+                if new {
                     out(row)
                 } else {
                     Ok(ControlFlow::Continue(()))
@@ -363,16 +370,13 @@ fn run_recursive(
         };
     // Keys of the rows added so far (UNION DISTINCT only).
     let mut seen = KeySet::default();
-    let mut key = Vec::new();
     let mut is_new = |row: &[Value]| {
-        if cte.all {
-            return true;
-        }
-        key.clear();
-        for (value, data_type) in row.iter().zip(&cte.types) {
-            group_key(value, Some(data_type), &mut key);
-        }
-        seen.insert(&key)
+        cte.all
+            || seen.insert_with(|key| {
+                for (value, data_type) in row.iter().zip(&cte.types) {
+                    group_key(value, Some(data_type), key);
+                }
+            })
     };
     let mut added: Vec<Vec<Value>> = Vec::new();
     let flow = run(&cte.anchor, ctx, &mut |row| {
@@ -925,7 +929,7 @@ fn run_aggregate(
 enum Resolved {
     Full,
     Nothing,
-    Point(Vec<u8>),
+    Point(Loan<Vec<u8>>),
     Ranges(IndexNo, Vec<KeyRange>),
 }
 
@@ -1022,7 +1026,6 @@ fn scan_resolved(
             Resolved::Full => table.scan(&ctx.view, IndexNo::Primary, &KeyRange::all(), &mut visit),
             Resolved::Point(key) => {
                 table.get(&ctx.view, &key, |slot, row| visit(slot, row));
-                KEY_BUFFER.set(key);
             }
             Resolved::Ranges(index, ranges) => {
                 for range in &ranges {
@@ -1083,8 +1086,7 @@ fn resolve(
     // gives the same key.
     let single_values = access.eq.iter().all(|alternatives| alternatives.len() == 1);
     if access.primary_point && access.lower.is_none() && access.upper.is_none() && single_values {
-        let mut key = KEY_BUFFER.take();
-        key.clear();
+        let mut key = lend_key_buffer();
         for (alternatives, data_type) in access.eq.iter().zip(&access.types) {
             match key_value(&alternatives[0], data_type, outer, ctx, from_text)? {
                 Some(Value::Null) => return Ok(Resolved::Nothing), // `= NULL` matches nothing.
@@ -1154,7 +1156,9 @@ fn resolve(
     }
     if access.primary_point && lower.is_none() && upper.is_none() {
         let prefix = prefixes.pop().expect("one combination for a point lookup");
-        return Ok(Resolved::Point(scan.table.primary_key(&prefix)));
+        let mut key = lend_key_buffer();
+        *key = scan.table.primary_key(&prefix);
+        return Ok(Resolved::Point(key));
     }
     let ranges = prefixes
         .into_iter()

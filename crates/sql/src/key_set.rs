@@ -6,12 +6,13 @@
 //! to that set's inserts and growth). Here the keys lie end to end in one buffer and the
 //! table holds each key's hash beside its place, so growth rehashes nothing.
 //!
-//! A set's table and buffer go back to a per-thread spare when it is dropped, so that a
-//! statement run again finds them grown: without that, copying the keys as the buffer
+//! A set's table and buffer go back to a per-thread spare (`spare`) when it is dropped, so
+//! that a statement run again finds them grown: without that, copying the keys as the buffer
 //! grew cost more than the rehashing saved.
 //!
 //! Invariant: (1) every entry's `hash` is the hash of `bytes[start..end]`.
 
+use crate::spare::{self, Loan};
 use hashbrown::HashTable;
 use std::cell::Cell;
 use std::hash::BuildHasher;
@@ -20,14 +21,23 @@ use std::hash::BuildHasher;
 const KEPT_BYTES: usize = 1 << 20;
 
 thread_local! {
-    // Taken while a set is alive: a set made meanwhile (a nested query's) starts empty.
-    static SPARE: Cell<Option<(HashTable<Entry>, Vec<u8>)>> = const { Cell::new(None) };
+    static SPARE: Cell<Keys> = const {
+        Cell::new(Keys {
+            entries: HashTable::new(),
+            bytes: Vec::new(),
+        })
+    };
 }
 
 pub struct KeySet {
+    keys: Loan<Keys>,
+    hasher: foldhash::fast::RandomState,
+}
+
+#[derive(Default)]
+struct Keys {
     entries: HashTable<Entry>,
     bytes: Vec<u8>,
-    hasher: foldhash::fast::RandomState,
 }
 
 struct Entry {
@@ -38,27 +48,18 @@ struct Entry {
 
 impl Default for KeySet {
     fn default() -> KeySet {
-        let (entries, bytes) = SPARE.take().unwrap_or_default();
+        let keys = spare::lend(&SPARE, |keys| {
+            keys.entries.clear();
+            keys.bytes.clear();
+            keys.bytes.capacity() <= KEPT_BYTES
+        });
         debug_assert!(
-            entries.is_empty() && bytes.is_empty(),
+            keys.entries.is_empty() && keys.bytes.is_empty(),
             "a spare is kept cleared"
         );
         KeySet {
-            entries,
-            bytes,
+            keys,
             hasher: foldhash::fast::RandomState::default(),
-        }
-    }
-}
-
-impl Drop for KeySet {
-    fn drop(&mut self) {
-        if self.bytes.capacity() <= KEPT_BYTES {
-            let mut entries = std::mem::take(&mut self.entries);
-            entries.clear();
-            let mut bytes = std::mem::take(&mut self.bytes);
-            bytes.clear();
-            SPARE.set(Some((entries, bytes)));
         }
     }
 }
@@ -66,22 +67,34 @@ impl Drop for KeySet {
 impl KeySet {
     /// Adds `key`; whether it was new.
     pub fn insert(&mut self, key: &[u8]) -> bool {
+        self.insert_with(|bytes| bytes.extend_from_slice(key))
+    }
+
+    /// Adds the key `write` appends to the buffer it is given (and must not otherwise
+    /// change); whether it was new. The key is built in place: a new one is not copied,
+    /// a repeated one is cut off again.
+    pub fn insert_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> bool {
+        let Keys { entries, bytes } = &mut *self.keys;
+        let start = bytes.len();
+        write(bytes);
+        debug_assert!(bytes.len() >= start, "a key is only appended");
+        let key = &bytes[start..];
         let hash = self.hasher.hash_one(key);
-        let bytes = &self.bytes;
-        let entry = self.entries.entry(
+        let entry = entries.entry(
             hash,
             |e| e.hash == hash && &bytes[e.start..e.end] == key,
             |e| e.hash,
         );
         match entry {
-            hashbrown::hash_table::Entry::Occupied(_) => false,
+            hashbrown::hash_table::Entry::Occupied(_) => {
+                bytes.truncate(start);
+                false
+            }
             hashbrown::hash_table::Entry::Vacant(vacant) => {
-                let start = self.bytes.len();
-                self.bytes.extend_from_slice(key);
                 vacant.insert(Entry {
                     hash,
                     start,
-                    end: self.bytes.len(),
+                    end: bytes.len(),
                 });
                 true
             }
@@ -109,7 +122,12 @@ mod tests {
             let key: Vec<u8> = (0..length)
                 .map(|i| (x >> (8 * (i % 7))) as u8 % 3)
                 .collect();
-            assert_eq!(set.insert(&key), model.insert(key.clone()), "key {key:?}");
+            // Both ways in: a copied key, and one built in place.
+            let added = match x & 1 {
+                0 => set.insert(&key),
+                _ => set.insert_with(|bytes| bytes.extend_from_slice(&key)),
+            };
+            assert_eq!(added, model.insert(key.clone()), "key {key:?}");
         }
         assert!(model.contains(&Vec::new()), "the empty key was tried");
     }

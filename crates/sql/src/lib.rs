@@ -69,6 +69,7 @@ pub mod session;
 mod set_operation;
 mod show;
 pub mod sink;
+mod spare;
 pub mod split;
 mod storage_engine;
 #[cfg(test)]
