@@ -71,6 +71,38 @@ SELECT c, SUM(k) FROM item GROUP BY c ORDER BY SUM(k), c;
 SELECT id, c, ROW_NUMBER() OVER (PARTITION BY c ORDER BY id) AS r FROM item ORDER BY c, r;
 SELECT id, RANK() OVER (ORDER BY k DESC) AS r FROM item ORDER BY r, id;
 
+-- DISTINCT done by the sort (plan invariant (6)) when the keys are exactly the select
+-- list's table columns: duplicates are neighbours after sorting and the first of each
+-- run in scan order is kept. Case and trailing-space variants lie apart in scan order
+-- here, and the keys come in another order than the select list, as positions and as
+-- aliases; DESC, NULLs, a join, LIMIT and a prepared range follow.
+CREATE TABLE word (id INT PRIMARY KEY, w VARCHAR(10), n INT UNSIGNED, b VARCHAR(10) COLLATE utf8mb4_bin);
+INSERT INTO word VALUES (1, 'b', 2, 'x'), (2, 'A', 1, 'y'), (3, 'a ', 1, 'y'),
+  (4, 'B', 2, 'X'), (5, NULL, NULL, NULL), (6, 'a', 1, 'y'), (7, NULL, 3, 'x'),
+  (8, 'c', 3, 'x'), (9, 'C ', 3, 'x'), (10, 'b', 2, 'X');
+SELECT DISTINCT w FROM word ORDER BY w;
+SELECT DISTINCT w FROM word ORDER BY w DESC;
+SELECT DISTINCT w, n FROM word ORDER BY n DESC, w;
+SELECT DISTINCT n, w AS x FROM word ORDER BY 2, 1;
+SELECT DISTINCT w AS x, b FROM word ORDER BY b, x;
+SELECT DISTINCT n FROM word ORDER BY n LIMIT 2 OFFSET 1;
+SELECT DISTINCT b, w FROM word WHERE id > 2 ORDER BY w, b;
+SELECT DISTINCT w1.n FROM word AS w1 JOIN word AS w2 ON w1.n = w2.n ORDER BY w1.n;
+SELECT DISTINCT w, w FROM word ORDER BY w;
+-- Not done by the sort: an expression, a derived table's column whose values are not
+-- all strings, and a grouped query.
+SELECT DISTINCT UPPER(w) AS u FROM word ORDER BY u;
+SELECT DISTINCT x FROM (SELECT IFNULL(w, 1) AS x FROM word) AS d ORDER BY x;
+SELECT DISTINCT COUNT(*) AS c FROM word GROUP BY n ORDER BY c;
+EXPLAIN SELECT DISTINCT w FROM word ORDER BY w;
+PREPARE s FROM 'SELECT DISTINCT w, n FROM word WHERE id BETWEEN ? AND ? ORDER BY w, n';
+SET @lo = 1, @hi = 6;
+EXECUTE s USING @lo, @hi;
+SET @lo = 4, @hi = 10;
+EXECUTE s USING @lo, @hi;
+DEALLOCATE PREPARE s;
+DROP TABLE word;
+
 -- A prepared statement runs its sort again with new bounds.
 PREPARE s FROM 'SELECT id, c FROM item WHERE id BETWEEN ? AND ? ORDER BY c, id';
 SET @lo = 1, @hi = 4;

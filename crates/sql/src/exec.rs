@@ -276,7 +276,12 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
             })
             .map(|_| ControlFlow::Continue(()))
         }
-        Plan::Sort { input, keys, kept } => run_sort(input, keys, kept.as_deref(), ctx, out),
+        Plan::Sort {
+            input,
+            keys,
+            kept,
+            distinct,
+        } => run_sort(input, keys, kept.as_deref(), *distinct, ctx, out),
         Plan::Aggregate {
             input,
             group_by,
@@ -674,11 +679,13 @@ pub fn is_true(predicate: &Expr, row: &[Value], ctx: &ExecContext) -> Result<boo
 
 /// `Plan::Sort`. A buffered row holds the `kept` cells of the input row (all when None),
 /// then the values of the keys that are not kept cells: a key that is a kept cell is
-/// compared in place rather than copied once more.
+/// compared in place rather than copied once more. With `distinct`, a row whose keys all
+/// equal the previous row's is not passed on (plan invariant (6)).
 fn run_sort(
     input: &Plan,
     keys: &[SortKey],
     kept: Option<&[usize]>,
+    distinct: bool,
     ctx: &ExecContext,
     out: &mut dyn FnMut(&[Value]) -> Flow,
 ) -> Flow {
@@ -725,8 +732,14 @@ fn run_sort(
         .zip(positions)
         .map(|(key, position)| KeyOrder::new(key, position))
         .collect();
-    rows.sort_by(|a, b| compare_rows(&orders, a, b, ctx.eval.session));
+    let compare = |a: &[Value], b: &[Value]| compare_rows(&orders, a, b, ctx.eval.session);
+    rows.sort_by(|a, b| compare(a, b));
+    let mut previous: Option<&[Value]> = None;
     for row in &rows {
+        if distinct && previous.is_some_and(|p| compare(p, row) == Ordering::Equal) {
+            continue;
+        }
+        previous = Some(row);
         if out(&row[..width])?.is_break() {
             return Ok(ControlFlow::Break(()));
         }

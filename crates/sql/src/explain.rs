@@ -346,8 +346,14 @@ impl Explainer<'_, '_> {
                     above.exprs.extend(exprs);
                     input
                 }
-                Plan::Sort { input, keys, .. } => {
+                Plan::Sort {
+                    input,
+                    keys,
+                    distinct,
+                    ..
+                } => {
                     above.sorts = true;
+                    above.buffers |= *distinct;
                     above.exprs.extend(keys.iter().map(|k| &k.expr));
                     input
                 }

@@ -51,6 +51,13 @@
 //! (5) A `Compute` that widens its row has expressions that read only the input row's
 //!     cells: the cells it adds hold the previous row's values until computed, so that
 //!     a string value reuses its buffer.
+//! (6) A `Sort` with `distinct` stands for DISTINCT too (no `Distinct` above it): it is
+//!     set only when its keys are exactly the table columns its `Project` passes on,
+//!     each of a type whose sort order calls two values equal exactly when their
+//!     `exec::group_key`s are equal (integers and character strings). Duplicates are then
+//!     neighbours after the stable sort, and the first of each run is the row a
+//!     `Distinct` would keep. Comparing neighbours replaced building, hashing and keeping
+//!     a key per row (sysbench's `SELECT DISTINCT c ... ORDER BY c`).
 
 use crate::expr::{AggregateCall, Expr};
 use crate::information_schema::SystemTable;
@@ -96,6 +103,8 @@ pub enum Plan {
         input: Box<Plan>,
         keys: Vec<SortKey>,
         kept: Option<Vec<usize>>,
+        /// Passes on only the first of each run of rows with equal keys (invariant (6)).
+        distinct: bool,
     },
     /// Buffers the rows and sets `row[at + i]` to window call `i`'s value (`window`).
     Window {
@@ -177,7 +186,10 @@ impl Plan {
                     plan = input;
                 }
                 Plan::Sort {
-                    input, keys: sort, ..
+                    input,
+                    keys: sort,
+                    distinct: false,
+                    ..
                 } => {
                     keys = sort;
                     plan = input;

@@ -14,6 +14,7 @@ use crate::set_operation;
 use crate::sink::{ColumnInfo, Columns};
 use crate::window::{self, WindowAlias, Windows};
 use manycore_storage::{Catalog, Table};
+use manycore_types::DataType;
 use sqlparser::ast;
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -682,6 +683,16 @@ pub fn bind_query_block(
     let select_exprs: Vec<Expr> = items.iter().map(|i| i.expr.clone()).collect();
     let extended =
         aggregated || having.is_some() || !sort_keys.is_empty() || !window_calls.is_empty();
+    let distinct = match &select.distinct {
+        Some(ast::Distinct::Distinct) => true,
+        Some(ast::Distinct::On(_)) => return Err(Error::not_supported("DISTINCT ON")),
+        Some(ast::Distinct::All) | None => false,
+    };
+    // Plan invariant (6): over the FROM row, which an aggregate or a window replaces.
+    let sort_distinct = distinct
+        && !aggregated
+        && window_calls.is_empty()
+        && sort_does_distinct(&sort_keys, &items, &sources, width);
     if aggregated {
         plan = Plan::Aggregate {
             input: Box::new(plan),
@@ -754,6 +765,7 @@ pub fn bind_query_block(
             keys: sort_keys,
             // Plan invariant (4): the Project made next is the sort's one reader.
             kept: project.iter().map(Expr::column_index).collect(),
+            distinct: sort_distinct,
         };
     }
     let types = project.iter().map(|e| e.data_type()).collect();
@@ -761,13 +773,11 @@ pub fn bind_query_block(
         input: Box::new(plan),
         exprs: project,
     };
-    if matches!(select.distinct, Some(ast::Distinct::Distinct)) {
+    if distinct && !sort_distinct {
         plan = Plan::Distinct {
             input: Box::new(plan),
             types,
         };
-    } else if matches!(select.distinct, Some(ast::Distinct::On(_))) {
-        return Err(Error::not_supported("DISTINCT ON"));
     }
     if offset != Count::Value(0) || count.is_some() {
         plan = Plan::Limit {
@@ -787,6 +797,55 @@ pub fn bind_query_block(
             .collect(),
         locking,
     })
+}
+
+/// Whether a sort by `keys` can also do the DISTINCT of select list `items` over the FROM
+/// row of `width` cells read from `sources` (plan invariant (6)): every select value is a
+/// column of a stored table (its cells hold values of the column's type, which a derived
+/// or information_schema table's need not), of an integer or character-string type,
+/// and the keys name exactly those columns, directly or through the select list.
+fn sort_does_distinct(
+    keys: &[SortKey],
+    items: &[Item],
+    sources: &[SourceTable],
+    width: usize,
+) -> bool {
+    let stored = |column: usize| {
+        sources.iter().any(|s| {
+            (s.offset..s.offset + s.table.schema.columns.len()).contains(&column)
+                && s.derived.is_none()
+                && SystemTable::of(&s.table).is_none()
+        })
+    };
+    let equal_as_grouped = |data_type: &DataType| {
+        matches!(
+            data_type,
+            DataType::Int { .. }
+                | DataType::Char { .. }
+                | DataType::VarChar { .. }
+                | DataType::Text { .. }
+        )
+    };
+    let columns = items.iter().map(|item| {
+        let column = item.expr.column_index()?;
+        (column < width && stored(column) && equal_as_grouped(&item.expr.data_type()))
+            .then_some(column)
+    });
+    let Some(columns) = columns.collect::<Option<Vec<usize>>>() else {
+        return false;
+    };
+    let key_columns = keys.iter().map(|key| match key.expr.column_index()? {
+        // A select alias (ORDER BY 1, ORDER BY c naming the select list's c).
+        position if position >= width => columns.get(position - width).copied(),
+        column => Some(column),
+    });
+    key_columns
+        .collect::<Option<Vec<usize>>>()
+        .is_some_and(|keys| {
+            !keys.is_empty()
+                && keys.iter().all(|k| columns.contains(k))
+                && columns.iter().all(|c| keys.contains(c))
+        })
 }
 
 /// The select list bound over `from` (`*` expanded), and the aggregates and window

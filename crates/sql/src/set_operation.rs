@@ -128,6 +128,7 @@ pub fn order_and_limit(
             input: Box::new(plan),
             keys,
             kept: None,
+            distinct: false,
         };
     }
     let (offset, count) = select::bind_limit(&query.limit_clause, cx.parameters)?;
