@@ -193,14 +193,21 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
                 Ok(ControlFlow::Continue(()))
             }
         }),
-        Plan::Compute { input, exprs, at } => {
+        Plan::Compute {
+            input,
+            exprs,
+            at,
+            copied,
+        } => {
             let mut buffer = Vec::new();
             run(input, ctx, &mut |row| {
                 // Cells are assigned, not cloned afresh, so that a string cell reuses
                 // the buffer's allocation from the row before (plan invariant (5)).
                 buffer.resize(row.len().max(at + exprs.len()), Value::Null);
-                for (cell, value) in buffer.iter_mut().zip(row) {
-                    assign(cell, value);
+                match copied {
+                    // Plan invariant (7): nothing above reads the others.
+                    Some(cells) => cells.iter().for_each(|&c| assign(&mut buffer[c], &row[c])),
+                    None => (buffer.iter_mut().zip(row)).for_each(|(cell, v)| assign(cell, v)),
                 }
                 for (i, e) in exprs.iter().enumerate() {
                     match e.column_index().filter(|&column| column < *at) {

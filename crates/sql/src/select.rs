@@ -718,10 +718,28 @@ pub fn bind_query_block(
         // Plan invariant (5): without aggregates this Compute widens the FROM row, whose
         // cells are all the select list reads.
         debug_assert!(aggregated || !exprs.iter().any(|e| references_at_or_above(e, width)));
+        // Plan invariant (7): when the select values and the sort keys are all plain
+        // cells, the FROM cells read above the Compute are the sort keys' ones.
+        let plain_cells = !aggregated
+            && having.is_none()
+            && window_calls.is_empty()
+            && exprs
+                .iter()
+                .all(|e| e.column_index().is_some_and(|c| c < width))
+            && sort_keys.iter().all(|k| k.expr.column_index().is_some());
+        let copied = plain_cells.then(|| {
+            let mut cells: Vec<usize> = (sort_keys.iter())
+                .filter_map(|k| k.expr.column_index().filter(|&c| c < width))
+                .collect();
+            cells.sort_unstable();
+            cells.dedup();
+            cells
+        });
         plan = Plan::Compute {
             input: Box::new(plan),
             exprs,
             at: width,
+            copied,
         };
     }
     if let Some(predicate) = having {
@@ -749,6 +767,7 @@ pub fn bind_query_block(
             input: Box::new(plan),
             exprs,
             at: width,
+            copied: None,
         };
     }
     let project: Vec<Expr> = if extended {
