@@ -42,6 +42,8 @@ thread_local! {
     // Invariant (3): lent out while in use (`spare::lend`).
     static KEY_BUFFER: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
     static ROW_BUFFER: Cell<Vec<Value>> = const { Cell::new(Vec::new()) };
+    // A sort's buffered rows, end to end (`run_sort`).
+    static SORT_CELLS: Cell<Vec<Value>> = const { Cell::new(Vec::new()) };
     // The work tables of the recursive CTEs running on this thread, innermost last (plan
     // invariant (3)): a run is synchronous, so its rows never leave the thread.
     static WORK_TABLES: RefCell<Vec<(u64, WorkRows)>> = const { RefCell::new(Vec::new()) };
@@ -49,6 +51,18 @@ thread_local! {
 
 /// An output row holding more than this many value bytes is not kept for reuse.
 const KEPT_ROW_BYTES: usize = 1 << 16;
+/// Sorted rows holding more than this many cells or value bytes are not kept for reuse.
+const KEPT_SORT_CELLS: usize = 1 << 14;
+const KEPT_SORT_BYTES: usize = 1 << 20;
+
+/// Whether `cells` are few and small enough to keep for the next user, values and all
+/// (their strings' allocations are reused by `assign`).
+fn worth_keeping(cells: &[Value], max_cells: usize, max_bytes: usize) -> bool {
+    let bytes: usize = (cells.iter().filter_map(Value::as_bytes))
+        .map(<[u8]>::len)
+        .sum();
+    cells.len() <= max_cells && bytes <= max_bytes
+}
 
 /// A point lookup's key buffer: kept whatever it held (keys are short), cleared.
 fn lend_key_buffer() -> Loan<Vec<u8>> {
@@ -222,12 +236,7 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
         Plan::Project { input, exprs } => {
             // Kept with its values: the next statement's strings reuse their allocations.
             let mut buffer = spare::lend(&ROW_BUFFER, |row| {
-                let bytes: usize = row
-                    .iter()
-                    .filter_map(|v| v.as_bytes())
-                    .map(<[u8]>::len)
-                    .sum();
-                bytes <= KEPT_ROW_BYTES
+                worth_keeping(row, usize::MAX, KEPT_ROW_BYTES)
             });
             buffer.resize(exprs.len(), Value::Null);
             run(input, ctx, &mut |row| {
@@ -688,6 +697,10 @@ pub fn is_true(predicate: &Expr, row: &[Value], ctx: &ExecContext) -> Result<boo
 /// then the values of the keys that are not kept cells: a key that is a kept cell is
 /// compared in place rather than copied once more. With `distinct`, a row whose keys all
 /// equal the previous row's is not passed on (plan invariant (6)).
+///
+/// The rows lie end to end in one reused run of cells, and the sort orders their
+/// positions: a row costs no allocation of its own, and a string cell reuses the one an
+/// earlier sort left there.
 fn run_sort(
     input: &Plan,
     keys: &[SortKey],
@@ -703,30 +716,36 @@ fn run_sort(
             (key.expr.column_index()).filter(|column| kept.is_none_or(|kept| kept.contains(column)))
         })
         .collect();
-    let mut rows: Vec<Vec<Value>> = Vec::new();
-    let mut width = 0;
+    let evaluated = kept_cells.iter().filter(|cell| cell.is_none()).count();
+    let mut cells = spare::lend(&SORT_CELLS, |cells| {
+        worth_keeping(cells, KEPT_SORT_CELLS, KEPT_SORT_BYTES)
+    });
+    let mut width = None;
+    let mut count = 0;
     let _ = run(input, ctx, &mut |row| {
-        width = row.len();
-        let mut buffered = Vec::with_capacity(row.len() + keys.len());
+        let width = *width.get_or_insert(row.len());
+        assert_eq!(row.len(), width, "a sort's input rows have one width");
+        let start = count * (width + evaluated);
+        if cells.len() < start + width + evaluated {
+            cells.resize(start + width + evaluated, Value::Null);
+        }
+        let buffered = &mut cells[start..start + width + evaluated];
         match kept {
-            Some(kept) => {
-                buffered.resize(row.len(), Value::Null);
-                for &column in kept {
-                    buffered[column] = row[column].clone();
-                }
-            }
-            None => buffered.extend_from_slice(row),
+            // The other cells hold what an earlier row left (invariant (4)).
+            Some(kept) => kept.iter().for_each(|&c| assign(&mut buffered[c], &row[c])),
+            None => (buffered.iter_mut().zip(row)).for_each(|(cell, v)| assign(cell, v)),
         }
-        for (key, _) in keys
-            .iter()
-            .zip(&kept_cells)
-            .filter(|(_, cell)| cell.is_none())
-        {
-            buffered.push(key.expr.eval(row, &ctx.eval)?);
+        let evaluated_keys = keys.iter().zip(&kept_cells).filter(|(_, c)| c.is_none());
+        for (slot, (key, _)) in buffered[width..].iter_mut().zip(evaluated_keys) {
+            *slot = key.expr.eval(row, &ctx.eval)?;
         }
-        rows.push(buffered);
+        count += 1;
         Ok(ControlFlow::Continue(()))
     })?;
+    let Some(width) = width else {
+        return Ok(ControlFlow::Continue(()));
+    };
+    let stride = width + evaluated;
     let mut next_evaluated = width;
     let positions = kept_cells.iter().map(|cell| {
         cell.unwrap_or_else(|| {
@@ -739,10 +758,14 @@ fn run_sort(
         .zip(positions)
         .map(|(key, position)| KeyOrder::new(key, position))
         .collect();
+    let row = |i: usize| &cells[i * stride..(i + 1) * stride];
     let compare = |a: &[Value], b: &[Value]| compare_rows(&orders, a, b, ctx.eval.session);
-    rows.sort_by(|a, b| compare(a, b));
+    // Stable: rows with equal keys keep their input order.
+    let mut order: Vec<usize> = (0..count).collect();
+    order.sort_by(|&a, &b| compare(row(a), row(b)));
     let mut previous: Option<&[Value]> = None;
-    for row in &rows {
+    for &i in &order {
+        let row = row(i);
         if distinct && previous.is_some_and(|p| compare(p, row) == Ordering::Equal) {
             continue;
         }

@@ -48,6 +48,7 @@
 //! (4) A `Sort` with `kept` cells is read only by a `Project` whose expressions are
 //!     column references to kept cells: a sorted row is buffered whole until the sort
 //!     ends, and copying the cells nothing reads was most of sorting sysbench's rows.
+//!     Its other cells hold whatever an earlier sort's row left there.
 //! (5) A `Compute` that widens its row has expressions that read only the input row's
 //!     cells: the cells it adds hold the previous row's values until computed, so that
 //!     a string value reuses its buffer.
@@ -106,7 +107,7 @@ pub enum Plan {
         copied: Option<Vec<usize>>,
     },
     /// The input's rows in the order of `keys` (stable). With `kept`, a row passed on
-    /// holds only those cells of the input row, the rest NULL (invariant (4)).
+    /// holds only those cells of the input row, the rest meaningless (invariant (4)).
     Sort {
         input: Box<Plan>,
         keys: Vec<SortKey>,
