@@ -926,20 +926,32 @@ fn run_aggregate(
     let mut index = foldhash::HashMap::<Vec<u8>, usize>::default();
     let mut key = Vec::new();
     let _ = run(input, ctx, &mut |row| {
-        key.clear();
-        for e in group_by {
-            let v = e.eval(row, &ctx.eval)?;
-            group_key(&v, Some(&e.data_type()), &mut key);
-        }
-        let g = match index.get(&key) {
-            Some(&g) => g,
-            None => {
-                groups.push(Group {
-                    first: row.to_vec(),
-                    accumulators: calls.iter().map(Accumulator::new).collect(),
-                });
-                index.insert(key.clone(), groups.len() - 1);
-                groups.len() - 1
+        let new_group = |groups: &mut Vec<Group>| {
+            groups.push(Group {
+                first: row.to_vec(),
+                accumulators: calls.iter().map(Accumulator::new).collect(),
+            });
+            groups.len() - 1
+        };
+        let g = if group_by.is_empty() {
+            // One group: no key to make or look up per row.
+            match groups.is_empty() {
+                true => new_group(&mut groups),
+                false => 0,
+            }
+        } else {
+            key.clear();
+            for e in group_by {
+                let v = e.eval(row, &ctx.eval)?;
+                group_key(&v, Some(&e.data_type()), &mut key);
+            }
+            match index.get(&key) {
+                Some(&g) => g,
+                None => {
+                    let g = new_group(&mut groups);
+                    index.insert(key.clone(), g);
+                    g
+                }
             }
         };
         for acc in &mut groups[g].accumulators {
