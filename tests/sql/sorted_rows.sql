@@ -29,6 +29,11 @@ SELECT id, k * 2 AS twice FROM item ORDER BY twice DESC, id;
 SELECT id, UPPER(c) AS u FROM item ORDER BY 2, 1;
 SELECT id, c FROM item ORDER BY LENGTH(pad), id;
 SELECT id FROM item ORDER BY (SELECT COUNT(*) FROM item AS i2 WHERE i2.k < item.k), id;
+-- A sort inside a sort key: the inner sort runs while the outer one holds its rows.
+SELECT id, c FROM item
+  ORDER BY (SELECT i2.pad FROM item AS i2 WHERE i2.id <= item.id ORDER BY i2.pad DESC LIMIT 1), id;
+SELECT DISTINCT k FROM item
+  WHERE k IN (SELECT DISTINCT k FROM item AS i2 WHERE i2.id > 1 ORDER BY k) ORDER BY k DESC;
 -- A binary collation tells case apart; general_ci does not.
 SELECT id, tag FROM item ORDER BY tag, id;
 SELECT id, tag FROM item ORDER BY tag DESC, id DESC;
