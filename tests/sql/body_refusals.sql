@@ -85,3 +85,49 @@ SELECT ROUTINE_NAME FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATA
 SELECT TRIGGER_NAME FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE();
 INSERT INTO t VALUES (1, 1);
 SELECT * FROM t;
+
+-- A name in an expression the program reads as its own (DO, RETURN, a condition, a CASE
+-- operand or value, a DECLARE's DEFAULT, the value of a local's SET, an OPEN's or a FOR
+-- loop's values, a handler's statement) must be a local variable: anything else is 1327
+-- at CREATE. Names inside subqueries, qualified names, @user, @@system, niladic
+-- functions, and the value of a SET of @user or of NEW.col are read when they run.
+DELIMITER //
+CREATE PROCEDURE n_do() DO x//
+CREATE PROCEDURE n_do_expr() BEGIN DECLARE y INT; DO y, ABS(x) + 1; END//
+CREATE PROCEDURE n_quoted() DO `x`//
+CREATE PROCEDURE n_if() IF x THEN DO 1; END IF//
+CREATE PROCEDURE n_while() WHILE x DO DO 1; END WHILE//
+CREATE PROCEDURE n_repeat() REPEAT DO 1; UNTIL x END REPEAT//
+CREATE PROCEDURE n_case() CASE x WHEN 1 THEN DO 1; END CASE//
+CREATE PROCEDURE n_case_value() CASE 1 WHEN x THEN DO 1; END CASE//
+CREATE PROCEDURE n_searched() CASE WHEN x IN (1, 2) THEN DO 1; END CASE//
+CREATE PROCEDURE n_default() BEGIN DECLARE y INT DEFAULT x; END//
+CREATE PROCEDURE n_set_local() BEGIN DECLARE y INT; SET @a = 1, y = x; END//
+CREATE PROCEDURE n_open() BEGIN DECLARE c CURSOR (a INT) FOR SELECT a; OPEN c(x); END//
+CREATE PROCEDURE n_for() FOR i IN 1..x DO DO 1; END FOR//
+CREATE PROCEDURE n_handler() BEGIN DECLARE CONTINUE HANDLER FOR SQLEXCEPTION DO z; END//
+CREATE FUNCTION n_return() RETURNS INT RETURN x + 1//
+CREATE TRIGGER n_column BEFORE INSERT ON t FOR EACH ROW IF v THEN SET NEW.v = 1; END IF//
+CREATE PROCEDURE ok_names(a INT) BEGIN
+  DECLARE b INT DEFAULT a;
+  FOR i IN a..b DO SET b = i + a; END FOR;
+  IF a THEN DO b, CURRENT_USER, CURRENT_TIMESTAMP, @@version, @u; END IF;
+  DO EXISTS (SELECT 1 FROM t WHERE t.v = b), (SELECT MAX(v) FROM t);
+END//
+CREATE PROCEDURE ok_later() BEGIN DECLARE CONTINUE HANDLER FOR 1054 SET @caught = 1054;
+  SET @caught = 0; SET @a = x; END//
+CREATE PROCEDURE ok_qualified() DO t.v//
+CREATE TRIGGER ok_new BEFORE INSERT ON t FOR EACH ROW SET NEW.v = NEW.v + 1//
+DELIMITER ;
+SELECT ROUTINE_NAME FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE()
+  AND (ROUTINE_NAME LIKE 'n\_%' OR ROUTINE_NAME LIKE 'ok\_%') ORDER BY ROUTINE_NAME;
+CALL ok_names(2);
+CALL ok_later();
+SELECT @caught;
+CALL ok_qualified();
+INSERT INTO t VALUES (5, 5);
+SELECT * FROM t ORDER BY id;
+DROP TRIGGER ok_new;
+DROP PROCEDURE ok_names;
+DROP PROCEDURE ok_later;
+DROP PROCEDURE ok_qualified;

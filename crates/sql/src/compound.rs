@@ -23,7 +23,10 @@
 //! Invariants:
 //! (1) Labels and local variables are resolved when the body is bound (1308, 1309, 1310,
 //!     1327, 1331 at CREATE, as MariaDB); a local variable's name, unqualified, shadows a
-//!     column of the same name in every statement of its scope, as in MariaDB.
+//!     column of the same name in every statement of its scope, as in MariaDB. In an
+//!     expression the program reads as its own (DO's, a condition, RETURN's: see
+//!     `Binder::program_expr`) a bare name must be a local variable (1327 at CREATE);
+//!     in a statement's, an unknown name is the statement's error when it runs.
 //! (2) A value assigned to a local variable is converted to its declared type as a column
 //!     store converts it (so 1264/1406 in strict mode, a warning otherwise).
 //! (3) A condition that is NULL is false; a loop checks the statement's KILL flag on every
@@ -1516,9 +1519,44 @@ enum Op {
     /// CALL of a procedure, bound with its body for this CALL (invariant (9)).
     Call(Box<Result<NestedCall>>),
     /// DO: each value is evaluated for what it does (SLEEP, GET_LOCK, a warning) and
-    /// dropped. A name no local declares is an error when it runs, which a handler may
-    /// catch, where MariaDB refuses the CREATE (1327).
+    /// dropped.
     Do(Vec<Bound<Expr>>),
+}
+
+/// Finds the first bare name that is not a local variable in an expression, outside its
+/// subqueries (`Binder::program_expr`).
+struct BareNames<'a> {
+    is_local: &'a dyn Fn(&str) -> bool,
+    subqueries: usize,
+    undeclared: Option<String>,
+}
+
+impl ast::Visitor for BareNames<'_> {
+    type Break = ();
+
+    fn pre_visit_query(&mut self, _: &ast::Query) -> ControlFlow<()> {
+        self.subqueries += 1;
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_query(&mut self, _: &ast::Query) -> ControlFlow<()> {
+        self.subqueries -= 1;
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_expr(&mut self, e: &ast::Expr) -> ControlFlow<()> {
+        match e {
+            ast::Expr::Identifier(ident)
+                if self.subqueries == 0
+                    && expr::is_plain_name(ident)
+                    && !(self.is_local)(&ident.value) =>
+            {
+                self.undeclared = Some(ident.value.clone());
+                ControlFlow::Break(())
+            }
+            _ => ControlFlow::Continue(()),
+        }
+    }
 }
 
 /// A FOR loop's header, bound (invariant (10)).
@@ -1923,6 +1961,24 @@ impl Binder<'_, '_> {
         Ok(Bound { item, refs })
     }
 
+    /// An expression MariaDB reads as the program's own rather than a statement's: DO's,
+    /// RETURN's, a condition, a CASE operand, a DECLARE's DEFAULT, a local's SET, a CALL's
+    /// or an OPEN's argument, a FOR loop's bounds. A bare name outside its subqueries
+    /// must then be a local variable, or the body is refused where it is bound, at CREATE
+    /// (1327), as MariaDB refuses it. (A SET of `@user` reads a name only when it runs.)
+    fn program_expr(&self, e: ast::Expr) -> Result<Bound<Expr>> {
+        let mut names = BareNames {
+            is_local: &|name| self.local(name).is_some(),
+            subqueries: 0,
+            undeclared: None,
+        };
+        let _ = ast::Visit::visit(&e, &mut names);
+        if let Some(name) = names.undeclared {
+            return Err(undeclared(&name));
+        }
+        self.expr(e)
+    }
+
     /// A SIGNAL item's value: a bare name must be a local variable (1327).
     fn item(&self, e: ast::Expr) -> Result<Bound<Expr>> {
         if let ast::Expr::Identifier(name) = &e {
@@ -2003,7 +2059,7 @@ impl Binder<'_, '_> {
                             default,
                         } => {
                             // A DEFAULT reads the variables declared before this DECLARE.
-                            let default = default.map(|e| self.expr(*e)).transpose()?;
+                            let default = default.map(|e| self.program_expr(*e)).transpose()?;
                             let mut slots = Vec::new();
                             for name in names {
                                 if is_declared(&self.in_scope[scope_start..], &name) {
@@ -2077,8 +2133,8 @@ impl Binder<'_, '_> {
                 let id = self.push_label(label, true)?;
                 let scope_start = self.in_scope.len();
                 let kind = match kind {
-                    LoopKind::While(e) => LoopKind::While(self.expr(e)?),
-                    LoopKind::Repeat(e) => LoopKind::Repeat(self.expr(e)?),
+                    LoopKind::While(e) => LoopKind::While(self.program_expr(e)?),
+                    LoopKind::Repeat(e) => LoopKind::Repeat(self.program_expr(e)?),
                     LoopKind::Plain => LoopKind::Plain,
                     LoopKind::For(header) => LoopKind::For(Box::new(self.for_loop(*header)?)),
                 };
@@ -2109,7 +2165,11 @@ impl Binder<'_, '_> {
                         Some(field) => field,
                         None => Ok(self.set_target(&target)?),
                     };
-                    bound.push((target, self.expr(value)?));
+                    let value = match target {
+                        Ok(Target::Local(_)) => self.program_expr(value)?,
+                        _ => self.expr(value)?,
+                    };
+                    bound.push((target, value));
                 }
                 let sets_user_variable = bound
                     .iter()
@@ -2231,7 +2291,7 @@ impl Binder<'_, '_> {
             Node::Refused(refusal) => return Err(refusal.error(self.program)),
             Node::Return(value) => {
                 self.returns = true;
-                Op::Return(self.expr(value)?)
+                Op::Return(self.program_expr(value)?)
             }
             Node::Open { cursor, arguments } => {
                 let number = self.find_cursor(&cursor)?;
@@ -2251,7 +2311,7 @@ impl Binder<'_, '_> {
             Node::Do(values) => Op::Do(
                 values
                     .into_iter()
-                    .map(|value| self.expr(value))
+                    .map(|value| self.program_expr(value))
                     .collect::<Result<_>>()?,
             ),
             Node::Call { name, arguments } => {
@@ -2307,7 +2367,7 @@ impl Binder<'_, '_> {
             };
             let value = match parameter.mode {
                 Mode::Out => None,
-                Mode::In | Mode::InOut => Some(self.expr(argument)?),
+                Mode::In | Mode::InOut => Some(self.program_expr(argument)?),
             };
             bound.push((value, target));
         }
@@ -2377,7 +2437,10 @@ impl Binder<'_, '_> {
         if arguments.len() != self.cursors[cursor].parameters.len() {
             return Err(wrong_cursor_arguments(name));
         }
-        arguments.into_iter().map(|e| self.expr(e)).collect()
+        arguments
+            .into_iter()
+            .map(|e| self.program_expr(e))
+            .collect()
     }
 
     /// A FOR loop's header: its bounds or cursor bound in the scope around the loop, then
@@ -2394,7 +2457,7 @@ impl Binder<'_, '_> {
                     false => (lower, upper, 1),
                     true => (upper, lower, -1),
                 };
-                let (first, last) = (self.expr(*first)?, self.expr(*last)?);
+                let (first, last) = (self.program_expr(*first)?, self.program_expr(*last)?);
                 let bigint = DataType::Int {
                     width: manycore_types::IntWidth::Big,
                     unsigned: false,
@@ -2520,7 +2583,7 @@ impl Binder<'_, '_> {
 
     fn arms(&mut self, arms: Vec<(ast::Expr, Vec<Node>)>) -> Result<Vec<(Bound<Expr>, Vec<Op>)>> {
         arms.into_iter()
-            .map(|(condition, body)| Ok((self.expr(condition)?, self.list(body)?)))
+            .map(|(condition, body)| Ok((self.program_expr(condition)?, self.list(body)?)))
             .collect()
     }
 
@@ -2537,7 +2600,7 @@ impl Binder<'_, '_> {
                 otherwise: otherwise.map(|o| self.list(o)).transpose()?,
             });
         };
-        let operand = self.expr(operand)?;
+        let operand = self.program_expr(operand)?;
         // The hidden local is named so that no identifier can name it.
         // An operand that failed to bind fails the CASE before the local is read.
         let operand_type = operand

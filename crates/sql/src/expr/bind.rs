@@ -786,6 +786,13 @@ fn niladic_function(name: &str) -> Option<Function> {
     }
 }
 
+/// Whether a bare identifier in an expression is bound as a name (a column, or a stored
+/// program's variable) rather than as `@user`, `@@system` or a niladic function.
+pub fn is_plain_name(ident: &ast::Ident) -> bool {
+    ident.quote_style.is_some()
+        || !(ident.value.starts_with('@') || niladic_function(&ident.value).is_some())
+}
+
 fn bind_identifier(ident: &ast::Ident, scope: &dyn Scope) -> Result<Expr> {
     let name = &ident.value;
     if ident.quote_style.is_none() {

@@ -47,7 +47,7 @@ mod time_zone;
 
 pub use aggregate::{bind_aggregate, Accumulator, AggregateCall, AggregateFunction};
 pub use bind::{
-    binary_node, bind, check_scale, declared_decimal, function_name, is_aggregate,
+    binary_node, bind, check_scale, declared_decimal, function_name, is_aggregate, is_plain_name,
     no_such_function, numeric_operand, Scope,
 };
 pub use convert::{compare_values, exact_key_value, sort_key, store_value};
