@@ -692,7 +692,7 @@ pub fn bind_query_block(
     let sort_distinct = distinct
         && !aggregated
         && window_calls.is_empty()
-        && sort_does_distinct(&sort_keys, &items, &sources, width);
+        && sort_does_distinct(&sort_keys, &select_exprs, &sources, width);
     if aggregated {
         plan = Plan::Aggregate {
             input: Box::new(plan),
@@ -723,9 +723,7 @@ pub fn bind_query_block(
         let plain_cells = !aggregated
             && having.is_none()
             && window_calls.is_empty()
-            && exprs
-                .iter()
-                .all(|e| e.column_index().is_some_and(|c| c < width))
+            && from_columns(&exprs, width).is_some()
             && sort_keys.iter().all(|k| k.expr.column_index().is_some());
         let copied = plain_cells.then(|| {
             let mut cells: Vec<usize> = (sort_keys.iter())
@@ -818,14 +816,23 @@ pub fn bind_query_block(
     })
 }
 
-/// Whether a sort by `keys` can also do the DISTINCT of select list `items` over the FROM
+/// The FROM cell each of `exprs` reads, when every one is a plain column of the FROM row
+/// of `width` cells (plan invariants (6) and (7)).
+fn from_columns(exprs: &[Expr], width: usize) -> Option<Vec<usize>> {
+    exprs
+        .iter()
+        .map(|e| e.column_index().filter(|&c| c < width))
+        .collect()
+}
+
+/// Whether a sort by `keys` can also do the DISTINCT of select list `exprs` over the FROM
 /// row of `width` cells read from `sources` (plan invariant (6)): every select value is a
 /// column of a stored table (its cells hold values of the column's type, which a derived
 /// or information_schema table's need not), of an integer or character-string type,
 /// and the keys name exactly those columns, directly or through the select list.
 fn sort_does_distinct(
     keys: &[SortKey],
-    items: &[Item],
+    exprs: &[Expr],
     sources: &[SourceTable],
     width: usize,
 ) -> bool {
@@ -845,14 +852,13 @@ fn sort_does_distinct(
                 | DataType::Text { .. }
         )
     };
-    let columns = items.iter().map(|item| {
-        let column = item.expr.column_index()?;
-        (column < width && stored(column) && equal_as_grouped(&item.expr.data_type()))
-            .then_some(column)
-    });
-    let Some(columns) = columns.collect::<Option<Vec<usize>>>() else {
+    let Some(columns) = from_columns(exprs, width) else {
         return false;
     };
+    let fits = |(&column, e): (&usize, &Expr)| stored(column) && equal_as_grouped(&e.data_type());
+    if !columns.iter().zip(exprs).all(fits) {
+        return false;
+    }
     let key_columns = keys.iter().map(|key| match key.expr.column_index()? {
         // A select alias (ORDER BY 1, ORDER BY c naming the select list's c).
         position if position >= width => columns.get(position - width).copied(),
