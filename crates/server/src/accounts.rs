@@ -21,8 +21,37 @@ use manycore_sql::privilege::{self, Account, PasswordPlugin};
 use manycore_sql::{Engine, Error, ErrorCode};
 use parking_lot::Mutex;
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::LazyLock;
+
+/// Where a client connects from.
+#[derive(Clone, Copy, Debug)]
+pub enum Peer {
+    Tcp(SocketAddr),
+    /// A client of the local socket (`--socket`): on this machine, like a loopback one.
+    Local,
+}
+
+impl Peer {
+    /// The address account lookup and the failed-login count see. A local client counts
+    /// as 127.0.0.1, so it logs in as `user@localhost` (or `user@127.0.0.1`, which MariaDB
+    /// would not match for a socket client; it matches no other host).
+    pub fn ip(self) -> IpAddr {
+        match self {
+            Peer::Tcp(address) => address.ip(),
+            Peer::Local => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        }
+    }
+
+    /// PROCESSLIST's Host, as MariaDB shows it: `host:port`, or `localhost` for the local
+    /// socket.
+    pub fn process_host(self) -> String {
+        match self {
+            Peer::Tcp(address) => format!("{}:{}", host_name(address.ip()), address.port()),
+            Peer::Local => "localhost".to_string(),
+        }
+    }
+}
 
 /// The plugin real accounts use by default, for decoy exchanges.
 pub const DEFAULT_PLUGIN: AuthPlugin = AuthPlugin::NativePassword;
@@ -93,10 +122,10 @@ pub fn remember_verified(credential: &Credential, digest: Option<[u8; 32]>) {
     }
 }
 
-/// The checks after the password was verified: REQUIRE SSL (1045 on a connection that
-/// is not `secure`, invariant (3)) and a locked account (4151, MariaDB's error).
-pub fn admit(login: &Login, user: &str, peer: IpAddr, secure: bool) -> Result<(), Error> {
-    if login.account.require_ssl && !secure {
+/// The checks after the password was verified: REQUIRE SSL (1045 on a connection
+/// without TLS, invariant (3)) and a locked account (4151, MariaDB's error).
+pub fn admit(login: &Login, user: &str, peer: IpAddr, tls: bool) -> Result<(), Error> {
+    if login.account.require_ssl && !tls {
         return Err(access_denied(user, peer, true));
     }
     if login.account.locked {

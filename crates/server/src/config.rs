@@ -12,6 +12,12 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1:3306")]
     pub listen: SocketAddr,
 
+    /// Also accept connections on this Unix socket (as MariaDB's --socket; clients connect
+    /// with `mariadb --socket=PATH`). Its clients log in as from localhost. A stale socket
+    /// file left by a server that is gone is replaced; any other file there stops startup.
+    #[arg(long, value_name = "PATH")]
+    pub socket: Option<PathBuf>,
+
     /// Directory holding the server's data and its lock file; created if missing.
     #[arg(long, default_value = "./manycore-data")]
     pub data_dir: PathBuf,

@@ -16,7 +16,9 @@
 //!     before it is read with exact reads so no TLS byte is consumed as MySQL data. The
 //!     sequence ids continue across the upgrade (SSLRequest 1, response 2, reply 3).
 //! (6) With `require_secure_transport` on, a login over plain TCP ends in 1045 after the
-//!     exchange, as MariaDB does: the client learns nothing about the account.
+//!     exchange, as MariaDB does: the client learns nothing about the account. The local
+//!     socket is a secure transport (as in MariaDB), but only TLS satisfies an account's
+//!     REQUIRE SSL.
 //! (7) A refused login is answered after the host's failed-login delay (`login_delay`),
 //!     which runs after the connect timeout's deadline stopped applying, so a long delay
 //!     still ends in the error packet.
@@ -38,9 +40,9 @@
 //!     (durability (2)) asks); the statement then runs again with it (`wait_and_resume`).
 //!     The file is held in memory, unbounded, like the rows it becomes.
 
-use crate::accounts;
+use crate::accounts::{self, Peer};
 use crate::sink::{ColumnTypes, WireSink};
-use crate::stream::Stream;
+use crate::stream::{Socket, Stream};
 use manycore_protocol::auth::{AuthExchange, AuthStep, Credential};
 use manycore_protocol::command::{parse_command, Command};
 use manycore_protocol::handshake::{
@@ -60,13 +62,11 @@ use manycore_sql::{
 use manycore_storage::LockWait;
 use manycore_types::Value;
 use manycore_uring::{SendRing, Sender};
-use std::net::SocketAddr;
 use std::os::fd::AsRawFd;
 use std::rc::Rc;
 use std::sync::atomic::AtomicU32;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
-use tokio::net::TcpStream;
 use tokio::sync::Notify;
 use tokio::task::AbortHandle;
 
@@ -93,6 +93,8 @@ pub struct ConnectionContext {
     pub failed_logins: Arc<crate::login_delay::FailedLogins>,
     /// `--send-batching uring`: each worker sends replies through an io_uring ring.
     pub send_batching: bool,
+    /// The worker thread's operating-system id, set when the thread starts (PROCESSLIST's TID).
+    pub thread_id: u64,
 }
 
 /// How KILL, from any thread, reaches this connection: KILL CONNECTION aborts its task,
@@ -175,7 +177,7 @@ struct Connection {
     /// unqueued before the socket closes.
     sender: Option<Sender>,
     stream: Stream,
-    peer: SocketAddr,
+    peer: Peer,
     context: Arc<ConnectionContext>,
     id: u32,
     capabilities: u32,
@@ -229,8 +231,8 @@ struct ChangeUserAuth {
 
 /// Starts connection `stream` as a task of the calling worker's `LocalSet` (invariant (8)).
 pub fn spawn(
-    stream: TcpStream,
-    peer: SocketAddr,
+    stream: Socket,
+    peer: Peer,
     context: Arc<ConnectionContext>,
     send_ring: Option<Rc<SendRing>>,
 ) {
@@ -242,13 +244,15 @@ pub fn spawn(
 }
 
 async fn run(
-    stream: TcpStream,
-    peer: SocketAddr,
+    stream: Socket,
+    peer: Peer,
     context: Arc<ConnectionContext>,
     send_ring: Option<Rc<SendRing>>,
     kill: Arc<KillSignal>,
 ) {
-    let _ = stream.set_nodelay(true);
+    if let Socket::Tcp(tcp) = &stream {
+        let _ = tcp.set_nodelay(true);
+    }
     let id = crate::listener::allocate_connection_id(&context.next_connection_id);
     let engine = context.engine.clone();
     let worker = context.worker;
@@ -298,7 +302,7 @@ async fn run(
 
 impl Connection {
     /// Handshake and authentication; on success the session, ready for commands.
-    async fn establish(&mut self, peer: SocketAddr) -> Option<Session> {
+    async fn establish(&mut self, peer: Peer) -> Option<Session> {
         let engine = self.context.engine.clone();
         if engine.processlist().len() >= self.context.max_connections as usize {
             let error = Error::new(ErrorCode::ConCount, "Too many connections");
@@ -361,10 +365,11 @@ impl Connection {
         let info = ConnectionInfo {
             id: self.id,
             user,
-            host: format!("{}:{}", accounts::host_name(peer.ip()), peer.port()),
+            host: peer.process_host(),
             account_host: login.account.host,
             using_password,
             worker: self.context.worker,
+            thread_id: self.context.thread_id,
             database,
         };
         let kill_target = self.kill.clone();
@@ -493,9 +498,14 @@ impl Connection {
         }
     }
 
-    /// TLS (a unix socket would count too): a cleartext password may cross it, and
-    /// `REQUIRE SSL` accounts may log in over it.
+    /// TLS or the local socket: a cleartext password may cross it, and it satisfies
+    /// `require_secure_transport` (invariant (6)).
     fn is_secure(&self) -> bool {
+        self.is_tls() || self.stream.is_local()
+    }
+
+    /// TLS, which alone satisfies an account's `REQUIRE SSL` (invariant (6)).
+    fn is_tls(&self) -> bool {
         matches!(self.stream, Stream::Tls(_))
     }
 
@@ -516,8 +526,7 @@ impl Connection {
         user: &str,
         using_password: bool,
     ) -> Result<(), Error> {
-        let secure = self.is_secure();
-        if !secure && self.secure_transport_required() {
+        if !self.is_secure() && self.secure_transport_required() {
             tracing::debug!(connection = self.id, "login over plain TCP refused");
             return Err(accounts::access_denied(
                 user,
@@ -525,7 +534,7 @@ impl Connection {
                 using_password,
             ));
         }
-        accounts::admit(login, user, self.peer.ip(), secure)
+        accounts::admit(login, user, self.peer.ip(), self.is_tls())
     }
 
     /// Reads the client's first packet with exact reads: after an SSLRequest the client

@@ -1,6 +1,9 @@
 //! Workers and listeners: one thread per worker, each running its own single-threaded
 //! tokio runtime with its own `SO_REUSEPORT` listener, so the kernel spreads connections
-//! across workers and a connection lives and dies on one worker.
+//! across workers and a connection lives and dies on one worker. The local socket
+//! (`--socket`) has one listener, since Linux does not spread Unix sockets by
+//! `SO_REUSEPORT`: worker 0 accepts on it and hands the connections to the workers in
+//! turn.
 //!
 //! Invariants:
 //! (1) Nothing on a connection's path is shared with other workers except the storage
@@ -10,21 +13,27 @@
 //! (3) Storage is rebuilt from the data directory's log before the first listener is
 //!     bound, and checkpointed and its log closed after the last worker stopped
 //!     (`durability`).
+//! (4) The local socket's file is removed at shutdown, and at startup only if it is a
+//!     socket nobody listens on any more (a server that did not stop cleanly).
 
+use crate::accounts::Peer;
 use crate::config::ServeArgs;
 use crate::connection::{self, ConnectionContext};
 use crate::data_dir::DataDir;
+use crate::stream::Socket as ClientSocket;
 use manycore_sql::{Counter, Engine, EngineConfig};
 use manycore_storage::Storage;
 use manycore_uring::SendRing;
 use socket2::{Domain, Protocol, Socket, Type};
 use std::net::SocketAddr;
+use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 
 /// How often old row versions and dead index entries are collected.
 const GARBAGE_COLLECTION_INTERVAL: Duration = Duration::from_millis(100);
@@ -87,13 +96,31 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
 
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let listeners = bind_listeners(args.listen, workers)?;
+    let local_socket = args.socket.as_deref().map(bind_local_socket).transpose()?;
+    if let Some(path) = &args.socket {
+        engine.set_server_variable("socket", &path.display().to_string());
+    }
+    // Invariant (4) of the module: worker 0 accepts, every worker is handed its share.
+    let (handoffs, inboxes): (Vec<_>, Vec<_>) = (0..workers)
+        .map(|_| match local_socket {
+            Some(_) => {
+                let (handoff, inbox) = mpsc::unbounded_channel();
+                (Some(handoff), Some(inbox))
+            }
+            None => (None, None),
+        })
+        .unzip();
+    let mut local_acceptor = local_socket.map(|listener| LocalAcceptor {
+        listener,
+        handoffs: handoffs.into_iter().flatten().collect(),
+    });
     let listening = listeners
         .first()
         .and_then(|l| l.local_addr().ok())
         .unwrap_or(args.listen);
     tracing::info!(
-        listen = %listening, workers, data_dir = %data_dir.path.display(),
-        "manycore ready for connections"
+        listen = %listening, socket = ?args.socket, workers,
+        data_dir = %data_dir.path.display(), "manycore ready for connections"
     );
     let next_connection_id = Arc::new(AtomicU32::new(1));
     let failed_logins = Arc::new(crate::login_delay::FailedLogins::new(
@@ -101,7 +128,11 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
     ));
     let cores = core_affinity::get_core_ids().unwrap_or_default();
     let mut threads = Vec::new();
-    for (worker, listener) in listeners.into_iter().enumerate() {
+    for (worker, (listener, local_inbox)) in listeners.into_iter().zip(inboxes).enumerate() {
+        let local = LocalConnections {
+            acceptor: local_acceptor.take(),
+            inbox: local_inbox,
+        };
         let context = ConnectionContext {
             engine: engine.clone(),
             worker,
@@ -113,6 +144,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             security: security.clone(),
             failed_logins: failed_logins.clone(),
             send_batching: args.send_batching == "uring",
+            thread_id: 0, // Set by the worker's thread (`run_worker`).
         };
         let shutdown = shutdown_rx.clone();
         let core = (!cores.is_empty()).then(|| cores[worker % cores.len()]);
@@ -122,7 +154,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
                 if let Some(core) = core {
                     core_affinity::set_for_current(core);
                 }
-                run_worker(listener, context, shutdown)
+                run_worker(listener, local, context, shutdown)
             })
             .map_err(|e| format!("cannot start worker thread: {e}"))?;
         threads.push(thread);
@@ -140,6 +172,9 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
     let _ = collector.join();
     let _ = checkpointer.join();
     durability.shutdown(); // Invariant (3).
+    if let Some(path) = &args.socket {
+        let _ = std::fs::remove_file(path); // Invariant (4).
+    }
     tracing::info!("stopped");
     Ok(())
 }
@@ -239,11 +274,54 @@ fn bound_socket(address: SocketAddr, reuse_port: bool) -> Result<Socket, String>
     Ok(socket)
 }
 
+/// The local socket, bound and listening (invariant (4)). It is made reachable by every
+/// user, as MariaDB's is: who may log in is the accounts' business, as on TCP loopback.
+fn bind_local_socket(path: &Path) -> Result<UnixListener, String> {
+    let shown = path.display();
+    if let Ok(metadata) = std::fs::symlink_metadata(path) {
+        if !metadata.file_type().is_socket() {
+            return Err(format!(
+                "cannot listen on socket {shown}: a file that is not a socket is there"
+            ));
+        }
+        if UnixStream::connect(path).is_ok() {
+            return Err(format!(
+                "cannot listen on socket {shown}: another server is listening there"
+            ));
+        }
+        std::fs::remove_file(path)
+            .map_err(|e| format!("cannot remove the stale socket {shown}: {e}"))?;
+    }
+    let listener =
+        UnixListener::bind(path).map_err(|e| format!("cannot listen on socket {shown}: {e}"))?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o777))
+        .map_err(|e| format!("cannot make socket {shown} reachable: {e}"))?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| format!("O_NONBLOCK: {e}"))?;
+    Ok(listener)
+}
+
+/// The local socket's listener, held by worker 0, and every worker's handoff channel.
+struct LocalAcceptor {
+    listener: UnixListener,
+    handoffs: Vec<mpsc::UnboundedSender<UnixStream>>,
+}
+
+/// What a worker has of the local socket: the acceptor (worker 0 only) and the channel
+/// its share of the connections arrives on. Both None without `--socket`.
+struct LocalConnections {
+    acceptor: Option<LocalAcceptor>,
+    inbox: Option<mpsc::UnboundedReceiver<UnixStream>>,
+}
+
 fn run_worker(
     listener: std::net::TcpListener,
-    context: ConnectionContext,
+    local: LocalConnections,
+    mut context: ConnectionContext,
     mut shutdown: watch::Receiver<bool>,
 ) {
+    context.thread_id = os_thread_id();
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -263,16 +341,47 @@ fn run_worker(
                 return;
             }
         };
+        let mut local_accept = match local.acceptor.map(LocalAccept::register).transpose() {
+            Ok(accept) => accept,
+            Err(e) => {
+                tracing::error!("worker {}: local socket: {e}", context.worker);
+                return;
+            }
+        };
+        let mut inbox = local.inbox;
         let tasks = tokio::task::LocalSet::new();
         tasks
             .run_until(async {
                 let send_ring = start_send_ring(&context);
                 loop {
                     tokio::select! {
-                        accepted = listener.accept() => match accepted {
-                            Ok((stream, peer)) => {
-                                connection::spawn(stream, peer, context.clone(), send_ring.clone())
+                        accepted = accept_local(local_accept.as_ref()), if local_accept.is_some() => {
+                            match accepted {
+                                Ok(stream) => local_accept.as_mut().expect("guarded").hand_over(stream),
+                                Err(e) => {
+                                    tracing::warn!("accept on the local socket: {e}");
+                                    tokio::time::sleep(Duration::from_millis(10)).await;
+                                }
                             }
+                        }
+                        Some(stream) = receive_local(&mut inbox), if inbox.is_some() => {
+                            match tokio::net::UnixStream::from_std(stream) {
+                                Ok(stream) => connection::spawn(
+                                    ClientSocket::Local(stream),
+                                    Peer::Local,
+                                    context.clone(),
+                                    send_ring.clone(),
+                                ),
+                                Err(e) => tracing::warn!("local connection: {e}"),
+                            }
+                        }
+                        accepted = listener.accept() => match accepted {
+                            Ok((stream, peer)) => connection::spawn(
+                                ClientSocket::Tcp(stream),
+                                Peer::Tcp(peer),
+                                context.clone(),
+                                send_ring.clone(),
+                            ),
                             // Out of descriptors or a connection reset before accept:
                             // back off briefly instead of spinning.
                             Err(e) => {
@@ -287,6 +396,58 @@ fn run_worker(
             .await;
         // Dropping `tasks` drops every connection: sessions roll back (invariant (2)).
     });
+}
+
+/// The calling thread's operating-system id, read from /proc/thread-self
+/// ("<pid>/task/<tid>"): std does not expose gettid(2), and this crate has no `unsafe`
+/// (ARCHITECTURE.md invariant 6). 0 if /proc is not mounted.
+fn os_thread_id() -> u64 {
+    std::fs::read_link("/proc/thread-self")
+        .ok()
+        .and_then(|link| link.file_name()?.to_str()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Worker 0's side of the local socket, on its runtime.
+struct LocalAccept {
+    listener: tokio::net::UnixListener,
+    handoffs: Vec<mpsc::UnboundedSender<UnixStream>>,
+    next: usize,
+}
+
+impl LocalAccept {
+    fn register(acceptor: LocalAcceptor) -> std::io::Result<LocalAccept> {
+        Ok(LocalAccept {
+            listener: tokio::net::UnixListener::from_std(acceptor.listener)?,
+            handoffs: acceptor.handoffs,
+            next: 0,
+        })
+    }
+
+    /// Gives the workers their connections in turn, worker 0 included.
+    fn hand_over(&mut self, stream: UnixStream) {
+        // A worker's channel closes only when the worker stops, at shutdown.
+        let _ = self.handoffs[self.next].send(stream);
+        self.next = (self.next + 1) % self.handoffs.len();
+    }
+}
+
+/// The next connection on the local socket, taken off worker 0's runtime so that the
+/// worker it is handed to can register it with its own.
+async fn accept_local(accept: Option<&LocalAccept>) -> std::io::Result<UnixStream> {
+    let accept = accept.expect("polled only with a listener");
+    let (stream, _) = accept.listener.accept().await?;
+    stream.into_std()
+}
+
+async fn receive_local(
+    inbox: &mut Option<mpsc::UnboundedReceiver<UnixStream>>,
+) -> Option<UnixStream> {
+    inbox
+        .as_mut()
+        .expect("polled only with an inbox")
+        .recv()
+        .await
 }
 
 /// The worker's batched sender (`manycore_uring`) and its flusher task, or None when

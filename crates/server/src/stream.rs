@@ -1,8 +1,9 @@
-//! A connection's byte stream: plain TCP, or TLS after the client's SSLRequest.
+//! A connection's byte stream: a plain socket (TCP, or the local Unix socket of
+//! `--socket`), or TLS over either after the client's SSLRequest.
 //!
 //! Invariants:
-//! (1) The plain path costs one predictable branch per read or write: the TLS state is
-//!     boxed, so `Stream` stays two words and plain connections carry no TLS memory.
+//! (1) The plain path costs two predictable branches per read or write (TLS or not, then
+//!     TCP or local): the TLS state is boxed, so plain connections carry no TLS memory.
 //! (2) A write is complete when `write_all` returns: on TLS it also flushes rustls'
 //!     buffered records to the socket.
 //! (3) The upgrade happens at most once, before authentication; a failed TLS handshake
@@ -16,16 +17,75 @@
 use crate::tls::TlsInfo;
 use manycore_uring::{Progress, Sender};
 use std::io;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use std::os::fd::{AsRawFd, RawFd};
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::net::{TcpStream, UnixStream};
 use tokio_rustls::server::TlsStream;
 use tokio_rustls::TlsAcceptor;
 
 pub enum Stream {
-    Plain(TcpStream),
-    Tls(Box<TlsStream<TcpStream>>),
-    /// A TLS handshake failed after the TCP stream was handed to it.
+    Plain(Socket),
+    Tls(Box<TlsStream<Socket>>),
+    /// A TLS handshake failed after the socket was handed to it.
     Closed,
+}
+
+/// The connected socket under a stream.
+pub enum Socket {
+    Tcp(TcpStream),
+    /// A client of the local socket (`--socket`).
+    Local(UnixStream),
+}
+
+impl AsRawFd for Socket {
+    fn as_raw_fd(&self) -> RawFd {
+        match self {
+            Socket::Tcp(socket) => socket.as_raw_fd(),
+            Socket::Local(socket) => socket.as_raw_fd(),
+        }
+    }
+}
+
+impl AsyncRead for Socket {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Socket::Tcp(socket) => Pin::new(socket).poll_read(cx, buf),
+            Socket::Local(socket) => Pin::new(socket).poll_read(cx, buf),
+        }
+    }
+}
+
+impl AsyncWrite for Socket {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        match self.get_mut() {
+            Socket::Tcp(socket) => Pin::new(socket).poll_write(cx, buf),
+            Socket::Local(socket) => Pin::new(socket).poll_write(cx, buf),
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Socket::Tcp(socket) => Pin::new(socket).poll_flush(cx),
+            Socket::Local(socket) => Pin::new(socket).poll_flush(cx),
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Socket::Tcp(socket) => Pin::new(socket).poll_shutdown(cx),
+            Socket::Local(socket) => Pin::new(socket).poll_shutdown(cx),
+        }
+    }
 }
 
 impl Stream {
@@ -125,7 +185,16 @@ impl Stream {
         Ok(())
     }
 
-    /// The negotiated protocol and cipher; None on plain TCP.
+    /// Whether the client connected through the local socket (under TLS or not).
+    pub fn is_local(&self) -> bool {
+        match self {
+            Stream::Plain(socket) => matches!(socket, Socket::Local(_)),
+            Stream::Tls(stream) => matches!(stream.get_ref().0, Socket::Local(_)),
+            Stream::Closed => false,
+        }
+    }
+
+    /// The negotiated protocol and cipher; None on a plain socket.
     pub fn tls_info(&self) -> Option<TlsInfo> {
         match self {
             Stream::Tls(stream) => Some(crate::tls::connection_info(stream.get_ref().1)),

@@ -316,12 +316,16 @@ pub struct ConnectionInfo {
     /// Whether the client sent a password when it logged in: 1045 messages say so.
     pub using_password: bool,
     pub worker: usize,
+    /// The operating-system thread serving the connection (PROCESSLIST's TID, as in
+    /// MariaDB): its worker's thread, shared by all of the worker's connections.
+    pub thread_id: u64,
     pub database: Option<String>,
 }
 
 /// What SHOW PROCESSLIST shows of one connection, and how to interrupt it.
 pub struct ProcessEntry {
     pub id: u32,
+    thread_id: u64,
     state: Mutex<ProcessState>,
     interrupted: AtomicBool,
     on_kill: Box<dyn Fn(KillKind) + Send + Sync>,
@@ -354,6 +358,7 @@ pub struct ProcessRow {
     /// SHOW PROCESSLIST's State: "" when idle, else what the statement does.
     pub state: &'static str,
     pub info: Option<String>,
+    pub thread_id: u64,
 }
 
 impl ProcessEntry {
@@ -420,6 +425,7 @@ impl ProcessEntry {
                 (_, activity) => activity,
             },
             info: state.has_info.then(|| state.info.clone()),
+            thread_id: self.thread_id,
         }
     }
 }
@@ -462,6 +468,7 @@ impl ProcessList {
     ) -> ProcessHandle {
         let entry = Arc::new(ProcessEntry {
             id: info.id,
+            thread_id: info.thread_id,
             state: Mutex::new(ProcessState {
                 user: info.user.clone(),
                 host: info.host.clone(),

@@ -1546,7 +1546,7 @@ fn process_row(p: ProcessRow) -> Row {
         Value::Int(0),
         Value::Int(0),
         info_binary,
-        count(p.id.into()),
+        count(p.thread_id),
     ]
 }
 
@@ -1623,8 +1623,11 @@ mod tests {
             time_seconds: 2,
             state: "",
             info: None,
+            thread_id: 4242,
         };
-        assert_eq!(process_row(process).len(), width(SystemTable::Processlist));
+        let row = process_row(process);
+        assert_eq!(row.len(), width(SystemTable::Processlist));
+        assert_eq!(row.last(), Some(&Value::UInt(4242)), "TID is the serving thread");
         let schemata = schemata(&Catalog::default(), &SessionGrants::unrestricted());
         assert_eq!(
             schemata,

@@ -1152,6 +1152,7 @@ impl Session {
             account_host: "localhost".into(),
             using_password: true,
             worker: 0,
+            thread_id: 0,
             database: None,
         };
         Session::with_grants(

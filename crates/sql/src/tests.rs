@@ -104,6 +104,7 @@ pub fn session(engine: &Arc<Engine>, id: u32) -> Session {
         account_host: "localhost".into(),
         using_password: false,
         worker: (id as usize) % 2,
+        thread_id: 0,
         database: None,
     };
     Session::new(engine.clone(), info, Box::new(|_| {})).expect("session")
@@ -885,6 +886,7 @@ fn kill_and_processlist() {
         account_host: "%".into(),
         using_password: false,
         worker: 0,
+        thread_id: 0,
         database: None,
     };
     let victim = Session::new(
@@ -911,6 +913,7 @@ fn user_session(engine: &Arc<Engine>, id: u32, user: &str, account_host: &str) -
         account_host: account_host.into(),
         using_password: false,
         worker: 0,
+        thread_id: 0,
         database: None,
     };
     Session::new(engine.clone(), info, Box::new(|_| {})).expect("session")

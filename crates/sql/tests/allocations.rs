@@ -72,6 +72,7 @@ fn sysbench_session() -> Session {
         account_host: "localhost".into(),
         using_password: false,
         worker: 0,
+        thread_id: 0,
         database: None,
     };
     let mut s = Session::new(engine, info, Box::new(|_| {})).expect("session");
