@@ -86,6 +86,7 @@ class Config:
     seconds: float
     repeat: int
     workdir: Path
+    transport: str  # "tcp" or "socket": how the measured clients connect
 
 
 class Progress:
@@ -148,17 +149,18 @@ def read_rows(threads: list[int]) -> list[tuple[str, int]]:
 # ---------------------------------------------------------------- steps
 
 def run_step(reg: srv.Registry, server: srv.Server, step: Step, cfg: Config) -> Measurement:
+    socket = server.socket if cfg.transport == "socket" else None
     if step.workload in SYSBENCH_TESTS:
         test, ps_mode = SYSBENCH_TESTS[step.workload]
         return workloads.sysbench_step(reg, server, test, step.threads, ps_mode, cfg.data,
-                                       cfg.warmup, cfg.seconds)
+                                       cfg.warmup, cfg.seconds, socket)
     if step.workload == "yesmark":
         return workloads.yesmark_step(reg, server, step.threads, cfg.workdir, cfg.warmup,
-                                      cfg.seconds)
+                                      cfg.seconds, socket)
     pipeline = int(step.workload.rsplit("P", 1)[1])
     keys = cfg.data.tables * cfg.data.table_size
     return workloads.redis_step(reg, server, step.threads, pipeline, keys, VALUE_SIZE,
-                                cfg.warmup, cfg.seconds)
+                                cfg.warmup, cfg.seconds, socket)
 
 
 def run_plan(reg: srv.Registry, running: dict[str, srv.Server], steps: list[Step], cfg: Config,
@@ -357,7 +359,8 @@ def write_outputs(out: Path, res: Results, names: list[str], args: argparse.Name
           f"{meta['date']} · {meta['machine']['cpus']} CPUs ({meta['machine']['cpu_model']}), "
           f"{meta['machine']['memory_gib']} GiB · {cfg.data.tables} tables x "
           f"{cfg.data.table_size} rows · {cfg.seconds:g} s per measurement after "
-          f"{cfg.warmup:g} s warm-up · medians of {cfg.repeat}"
+          f"{cfg.warmup:g} s warm-up · medians of {cfg.repeat} · clients over "
+          f"{'Unix sockets' if cfg.transport == 'socket' else 'TCP loopback'}"
           f"{pinning(args)}", "",
           *(["**Interrupted: partial results.**", ""] if interrupted else []),
           report.availability(res, names), "", table, "",
@@ -415,6 +418,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--max-minutes", type=float, default=40,
                    help="stop starting new measurements after this long")
     p.add_argument("--keep", action="store_true", help="keep the temporary data directories")
+    p.add_argument("--transport", choices=["tcp", "socket"], default="tcp",
+                   help="how the measured clients connect: TCP on 127.0.0.1, or each "
+                        "server's Unix socket (setup and status probes always use TCP)")
     p.add_argument("--server-cpus", default=None, metavar="LIST",
                    help="bind the servers to these CPUs (taskset syntax, e.g. 0 or 0-3)")
     p.add_argument("--client-cpus", default=None, metavar="LIST",
@@ -440,7 +446,7 @@ def make_config(args: argparse.Namespace, workdir: Path) -> Config:
         warmup=args.warmup if args.warmup is not None else (1.0 if quick else 2.0),
         seconds=args.time if args.time is not None else (6.0 if quick else 8.0),
         repeat=args.repeat if args.repeat is not None else (1 if quick else 3),
-        workdir=workdir)
+        workdir=workdir, transport=args.transport)
 
 
 def main(argv: list[str]) -> int:
@@ -468,7 +474,7 @@ def main(argv: list[str]) -> int:
             "mariadb_settings": srv.MARIADB_COMMON + (srv.MARIADB_DURABLE
                                                       if args.suite == "durable"
                                                       else srv.MARIADB_IN_MEMORY),
-            "workdir_fs": fs_type(workdir)}
+            "workdir_fs": fs_type(workdir), "transport": cfg.transport}
     progress.log(f"suite={args.suite} servers={','.join(names)} data={cfg.data.tables}x"
                  f"{cfg.data.table_size} time={cfg.seconds:g}s warmup={cfg.warmup:g}s "
                  f"repeat={cfg.repeat} workdir={workdir}")

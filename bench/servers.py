@@ -197,6 +197,7 @@ class Server:
     port: int
     proc: subprocess.Popen
     log: Path
+    socket: Path  # the Unix socket it also listens on (clients use it with --transport socket)
 
     @property
     def pid(self) -> int:
@@ -218,9 +219,12 @@ class Server:
 
 # ---------------------------------------------------------------- MySQL protocol
 
-def mysql_cli(port: int, db: str | None = None) -> list[str]:
-    argv = [tool("mariadb"), "--protocol=TCP", "-h127.0.0.1", f"-P{port}", "-uroot",
-            "--batch", "--skip-column-names", "--connect-timeout=10"]
+def mysql_cli(port: int, db: str | None = None, socket: Path | None = None) -> list[str]:
+    """The `mariadb` CLI as root over TCP to `port`, or through `socket` if given."""
+    where = ([f"--protocol=SOCKET", f"--socket={socket}"] if socket
+             else ["--protocol=TCP", "-h127.0.0.1", f"-P{port}"])
+    argv = [tool("mariadb"), *where, "-uroot", "--batch", "--skip-column-names",
+            "--connect-timeout=10"]
     return argv + ([db] if db else [])
 
 
@@ -355,7 +359,7 @@ def start_mariadb(reg: Registry, workdir: Path, durable: bool = False) -> Server
     port = free_port()
     proc = reg.spawn(mariadbd_argv(workdir, port, durable), stdout=open(log, "a"), server=True)
     wait_until(_mysql_ready(port), proc, 120, "mariadbd", log)
-    return Server("mariadb", "mysql", port, proc, log)
+    return Server("mariadb", "mysql", port, proc, log, workdir / "mariadb.sock")
 
 
 def build_manycore(repo: Path, timeout: float, log_path: Path) -> Path:
@@ -393,14 +397,15 @@ def start_manycore(reg: Registry, binary: Path, workdir: Path,
         raise Unavailable(f"{binary} does not exist")
     port = free_port()
     log = workdir / "manycore.log"
-    proc = reg.spawn(manycore_argv(binary, workdir, port, extra_args), stdout=open(log, "w"),
-                     server=True)
+    socket = workdir / "manycore.sock"
+    argv = manycore_argv(binary, workdir, port, [*extra_args, "--socket", str(socket)])
+    proc = reg.spawn(argv, stdout=open(log, "w"), server=True)
     try:
         wait_until(_mysql_ready(port), proc, 60, "manycore", log)
     except Unavailable:
         reg.stop(proc)
         raise
-    return Server("manycore", "mysql", port, proc, log)
+    return Server("manycore", "mysql", port, proc, log, socket)
 
 
 # ---------------------------------------------------------------- Redis
@@ -426,8 +431,10 @@ def start_redis(reg: Registry, workdir: Path) -> Server:
     port = free_port()
     log = workdir / "redis.log"
     workdir.mkdir(parents=True, exist_ok=True)
+    socket = workdir / "redis.sock"
     argv = [tool("redis-server"), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-            "--appendonly", "no", "--dir", str(workdir), "--daemonize", "no"]
+            "--appendonly", "no", "--dir", str(workdir), "--daemonize", "no",
+            "--unixsocket", str(socket), "--unixsocketperm", "700"]
     proc = reg.spawn(argv, stdout=open(log, "w"), server=True)
 
     def ready() -> bool:
@@ -435,7 +442,7 @@ def start_redis(reg: Registry, workdir: Path) -> Server:
                               timeout=10).stdout.strip() == "PONG"
 
     wait_until(ready, proc, 30, "redis-server", log)
-    return Server("redis", "redis", port, proc, log)
+    return Server("redis", "redis", port, proc, log, socket)
 
 
 def redis_load(port: int, keys: int, value_size: int) -> None:

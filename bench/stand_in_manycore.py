@@ -7,7 +7,8 @@ should be 1.0 up to the machine's noise.
 
     python3 bench/run.py --quick --manycore-bin bench/stand_in_manycore.py
 
-It accepts `serve --listen HOST:PORT --data-dir DIR [--sync MODE]`, initialises a
+It accepts `serve --listen HOST:PORT --data-dir DIR [--sync MODE] [--socket PATH]`,
+initialises a
 MariaDB data directory in DIR, and exec()s mariadbd with the harness's
 in-memory settings, so the process the harness samples is mariadbd itself.
 """
@@ -31,9 +32,11 @@ def main(argv: list[str]) -> int:
     p.add_argument("--listen", required=True)
     p.add_argument("--data-dir", required=True)
     p.add_argument("--sync", default="commit")
+    p.add_argument("--socket", default=None)
     args = p.parse_args(argv)
     host, port = args.listen.rsplit(":", 1)
     datadir = Path(args.data_dir).resolve()
+    socket = args.socket or f"{datadir}/stand-in.sock"
     if not (datadir / "mysql").exists():
         subprocess.run([servers.tool("mariadb-install-db"), "--no-defaults",
                         f"--datadir={datadir}", "--user=root",
@@ -42,7 +45,7 @@ def main(argv: list[str]) -> int:
     durable = servers.MARIADB_DURABLE if args.sync == "commit" else servers.MARIADB_IN_MEMORY
     mariadbd = servers.tool("mariadbd")
     os.execv(mariadbd, [mariadbd, "--no-defaults", f"--datadir={datadir}", f"--port={port}",
-                        f"--bind-address={host}", f"--socket={datadir}/stand-in.sock",
+                        f"--bind-address={host}", f"--socket={socket}",
                         "--user=root", *servers.MARIADB_COMMON, *durable])
     return 1
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import subprocess
 from dataclasses import dataclass
+from pathlib import Path
 
 from servers import tool
 
@@ -36,21 +37,25 @@ class Report:
     seconds: float
 
 
-def base_args(test: str, port: int, data: Data, threads: int) -> list[str]:
-    return [tool("sysbench"), test, "--db-driver=mysql", "--mysql-host=127.0.0.1",
-            f"--mysql-port={port}", "--mysql-user=root", "--mysql-password=",
+def base_args(test: str, port: int, data: Data, threads: int,
+              socket: Path | None = None) -> list[str]:
+    """Connecting over TCP to `port`, or through the Unix `socket` if given."""
+    where = ([f"--mysql-socket={socket}"] if socket
+             else ["--mysql-host=127.0.0.1", f"--mysql-port={port}"])
+    return [tool("sysbench"), test, "--db-driver=mysql", *where,
+            "--mysql-user=root", "--mysql-password=",
             "--mysql-db=sbtest", f"--tables={data.tables}", f"--table-size={data.table_size}",
             f"--threads={threads}", "--rand-type=uniform"]
 
 
 def run_args(test: str, port: int, data: Data, threads: int, ps_mode: str,
-             warmup: float, seconds: float) -> list[str]:
+             warmup: float, seconds: float, socket: Path | None = None) -> list[str]:
     """`sysbench TEST run` with checkpoints at the end of warm-up and of the interval.
 
     Warm-up and interval are whole seconds (sysbench's checkpoints are)."""
     w, t = int(round(warmup)), max(1, int(round(seconds)))
     checkpoints = [str(c) for c in (w, w + t) if c > 0]
-    args = base_args(test, port, data, threads) + [
+    args = base_args(test, port, data, threads, socket) + [
         f"--db-ps-mode={ps_mode}", f"--time={w + t + 1}", "--percentile=95",
         "--forced-shutdown=5", f"--report-checkpoints={','.join(checkpoints)}"]
     return args + ["run"]

@@ -135,8 +135,11 @@ def questions(probe: StatusProbe) -> Callable[[], int | None]:
 # ---------------------------------------------------------------- sysbench
 
 def sysbench_step(reg: Registry, server: Server, test: str, threads: int, ps_mode: str,
-                  data: sysbench.Data, warmup: float, seconds: float) -> Measurement:
-    argv = sysbench.run_args(test, server.port, data, threads, ps_mode, warmup, seconds)
+                  data: sysbench.Data, warmup: float, seconds: float,
+                  socket: Path | None) -> Measurement:
+    """`socket`: the measured client connects through it, not over TCP."""
+    argv = sysbench.run_args(test, server.port, data, threads, ps_mode, warmup, seconds,
+                             socket)
     probe = StatusProbe(reg, server.port)
     count = questions(probe)
     count()  # connect now, outside the measured interval
@@ -177,7 +180,7 @@ def sysbench_step(reg: Registry, server: Server, test: str, threads: int, ps_mod
 # ---------------------------------------------------------------- yesmark
 
 def yesmark_step(reg: Registry, server: Server, streams: int, workdir: Path,
-                 warmup: float, seconds: float) -> Measurement:
+                 warmup: float, seconds: float, socket: Path | None) -> Measurement:
     """N `yes "DO 0;" | mariadb` streams; throughput from the server's Questions counter."""
     procs: list[subprocess.Popen] = []
     errs = [workdir / f"yesmark-{server.name}-{i}.err" for i in range(streams)]
@@ -190,7 +193,8 @@ def yesmark_step(reg: Registry, server: Server, streams: int, workdir: Path,
             # --skip-ssl: manycore always offers TLS and the CLI takes it, while the
             # throwaway MariaDB has no certificate; plaintext on both is like for like
             # (TLS cost the CLI ~2.6 us of user CPU per statement against manycore).
-            cli = reg.spawn([*mysql_cli(server.port), "--skip-ssl"], stdin=yes.stdout,
+            cli = reg.spawn([*mysql_cli(server.port, socket=socket), "--skip-ssl"],
+                            stdin=yes.stdout,
                             stderr=open(err, "w"))
             assert yes.stdout is not None
             yes.stdout.close()  # the CLI owns the pipe now; yes gets SIGPIPE if it dies
@@ -230,9 +234,10 @@ def _redis_rate(reg: Registry, server: Server, argv: list[str], seconds: float) 
 
 
 def redis_step(reg: Registry, server: Server, clients: int, pipeline: int, keys: int,
-               value_size: int, warmup: float, seconds: float) -> Measurement:
-    argv = [tool("redis-benchmark"), "-h", "127.0.0.1", "-p", str(server.port), "-t", "get",
-            "-c", str(clients), "-P", str(pipeline), "-r", str(keys), "-d", str(value_size),
+               value_size: int, warmup: float, seconds: float,
+               socket: Path | None) -> Measurement:
+    where = ["-s", str(socket)] if socket else ["-h", "127.0.0.1", "-p", str(server.port)]
+    argv = [tool("redis-benchmark"), *where, "-t", "get", "-c", str(clients), "-P", str(pipeline), "-r", str(keys), "-d", str(value_size),
             "--csv"]
     rate = _redis_rate(reg, server, argv, warmup)
     requests = int(rate * (seconds + 1.5) * 1.6)  # rates swing on a busy VM; finish late, not early
