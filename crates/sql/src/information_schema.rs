@@ -1,11 +1,11 @@
 //! information_schema: the read-only database of virtual tables describing the others
 //! (SCHEMATA, TABLES, COLUMNS, STATISTICS, TABLE_CONSTRAINTS, KEY_COLUMN_USAGE,
 //! REFERENTIAL_CONSTRAINTS, CHECK_CONSTRAINTS, PROCESSLIST, ENGINES, CHARACTER_SETS,
-//! COLLATIONS, VIEWS), with
-//! MariaDB 10.11's column names,
-//! order and types. Their rows are also the source of SHOW DATABASES, TABLES, TABLE
-//! STATUS, INDEX, PROCESSLIST, ENGINES, CHARACTER SET and COLLATION, which show some of
-//! their columns (`show`).
+//! COLLATIONS, VIEWS, TRIGGERS, ROUTINES, PARAMETERS, EVENTS, and GLOBAL_/SESSION_STATUS
+//! and _VARIABLES), with MariaDB 10.11's column names, order and types. Their rows are
+//! also the source of SHOW DATABASES, TABLES, TABLE STATUS, INDEX, PROCESSLIST, ENGINES,
+//! CHARACTER SET and COLLATION, which show some of their columns (`show`); the other way
+//! round, the STATUS and VARIABLES tables are SHOW STATUS's and SHOW VARIABLES's rows.
 //!
 //! TABLES lists views too (TABLE_TYPE 'VIEW'); VIEWS shows their query as written, not
 //! MariaDB's rewritten text, and COLUMNS does not list their columns (DESCRIBE does).
@@ -43,6 +43,8 @@ use crate::engine::{Engine, ProcessRow};
 use crate::error::{Error, Result};
 use crate::expr::{shown_cell, TimeZone};
 use crate::privilege::{Privileges, SessionGrants};
+use crate::session::SessionState;
+use crate::show;
 use manycore_storage::{
     Catalog, ColumnSchema, IndexSchema, RoutineKind, RowFormat, Table, TableId, TableSchema,
     TriggerSchema, ViewSchema,
@@ -108,23 +110,31 @@ pub enum SystemTable {
     Events,
     ReferentialConstraints,
     CheckConstraints,
+    GlobalStatus,
+    SessionStatus,
+    GlobalVariables,
+    SessionVariables,
 }
 
 impl SystemTable {
     /// In name order (SHOW TABLES FROM information_schema).
-    pub const ALL: [SystemTable; 17] = [
+    pub const ALL: [SystemTable; 21] = [
         SystemTable::CharacterSets,
         SystemTable::CheckConstraints,
         SystemTable::Collations,
         SystemTable::Columns,
         SystemTable::Engines,
         SystemTable::Events,
+        SystemTable::GlobalStatus,
+        SystemTable::GlobalVariables,
         SystemTable::KeyColumnUsage,
         SystemTable::Parameters,
         SystemTable::Processlist,
         SystemTable::ReferentialConstraints,
         SystemTable::Routines,
         SystemTable::Schemata,
+        SystemTable::SessionStatus,
+        SystemTable::SessionVariables,
         SystemTable::Statistics,
         SystemTable::Tables,
         SystemTable::TableConstraints,
@@ -151,6 +161,10 @@ impl SystemTable {
             SystemTable::Events => "EVENTS",
             SystemTable::ReferentialConstraints => "REFERENTIAL_CONSTRAINTS",
             SystemTable::CheckConstraints => "CHECK_CONSTRAINTS",
+            SystemTable::GlobalStatus => "GLOBAL_STATUS",
+            SystemTable::SessionStatus => "SESSION_STATUS",
+            SystemTable::GlobalVariables => "GLOBAL_VARIABLES",
+            SystemTable::SessionVariables => "SESSION_VARIABLES",
         }
     }
 
@@ -421,6 +435,12 @@ impl SystemTable {
                 ("DTD_IDENTIFIER", LongText),
                 ("ROUTINE_TYPE", Text(9)),
             ],
+            SystemTable::GlobalStatus
+            | SystemTable::SessionStatus
+            | SystemTable::GlobalVariables
+            | SystemTable::SessionVariables => {
+                &[("VARIABLE_NAME", Text(64)), ("VARIABLE_VALUE", Text(4096))]
+            }
             SystemTable::Events => &[
                 ("EVENT_CATALOG", Text(64)),
                 ("EVENT_SCHEMA", Text(64)),
@@ -563,6 +583,9 @@ pub struct RowSource<'a> {
     pub user: &'a str,
     /// The session's zone, which TIMESTAMP defaults are shown in.
     pub time_zone: TimeZone,
+    /// The session itself: its variables and TLS parameters (SESSION_VARIABLES,
+    /// SESSION_STATUS).
+    pub(crate) session: &'a SessionState,
 }
 
 type Row = Vec<Value>;
@@ -637,6 +660,12 @@ pub fn rows(table: SystemTable, source: &RowSource) -> Vec<Row> {
         SystemTable::Parameters => parameters(&catalog, source.grants),
         // manycore has no events.
         SystemTable::Events => Vec::new(),
+        // Status counters have no per-session values here: both tables show SHOW STATUS.
+        SystemTable::GlobalStatus | SystemTable::SessionStatus => {
+            name_value_rows(show::status(source.engine, None, source.session.tls()).rows)
+        }
+        SystemTable::GlobalVariables => name_value_rows(source.session.variable_rows(true)),
+        SystemTable::SessionVariables => name_value_rows(source.session.variable_rows(false)),
     }
 }
 
@@ -1507,6 +1536,17 @@ pub fn collations() -> Vec<Row> {
         .collect()
 }
 
+/// SHOW STATUS's or SHOW VARIABLES's rows as information_schema's: MariaDB spells the
+/// names in capitals there.
+fn name_value_rows(mut rows: Vec<Row>) -> Vec<Row> {
+    for row in &mut rows {
+        if let Value::Bytes(name) = &mut row[0] {
+            name.make_ascii_uppercase();
+        }
+    }
+    rows
+}
+
 /// PROCESSLIST rows the session sees (invariant (2)); also SHOW PROCESSLIST.
 pub fn processlist(source: &RowSource) -> Vec<Row> {
     let all = source.grants.global(Privileges::PROCESS);
@@ -1627,7 +1667,11 @@ mod tests {
         };
         let row = process_row(process);
         assert_eq!(row.len(), width(SystemTable::Processlist));
-        assert_eq!(row.last(), Some(&Value::UInt(4242)), "TID is the serving thread");
+        assert_eq!(
+            row.last(),
+            Some(&Value::UInt(4242)),
+            "TID is the serving thread"
+        );
         let schemata = schemata(&Catalog::default(), &SessionGrants::unrestricted());
         assert_eq!(
             schemata,

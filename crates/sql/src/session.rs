@@ -219,6 +219,9 @@ pub(crate) struct SessionState {
     found_rows: Cell<u64>,
     row_count: Cell<i64>,
     in_transaction: Cell<bool>,
+    /// The connection's TLS parameters; None on a plain connection (SHOW STATUS LIKE
+    /// 'Ssl%').
+    tls: Option<TlsInfo>,
 }
 
 impl SessionState {
@@ -271,7 +274,48 @@ impl SessionState {
             grants: &self.grants,
             user: &self.user,
             time_zone: self.time_zone,
+            session: self,
         }
+    }
+
+    pub(crate) fn tls(&self) -> Option<TlsInfo> {
+        self.tls
+    }
+
+    /// SHOW [GLOBAL] VARIABLES's rows (name, value as text), in name order; also
+    /// information_schema's GLOBAL_VARIABLES and SESSION_VARIABLES.
+    pub(crate) fn variable_rows(&self, global: bool) -> Vec<Vec<Value>> {
+        let globals = self.engine.globals.read().clone();
+        let mut rows: Vec<Vec<Value>> = Vec::new();
+        for def in variables::VARIABLES {
+            let value = if global || def.scope == VarScopeKind::Global {
+                globals.get(def.name)
+            } else {
+                self.vars.get(def.name)
+            };
+            let Some(value) = value else { continue };
+            rows.push(vec![show::text(def.name), show::text(&def.show(value))]);
+        }
+        if !global {
+            for name in [
+                "in_transaction",
+                "warning_count",
+                "error_count",
+                "last_insert_id",
+                "identity",
+                "insert_id",
+                "pseudo_thread_id",
+            ] {
+                if let Some(v) = self.computed(name) {
+                    rows.push(vec![
+                        show::text(name),
+                        show::text(&variables::value_text(&v)),
+                    ]);
+                }
+            }
+            rows.sort_by(|a, b| a[0].as_bytes().cmp(&b[0].as_bytes()));
+        }
+        rows
     }
 
     pub(crate) fn access(&self) -> AccessCheck<'_> {
@@ -827,8 +871,6 @@ pub struct Session {
     pending: Option<Pending>,
     /// `resume` runs the statement that waited again: it was counted already.
     resumed: bool,
-    /// The connection's TLS parameters; None on plain TCP (SHOW STATUS LIKE 'Ssl%').
-    tls: Option<TlsInfo>,
 }
 
 /// What the server awaits before `Session::resume` runs an undone statement again.
@@ -1201,6 +1243,7 @@ impl Session {
             found_rows: Cell::new(0),
             row_count: Cell::new(-1),
             in_transaction: Cell::new(false),
+            tls: None,
         };
         state.refresh_cached();
         state.set_identity(
@@ -1242,7 +1285,6 @@ impl Session {
             wait: None,
             pending: None,
             resumed: false,
-            tls: None,
         })
     }
 
@@ -1252,7 +1294,7 @@ impl Session {
 
     /// Records that the connection runs over TLS (set once, after the handshake).
     pub fn set_tls(&mut self, tls: Option<TlsInfo>) {
-        self.tls = tls;
+        self.state.tls = tls;
     }
 
     pub fn connection_id(&self) -> u32 {
@@ -3331,7 +3373,7 @@ impl Session {
                     Some(ast::ShowStatementFilter::Like(p)) => Some(p.clone()),
                     _ => None,
                 };
-                let rows = show::status(&self.engine, like.as_deref(), self.tls);
+                let rows = show::status(&self.engine, like.as_deref(), self.state.tls);
                 let rows = match filter {
                     Some(ast::ShowStatementFilter::Where(w)) => {
                         self.filter_where(rows, Some(w), params, parameters)?
@@ -4095,36 +4137,7 @@ impl Session {
     }
 
     fn show_variables(&self, global: bool) -> Rows {
-        let globals = self.engine.globals.read().clone();
-        let mut rows: Vec<Vec<Value>> = Vec::new();
-        for def in variables::VARIABLES {
-            let value = if global || def.scope == VarScopeKind::Global {
-                globals.get(def.name)
-            } else {
-                self.state.vars.get(def.name)
-            };
-            let Some(value) = value else { continue };
-            rows.push(vec![show::text(def.name), show::text(&def.show(value))]);
-        }
-        if !global {
-            for name in [
-                "in_transaction",
-                "warning_count",
-                "error_count",
-                "last_insert_id",
-                "identity",
-                "insert_id",
-                "pseudo_thread_id",
-            ] {
-                if let Some(v) = self.state.computed(name) {
-                    rows.push(vec![
-                        show::text(name),
-                        show::text(&variables::value_text(&v)),
-                    ]);
-                }
-            }
-            rows.sort_by(|a, b| a[0].as_bytes().cmp(&b[0].as_bytes()));
-        }
+        let rows = self.state.variable_rows(global);
         Rows {
             columns: vec![
                 ColumnInfo::text("Variable_name", 64),
