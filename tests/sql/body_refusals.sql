@@ -8,6 +8,8 @@
 
 CREATE TABLE t (id INT PRIMARY KEY, v INT);
 CREATE PROCEDURE target() SELECT 1;
+CREATE PROCEDURE target_in(a INT) DO a;
+CREATE PROCEDURE target_out(OUT a INT) SET a = 7;
 
 DELIMITER //
 CREATE FUNCTION f_commit() RETURNS INT BEGIN COMMIT; RETURN 1; END//
@@ -108,6 +110,9 @@ CREATE PROCEDURE n_for() FOR i IN 1..x DO DO 1; END FOR//
 CREATE PROCEDURE n_handler() BEGIN DECLARE CONTINUE HANDLER FOR SQLEXCEPTION DO z; END//
 CREATE FUNCTION n_return() RETURNS INT RETURN x + 1//
 CREATE TRIGGER n_column BEFORE INSERT ON t FOR EACH ROW IF v THEN SET NEW.v = 1; END IF//
+CREATE PROCEDURE n_call() CALL target_in(x)//
+CREATE PROCEDURE n_call_missing() BEGIN DECLARE y INT; CALL no_such_procedure(y, x + 1); END//
+CREATE PROCEDURE n_call_out() CALL target_out(x)//
 CREATE PROCEDURE ok_names(a INT) BEGIN
   DECLARE b INT DEFAULT a;
   FOR i IN a..b DO SET b = i + a; END FOR;
@@ -117,6 +122,9 @@ END//
 CREATE PROCEDURE ok_later() BEGIN DECLARE CONTINUE HANDLER FOR 1054 SET @caught = 1054;
   SET @caught = 0; SET @a = x; END//
 CREATE PROCEDURE ok_qualified() DO t.v//
+CREATE PROCEDURE ok_call(a INT) BEGIN DECLARE y INT; CALL target_out(y); CALL target_in(a + y);
+  CALL target_out(@u); CALL target_in((SELECT MAX(v) FROM t)); END//
+CREATE PROCEDURE ok_call_missing() CALL no_such_procedure(@u, 1)//
 CREATE TRIGGER ok_new BEFORE INSERT ON t FOR EACH ROW SET NEW.v = NEW.v + 1//
 DELIMITER ;
 SELECT ROUTINE_NAME FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE()
@@ -125,9 +133,16 @@ CALL ok_names(2);
 CALL ok_later();
 SELECT @caught;
 CALL ok_qualified();
+CALL ok_call(1);
+SELECT @u;
+CALL ok_call_missing();
 INSERT INTO t VALUES (5, 5);
 SELECT * FROM t ORDER BY id;
 DROP TRIGGER ok_new;
 DROP PROCEDURE ok_names;
 DROP PROCEDURE ok_later;
 DROP PROCEDURE ok_qualified;
+DROP PROCEDURE ok_call;
+DROP PROCEDURE ok_call_missing;
+DROP PROCEDURE target_in;
+DROP PROCEDURE target_out;

@@ -1967,16 +1967,23 @@ impl Binder<'_, '_> {
     /// must then be a local variable, or the body is refused where it is bound, at CREATE
     /// (1327), as MariaDB refuses it. (A SET of `@user` reads a name only when it runs.)
     fn program_expr(&self, e: ast::Expr) -> Result<Bound<Expr>> {
+        self.names_declared(&e)?;
+        self.expr(e)
+    }
+
+    /// `program_expr`'s check alone: 1327 for a bare name outside `e`'s subqueries that
+    /// is no local variable.
+    fn names_declared(&self, e: &ast::Expr) -> Result<()> {
         let mut names = BareNames {
             is_local: &|name| self.local(name).is_some(),
             subqueries: 0,
             undeclared: None,
         };
-        let _ = ast::Visit::visit(&e, &mut names);
-        if let Some(name) = names.undeclared {
-            return Err(undeclared(&name));
+        let _ = ast::Visit::visit(e, &mut names);
+        match names.undeclared {
+            Some(name) => Err(undeclared(&name)),
+            None => Ok(()),
         }
-        self.expr(e)
     }
 
     /// A SIGNAL item's value: a bare name must be a local variable (1327).
@@ -2315,6 +2322,12 @@ impl Binder<'_, '_> {
                     .collect::<Result<_>>()?,
             ),
             Node::Call { name, arguments } => {
+                // MariaDB reads the arguments before it looks for the procedure, so an
+                // undeclared name is 1327 at CREATE even when the procedure is missing,
+                // which is an error only when the CALL runs (deferred).
+                for argument in &arguments {
+                    self.names_declared(argument)?;
+                }
                 let call = deferred(self.call(&name, arguments))?;
                 if let Ok(call) = &call {
                     let body = &call.procedure.body;
