@@ -34,8 +34,9 @@ pub enum Peer {
 
 impl Peer {
     /// The address account lookup and the failed-login count see. A local client counts
-    /// as 127.0.0.1, so it logs in as `user@localhost` (or `user@127.0.0.1`, which MariaDB
-    /// would not match for a socket client; it matches no other host).
+    /// as 127.0.0.1, so it matches the accounts a loopback TCP client matches: those of
+    /// `localhost`, and also of `127.0.0.1`, which MariaDB would not match for a socket
+    /// client.
     pub fn ip(self) -> IpAddr {
         match self {
             Peer::Tcp(address) => address.ip(),

@@ -100,7 +100,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
     if let Some(path) = &args.socket {
         engine.set_server_variable("socket", &path.display().to_string());
     }
-    // Invariant (4) of the module: worker 0 accepts, every worker is handed its share.
+    // Worker 0 accepts on the local socket; each worker's channel brings it its share.
     let (handoffs, inboxes): (Vec<_>, Vec<_>) = (0..workers)
         .map(|_| match local_socket {
             Some(_) => {
