@@ -129,6 +129,24 @@ ALTER TABLE nosuch DISABLE KEYS;
 
 DROP TABLE items, logs;
 
+-- A view's columns are its bound result columns: names, positions, types, lengths and
+-- precisions as MariaDB derives them. The second query also compares what still
+-- differs (known-mismatches.txt): a view column's default, an expression's display
+-- width and nullability.
+CREATE TABLE vbase (id INT NOT NULL PRIMARY KEY, name VARCHAR(20) NOT NULL DEFAULT 'x', price DECIMAL(8,2), seen DATETIME(3), note TEXT);
+CREATE VIEW v_plain AS SELECT id, name, price FROM vbase;
+CREATE VIEW v_exprs (ident, label, total, n, first_seen) AS SELECT id + 1, CONCAT(name, '!'), SUM(price), COUNT(*), MIN(seen) FROM vbase GROUP BY id, name;
+CREATE VIEW v_nested AS SELECT p.name AS nm, v.n FROM v_plain p JOIN v_exprs v ON v.ident = p.id + 1;
+SELECT TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE, CHARACTER_MAXIMUM_LENGTH, NUMERIC_PRECISION, NUMERIC_SCALE, DATETIME_PRECISION, COLLATION_NAME, COLUMN_KEY, EXTRA FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE 'v%' ORDER BY TABLE_NAME, ORDINAL_POSITION;
+SELECT TABLE_NAME, COLUMN_NAME, COLUMN_DEFAULT, IS_NULLABLE, COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE 'v%' ORDER BY TABLE_NAME, ORDINAL_POSITION;
+SELECT TABLE_NAME, COLUMN_NAME, IS_NULLABLE, COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'v_plain' ORDER BY ORDINAL_POSITION;
+-- A view that no longer binds shows no columns, and its 1356 as a warning.
+DROP VIEW v_exprs, v_nested;
+DROP TABLE vbase;
+SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'v_plain';
+SHOW WARNINGS;
+DROP VIEW v_plain;
+
 -- Status and variables as tables: MariaDB spells the names in capitals; the name column
 -- compares without regard to case. Values are SHOW VARIABLES's text.
 SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'information_schema' AND TABLE_NAME IN ('GLOBAL_STATUS', 'SESSION_STATUS', 'GLOBAL_VARIABLES', 'SESSION_VARIABLES') ORDER BY TABLE_NAME, ORDINAL_POSITION;

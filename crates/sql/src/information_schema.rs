@@ -8,7 +8,7 @@
 //! round, the STATUS and VARIABLES tables are SHOW STATUS's and SHOW VARIABLES's rows.
 //!
 //! TABLES lists views too (TABLE_TYPE 'VIEW'); VIEWS shows their query as written, not
-//! MariaDB's rewritten text, and COLUMNS does not list their columns (DESCRIBE does).
+//! MariaDB's rewritten text, and COLUMNS lists their bound result columns, as DESCRIBE does.
 //!
 //! TRIGGERS lists the catalog's triggers (CREATED is NULL: not kept yet). ROUTINES and
 //! PARAMETERS list the stored procedures of the databases a session sees (SHOW PROCEDURE
@@ -41,7 +41,7 @@
 
 use crate::engine::{Engine, ProcessRow};
 use crate::error::{Error, Result};
-use crate::expr::{shown_cell, TimeZone};
+use crate::expr::{shown_cell, SessionContext, TimeZone};
 use crate::privilege::{Privileges, SessionGrants};
 use crate::session::SessionState;
 use crate::show;
@@ -617,7 +617,7 @@ pub fn rows(table: SystemTable, source: &RowSource) -> Vec<Row> {
     match table {
         SystemTable::Schemata => schemata(&catalog, source.grants),
         SystemTable::Tables => tables(&catalog, source.grants, None),
-        SystemTable::Columns => columns(&catalog, source.grants, source.time_zone),
+        SystemTable::Columns => columns(&catalog, source),
         SystemTable::Statistics => {
             let mut rows = Vec::new();
             for (db, table) in visible_tables(&catalog, source.grants, None) {
@@ -913,13 +913,28 @@ fn table_row(db: &str, table: &Table) -> Row {
     row
 }
 
-fn columns(catalog: &Catalog, grants: &SessionGrants, zone: TimeZone) -> Vec<Row> {
+/// COLUMNS rows: the columns of every table and view the session sees. A view's are
+/// its bound result columns; a view that does not bind for the session (a table it reads
+/// is gone, or hidden from the session) shows none, with its 1356 as a warning, as in
+/// MariaDB.
+fn columns(catalog: &Catalog, source: &RowSource) -> Vec<Row> {
+    let grants = source.grants;
+    let tables = visible_tables(catalog, grants, None);
+    let views = visible_views(catalog, grants, None).filter_map(|(db, view)| {
+        match source.session.view_table(catalog, db, view) {
+            Ok(table) => Some((db, Arc::new(table))),
+            Err(e) => {
+                source.session.warn(e.code, e.message);
+                None
+            }
+        }
+    });
     let mut rows = Vec::new();
-    for (db, table) in visible_tables(catalog, grants, None) {
+    for (db, table) in tables.into_iter().chain(views) {
         let schema = &table.schema;
         for (i, c) in schema.columns.iter().enumerate() {
             if grants.sees_column(db, &schema.name, &c.name) {
-                rows.push(column_row(db, schema, i, zone));
+                rows.push(column_row(db, schema, i, source.time_zone));
             }
         }
     }

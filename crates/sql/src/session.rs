@@ -282,6 +282,39 @@ impl SessionState {
         self.tls
     }
 
+    fn bind_context<'a>(
+        &'a self,
+        catalog: &'a manycore_storage::Catalog,
+        text: &'a str,
+        parameters: &'a Parameters,
+    ) -> BindContext<'a> {
+        BindContext {
+            catalog,
+            database: self.database.as_deref(),
+            text,
+            parameters,
+            access: self.access(),
+            outer: None,
+            subquery_tables: Default::default(),
+            ctes: None,
+            calling: &[],
+        }
+    }
+
+    /// View `db.view`'s result columns, as a table without rows: what DESCRIBE, SHOW
+    /// COLUMNS and information_schema.COLUMNS show of it. Binding it checks what the
+    /// session may read through it, as a SELECT of the view would.
+    pub(crate) fn view_table(
+        &self,
+        catalog: &manycore_storage::Catalog,
+        db: &str,
+        view: &manycore_storage::ViewSchema,
+    ) -> Result<manycore_storage::Table> {
+        let parameters = Parameters::untyped();
+        let cx = self.bind_context(catalog, &view.query, &parameters);
+        crate::view::columns_table(&cx, db, view)
+    }
+
     /// SHOW [GLOBAL] VARIABLES's rows (name, value as text), in name order; also
     /// information_schema's GLOBAL_VARIABLES and SESSION_VARIABLES.
     pub(crate) fn variable_rows(&self, global: bool) -> Vec<Vec<Value>> {
@@ -2241,17 +2274,7 @@ impl Session {
         text: &'a str,
         parameters: &'a Parameters,
     ) -> BindContext<'a> {
-        BindContext {
-            catalog,
-            database: self.state.database.as_deref(),
-            text,
-            parameters,
-            access: self.state.access(),
-            outer: None,
-            subquery_tables: Default::default(),
-            ctes: None,
-            calling: &[],
-        }
+        self.state.bind_context(catalog, text, parameters)
     }
 
     /// Binds plannable statements (SELECT and DML); None for everything else.

@@ -170,9 +170,7 @@ impl Session {
             return Ok(None);
         };
         let catalog = self.engine.storage().catalog();
-        let parameters = Parameters::untyped();
-        let cx = self.bind_context(&catalog, &found.query, &parameters);
-        let table = Arc::new(view::columns_table(&cx, &db, &found)?);
+        let table = Arc::new(self.state.view_table(&catalog, &db, &found)?);
         Ok(Some((db, table)))
     }
 }
