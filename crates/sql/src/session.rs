@@ -2268,15 +2268,6 @@ impl Session {
         )))
     }
 
-    fn bind_context<'a>(
-        &'a self,
-        catalog: &'a manycore_storage::Catalog,
-        text: &'a str,
-        parameters: &'a Parameters,
-    ) -> BindContext<'a> {
-        self.state.bind_context(catalog, text, parameters)
-    }
-
     /// Binds plannable statements (SELECT and DML); None for everything else.
     fn bind(
         &self,
@@ -2288,7 +2279,7 @@ impl Session {
         let Statement::Sql(s) = statement else {
             return Ok(None);
         };
-        let cx = self.bind_context(catalog, text, parameters);
+        let cx = self.state.bind_context(catalog, text, parameters);
         Ok(Some(match s.as_ref() {
             ast::Statement::Query(q) => Bound::Select(select::bind_select(q, &cx)?),
             ast::Statement::Insert(i) => Bound::Insert(dml::bind_insert(i, &cx)?),
@@ -2553,7 +2544,7 @@ impl Session {
         }
         // Bound as the statement would be (its errors too), never run: EXPLAIN reads only.
         let catalog = self.engine.storage().catalog();
-        let cx = self.bind_context(&catalog, text, parameters);
+        let cx = self.state.bind_context(&catalog, text, parameters);
         match statement.as_ref() {
             ast::Statement::Query(query) => {
                 let select = select::bind_select(query, &cx)?;
@@ -2671,7 +2662,7 @@ impl Session {
             }
             return Err(storage_error(StorageError::TableExists(name)));
         }
-        let cx = self.bind_context(&catalog, text, parameters);
+        let cx = self.state.bind_context(&catalog, text, parameters);
         let select = select::bind_select(query, &cx)?;
         let (mut definition, columns) =
             crate::ddl::select_definition(create, &db, &select.columns, &catalog, &self.state)?;
@@ -2782,7 +2773,7 @@ impl Session {
         parameters: &Parameters,
     ) -> Result<crate::expr::Expr> {
         let catalog = self.engine.storage().catalog();
-        let cx = self.bind_context(&catalog, text, parameters);
+        let cx = self.state.bind_context(&catalog, text, parameters);
         let no_tables: [SourceTable; 0] = [];
         BindScope::in_query(&no_tables, clause, &cx).bind(e)
     }

@@ -29,7 +29,7 @@ impl Session {
         // Bound before the file is asked for (or read), so its errors cost no transfer.
         let plan = {
             let catalog = self.engine.storage().catalog();
-            let cx = self.bind_context(&catalog, text, parameters);
+            let cx = self.state.bind_context(&catalog, text, parameters);
             load_data::bind(statement, &cx)?
         };
         let data = if statement.local {

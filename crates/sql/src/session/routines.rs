@@ -69,7 +69,7 @@ impl Session {
         };
         {
             let unbound = Parameters::untyped();
-            let mut cx = self.bind_context(&catalog, &statement.body, &unbound);
+            let mut cx = self.state.bind_context(&catalog, &statement.body, &unbound);
             cx.database = Some(&db);
             match kind {
                 RoutineKind::Procedure => {
@@ -346,7 +346,7 @@ impl Session {
             }
         }
         let unbound = Parameters::untyped();
-        let cx = self.bind_context(&catalog, "", &unbound);
+        let cx = self.state.bind_context(&catalog, "", &unbound);
         let procedure = routine::bind_procedure(&cx, db, name)?;
         let bound = Arc::new(BoundProcedure {
             procedure,

@@ -45,7 +45,7 @@ impl Session {
         }
         let plan = {
             let catalog = self.engine.storage().catalog();
-            let cx = self.bind_context(&catalog, text, parameters);
+            let cx = self.state.bind_context(&catalog, text, parameters);
             crate::select::bind_select(query, &cx)?
         };
         // MariaDB warns when it reads the statement: at PREPARE, not at each EXECUTE.

@@ -93,7 +93,9 @@ impl Session {
         };
         {
             let parameters = Parameters::untyped();
-            let mut cx = self.bind_context(&catalog, &statement.body, &parameters);
+            let mut cx = self
+                .state
+                .bind_context(&catalog, &statement.body, &parameters);
             cx.database = Some(&db);
             trigger::validate(&cx, &db, &table, &schema)?;
         }

@@ -45,7 +45,9 @@ impl Session {
         {
             let catalog = storage.catalog();
             let parameters = Parameters::untyped();
-            let mut cx = self.bind_context(&catalog, &statement.query, &parameters);
+            let mut cx = self
+                .state
+                .bind_context(&catalog, &statement.query, &parameters);
             cx.database = Some(&db);
             let mut plan = crate::select::bind_select(&query, &cx)?;
             view::rename_columns(&mut plan, &statement.columns)?;
