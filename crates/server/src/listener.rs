@@ -100,20 +100,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
     if let Some(path) = &args.socket {
         engine.set_server_variable("socket", &path.display().to_string());
     }
-    // Worker 0 accepts on the local socket; each worker's channel brings it its share.
-    let (handoffs, inboxes): (Vec<_>, Vec<_>) = (0..workers)
-        .map(|_| match local_socket {
-            Some(_) => {
-                let (handoff, inbox) = mpsc::unbounded_channel();
-                (Some(handoff), Some(inbox))
-            }
-            None => (None, None),
-        })
-        .unzip();
-    let mut local_acceptor = local_socket.map(|listener| LocalAcceptor {
-        listener,
-        handoffs: handoffs.into_iter().flatten().collect(),
-    });
+    let local_shares = local_connections(local_socket, workers);
     let listening = listeners
         .first()
         .and_then(|l| l.local_addr().ok())
@@ -128,11 +115,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
     ));
     let cores = core_affinity::get_core_ids().unwrap_or_default();
     let mut threads = Vec::new();
-    for (worker, (listener, local_inbox)) in listeners.into_iter().zip(inboxes).enumerate() {
-        let local = LocalConnections {
-            acceptor: local_acceptor.take(),
-            inbox: local_inbox,
-        };
+    for (worker, (listener, local)) in listeners.into_iter().zip(local_shares).enumerate() {
         let context = ConnectionContext {
             engine: engine.clone(),
             worker,
@@ -313,6 +296,29 @@ struct LocalAcceptor {
 struct LocalConnections {
     acceptor: Option<LocalAcceptor>,
     inbox: Option<mpsc::UnboundedReceiver<UnixStream>>,
+}
+
+/// Each worker's `LocalConnections`: worker 0 accepts on `listener` and hands every
+/// worker, itself included, its share through that worker's channel.
+fn local_connections(listener: Option<UnixListener>, workers: usize) -> Vec<LocalConnections> {
+    let Some(listener) = listener else {
+        return (0..workers)
+            .map(|_| LocalConnections {
+                acceptor: None,
+                inbox: None,
+            })
+            .collect();
+    };
+    let (handoffs, inboxes): (Vec<_>, Vec<_>) =
+        (0..workers).map(|_| mpsc::unbounded_channel()).unzip();
+    let mut acceptor = Some(LocalAcceptor { listener, handoffs });
+    inboxes
+        .into_iter()
+        .map(|inbox| LocalConnections {
+            acceptor: acceptor.take(),
+            inbox: Some(inbox),
+        })
+        .collect()
 }
 
 fn run_worker(

@@ -2341,7 +2341,8 @@ impl Binder<'_, '_> {
 
     /// A CALL inside the body: the procedure bound for it, its arguments checked (1318,
     /// 1414) and bound. Its result sets go to the CALL running this body, so in a trigger
-    /// or a function it may have none (1415).
+    /// or a function it may have none (1415). The caller checked the arguments' names
+    /// (`names_declared`) before the procedure was looked up.
     fn call(&mut self, name: &ast::ObjectName, arguments: Vec<ast::Expr>) -> Result<NestedCall> {
         let (db, name) = crate::ddl::split_name(name)?;
         let db = db.unwrap_or_else(|| self.db.to_string());
@@ -2380,7 +2381,7 @@ impl Binder<'_, '_> {
             };
             let value = match parameter.mode {
                 Mode::Out => None,
-                Mode::In | Mode::InOut => Some(self.program_expr(argument)?),
+                Mode::In | Mode::InOut => Some(self.expr(argument)?),
             };
             bound.push((value, target));
         }
