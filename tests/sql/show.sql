@@ -62,6 +62,21 @@ SHOW DATABASES LIKE 'show_extra';
 SHOW DATABASES LIKE 'diff_show';
 DROP DATABASE show_extra;
 
+-- Session status: the session's own counters, which FLUSH STATUS restarts (a statement
+-- counts before it runs, so the SHOW counts itself); Questions counts what the client
+-- sent, COM_STMT_EXECUTE included.
+FLUSH STATUS;
+SELECT 1;
+DO 0;
+DO 0;
+SHOW SESSION STATUS WHERE Variable_name IN ('Questions', 'Com_select', 'Com_do', 'Com_flush', 'Com_show_status', 'Com_insert');
+SHOW STATUS LIKE 'Com_do';
+SELECT VARIABLE_NAME, VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME IN ('COM_DO', 'COM_SELECT', 'QUESTIONS') ORDER BY 1;
+SELECT VARIABLE_NAME, VARIABLE_VALUE >= 2 FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ('COM_DO', 'QUESTIONS') ORDER BY 1;
+SHOW GLOBAL STATUS WHERE Variable_name = 'Com_flush' AND Value > 0;
+FLUSH STATUS;
+SHOW SESSION STATUS LIKE 'Com_do';
+
 -- Output that legitimately differs: only success or error is compared.
 -- diff: skip-result
 SHOW VARIABLES LIKE 'version%';

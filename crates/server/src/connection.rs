@@ -201,6 +201,16 @@ struct Connection {
     /// A login refusal `establish` decided on, answered after the delay (invariant (7)).
     refusal: Option<Error>,
     kill: Arc<KillSignal>,
+    /// Bytes read and sent since `report_traffic` last counted them.
+    unreported: Traffic,
+}
+
+/// Bytes_received and Bytes_sent not yet counted: the reads and sends that happen where
+/// no session is at hand (the handshake, the read and send futures) add up here.
+#[derive(Default)]
+struct Traffic {
+    received: u64,
+    sent: u64,
 }
 
 enum Flow {
@@ -280,6 +290,7 @@ async fn run(
         params: Vec::new(),
         refusal: None,
         kill,
+        unreported: Traffic::default(),
     };
     let timeout = connection.context.connect_timeout;
     let session = match tokio::time::timeout(timeout, connection.establish(peer)).await {
@@ -287,16 +298,19 @@ async fn run(
         Ok(None) => {
             connection.answer_refusal().await;
             engine.status().add(worker, Counter::AbortedConnects, 1);
+            connection.report_traffic(None);
             return;
         }
         Err(_) => {
             tracing::debug!(connection = id, "handshake timed out");
             engine.status().add(worker, Counter::AbortedConnects, 1);
+            connection.report_traffic(None);
             return;
         }
     };
     let mut session = session;
     connection.command_loop(&mut session).await;
+    connection.report_traffic(Some(&session));
     // Dropping `session` ends it (invariant (4)), here or wherever the task is aborted.
 }
 
@@ -612,6 +626,9 @@ impl Connection {
 
     async fn command_loop(&mut self, session: &mut Session) {
         loop {
+            // Before the commands run, so SHOW STATUS counts the bytes of its own command
+            // (and of the login, the first time), as MariaDB's does.
+            self.report_traffic(Some(session));
             // Serve every complete command already buffered before writing replies.
             loop {
                 let frame = match self.next_buffered_frame() {
@@ -860,11 +877,10 @@ impl Connection {
         // (ARCHITECTURE (3)); the context's belongs to this worker's thread.
         let context = Arc::clone(&self.context);
         let engine = &context.engine;
-        let worker = self.context.worker;
         match command {
             Command::Quit => return Flow::Close,
             Command::Query { query } => {
-                engine.status().add(worker, Counter::Questions, 1);
+                session.count(Counter::Questions, 1);
                 let text = manycore_sql::query_text::decode(query);
                 let result = {
                     let mut sink = self.sink(session.status_flags(), None);
@@ -925,7 +941,7 @@ impl Connection {
             }
             Command::ChangeUser(change) => return self.change_user(change),
             Command::StmtPrepare { query } => {
-                engine.status().add(worker, Counter::ComStmtPrepare, 1);
+                session.count(Counter::ComStmtPrepare, 1);
                 let text = manycore_sql::query_text::decode(query);
                 match session.prepare(&text) {
                     Ok(info) => {
@@ -947,8 +963,8 @@ impl Connection {
                 }
             }
             Command::StmtExecute { statement_id } => {
-                engine.status().add(worker, Counter::Questions, 1);
-                engine.status().add(worker, Counter::ComStmtExecute, 1);
+                session.count(Counter::Questions, 1);
+                session.count(Counter::ComStmtExecute, 1);
                 let statement_id = self.resolve_statement_id(statement_id);
                 return self.execute_prepared(session, statement_id, payload);
             }
@@ -1247,11 +1263,25 @@ impl Connection {
         Ok(())
     }
 
-    fn count_received(&self, bytes: usize) {
-        self.context
-            .engine
-            .status()
-            .add(self.context.worker, Counter::BytesReceived, bytes as u64);
+    fn count_received(&mut self, bytes: usize) {
+        self.unreported.received += bytes as u64;
+    }
+
+    /// Counts the traffic since the last call: in `session`'s counters, or only in the
+    /// server's before there is a session (a refused login).
+    fn report_traffic(&mut self, session: Option<&Session>) {
+        let Traffic { received, sent } = std::mem::take(&mut self.unreported);
+        match session {
+            Some(session) => {
+                session.count(Counter::BytesReceived, received);
+                session.count(Counter::BytesSent, sent);
+            }
+            None => {
+                let (status, worker) = (self.context.engine.status(), self.context.worker);
+                status.add(worker, Counter::BytesReceived, received);
+                status.add(worker, Counter::BytesSent, sent);
+            }
+        }
     }
 
     /// Writes the output and waits until it is written.
@@ -1309,11 +1339,8 @@ impl Connection {
         read
     }
 
-    fn count_sent(&self, bytes: usize) {
-        self.context
-            .engine
-            .status()
-            .add(self.context.worker, Counter::BytesSent, bytes as u64);
+    fn count_sent(&mut self, bytes: usize) {
+        self.unreported.sent += bytes as u64;
     }
 
     fn trim_output(&mut self) {

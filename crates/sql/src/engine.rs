@@ -3,7 +3,8 @@
 //!
 //! Invariants:
 //! (1) The per-query path writes only the session's own worker shard of the status
-//!     counters and its own process-list entry; nothing here is a shared write per query.
+//!     counters, the session's own counters (`SessionCounters`) and its own process-list
+//!     entry; nothing here is a shared write per query.
 //! (2) A process-list entry exists exactly as long as its `ProcessHandle`.
 //! (3) KILL never blocks on the target: it sets the target's interrupt flag and calls its
 //!     `on_kill` callback, which must itself not block.
@@ -14,6 +15,7 @@ use crate::variables::{self, VarMap};
 use manycore_storage::Storage;
 use manycore_sync::WorkerCounters;
 use parking_lot::{Mutex, RwLock};
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -155,15 +157,37 @@ macro_rules! counters {
             pub fn name(self) -> &'static str {
                 match self { $(Counter::$variant => $name,)* }
             }
+
+            /// Whether only the server keeps this counter, so SHOW SESSION STATUS shows
+            /// its global value (MariaDB's global-only status variables; the send
+            /// ring's are the workers').
+            pub fn is_global_only(self) -> bool {
+                matches!(
+                    self,
+                    Counter::AbortedClients
+                        | Counter::AbortedConnects
+                        | Counter::Connections
+                        | Counter::Queries
+                        | Counter::SendRingSends
+                        | Counter::SendRingSubmits
+                        | Counter::SslAccepts
+                        | Counter::SslFinishedAccepts
+                )
+            }
         }
     };
 }
 
 counters! {
-    AbortedClients = "Aborted_clients",
-    AbortedConnects = "Aborted_connects",
+    // First, together, what every query counts: its cells share a cache line or two
+    // in a session's and a worker's counters. (Names order SHOW STATUS, not this.)
     BytesReceived = "Bytes_received",
     BytesSent = "Bytes_sent",
+    ComSelect = "Com_select",
+    ComStmtExecute = "Com_stmt_execute",
+    Questions = "Questions",
+    AbortedClients = "Aborted_clients",
+    AbortedConnects = "Aborted_connects",
     ComAlterDb = "Com_alter_db",
     ComAlterFunction = "Com_alter_function",
     ComAlterProcedure = "Com_alter_procedure",
@@ -203,7 +227,6 @@ counters! {
     ComRollback = "Com_rollback",
     ComRollbackToSavepoint = "Com_rollback_to_savepoint",
     ComSavepoint = "Com_savepoint",
-    ComSelect = "Com_select",
     ComSetOption = "Com_set_option",
     ComShowCharsets = "Com_show_charsets",
     ComShowCollations = "Com_show_collations",
@@ -229,7 +252,6 @@ counters! {
     ComShowVariables = "Com_show_variables",
     ComShowWarnings = "Com_show_warnings",
     ComStmtClose = "Com_stmt_close",
-    ComStmtExecute = "Com_stmt_execute",
     ComStmtPrepare = "Com_stmt_prepare",
     ComStmtReset = "Com_stmt_reset",
     ComTruncate = "Com_truncate",
@@ -248,7 +270,6 @@ counters! {
     // submitted them (manycore's own): their ratio is the batch size.
     SendRingSends = "Send_ring_sends",
     SendRingSubmits = "Send_ring_submits",
-    Questions = "Questions",
     SelectFullJoin = "Select_full_join",
     SelectRange = "Select_range",
     SelectScan = "Select_scan",
@@ -261,14 +282,21 @@ counters! {
 /// Server status counters (invariant (1)).
 pub struct Status {
     counters: WorkerCounters<{ Counter::COUNT }>,
+    /// What FLUSH STATUS subtracts from the global-only counters it resets (their
+    /// shards only grow, and only their workers may write them).
+    flushed: [AtomicU64; Counter::COUNT],
     max_used_connections: AtomicU64,
+    /// When FLUSH STATUS last ran, in seconds of uptime.
+    flushed_at: AtomicU64,
 }
 
 impl Status {
     fn new(workers: usize) -> Status {
         Status {
             counters: WorkerCounters::new(workers),
+            flushed: std::array::from_fn(|_| AtomicU64::new(0)),
             max_used_connections: AtomicU64::new(0),
+            flushed_at: AtomicU64::new(0),
         }
     }
 
@@ -282,11 +310,62 @@ impl Status {
     }
 
     pub fn get(&self, counter: Counter) -> u64 {
-        self.counters.sum(counter as usize)
+        let i = counter as usize;
+        let flushed = self.flushed[i].load(Ordering::Relaxed);
+        self.counters.sum(i).saturating_sub(flushed)
+    }
+
+    /// FLUSH STATUS's share of the server's counters, as MariaDB's: the global-only
+    /// counters that are not cumulative (Aborted_*) restart from zero,
+    /// Max_used_connections from the connections now open, Uptime_since_flush_status
+    /// from now. The sessions' counters, and the global sums of them, are untouched.
+    pub(crate) fn flush(&self, connected: usize, uptime_seconds: u64) {
+        for counter in [Counter::AbortedClients, Counter::AbortedConnects] {
+            let i = counter as usize;
+            self.flushed[i].store(self.counters.sum(i), Ordering::Relaxed);
+        }
+        self.max_used_connections
+            .store(connected as u64, Ordering::Relaxed);
+        self.flushed_at.store(uptime_seconds, Ordering::Relaxed);
+    }
+
+    /// Uptime_since_flush_status, given the uptime now.
+    pub fn seconds_since_flush(&self, uptime_seconds: u64) -> u64 {
+        uptime_seconds.saturating_sub(self.flushed_at.load(Ordering::Relaxed))
     }
 
     pub fn max_used_connections(&self) -> u64 {
         self.max_used_connections.load(Ordering::Relaxed)
+    }
+}
+
+/// A session's own status counters (SHOW SESSION STATUS): written and read only by the
+/// session's thread, so plain cells, beside the session's other state.
+pub(crate) struct SessionCounters([Cell<u64>; Counter::COUNT]);
+
+impl SessionCounters {
+    pub(crate) fn new() -> SessionCounters {
+        SessionCounters(std::array::from_fn(|_| Cell::new(0)))
+    }
+
+    #[inline]
+    pub(crate) fn add(&self, counter: Counter, n: u64) {
+        let cell = &self.0[counter as usize];
+        cell.set(cell.get().wrapping_add(n));
+    }
+
+    /// The session's value, or the server's for a global-only counter.
+    pub(crate) fn get(&self, counter: Counter, status: &Status) -> u64 {
+        if counter.is_global_only() {
+            status.get(counter)
+        } else {
+            self.0[counter as usize].get()
+        }
+    }
+
+    /// FLUSH STATUS: the session's counters restart from zero.
+    pub(crate) fn reset(&self) {
+        self.0.iter().for_each(|c| c.set(0));
     }
 }
 

@@ -660,9 +660,12 @@ pub fn rows(table: SystemTable, source: &RowSource) -> Vec<Row> {
         SystemTable::Parameters => parameters(&catalog, source.grants),
         // manycore has no events.
         SystemTable::Events => Vec::new(),
-        // Status counters have no per-session values here: both tables show SHOW STATUS.
-        SystemTable::GlobalStatus | SystemTable::SessionStatus => {
-            name_value_rows(show::status(source.engine, None, source.session.tls()).rows)
+        SystemTable::GlobalStatus => {
+            name_value_rows(show::status(source.engine, None, source.session.tls(), None).rows)
+        }
+        SystemTable::SessionStatus => {
+            let session = Some(source.session.counters());
+            name_value_rows(show::status(source.engine, None, source.session.tls(), session).rows)
         }
         SystemTable::GlobalVariables => name_value_rows(source.session.variable_rows(true)),
         SystemTable::SessionVariables => name_value_rows(source.session.variable_rows(false)),

@@ -38,7 +38,8 @@ mod views;
 
 use crate::dml::{self, DeletePlan, InsertPlan, UpdatePlan};
 use crate::engine::{
-    ConnectionInfo, Counter, Engine, KillKind, ProcessEntry, ProcessHandle, TlsInfo,
+    ConnectionInfo, Counter, Engine, KillKind, ProcessEntry, ProcessHandle, SessionCounters,
+    TlsInfo,
 };
 use crate::error::{Condition, Error, ErrorCode, Result, WaitFor};
 use crate::exec::{self, ExecContext};
@@ -222,6 +223,8 @@ pub(crate) struct SessionState {
     /// The connection's TLS parameters; None on a plain connection (SHOW STATUS LIKE
     /// 'Ssl%').
     tls: Option<TlsInfo>,
+    /// SHOW SESSION STATUS's counters.
+    counters: SessionCounters,
 }
 
 impl SessionState {
@@ -280,6 +283,10 @@ impl SessionState {
 
     pub(crate) fn tls(&self) -> Option<TlsInfo> {
         self.tls
+    }
+
+    pub(crate) fn counters(&self) -> &SessionCounters {
+        &self.counters
     }
 
     fn bind_context<'a>(
@@ -1277,6 +1284,7 @@ impl Session {
             row_count: Cell::new(-1),
             in_transaction: Cell::new(false),
             tls: None,
+            counters: SessionCounters::new(),
         };
         state.refresh_cached();
         state.set_identity(
@@ -1387,8 +1395,11 @@ impl Session {
         flags
     }
 
-    fn count(&self, counter: Counter) {
-        self.engine.status().add(self.state.worker, counter, 1);
+    /// Adds `n` to `counter`, the session's and its worker's (engine invariant (1)).
+    #[inline]
+    pub fn count(&self, counter: Counter, n: u64) {
+        self.engine.status().add(self.state.worker, counter, n);
+        self.state.counters.add(counter, n);
     }
 
     // ---- transactions -------------------------------------------------------------
@@ -1398,7 +1409,7 @@ impl Session {
         if let Some(txn) = self.txn.take() {
             // A commit the log refuses rolled back (1021 disk full, 3 log failure).
             result = txn.commit().map(drop).map_err(storage_error);
-            self.count(Counter::HandlerCommit);
+            self.count(Counter::HandlerCommit, 1);
         }
         self.savepoints.clear();
         self.explicit = false;
@@ -1410,7 +1421,7 @@ impl Session {
     fn rollback_transaction(&mut self) {
         if let Some(txn) = self.txn.take() {
             txn.rollback();
-            self.count(Counter::HandlerRollback);
+            self.count(Counter::HandlerRollback, 1);
         }
         self.savepoints.clear();
         self.explicit = false;
@@ -1539,7 +1550,7 @@ impl Session {
     fn run_pieces(&mut self, text: &str, sink: &mut dyn ResultSink) -> Result<()> {
         if split::is_single_statement(text) {
             // What `split` would return, without building it (no allocation).
-            self.count(Counter::Queries);
+            self.count(Counter::Queries, 1);
             let result = self.run_piece(text, 1, sink, false);
             self.after_run(&result, sink);
             return self.after_statement(result, || {
@@ -1574,7 +1585,7 @@ impl Session {
         let last = pieces.len().saturating_sub(1);
         for (i, piece) in pieces.iter().enumerate() {
             if !self.resumed {
-                self.count(Counter::Queries);
+                self.count(Counter::Queries, 1);
             }
             let result = self.run_piece(&piece.text, piece.line, sink, i < last);
             self.after_run(&result, sink);
@@ -1836,12 +1847,12 @@ impl Session {
     }
 
     pub fn close_prepared(&mut self, id: u32) {
-        self.count(Counter::ComStmtClose);
+        self.count(Counter::ComStmtClose, 1);
         self.prepared.remove(&id);
     }
 
     pub fn reset_prepared(&mut self, id: u32) -> Result<()> {
-        self.count(Counter::ComStmtReset);
+        self.count(Counter::ComStmtReset, 1);
         if self.prepared.contains_key(&id) {
             Ok(())
         } else {
@@ -1856,7 +1867,7 @@ impl Session {
         sink: &mut dyn ResultSink,
     ) -> Result<()> {
         // Questions and Com_stmt_execute are counted by the server.
-        self.count(Counter::Queries);
+        self.count(Counter::Queries, 1);
         let result = self.run_prepared(id, params, sink);
         self.statement_ended();
         result
@@ -1989,7 +2000,7 @@ impl Session {
     }
 
     pub fn init_db(&mut self, db: &str) -> Result<()> {
-        self.count(Counter::ComChangeDb);
+        self.count(Counter::ComChangeDb, 1);
         self.state.refresh_grants();
         let db = match self.state.enterable_database(db) {
             Ok(db) => db,
@@ -2045,8 +2056,11 @@ impl Session {
         sink.field_list(&columns)
     }
 
+    /// COM_RESET_CONNECTION (and the start of COM_CHANGE_USER): the session as a new
+    /// login's, status counters included (MariaDB's THD::init), on the same connection.
     pub fn reset(&mut self) {
         self.end();
+        self.state.counters.reset();
         self.state.user_vars.borrow_mut().clear();
         self.state.vars = self.engine.session_variables();
         self.state.refresh_cached();
@@ -2107,7 +2121,7 @@ impl Session {
     /// (`resumed`): MariaDB counts a statement once.
     fn count_statement(&mut self, counter: Counter) {
         if !self.resumed {
-            self.count(counter);
+            self.count(counter, 1);
         }
     }
 
@@ -2146,15 +2160,15 @@ impl Session {
                         self.state.database.as_deref(),
                     );
                     if fresh {
-                        self.count(Counter::PlanCacheHits);
+                        self.count(Counter::PlanCacheHits, 1);
                         return self.execute_cached(&plan, sink, more);
                     }
                     self.text_plans.remove();
-                    self.count(Counter::PlanCacheMisses);
+                    self.count(Counter::PlanCacheMisses, 1);
                     try_template = true;
                 }
                 Lookup::Miss => {
-                    self.count(Counter::PlanCacheMisses);
+                    self.count(Counter::PlanCacheMisses, 1);
                     try_template = true;
                 }
                 Lookup::Uncacheable(Some(statement)) => {
@@ -2305,7 +2319,7 @@ impl Session {
         let outcome = match bound {
             Bound::Select(plan) => {
                 if plan.full_scan {
-                    self.count(Counter::SelectScan);
+                    self.count(Counter::SelectScan, 1);
                 }
                 let rows = self.reading_select(plan, params, |ctx| {
                     sink.result_set_start(&plan.columns)?;
@@ -2809,7 +2823,7 @@ impl Session {
         parameters: &Parameters,
     ) -> Result<()> {
         // MariaDB counts SQL PREPARE as a COM_STMT_PREPARE too.
-        self.count(Counter::ComStmtPrepare);
+        self.count(Counter::ComStmtPrepare, 1);
         let key = name.to_lowercase();
         if let Some(old) = self.named_prepared.remove(&key) {
             self.prepared.remove(&old);
@@ -3382,12 +3396,14 @@ impl Session {
                 let rows = self.filter_show(rows, filter.as_ref(), params, parameters)?;
                 return self.send_rows(rows, sink, more);
             }
-            S::ShowStatus { filter, .. } => {
+            S::ShowStatus { filter, global, .. } => {
                 let like = match filter {
                     Some(ast::ShowStatementFilter::Like(p)) => Some(p.clone()),
                     _ => None,
                 };
-                let rows = show::status(&self.engine, like.as_deref(), self.state.tls);
+                // SESSION unless GLOBAL is written, as in MariaDB.
+                let session = (!global).then_some(&self.state.counters);
+                let rows = show::status(&self.engine, like.as_deref(), self.state.tls, session);
                 let rows = match filter {
                     Some(ast::ShowStatementFilter::Where(w)) => {
                         self.filter_where(rows, Some(w), params, parameters)?
@@ -3439,8 +3455,17 @@ impl Session {
             }
             S::Flush { object_type, .. } => {
                 self.state.access().global(Privileges::RELOAD)?;
-                if matches!(object_type, ast::FlushType::Privileges) {
-                    crate::privilege::reload(&self.engine)?;
+                match object_type {
+                    ast::FlushType::Privileges => crate::privilege::reload(&self.engine)?,
+                    ast::FlushType::Status => {
+                        self.state.counters.reset();
+                        let status = self.engine.status();
+                        status.flush(
+                            self.engine.processlist().len(),
+                            self.engine.uptime_seconds(),
+                        );
+                    }
+                    _ => {}
                 }
                 StatementOutcome::ok()
             }

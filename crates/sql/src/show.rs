@@ -7,7 +7,7 @@
 //! place. So do SHOW TRIGGERS, EVENTS and FUNCTION/PROCEDURE/PACKAGE [BODY] STATUS, whose
 //! tables are always empty (manycore has none of those objects).
 
-use crate::engine::{Counter, Engine, TlsInfo};
+use crate::engine::{Counter, Engine, SessionCounters, TlsInfo};
 use crate::expr::TimeZone;
 use crate::information_schema::{
     self, default_text, extra, key_kind, quote_string, sorted_indexes, timestamp_function,
@@ -418,11 +418,25 @@ pub fn table_status(
     Some(Rows { columns, rows })
 }
 
-/// Server status; `Ssl_version`/`Ssl_cipher` are the asking connection's, as in MariaDB.
-pub fn status(engine: &Engine, like: Option<&str>, tls: Option<TlsInfo>) -> Rows {
+/// Status: the server's, or with `session` that session's counters (and the server's
+/// global-only ones), as SHOW GLOBAL / SESSION STATUS. `Ssl_version`/`Ssl_cipher` are the
+/// asking connection's in both, as in MariaDB.
+pub(crate) fn status(
+    engine: &Engine,
+    like: Option<&str>,
+    tls: Option<TlsInfo>,
+    session: Option<&SessionCounters>,
+) -> Rows {
+    let status = engine.status();
     let mut pairs: Vec<(String, String)> = Counter::ALL
         .iter()
-        .map(|c| (c.name().to_string(), engine.status().get(*c).to_string()))
+        .map(|&c| {
+            let value = match session {
+                Some(counters) => counters.get(c, status),
+                None => status.get(c),
+            };
+            (c.name().to_string(), value.to_string())
+        })
         .collect();
     let connected = engine.processlist().len();
     pairs.extend([
@@ -439,7 +453,9 @@ pub fn status(engine: &Engine, like: Option<&str>, tls: Option<TlsInfo>) -> Rows
         ("Uptime".to_string(), engine.uptime_seconds().to_string()),
         (
             "Uptime_since_flush_status".to_string(),
-            engine.uptime_seconds().to_string(),
+            status
+                .seconds_since_flush(engine.uptime_seconds())
+                .to_string(),
         ),
         (
             "Max_used_connections".to_string(),

@@ -448,6 +448,47 @@ fn ping_and_reset_connection() {
     assert!(db.is_some());
 }
 
+/// One value of SHOW [GLOBAL] STATUS.
+fn status(conn: &mut Conn, scope: &str, name: &str) -> u64 {
+    let row: Option<(String, u64)> = conn
+        .query_first(format!("SHOW {scope} STATUS LIKE '{name}'"))
+        .expect("SHOW STATUS");
+    row.unwrap_or_else(|| panic!("no status {name}")).1
+}
+
+#[test]
+fn session_status_counts_this_connection_only() {
+    let server = Server::from_env();
+    let mut conn = conn_on(&server, "driver_status");
+    let mut other = conn_on(&server, "driver_status");
+    let questions = status(&mut conn, "SESSION", "Questions");
+    let received = status(&mut conn, "SESSION", "Bytes_received");
+    let sent = status(&mut conn, "SESSION", "Bytes_sent");
+    for _ in 0..5 {
+        conn.query_drop("DO 0").expect("DO 0");
+    }
+    let statement: Vec<i64> = conn.exec("SELECT ? + 1", (1,)).expect("prepared");
+    assert_eq!(statement, [2]);
+    let executes = status(&mut conn, "SESSION", "Com_stmt_execute");
+    assert_eq!(executes, 1);
+    // Five DOs, one execute, the SHOW of Bytes_received and Bytes_sent, then
+    // Com_stmt_execute's and this one's: SHOW counts itself.
+    assert_eq!(status(&mut conn, "SESSION", "Questions"), questions + 10);
+    // Each DO sends at least its 4 bytes of text and 5 of header and command; each
+    // reply is at least an OK packet (11 bytes).
+    assert!(status(&mut conn, "SESSION", "Bytes_received") >= received + 5 * 9);
+    assert!(status(&mut conn, "SESSION", "Bytes_sent") >= sent + 5 * 11);
+    // The other connection counted none of that, and the server counted both.
+    assert_eq!(status(&mut other, "SESSION", "Com_do"), 0);
+    assert!(status(&mut other, "GLOBAL", "Com_do") >= 5);
+    conn.reset().expect("COM_RESET_CONNECTION");
+    assert_eq!(
+        status(&mut conn, "SESSION", "Questions"),
+        1,
+        "a reset connection's counters restart"
+    );
+}
+
 #[test]
 fn values_larger_than_one_packet_round_trip() {
     // 20 MiB crosses the 16 MiB frame limit in both directions: the query packet
