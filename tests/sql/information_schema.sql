@@ -159,3 +159,42 @@ SELECT COUNT(*) FROM information_schema.SESSION_VARIABLES WHERE VARIABLE_NAME = 
 SELECT VARIABLE_NAME FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ('Questions', 'COM_SELECT', 'uptime', 'Threads_connected') ORDER BY 1;
 SELECT VARIABLE_NAME, VARIABLE_VALUE > 0 FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME IN ('QUESTIONS', 'THREADS_CONNECTED') ORDER BY 1;
 SELECT COUNT(*) FROM information_schema.GLOBAL_STATUS WHERE BINARY VARIABLE_NAME <> BINARY UPPER(VARIABLE_NAME);
+
+-- A condition `name = constant` on a database or table name column is a lookup of that
+-- exact name, as MariaDB opens only what it names: letter case and trailing spaces count
+-- there, unlike in the column's collation (LIKE, an IN list of two). Views not named are
+-- not bound, so the broken v_nested (v_plain is gone) warns only where it is read.
+CREATE TABLE Mixed (a INT PRIMARY KEY, b INT, CHECK (b > 0));
+CREATE TABLE child (c INT, FOREIGN KEY (c) REFERENCES Mixed (a));
+CREATE VIEW v_mixed AS SELECT a FROM Mixed;
+CREATE TRIGGER mixed_bi BEFORE INSERT ON Mixed FOR EACH ROW SET NEW.b = 1;
+SELECT TABLE_NAME, COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'diff_information_schema' AND TABLE_NAME = 'Mixed' ORDER BY 2;
+SHOW WARNINGS;
+SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'diff_information_schema' AND TABLE_NAME = 'mixed';
+SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'DIFF_information_schema' AND TABLE_NAME = 'Mixed';
+SELECT COUNT(*) FROM information_schema.COLUMNS WHERE 'Mixed ' = TABLE_NAME AND TABLE_SCHEMA = 'diff_information_schema';
+SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'diff_information_schema' AND TABLE_NAME IN ('MIXED');
+SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'diff_information_schema' AND TABLE_NAME IN ('MIXED', 'child');
+SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'diff_information_schema' AND TABLE_NAME LIKE 'MIXED';
+SHOW WARNINGS;
+SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'diff_information_schema' AND TABLE_NAME = 'v_mixed';
+SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = NULL;
+SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'diff_information_schema' AND TABLE_NAME = 1;
+SHOW WARNINGS;
+SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'diff_information_schema' AND TABLE_NAME = 'MIXED';
+SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'diff_information_schema' AND TABLE_NAME = 'MIXED';
+SELECT COUNT(*) FROM information_schema.TABLE_CONSTRAINTS WHERE TABLE_SCHEMA = 'diff_information_schema' AND TABLE_NAME = 'MIXED';
+SELECT COUNT(*) FROM information_schema.TABLE_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = 'DIFF_INFORMATION_SCHEMA' AND TABLE_NAME = 'Mixed';
+SELECT COUNT(*) FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = 'diff_information_schema' AND TABLE_NAME = 'MIXED';
+SELECT COUNT(*) FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = 'DIFF_INFORMATION_SCHEMA';
+SELECT COUNT(*) FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = 'diff_information_schema' AND TABLE_NAME = 'CHILD';
+SELECT COUNT(*) FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = 'diff_information_schema' AND TABLE_NAME = 'MIXED';
+SELECT COUNT(*) FROM information_schema.VIEWS WHERE TABLE_SCHEMA = 'diff_information_schema' AND TABLE_NAME = 'V_MIXED';
+SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = 'diff_information_schema' AND EVENT_OBJECT_TABLE = 'MIXED';
+SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = 'DIFF_INFORMATION_SCHEMA' AND TRIGGER_NAME = 'MIXED_BI';
+SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'DIFF_INFORMATION_SCHEMA';
+SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE 'DIFF_INFORMATION_SCHEMA';
+DROP TRIGGER mixed_bi;
+DROP VIEW v_mixed;
+DROP TABLE child;
+DROP TABLE Mixed;

@@ -1502,8 +1502,9 @@ impl expr::SessionContext for WriteSession<'_> {
     fn information_schema_rows(
         &self,
         table: crate::information_schema::SystemTable,
+        lookup: &crate::information_schema::NameLookup,
     ) -> Vec<Vec<Value>> {
-        self.inner.information_schema_rows(table)
+        self.inner.information_schema_rows(table, lookup)
     }
 }
 

@@ -19,14 +19,15 @@ use crate::error::{Error, Result};
 use crate::expr::coerce;
 use crate::expr::{store_value, VarScope};
 use crate::expr::{Accumulator, EvalContext, Expr, Subquery, SubqueryRows, SubqueryRunner};
+use crate::information_schema::NameLookup;
 use crate::key_set::KeySet;
 use crate::plan::{
     AccessPath, Count, IndexAccess, Join, JoinSource, JoinStep, Plan, RecursiveCte, Scan,
-    SetOperation, SetOperator, SortKey,
+    SetOperation, SetOperator, SortKey, SystemScan,
 };
 use crate::spare::{self, Loan};
 use manycore_storage::{IndexNo, KeyRange, ReadView, RowSlot};
-use manycore_types::{key, DataType, Value};
+use manycore_types::{format, key, DataType, Value};
 use std::cell::{Cell, OnceCell, RefCell};
 use std::cmp::Ordering;
 use std::ops::{Bound as KeyBound, ControlFlow};
@@ -189,7 +190,12 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
             })
         }
         Plan::SystemScan(scan) => {
-            for row in ctx.eval.session.information_schema_rows(scan.table) {
+            let lookup = name_lookup(scan, ctx)?;
+            for row in ctx
+                .eval
+                .session
+                .information_schema_rows(scan.table, &lookup)
+            {
                 let passes = match &scan.filter {
                     Some(filter) => is_true(filter, &row, ctx)?,
                     None => true,
@@ -687,6 +693,21 @@ pub fn count_value(count: Count, ctx: &ExecContext) -> Result<u64> {
             )),
         },
     }
+}
+
+/// The names `scan`'s lookups ask for, their values evaluated as text (a number names
+/// the table spelt as it prints, as in MariaDB).
+fn name_lookup(scan: &SystemScan, ctx: &ExecContext) -> Result<NameLookup> {
+    let names = scan
+        .lookups
+        .iter()
+        .map(|lookup| {
+            let value = lookup.value.eval(&[], &ctx.eval)?;
+            let name = (!value.is_null()).then(|| format::to_text(&value, &DataType::Null));
+            Ok((lookup.cell, name))
+        })
+        .collect::<Result<_>>()?;
+    Ok(NameLookup::new(scan.table, names))
 }
 
 pub fn is_true(predicate: &Expr, row: &[Value], ctx: &ExecContext) -> Result<bool> {

@@ -34,6 +34,9 @@
 //! (4) Names are recognised at bind time only (`find_table`, from
 //!     `select::BindContext::table`); executing an ordinary plan never asks whether its
 //!     table is virtual.
+//! (5) A `name = constant` conjunct on a database or table name column is a lookup, as
+//!     in MariaDB (`SystemTable::lookups`): only rows holding exactly that name are
+//!     made, whatever the column's collation; the whole WHERE clause then runs on them.
 //!
 //! What manycore cannot know is a constant (docs/information_schema.md): CREATE_TIME,
 //! UPDATE_TIME and CHECK_TIME are NULL, lengths in bytes are 0, TABLE_ROWS and
@@ -41,7 +44,8 @@
 
 use crate::engine::{Engine, ProcessRow};
 use crate::error::{Error, Result};
-use crate::expr::{shown_cell, SessionContext, TimeZone};
+use crate::expr::{shown_cell, BinaryOp, Expr, SessionContext, TimeZone};
+use crate::plan::Lookup;
 use crate::privilege::{Privileges, SessionGrants};
 use crate::session::SessionState;
 use crate::show;
@@ -183,6 +187,79 @@ impl SystemTable {
         Self::ALL
             .into_iter()
             .find(|t| Arc::ptr_eq(t.table(), table))
+    }
+
+    /// The columns naming a database and a table in this table's rows that MariaDB
+    /// looks up by exact name when a condition `column = constant` names one (its
+    /// idx_field1 and idx_field2): it reads only the database or table so named, letter
+    /// case and trailing spaces included, whatever the column's collation says.
+    fn lookup_columns(self) -> [Option<&'static str>; 2] {
+        match self {
+            SystemTable::Schemata => [Some("SCHEMA_NAME"), None],
+            SystemTable::Tables
+            | SystemTable::Columns
+            | SystemTable::Statistics
+            | SystemTable::TableConstraints
+            | SystemTable::KeyColumnUsage
+            | SystemTable::Views => [Some("TABLE_SCHEMA"), Some("TABLE_NAME")],
+            SystemTable::ReferentialConstraints | SystemTable::CheckConstraints => {
+                [Some("CONSTRAINT_SCHEMA"), Some("TABLE_NAME")]
+            }
+            SystemTable::Triggers => [Some("EVENT_OBJECT_SCHEMA"), Some("EVENT_OBJECT_TABLE")],
+            SystemTable::Routines => [Some("ROUTINE_SCHEMA"), None],
+            SystemTable::Parameters => [Some("SPECIFIC_SCHEMA"), None],
+            _ => [None, None],
+        }
+    }
+
+    /// The cells of `lookup_columns`.
+    fn lookup_cells(self) -> [Option<usize>; 2] {
+        let columns = &self.table().schema.columns;
+        self.lookup_columns()
+            .map(|name| name.map(|n| columns.iter().position(|c| c.name == n).expect("declared")))
+    }
+
+    /// The conjuncts of `filter` that name what the rows describe: `cell = v` or
+    /// `v = cell`, `cell` a lookup cell and `v` constant (a one-value IN list is such an
+    /// equality too, as MariaDB rewrites it). The whole filter still runs on every row.
+    pub fn lookups(self, filter: Option<&Expr>) -> Vec<Lookup> {
+        let Some(filter) = filter else {
+            return Vec::new();
+        };
+        let cells = self.lookup_cells();
+        let cell = |e: &Expr| match e {
+            Expr::Column(c) if cells.contains(&Some(c.index)) => Some(c.index),
+            _ => None,
+        };
+        let mut parts = Vec::new();
+        crate::access::conjuncts(filter, &mut parts);
+        parts
+            .into_iter()
+            .filter_map(|part| {
+                let (cell, value) = match part {
+                    Expr::Binary {
+                        op: BinaryOp::Eq,
+                        left,
+                        right,
+                        ..
+                    } => match (cell(left), cell(right)) {
+                        (Some(c), None) => (c, &**right),
+                        (None, Some(c)) => (c, &**left),
+                        _ => return None,
+                    },
+                    Expr::InList {
+                        operand,
+                        list,
+                        negated: false,
+                    } if list.len() == 1 => (cell(operand)?, &list[0]),
+                    _ => return None,
+                };
+                value.is_constant().then(|| Lookup {
+                    cell,
+                    value: value.clone(),
+                })
+            })
+            .collect()
     }
 
     /// The table's schema, built once per process.
@@ -590,6 +667,43 @@ pub struct RowSource<'a> {
 
 type Row = Vec<Value>;
 
+/// A statement's lookups (`SystemTable::lookups`) with their values: the exact names
+/// its rows must have in the lookup cells (None, for a NULL value: no name at all).
+pub struct NameLookup {
+    table: SystemTable,
+    names: Vec<(usize, Option<String>)>,
+}
+
+impl NameLookup {
+    /// Every row of `table`.
+    pub fn everything(table: SystemTable) -> NameLookup {
+        NameLookup {
+            table,
+            names: Vec::new(),
+        }
+    }
+
+    /// The rows whose cell `.0` holds name `.1`, for each of `names`.
+    pub fn new(table: SystemTable, names: Vec<(usize, Option<String>)>) -> NameLookup {
+        NameLookup { table, names }
+    }
+
+    /// Whether the rows describing table `table` of database `db` may be wanted.
+    fn wants_table(&self, db: &str, table: &str) -> bool {
+        let [db_cell, _] = self.table.lookup_cells();
+        self.names.iter().all(|(cell, name)| {
+            let actual = if Some(*cell) == db_cell { db } else { table };
+            name.as_deref() == Some(actual)
+        })
+    }
+
+    fn wants_row(&self, row: &[Value]) -> bool {
+        self.names
+            .iter()
+            .all(|(cell, name)| name.as_deref().map(str::as_bytes) == row[*cell].as_bytes())
+    }
+}
+
 fn string(s: &str) -> Value {
     Value::text(s)
 }
@@ -611,17 +725,28 @@ const COLLATION: &str = "utf8mb4_general_ci";
 const SYSTEM_CHARSET: &str = "utf8mb3";
 const SYSTEM_COLLATION: &str = "utf8mb3_general_ci";
 
-/// The rows of `table` the session sees now (invariants (1), (2)).
-pub fn rows(table: SystemTable, source: &RowSource) -> Vec<Row> {
+/// The rows of `table` the session sees now (invariants (1), (2)) that `lookup` names.
+pub fn rows(table: SystemTable, source: &RowSource, lookup: &NameLookup) -> Vec<Row> {
+    debug_assert_eq!(lookup.table, table);
+    let mut rows = all_rows(table, source, lookup);
+    rows.retain(|row| lookup.wants_row(row));
+    rows
+}
+
+/// The rows of `table`, of the tables `lookup` names where that saves work (binding a
+/// view, reading a table's indexes); the caller applies `lookup` to the rest.
+fn all_rows(table: SystemTable, source: &RowSource, lookup: &NameLookup) -> Vec<Row> {
     let catalog = source.engine.storage().catalog();
     match table {
         SystemTable::Schemata => schemata(&catalog, source.grants),
         SystemTable::Tables => tables(&catalog, source.grants, None),
-        SystemTable::Columns => columns(&catalog, source),
+        SystemTable::Columns => columns(&catalog, source, lookup),
         SystemTable::Statistics => {
             let mut rows = Vec::new();
             for (db, table) in visible_tables(&catalog, source.grants, None) {
-                rows.extend(statistics(db, &table.schema, table.approximate_row_count()));
+                if lookup.wants_table(db, &table.schema.name) {
+                    rows.extend(statistics(db, &table.schema, table.approximate_row_count()));
+                }
             }
             rows
         }
@@ -916,14 +1041,18 @@ fn table_row(db: &str, table: &Table) -> Row {
     row
 }
 
-/// COLUMNS rows: the columns of every table and view the session sees. A view's are
-/// its bound result columns; a view that does not bind for the session (a table it reads
-/// is gone, or hidden from the session) shows none, with its 1356 as a warning, as in
-/// MariaDB.
-fn columns(catalog: &Catalog, source: &RowSource) -> Vec<Row> {
+/// COLUMNS rows: the columns of every table and view the session sees and the statement
+/// wants. A view's are its bound result columns; a view that does not bind for the
+/// session (a table it reads is gone, or hidden from the session) shows none, with its
+/// 1356 as a warning, as in MariaDB, which also binds only the views a statement names.
+fn columns(catalog: &Catalog, source: &RowSource, lookup: &NameLookup) -> Vec<Row> {
     let grants = source.grants;
-    let tables = visible_tables(catalog, grants, None);
+    let mut tables = visible_tables(catalog, grants, None);
+    tables.retain(|(db, table)| lookup.wants_table(db, &table.schema.name));
     let views = visible_views(catalog, grants, None).filter_map(|(db, view)| {
+        if !lookup.wants_table(db, &view.name) {
+            return None;
+        }
         match source.session.view_table(catalog, db, view) {
             Ok(table) => Some((db, Arc::new(table))),
             Err(e) => {

@@ -657,6 +657,7 @@ fn table_step(
         (None, Some(system)) => Some(Plan::SystemScan(Box::new(SystemScan {
             table: system,
             filter: None,
+            lookups: Vec::new(),
         }))),
         (None, None) => None,
     };

@@ -448,6 +448,19 @@ impl std::fmt::Debug for Scan {
 pub struct SystemScan {
     pub table: SystemTable,
     pub filter: Option<Expr>,
+    /// The `name = constant` conjuncts of `filter` on the rows' database or table name,
+    /// looked up as MariaDB does (`SystemTable::lookups`).
+    pub lookups: Vec<Lookup>,
+}
+
+/// A conjunct `cell = value` of a SystemScan's filter, on the cell of the rows' database
+/// or table name, `value` constant: only the tables so named have rows. As in MariaDB,
+/// which opens only the table such a condition names, the name must be the table's
+/// exactly (letter case and trailing spaces count), whatever the column's collation.
+#[derive(Clone, Debug)]
+pub struct Lookup {
+    pub cell: usize,
+    pub value: Expr,
 }
 
 // Not boxed: a `Scan` is already boxed in its plan, and a box here would cost every

@@ -676,7 +676,11 @@ pub fn bind_query_block(
         // Bind time is the one place a virtual table is told apart (information_schema
         // invariant (4)): its rows are made when the plan runs.
         Some(source) => match SystemTable::of(&source.table) {
-            Some(table) => Plan::SystemScan(Box::new(SystemScan { table, filter })),
+            Some(table) => Plan::SystemScan(Box::new(SystemScan {
+                lookups: table.lookups(filter.as_ref()),
+                table,
+                filter,
+            })),
             None => Plan::Scan(Box::new(access::scan(source, filter))),
         },
     };

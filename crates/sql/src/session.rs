@@ -749,8 +749,12 @@ impl SessionContext for SessionState {
         self.row_count.set(count);
     }
 
-    fn information_schema_rows(&self, table: SystemTable) -> Vec<Vec<Value>> {
-        information_schema::rows(table, &self.row_source())
+    fn information_schema_rows(
+        &self,
+        table: SystemTable,
+        lookup: &information_schema::NameLookup,
+    ) -> Vec<Vec<Value>> {
+        information_schema::rows(table, &self.row_source(), lookup)
     }
 }
 

@@ -737,7 +737,11 @@ pub fn stored_objects(
         v.as_bytes()
             .map(|b| String::from_utf8_lossy(b).into_owned())
     };
-    let mut rows = information_schema::rows(layout.table, source);
+    let mut rows = information_schema::rows(
+        layout.table,
+        source,
+        &information_schema::NameLookup::everything(layout.table),
+    );
     rows.retain(|row| {
         let in_db = db.is_none_or(|db| text_of(&row[layout.schema_column]).as_deref() == Some(db));
         let of_type = match kind {

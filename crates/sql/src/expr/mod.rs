@@ -358,9 +358,10 @@ pub trait SessionContext {
     /// session behind it, there is nothing to set.
     fn set_row_count(&self, _count: i64) {}
     /// The rows of an information_schema table as this session sees them now (made per
-    /// execution: information_schema invariant (1)).
+    /// execution: information_schema invariant (1)) that `lookup` names.
     fn information_schema_rows(
         &self,
         table: crate::information_schema::SystemTable,
+        lookup: &crate::information_schema::NameLookup,
     ) -> Vec<Vec<Value>>;
 }

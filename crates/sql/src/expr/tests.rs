@@ -157,6 +157,7 @@ impl SessionContext for TestSession {
     fn information_schema_rows(
         &self,
         _table: crate::information_schema::SystemTable,
+        _lookup: &crate::information_schema::NameLookup,
     ) -> Vec<Vec<Value>> {
         Vec::new()
     }
