@@ -17,7 +17,7 @@
 //!     restart, as in MySQL.
 
 use manycore_protocol::auth::{parse_native_password_hash_text, AuthPlugin, Credential};
-use manycore_sql::privilege::{self, Account, PasswordPlugin};
+use manycore_sql::privilege::{self, Account, ClientHost, PasswordPlugin};
 use manycore_sql::{Engine, Error, ErrorCode};
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -33,14 +33,21 @@ pub enum Peer {
 }
 
 impl Peer {
-    /// The address account lookup and the failed-login count see. A local client counts
-    /// as 127.0.0.1, so it matches the accounts a loopback TCP client matches: those of
-    /// `localhost`, and also of `127.0.0.1`, which MariaDB would not match for a socket
-    /// client.
+    /// The address the failed-login count and denial messages see: 127.0.0.1 for a local
+    /// client, so it is counted with loopback clients and named `localhost`.
     pub fn ip(self) -> IpAddr {
         match self {
             Peer::Tcp(address) => address.ip(),
             Peer::Local => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        }
+    }
+
+    /// Who account host patterns see: a local client is `localhost` and has no address,
+    /// so it matches `localhost` and `%` accounts but not `127.0.0.1` ones, as in MariaDB.
+    pub fn client_host(self) -> ClientHost {
+        match self {
+            Peer::Tcp(address) => ClientHost::Address(address.ip()),
+            Peer::Local => ClientHost::Local,
         }
     }
 
@@ -71,10 +78,11 @@ pub struct Login {
 
 /// The account `user` connecting from `peer` authenticates as, or None (the caller then
 /// runs a decoy exchange, so an unknown user looks like a wrong password).
-pub fn find_login(engine: &Engine, user: &str, peer: IpAddr) -> Option<Login> {
+pub fn find_login(engine: &Engine, user: &str, peer: Peer) -> Option<Login> {
     let snapshot = engine.privileges().snapshot();
-    let account = snapshot.find_login(user, peer)?;
-    if !account.has_password() && !peer.is_loopback() {
+    let client = peer.client_host();
+    let account = snapshot.find_login(user, client)?;
+    if !account.has_password() && !client.is_local() {
         return None; // Invariant (1).
     }
     let credential = credential(account)?;

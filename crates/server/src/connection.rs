@@ -363,7 +363,7 @@ impl Connection {
             .filter(|d| !d.is_empty())
             .map(|d| String::from_utf8_lossy(d).into_owned());
         let using_password = !response.auth_response.is_empty();
-        let login = accounts::find_login(&engine, &user, peer.ip());
+        let login = accounts::find_login(&engine, &user, peer);
         let authenticated = self
             .authenticate(login.as_ref(), response.auth_plugin, response.auth_response)
             .await;
@@ -1074,7 +1074,7 @@ impl Connection {
         // and `finish_change_user` drives it from the command loop.
         let user = String::from_utf8_lossy(change.username).into_owned();
         let using_password = !change.auth_response.is_empty();
-        let login = accounts::find_login(&self.context.engine, &user, self.peer.ip());
+        let login = accounts::find_login(&self.context.engine, &user, self.peer);
         let mut exchange = self.exchange_for(login.as_ref().map(|l| l.credential.clone()));
         let step = exchange.start(
             change.auth_plugin,

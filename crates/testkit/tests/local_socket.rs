@@ -1,7 +1,8 @@
 //! The local Unix socket (`--socket`) with real clients: the `mariadb` CLI and the Rust
 //! `mysql` driver, the login rules over it (localhost accounts; a secure transport for
 //! `require_secure_transport`, but not TLS for REQUIRE SSL), connections handed to every
-//! worker, and the socket file's life (removed at shutdown, a stale one replaced, anything
+//! worker, a socket client matching accounts by the name `localhost` only (not
+//! `127.0.0.1`), and the socket file's life (removed at shutdown, a stale one replaced, anything
 //! else left alone).
 //!
 //! manycore only: the MariaDB testkit starts listens on TCP. The MariaDB behaviour copied
@@ -143,6 +144,43 @@ fn the_socket_is_a_secure_transport_but_not_tls() {
         tls.stdout,
         "tls_only@localhost\nSsl_cipher\tTLS_AES_256_GCM_SHA384\n"
     );
+}
+
+#[test]
+fn a_socket_client_is_localhost_by_name_only() {
+    let scratch = ScratchDir::new("local-socket");
+    let (server, socket) = start(&scratch, &[]);
+    cli(
+        &socket,
+        "root",
+        &[],
+        "CREATE USER by_ip@'127.0.0.1' IDENTIFIED BY 'pw'; \
+         CREATE USER any_host@'%' IDENTIFIED BY 'pw'",
+    )
+    .expect_success("create the accounts");
+    let by_ip = cli(&socket, "by_ip", &["-ppw"], "SELECT 1");
+    assert!(
+        by_ip.stderr.contains("ERROR 1045"),
+        "a 127.0.0.1 account is not the socket's: {by_ip}"
+    );
+    let tcp = mariadb_cli(
+        server.port(),
+        &[
+            "--skip-ssl",
+            "-uby_ip",
+            "-ppw",
+            "-e",
+            "SELECT CURRENT_USER()",
+        ],
+        "",
+    );
+    assert!(
+        tcp.stdout.contains("by_ip@127.0.0.1"),
+        "over TCP it is: {tcp}"
+    );
+    let any = cli(&socket, "any_host", &["-ppw"], "SELECT CURRENT_USER()")
+        .expect_success("'%' matches localhost");
+    assert_eq!(any.stdout, "any_host@%\n");
 }
 
 #[test]

@@ -265,13 +265,38 @@ pub struct ColumnGrant {
     pub privileges: Privileges,
 }
 
-/// Whether a host pattern matches a client address (invariant (3)). Host names are not
-/// resolved: `localhost` means loopback, everything else is matched against the address
-/// text with `%`/`_` wildcards (MySQL with --skip-name-resolve).
-pub fn host_matches(pattern: &str, peer: IpAddr) -> bool {
-    if pattern.eq_ignore_ascii_case("localhost") {
-        return peer.is_loopback();
+/// Where a client logs in from, as account host patterns see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClientHost {
+    /// A TCP client's address.
+    Address(IpAddr),
+    /// A client of the local socket: its host is `localhost`, and it has no address.
+    Local,
+}
+
+impl ClientHost {
+    /// On this machine: a loopback address or the local socket.
+    pub fn is_local(self) -> bool {
+        match self {
+            ClientHost::Address(ip) => ip.is_loopback(),
+            ClientHost::Local => true,
+        }
     }
+}
+
+/// Whether a host pattern matches a client (invariant (3)). Host names are not resolved:
+/// `localhost` means loopback or the local socket; everything else is matched against the
+/// address text with `%`/`_` wildcards (MySQL with --skip-name-resolve), or for a local
+/// socket client against the name `localhost`, so `%` matches it but `127.0.0.1` does not,
+/// as in MariaDB.
+pub fn host_matches(pattern: &str, client: ClientHost) -> bool {
+    if pattern.eq_ignore_ascii_case("localhost") {
+        return client.is_local();
+    }
+    let peer = match client {
+        ClientHost::Address(ip) => ip,
+        ClientHost::Local => return like_matches(pattern, "localhost"),
+    };
     let address = match peer {
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
             Some(v4) => IpAddr::V4(v4).to_string(),
@@ -331,7 +356,7 @@ impl PrivilegeSnapshot {
     }
 
     /// The account a client logging in as `user` from `peer` authenticates as.
-    pub fn find_login(&self, user: &str, peer: IpAddr) -> Option<&Account> {
+    pub fn find_login(&self, user: &str, peer: ClientHost) -> Option<&Account> {
         self.accounts
             .iter()
             .find(|a| (a.user == user || a.user.is_empty()) && host_matches(&a.host, peer))
@@ -844,7 +869,7 @@ mod tests {
             Vec::new(),
             Vec::new(),
         );
-        let ip = |s: &str| s.parse::<IpAddr>().expect("test address");
+        let ip = |s: &str| ClientHost::Address(s.parse::<IpAddr>().expect("test address"));
         let found = |user, peer| {
             snapshot
                 .find_login(user, ip(peer))
@@ -877,6 +902,18 @@ mod tests {
         assert!(host_matches("10.0.0._", ip("10.0.0.7")));
         assert!(!host_matches("localhost", ip("10.0.0.7")));
         assert!(host_matches("127.0.0.1", ip("::ffff:127.0.0.1")));
+        // The local socket's client is `localhost` by name only.
+        assert!(host_matches("localhost", ClientHost::Local));
+        assert!(host_matches("%", ClientHost::Local));
+        assert!(host_matches("local%", ClientHost::Local));
+        assert!(!host_matches("127.0.0.1", ClientHost::Local));
+        assert!(!host_matches("127.%", ClientHost::Local));
+        assert_eq!(
+            snapshot
+                .find_login("bob", ClientHost::Local)
+                .map(|a| a.host.as_str()),
+            Some("localhost")
+        );
     }
 
     #[test]
