@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One yesmark measurement against a running server: 8 `yes "DO 0;" | mariadb` streams for
-# 6 s after 1 s of warm-up; prints statements/s and the server's CPU per statement.
+# 6 s after 1 s of warm-up; prints statements/s and the server's CPU per statement (user
+# and system).
 #
 #   bench/yesmark.sh PORT PID [client connection args]
 #
@@ -17,7 +18,7 @@ questions() {
   mariadb --no-defaults -h127.0.0.1 "-P$port" -uroot --skip-ssl -N \
     -e "SHOW GLOBAL STATUS LIKE 'Questions'" | awk '{print $2}'
 }
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+cpu_ticks() { awk '{print $14, $15}' "/proc/$pid/stat"; } # user, system
 streams=()
 for _ in $(seq 8); do
   # $! is the CLI; its `yes` dies of SIGPIPE once the CLI is gone.
@@ -26,10 +27,14 @@ for _ in $(seq 8); do
 done
 trap 'kill "${streams[@]}" 2>/dev/null; wait' EXIT
 sleep 1
-q0=$(questions) c0=$(cpu_ticks)
+q0=$(questions)
+read -r u0 s0 < <(cpu_ticks)
 sleep 6
-q1=$(questions) c1=$(cpu_ticks)
+q1=$(questions)
+read -r u1 s1 < <(cpu_ticks)
 statements=$((q1 - q0 - 1)) # minus the first SHOW STATUS
 ticks=$(getconf CLK_TCK)
-awk -v n="$statements" -v c="$((c1 - c0))" -v hz="$ticks" \
-  'BEGIN { printf "statements/s %d  server us per statement %.2f\n", n / 6, c / hz * 1e6 / n }'
+awk -v n="$statements" -v u="$((u1 - u0))" -v s="$((s1 - s0))" -v hz="$ticks" \
+  'BEGIN { us = 1e6 / hz / n
+           printf "statements/s %d  server us per statement %.2f (user %.2f, system %.2f)\n",
+                  n / 6, (u + s) * us, u * us, s * us }'
