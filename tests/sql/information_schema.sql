@@ -194,6 +194,12 @@ SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = 'di
 SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = 'DIFF_INFORMATION_SCHEMA' AND TRIGGER_NAME = 'MIXED_BI';
 SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'DIFF_INFORMATION_SCHEMA';
 SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE 'DIFF_INFORMATION_SCHEMA';
+-- In a join too, by the WHERE clause and inner joins' ON; an outer join's ON compares.
+SELECT COUNT(*) FROM information_schema.COLUMNS c JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME WHERE c.TABLE_SCHEMA = 'diff_information_schema' AND c.TABLE_NAME = 'MIXED';
+SELECT COUNT(*) FROM information_schema.COLUMNS c JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME WHERE t.TABLE_SCHEMA = 'diff_information_schema' AND t.TABLE_NAME = 'Mixed';
+SELECT COUNT(*) FROM information_schema.TABLES t JOIN information_schema.COLUMNS c ON c.TABLE_SCHEMA = t.TABLE_SCHEMA AND c.TABLE_NAME = 'MIXED' WHERE t.TABLE_SCHEMA = 'diff_information_schema';
+SELECT COUNT(c.COLUMN_NAME) FROM information_schema.TABLES t LEFT JOIN information_schema.COLUMNS c ON c.TABLE_SCHEMA = t.TABLE_SCHEMA AND c.TABLE_NAME = 'MIXED' WHERE t.TABLE_SCHEMA = 'diff_information_schema' AND t.TABLE_NAME = 'Mixed';
+SELECT COUNT(*) FROM Mixed m RIGHT JOIN information_schema.KEY_COLUMN_USAGE k ON 1 = 0 WHERE k.TABLE_SCHEMA = 'DIFF_INFORMATION_SCHEMA';
 DROP TRIGGER mixed_bi;
 DROP VIEW v_mixed;
 DROP TABLE child;

@@ -34,9 +34,10 @@
 //! (4) Names are recognised at bind time only (`find_table`, from
 //!     `select::BindContext::table`); executing an ordinary plan never asks whether its
 //!     table is virtual.
-//! (5) A `name = constant` conjunct on a database or table name column is a lookup, as
-//!     in MariaDB (`SystemTable::lookups`): only rows holding exactly that name are
-//!     made, whatever the column's collation; the whole WHERE clause then runs on them.
+//! (5) A `name = constant` conjunct of the WHERE clause or an inner join's ON on a
+//!     database or table name column is a lookup, as in MariaDB (`SystemTable::lookups`):
+//!     only rows holding exactly that name are made, whatever the column's collation; the
+//!     conjuncts then run on them as on any rows. An outer join's ON looks nothing up.
 //!
 //! What manycore cannot know is a constant (docs/information_schema.md): CREATE_TIME,
 //! UPDATE_TIME and CHECK_TIME are NULL, lengths in bytes are 0, TABLE_ROWS and
@@ -219,22 +220,21 @@ impl SystemTable {
             .map(|name| name.map(|n| columns.iter().position(|c| c.name == n).expect("declared")))
     }
 
-    /// The conjuncts of `filter` that name what the rows describe: `cell = v` or
-    /// `v = cell`, `cell` a lookup cell and `v` constant (a one-value IN list is such an
-    /// equality too, as MariaDB rewrites it). The whole filter still runs on every row.
-    pub fn lookups(self, filter: Option<&Expr>) -> Vec<Lookup> {
-        let Some(filter) = filter else {
-            return Vec::new();
-        };
+    /// The conjuncts among `parts` that name what the rows describe: `cell = v` or
+    /// `v = cell`, `cell` a lookup cell (this table's cells start at `offset` in the
+    /// rows the conjuncts read) and `v` constant (a one-value IN list is such an equality
+    /// too, as MariaDB rewrites it). The conjuncts still run on every row.
+    pub fn lookups(self, parts: &[&Expr], offset: usize) -> Vec<Lookup> {
         let cells = self.lookup_cells();
         let cell = |e: &Expr| match e {
-            Expr::Column(c) if cells.contains(&Some(c.index)) => Some(c.index),
+            Expr::Column(c) if c.index >= offset && cells.contains(&Some(c.index - offset)) => {
+                Some(c.index - offset)
+            }
             _ => None,
         };
-        let mut parts = Vec::new();
-        crate::access::conjuncts(filter, &mut parts);
         parts
-            .into_iter()
+            .iter()
+            .copied()
             .filter_map(|part| {
                 let (cell, value) = match part {
                     Expr::Binary {

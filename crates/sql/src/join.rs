@@ -549,6 +549,7 @@ pub fn plan(
         sources,
         reported,
         buffers: &mut buffers,
+        top: true,
     };
     let steps = place(level, &mut Vec::new(), placing);
     Plan::Join(Box::new(Join {
@@ -586,6 +587,9 @@ struct Placing<'a> {
     sources: &'a [SourceTable],
     reported: &'a [usize],
     buffers: &'a mut usize,
+    /// Whether the level's conjuncts are the WHERE clause's and inner joins' (an outer
+    /// join's inner level holds its ON condition, which MariaDB does not look names up by).
+    top: bool,
 }
 
 /// Turns a level into steps (invariant (1)); `known` holds the cells filled before it
@@ -612,7 +616,8 @@ fn place(mut level: Level, known: &mut Vec<Range<usize>>, placing: Placing) -> V
         let (source, here) = match draft {
             Draft::Table(i) => {
                 let reported = placing.reported.contains(&i);
-                table_step(&sources[i], here, known, reported, placing.buffers)
+                let (buffers, lookups) = (&mut *placing.buffers, placing.top);
+                table_step(&sources[i], here, known, reported, lookups, buffers)
             }
             Draft::Outer(inner) => (
                 JoinSource::Outer {
@@ -623,6 +628,7 @@ fn place(mut level: Level, known: &mut Vec<Range<usize>>, placing: Placing) -> V
                             sources,
                             reported: placing.reported,
                             buffers: &mut *placing.buffers,
+                            top: false,
                         },
                     ),
                     nulls: after[before..].to_vec(),
@@ -641,12 +647,15 @@ fn place(mut level: Level, known: &mut Vec<Range<usize>>, placing: Placing) -> V
 
 /// The step reading `table` after the cells `known`, with the conjuncts `here` placed
 /// there; returns the source and the conjuncts the step checks per joined row. A table
-/// whose slots are `reported` is always read as a table, never buffered (`plan`).
+/// whose slots are `reported` is always read as a table, never buffered (`plan`). With
+/// `lookups`, an information_schema table looks up the names `here` gives
+/// (`Placing::top`).
 fn table_step(
     table: &SourceTable,
     here: Vec<Expr>,
     known: &[Range<usize>],
     reported: bool,
+    lookups: bool,
     buffers: &mut usize,
 ) -> (JoinSource, Vec<Expr>) {
     let offset = table.offset;
@@ -654,10 +663,16 @@ fn table_step(
     // per execution (information_schema invariant (1)).
     let made = match (&table.derived, SystemTable::of(&table.table)) {
         (Some(plan), _) => Some(Plan::clone(plan)),
+        // Its conjuncts here still run per joined row; the lookups among them only spare
+        // making rows they would reject (information_schema invariant (5)).
         (None, Some(system)) => Some(Plan::SystemScan(Box::new(SystemScan {
             table: system,
             filter: None,
-            lookups: Vec::new(),
+            lookups: if lookups {
+                system.lookups(&here.iter().collect::<Vec<_>>(), offset)
+            } else {
+                Vec::new()
+            },
         }))),
         (None, None) => None,
     };

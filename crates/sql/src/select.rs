@@ -676,11 +676,18 @@ pub fn bind_query_block(
         // Bind time is the one place a virtual table is told apart (information_schema
         // invariant (4)): its rows are made when the plan runs.
         Some(source) => match SystemTable::of(&source.table) {
-            Some(table) => Plan::SystemScan(Box::new(SystemScan {
-                lookups: table.lookups(filter.as_ref()),
-                table,
-                filter,
-            })),
+            Some(table) => {
+                let mut parts = Vec::new();
+                if let Some(filter) = &filter {
+                    access::conjuncts(filter, &mut parts);
+                }
+                let lookups = table.lookups(&parts, source.offset);
+                Plan::SystemScan(Box::new(SystemScan {
+                    table,
+                    filter,
+                    lookups,
+                }))
+            }
             None => Plan::Scan(Box::new(access::scan(source, filter))),
         },
     };
