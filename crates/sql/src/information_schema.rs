@@ -672,27 +672,35 @@ type Row = Vec<Value>;
 pub struct NameLookup {
     table: SystemTable,
     names: Vec<(usize, Option<String>)>,
+    /// The table's database-name lookup cell, which `wants_table` compares with the
+    /// database; any other lookup cell is the table name's.
+    db_cell: Option<usize>,
 }
 
 impl NameLookup {
     /// Every row of `table`.
     pub fn everything(table: SystemTable) -> NameLookup {
-        NameLookup {
-            table,
-            names: Vec::new(),
-        }
+        NameLookup::new(table, Vec::new())
     }
 
     /// The rows whose cell `.0` holds name `.1`, for each of `names`.
     pub fn new(table: SystemTable, names: Vec<(usize, Option<String>)>) -> NameLookup {
-        NameLookup { table, names }
+        let [db_cell, _] = table.lookup_cells();
+        NameLookup {
+            table,
+            names,
+            db_cell,
+        }
     }
 
     /// Whether the rows describing table `table` of database `db` may be wanted.
     fn wants_table(&self, db: &str, table: &str) -> bool {
-        let [db_cell, _] = self.table.lookup_cells();
         self.names.iter().all(|(cell, name)| {
-            let actual = if Some(*cell) == db_cell { db } else { table };
+            let actual = if Some(*cell) == self.db_cell {
+                db
+            } else {
+                table
+            };
             name.as_deref() == Some(actual)
         })
     }
