@@ -161,7 +161,8 @@ macro_rules! counters {
             /// Whether only the server keeps this counter, so SHOW SESSION STATUS shows
             /// its global value (MariaDB's global-only status variables; the send
             /// ring's are the workers').
-            pub fn is_global_only(self) -> bool {
+            #[inline]
+            pub const fn is_global_only(self) -> bool {
                 matches!(
                     self,
                     Counter::AbortedClients
@@ -185,6 +186,7 @@ counters! {
     BytesSent = "Bytes_sent",
     ComSelect = "Com_select",
     ComStmtExecute = "Com_stmt_execute",
+    Queries = "Queries",
     Questions = "Questions",
     AbortedClients = "Aborted_clients",
     AbortedConnects = "Aborted_connects",
@@ -265,7 +267,6 @@ counters! {
     // (manycore's own; MariaDB has no plan cache).
     PlanCacheHits = "Plan_cache_hits",
     PlanCacheMisses = "Plan_cache_misses",
-    Queries = "Queries",
     // Replies sent through a worker's io_uring send ring, and the system calls that
     // submitted them (manycore's own): their ratio is the batch size.
     SendRingSends = "Send_ring_sends",
@@ -282,15 +283,19 @@ counters! {
 /// Server status counters (invariant (1)).
 pub struct Status {
     counters: WorkerCounters<{ Counter::COUNT }>,
-    /// What FLUSH STATUS subtracts from the global-only counters it resets (their
-    /// shards only grow, and only their workers may write them).
-    flushed: [AtomicU64; Counter::COUNT],
+    /// What FLUSH STATUS subtracts from each of `RESET_BY_FLUSH` (their shards only
+    /// grow, and only their workers may write them).
+    flushed: [AtomicU64; Status::RESET_BY_FLUSH.len()],
     max_used_connections: AtomicU64,
     /// When FLUSH STATUS last ran, in seconds of uptime.
     flushed_at: AtomicU64,
 }
 
 impl Status {
+    /// The global-only counters FLUSH STATUS restarts from zero: those that are not
+    /// cumulative, as in MariaDB.
+    const RESET_BY_FLUSH: [Counter; 2] = [Counter::AbortedClients, Counter::AbortedConnects];
+
     fn new(workers: usize) -> Status {
         Status {
             counters: WorkerCounters::new(workers),
@@ -310,19 +315,20 @@ impl Status {
     }
 
     pub fn get(&self, counter: Counter) -> u64 {
-        let i = counter as usize;
-        let flushed = self.flushed[i].load(Ordering::Relaxed);
-        self.counters.sum(i).saturating_sub(flushed)
+        let flushed = Status::RESET_BY_FLUSH
+            .iter()
+            .position(|&reset| reset == counter)
+            .map_or(0, |k| self.flushed[k].load(Ordering::Relaxed));
+        self.counters.sum(counter as usize).saturating_sub(flushed)
     }
 
-    /// FLUSH STATUS's share of the server's counters, as MariaDB's: the global-only
-    /// counters that are not cumulative (Aborted_*) restart from zero,
+    /// FLUSH STATUS's share of the server's counters, as MariaDB's: `RESET_BY_FLUSH`
+    /// restart from zero,
     /// Max_used_connections from the connections now open, Uptime_since_flush_status
     /// from now. The sessions' counters, and the global sums of them, are untouched.
     pub(crate) fn flush(&self, connected: usize, uptime_seconds: u64) {
-        for counter in [Counter::AbortedClients, Counter::AbortedConnects] {
-            let i = counter as usize;
-            self.flushed[i].store(self.counters.sum(i), Ordering::Relaxed);
+        for (flushed, counter) in self.flushed.iter().zip(Status::RESET_BY_FLUSH) {
+            flushed.store(self.counters.sum(counter as usize), Ordering::Relaxed);
         }
         self.max_used_connections
             .store(connected as u64, Ordering::Relaxed);
@@ -350,6 +356,10 @@ impl SessionCounters {
 
     #[inline]
     pub(crate) fn add(&self, counter: Counter, n: u64) {
+        debug_assert!(
+            !counter.is_global_only(),
+            "{counter:?} is the server's only"
+        );
         let cell = &self.0[counter as usize];
         cell.set(cell.get().wrapping_add(n));
     }

@@ -1403,7 +1403,10 @@ impl Session {
     #[inline]
     pub fn count(&self, counter: Counter, n: u64) {
         self.engine.status().add(self.state.worker, counter, n);
-        self.state.counters.add(counter, n);
+        // A global-only counter's session cell would never be read.
+        if !counter.is_global_only() {
+            self.state.counters.add(counter, n);
+        }
     }
 
     // ---- transactions -------------------------------------------------------------
