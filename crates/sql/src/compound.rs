@@ -75,9 +75,9 @@
 //!     parameters are locals only its query sees, set by OPEN's arguments (4080 for
 //!     another count, at CREATE).
 //! (9) A CALL inside a body binds the procedure with the body (`routine::bind_procedure`,
-//!     once per procedure a body calls), so its errors (1305,
-//!     1318, 1414, 1456 for recursion, 1415 for result sets in a trigger or a function)
-//!     are the CALL's when it runs (invariant (7)), as MariaDB raises them. It runs in
+//!     once per procedure a body calls; a recursion is bound as one: `routine` invariant
+//!     (7)), so its errors (1305, 1318, 1414, 1415 for result sets in a trigger or a
+//!     function) are the CALL's when it runs (invariant (7)), as MariaDB raises them. It runs in
 //!     the caller's transaction and view: its statements' result sets and affected rows
 //!     go to the CALL running the outermost body, and its OUT and INOUT parameters return
 //!     to local variables, user variables or (in a BEFORE trigger) NEW.col.
@@ -114,7 +114,7 @@ use crate::error::{Condition, Error, ErrorCode, Result, Signalled};
 use crate::exec;
 use crate::expr::{self, coerce, EvalContext, Expr};
 use crate::parse::{self, Statement};
-use crate::routine::Parameter;
+use crate::routine::{Callee, Parameter};
 use crate::scope::{BindScope, Parameters};
 use crate::select::{BindContext, SelectPlan};
 use crate::select_into::{self, IntoTarget};
@@ -1585,7 +1585,7 @@ enum ForLoop {
 /// A CALL inside a body, bound.
 #[derive(Clone)]
 struct NestedCall {
-    procedure: Arc<crate::routine::BoundProcedure>,
+    callee: crate::routine::Callee,
     /// Per parameter: the argument's value (None for OUT: it starts NULL), and where an
     /// OUT or INOUT parameter's final value goes.
     arguments: Vec<(Option<Bound<Expr>>, Option<Target>)>,
@@ -1660,9 +1660,9 @@ struct Binder<'a, 'c> {
     records: Vec<(usize, Fields)>,
     /// `Body::counters`.
     counters: Vec<usize>,
-    /// The procedures its CALLs bound, by `routine::calling_key`: a procedure called
-    /// from several places of one body is bound once.
-    called: Vec<(String, Arc<crate::routine::BoundProcedure>)>,
+    /// What its CALLs run, by `routine::calling_key`: a procedure called from several
+    /// places of one body is bound once.
+    called: Vec<(String, crate::routine::Callee)>,
     /// Whether a handler's body is being bound (GET DIAGNOSTICS reads its condition).
     in_handler: bool,
     locals: Vec<(DataType, String)>,
@@ -2329,10 +2329,16 @@ impl Binder<'_, '_> {
                     self.names_declared(argument)?;
                 }
                 let call = deferred(self.call(&name, arguments))?;
-                if let Ok(call) = &call {
-                    let body = &call.procedure.body;
-                    self.writes |= body.writes;
-                    self.tables.borrow_mut().extend(body.tables.iter().cloned());
+                // A recursion's body is one being bound around this one, which counts its
+                // own writes and tables.
+                if let Ok(NestedCall {
+                    callee: Callee::Bound(procedure),
+                    ..
+                }) = &call
+                {
+                    self.writes |= procedure.body.writes;
+                    let tables = procedure.body.tables.iter().cloned();
+                    self.tables.borrow_mut().extend(tables);
                 }
                 Op::Call(Box::new(call))
             }
@@ -2347,27 +2353,30 @@ impl Binder<'_, '_> {
         let (db, name) = crate::ddl::split_name(name)?;
         let db = db.unwrap_or_else(|| self.db.to_string());
         let key = crate::routine::calling_key(manycore_storage::RoutineKind::Procedure, &db, &name);
-        let nested = match self.called.iter().find(|(k, _)| *k == key) {
-            Some((_, nested)) => Arc::clone(nested),
+        let callee = match self.called.iter().find(|(k, _)| *k == key) {
+            Some((_, callee)) => callee.clone(),
             None => {
-                let nested = Arc::new(crate::routine::bind_procedure(self.cx, &db, &name)?);
-                self.called.push((key, Arc::clone(&nested)));
-                nested
+                let callee = crate::routine::procedure_callee(self.cx, &db, &name)?;
+                self.called.push((key, callee.clone()));
+                callee
             }
         };
-        let declared = &nested.declared;
+        let declared = callee.declared();
         if declared.len() != arguments.len() {
             return Err(crate::routine::wrong_argument_count(
                 manycore_storage::RoutineKind::Procedure,
-                &nested.qualified,
+                callee.qualified(),
                 declared.len(),
                 arguments.len(),
             ));
         }
-        if nested.body.result_sets && self.program != Program::Procedure {
-            return Err(no_result_sets(self.program));
+        // A recursion's result sets are those of the procedure body around this one.
+        if let Callee::Bound(procedure) = &callee {
+            if procedure.body.result_sets && self.program != Program::Procedure {
+                return Err(no_result_sets(self.program));
+            }
+            self.result_sets |= procedure.body.result_sets;
         }
-        self.result_sets |= nested.body.result_sets;
         let mut bound = Vec::with_capacity(arguments.len());
         for (i, (parameter, argument)) in declared.iter().zip(arguments).enumerate() {
             use crate::routine::Mode;
@@ -2375,7 +2384,7 @@ impl Binder<'_, '_> {
                 Mode::In => None,
                 Mode::Out | Mode::InOut => {
                     Some(self.out_target(&argument).ok_or_else(|| {
-                        crate::routine::not_variable_argument(i, &nested.qualified)
+                        crate::routine::not_variable_argument(i, callee.qualified())
                     })??)
                 }
             };
@@ -2386,7 +2395,7 @@ impl Binder<'_, '_> {
             bound.push((value, target));
         }
         Ok(NestedCall {
-            procedure: nested,
+            callee,
             arguments: bound,
         })
     }
@@ -2844,6 +2853,30 @@ pub(crate) fn run_procedure(
     Ok(frame.locals)
 }
 
+/// What the worker's stack must keep free to run one more nested procedure: a statement
+/// of its body may need it all (a deep expression, a join).
+const CALL_STACK_RED_ZONE: usize = 256 * 1024;
+/// The stack segment a nested procedure runs on once the red zone is reached.
+const CALL_STACK_SEGMENT: usize = 2 * 1024 * 1024;
+
+/// Runs `procedure` for a CALL inside a body, as `run_procedure` does, entered among the
+/// session's running procedures (`routine` invariant (7)). Recursion may nest it hundreds
+/// of times deep, so when the thread's stack runs low it runs on a new segment (stacker
+/// switches stacks; a worker's stack is a few megabytes).
+fn enter_and_run(
+    procedure: Arc<crate::routine::BoundProcedure>,
+    arguments: Vec<Value>,
+    rt: &mut Runtime,
+) -> Result<Vec<Value>> {
+    let _running = rt
+        .session
+        .running_routines()
+        .map(|running| running.enter_procedure(Arc::clone(&procedure)));
+    stacker::maybe_grow(CALL_STACK_RED_ZONE, CALL_STACK_SEGMENT, || {
+        run_procedure(&procedure.body, arguments, rt)
+    })
+}
+
 /// Runs a function's `body` (bound by `bind_function`) with its arguments' values, each
 /// converted as `run_procedure` converts them; the value its RETURN gave, or None when
 /// it ended without one. It runs as one statement of the caller (no savepoints).
@@ -3295,7 +3328,10 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
                     });
                 }
                 let affected_before = self.rt.call.as_deref().map(|c| c.affected);
-                let finals = run_procedure(&call.procedure.body, values, self.rt);
+                let finals = call
+                    .callee
+                    .procedure(self.rt.session)
+                    .and_then(|procedure| enter_and_run(procedure, values, self.rt));
                 // A CALL counts its statements' affected rows, as at the top level; where
                 // none are counted (a trigger's or a function's CALL), ROW_COUNT() stays as
                 // the procedure's last statement set it.

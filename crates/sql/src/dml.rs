@@ -1490,6 +1490,9 @@ impl expr::SessionContext for WriteSession<'_> {
     fn load_file(&self, name: &[u8]) -> Value {
         self.inner.load_file(name)
     }
+    fn running_routines(&self) -> Option<&crate::routine::RunningRoutines> {
+        self.inner.running_routines()
+    }
     fn found_rows(&self) -> u64 {
         self.inner.found_rows()
     }

@@ -45,14 +45,20 @@
 //! (6) No function runs inside itself: binding a call of a function whose body is being
 //!     bound (`BindContext::calling`) is 1424, which, inside a body, is the error of the
 //!     statement holding the call when it runs, as MariaDB raises it when that statement
-//!     is first run, whether or not the call would be evaluated. Likewise no procedure
-//!     CALLs itself (1456, as with MariaDB's default max_sp_recursion_depth of 0, which
-//!     is not a variable here). Calls of distinct routines nest at most `NESTING_MAX`
-//!     deep (1436 past it, the same way), so binding and running them stay within a
-//!     worker's stack.
+//!     is first run, whether or not the call would be evaluated. Bindings of distinct
+//!     routines nest at most `NESTING_MAX` deep (1436 past it, the same way), so
+//!     binding them stays within a worker's stack.
+//! (7) A procedure may CALL itself, directly or through other routines or triggers: a
+//!     CALL bound inside the body of a procedure that is being bound does not bind it
+//!     again (`Callee::Recursive`). When it runs, it runs the body of the procedure's
+//!     innermost running instance in the session (`RunningRoutines`, which every CALL
+//!     enters), unless max_sp_recursion_depth instances run inside the first already:
+//!     then it is 1456, as in MariaDB (whose default, 0, allows no recursion). A nested
+//!     CALL runs on a fresh stack segment when the worker's stack runs low (`compound`),
+//!     where MariaDB stops with 1436.
 //!
 //! Not built yet (1235, or as noted): stored functions that write (also through a CALL);
-//! recursive procedures (max_sp_recursion_depth); DDL, transaction control and SET of
+//! DDL, transaction control and SET of
 //! system variables inside a procedure's body (a function's refuses them as MariaDB
 //! does: `compound` invariant (4)). (A stored function in a DEFAULT, CHECK or GENERATED
 //! ALWAYS AS clause is 1901, as in MariaDB: `BindScope::definition`.) The body runs with
@@ -62,7 +68,7 @@
 
 use crate::compound;
 use crate::error::{Error, ErrorCode, Result};
-use crate::expr::{EvalContext, Expr, StoredCall, StoredFunction};
+use crate::expr::{EvalContext, Expr, SessionContext, StoredCall, StoredFunction, VarScope};
 use crate::parse::{self, Statement};
 use crate::scope::Parameters;
 use crate::select::BindContext;
@@ -518,7 +524,8 @@ pub(crate) fn calling_key(kind: RoutineKind, db: &str, name: &str) -> String {
 }
 
 /// The routines being bound once the body of `db.name` is entered: 1424 for a function
-/// and 1456 for a procedure already among them (invariant (6)), 1436 past `NESTING_MAX`.
+/// already among them (invariant (6)), 1436 past `NESTING_MAX`. A procedure among them is
+/// not bound again: `procedure_callee` makes its call a `Callee::Recursive`.
 fn entered(cx: &BindContext, kind: RoutineKind, db: &str, name: &str) -> Result<Vec<String>> {
     if cx.calling.len() >= NESTING_MAX {
         return Err(Error::new(
@@ -531,22 +538,14 @@ fn entered(cx: &BindContext, kind: RoutineKind, db: &str, name: &str) -> Result<
     }
     let key = calling_key(kind, db, name);
     if cx.calling.contains(&key) {
+        assert_eq!(kind, RoutineKind::Function, "{key} is bound as a recursion");
         // Inside a body, this binding error is its statement's when it runs (`compound`
         // invariant (7)): MariaDB raises it when a statement holding the call is first
         // run, whether or not the call is evaluated.
-        return Err(match kind {
-            RoutineKind::Function => Error::new(
-                ErrorCode::SpNoRecursion,
-                "Recursive stored functions and triggers are not allowed",
-            ),
-            RoutineKind::Procedure => Error::new(
-                ErrorCode::SpRecursionLimit,
-                format!(
-                    "Recursive limit 0 (as set by the max_sp_recursion_depth variable) was \
-                     exceeded for routine {name}"
-                ),
-            ),
-        });
+        return Err(Error::new(
+            ErrorCode::SpNoRecursion,
+            "Recursive stored functions and triggers are not allowed",
+        ));
     }
     Ok(cx.calling.iter().cloned().chain([key]).collect())
 }
@@ -589,6 +588,8 @@ fn body_context<'a>(
 
 /// A procedure bound for a CALL: a statement's or one inside a stored program's body.
 pub(crate) struct BoundProcedure {
+    /// Its `calling_key`, by which a recursive CALL finds it running.
+    key: String,
     /// `db.name`, for messages.
     pub qualified: String,
     pub declared: Vec<Parameter>,
@@ -605,10 +606,195 @@ pub(crate) fn bind_procedure(cx: &BindContext, db: &str, name: &str) -> Result<B
     let body_cx = body_context(cx, db, &found.body, &unbound, &calling);
     let body = compound::bind_procedure(&body_cx, db, &found.body, &declared)?;
     Ok(BoundProcedure {
+        key: calling_key(RoutineKind::Procedure, db, &found.name),
         qualified: format!("{db}.{}", found.name),
         declared,
         body,
     })
+}
+
+/// What a CALL inside a body runs (invariant (7)).
+#[derive(Clone)]
+pub(crate) enum Callee {
+    /// A procedure bound for the call.
+    Bound(Arc<BoundProcedure>),
+    /// A procedure whose body is being bound around the call: the call runs the body its
+    /// innermost running instance runs.
+    Recursive(Arc<Recursion>),
+}
+
+/// A recursive CALL's procedure, as the catalog declares it.
+pub(crate) struct Recursion {
+    key: String,
+    /// Its name as created, for 1456.
+    name: String,
+    qualified: String,
+    declared: Vec<Parameter>,
+}
+
+/// What a CALL of procedure `db.name` inside a body bound under `cx` runs: the procedure
+/// bound (`bind_procedure`), or, if its body is being bound already, a recursion.
+pub(crate) fn procedure_callee(cx: &BindContext, db: &str, name: &str) -> Result<Callee> {
+    let found = stored(cx, RoutineKind::Procedure, db, name)?;
+    let key = calling_key(RoutineKind::Procedure, db, &found.name);
+    if !cx.calling.contains(&key) {
+        return bind_procedure(cx, db, name).map(|bound| Callee::Bound(Arc::new(bound)));
+    }
+    Ok(Callee::Recursive(Arc::new(Recursion {
+        key,
+        name: found.name.clone(),
+        qualified: format!("{db}.{}", found.name),
+        declared: parameters(&found.params)?,
+    })))
+}
+
+impl Callee {
+    pub(crate) fn declared(&self) -> &[Parameter] {
+        match self {
+            Callee::Bound(bound) => &bound.declared,
+            Callee::Recursive(recursion) => &recursion.declared,
+        }
+    }
+
+    pub(crate) fn qualified(&self) -> &str {
+        match self {
+            Callee::Bound(bound) => &bound.qualified,
+            Callee::Recursive(recursion) => &recursion.qualified,
+        }
+    }
+
+    /// The procedure to run now, among the routines running in `session`: a recursion
+    /// may run as many instances deep as max_sp_recursion_depth allows (1456 past it).
+    pub(crate) fn procedure(&self, session: &dyn SessionContext) -> Result<Arc<BoundProcedure>> {
+        let recursion = match self {
+            Callee::Bound(bound) => return Ok(Arc::clone(bound)),
+            Callee::Recursive(recursion) => recursion,
+        };
+        // The body holding this call was bound inside the recursion's body, so it runs
+        // inside an instance of it.
+        let (innermost, instances, crossed) = session
+            .running_routines()
+            .and_then(|running| running.recursion(&recursion.key))
+            .ok_or_else(|| Error::not_supported("a recursive procedure call from here"))?;
+        let limit = match session.system_variable(MAX_DEPTH_VARIABLE, VarScope::Session)? {
+            Value::UInt(limit) => limit,
+            other => unreachable!("{MAX_DEPTH_VARIABLE} holds {other:?}"),
+        };
+        if instances as u64 > limit {
+            return Err(Error::new(
+                ErrorCode::SpRecursionLimit,
+                format!(
+                    "Recursive limit {limit} (as set by the {MAX_DEPTH_VARIABLE} variable) was \
+                     exceeded for routine {}",
+                    recursion.name
+                ),
+            ));
+        }
+        // What binding refuses in a function's or a trigger's CALL, and cannot see in a
+        // recursion's body while binding it.
+        if crossed.function && innermost.body.writes {
+            return Err(Error::not_supported(
+                "stored functions that write (INSERT, UPDATE or DELETE in the body)",
+            ));
+        }
+        if crossed.function && innermost.body.result_sets {
+            return Err(Error::new(
+                ErrorCode::SpNoRetset,
+                "Not allowed to return a result set from a function",
+            ));
+        }
+        if crossed.trigger {
+            return Err(Error::not_supported(
+                "a procedure's recursion through a trigger",
+            ));
+        }
+        Ok(innermost)
+    }
+}
+
+/// How many instances of one procedure may run inside it, as in MariaDB (0 to 255).
+const MAX_DEPTH_VARIABLE: &str = "max_sp_recursion_depth";
+
+/// The routines running in a session, outermost first (invariant (7)).
+#[derive(Default)]
+pub struct RunningRoutines(RefCell<Vec<Running>>);
+
+enum Running {
+    Procedure(Arc<BoundProcedure>),
+    /// A function, by `calling_key`.
+    Function(Arc<str>),
+    Trigger,
+}
+
+/// What lies between a procedure's innermost running instance and a recursive CALL.
+#[derive(Default)]
+struct Crossed {
+    function: bool,
+    trigger: bool,
+}
+
+impl RunningRoutines {
+    /// `procedure` runs until the guard returned is dropped.
+    pub(crate) fn enter_procedure(&self, procedure: Arc<BoundProcedure>) -> Entered<'_> {
+        self.enter(Running::Procedure(procedure))
+    }
+
+    /// Function `key` runs until the guard returned is dropped; 1424 if it runs already
+    /// (binding refuses a function inside itself, but not a recursion's body run again,
+    /// invariant (7)).
+    fn enter_function(&self, key: &Arc<str>) -> Result<Entered<'_>> {
+        let running = self.0.borrow().iter().any(|r| match r {
+            Running::Function(running) => running == key,
+            _ => false,
+        });
+        if running {
+            return Err(Error::new(
+                ErrorCode::SpNoRecursion,
+                "Recursive stored functions and triggers are not allowed",
+            ));
+        }
+        Ok(self.enter(Running::Function(Arc::clone(key))))
+    }
+
+    /// A trigger's body runs until the guard returned is dropped.
+    pub(crate) fn enter_trigger(&self) -> Entered<'_> {
+        self.enter(Running::Trigger)
+    }
+
+    fn enter(&self, routine: Running) -> Entered<'_> {
+        self.0.borrow_mut().push(routine);
+        Entered(self)
+    }
+
+    /// The innermost running instance of procedure `key`, how many are running, and
+    /// what runs inside the innermost.
+    fn recursion(&self, key: &str) -> Option<(Arc<BoundProcedure>, usize, Crossed)> {
+        let running = self.0.borrow();
+        let mut instances = 0;
+        let mut innermost = None;
+        let mut crossed = Crossed::default();
+        for routine in running.iter().rev() {
+            match routine {
+                Running::Procedure(procedure) if procedure.key == key => {
+                    instances += 1;
+                    innermost.get_or_insert_with(|| Arc::clone(procedure));
+                }
+                Running::Procedure(_) => {}
+                Running::Function(_) => crossed.function |= innermost.is_none(),
+                Running::Trigger => crossed.trigger |= innermost.is_none(),
+            }
+        }
+        Some((innermost?, instances, crossed))
+    }
+}
+
+/// A routine running (`RunningRoutines::enter_*`).
+pub(crate) struct Entered<'a>(&'a RunningRoutines);
+
+impl Drop for Entered<'_> {
+    fn drop(&mut self) {
+        self.0 .0.borrow_mut().pop();
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -663,6 +849,7 @@ pub(crate) fn bind_function_call(
         .borrow_mut()
         .extend(body.tables.iter().cloned());
     let function = Arc::new(BoundFunction {
+        key: calling_key(RoutineKind::Function, db, &found.name).into(),
         name: found.name.clone(),
         written,
         returns,
@@ -676,6 +863,8 @@ pub(crate) fn bind_function_call(
 
 /// A stored function's body as one call bound it.
 struct BoundFunction {
+    /// Its `calling_key`, by which it is running (`RunningRoutines`).
+    key: Arc<str>,
     name: String,
     /// The call as written.
     written: String,
@@ -705,6 +894,10 @@ impl StoredFunction for BoundFunction {
             .ok_or_else(|| Error::not_supported("stored functions here"))?;
         let (view, interrupt) = reader.reading();
         let session = ctx.session;
+        let _running = match session.running_routines() {
+            Some(running) => Some(running.enter_function(&self.key)?),
+            None => None,
+        };
         let mut runtime = compound::Runtime {
             access: compound::Access::View(view),
             session,

@@ -225,6 +225,8 @@ pub(crate) struct SessionState {
     tls: Option<TlsInfo>,
     /// SHOW SESSION STATUS's counters.
     counters: SessionCounters,
+    /// The routines and triggers running, which recursive CALLs read.
+    running_routines: crate::routine::RunningRoutines,
 }
 
 impl SessionState {
@@ -735,6 +737,10 @@ impl SessionContext for SessionState {
         let dir = self.engine.config().secure_file_priv.as_deref();
         let name = String::from_utf8_lossy(name);
         crate::server_file::read_at_most(dir, &name, max).map_or(Value::Null, Value::Bytes)
+    }
+
+    fn running_routines(&self) -> Option<&crate::routine::RunningRoutines> {
+        Some(&self.running_routines)
     }
 
     fn found_rows(&self) -> u64 {
@@ -1289,6 +1295,7 @@ impl Session {
             in_transaction: Cell::new(false),
             tls: None,
             counters: SessionCounters::new(),
+            running_routines: Default::default(),
         };
         state.refresh_cached();
         state.set_identity(

@@ -307,6 +307,7 @@ pub fn fire(
         return Ok(Vec::new());
     }
     let mut frame = compound::Frame::new(old, new);
+    let _running = session.running_routines().map(|r| r.enter_trigger());
     let mut runtime = compound::Runtime {
         access: compound::Access::Transaction(txn),
         session,

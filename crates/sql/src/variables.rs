@@ -339,6 +339,13 @@ pub static VARIABLES: &[VarDef] = &[
     def("max_heap_table_size", Both, U64, false, "16777216"),
     def("max_join_size", Both, U64, false, "18446744073709551615"),
     def("max_recursive_iterations", Both, U32, false, "1000"),
+    def(
+        "max_sp_recursion_depth",
+        Both,
+        UInt { min: 0, max: 255 },
+        false,
+        "0",
+    ),
     def("max_statement_time", Both, Double, false, "0"),
     def("max_user_connections", Both, U32, false, "0"),
     def(

@@ -345,6 +345,11 @@ pub trait SessionContext {
     fn load_file(&self, _name: &[u8]) -> Value {
         Value::Null
     }
+    /// The procedures running in the session, which a recursive CALL runs again
+    /// (`routine` invariant (7)); None without a session behind it.
+    fn running_routines(&self) -> Option<&crate::routine::RunningRoutines> {
+        None
+    }
     /// FOUND_ROWS(): rows the previous SELECT returned (or would have without LIMIT).
     fn found_rows(&self) -> u64 {
         0

@@ -39,7 +39,7 @@ impl BoundProcedures {
 /// A procedure bound under one catalog and one grant generation: a body binds tables
 /// and checks privileges, so either changing means binding it again.
 pub(super) struct BoundProcedure {
-    procedure: routine::BoundProcedure,
+    procedure: Arc<routine::BoundProcedure>,
     catalog: Arc<Catalog>,
     generation: u64,
 }
@@ -276,6 +276,9 @@ impl Session {
         // or a deadlock undoes the whole CALL.
         let body = &procedure.body;
         let ran = self.with_transaction(body.writes, |txn, state, interrupt| {
+            let _running = state
+                .running_routines
+                .enter_procedure(Arc::clone(procedure));
             let mut runtime = compound::Runtime {
                 access: compound::Access::Transaction(txn),
                 session: state,
@@ -349,7 +352,7 @@ impl Session {
         let cx = self.state.bind_context(&catalog, "", &unbound);
         let procedure = routine::bind_procedure(&cx, db, name)?;
         let bound = Arc::new(BoundProcedure {
-            procedure,
+            procedure: Arc::new(procedure),
             catalog: Arc::clone(&catalog),
             generation,
         });
