@@ -4452,7 +4452,18 @@ impl Session {
                 }
                 _ => self.eval_constant(value, "SET", text, params, parameters)?,
             };
-            def.coerce(&raw)?
+            let new = def.coerce(&raw)?;
+            if def.clamps(&raw) {
+                self.state.warn(
+                    ErrorCode::TruncatedWrongValue,
+                    format!(
+                        "Truncated incorrect {} value: '{}'",
+                        def.name,
+                        variables::value_text(&raw)
+                    ),
+                );
+            }
+            new
         };
         if global {
             self.state.access().global(Privileges::SUPER)?;

@@ -599,6 +599,16 @@ impl VarDef {
         })
     }
 
+    /// Whether SET clamps `value` into the variable's range (`coerce`), which MariaDB
+    /// warns of (1292).
+    pub fn clamps(&self, value: &Value) -> bool {
+        match (self.kind, value) {
+            (UInt { min, max }, Value::Int(i)) => *i < 0 || (*i as u64) < min || *i as u64 > max,
+            (UInt { min, max }, Value::UInt(u)) => *u < min || *u > max,
+            _ => false,
+        }
+    }
+
     /// Validates and normalizes a value given to SET (invariant (2)). `DEFAULT` is
     /// handled by the caller.
     pub fn coerce(&self, value: &Value) -> Result<Value> {
@@ -827,6 +837,25 @@ mod tests {
         let globals = initial_globals(&[]);
         assert_eq!(globals["autocommit"], Value::Int(1));
         assert_eq!(globals["max_allowed_packet"], Value::UInt(16_777_216));
+    }
+
+    #[test]
+    fn out_of_range_integers_are_clamped_and_said_so() {
+        let depth = lookup("max_sp_recursion_depth").expect("known");
+        assert_eq!(
+            depth.coerce(&Value::Int(256)).expect("clamped"),
+            Value::UInt(255)
+        );
+        assert!(depth.clamps(&Value::Int(256)));
+        assert_eq!(
+            depth.coerce(&Value::Int(-1)).expect("clamped"),
+            Value::UInt(0)
+        );
+        assert!(depth.clamps(&Value::Int(-1)));
+        assert!(!depth.clamps(&Value::Int(255)) && !depth.clamps(&Value::UInt(0)));
+        let wait = lookup("wait_timeout").expect("known");
+        assert!(wait.clamps(&Value::UInt(0)));
+        assert!(!lookup("autocommit").expect("known").clamps(&Value::Int(2)));
     }
 
     #[test]
