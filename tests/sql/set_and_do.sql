@@ -84,3 +84,22 @@ SET @a = zz.id;
 SET @a = nope;
 INSERT INTO emp VALUES (zz.id, 'x', 1);
 UPDATE emp SET salary = zz.id;
+
+-- A user variable's type is its value's when the statement runs: one statement text
+-- read while the variable is unset, then holding an integer, a decimal and a string
+-- (drivers reuse one prepared statement per text; PREPARE reuses one explicitly, where
+-- MariaDB gives a decimal that was an integer at PREPARE 38 digits of scale: not tested).
+SELECT @retyped;
+SET @retyped = 0;
+SELECT @retyped;
+SET @retyped = 1.5;
+SELECT @retyped;
+SET @retyped = 'x';
+SELECT @retyped;
+PREPARE read_retyped FROM 'SELECT @retyped_too + 0 AS sum';
+EXECUTE read_retyped;
+SET @retyped_too = 2;
+EXECUTE read_retyped;
+SET @retyped_too = '7.5';
+EXECUTE read_retyped;
+DEALLOCATE PREPARE read_retyped;

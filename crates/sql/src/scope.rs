@@ -114,6 +114,8 @@ pub struct Parameters {
     /// The types of the session's user variables when the statement is bound (MariaDB
     /// types `@v` by the value it holds then); unset ones are LONGTEXT.
     user_variables: HashMap<String, DataType>,
+    /// The user variables the statement read, with the types it bound them with.
+    user_variables_read: RefCell<Vec<(String, DataType)>>,
     /// An ORDER BY or GROUP BY item was a bare `?`: a literal there is a column position,
     /// a parameter a constant, so a template with it does not behave like its text.
     positional: Cell<bool>,
@@ -129,6 +131,7 @@ impl Parameters {
             next: Cell::new(0),
             types,
             user_variables: HashMap::new(),
+            user_variables_read: RefCell::default(),
             positional: Cell::new(false),
         }
     }
@@ -145,10 +148,22 @@ impl Parameters {
     }
 
     pub fn user_variable_type(&self, name: &str) -> DataType {
-        self.user_variables
+        let data_type = self
+            .user_variables
             .get(name)
             .cloned()
-            .unwrap_or(expr::USER_VARIABLE_STRING)
+            .unwrap_or(expr::USER_VARIABLE_STRING);
+        let mut read = self.user_variables_read.borrow_mut();
+        if !read.iter().any(|(n, _)| n == name) {
+            read.push((name.to_string(), data_type.clone()));
+        }
+        data_type
+    }
+
+    /// The user variables read so far (`user_variable_type`) and their types: a plan
+    /// bound with them holds while each has a value of that type.
+    pub fn user_variables_read(&self) -> Vec<(String, DataType)> {
+        self.user_variables_read.borrow().clone()
     }
 
     /// Numbers the next `?`.

@@ -832,6 +832,21 @@ fn programs_changed(before: &manycore_storage::Catalog, now: &manycore_storage::
     })
 }
 
+/// Whether each of `types` (user variables, and the types a plan bound them with) still
+/// holds a value of its type in `values` (an unset variable is typed as a string).
+fn user_variables_keep_types(
+    types: &[(String, DataType)],
+    values: &HashMap<String, Value>,
+) -> bool {
+    types.iter().all(|(name, data_type)| {
+        let now = values.get(name).map_or(
+            crate::expr::USER_VARIABLE_STRING,
+            crate::expr::user_variable_type,
+        );
+        now == *data_type
+    })
+}
+
 /// A prepared statement. Shared pieces are behind `Arc` so an execution borrows them
 /// without copying (the execute path allocates nothing in steady state).
 struct Prepared {
@@ -845,6 +860,9 @@ struct Prepared {
     params: usize,
     /// The parameter types `bound` was bound with (empty: untyped, as at PREPARE).
     param_types: Vec<DataType>,
+    /// The user variables `bound` reads and the types it was bound with: MariaDB types
+    /// `@v` by the value it holds at each execution, so another type re-binds.
+    user_variable_types: Vec<(String, DataType)>,
     database: Option<String>,
     /// The privilege generation `bound` was checked under; another one re-binds.
     checked_generation: u64,
@@ -1848,6 +1866,7 @@ impl Session {
                 bound: bound.map(Arc::new),
                 params,
                 param_types: Vec::new(),
+                user_variable_types: parameters.user_variables_read(),
                 database: self.state.database.clone(),
                 checked_generation: self.state.grants.generation,
                 checked_catalog: Arc::clone(&catalog),
@@ -1952,7 +1971,11 @@ impl Session {
                     .param_types
                     .iter()
                     .zip(params)
-                    .all(|(t, v)| *t == parameter_type(v)));
+                    .all(|(t, v)| *t == parameter_type(v))
+                && user_variables_keep_types(
+                    &prepared.user_variable_types,
+                    &self.state.user_vars.borrow(),
+                ));
         let (counter, clears) = (prepared.counter, prepared.clears_warnings);
         // Everything the execution needs is taken from this one lookup of the statement.
         let prepared_database =
@@ -1971,6 +1994,7 @@ impl Session {
             let prepared = self.prepared.get_mut(&id).expect("checked above");
             prepared.bound = rebound?.map(Arc::new);
             prepared.param_types = param_types;
+            prepared.user_variable_types = parameters.user_variables_read();
             prepared.checked_generation = generation;
             prepared.checked_catalog = Arc::clone(&catalog);
             prepared.plan()
