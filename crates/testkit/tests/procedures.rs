@@ -55,6 +55,23 @@ fn call_sets<P: mysql::prelude::Protocol>(
     (sets, affected)
 }
 
+/// A connection to `server` itself, whatever MANYCORE_TEST_TARGET says.
+fn connect_to(server: &ManycoreServer) -> mysql::Conn {
+    let opts = manycore_testkit::client::opts(server.port(), None);
+    mysql::Conn::new(mysql::Opts::from(opts)).expect("connect")
+}
+
+/// Commits `holder`'s transaction once connection `waiter` waits (for a row it holds).
+fn commit_once_waited_for(server: &Server, holder: &mut mysql::Conn, waiter: u64) {
+    let mut observer = server.connect();
+    // MariaDB's process list shows the body's statement, manycore's the CALL.
+    wait_for("the CALL to wait", Duration::from_secs(10), || {
+        matches!(process_info(&mut observer, waiter), Some(Some(_)))
+    });
+    thread::sleep(Duration::from_millis(100));
+    holder.query_drop("COMMIT").expect("commit");
+}
+
 #[test]
 fn prepared_and_text_calls_return_result_sets_and_out_parameters() {
     let server = Server::from_env();
@@ -123,13 +140,7 @@ fn call_waiting_for_a_row_lock_sends_each_result_set_once() {
         let left: Option<i64> = caller.query_first("SELECT @left").expect("read @left");
         (sets, left)
     });
-    let mut observer = server.connect();
-    // MariaDB's process list shows the body's statement, manycore's the CALL.
-    wait_for("the CALL to wait", Duration::from_secs(10), || {
-        matches!(process_info(&mut observer, caller_id), Some(Some(_)))
-    });
-    thread::sleep(Duration::from_millis(100));
-    holder.query_drop("COMMIT").expect("commit");
+    commit_once_waited_for(&server, &mut holder, caller_id);
     let ((sets, affected), left) = waiting.join().expect("caller thread");
     assert_eq!(sets, vec![vec![vec![1, 1099]], vec![vec![2]]]);
     assert_eq!((affected, left), (2, Some(1099)));
@@ -140,11 +151,7 @@ fn call_waiting_for_a_row_lock_sends_each_result_set_once() {
 #[test]
 fn procedures_survive_kill_9() {
     let mut server = ManycoreServer::start();
-    let mut conn = mysql::Conn::new(mysql::Opts::from(manycore_testkit::client::opts(
-        server.port(),
-        None,
-    )))
-    .expect("connect");
+    let mut conn = connect_to(&server);
     setup(&mut conn);
     for sql in [
         "CREATE PROCEDURE procs.gone() SELECT 1",
@@ -157,11 +164,7 @@ fn procedures_survive_kill_9() {
     drop(conn);
     server.kill9();
     server.restart();
-    let mut conn = mysql::Conn::new(mysql::Opts::from(manycore_testkit::client::opts(
-        server.port(),
-        None,
-    )))
-    .expect("reconnect");
+    let mut conn = connect_to(&server);
     let (sets, _) = call_sets(
         conn.query_iter("CALL procs.pay(2, 50, @left)")
             .expect("CALL pay"),
@@ -234,12 +237,7 @@ fn recursive_call_waiting_for_a_row_lock_runs_again_whole() {
         let (sets, _) = call_sets(caller.query_iter("CALL procs.descend(3)").expect("CALL"));
         (caller, sets)
     });
-    let mut observer = server.connect();
-    wait_for("the CALL to wait", Duration::from_secs(10), || {
-        matches!(process_info(&mut observer, caller_id), Some(Some(_)))
-    });
-    thread::sleep(Duration::from_millis(100));
-    holder.query_drop("COMMIT").expect("commit");
+    commit_once_waited_for(&server, &mut holder, caller_id);
     let (mut caller, sets) = waiting.join().expect("caller thread");
     assert_eq!(
         sets,
@@ -264,11 +262,7 @@ fn recursive_call_waiting_for_a_row_lock_runs_again_whole() {
 fn recursion_as_deep_as_the_variable_allows_does_not_overflow_the_stack() {
     const CYCLE: usize = 8;
     let server = ManycoreServer::start();
-    let mut conn = mysql::Conn::new(mysql::Opts::from(manycore_testkit::client::opts(
-        server.port(),
-        None,
-    )))
-    .expect("connect");
+    let mut conn = connect_to(&server);
     setup(&mut conn);
     for i in 0..CYCLE {
         let sql = format!(
@@ -310,11 +304,7 @@ fn recursion_as_deep_as_the_variable_allows_does_not_overflow_the_stack() {
 #[test]
 fn recursion_through_a_trigger_is_refused() {
     let server = ManycoreServer::start();
-    let mut conn = mysql::Conn::new(mysql::Opts::from(manycore_testkit::client::opts(
-        server.port(),
-        None,
-    )))
-    .expect("connect");
+    let mut conn = connect_to(&server);
     setup(&mut conn);
     for sql in [
         "CREATE TABLE procs.chain (n INT)",
