@@ -345,8 +345,9 @@ pub trait SessionContext {
     fn load_file(&self, _name: &[u8]) -> Value {
         Value::Null
     }
-    /// The procedures running in the session, which a recursive CALL runs again
-    /// (`routine` invariant (7)); None without a session behind it.
+    /// The procedures, functions and triggers running in the session: a recursive CALL
+    /// runs a procedure's body again from there, and a function may not be entered twice
+    /// (`routine` invariant (7)). None without a session behind it.
     fn running_routines(&self) -> Option<&crate::routine::RunningRoutines> {
         None
     }
