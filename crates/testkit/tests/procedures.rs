@@ -61,6 +61,15 @@ fn connect_to(server: &ManycoreServer) -> mysql::Conn {
     mysql::Conn::new(mysql::Opts::from(opts)).expect("connect")
 }
 
+/// Opens a transaction on `holder` that adds 1000 to row 1's balance, holding its row
+/// lock until `commit_once_waited_for` commits.
+fn hold_row_one(holder: &mut mysql::Conn) {
+    holder.query_drop("BEGIN").expect("begin");
+    holder
+        .query_drop("UPDATE procs.acct SET bal = bal + 1000 WHERE id = 1")
+        .expect("hold row 1");
+}
+
 /// Commits `holder`'s transaction once connection `waiter` waits (for a row it holds).
 fn commit_once_waited_for(server: &Server, holder: &mut mysql::Conn, waiter: u64) {
     let mut observer = server.connect();
@@ -128,10 +137,7 @@ fn call_waiting_for_a_row_lock_sends_each_result_set_once() {
     let server = Server::from_env();
     let mut holder = server.connect();
     setup(&mut holder);
-    holder.query_drop("BEGIN").expect("begin");
-    holder
-        .query_drop("UPDATE procs.acct SET bal = bal + 1000 WHERE id = 1")
-        .expect("hold row 1");
+    hold_row_one(&mut holder);
     let mut caller = server.connect();
     let caller_id = connection_id(&mut caller);
     let sql = "CALL procs.pay(1, 1, @left)";
@@ -224,10 +230,7 @@ fn recursive_call_waiting_for_a_row_lock_runs_again_whole() {
              END",
         )
         .expect("create descend");
-    holder.query_drop("BEGIN").expect("begin");
-    holder
-        .query_drop("UPDATE procs.acct SET bal = bal + 1000 WHERE id = 1")
-        .expect("hold row 1");
+    hold_row_one(&mut holder);
     let mut caller = server.connect();
     let caller_id = connection_id(&mut caller);
     let waiting = thread::spawn(move || {
