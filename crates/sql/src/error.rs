@@ -174,6 +174,8 @@ pub enum ErrorCode {
     TooManyRows = 1172,
     CantUpdateWithReadlock = 1223,
     NoSuchUser = 1449,
+    /// ER_PROCACCESS_DENIED_ERROR: EXECUTE or ALTER ROUTINE missing for a routine.
+    ProcaccessDenied = 1370,
     /// ER_FORBID_SCHEMA_CHANGE: RENAME TABLE of a view into another database.
     ForbidSchemaChange = 1450,
     CannotUser = 1396,
@@ -458,6 +460,7 @@ impl ErrorCode {
             | WrongFieldSpec
             | TableAccessDenied
             | ColumnAccessDenied
+            | ProcaccessDenied
             | TooLongString
             | TooLongIdent
             | WrongColumnName

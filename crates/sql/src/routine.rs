@@ -56,20 +56,31 @@
 //!     then it is 1456, as in MariaDB (whose default, 0, allows no recursion). A nested
 //!     CALL runs on a fresh stack segment when the worker's stack runs low (`compound`),
 //!     where MariaDB stops with 1436.
+//! (8) Privileges: CREATE needs CREATE ROUTINE on the database (1044), and naming another
+//!     account as DEFINER needs SUPER (1227); ALTER and DROP need ALTER ROUTINE (1370). A
+//!     CALL and a function call need EXECUTE (1370), checked when the call is bound, with
+//!     the privileges its statement or body binds with. A body binds with its definer's
+//!     privileges (SQL SECURITY DEFINER, the default; 1449 if that account no longer
+//!     exists) or the caller's (INVOKER): what it may read and write is checked then, and
+//!     a bound routine binds again when a GRANT or REVOKE changes any account's
+//!     privileges (session invariant (2)).
 //!
 //! Not built yet (1235, or as noted): stored functions that write (also through a CALL);
 //! DDL, transaction control and SET of
 //! system variables inside a procedure's body (a function's refuses them as MariaDB
 //! does: `compound` invariant (4)). (A stored function in a DEFAULT, CHECK or GENERATED
 //! ALWAYS AS clause is 1901, as in MariaDB: `BindScope::definition`.) The body runs with
-//! the caller's privileges and sql_mode, not the definer's or the one recorded at
-//! CREATE; CREATE, ALTER and DROP check the database's CREATE, ALTER and DROP privileges
-//! (CREATE ROUTINE, ALTER ROUTINE and EXECUTE are not modelled).
+//! the caller's sql_mode, not the one recorded at CREATE, and CURRENT_USER() in a
+//! DEFINER body names the caller, not the definer. Privileges on one routine (GRANT ...
+//! ON PROCEDURE | FUNCTION, `mysql.procs_priv`) are not built (1235), so neither is
+//! MariaDB's automatic_sp_privileges: a creator holding CREATE ROUTINE but not EXECUTE
+//! or ALTER ROUTINE on the database cannot call or drop what it created.
 
 use crate::compound;
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{EvalContext, Expr, SessionContext, StoredCall, StoredFunction, VarScope};
 use crate::parse::{self, Statement};
+use crate::privilege::{AccessCheck, Privileges, SessionGrants};
 use crate::scope::Parameters;
 use crate::select::BindContext;
 use crate::view::{quote_definer, quote_name};
@@ -564,21 +575,65 @@ fn stored<'c>(
         .ok_or_else(|| no_such_routine(kind, db, name))
 }
 
+/// A SQL SECURITY DEFINER routine's definer: its grants and its name for messages
+/// (invariant (8)).
+struct Definer {
+    grants: SessionGrants,
+    quoted: String,
+}
+
+/// The definer whose privileges `found` (of database `db`) binds its body with, called
+/// under `cx`: None for SQL SECURITY INVOKER (the caller's); 1449 if the account is
+/// gone, 1370 if it may not execute the routine itself, as in MariaDB.
+fn definer(cx: &BindContext, db: &str, found: &RoutineSchema) -> Result<Option<Definer>> {
+    if found.security.eq_ignore_ascii_case("INVOKER") {
+        return Ok(None);
+    }
+    let (user, host) = found
+        .definer
+        .rsplit_once('@')
+        .unwrap_or((&found.definer, "%"));
+    let quoted = format!("'{user}'@'{host}'");
+    let Some(grants) = cx.access.grants.definer(user, host) else {
+        return Err(Error::new(
+            ErrorCode::NoSuchUser,
+            format!("The user specified as a definer ({quoted}) does not exist"),
+        ));
+    };
+    let definer = Definer { grants, quoted };
+    definer
+        .access()
+        .routine(db, &found.name, Privileges::EXECUTE)?;
+    Ok(Some(definer))
+}
+
+impl Definer {
+    fn access(&self) -> AccessCheck<'_> {
+        AccessCheck {
+            grants: &self.grants,
+            quoted_user: &self.quoted,
+            quoted_account: &self.quoted,
+        }
+    }
+}
+
 /// The context a routine's `body` of database `db` binds in, called under `cx` by the
-/// routines `calling`.
+/// routines `calling`, with `definer`'s privileges or else the caller's.
 fn body_context<'a>(
     cx: &BindContext<'a>,
     db: &'a str,
     body: &'a str,
     unbound: &'a Parameters,
     calling: &'a [String],
+    definer: &'a Option<Definer>,
 ) -> BindContext<'a> {
+    let access = definer.as_ref().map_or(cx.access, Definer::access);
     BindContext {
         catalog: cx.catalog,
         database: Some(db),
         text: body,
         parameters: unbound,
-        access: cx.access,
+        access,
         outer: None,
         subquery_tables: RefCell::default(),
         ctes: None,
@@ -599,11 +654,14 @@ pub(crate) struct BoundProcedure {
 /// Binds procedure `db.name` for a CALL under `cx` (1305, and the errors of `entered`);
 /// the CALL checks its arguments against `declared`.
 pub(crate) fn bind_procedure(cx: &BindContext, db: &str, name: &str) -> Result<BoundProcedure> {
+    // Before the lookup: without EXECUTE, a missing procedure is 1370 too (MariaDB).
+    cx.access.routine(db, name, Privileges::EXECUTE)?;
     let found = stored(cx, RoutineKind::Procedure, db, name)?;
     let declared = parameters(&found.params)?;
     let calling = entered(cx, RoutineKind::Procedure, db, &found.name)?;
     let unbound = Parameters::untyped();
-    let body_cx = body_context(cx, db, &found.body, &unbound, &calling);
+    let definer = definer(cx, db, found)?;
+    let body_cx = body_context(cx, db, &found.body, &unbound, &calling, &definer);
     let body = compound::bind_procedure(&body_cx, db, &found.body, &declared)?;
     Ok(BoundProcedure {
         key: calling_key(RoutineKind::Procedure, db, &found.name),
@@ -635,11 +693,12 @@ pub(crate) struct Recursion {
 /// What a CALL of procedure `db.name` inside a body bound under `cx` runs: the procedure
 /// bound (`bind_procedure`), or, if its body is being bound already, a recursion.
 pub(crate) fn procedure_callee(cx: &BindContext, db: &str, name: &str) -> Result<Callee> {
-    let found = stored(cx, RoutineKind::Procedure, db, name)?;
-    let key = calling_key(RoutineKind::Procedure, db, &found.name);
+    let key = calling_key(RoutineKind::Procedure, db, name);
     if !cx.calling.contains(&key) {
         return bind_procedure(cx, db, name).map(|bound| Callee::Bound(Arc::new(bound)));
     }
+    cx.access.routine(db, name, Privileges::EXECUTE)?;
+    let found = stored(cx, RoutineKind::Procedure, db, name)?;
     Ok(Callee::Recursive(Arc::new(Recursion {
         key,
         name: found.name.clone(),
@@ -803,7 +862,8 @@ impl Drop for Entered<'_> {
 /// Binds a call of stored function `db.name`; `args` binds its arguments in the caller's
 /// scope once the function is found (1305 comes before their errors, and 1318 after);
 /// `written` is the call as written, which names its value in messages (1264, 1406).
-/// Its body is bound here for this call (invariant (5)), with the caller's privileges.
+/// Its body is bound here for this call (invariant (5)), with its definer's privileges or
+/// the caller's (invariant (8)).
 pub(crate) fn bind_function_call(
     cx: &BindContext,
     db: &str,
@@ -812,6 +872,7 @@ pub(crate) fn bind_function_call(
     args: &dyn Fn() -> Result<Vec<Expr>>,
 ) -> Result<Expr> {
     let found = stored(cx, RoutineKind::Function, db, name)?;
+    cx.access.routine(db, &found.name, Privileges::EXECUTE)?;
     let args = args()?;
     let declared = parameters(&found.params)?;
     if declared.len() != args.len() {
@@ -837,7 +898,8 @@ pub(crate) fn bind_function_call(
     let returns = stored_returns(&found.returns)?;
     let calling = entered(cx, RoutineKind::Function, db, &found.name)?;
     let unbound = Parameters::untyped();
-    let body_cx = body_context(cx, db, &found.body, &unbound, &calling);
+    let definer = definer(cx, db, found)?;
+    let body_cx = body_context(cx, db, &found.body, &unbound, &calling, &definer);
     let body = compound::bind_function(&body_cx, db, &found.name, &found.body, &declared)?;
     if body.writes {
         return Err(Error::not_supported(

@@ -182,6 +182,8 @@ pub(crate) struct SessionState {
     login_user: String,
     /// `'user'@'client host'`, as denial messages name the session.
     quoted_user: String,
+    /// `'user'@'account host'`, as MariaDB's 1044 and 1370 name the session.
+    quoted_account: String,
     /// The account authenticated as (`mysql.user` key; the user may be '' (anonymous)).
     account_user: String,
     account_host: String,
@@ -364,6 +366,7 @@ impl SessionState {
         AccessCheck {
             grants: &self.grants,
             quoted_user: &self.quoted_user,
+            quoted_account: &self.quoted_account,
         }
     }
 
@@ -385,6 +388,7 @@ impl SessionState {
         let host_only = host.split(':').next().unwrap_or("").to_string();
         self.login_user = format!("{user}@{host_only}");
         self.quoted_user = format!("'{user}'@'{host_only}'");
+        self.quoted_account = format!("'{user}'@'{account_host}'");
         self.account_user = user.clone();
         self.current_user = format!("{user}@{account_host}");
         self.account_host = account_host;
@@ -1286,6 +1290,7 @@ impl Session {
             current_user: String::new(),
             login_user: String::new(),
             quoted_user: String::new(),
+            quoted_account: String::new(),
             account_user: String::new(),
             account_host: String::new(),
             using_password: false,

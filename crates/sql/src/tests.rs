@@ -3,6 +3,7 @@
 
 use crate::engine::{ConnectionInfo, Engine, EngineConfig};
 use crate::error::{ErrorCode, Result};
+use crate::privilege::Privileges;
 use crate::session::Session;
 use crate::sink::{ColumnInfo, Columns, OkInfo, ResultSink};
 use manycore_storage::Storage;
@@ -1564,11 +1565,9 @@ fn information_schema_lists_what_grants_show() {
         ),
         table(&[&["2"]])
     );
-    // Readable by everyone, writable by no one (1044, as MariaDB), whatever the grants.
-    for (s, user) in [
-        (&mut u, "'u'@'localhost'"),
-        (&mut root, "'root'@'localhost'"),
-    ] {
+    // Readable by everyone, writable by no one (1044, as MariaDB, naming the account),
+    // whatever the grants.
+    for (s, user) in [(&mut u, "'u'@'%'"), (&mut root, "'root'@'localhost'")] {
         let e = error(s, "DELETE FROM information_schema.TABLES");
         assert_eq!(e.code, ErrorCode::DbAccessDenied);
         assert_eq!(
@@ -2571,6 +2570,68 @@ fn explain_multi_table_writes_describes_their_join() {
         "EXPLAIN UPDATE u JOIN t ON t.a = u.a SET t.nope = 1",
     );
     assert_eq!(e.code, ErrorCode::BadField);
+}
+
+/// A data directory from before the routine privileges (and FILE) lacks their columns in
+/// `mysql.user` and `mysql.db`: startup adds them, after the privileges each table had,
+/// and an account or database grant that held ALL at its level holds them too.
+#[test]
+fn grant_tables_without_routine_privileges_gain_them_at_startup() {
+    let engine = engine();
+    let mut s = session(&engine, 1);
+    for sql in [
+        "CREATE DATABASE d",
+        "CREATE USER plain@localhost",
+        "GRANT SELECT ON *.* TO plain@localhost",
+        "GRANT ALL ON d.* TO plain@localhost",
+        "GRANT SELECT ON mysql.* TO plain@localhost",
+    ] {
+        ok(&mut s, sql);
+    }
+    for table in ["user", "db"] {
+        ok(
+            &mut s,
+            &format!(
+                "ALTER TABLE mysql.{table} DROP COLUMN Execute_priv, DROP COLUMN \
+                 Create_routine_priv, DROP COLUMN Alter_routine_priv"
+            ),
+        );
+    }
+    ok(&mut s, "ALTER TABLE mysql.user DROP COLUMN File_priv");
+    Session::bootstrap_privileges(&engine).expect("startup again");
+    let grants = |s: &mut Session, account: &str| rows(s, &format!("SHOW GRANTS FOR {account}"));
+    assert!(
+        grants(&mut s, "root@localhost")[0][0].starts_with("GRANT ALL PRIVILEGES ON *.*"),
+        "{:?}",
+        grants(&mut s, "root@localhost")
+    );
+    assert_eq!(
+        grants(&mut s, "plain@localhost"),
+        table(&[
+            &["GRANT SELECT ON *.* TO `plain`@`localhost`"],
+            &["GRANT ALL PRIVILEGES ON `d`.* TO `plain`@`localhost`"],
+            &["GRANT SELECT ON `mysql`.* TO `plain`@`localhost`"],
+        ])
+    );
+    let columns = |s: &mut Session, table: &str| -> Vec<Vec<String>> {
+        rows(
+            s,
+            &format!(
+                "SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = \
+                 'mysql' AND TABLE_NAME = '{table}' AND COLUMN_NAME LIKE '%\\_priv' ORDER BY \
+                 ORDINAL_POSITION"
+            ),
+        )
+    };
+    let names = |level: Privileges| -> Vec<Vec<String>> {
+        Privileges::NAMES
+            .iter()
+            .filter(|(p, _, _)| level.contains(*p))
+            .map(|(_, _, column)| vec![column.to_string()])
+            .collect()
+    };
+    assert_eq!(columns(&mut s, "user"), names(Privileges::GLOBAL_LEVEL));
+    assert_eq!(columns(&mut s, "db"), names(Privileges::DATABASE_LEVEL));
 }
 
 /// A data directory from before the FILE privilege has no `mysql.user.File_priv`: startup

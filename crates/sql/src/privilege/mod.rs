@@ -68,6 +68,11 @@ impl Privileges {
     pub const REFERENCES: Privileges = Privileges(1 << 14);
     /// Global level only: files on the server (`server_file`).
     pub const FILE: Privileges = Privileges(1 << 15);
+    /// CALL a procedure, call a function (global and database levels; `routine`).
+    pub const EXECUTE: Privileges = Privileges(1 << 16);
+    pub const CREATE_ROUTINE: Privileges = Privileges(1 << 17);
+    /// ALTER and DROP of a procedure or function.
+    pub const ALTER_ROUTINE: Privileges = Privileges(1 << 18);
 
     /// What a column grant can hold, with its word in `Column_priv` (a SET's member).
     pub const COLUMN_NAMES: [(Privileges, &'static str, &'static str); 4] = [
@@ -79,8 +84,8 @@ impl Privileges {
     pub const COLUMN_LEVEL: Privileges =
         Privileges(Self::SELECT.0 | Self::INSERT.0 | Self::UPDATE.0 | Self::REFERENCES.0);
 
-    /// What a database or table grant can hold (ALL at those levels).
-    pub const OBJECT_LEVEL: Privileges = Privileges(
+    /// What a table grant can hold (ALL at that level).
+    pub const TABLE_LEVEL: Privileges = Privileges(
         Self::SELECT.0
             | Self::INSERT.0
             | Self::UPDATE.0
@@ -91,8 +96,18 @@ impl Privileges {
             | Self::INDEX.0
             | Self::ALTER.0,
     );
+    /// What a database grant can hold (ALL at that level): a table's, and the routines'.
+    pub const DATABASE_LEVEL: Privileges = Privileges(
+        Self::TABLE_LEVEL.0 | Self::EXECUTE.0 | Self::CREATE_ROUTINE.0 | Self::ALTER_ROUTINE.0,
+    );
     /// Every privilege (ALL at the global level).
-    pub const GLOBAL_LEVEL: Privileges = Privileges(((1 << 14) - 1) | Self::FILE.0);
+    pub const GLOBAL_LEVEL: Privileges = Privileges(
+        ((1 << 14) - 1)
+            | Self::FILE.0
+            | Self::EXECUTE.0
+            | Self::CREATE_ROUTINE.0
+            | Self::ALTER_ROUTINE.0,
+    );
 
     pub fn contains(self, other: Privileges) -> bool {
         self.0 & other.0 == other.0
@@ -116,7 +131,7 @@ impl Privileges {
 
     /// The privilege's SQL name and its `mysql.user`/`mysql.db` column, in MariaDB's
     /// SHOW GRANTS order. GRANT OPTION is shown as WITH GRANT OPTION instead.
-    pub const NAMES: [(Privileges, &'static str, &'static str); 15] = [
+    pub const NAMES: [(Privileges, &'static str, &'static str); 18] = [
         (Self::SELECT, "SELECT", "Select_priv"),
         (Self::INSERT, "INSERT", "Insert_priv"),
         (Self::UPDATE, "UPDATE", "Update_priv"),
@@ -131,6 +146,13 @@ impl Privileges {
         (Self::INDEX, "INDEX", "Index_priv"),
         (Self::ALTER, "ALTER", "Alter_priv"),
         (Self::SUPER, "SUPER", "Super_priv"),
+        (Self::EXECUTE, "EXECUTE", "Execute_priv"),
+        (
+            Self::CREATE_ROUTINE,
+            "CREATE ROUTINE",
+            "Create_routine_priv",
+        ),
+        (Self::ALTER_ROUTINE, "ALTER ROUTINE", "Alter_routine_priv"),
         (Self::CREATE_USER, "CREATE USER", "Create_user_priv"),
     ];
 
@@ -396,16 +418,19 @@ impl PrivilegeSnapshot {
     }
 
     /// Resolves one account's grants into the session's private lookup structure.
-    pub fn grants_of(&self, user: &str, host: &str) -> SessionGrants {
+    pub fn grants_of(self: &Arc<Self>, user: &str, host: &str) -> SessionGrants {
+        let snapshot = Some(Arc::clone(self));
         let Some(account) = self.account(user, host) else {
             return SessionGrants {
                 generation: self.generation,
+                snapshot,
                 ..SessionGrants::default()
             };
         };
         let mut grants = SessionGrants {
             generation: self.generation,
             global: account.global,
+            snapshot,
             ..SessionGrants::default()
         };
         for g in self.database_grants(user, host) {
@@ -457,6 +482,9 @@ pub struct SessionGrants {
     databases: HashMap<String, Privileges>,
     database_patterns: Vec<(String, Privileges)>,
     tables: HashMap<String, HashMap<String, TableEntry>>,
+    /// The snapshot these were resolved from, where a SQL SECURITY DEFINER routine finds
+    /// its definer's grants (`definer`).
+    snapshot: Option<Arc<PrivilegeSnapshot>>,
 }
 
 impl SessionGrants {
@@ -474,6 +502,18 @@ impl SessionGrants {
 
     pub fn is_unrestricted(&self) -> bool {
         self.unrestricted
+    }
+
+    /// The grants of account `user`@`host` in the snapshot these were resolved from (None
+    /// if it has no such account): what a SQL SECURITY DEFINER routine's body binds with
+    /// (`routine`). An internal session's routines run unrestricted too.
+    pub fn definer(&self, user: &str, host: &str) -> Option<SessionGrants> {
+        if self.unrestricted {
+            return Some(SessionGrants::unrestricted());
+        }
+        let snapshot = self.snapshot.as_ref()?;
+        snapshot.account(user, host)?;
+        Some(snapshot.grants_of(user, host))
     }
 
     fn table_entry(&mut self, db: &str, table: &str) -> &mut TableEntry {
@@ -519,7 +559,7 @@ impl SessionGrants {
     /// TABLES lists it; SHOW COLUMNS and COM_FIELD_LIST may describe it).
     pub fn table_any(&self, db: &str, table: &str) -> bool {
         self.sees_all_tables(db)
-            || self.table(db, table).intersects(Privileges::OBJECT_LEVEL)
+            || self.table(db, table).intersects(Privileges::TABLE_LEVEL)
             || self.columns(db, table).is_some()
     }
 
@@ -527,7 +567,7 @@ impl SessionGrants {
     /// table, or on the column (SHOW COLUMNS, COM_FIELD_LIST).
     pub fn sees_column(&self, db: &str, table: &str, column: &str) -> bool {
         self.sees_all_tables(db)
-            || self.table(db, table).intersects(Privileges::OBJECT_LEVEL)
+            || self.table(db, table).intersects(Privileges::TABLE_LEVEL)
             || self
                 .columns(db, table)
                 .is_some_and(|c| c.columns.contains_key(&column.to_lowercase()))
@@ -535,7 +575,9 @@ impl SessionGrants {
 
     /// Whether the session may see database `db` at all (USE, SHOW DATABASES, SHOW TABLES).
     pub fn sees_database(&self, db: &str) -> bool {
-        self.sees_all_tables(db) || self.tables.get(db).is_some_and(|t| !t.is_empty())
+        self.sees_all_tables(db)
+            || self.database(db).intersects(Privileges::DATABASE_LEVEL)
+            || self.tables.get(db).is_some_and(|t| !t.is_empty())
     }
 
     /// Whether the session sees every table of `db` (it holds a db- or global-level grant;
@@ -543,7 +585,7 @@ impl SessionGrants {
     pub fn sees_all_tables(&self, db: &str) -> bool {
         self.unrestricted
             || information_schema::is_name(db)
-            || self.database(db).intersects(Privileges::OBJECT_LEVEL)
+            || self.database(db).intersects(Privileges::TABLE_LEVEL)
     }
 }
 
@@ -570,8 +612,10 @@ pub(crate) fn reload_locked(engine: &Engine) -> Result<()> {
 #[derive(Clone, Copy)]
 pub struct AccessCheck<'a> {
     pub grants: &'a SessionGrants,
-    /// `'user'@'host'` of the client, as MariaDB's denial messages name it.
+    /// `'user'@'host'` of the client, as MariaDB's 1142 and 1143 name it.
     pub quoted_user: &'a str,
+    /// `'user'@'host'` of the account, as MariaDB's 1044 and 1370 name it.
+    pub quoted_account: &'a str,
 }
 
 impl AccessCheck<'_> {
@@ -580,7 +624,10 @@ impl AccessCheck<'_> {
         if Privileges::SELECT.contains(needed) {
             return Ok(());
         }
-        Err(database_denied(self.quoted_user, information_schema::NAME))
+        Err(database_denied(
+            self.quoted_account,
+            information_schema::NAME,
+        ))
     }
 
     /// 1142 unless the session holds every privilege of `needed` on `db`.`table`.
@@ -619,7 +666,7 @@ impl AccessCheck<'_> {
             || self
                 .grants
                 .table(db, table)
-                .intersects(Privileges::OBJECT_LEVEL)
+                .intersects(Privileges::TABLE_LEVEL)
         {
             return Ok(());
         }
@@ -673,7 +720,24 @@ impl AccessCheck<'_> {
         if self.grants.global(needed) || self.grants.database(db).contains(needed) {
             return Ok(());
         }
-        Err(database_denied(self.quoted_user, db))
+        Err(database_denied(self.quoted_account, db))
+    }
+
+    /// 1370 unless the session holds `needed` (EXECUTE or ALTER ROUTINE) on routine
+    /// `db`.`name` from the global or database level (routine-level grants are not built:
+    /// `routine`).
+    pub fn routine(&self, db: &str, name: &str, needed: Privileges) -> Result<()> {
+        if self.grants.global(needed) || self.grants.database(db).contains(needed) {
+            return Ok(());
+        }
+        Err(Error::new(
+            ErrorCode::ProcaccessDenied,
+            format!(
+                "{} command denied to user {} for routine '{db}.{name}'",
+                needed.name().to_ascii_lowercase(),
+                self.quoted_account
+            ),
+        ))
     }
 
     /// 1044 unless the session may see `db` (USE, SHOW TABLES).
@@ -681,7 +745,7 @@ impl AccessCheck<'_> {
         if self.grants.sees_database(db) {
             return Ok(());
         }
-        Err(database_denied(self.quoted_user, db))
+        Err(database_denied(self.quoted_account, db))
     }
 
     /// 1227 unless the session holds the global privilege `needed`.
@@ -788,10 +852,11 @@ pub fn access_denied(user: &str, host: &str, using_password: bool) -> Error {
     )
 }
 
-pub fn database_denied(quoted_user: &str, db: &str) -> Error {
+/// 1044, naming the account as MariaDB does (`'user'@'account host'`).
+pub fn database_denied(quoted_account: &str, db: &str) -> Error {
     Error::new(
         ErrorCode::DbAccessDenied,
-        format!("Access denied for user {quoted_user} to database '{db}'"),
+        format!("Access denied for user {quoted_account} to database '{db}'"),
     )
 }
 
@@ -945,6 +1010,7 @@ mod tests {
             }],
             Vec::new(),
         );
+        let snapshot = Arc::new(snapshot);
         let g = snapshot.grants_of("u", "%");
         assert_eq!(g.table("d1", "x"), Privileges::PROCESS | Privileges::INSERT);
         assert_eq!(g.table("d2", "t"), Privileges::PROCESS | Privileges::SELECT);
@@ -982,10 +1048,11 @@ mod tests {
                 column("b", Privileges::UPDATE),
             ],
         );
-        let grants = snapshot.grants_of("u", "%");
+        let grants = Arc::new(snapshot).grants_of("u", "%");
         let access = AccessCheck {
             grants: &grants,
             quoted_user: "'u'@'h'",
+            quoted_account: "'u'@'%'",
         };
         assert!(grants.sees_database("d") && grants.table_any("d", "t"));
         assert!(grants.sees_column("d", "t", "a") && !grants.sees_column("d", "t", "c"));

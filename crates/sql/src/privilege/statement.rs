@@ -656,6 +656,8 @@ impl Parser<'_> {
             let first = first.to_ascii_uppercase();
             let name = match first.as_str() {
                 "CREATE" if self.eat("USER") => "CREATE USER".to_string(),
+                "CREATE" if self.eat("ROUTINE") => "CREATE ROUTINE".to_string(),
+                "ALTER" if self.eat("ROUTINE") => "ALTER ROUTINE".to_string(),
                 "GRANT" => {
                     self.expect("OPTION")?;
                     "GRANT OPTION".to_string()
@@ -695,6 +697,21 @@ impl Parser<'_> {
     }
 
     fn level(&mut self) -> Result<Level> {
+        // `ON PROCEDURE db.name`: a table named `function` is `ON function TO ...`.
+        let routine = ["PROCEDURE", "FUNCTION"]
+            .iter()
+            .any(|k| self.peek_keyword(k))
+            && match self.tokens.get(self.at + 1).map(|t| &t.token) {
+                Some(Token::Word(w)) => !["TO", "FROM"].iter().any(|k| w.eq_ignore_ascii_case(k)),
+                Some(Token::Name(_)) => true,
+                _ => false,
+            };
+        if routine {
+            return Err(Error::not_supported(
+                "GRANT and REVOKE on one procedure or function (grant EXECUTE, ALTER \
+                 ROUTINE on the database instead)",
+            ));
+        }
         self.eat("TABLE");
         if self.eat_punct('*') {
             if self.eat_punct('.') {

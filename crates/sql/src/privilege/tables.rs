@@ -5,11 +5,12 @@
 //!
 //! Layout (column names as MySQL's; privilege columns hold 'Y' or 'N'):
 //!
-//!   user:        Host, User, <Select_priv .. Create_user_priv, File_priv after
-//!                Process_priv>, ssl_type ('' | 'ANY'),
+//!   user:        Host, User, <Select_priv .. Create_user_priv in `Privileges::NAMES`
+//!                order>, ssl_type ('' | 'ANY'),
 //!                plugin, authentication_string, account_locked ('Y' | 'N')
 //!                PRIMARY KEY (Host, User)
-//!   db:          Host, Db, User, <Select_priv .. Alter_priv of the object level>
+//!   db:          Host, Db, User, <Select_priv .. Alter_routine_priv of the database
+//!                level>
 //!                PRIMARY KEY (Host, Db, User)
 //!   tables_priv: Host, Db, User, Table_name, Grantor, Table_priv (a SET's text:
 //!                'Select,Insert,...'), Column_priv ('Select,Insert,Update,References':
@@ -25,7 +26,8 @@
 //! A tables_priv row exists while the account holds a table privilege or a column
 //! privilege on the table (Table_priv '' with Column_priv set for column grants only).
 //! Data directories created before the FILE privilege get `File_priv` at startup
-//! (`bootstrap_statements`). Data directories created before column privileges have a
+//! (`bootstrap_statements`), and those created before the routine privileges get their
+//! columns in `user` and `db` (`add_routine_columns`). Data directories created before column privileges have a
 //! tables_priv without Column_priv; nothing reads it, so they work the same, and the
 //! missing columns_priv is created at startup.
 //!
@@ -55,12 +57,23 @@ pub const COLUMNS_PRIV: &str = "columns_priv";
 pub const GENERAL_LOG: &str = "general_log";
 pub const SLOW_LOG: &str = "slow_log";
 
-/// The privileges with a column in `mysql.db` and a word in `Table_priv`.
-fn object_privileges() -> impl Iterator<Item = &'static (Privileges, &'static str, &'static str)> {
+/// The privileges of `level` with their names and columns, in `Privileges::NAMES` order:
+/// DATABASE_LEVEL's have a column in `mysql.db`, TABLE_LEVEL's a word in `Table_priv`.
+fn level_privileges(
+    level: Privileges,
+) -> impl Iterator<Item = &'static (Privileges, &'static str, &'static str)> {
     Privileges::NAMES
         .iter()
-        .filter(|(p, _, _)| Privileges::OBJECT_LEVEL.contains(*p))
+        .filter(move |(p, _, _)| level.contains(*p))
 }
+
+/// The routine privileges' columns, which data directories created before them lack, and
+/// the column each follows (in `user` and in `db`).
+const ROUTINE_COLUMNS: [(&str, &str); 3] = [
+    ("Execute_priv", "Super_priv"),
+    ("Create_routine_priv", "Execute_priv"),
+    ("Alter_routine_priv", "Create_routine_priv"),
+];
 
 /// The statements that create the grant tables that do not exist, and `root`@`localhost`
 /// without password if `mysql.user` is among them. Safe to run again after a crash
@@ -92,6 +105,7 @@ pub fn bootstrap_statements(catalog: &Catalog) -> Vec<String> {
              'mysql_native_password', '', 'N')"
         ));
     }
+    let routines = Privileges::DATABASE_LEVEL.without(Privileges::TABLE_LEVEL);
     let user_lacks_file = catalog
         .table(DATABASE, USER)
         .is_some_and(|user| user.schema.column_index("File_priv").is_none());
@@ -103,9 +117,10 @@ pub fn bootstrap_statements(catalog: &Catalog) -> Vec<String> {
             "ALTER TABLE `{DATABASE}`.`{USER}` ADD COLUMN `File_priv` CHAR(1) NOT NULL \
              DEFAULT 'N' AFTER `Process_priv`"
         ));
-        let all_others = Privileges::NAMES
-            .iter()
-            .filter(|(p, _, _)| *p != Privileges::FILE)
+        // The routine privileges came later still (`add_routine_columns`).
+        // ALL leaves GRANT OPTION out.
+        let all_others = level_privileges(Privileges::GLOBAL_LEVEL.without(routines))
+            .filter(|(p, _, _)| *p != Privileges::FILE && *p != Privileges::GRANT)
             .map(|(_, _, column)| format!("`{column}` = 'Y'"))
             .collect::<Vec<_>>()
             .join(" AND ");
@@ -113,12 +128,19 @@ pub fn bootstrap_statements(catalog: &Catalog) -> Vec<String> {
             "UPDATE `{DATABASE}`.`{USER}` SET `File_priv` = 'Y' WHERE {all_others}"
         ));
     }
+    if let Some(user) = catalog.table(DATABASE, USER) {
+        let held_before = Privileges::GLOBAL_LEVEL.without(routines);
+        statements.extend(add_routine_columns(user, held_before));
+    }
+    if let Some(db) = catalog.table(DATABASE, DB) {
+        statements.extend(add_routine_columns(db, Privileges::TABLE_LEVEL));
+    }
     if missing(DB) {
         statements.push(format!(
             "CREATE TABLE `{DATABASE}`.`{DB}` (`Host` VARCHAR(255) NOT NULL DEFAULT '', `Db` \
              VARBINARY(64) NOT NULL DEFAULT '', `User` VARBINARY(128) NOT NULL DEFAULT '', {}\
              PRIMARY KEY (`Host`, `Db`, `User`))",
-            priv_columns(&mut object_privileges())
+            priv_columns(&mut level_privileges(Privileges::DATABASE_LEVEL))
         ));
     }
     if missing(TABLES_PRIV) {
@@ -164,6 +186,50 @@ pub fn bootstrap_statements(catalog: &Catalog) -> Vec<String> {
     statements
 }
 
+/// For a data directory from before the routine privileges: the statements adding their
+/// columns to grant table `table` (`user` or `db`), after which a row that held all of
+/// `held_before` (ALL at its level then) holds them too. A crash between the statements
+/// leaves them to be granted again.
+fn add_routine_columns(table: &Table, held_before: Privileges) -> Vec<String> {
+    if table.schema.column_index("Execute_priv").is_some() {
+        return Vec::new();
+    }
+    let name = &table.schema.name;
+    // `db` has no Super_priv: there they follow its last privilege column.
+    let first_after = match table.schema.column_index("Super_priv") {
+        Some(_) => "Super_priv",
+        None => "Alter_priv",
+    };
+    let mut statements: Vec<String> = ROUTINE_COLUMNS
+        .iter()
+        .map(|&(column, after)| {
+            let after = if after == "Super_priv" {
+                first_after
+            } else {
+                after
+            };
+            format!(
+                "ALTER TABLE `{DATABASE}`.`{name}` ADD COLUMN `{column}` CHAR(1) NOT NULL \
+                 DEFAULT 'N' AFTER `{after}`"
+            )
+        })
+        .collect();
+    // ALL leaves GRANT OPTION out.
+    let held_all = level_privileges(held_before.without(Privileges::GRANT))
+        .map(|(_, _, column)| format!("`{column}` = 'Y'"))
+        .collect::<Vec<_>>()
+        .join(" AND ");
+    let set = ROUTINE_COLUMNS
+        .iter()
+        .map(|(column, _)| format!("`{column}` = 'Y'"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    statements.push(format!(
+        "UPDATE `{DATABASE}`.`{name}` SET {set} WHERE {held_all}"
+    ));
+    statements
+}
+
 /// The grant tables, resolved from one catalog.
 pub struct GrantTables {
     user: Arc<Table>,
@@ -192,7 +258,7 @@ fn yes_no(set: bool) -> Value {
 
 /// `Table_priv` text: 'Select,Insert' (MySQL's SET member names).
 fn table_priv_text(privileges: Privileges) -> String {
-    object_privileges()
+    level_privileges(Privileges::TABLE_LEVEL)
         .filter(|(p, _, _)| privileges.contains(*p))
         .map(|(_, _, column)| column.trim_end_matches("_priv"))
         .collect::<Vec<_>>()
@@ -224,7 +290,7 @@ fn parse_column_priv(text: &str) -> Privileges {
 fn parse_table_priv(text: &str) -> Privileges {
     let mut privileges = Privileges::NONE;
     for word in text.split(',') {
-        for (p, _, column) in object_privileges() {
+        for (p, _, column) in level_privileges(Privileges::TABLE_LEVEL) {
             if column
                 .trim_end_matches("_priv")
                 .eq_ignore_ascii_case(word.trim())
@@ -298,7 +364,7 @@ impl GrantTables {
             .into_iter()
             .map(|(_, row)| {
                 let mut privileges = Privileges::NONE;
-                for (p, _, column) in object_privileges() {
+                for (p, _, column) in level_privileges(Privileges::DATABASE_LEVEL) {
                     if flag(&row, db, column) {
                         privileges |= *p;
                     }
@@ -427,7 +493,10 @@ impl GrantTables {
             return Self::remove(txn, &self.db, &key);
         }
         Self::put(txn, &self.db, &key, |name| {
-            yes_no(object_privileges().any(|(p, _, c)| *c == name && grant.privileges.contains(*p)))
+            yes_no(
+                level_privileges(Privileges::DATABASE_LEVEL)
+                    .any(|(p, _, c)| *c == name && grant.privileges.contains(*p)),
+            )
         })
     }
 

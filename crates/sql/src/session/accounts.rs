@@ -134,7 +134,8 @@ fn no_matching_user() -> Error {
 fn level_privileges(list: &PrivilegeList, level: &Level) -> Result<Privileges> {
     let (all, allowed) = match level {
         Level::Global => (Privileges::GLOBAL_LEVEL, Privileges::GLOBAL_LEVEL),
-        _ => (Privileges::OBJECT_LEVEL, Privileges::OBJECT_LEVEL),
+        Level::Database(_) => (Privileges::DATABASE_LEVEL, Privileges::DATABASE_LEVEL),
+        Level::Table(..) => (Privileges::TABLE_LEVEL, Privileges::TABLE_LEVEL),
     };
     if !list.columns.is_empty() && !matches!(level, Level::Table(..)) {
         return Err(Error::new(
@@ -217,7 +218,7 @@ pub(crate) fn grant_lines(snapshot: &PrivilegeSnapshot, account: &Account) -> Ve
     for g in snapshot.database_grants(&account.user, &account.host) {
         lines.push(format!(
             "GRANT {} ON `{}`.* TO {to}{}",
-            privilege_text(g.privileges, Privileges::OBJECT_LEVEL),
+            privilege_text(g.privileges, Privileges::DATABASE_LEVEL),
             g.db,
             grant_option_text(g.privileges)
         ));
@@ -244,9 +245,9 @@ pub(crate) fn grant_lines(snapshot: &PrivilegeSnapshot, account: &Account) -> Ve
 /// `SELECT, SELECT (`a`), UPDATE (`b`)`.
 fn table_privilege_text(privileges: Privileges, columns: &[&&ColumnGrant]) -> String {
     if columns.is_empty() {
-        return privilege_text(privileges, Privileges::OBJECT_LEVEL);
+        return privilege_text(privileges, Privileges::TABLE_LEVEL);
     }
-    let all = privileges.contains(Privileges::OBJECT_LEVEL.without(Privileges::GRANT));
+    let all = privileges.contains(Privileges::TABLE_LEVEL.without(Privileges::GRANT));
     let mut parts = Vec::new();
     if all {
         parts.push("ALL PRIVILEGES".to_string());
@@ -255,7 +256,7 @@ fn table_privilege_text(privileges: Privileges, columns: &[&&ColumnGrant]) -> St
     let order = Privileges::NAMES
         .iter()
         .filter(|(p, _, _)| {
-            Privileges::OBJECT_LEVEL
+            Privileges::TABLE_LEVEL
                 .without(Privileges::GRANT)
                 .contains(*p)
         })

@@ -59,7 +59,18 @@ impl Session {
             .databases
             .get(&db)
             .ok_or_else(|| Error::bad_db(&db))?;
-        self.state.access().database(&db, Privileges::CREATE)?;
+        self.state
+            .access()
+            .database(&db, Privileges::CREATE_ROUTINE)?;
+        let definer = self.state.definer(statement.definer.as_deref());
+        // The body runs with its definer's privileges (`routine` invariant (8)).
+        if definer != self.state.current_user && !self.state.grants.global(Privileges::SUPER) {
+            return Err(Error::new(
+                ErrorCode::SpecificAccessDenied,
+                "Access denied; you need (at least one of) the SUPER, SET USER privilege(s) \
+                 for this operation",
+            ));
+        }
         let parameters = routine::typed_parameters(statement.declared.clone())?;
         let returns = match &statement.returns {
             Some(written) => {
@@ -101,7 +112,7 @@ impl Session {
             params: statement.parameters.clone(),
             returns,
             body: statement.body.clone(),
-            definer: self.state.definer(statement.definer.as_deref()),
+            definer,
             security: routine::DEFAULT_SECURITY.to_string(),
             data_access: routine::DEFAULT_DATA_ACCESS.to_string(),
             deterministic: false,
@@ -133,8 +144,8 @@ impl Session {
         Ok(StatementOutcome::ok())
     }
 
-    /// DROP {PROCEDURE | FUNCTION} [IF EXISTS] [db.]name: 1305 (a note with IF EXISTS)
-    /// if there is none.
+    /// DROP {PROCEDURE | FUNCTION} [IF EXISTS] [db.]name: 1370 without ALTER ROUTINE
+    /// (checked first, as MariaDB), 1305 (a note with IF EXISTS) if there is none.
     pub(super) fn drop_routine(
         &mut self,
         kind: RoutineKind,
@@ -144,7 +155,9 @@ impl Session {
         self.implicit_commit()?;
         let (db, name) = crate::ddl::split_name(name)?;
         let db = self.require_db(db)?;
-        self.state.access().database(&db, Privileges::DROP)?;
+        self.state
+            .access()
+            .routine(&db, &name, Privileges::ALTER_ROUTINE)?;
         let storage = self.engine.storage();
         let dropped = match storage.drop_routine(&db, kind, &name) {
             Ok(dropped) => dropped,
@@ -163,8 +176,7 @@ impl Session {
 
     /// ALTER {PROCEDURE | FUNCTION} [db.]name characteristic...: sets the characteristics
     /// written (a later one over an earlier one) and the routine's modification time;
-    /// 1305 if there is none. Needs the database's ALTER privilege (ALTER ROUTINE is not
-    /// modelled: `routine`'s "not built").
+    /// 1305 if there is none. Needs ALTER ROUTINE (`routine` invariant (8)).
     pub(super) fn alter_routine(
         &mut self,
         kind: RoutineKind,
@@ -174,7 +186,9 @@ impl Session {
         self.implicit_commit()?;
         let (db, name) = crate::ddl::split_name(name)?;
         let db = self.require_db(db)?;
-        self.state.access().database(&db, Privileges::ALTER)?;
+        self.state
+            .access()
+            .routine(&db, &name, Privileges::ALTER_ROUTINE)?;
         let storage = self.engine.storage();
         let catalog = storage.catalog();
         let found = catalog
