@@ -186,6 +186,7 @@ pub enum ErrorCode {
     /// MariaDB's code for a locked account ("Access denied, this account is locked").
     AccountLocked = 4151,
     NonexistingTableGrant = 1147,
+    NonexistingProcGrant = 1403,
     IllegalGrantForTable = 1144,
     UserCreateExists = 1973,
     UserDropExists = 1974,
@@ -444,6 +445,7 @@ impl ErrorCode {
             SubqueryNoOneRow => "21000",
             DbAccessDenied
             | NonexistingTableGrant
+            | NonexistingProcGrant
             | IllegalGrantForTable
             | BadDb
             | Parse
@@ -465,8 +467,6 @@ impl ErrorCode {
             | TooLongIdent
             | WrongColumnName
             | SpecificAccessDenied
-            | LocalVariable
-            | GlobalVariable
             | NoDefault
             | WrongValueForVar
             | WrongTypeForVar

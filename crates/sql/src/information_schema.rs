@@ -11,7 +11,8 @@
 //! MariaDB's rewritten text, and COLUMNS lists their bound result columns, as DESCRIBE does.
 //!
 //! TRIGGERS lists the catalog's triggers (CREATED is NULL: not kept yet). ROUTINES and
-//! PARAMETERS list the stored procedures of the databases a session sees (SHOW PROCEDURE
+//! PARAMETERS list the stored routines a session holds a routine privilege on, with
+//! ROUTINE_DEFINITION only for their definer (`routine` invariant (9); SHOW PROCEDURE
 //! STATUS is built on ROUTINES); EVENTS describes what manycore does not have, so it is
 //! always empty: clients such as mariadb-dump read it (and SHOW EVENTS) to learn that
 //! there is nothing to do.
@@ -48,11 +49,12 @@ use crate::error::{Error, Result};
 use crate::expr::{shown_cell, BinaryOp, Expr, SessionContext, TimeZone};
 use crate::plan::Lookup;
 use crate::privilege::{Privileges, SessionGrants};
+use crate::routine::Sight;
 use crate::session::SessionState;
 use crate::show;
 use manycore_storage::{
-    Catalog, ColumnSchema, IndexSchema, RoutineKind, RowFormat, Table, TableId, TableSchema,
-    TriggerSchema, ViewSchema,
+    Catalog, ColumnSchema, IndexSchema, RoutineKind, RoutineSchema, RowFormat, Table, TableId,
+    TableSchema, TriggerSchema, ViewSchema,
 };
 use manycore_types::{format, ColumnDefault, DataType, Decimal, IntWidth, LobSize, Value};
 use std::sync::{Arc, OnceLock};
@@ -789,8 +791,8 @@ fn all_rows(table: SystemTable, source: &RowSource, lookup: &NameLookup) -> Vec<
         }
         SystemTable::Views => views(&catalog, source.grants),
         SystemTable::Triggers => triggers(&catalog, source.grants),
-        SystemTable::Routines => routines(&catalog, source.grants),
-        SystemTable::Parameters => parameters(&catalog, source.grants),
+        SystemTable::Routines => routines(&catalog, source),
+        SystemTable::Parameters => parameters(&catalog, source),
         // manycore has no events.
         SystemTable::Events => Vec::new(),
         SystemTable::GlobalStatus => {
@@ -1147,101 +1149,117 @@ fn type_facts(data_type: &DataType, type_text: &str) -> [Value; 8] {
     ]
 }
 
-/// ROUTINES rows: the stored procedures of the databases the session sees.
-fn routines(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
-    let mut rows = Vec::new();
+/// The routines the session sees (`routine` invariant (9)), with how much of each.
+fn visible_routines<'c>(
+    catalog: &'c Catalog,
+    source: &RowSource,
+) -> Vec<(
+    &'c str,
+    &'c manycore_storage::Database,
+    &'c RoutineSchema,
+    Sight,
+)> {
+    let current_user = source.session.current_user();
+    let mut visible = Vec::new();
     for (db, database) in &catalog.databases {
-        if !grants.sees_database(db) {
-            continue;
-        }
         for routine in database.routines.values() {
-            let kind = crate::routine::kind_name(routine.kind);
-            let mut row = vec![
-                string(&routine.name),
-                string(CATALOG),
-                string(db),
-                string(&routine.name),
-                string(kind),
-            ];
-            // A function's RETURNS is described as a column's type; a procedure has none.
-            match crate::routine::stored_returns(&routine.returns) {
-                Ok(returns) if routine.kind == RoutineKind::Function => {
-                    let type_text = returns.sql_name();
-                    row.extend(type_facts(&returns, &type_text));
-                    row.push(string(&type_text));
-                }
-                _ => {
-                    row.push(string(""));
-                    row.extend([const { Value::Null }; 8]);
-                }
+            let sight = crate::routine::sight(source.grants, current_user, db, routine);
+            if sight != Sight::Hidden {
+                visible.push((db.as_str(), &**database, &**routine, sight));
             }
-            row.extend([
-                string("SQL"),
-                string(&routine.body),
-                Value::Null,
-                Value::Null,
-                string("SQL"),
-                string(if routine.deterministic { "YES" } else { "NO" }),
-                string(&routine.data_access),
-                Value::Null,
-                string(&routine.security),
-                string(&routine.created),
-                string(&routine.modified),
-                string(&routine.sql_mode),
-                string(&routine.comment),
-                string(&routine.definer),
-                string(&routine.character_set_client),
-                string(&routine.collation_connection),
-                string(database.collation.name()),
-            ]);
-            rows.push(row);
         }
+    }
+    visible
+}
+
+/// ROUTINES rows: the stored routines the session sees.
+fn routines(catalog: &Catalog, source: &RowSource) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (db, database, routine, sight) in visible_routines(catalog, source) {
+        let kind = crate::routine::kind_name(routine.kind);
+        let mut row = vec![
+            string(&routine.name),
+            string(CATALOG),
+            string(db),
+            string(&routine.name),
+            string(kind),
+        ];
+        // A function's RETURNS is described as a column's type; a procedure has none.
+        match crate::routine::stored_returns(&routine.returns) {
+            Ok(returns) if routine.kind == RoutineKind::Function => {
+                let type_text = returns.sql_name();
+                row.extend(type_facts(&returns, &type_text));
+                row.push(string(&type_text));
+            }
+            _ => {
+                row.push(string(""));
+                row.extend([const { Value::Null }; 8]);
+            }
+        }
+        row.extend([
+            string("SQL"),
+            match sight {
+                Sight::Whole => string(&routine.body),
+                _ => Value::Null,
+            },
+            Value::Null,
+            Value::Null,
+            string("SQL"),
+            string(if routine.deterministic { "YES" } else { "NO" }),
+            string(&routine.data_access),
+            Value::Null,
+            string(&routine.security),
+            string(&routine.created),
+            string(&routine.modified),
+            string(&routine.sql_mode),
+            string(&routine.comment),
+            string(&routine.definer),
+            string(&routine.character_set_client),
+            string(&routine.collation_connection),
+            string(database.collation.name()),
+        ]);
+        rows.push(row);
     }
     rows
 }
 
 /// PARAMETERS rows: one per parameter of each routine ROUTINES lists. A parameter list
 /// that no longer reads (it was checked at CREATE) lists no parameters.
-fn parameters(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
+fn parameters(catalog: &Catalog, source: &RowSource) -> Vec<Row> {
     let mut rows = Vec::new();
-    for (db, database) in &catalog.databases {
-        if !grants.sees_database(db) {
-            continue;
-        }
-        for routine in database.routines.values() {
-            let kind = string(crate::routine::kind_name(routine.kind));
-            // A function's RETURNS is its row 0, without mode or name.
-            if routine.kind == RoutineKind::Function {
-                if let Ok(returns) = crate::routine::stored_returns(&routine.returns) {
-                    let type_text = returns.sql_name();
-                    let mut row = vec![
-                        string(CATALOG),
-                        string(db),
-                        string(&routine.name),
-                        count(0),
-                        Value::Null,
-                        Value::Null,
-                    ];
-                    row.extend(type_facts(&returns, &type_text));
-                    row.extend([string(&type_text), kind.clone()]);
-                    rows.push(row);
-                }
-            }
-            let parameters = crate::routine::parameters(&routine.params).unwrap_or_default();
-            for (i, parameter) in parameters.iter().enumerate() {
-                let type_text = parameter.data_type.sql_name();
+    for (db, _, routine, _) in visible_routines(catalog, source) {
+        let kind = string(crate::routine::kind_name(routine.kind));
+        // A function's RETURNS is its row 0, without mode or name.
+        if routine.kind == RoutineKind::Function {
+            if let Ok(returns) = crate::routine::stored_returns(&routine.returns) {
+                let type_text = returns.sql_name();
                 let mut row = vec![
                     string(CATALOG),
                     string(db),
                     string(&routine.name),
-                    count(i as u64 + 1),
-                    string(parameter.mode.name()),
-                    string(&parameter.name),
+                    count(0),
+                    Value::Null,
+                    Value::Null,
                 ];
-                row.extend(type_facts(&parameter.data_type, &type_text));
+                row.extend(type_facts(&returns, &type_text));
                 row.extend([string(&type_text), kind.clone()]);
                 rows.push(row);
             }
+        }
+        let parameters = crate::routine::parameters(&routine.params).unwrap_or_default();
+        for (i, parameter) in parameters.iter().enumerate() {
+            let type_text = parameter.data_type.sql_name();
+            let mut row = vec![
+                string(CATALOG),
+                string(db),
+                string(&routine.name),
+                count(i as u64 + 1),
+                string(parameter.mode.name()),
+                string(&parameter.name),
+            ];
+            row.extend(type_facts(&parameter.data_type, &type_text));
+            row.extend([string(&type_text), kind.clone()]);
+            rows.push(row);
         }
     }
     rows

@@ -59,7 +59,15 @@
 //! (8) Privileges: CREATE needs CREATE ROUTINE on the database (1044), and naming another
 //!     account as DEFINER needs SUPER (1227); ALTER and DROP need ALTER ROUTINE (1370). A
 //!     CALL and a function call need EXECUTE (1370), checked when the call is bound, with
-//!     the privileges its statement or body binds with. A body binds with its definer's
+//!     the privileges its statement or body binds with. Each is held globally, on the
+//!     database or on the routine itself (GRANT ... ON PROCEDURE | FUNCTION,
+//!     `mysql.procs_priv`); with automatic_sp_privileges ON (the default) a creator
+//!     holding less gets EXECUTE and ALTER ROUTINE on what it created, and a DROP takes
+//!     every grant on the routine away (`Session::routine_grants_follow`), as in MariaDB.
+//! (9) A session sees a routine (information_schema.ROUTINES and PARAMETERS, SHOW ...
+//!     STATUS, SHOW CREATE) only if it holds EXECUTE, ALTER ROUTINE or CREATE ROUTINE on
+//!     it, and its definition (ROUTINE_DEFINITION, SHOW CREATE's text) only as its definer
+//!     or with SELECT on `mysql.proc` (`sight`), as in MariaDB: otherwise 1305, or NULL. A body binds with its definer's
 //!     privileges (SQL SECURITY DEFINER, the default; 1449 if that account no longer
 //!     exists) or the caller's (INVOKER): what it may read and write is checked then, and
 //!     a bound routine binds again when a GRANT or REVOKE changes any account's
@@ -71,10 +79,7 @@
 //! does: `compound` invariant (4)). (A stored function in a DEFAULT, CHECK or GENERATED
 //! ALWAYS AS clause is 1901, as in MariaDB: `BindScope::definition`.) The body runs with
 //! the caller's sql_mode, not the one recorded at CREATE, and CURRENT_USER() in a
-//! DEFINER body names the caller, not the definer. Privileges on one routine (GRANT ...
-//! ON PROCEDURE | FUNCTION, `mysql.procs_priv`) are not built (1235), so neither is
-//! MariaDB's automatic_sp_privileges: a creator holding CREATE ROUTINE but not EXECUTE
-//! or ALTER ROUTINE on the database cannot call or drop what it created.
+//! DEFINER body names the caller, not the definer.
 
 use crate::compound;
 use crate::error::{Error, ErrorCode, Result};
@@ -603,7 +608,7 @@ fn definer(cx: &BindContext, db: &str, found: &RoutineSchema) -> Result<Option<D
     let definer = Definer { grants, quoted };
     definer
         .access()
-        .routine(db, &found.name, Privileges::EXECUTE)?;
+        .routine(db, found.kind, &found.name, Privileges::EXECUTE)?;
     Ok(Some(definer))
 }
 
@@ -641,6 +646,36 @@ fn body_context<'a>(
     }
 }
 
+/// How much of a routine a session sees (invariant (9)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sight {
+    Hidden,
+    /// Its name and characteristics, not its definition.
+    Described,
+    Whole,
+}
+
+/// How much of routine `found` of database `db` a session with `grants`, logged in as
+/// account `current_user` (`user@host`), sees.
+pub(crate) fn sight(
+    grants: &SessionGrants,
+    current_user: &str,
+    db: &str,
+    found: &RoutineSchema,
+) -> Sight {
+    let full =
+        grants.table("mysql", "proc").contains(Privileges::SELECT) || found.definer == current_user;
+    let some = Privileges::EXECUTE | Privileges::ALTER_ROUTINE | Privileges::CREATE_ROUTINE;
+    match (
+        full,
+        grants.routine(db, found.kind, &found.name).intersects(some),
+    ) {
+        (true, _) => Sight::Whole,
+        (false, true) => Sight::Described,
+        (false, false) => Sight::Hidden,
+    }
+}
+
 /// A procedure bound for a CALL: a statement's or one inside a stored program's body.
 pub(crate) struct BoundProcedure {
     /// Its `calling_key`, by which a recursive CALL finds it running.
@@ -655,7 +690,8 @@ pub(crate) struct BoundProcedure {
 /// the CALL checks its arguments against `declared`.
 pub(crate) fn bind_procedure(cx: &BindContext, db: &str, name: &str) -> Result<BoundProcedure> {
     // Before the lookup: without EXECUTE, a missing procedure is 1370 too (MariaDB).
-    cx.access.routine(db, name, Privileges::EXECUTE)?;
+    let kind = RoutineKind::Procedure;
+    cx.access.routine(db, kind, name, Privileges::EXECUTE)?;
     let found = stored(cx, RoutineKind::Procedure, db, name)?;
     let declared = parameters(&found.params)?;
     let calling = entered(cx, RoutineKind::Procedure, db, &found.name)?;
@@ -697,7 +733,8 @@ pub(crate) fn procedure_callee(cx: &BindContext, db: &str, name: &str) -> Result
     if !cx.calling.contains(&key) {
         return bind_procedure(cx, db, name).map(|bound| Callee::Bound(Arc::new(bound)));
     }
-    cx.access.routine(db, name, Privileges::EXECUTE)?;
+    let kind = RoutineKind::Procedure;
+    cx.access.routine(db, kind, name, Privileges::EXECUTE)?;
     let found = stored(cx, RoutineKind::Procedure, db, name)?;
     Ok(Callee::Recursive(Arc::new(Recursion {
         key,
@@ -872,7 +909,9 @@ pub(crate) fn bind_function_call(
     args: &dyn Fn() -> Result<Vec<Expr>>,
 ) -> Result<Expr> {
     let found = stored(cx, RoutineKind::Function, db, name)?;
-    cx.access.routine(db, &found.name, Privileges::EXECUTE)?;
+    let kind = RoutineKind::Function;
+    cx.access
+        .routine(db, kind, &found.name, Privileges::EXECUTE)?;
     let args = args()?;
     let declared = parameters(&found.params)?;
     if declared.len() != args.len() {

@@ -170,6 +170,7 @@ pub static VARIABLES: &[VarDef] = &[
         "1",
     ),
     def("autocommit", Both, Bool, false, "ON"),
+    def("automatic_sp_privileges", Global, Bool, false, "ON"),
     def("back_log", Global, U32, true, "80"),
     def("basedir", Global, Str, true, "/usr/"),
     def("big_tables", Both, Bool, false, "OFF"),

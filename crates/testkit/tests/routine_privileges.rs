@@ -9,9 +9,17 @@
 //! or GRANT of EXECUTE reaching an open session's next statement (on `*.*` MariaDB waits
 //! for the next login; manycore does not).
 //!
-//! MariaDB's automatic_sp_privileges gives a routine's creator EXECUTE and ALTER ROUTINE
-//! on it (rows in mysql.procs_priv): nothing here depends on them. Routines are created
-//! by root, or by a user whose SHOW GRANTS is not read afterwards.
+//! Grants on one procedure or function (`ON PROCEDURE db.name`, `ON FUNCTION db.name`,
+//! rows in mysql.procs_priv): their SHOW GRANTS lines, the errors for a missing routine
+//! or one of the other kind (1305), a privilege that is not a routine's (1144) and a
+//! REVOKE of what was never granted (1403), and what they let their holder do; RENAME
+//! USER, DROP USER and REVOKE ALL carry or remove them. automatic_sp_privileges (ON by
+//! default) gives a routine's creator EXECUTE and ALTER ROUTINE on it unless the creator
+//! already has both, and a DROP of the routine takes every grant on it away. Which
+//! routines information_schema and SHOW list to whom, and whose definition they show.
+//!
+//! MariaDB lists an account's procedure lines before its function lines, but several
+//! lines of one kind in hash order: no SHOW GRANTS compared here holds two of one kind.
 
 use manycore_testkit::client::opts;
 use manycore_testkit::{Server, Target};
@@ -558,4 +566,753 @@ fn grant_and_revoke_of_execute_reach_an_open_session() {
         "42000",
         &denied("getv"),
     );
+}
+
+fn procs_priv_count(root: &mut Conn) -> i64 {
+    ints(root, "SELECT COUNT(*) FROM mysql.procs_priv")[0]
+}
+
+#[test]
+fn routine_level_grants() {
+    let server = Server::from_env();
+    let port = server.port();
+    let mut root = server.connect();
+    setup(&mut root);
+    let usage_none = "GRANT USAGE ON *.* TO `rp_none`@`localhost`";
+    let usage_exec = USAGE_EXEC;
+    let exec_getv = "GRANT EXECUTE ON PROCEDURE `rpriv`.`getv` TO `rp_none`@`localhost`";
+    let execute_denied = |user: &str, routine: &str| {
+        format!("execute command denied to user '{user}'@'localhost' for routine 'rpriv.{routine}'")
+    };
+
+    // EXECUTE on one procedure: rp_none (no database-level EXECUTE) may CALL it and no
+    // other routine.
+    run(
+        &mut root,
+        &["GRANT EXECUTE ON PROCEDURE rpriv.getv TO rp_none@localhost"],
+    );
+    assert_eq!(
+        grants(&mut root, "rp_none@localhost"),
+        [usage_none, exec_getv]
+    );
+    let mut none = connect_as(port, "rp_none", "").expect("rp_none logs in");
+    assert_eq!(ints(&mut none, "CALL rpriv.getv(1)"), [10]);
+    for (sql, routine) in [
+        ("CALL rpriv.getv_invoker(1)", "getv_invoker"),
+        ("SELECT rpriv.fv(1)", "fv"),
+        ("CALL rpriv.bump(1)", "bump"),
+    ] {
+        assert_error(
+            &mut none,
+            sql,
+            1370,
+            "42000",
+            &execute_denied("rp_none", routine),
+        );
+    }
+
+    // A function line comes after the procedure line; WITH GRANT OPTION ends it, and
+    // the row holds 'Grant' beside the privilege.
+    run(
+        &mut root,
+        &["GRANT ALTER ROUTINE ON FUNCTION rpriv.fv TO rp_none@localhost WITH GRANT OPTION"],
+    );
+    let alter_fv = "GRANT ALTER ROUTINE ON FUNCTION `rpriv`.`fv` TO `rp_none`@`localhost` \
+                    WITH GRANT OPTION";
+    assert_eq!(
+        grants(&mut root, "rp_none@localhost"),
+        [usage_none, exec_getv, alter_fv]
+    );
+    let row: Vec<(String, String, String, String, String, String, String)> = root
+        .query(
+            "SELECT Host, Db, User, Routine_name, Routine_type, Grantor, Proc_priv \
+             FROM mysql.procs_priv WHERE Routine_name = 'fv'",
+        )
+        .expect("procs_priv");
+    assert_eq!(
+        row,
+        [(
+            "localhost".to_string(),
+            "rpriv".to_string(),
+            "rp_none".to_string(),
+            "fv".to_string(),
+            "FUNCTION".to_string(),
+            "root@localhost".to_string(),
+            "Alter Routine,Grant".to_string(),
+        )]
+    );
+    // ALTER ROUTINE on fv lets rp_none alter it, not call it.
+    none.query_drop("ALTER FUNCTION rpriv.fv COMMENT 'x'")
+        .expect("alter with ALTER ROUTINE on the function");
+    assert_error(
+        &mut none,
+        "SELECT rpriv.fv(1)",
+        1370,
+        "42000",
+        &execute_denied("rp_none", "fv"),
+    );
+
+    // Granting on a routine takes the grant option and the privileges granted: without
+    // them 1370 names the first lacking of EXECUTE, ALTER ROUTINE and GRANT. With them
+    // the grant is made, with the granting user as the row's Grantor, and may be
+    // revoked by that user.
+    for (sql, command, routine) in [
+        (
+            "GRANT EXECUTE ON PROCEDURE rpriv.getv TO rp_exec@localhost",
+            "grant",
+            "getv",
+        ),
+        (
+            "GRANT ALTER ROUTINE ON PROCEDURE rpriv.getv TO rp_exec@localhost",
+            "alter routine",
+            "getv",
+        ),
+        (
+            "GRANT EXECUTE ON FUNCTION rpriv.fv TO rp_exec@localhost",
+            "execute",
+            "fv",
+        ),
+        (
+            "GRANT EXECUTE ON PROCEDURE rpriv.bump TO rp_exec@localhost",
+            "execute",
+            "bump",
+        ),
+        (
+            "GRANT ALTER ROUTINE ON PROCEDURE rpriv.bump TO rp_exec@localhost",
+            "alter routine",
+            "bump",
+        ),
+    ] {
+        assert_error(
+            &mut none,
+            sql,
+            1370,
+            "42000",
+            &format!(
+                "{command} command denied to user 'rp_none'@'localhost' for routine \
+                 'rpriv.{routine}'"
+            ),
+        );
+    }
+    assert_eq!(grants(&mut root, "rp_exec@localhost"), [usage_exec]);
+    run(
+        &mut none,
+        &["GRANT ALTER ROUTINE ON FUNCTION rpriv.fv TO rp_exec@localhost"],
+    );
+    assert_eq!(
+        grants(&mut root, "rp_exec@localhost"),
+        [
+            usage_exec,
+            "GRANT ALTER ROUTINE ON FUNCTION `rpriv`.`fv` TO `rp_exec`@`localhost`"
+        ]
+    );
+    let grantor: Vec<(String, String)> = root
+        .query(
+            "SELECT Grantor, Proc_priv FROM mysql.procs_priv \
+             WHERE User = 'rp_exec' AND Routine_name = 'fv'",
+        )
+        .expect("procs_priv grantor");
+    assert_eq!(
+        grantor,
+        [("rp_none@localhost".to_string(), "Alter Routine".to_string())]
+    );
+    run(
+        &mut none,
+        &["REVOKE ALTER ROUTINE ON FUNCTION rpriv.fv FROM rp_exec@localhost"],
+    );
+    assert_eq!(grants(&mut root, "rp_exec@localhost"), [usage_exec]);
+
+    // ALL on a procedure is EXECUTE and ALTER ROUTINE.
+    run(
+        &mut root,
+        &["GRANT ALL ON PROCEDURE rpriv.getv_invoker TO rp_exec@localhost"],
+    );
+    let all_invoker = |privileges: &str| {
+        format!("GRANT {privileges} ON PROCEDURE `rpriv`.`getv_invoker` TO `rp_exec`@`localhost`")
+    };
+    assert_eq!(
+        grants(&mut root, "rp_exec@localhost"),
+        [
+            usage_exec.to_string(),
+            all_invoker("EXECUTE, ALTER ROUTINE")
+        ]
+    );
+    // REVOKE of one privilege leaves the other; of the last, removes the line; once
+    // more, 1403.
+    run(
+        &mut root,
+        &["REVOKE EXECUTE ON PROCEDURE rpriv.getv_invoker FROM rp_exec@localhost"],
+    );
+    assert_eq!(
+        grants(&mut root, "rp_exec@localhost"),
+        [usage_exec.to_string(), all_invoker("ALTER ROUTINE")]
+    );
+    run(
+        &mut root,
+        &["REVOKE ALTER ROUTINE ON PROCEDURE rpriv.getv_invoker FROM rp_exec@localhost"],
+    );
+    assert_eq!(grants(&mut root, "rp_exec@localhost"), [usage_exec]);
+    let no_grant = |user: &str, routine: &str| {
+        format!(
+            "There is no such grant defined for user '{user}' on host 'localhost' on \
+             routine '{routine}'"
+        )
+    };
+    assert_error(
+        &mut root,
+        "REVOKE ALTER ROUTINE ON PROCEDURE rpriv.getv_invoker FROM rp_exec@localhost",
+        1403,
+        "42000",
+        &no_grant("rp_exec", "getv_invoker"),
+    );
+
+    // Revoking ALTER ROUTINE alone from the fv grant leaves its grant option, shown as
+    // USAGE; revoking that too removes the line.
+    run(
+        &mut root,
+        &["REVOKE ALTER ROUTINE ON FUNCTION rpriv.fv FROM rp_none@localhost"],
+    );
+    assert_eq!(
+        grants(&mut root, "rp_none@localhost"),
+        [
+            usage_none,
+            exec_getv,
+            "GRANT USAGE ON FUNCTION `rpriv`.`fv` TO `rp_none`@`localhost` WITH GRANT OPTION"
+        ]
+    );
+    run(
+        &mut root,
+        &["REVOKE GRANT OPTION ON FUNCTION rpriv.fv FROM rp_none@localhost"],
+    );
+    assert_eq!(
+        grants(&mut root, "rp_none@localhost"),
+        [usage_none, exec_getv]
+    );
+
+    // Errors, none of which changes anything: a missing routine (or database), or one
+    // of the other kind, 1305; a privilege that is not a routine's, 1144; a missing
+    // account, 1133; a REVOKE with nothing granted on that routine (of that kind), 1403.
+    for (sql, routine) in [
+        (
+            "GRANT EXECUTE ON PROCEDURE rpriv.nosuch TO rp_none@localhost",
+            "nosuch",
+        ),
+        (
+            "GRANT EXECUTE ON FUNCTION rpriv.nosuch TO rp_none@localhost",
+            "nosuch",
+        ),
+        (
+            "GRANT EXECUTE ON FUNCTION rpriv.getv TO rp_none@localhost",
+            "getv",
+        ),
+        (
+            "GRANT EXECUTE ON PROCEDURE rpriv.fv TO rp_none@localhost",
+            "fv",
+        ),
+        (
+            "GRANT EXECUTE ON PROCEDURE nodb.getv TO rp_none@localhost",
+            "getv",
+        ),
+    ] {
+        assert_error(
+            &mut root,
+            sql,
+            1305,
+            "42000",
+            &format!("FUNCTION or PROCEDURE {routine} does not exist"),
+        );
+    }
+    let illegal = "Illegal GRANT/REVOKE command; please consult the manual to see which \
+                   privileges can be used";
+    for sql in [
+        "GRANT SELECT ON PROCEDURE rpriv.getv TO rp_none@localhost",
+        "GRANT EXECUTE, SELECT ON PROCEDURE rpriv.getv TO rp_none@localhost",
+        "GRANT CREATE ROUTINE ON PROCEDURE rpriv.getv TO rp_none@localhost",
+        "GRANT INSERT ON FUNCTION rpriv.fv TO rp_none@localhost",
+    ] {
+        assert_error(&mut root, sql, 1144, "42000", illegal);
+    }
+    assert_error(
+        &mut root,
+        "GRANT EXECUTE ON PROCEDURE rpriv.getv TO rp_nobody@localhost",
+        1133,
+        "28000",
+        "Can't find any matching row in the user table",
+    );
+    for (sql, routine) in [
+        (
+            "REVOKE EXECUTE ON PROCEDURE rpriv.nosuch FROM rp_none@localhost",
+            "nosuch",
+        ),
+        (
+            "REVOKE EXECUTE ON PROCEDURE rpriv.bump FROM rp_none@localhost",
+            "bump",
+        ),
+        (
+            "REVOKE EXECUTE ON FUNCTION rpriv.getv FROM rp_none@localhost",
+            "getv",
+        ),
+    ] {
+        assert_error(&mut root, sql, 1403, "42000", &no_grant("rp_none", routine));
+    }
+    assert_eq!(
+        grants(&mut root, "rp_none@localhost"),
+        [usage_none, exec_getv]
+    );
+
+    // Routine names are case-insensitive: a grant on GETV works for getv and is revoked
+    // by any spelling. mysql.procs_priv keeps the name as the GRANT spelled it; SHOW
+    // GRANTS prints it in lower case.
+    run(
+        &mut root,
+        &["GRANT EXECUTE ON PROCEDURE rpriv.GETV TO rp_exec@localhost"],
+    );
+    assert_eq!(
+        grants(&mut root, "rp_exec@localhost"),
+        [
+            usage_exec,
+            "GRANT EXECUTE ON PROCEDURE `rpriv`.`getv` TO `rp_exec`@`localhost`"
+        ]
+    );
+    let stored: Vec<String> = root
+        .query("SELECT Routine_name FROM mysql.procs_priv WHERE User = 'rp_exec'")
+        .expect("procs_priv routine name");
+    assert_eq!(stored, ["GETV"]);
+    let mut exec = connect_as(port, "rp_exec", "").expect("rp_exec logs in");
+    assert_eq!(ints(&mut exec, "CALL rpriv.getv(1)"), [10]);
+    assert_eq!(ints(&mut exec, "CALL rpriv.GetV(1)"), [10]);
+    run(
+        &mut root,
+        &["REVOKE EXECUTE ON PROCEDURE rpriv.Getv FROM rp_exec@localhost"],
+    );
+    assert_eq!(grants(&mut root, "rp_exec@localhost"), [usage_exec]);
+    assert_error(
+        &mut exec,
+        "CALL rpriv.getv(1)",
+        1370,
+        "42000",
+        &execute_denied("rp_exec", "getv"),
+    );
+
+    // A REVOKE or GRANT on the routine reaches rp_none's open session at its next
+    // statement.
+    run(
+        &mut root,
+        &["REVOKE EXECUTE ON PROCEDURE rpriv.getv FROM rp_none@localhost"],
+    );
+    assert_eq!(grants(&mut root, "rp_none@localhost"), [usage_none]);
+    assert_error(
+        &mut none,
+        "CALL rpriv.getv(1)",
+        1370,
+        "42000",
+        &execute_denied("rp_none", "getv"),
+    );
+    run(
+        &mut root,
+        &["GRANT EXECUTE ON PROCEDURE rpriv.getv TO rp_none@localhost"],
+    );
+    assert_eq!(ints(&mut none, "CALL rpriv.getv(1)"), [10]);
+
+    // ALTER ROUTINE on one procedure lets rp_exec drop that one and no other; the drop
+    // takes the grant with it (automatic_sp_privileges).
+    run(
+        &mut root,
+        &["GRANT ALTER ROUTINE ON PROCEDURE rpriv.bump TO rp_exec@localhost"],
+    );
+    let alter_denied = |routine: &str| {
+        format!(
+            "alter routine command denied to user 'rp_exec'@'localhost' for routine \
+             'rpriv.{routine}'"
+        )
+    };
+    for (sql, routine) in [
+        ("DROP PROCEDURE rpriv.getv", "getv"),
+        ("DROP PROCEDURE rpriv.getv_invoker", "getv_invoker"),
+        ("DROP FUNCTION rpriv.fv", "fv"),
+    ] {
+        assert_error(&mut exec, sql, 1370, "42000", &alter_denied(routine));
+    }
+    assert_error(
+        &mut exec,
+        "CALL rpriv.bump(1)",
+        1370,
+        "42000",
+        &execute_denied("rp_exec", "bump"),
+    );
+    exec.query_drop("DROP PROCEDURE rpriv.bump")
+        .expect("drop with ALTER ROUTINE on the procedure");
+    assert_error(
+        &mut root,
+        "CALL rpriv.bump(1)",
+        1305,
+        "42000",
+        "PROCEDURE rpriv.bump does not exist",
+    );
+    assert_eq!(grants(&mut root, "rp_exec@localhost"), [usage_exec]);
+    assert_eq!(
+        grants(&mut root, "rp_none@localhost"),
+        [usage_none, exec_getv]
+    );
+}
+
+#[test]
+fn routine_grants_follow_rename_drop_and_revoke_all() {
+    let server = Server::from_env();
+    let port = server.port();
+    let mut root = server.connect();
+    setup(&mut root);
+    run(
+        &mut root,
+        &[
+            "GRANT SELECT ON rpriv.t TO rp_none@localhost",
+            "GRANT EXECUTE ON PROCEDURE rpriv.getv TO rp_none@localhost",
+            "GRANT ALTER ROUTINE ON FUNCTION rpriv.fv TO rp_none@localhost WITH GRANT OPTION",
+        ],
+    );
+
+    // RENAME USER carries each line to the new name.
+    run(
+        &mut root,
+        &["RENAME USER rp_none@localhost TO rp_renamed@localhost"],
+    );
+    assert_eq!(
+        grants(&mut root, "rp_renamed@localhost"),
+        [
+            "GRANT USAGE ON *.* TO `rp_renamed`@`localhost`",
+            "GRANT SELECT ON `rpriv`.`t` TO `rp_renamed`@`localhost`",
+            "GRANT EXECUTE ON PROCEDURE `rpriv`.`getv` TO `rp_renamed`@`localhost`",
+            "GRANT ALTER ROUTINE ON FUNCTION `rpriv`.`fv` TO `rp_renamed`@`localhost` \
+             WITH GRANT OPTION",
+        ]
+    );
+    let users: Vec<String> = root
+        .query("SELECT DISTINCT User FROM mysql.procs_priv")
+        .expect("procs_priv users");
+    assert_eq!(users, ["rp_renamed"]);
+    let mut renamed = connect_as(port, "rp_renamed", "").expect("rp_renamed logs in");
+    assert_eq!(ints(&mut renamed, "CALL rpriv.getv(1)"), [10]);
+    drop(renamed);
+
+    // DROP USER removes them: the same name created again has none.
+    run(
+        &mut root,
+        &[
+            "DROP USER rp_renamed@localhost",
+            "CREATE USER rp_renamed@localhost",
+        ],
+    );
+    assert_eq!(procs_priv_count(&mut root), 0);
+    assert_eq!(
+        grants(&mut root, "rp_renamed@localhost"),
+        ["GRANT USAGE ON *.* TO `rp_renamed`@`localhost`"]
+    );
+    let mut renamed = connect_as(port, "rp_renamed", "").expect("rp_renamed logs in again");
+    assert_error(
+        &mut renamed,
+        "CALL rpriv.getv(1)",
+        1370,
+        "42000",
+        "execute command denied to user 'rp_renamed'@'localhost' for routine 'rpriv.getv'",
+    );
+
+    // REVOKE ALL PRIVILEGES, GRANT OPTION removes them with the other levels' grants.
+    run(
+        &mut root,
+        &[
+            "GRANT EXECUTE ON rpriv.* TO rp_exec@localhost",
+            "GRANT EXECUTE ON PROCEDURE rpriv.getv TO rp_exec@localhost",
+            "GRANT ALTER ROUTINE ON FUNCTION rpriv.fv TO rp_exec@localhost WITH GRANT OPTION",
+        ],
+    );
+    assert_eq!(
+        grants(&mut root, "rp_exec@localhost"),
+        [
+            USAGE_EXEC,
+            "GRANT EXECUTE ON `rpriv`.* TO `rp_exec`@`localhost`",
+            "GRANT EXECUTE ON PROCEDURE `rpriv`.`getv` TO `rp_exec`@`localhost`",
+            "GRANT ALTER ROUTINE ON FUNCTION `rpriv`.`fv` TO `rp_exec`@`localhost` \
+             WITH GRANT OPTION",
+        ]
+    );
+    run(
+        &mut root,
+        &["REVOKE ALL PRIVILEGES, GRANT OPTION FROM rp_exec@localhost"],
+    );
+    assert_eq!(grants(&mut root, "rp_exec@localhost"), [USAGE_EXEC]);
+    assert_eq!(procs_priv_count(&mut root), 0);
+}
+
+#[test]
+fn automatic_sp_privileges_follow_create_and_drop() {
+    let server = Server::from_env();
+    let port = server.port();
+    let mut root = server.connect();
+    setup(&mut root);
+    assert_eq!(
+        ints(&mut root, "SELECT @@GLOBAL.automatic_sp_privileges"),
+        [1]
+    );
+    // Root, who holds every privilege, got no row for the routines setup created.
+    assert_eq!(procs_priv_count(&mut root), 0);
+    run(
+        &mut root,
+        &[
+            "GRANT CREATE ROUTINE ON rpriv.* TO rp_maker@localhost",
+            "GRANT CREATE ROUTINE, EXECUTE, ALTER ROUTINE ON rpriv.* TO rp_exec@localhost",
+        ],
+    );
+
+    // A creator with CREATE ROUTINE only gets EXECUTE and ALTER ROUTINE on each routine
+    // it creates (not the grant option), granted by itself.
+    let mut maker = connect_as(port, "rp_maker", "").expect("rp_maker logs in");
+    run(
+        &mut maker,
+        &[
+            "CREATE PROCEDURE rpriv.mp() SELECT 1",
+            "CREATE FUNCTION rpriv.mf() RETURNS INT RETURN 7",
+        ],
+    );
+    let usage_maker = "GRANT USAGE ON *.* TO `rp_maker`@`localhost`";
+    let create_maker = "GRANT CREATE ROUTINE ON `rpriv`.* TO `rp_maker`@`localhost`";
+    let mf_line = "GRANT EXECUTE, ALTER ROUTINE ON FUNCTION `rpriv`.`mf` TO `rp_maker`@`localhost`";
+    assert_eq!(
+        grants(&mut root, "rp_maker@localhost"),
+        [
+            usage_maker,
+            create_maker,
+            "GRANT EXECUTE, ALTER ROUTINE ON PROCEDURE `rpriv`.`mp` TO `rp_maker`@`localhost`",
+            mf_line,
+        ]
+    );
+    let row: Vec<(String, String, String, String, String, String, String)> = root
+        .query(
+            "SELECT Host, Db, User, Routine_name, Routine_type, Grantor, Proc_priv \
+             FROM mysql.procs_priv WHERE Routine_name = 'mp'",
+        )
+        .expect("procs_priv");
+    assert_eq!(
+        row,
+        [(
+            "localhost".to_string(),
+            "rpriv".to_string(),
+            "rp_maker".to_string(),
+            "mp".to_string(),
+            "PROCEDURE".to_string(),
+            "rp_maker@localhost".to_string(),
+            "Execute,Alter Routine".to_string(),
+        )]
+    );
+    assert_eq!(ints(&mut maker, "CALL rpriv.mp()"), [1]);
+    assert_eq!(ints(&mut maker, "SELECT rpriv.mf()"), [7]);
+    maker
+        .query_drop("ALTER PROCEDURE rpriv.mp COMMENT 'x'")
+        .expect("alter own procedure");
+    assert_error(
+        &mut maker,
+        "GRANT EXECUTE ON PROCEDURE rpriv.mp TO rp_none@localhost",
+        1370,
+        "42000",
+        "grant command denied to user 'rp_maker'@'localhost' for routine 'rpriv.mp'",
+    );
+    // Nothing on routines someone else created.
+    assert_error(
+        &mut maker,
+        "CALL rpriv.getv(1)",
+        1370,
+        "42000",
+        "execute command denied to user 'rp_maker'@'localhost' for routine 'rpriv.getv'",
+    );
+
+    // Dropping the procedure takes its line away; the function's stays.
+    maker
+        .query_drop("DROP PROCEDURE rpriv.mp")
+        .expect("drop own procedure");
+    assert_eq!(
+        grants(&mut root, "rp_maker@localhost"),
+        [usage_maker, create_maker, mf_line]
+    );
+
+    // A DROP by anyone takes every account's grants on the routine away, and the same
+    // name created again (by root) gives nobody anything.
+    run(
+        &mut root,
+        &["GRANT EXECUTE ON FUNCTION rpriv.mf TO rp_none@localhost"],
+    );
+    assert_eq!(
+        grants(&mut root, "rp_none@localhost"),
+        [
+            "GRANT USAGE ON *.* TO `rp_none`@`localhost`",
+            "GRANT EXECUTE ON FUNCTION `rpriv`.`mf` TO `rp_none`@`localhost`",
+        ]
+    );
+    run(
+        &mut root,
+        &[
+            "DROP FUNCTION rpriv.mf",
+            "CREATE FUNCTION rpriv.mf() RETURNS INT RETURN 8",
+        ],
+    );
+    assert_eq!(
+        grants(&mut root, "rp_none@localhost"),
+        ["GRANT USAGE ON *.* TO `rp_none`@`localhost`"]
+    );
+    assert_eq!(
+        grants(&mut root, "rp_maker@localhost"),
+        [usage_maker, create_maker]
+    );
+    assert_eq!(procs_priv_count(&mut root), 0);
+
+    // A creator already holding EXECUTE and ALTER ROUTINE on the database gets no line.
+    let mut exec = connect_as(port, "rp_exec", "").expect("rp_exec logs in");
+    run(
+        &mut exec,
+        &[
+            "CREATE PROCEDURE rpriv.ep() SELECT 1",
+            "CREATE FUNCTION rpriv.ef() RETURNS INT RETURN 1",
+        ],
+    );
+    assert_eq!(
+        grants(&mut root, "rp_exec@localhost"),
+        [
+            USAGE_EXEC,
+            "GRANT EXECUTE, CREATE ROUTINE, ALTER ROUTINE ON `rpriv`.* TO `rp_exec`@`localhost`",
+        ]
+    );
+    assert_eq!(procs_priv_count(&mut root), 0);
+
+    // The variable is global only. OFF: a creation gives nothing (so the creator may
+    // not call what it made), and a DROP leaves the grants on the routine, which then
+    // hold for a routine created again under that name.
+    assert_error(
+        &mut root,
+        "SET automatic_sp_privileges = OFF",
+        1229,
+        "HY000",
+        "Variable 'automatic_sp_privileges' is a GLOBAL variable and should be set with \
+         SET GLOBAL",
+    );
+    run(&mut root, &["SET GLOBAL automatic_sp_privileges = OFF"]);
+    assert_eq!(
+        ints(&mut root, "SELECT @@GLOBAL.automatic_sp_privileges"),
+        [0]
+    );
+    run(&mut maker, &["CREATE PROCEDURE rpriv.mp2() SELECT 2"]);
+    assert_eq!(
+        grants(&mut root, "rp_maker@localhost"),
+        [usage_maker, create_maker]
+    );
+    assert_error(
+        &mut maker,
+        "CALL rpriv.mp2()",
+        1370,
+        "42000",
+        "execute command denied to user 'rp_maker'@'localhost' for routine 'rpriv.mp2'",
+    );
+    let none_mp2 = [
+        "GRANT USAGE ON *.* TO `rp_none`@`localhost`",
+        "GRANT EXECUTE ON PROCEDURE `rpriv`.`mp2` TO `rp_none`@`localhost`",
+    ];
+    run(
+        &mut root,
+        &[
+            "GRANT EXECUTE ON PROCEDURE rpriv.mp2 TO rp_none@localhost",
+            "DROP PROCEDURE rpriv.mp2",
+        ],
+    );
+    assert_eq!(grants(&mut root, "rp_none@localhost"), none_mp2);
+    run(&mut root, &["CREATE PROCEDURE rpriv.mp2() SELECT 3"]);
+    let mut none = connect_as(port, "rp_none", "").expect("rp_none logs in");
+    assert_eq!(ints(&mut none, "CALL rpriv.mp2()"), [3]);
+    run(&mut root, &["SET GLOBAL automatic_sp_privileges = ON"]);
+    assert_eq!(
+        ints(&mut root, "SELECT @@GLOBAL.automatic_sp_privileges"),
+        [1]
+    );
+}
+
+/// A routine is listed (information_schema.ROUTINES and PARAMETERS, SHOW PROCEDURE
+/// STATUS) and shown (SHOW CREATE) only to a session holding a routine privilege on it,
+/// and its definition only to its definer: a user with SELECT on every table of the
+/// database sees nothing of it (SHOW CREATE is 1305, as for a missing routine), one with
+/// EXECUTE or CREATE ROUTINE sees it without its body, and its definer sees the body.
+#[test]
+fn routines_are_seen_only_with_a_privilege_on_them() {
+    let server = Server::from_env();
+    let port = server.port();
+    let mut root = server.connect();
+    setup(&mut root);
+    run(
+        &mut root,
+        &[
+            "GRANT SELECT ON rpriv.* TO rp_none@localhost",
+            "GRANT EXECUTE ON rpriv.* TO rp_exec@localhost",
+            "GRANT CREATE ROUTINE ON rpriv.* TO rp_maker@localhost",
+        ],
+    );
+    let mut maker = connect_as(port, "rp_maker", "").expect("rp_maker logs in");
+    run(&mut maker, &["CREATE PROCEDURE rpriv.made(n INT) SELECT n"]);
+    let definitions = |conn: &mut Conn| -> Vec<(String, Option<String>)> {
+        conn.query(
+            "SELECT ROUTINE_NAME, ROUTINE_DEFINITION FROM information_schema.ROUTINES \
+             WHERE ROUTINE_SCHEMA = 'rpriv' AND ROUTINE_NAME IN ('getv', 'made') ORDER BY 1",
+        )
+        .expect("ROUTINES")
+    };
+    let parameters = |conn: &mut Conn| -> Vec<String> {
+        conn.query(
+            "SELECT PARAMETER_NAME FROM information_schema.PARAMETERS WHERE SPECIFIC_SCHEMA = \
+             'rpriv' AND SPECIFIC_NAME IN ('getv', 'made') ORDER BY SPECIFIC_NAME",
+        )
+        .expect("PARAMETERS")
+    };
+    let status = |conn: &mut Conn| -> Vec<String> {
+        let rows: Vec<mysql::Row> = conn
+            .query("SHOW PROCEDURE STATUS WHERE Db = 'rpriv' AND Name IN ('getv', 'made')")
+            .expect("SHOW PROCEDURE STATUS");
+        rows.into_iter()
+            .map(|row| row.get::<String, _>(1).expect("Name"))
+            .collect()
+    };
+    let show_create = |conn: &mut Conn, name: &str| -> Result<Option<String>, mysql::Error> {
+        let row: Option<mysql::Row> =
+            conn.query_first(format!("SHOW CREATE PROCEDURE rpriv.{name}"))?;
+        Ok(row.and_then(|row| row.get::<Option<String>, _>(2).expect("Create Procedure")))
+    };
+
+    let mut none = connect_as(port, "rp_none", "").expect("rp_none logs in");
+    assert_eq!(definitions(&mut none), []);
+    assert_eq!(parameters(&mut none), Vec::<String>::new());
+    assert_eq!(status(&mut none), Vec::<String>::new());
+    assert_eq!(
+        error_of(show_create(&mut none, "getv")),
+        (
+            1305,
+            "42000".to_string(),
+            "PROCEDURE getv does not exist".to_string()
+        )
+    );
+
+    let mut exec = connect_as(port, "rp_exec", "").expect("rp_exec logs in");
+    assert_eq!(
+        definitions(&mut exec),
+        [("getv".to_string(), None), ("made".to_string(), None)]
+    );
+    assert_eq!(parameters(&mut exec), ["i", "n"]);
+    assert_eq!(status(&mut exec), ["getv", "made"]);
+    assert_eq!(show_create(&mut exec, "getv").expect("SHOW CREATE"), None);
+
+    // The definer sees its own routine's body; root's it sees through CREATE ROUTINE on
+    // the database, without the body.
+    assert_eq!(
+        definitions(&mut maker),
+        [
+            ("getv".to_string(), None),
+            ("made".to_string(), Some("SELECT n".to_string()))
+        ]
+    );
+    let text = show_create(&mut maker, "made")
+        .expect("SHOW CREATE")
+        .expect("the definer sees the text");
+    assert!(text.ends_with("SELECT n"), "{text}");
 }

@@ -38,6 +38,7 @@ use crate::information_schema;
 use crate::variables::like_matches;
 use arc_swap::ArcSwap;
 use crossbeam_utils::CachePadded;
+use manycore_storage::RoutineKind;
 use parking_lot::{Mutex, MutexGuard};
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -100,6 +101,9 @@ impl Privileges {
     pub const DATABASE_LEVEL: Privileges = Privileges(
         Self::TABLE_LEVEL.0 | Self::EXECUTE.0 | Self::CREATE_ROUTINE.0 | Self::ALTER_ROUTINE.0,
     );
+    /// What a grant on one routine can hold (ALL there is EXECUTE and ALTER ROUTINE).
+    pub const ROUTINE_LEVEL: Privileges =
+        Privileges(Self::EXECUTE.0 | Self::ALTER_ROUTINE.0 | Self::GRANT.0);
     /// Every privilege (ALL at the global level).
     pub const GLOBAL_LEVEL: Privileges = Privileges(
         ((1 << 14) - 1)
@@ -287,6 +291,28 @@ pub struct ColumnGrant {
     pub privileges: Privileges,
 }
 
+/// One row of `mysql.procs_priv`: privileges on one procedure or function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoutineGrant {
+    pub user: String,
+    pub host: String,
+    pub db: String,
+    pub kind: RoutineKind,
+    /// As the GRANT wrote it (checks ignore its case, as routine names do).
+    pub name: String,
+    pub privileges: Privileges,
+}
+
+impl RoutineGrant {
+    /// Whether it is a grant on routine `db`.`name` of `kind` (names compare as routine
+    /// names do: `routine_key`).
+    pub fn is_on(&self, db: &str, kind: RoutineKind, name: &str) -> bool {
+        self.db == db
+            && self.kind == kind
+            && manycore_storage::routine_key(&self.name) == manycore_storage::routine_key(name)
+    }
+}
+
 /// Where a client logs in from, as account host patterns see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ClientHost {
@@ -354,6 +380,7 @@ pub struct PrivilegeSnapshot {
     databases: Vec<DatabaseGrant>,
     tables: Vec<TableGrant>,
     columns: Vec<ColumnGrant>,
+    routines: Vec<RoutineGrant>,
 }
 
 impl PrivilegeSnapshot {
@@ -362,14 +389,18 @@ impl PrivilegeSnapshot {
         databases: Vec<DatabaseGrant>,
         tables: Vec<TableGrant>,
         columns: Vec<ColumnGrant>,
+        mut routines: Vec<RoutineGrant>,
     ) -> PrivilegeSnapshot {
         accounts.sort_by_key(specificity);
+        // SHOW GRANTS's order: procedures, then functions.
+        routines.sort_by(|a, b| (a.kind, &a.db, &a.name).cmp(&(b.kind, &b.db, &b.name)));
         PrivilegeSnapshot {
             generation: 0,
             accounts,
             databases,
             tables,
             columns,
+            routines,
         }
     }
 
@@ -409,6 +440,21 @@ impl PrivilegeSnapshot {
         self.columns
             .iter()
             .filter(|g| g.user == user && g.host.eq_ignore_ascii_case(host))
+            .collect()
+    }
+
+    pub fn routine_grants(&self, user: &str, host: &str) -> Vec<&RoutineGrant> {
+        self.routines
+            .iter()
+            .filter(|g| g.user == user && g.host.eq_ignore_ascii_case(host))
+            .collect()
+    }
+
+    /// The grants on routine `db`.`name` of `kind`, every account's.
+    pub fn grants_on_routine(&self, db: &str, kind: RoutineKind, name: &str) -> Vec<&RoutineGrant> {
+        self.routines
+            .iter()
+            .filter(|g| g.is_on(db, kind, name))
             .collect()
     }
 
@@ -452,6 +498,10 @@ impl PrivilegeSnapshot {
         for ((db, table), columns) in columns {
             grants.table_entry(db, table).columns = Some(Arc::new(columns));
         }
+        for g in self.routine_grants(user, host) {
+            let key = (g.db.clone(), g.kind, manycore_storage::routine_key(&g.name));
+            *grants.routines.entry(key).or_default() |= g.privileges;
+        }
         grants
     }
 }
@@ -482,6 +532,8 @@ pub struct SessionGrants {
     databases: HashMap<String, Privileges>,
     database_patterns: Vec<(String, Privileges)>,
     tables: HashMap<String, HashMap<String, TableEntry>>,
+    /// By database, kind and `routine_key`.
+    routines: HashMap<(String, RoutineKind, String), Privileges>,
     /// The snapshot these were resolved from, where a SQL SECURITY DEFINER routine finds
     /// its definer's grants (`definer`).
     snapshot: Option<Arc<PrivilegeSnapshot>>,
@@ -541,6 +593,19 @@ impl SessionGrants {
             }
         }
         p
+    }
+
+    /// Privileges on routine `db`.`name` of `kind` from every level.
+    pub fn routine(&self, db: &str, kind: RoutineKind, name: &str) -> Privileges {
+        if self.unrestricted {
+            return Privileges::GLOBAL_LEVEL;
+        }
+        let own = self
+            .routines
+            .get(&(db.to_string(), kind, manycore_storage::routine_key(name)))
+            .copied()
+            .unwrap_or_default();
+        self.database(db) | own
     }
 
     /// Privileges on `db`.`table` from every level.
@@ -723,18 +788,34 @@ impl AccessCheck<'_> {
         Err(database_denied(self.quoted_account, db))
     }
 
-    /// 1370 unless the session holds `needed` (EXECUTE or ALTER ROUTINE) on routine
-    /// `db`.`name` from the global or database level (routine-level grants are not built:
-    /// `routine`).
-    pub fn routine(&self, db: &str, name: &str, needed: Privileges) -> Result<()> {
-        if self.grants.global(needed) || self.grants.database(db).contains(needed) {
+    /// 1370 unless the session holds `needed` on routine `db`.`name` of `kind`, from any
+    /// level; the message names the first missing of EXECUTE, ALTER ROUTINE and GRANT
+    /// OPTION, as MariaDB's does.
+    pub fn routine(
+        &self,
+        db: &str,
+        kind: RoutineKind,
+        name: &str,
+        needed: Privileges,
+    ) -> Result<()> {
+        if self.grants.global(needed) {
             return Ok(());
         }
+        let have = self.grants.routine(db, kind, name);
+        let command = [
+            (Privileges::EXECUTE, "execute"),
+            (Privileges::ALTER_ROUTINE, "alter routine"),
+            (Privileges::GRANT, "grant"),
+        ]
+        .into_iter()
+        .find(|(p, _)| needed.contains(*p) && !have.contains(*p));
+        let Some((_, command)) = command else {
+            return Ok(());
+        };
         Err(Error::new(
             ErrorCode::ProcaccessDenied,
             format!(
-                "{} command denied to user {} for routine '{db}.{name}'",
-                needed.name().to_ascii_lowercase(),
+                "{command} command denied to user {} for routine '{db}.{name}'",
                 self.quoted_account
             ),
         ))
@@ -933,6 +1014,7 @@ mod tests {
             Vec::new(),
             Vec::new(),
             Vec::new(),
+            Vec::new(),
         );
         let ip = |s: &str| ClientHost::Address(s.parse::<IpAddr>().expect("test address"));
         let found = |user, peer| {
@@ -1009,6 +1091,14 @@ mod tests {
                 privileges: Privileges::SELECT,
             }],
             Vec::new(),
+            vec![RoutineGrant {
+                user: "u".into(),
+                host: "%".into(),
+                db: "d2".into(),
+                kind: RoutineKind::Procedure,
+                name: "Pay".into(),
+                privileges: Privileges::EXECUTE,
+            }],
         );
         let snapshot = Arc::new(snapshot);
         let g = snapshot.grants_of("u", "%");
@@ -1017,6 +1107,18 @@ mod tests {
         assert_eq!(g.table("d2", "u"), Privileges::PROCESS);
         assert!(g.table("test1", "x").contains(Privileges::DELETE));
         assert!(g.sees_database("d2") && !g.sees_all_tables("d2") && g.sees_all_tables("d1"));
+        // A routine grant holds for its kind and name (in any case) only; the database
+        // level adds to it.
+        let (procedure, function) = (RoutineKind::Procedure, RoutineKind::Function);
+        assert_eq!(
+            g.routine("d2", procedure, "PAY"),
+            Privileges::PROCESS | Privileges::EXECUTE
+        );
+        assert_eq!(g.routine("d2", function, "pay"), Privileges::PROCESS);
+        assert_eq!(
+            g.routine("d1", procedure, "pay"),
+            Privileges::PROCESS | Privileges::INSERT
+        );
         assert!(snapshot
             .grants_of("nobody", "%")
             .table("d1", "x")
@@ -1047,6 +1149,7 @@ mod tests {
                 column("A", Privileges::SELECT | Privileges::INSERT),
                 column("b", Privileges::UPDATE),
             ],
+            Vec::new(),
         );
         let grants = Arc::new(snapshot).grants_of("u", "%");
         let access = AccessCheck {
@@ -1091,6 +1194,7 @@ mod tests {
         let before = registry.generation();
         registry.publish(PrivilegeSnapshot::new(
             vec![account("a", "%")],
+            vec![],
             vec![],
             vec![],
             vec![],

@@ -21,10 +21,11 @@
 //!                 | USING PASSWORD('text')]]
 //!   user:    name[@host] | CURRENT_USER[()]   (names quoted with ' " ` or bare)
 //!   options: [REQUIRE {NONE | SSL | X509}] [ACCOUNT {LOCK | UNLOCK}]
-//!   level:   * | *.* | db.* | db.table | table
+//!   level:   * | *.* | db.* | db.table | table | {PROCEDURE | FUNCTION} [db.]name
 
 use super::{PasswordPlugin, Privileges};
 use crate::error::{Error, Result};
+use manycore_storage::RoutineKind;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UserName {
@@ -73,6 +74,8 @@ pub enum Level {
     Database(Option<String>),
     /// `db.table`; None: `table`, in the current database.
     Table(Option<String>, String),
+    /// `PROCEDURE db.name` or `FUNCTION db.name`; None: in the current database.
+    Routine(RoutineKind, Option<String>, String),
 }
 
 /// What GRANT/REVOKE name: a set, or ALL [PRIVILEGES] (whose meaning depends on the level),
@@ -707,10 +710,18 @@ impl Parser<'_> {
                 _ => false,
             };
         if routine {
-            return Err(Error::not_supported(
-                "GRANT and REVOKE on one procedure or function (grant EXECUTE, ALTER \
-                 ROUTINE on the database instead)",
-            ));
+            let kind = match self.eat("PROCEDURE") {
+                true => RoutineKind::Procedure,
+                false => {
+                    self.expect("FUNCTION")?;
+                    RoutineKind::Function
+                }
+            };
+            let first = self.name()?;
+            if !self.eat_punct('.') {
+                return Ok(Level::Routine(kind, None, first));
+            }
+            return Ok(Level::Routine(kind, Some(first), self.name()?));
         }
         self.eat("TABLE");
         if self.eat_punct('*') {

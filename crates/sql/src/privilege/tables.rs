@@ -1,5 +1,5 @@
-//! The grant tables: `mysql.user`, `mysql.db`, `mysql.tables_priv` and
-//! `mysql.columns_priv`, ordinary tables
+//! The grant tables: `mysql.user`, `mysql.db`, `mysql.tables_priv`,
+//! `mysql.columns_priv` and `mysql.procs_priv`, ordinary tables
 //! (so the log records and recovery restores them like any data), their layout, the
 //! bootstrap of an empty server, and reading and writing their rows.
 //!
@@ -18,6 +18,9 @@
 //!                PRIMARY KEY (Host, Db, User, Table_name)
 //!   columns_priv: Host, Db, User, Table_name, Column_name, Column_priv
 //!                PRIMARY KEY (Host, Db, User, Table_name, Column_name)
+//!   procs_priv:  Host, Db, User, Routine_name, Routine_type ('FUNCTION' | 'PROCEDURE'),
+//!                Grantor, Proc_priv ('Execute,Alter Routine,Grant')
+//!                PRIMARY KEY (Host, Db, User, Routine_name, Routine_type)
 //!
 //! User, Db, Table_name and Column_name are VARBINARY: they compare case-sensitively, as
 //! in MySQL (a column grant keeps the name as written; checks ignore its case); Host
@@ -41,10 +44,11 @@
 //! rebuilt from the rows (`load`) after account statements and FLUSH PRIVILEGES.
 
 use super::{
-    Account, ColumnGrant, DatabaseGrant, PasswordPlugin, PrivilegeSnapshot, Privileges, TableGrant,
+    Account, ColumnGrant, DatabaseGrant, PasswordPlugin, PrivilegeSnapshot, Privileges,
+    RoutineGrant, TableGrant,
 };
 use crate::error::{Error, ErrorCode, Result};
-use manycore_storage::{Catalog, IndexNo, KeyRange, RowSlot, Table, Transaction};
+use manycore_storage::{Catalog, IndexNo, KeyRange, RoutineKind, RowSlot, Table, Transaction};
 use manycore_types::Value;
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -54,6 +58,7 @@ pub const USER: &str = "user";
 pub const DB: &str = "db";
 pub const TABLES_PRIV: &str = "tables_priv";
 pub const COLUMNS_PRIV: &str = "columns_priv";
+pub const PROCS_PRIV: &str = "procs_priv";
 pub const GENERAL_LOG: &str = "general_log";
 pub const SLOW_LOG: &str = "slow_log";
 
@@ -162,6 +167,16 @@ pub fn bootstrap_statements(catalog: &Catalog) -> Vec<String> {
              '', PRIMARY KEY (`Host`, `Db`, `User`, `Table_name`, `Column_name`))"
         ));
     }
+    if missing(PROCS_PRIV) {
+        statements.push(format!(
+            "CREATE TABLE `{DATABASE}`.`{PROCS_PRIV}` (`Host` VARCHAR(255) NOT NULL DEFAULT '', \
+             `Db` VARBINARY(64) NOT NULL DEFAULT '', `User` VARBINARY(128) NOT NULL DEFAULT '', \
+             `Routine_name` VARCHAR(64) NOT NULL DEFAULT '', `Routine_type` \
+             ENUM('FUNCTION','PROCEDURE') NOT NULL, `Grantor` VARCHAR(384) NOT NULL DEFAULT '', \
+             `Proc_priv` SET('Execute','Alter Routine','Grant') NOT NULL DEFAULT '', PRIMARY KEY \
+             (`Host`, `Db`, `User`, `Routine_name`, `Routine_type`)) COMMENT='Procedure privileges'"
+        ));
+    }
     let log_start = "timestamp(6) NOT NULL DEFAULT current_timestamp(6) ON UPDATE \
                      current_timestamp(6), `user_host` mediumtext NOT NULL";
     if missing(GENERAL_LOG) {
@@ -236,6 +251,7 @@ pub struct GrantTables {
     db: Arc<Table>,
     tables_priv: Arc<Table>,
     columns_priv: Arc<Table>,
+    procs_priv: Arc<Table>,
 }
 
 fn text(row: &[Value], table: &Table, column: &str) -> String {
@@ -273,6 +289,43 @@ fn column_priv_text(privileges: Privileges) -> String {
         .map(|(_, _, word)| *word)
         .collect::<Vec<_>>()
         .join(",")
+}
+
+/// `Proc_priv`'s members, in its SET's order.
+const PROC_PRIV_MEMBERS: [(Privileges, &str); 3] = [
+    (Privileges::EXECUTE, "Execute"),
+    (Privileges::ALTER_ROUTINE, "Alter Routine"),
+    (Privileges::GRANT, "Grant"),
+];
+
+/// `Proc_priv` text: 'Execute,Alter Routine,Grant'.
+fn proc_priv_text(privileges: Privileges) -> String {
+    PROC_PRIV_MEMBERS
+        .iter()
+        .filter(|(p, _)| privileges.contains(*p))
+        .map(|(_, word)| *word)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn parse_proc_priv(text: &str) -> Privileges {
+    let mut privileges = Privileges::NONE;
+    for word in text.split(',') {
+        for (p, member) in &PROC_PRIV_MEMBERS {
+            if member.eq_ignore_ascii_case(word.trim()) {
+                privileges |= *p;
+            }
+        }
+    }
+    privileges
+}
+
+/// `Routine_type`'s value for `kind`.
+fn routine_type(kind: RoutineKind) -> &'static str {
+    match kind {
+        RoutineKind::Procedure => "PROCEDURE",
+        RoutineKind::Function => "FUNCTION",
+    }
 }
 
 fn parse_column_priv(text: &str) -> Privileges {
@@ -318,6 +371,7 @@ impl GrantTables {
             db: get(DB)?,
             tables_priv: get(TABLES_PRIV)?,
             columns_priv: get(COLUMNS_PRIV)?,
+            procs_priv: get(PROCS_PRIV)?,
         })
     }
 
@@ -400,7 +454,22 @@ impl GrantTables {
                 privileges: parse_column_priv(&text(&row, cp, "Column_priv")),
             })
             .collect();
-        PrivilegeSnapshot::new(accounts, databases, tables, columns)
+        let pp = &self.procs_priv;
+        let routines = Self::rows(txn, pp)
+            .into_iter()
+            .map(|(_, row)| RoutineGrant {
+                user: text(&row, pp, "User"),
+                host: text(&row, pp, "Host"),
+                db: text(&row, pp, "Db"),
+                kind: match text(&row, pp, "Routine_type").as_str() {
+                    "FUNCTION" => RoutineKind::Function,
+                    _ => RoutineKind::Procedure,
+                },
+                name: text(&row, pp, "Routine_name"),
+                privileges: parse_proc_priv(&text(&row, pp, "Proc_priv")),
+            })
+            .collect();
+        PrivilegeSnapshot::new(accounts, databases, tables, columns, routines)
     }
 
     /// The row of `table` whose primary key columns hold `key` (a point lookup: Host
@@ -526,6 +595,30 @@ impl GrantTables {
         })
     }
 
+    /// Sets (or with no privileges, removes) a `mysql.procs_priv` row.
+    pub fn write_routine_grant(
+        &self,
+        txn: &mut Transaction,
+        grant: &RoutineGrant,
+        grantor: &str,
+    ) -> Result<()> {
+        let key = [
+            ("Host", grant.host.as_str()),
+            ("Db", grant.db.as_str()),
+            ("User", grant.user.as_str()),
+            ("Routine_name", grant.name.as_str()),
+            ("Routine_type", routine_type(grant.kind)),
+        ];
+        if grant.privileges.is_empty() {
+            return Self::remove(txn, &self.procs_priv, &key);
+        }
+        Self::put(txn, &self.procs_priv, &key, |name| match name {
+            "Grantor" => Value::text(grantor),
+            "Proc_priv" => Value::text(&proc_priv_text(grant.privileges)),
+            _ => Value::text(""),
+        })
+    }
+
     /// Sets (or with no privileges, removes) a `mysql.columns_priv` row.
     pub fn write_column_grant(&self, txn: &mut Transaction, grant: &ColumnGrant) -> Result<()> {
         let key = [
@@ -546,7 +639,14 @@ impl GrantTables {
 
     /// Deletes every row of `user`@`host` in the grant tables.
     pub fn delete_account(&self, txn: &mut Transaction, user: &str, host: &str) -> Result<()> {
-        for table in [&self.user, &self.db, &self.tables_priv, &self.columns_priv] {
+        let tables = [
+            &self.user,
+            &self.db,
+            &self.tables_priv,
+            &self.columns_priv,
+            &self.procs_priv,
+        ];
+        for table in tables {
             for (slot, row) in Self::rows(txn, table) {
                 if text(&row, table, "User") == user
                     && text(&row, table, "Host").eq_ignore_ascii_case(host)

@@ -14,7 +14,7 @@ use crate::privilege::statement::{
 use crate::privilege::tables::{self, GrantTables};
 use crate::privilege::{
     self, Account, ColumnGrant, DatabaseGrant, PasswordPlugin, PrivilegeSnapshot, Privileges,
-    TableGrant,
+    RoutineGrant, TableGrant,
 };
 use crate::show::{self, Rows};
 use crate::sink::{ColumnInfo, ResultSink};
@@ -22,7 +22,8 @@ use manycore_protocol::auth::{
     native_password_hash, native_password_hash_text, parse_native_password_hash_text,
 };
 use manycore_protocol::sha256_crypt;
-use manycore_storage::Transaction;
+use manycore_storage::{RoutineKind, Transaction};
+use manycore_types::Value;
 
 /// The stored `authentication_string` for a cleartext password.
 fn hash_password(plugin: PasswordPlugin, password: &str) -> String {
@@ -136,6 +137,7 @@ fn level_privileges(list: &PrivilegeList, level: &Level) -> Result<Privileges> {
         Level::Global => (Privileges::GLOBAL_LEVEL, Privileges::GLOBAL_LEVEL),
         Level::Database(_) => (Privileges::DATABASE_LEVEL, Privileges::DATABASE_LEVEL),
         Level::Table(..) => (Privileges::TABLE_LEVEL, Privileges::TABLE_LEVEL),
+        Level::Routine(..) => (Privileges::ROUTINE_LEVEL, Privileges::ROUTINE_LEVEL),
     };
     if !list.columns.is_empty() && !matches!(level, Level::Table(..)) {
         return Err(Error::new(
@@ -152,7 +154,7 @@ fn level_privileges(list: &PrivilegeList, level: &Level) -> Result<Privileges> {
     };
     if !allowed.contains(privileges) {
         return Err(match level {
-            Level::Table(..) => Error::new(
+            Level::Table(..) | Level::Routine(..) => Error::new(
                 ErrorCode::IllegalGrantForTable,
                 "Illegal GRANT/REVOKE command; please consult the manual to see which \
                  privileges can be used",
@@ -173,6 +175,11 @@ fn privilege_text(privileges: Privileges, all: Privileges) -> String {
     if privileges.contains(all) {
         return "ALL PRIVILEGES".into();
     }
+    privilege_names(privileges)
+}
+
+/// The privileges' names (USAGE for none), GRANT OPTION left out.
+fn privilege_names(privileges: Privileges) -> String {
     let names = privileges.names();
     if names.is_empty() {
         "USAGE".into()
@@ -237,7 +244,30 @@ pub(crate) fn grant_lines(snapshot: &PrivilegeSnapshot, account: &Account) -> Ve
             grant_option_text(g.privileges)
         ));
     }
+    // MariaDB shows a routine's name in lower case, whatever the GRANT wrote.
+    for g in snapshot.routine_grants(&account.user, &account.host) {
+        lines.push(format!(
+            "GRANT {} ON {} `{}`.`{}` TO {to}{}",
+            privilege_names(g.privileges),
+            crate::routine::kind_name(g.kind),
+            g.db,
+            g.name.to_lowercase(),
+            grant_option_text(g.privileges)
+        ));
+    }
     lines
+}
+
+/// `name`'s grant on routine `db`.`routine` of `kind`, if it has one.
+fn routine_grant<'s>(
+    current: &'s PrivilegeSnapshot,
+    name: &UserName,
+    (db, kind, routine): (&str, RoutineKind, &str),
+) -> Option<&'s RoutineGrant> {
+    current
+        .routine_grants(&name.user, &name.host)
+        .into_iter()
+        .find(|g| g.is_on(db, kind, routine))
 }
 
 /// A table line's privileges, MariaDB's way: in privilege order, each privilege held on
@@ -373,13 +403,25 @@ impl Session {
         }
         self.implicit_commit()?;
         self.check_account_privilege(statement)?;
+        self.change_grant_tables(|session, tables, txn, current| {
+            session.apply_account(statement, tables, txn, current)
+        })?;
+        self.finish(StatementOutcome::ok(), sink, more)
+    }
+
+    /// Runs `apply` as one transaction on the grant tables under the registry's writer
+    /// lock, then publishes the next snapshot (privilege invariant (1)).
+    fn change_grant_tables(
+        &mut self,
+        apply: impl FnOnce(&Self, &GrantTables, &mut Transaction, &PrivilegeSnapshot) -> Result<()>,
+    ) -> Result<()> {
         let engine = self.engine.clone();
         let _writer = engine.privileges().lock_writer();
         let storage = engine.storage().clone();
         let tables = GrantTables::open(&storage.catalog())?;
         let mut txn = storage.begin(&self.reader);
         let current = tables.load(&txn);
-        match self.apply_account(statement, &tables, &mut txn, &current) {
+        match apply(self, &tables, &mut txn, &current) {
             Ok(()) => txn.commit().map_err(storage_error)?,
             Err(e) => {
                 txn.rollback();
@@ -388,7 +430,63 @@ impl Session {
         };
         privilege::reload_locked(&engine)?;
         self.state.refresh_grants();
-        self.finish(StatementOutcome::ok(), sink, more)
+        Ok(())
+    }
+
+    /// automatic_sp_privileges (ON by default, as in MariaDB): a routine's creator gets
+    /// EXECUTE and ALTER ROUTINE on it unless it holds both already (`created`), and a
+    /// dropped routine's grants go with it.
+    pub(super) fn routine_grants_follow(
+        &mut self,
+        (db, kind, name): (&str, RoutineKind, &str),
+        created: bool,
+    ) -> Result<()> {
+        if self.engine.global_variable("automatic_sp_privileges") != Some(Value::Int(1)) {
+            return Ok(());
+        }
+        let owner = Privileges::EXECUTE | Privileges::ALTER_ROUTINE;
+        if created {
+            if self.state.grants.global(owner)
+                || self.state.grants.routine(db, kind, name).contains(owner)
+            {
+                return Ok(());
+            }
+        } else if self
+            .engine
+            .privileges()
+            .snapshot()
+            .grants_on_routine(db, kind, name)
+            .is_empty()
+        {
+            return Ok(());
+        }
+        self.change_grant_tables(|session, tables, txn, current| {
+            let grantor = &session.state.current_user;
+            if !created {
+                for g in current.grants_on_routine(db, kind, name) {
+                    let gone = RoutineGrant {
+                        privileges: Privileges::NONE,
+                        ..g.clone()
+                    };
+                    tables.write_routine_grant(txn, &gone, grantor)?;
+                }
+                return Ok(());
+            }
+            let creator = UserName {
+                user: session.state.account_user.clone(),
+                host: session.state.account_host.clone(),
+            };
+            let held = routine_grant(current, &creator, (db, kind, name));
+            let grant = RoutineGrant {
+                user: creator.user,
+                host: creator.host,
+                db: db.to_string(),
+                kind,
+                name: held.map_or_else(|| name.to_string(), |g| g.name.clone()),
+                privileges: held.map_or(Privileges::NONE, |g| g.privileges) | owner,
+            };
+            tables.write_routine_grant(txn, &grant, grantor)
+        })
     }
 
     /// The privileges the statement itself needs, before anything is read.
@@ -438,6 +536,10 @@ impl Session {
                             ));
                         }
                         Ok(())
+                    }
+                    Level::Routine(kind, db, name) => {
+                        let db = self.require_db(db.clone())?;
+                        access.routine(&db, *kind, name, needed)
                     }
                 }
             }
@@ -555,6 +657,12 @@ impl Session {
                             &self.state.current_user,
                         )?;
                     }
+                    for g in current.routine_grants(&from.user, &from.host) {
+                        let mut g = g.clone();
+                        g.user = to.user.clone();
+                        g.host = to.host.clone();
+                        tables.write_routine_grant(txn, &g, &self.state.current_user)?;
+                    }
                     Ok(None)
                 })?
             }
@@ -610,6 +718,11 @@ impl Session {
                             &[],
                             "",
                         )?;
+                    }
+                    for g in current.routine_grants(&name.user, &name.host) {
+                        let mut g = g.clone();
+                        g.privileges = Privileges::NONE;
+                        tables.write_routine_grant(txn, &g, "")?;
                     }
                 }
             }
@@ -695,6 +808,31 @@ impl Session {
                     &self.state.current_user,
                 )?;
             }
+            Level::Routine(kind, db, routine) => {
+                let db = self.require_db(db.clone())?;
+                let catalog = self.engine.storage().catalog();
+                let exists = catalog
+                    .databases
+                    .get(&db)
+                    .is_some_and(|d| d.routine(*kind, routine).is_some());
+                if !exists {
+                    return Err(Error::new(
+                        ErrorCode::SpDoesNotExist,
+                        format!("FUNCTION or PROCEDURE {routine} does not exist"),
+                    ));
+                }
+                let held = routine_grant(current, &name, (&db, *kind, routine));
+                let grant = RoutineGrant {
+                    user: name.user.clone(),
+                    host: name.host.clone(),
+                    db,
+                    kind: *kind,
+                    // A grant keeps the name it was first given with.
+                    name: held.map_or_else(|| routine.clone(), |g| g.name.clone()),
+                    privileges: held.map_or(Privileges::NONE, |g| g.privileges) | privileges,
+                };
+                tables.write_routine_grant(txn, &grant, &self.state.current_user)?;
+            }
         }
         tables.write_account(txn, &account)
     }
@@ -767,6 +905,23 @@ impl Session {
                     &columns,
                     &self.state.current_user,
                 )
+            }
+            Level::Routine(kind, db, routine) => {
+                let db = self.require_db(db.clone())?;
+                let mut grant = routine_grant(current, &name, (&db, *kind, routine))
+                    .cloned()
+                    .ok_or_else(|| {
+                        Error::new(
+                            ErrorCode::NonexistingProcGrant,
+                            format!(
+                                "There is no such grant defined for user '{}' on host '{}' on \
+                                 routine '{routine}'",
+                                name.user, name.host
+                            ),
+                        )
+                    })?;
+                grant.privileges = grant.privileges.without(privileges);
+                tables.write_routine_grant(txn, &grant, &self.state.current_user)
             }
         }
     }

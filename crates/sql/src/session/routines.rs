@@ -132,6 +132,7 @@ impl Session {
         {
             return Err(already_exists());
         }
+        self.routine_grants_follow((&db, kind, &name), true)?;
         // Unqualified, a built-in function of the same name is the one called (MariaDB).
         if kind == RoutineKind::Function
             && crate::expr::Function::lookup(&name.to_ascii_uppercase()).is_some()
@@ -157,7 +158,7 @@ impl Session {
         let db = self.require_db(db)?;
         self.state
             .access()
-            .routine(&db, &name, Privileges::ALTER_ROUTINE)?;
+            .routine(&db, kind, &name, Privileges::ALTER_ROUTINE)?;
         let storage = self.engine.storage();
         let dropped = match storage.drop_routine(&db, kind, &name) {
             Ok(dropped) => dropped,
@@ -170,7 +171,9 @@ impl Session {
                 return Err(e);
             }
             self.state.note(e.code, e.message);
+            return Ok(StatementOutcome::ok());
         }
+        self.routine_grants_follow((&db, kind, &name), false)?;
         Ok(StatementOutcome::ok())
     }
 
@@ -188,7 +191,7 @@ impl Session {
         let db = self.require_db(db)?;
         self.state
             .access()
-            .routine(&db, &name, Privileges::ALTER_ROUTINE)?;
+            .routine(&db, kind, &name, Privileges::ALTER_ROUTINE)?;
         let storage = self.engine.storage();
         let catalog = storage.catalog();
         let found = catalog
@@ -377,7 +380,8 @@ impl Session {
         Ok(bound)
     }
 
-    /// SHOW CREATE PROCEDURE / FUNCTION [db.]name: 1305 if there is none.
+    /// SHOW CREATE PROCEDURE / FUNCTION [db.]name: 1305 if there is none or the session
+    /// may not see it, the text NULL unless it may see that (`routine` invariant (9)).
     pub(super) fn show_create_routine(
         &self,
         kind: RoutineKind,
@@ -387,11 +391,22 @@ impl Session {
         let db = self.require_db(db)?;
         let catalog = self.engine.storage().catalog();
         let database = catalog.databases.get(&db);
+        // MariaDB's message here names the routine without its database.
+        let missing = || {
+            let message = format!("{} {name} does not exist", routine::kind_name(kind));
+            Error::new(ErrorCode::SpDoesNotExist, message)
+        };
         let Some((database, found)) = database.and_then(|d| d.routine(kind, &name).map(|r| (d, r)))
         else {
-            return Err(routine::no_such_routine(kind, &db, &name));
+            return Err(missing());
         };
         let found = Arc::clone(found);
+        let definition =
+            match routine::sight(&self.state.grants, &self.state.current_user, &db, &found) {
+                routine::Sight::Hidden => return Err(missing()),
+                routine::Sight::Described => Value::Null,
+                routine::Sight::Whole => show::text(&routine::create_text(&found)),
+            };
         let text = |name: &str, length| ColumnInfo::text(name, length);
         let (title, create) = match kind {
             RoutineKind::Procedure => ("Procedure", "Create Procedure"),
@@ -409,7 +424,7 @@ impl Session {
             rows: vec![vec![
                 show::text(&found.name),
                 show::text(&found.sql_mode),
-                show::text(&routine::create_text(&found)),
+                definition,
                 show::text(&found.character_set_client),
                 show::text(&found.collation_connection),
                 show::text(database.collation.name()),
