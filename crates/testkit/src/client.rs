@@ -40,6 +40,24 @@ pub fn connect(port: u16) -> Conn {
         .unwrap_or_else(|e| panic!("connect to 127.0.0.1:{port}: {e}"))
 }
 
+/// A connection to `port` as `user` with `password` (the login's error if refused).
+pub fn connect_as(port: u16, user: &str, password: &str) -> Result<Conn, mysql::Error> {
+    Conn::new(Opts::from(
+        opts(port, None)
+            .user(Some(user))
+            .pass(Some(password.to_string())),
+    ))
+}
+
+/// The server error `result` holds: its code, SQLSTATE and message (panics on success or
+/// another error).
+pub fn error_of<T: std::fmt::Debug>(result: Result<T, mysql::Error>) -> (u16, String, String) {
+    match result {
+        Err(mysql::Error::MySqlError(e)) => (e.code, e.state, e.message),
+        other => panic!("expected a server error, got {other:?}"),
+    }
+}
+
 /// True if a fresh connection can run `SELECT 1` and read back 1.
 pub fn select_one_works(port: u16) -> bool {
     let builder = opts(port, None)

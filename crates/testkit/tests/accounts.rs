@@ -5,29 +5,14 @@
 //! reaching an open session's next statement, and (manycore) accounts surviving a
 //! restart and the refusal to listen beyond loopback with a password-less account.
 
-use manycore_testkit::client::{opts, run_bounded};
+use manycore_testkit::client::{connect_as, error_of, run_bounded};
 use manycore_testkit::manycore::manycore_binary;
 use manycore_testkit::process::{free_port, ScratchDir};
 use manycore_testkit::{mariadb_cli, Server};
 use mysql::prelude::Queryable;
-use mysql::{Conn, Opts};
+use mysql::Conn;
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-fn connect_as(port: u16, user: &str, password: &str) -> Result<Conn, mysql::Error> {
-    Conn::new(Opts::from(
-        opts(port, None)
-            .user(Some(user))
-            .pass(Some(password.to_string())),
-    ))
-}
-
-fn error_of<T: std::fmt::Debug>(result: Result<T, mysql::Error>) -> (u16, String, String) {
-    match result {
-        Err(mysql::Error::MySqlError(e)) => (e.code, e.state, e.message),
-        other => panic!("expected a server error, got {other:?}"),
-    }
-}
 
 fn setup(root: &mut Conn) {
     for statement in [

@@ -21,25 +21,10 @@
 //! MariaDB lists an account's procedure lines before its function lines, but several
 //! lines of one kind in hash order: no SHOW GRANTS compared here holds two of one kind.
 
-use manycore_testkit::client::opts;
+use manycore_testkit::client::{connect_as, error_of};
 use manycore_testkit::{Server, Target};
 use mysql::prelude::Queryable;
-use mysql::{Conn, Opts};
-
-fn connect_as(port: u16, user: &str, password: &str) -> Result<Conn, mysql::Error> {
-    Conn::new(Opts::from(
-        opts(port, None)
-            .user(Some(user))
-            .pass(Some(password.to_string())),
-    ))
-}
-
-fn error_of<T: std::fmt::Debug>(result: Result<T, mysql::Error>) -> (u16, String, String) {
-    match result {
-        Err(mysql::Error::MySqlError(e)) => (e.code, e.state, e.message),
-        other => panic!("expected a server error, got {other:?}"),
-    }
-}
+use mysql::Conn;
 
 /// Runs `sql` and reads every row of every result set: an error raised while rows are
 /// sent (after the column definitions) is returned too, where `query_drop` would drop it.
