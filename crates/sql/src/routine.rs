@@ -64,14 +64,16 @@
 //!     `mysql.procs_priv`); with automatic_sp_privileges ON (the default) a creator
 //!     holding less gets EXECUTE and ALTER ROUTINE on what it created, and a DROP takes
 //!     every grant on the routine away (`Session::routine_grants_follow`), as in MariaDB.
+//!     EXECUTE is checked before the routine is looked up, so without it a missing
+//!     routine is 1370 too. A body binds with its definer's privileges (SQL SECURITY
+//!     DEFINER, the default; 1449 if that account no longer exists, 1370 if it may not
+//!     execute the routine) or the caller's (INVOKER): what it may read and write is
+//!     checked then, and a bound routine binds again when a GRANT or REVOKE changes any
+//!     account's privileges (session invariant (2)).
 //! (9) A session sees a routine (information_schema.ROUTINES and PARAMETERS, SHOW ...
 //!     STATUS, SHOW CREATE) only if it holds EXECUTE, ALTER ROUTINE or CREATE ROUTINE on
 //!     it, and its definition (ROUTINE_DEFINITION, SHOW CREATE's text) only as its definer
-//!     or with SELECT on `mysql.proc` (`sight`), as in MariaDB: otherwise 1305, or NULL. A body binds with its definer's
-//!     privileges (SQL SECURITY DEFINER, the default; 1449 if that account no longer
-//!     exists) or the caller's (INVOKER): what it may read and write is checked then, and
-//!     a bound routine binds again when a GRANT or REVOKE changes any account's
-//!     privileges (session invariant (2)).
+//!     or with SELECT on `mysql.proc` (`sight`), as in MariaDB: otherwise 1305, or NULL.
 //!
 //! Not built yet (1235, or as noted): stored functions that write (also through a CALL);
 //! DDL, transaction control and SET of
@@ -689,18 +691,17 @@ pub(crate) struct BoundProcedure {
 /// Binds procedure `db.name` for a CALL under `cx` (1305, and the errors of `entered`);
 /// the CALL checks its arguments against `declared`.
 pub(crate) fn bind_procedure(cx: &BindContext, db: &str, name: &str) -> Result<BoundProcedure> {
-    // Before the lookup: without EXECUTE, a missing procedure is 1370 too (MariaDB).
     let kind = RoutineKind::Procedure;
     cx.access.routine(db, kind, name, Privileges::EXECUTE)?;
-    let found = stored(cx, RoutineKind::Procedure, db, name)?;
+    let found = stored(cx, kind, db, name)?;
     let declared = parameters(&found.params)?;
-    let calling = entered(cx, RoutineKind::Procedure, db, &found.name)?;
+    let calling = entered(cx, kind, db, &found.name)?;
     let unbound = Parameters::untyped();
     let definer = definer(cx, db, found)?;
     let body_cx = body_context(cx, db, &found.body, &unbound, &calling, &definer);
     let body = compound::bind_procedure(&body_cx, db, &found.body, &declared)?;
     Ok(BoundProcedure {
-        key: calling_key(RoutineKind::Procedure, db, &found.name),
+        key: calling_key(kind, db, &found.name),
         qualified: format!("{db}.{}", found.name),
         declared,
         body,
@@ -735,7 +736,7 @@ pub(crate) fn procedure_callee(cx: &BindContext, db: &str, name: &str) -> Result
     }
     let kind = RoutineKind::Procedure;
     cx.access.routine(db, kind, name, Privileges::EXECUTE)?;
-    let found = stored(cx, RoutineKind::Procedure, db, name)?;
+    let found = stored(cx, kind, db, name)?;
     Ok(Callee::Recursive(Arc::new(Recursion {
         key,
         name: found.name.clone(),
@@ -897,7 +898,8 @@ impl Drop for Entered<'_> {
 // Stored functions in expressions
 
 /// Binds a call of stored function `db.name`; `args` binds its arguments in the caller's
-/// scope once the function is found (1305 comes before their errors, and 1318 after);
+/// scope once the function is found (1370, then 1305, come before their errors, and 1318
+/// after);
 /// `written` is the call as written, which names its value in messages (1264, 1406).
 /// Its body is bound here for this call (invariant (5)), with its definer's privileges or
 /// the caller's (invariant (8)).
@@ -908,10 +910,9 @@ pub(crate) fn bind_function_call(
     written: String,
     args: &dyn Fn() -> Result<Vec<Expr>>,
 ) -> Result<Expr> {
-    let found = stored(cx, RoutineKind::Function, db, name)?;
     let kind = RoutineKind::Function;
-    cx.access
-        .routine(db, kind, &found.name, Privileges::EXECUTE)?;
+    cx.access.routine(db, kind, name, Privileges::EXECUTE)?;
+    let found = stored(cx, kind, db, name)?;
     let args = args()?;
     let declared = parameters(&found.params)?;
     if declared.len() != args.len() {

@@ -289,6 +289,7 @@ fn execute_and_sql_security_decide_who_may_call() {
         ("SELECT rpriv.fv(1)", "fv"),
         ("CALL rpriv.bump(1)", "bump"),
         ("CALL rpriv.nosuch()", "nosuch"),
+        ("SELECT rpriv.nosuchf()", "nosuchf"),
     ] {
         assert_error(&mut none, sql, 1370, "42000", &denied(routine));
     }
