@@ -30,9 +30,9 @@
 //! privilege on the table (Table_priv '' with Column_priv set for column grants only).
 //! Data directories created before the FILE privilege get `File_priv` at startup
 //! (`bootstrap_statements`), and those created before the routine privileges get their
-//! columns in `user` and `db` (`add_routine_columns`). Data directories created before column privileges have a
-//! tables_priv without Column_priv; nothing reads it, so they work the same, and the
-//! missing columns_priv is created at startup.
+//! columns in `user` and `db` (`add_routine_columns`). Data directories created before
+//! column privileges have a tables_priv without Column_priv; nothing reads it, so they
+//! work the same, and the missing columns_priv is created at startup.
 //!
 //! The same bootstrap creates `mysql.general_log` and `mysql.slow_log` with MariaDB's
 //! columns. They stay empty: manycore keeps no general or slow query log. They exist
@@ -66,7 +66,7 @@ pub const SLOW_LOG: &str = "slow_log";
 /// DATABASE_LEVEL's have a column in `mysql.db`, TABLE_LEVEL's a word in `Table_priv`.
 fn level_privileges(
     level: Privileges,
-) -> impl Iterator<Item = &'static (Privileges, &'static str, &'static str)> {
+) -> impl Iterator<Item = &'static (Privileges, &'static str, &'static str)> + Clone {
     Privileges::NAMES
         .iter()
         .filter(move |(p, _, _)| level.contains(*p))
@@ -272,52 +272,58 @@ fn yes_no(set: bool) -> Value {
     Value::text(if set { "Y" } else { "N" })
 }
 
-/// `Table_priv` text: 'Select,Insert' (MySQL's SET member names).
-fn table_priv_text(privileges: Privileges) -> String {
+/// The members of the privilege SET columns (`Table_priv`, `Column_priv`, `Proc_priv`),
+/// MySQL's SET member names in the SET's order, each with the privilege it stands for.
+///
+/// `Table_priv`'s members: 'Select,Insert,...,Grant,...'.
+fn table_priv_members() -> impl Iterator<Item = (Privileges, &'static str)> + Clone {
     level_privileges(Privileges::TABLE_LEVEL)
-        .filter(|(p, _, _)| privileges.contains(*p))
-        .map(|(_, _, column)| column.trim_end_matches("_priv"))
-        .collect::<Vec<_>>()
-        .join(",")
+        .map(|(p, _, column)| (*p, column.trim_end_matches("_priv")))
 }
 
-/// `Column_priv` text: 'Select,Insert,Update,References'.
-fn column_priv_text(privileges: Privileges) -> String {
+/// `Column_priv`'s members: 'Select,Insert,Update,References'.
+fn column_priv_members() -> impl Iterator<Item = (Privileges, &'static str)> + Clone {
     Privileges::COLUMN_NAMES
         .iter()
-        .filter(|(p, _, _)| privileges.contains(*p))
-        .map(|(_, _, word)| *word)
-        .collect::<Vec<_>>()
-        .join(",")
+        .map(|(p, _, word)| (*p, *word))
 }
 
-/// `Proc_priv`'s members, in its SET's order.
+/// `Proc_priv`'s members: 'Execute,Alter Routine,Grant'.
 const PROC_PRIV_MEMBERS: [(Privileges, &str); 3] = [
     (Privileges::EXECUTE, "Execute"),
     (Privileges::ALTER_ROUTINE, "Alter Routine"),
     (Privileges::GRANT, "Grant"),
 ];
 
-/// `Proc_priv` text: 'Execute,Alter Routine,Grant'.
-fn proc_priv_text(privileges: Privileges) -> String {
-    PROC_PRIV_MEMBERS
-        .iter()
+fn proc_priv_members() -> impl Iterator<Item = (Privileges, &'static str)> + Clone {
+    PROC_PRIV_MEMBERS.iter().copied()
+}
+
+/// The SET text of `privileges`: the names of its members, comma-separated.
+fn set_text(
+    members: impl Iterator<Item = (Privileges, &'static str)>,
+    privileges: Privileges,
+) -> String {
+    members
         .filter(|(p, _)| privileges.contains(*p))
-        .map(|(_, word)| *word)
+        .map(|(_, word)| word)
         .collect::<Vec<_>>()
         .join(",")
 }
 
-fn parse_proc_priv(text: &str) -> Privileges {
-    let mut privileges = Privileges::NONE;
-    for word in text.split(',') {
-        for (p, member) in &PROC_PRIV_MEMBERS {
-            if member.eq_ignore_ascii_case(word.trim()) {
-                privileges |= *p;
-            }
-        }
-    }
-    privileges
+/// The privileges a SET text names, ignoring case, spaces around words and words that
+/// name no member.
+fn parse_set(
+    members: impl Iterator<Item = (Privileges, &'static str)> + Clone,
+    text: &str,
+) -> Privileges {
+    text.split(',')
+        .flat_map(|word| {
+            members
+                .clone()
+                .filter(move |(_, member)| member.eq_ignore_ascii_case(word.trim()))
+        })
+        .fold(Privileges::NONE, |all, (p, _)| all | p)
 }
 
 /// `Routine_type`'s value for `kind`.
@@ -326,33 +332,6 @@ fn routine_type(kind: RoutineKind) -> &'static str {
         RoutineKind::Procedure => "PROCEDURE",
         RoutineKind::Function => "FUNCTION",
     }
-}
-
-fn parse_column_priv(text: &str) -> Privileges {
-    let mut privileges = Privileges::NONE;
-    for word in text.split(',') {
-        for (p, _, member) in &Privileges::COLUMN_NAMES {
-            if member.eq_ignore_ascii_case(word.trim()) {
-                privileges |= *p;
-            }
-        }
-    }
-    privileges
-}
-
-fn parse_table_priv(text: &str) -> Privileges {
-    let mut privileges = Privileges::NONE;
-    for word in text.split(',') {
-        for (p, _, column) in level_privileges(Privileges::TABLE_LEVEL) {
-            if column
-                .trim_end_matches("_priv")
-                .eq_ignore_ascii_case(word.trim())
-            {
-                privileges |= *p;
-            }
-        }
-    }
-    privileges
 }
 
 type Rows = Vec<(Arc<RowSlot>, Vec<Value>)>;
@@ -439,7 +418,7 @@ impl GrantTables {
                 host: text(&row, tp, "Host"),
                 db: text(&row, tp, "Db"),
                 table: text(&row, tp, "Table_name"),
-                privileges: parse_table_priv(&text(&row, tp, "Table_priv")),
+                privileges: parse_set(table_priv_members(), &text(&row, tp, "Table_priv")),
             })
             .collect();
         let cp = &self.columns_priv;
@@ -451,7 +430,7 @@ impl GrantTables {
                 db: text(&row, cp, "Db"),
                 table: text(&row, cp, "Table_name"),
                 column: text(&row, cp, "Column_name"),
-                privileges: parse_column_priv(&text(&row, cp, "Column_priv")),
+                privileges: parse_set(column_priv_members(), &text(&row, cp, "Column_priv")),
             })
             .collect();
         let pp = &self.procs_priv;
@@ -466,7 +445,7 @@ impl GrantTables {
                     _ => RoutineKind::Procedure,
                 },
                 name: text(&row, pp, "Routine_name"),
-                privileges: parse_proc_priv(&text(&row, pp, "Proc_priv")),
+                privileges: parse_set(proc_priv_members(), &text(&row, pp, "Proc_priv")),
             })
             .collect();
         PrivilegeSnapshot::new(accounts, databases, tables, columns, routines)
@@ -589,8 +568,8 @@ impl GrantTables {
         }
         Self::put(txn, &self.tables_priv, &key, |name| match name {
             "Grantor" => Value::text(grantor),
-            "Table_priv" => Value::text(&table_priv_text(grant.privileges)),
-            "Column_priv" => Value::text(&column_priv_text(columns)),
+            "Table_priv" => Value::text(&set_text(table_priv_members(), grant.privileges)),
+            "Column_priv" => Value::text(&set_text(column_priv_members(), columns)),
             _ => Value::text(""),
         })
     }
@@ -614,7 +593,7 @@ impl GrantTables {
         }
         Self::put(txn, &self.procs_priv, &key, |name| match name {
             "Grantor" => Value::text(grantor),
-            "Proc_priv" => Value::text(&proc_priv_text(grant.privileges)),
+            "Proc_priv" => Value::text(&set_text(proc_priv_members(), grant.privileges)),
             _ => Value::text(""),
         })
     }
@@ -632,7 +611,7 @@ impl GrantTables {
             return Self::remove(txn, &self.columns_priv, &key);
         }
         Self::put(txn, &self.columns_priv, &key, |name| match name {
-            "Column_priv" => Value::text(&column_priv_text(grant.privileges)),
+            "Column_priv" => Value::text(&set_text(column_priv_members(), grant.privileges)),
             _ => Value::text(""),
         })
     }
@@ -677,13 +656,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn table_priv_text_round_trips() {
+    fn privilege_set_text_round_trips() {
         let p = Privileges::SELECT | Privileges::INSERT | Privileges::GRANT | Privileges::ALTER;
-        assert_eq!(table_priv_text(p), "Select,Insert,Grant,Alter");
-        assert_eq!(parse_table_priv("Select,Insert,Grant,Alter"), p);
-        assert_eq!(parse_table_priv(""), Privileges::NONE);
+        assert_eq!(
+            set_text(table_priv_members(), p),
+            "Select,Insert,Grant,Alter"
+        );
+        assert_eq!(
+            parse_set(table_priv_members(), "Select,Insert,Grant,Alter"),
+            p
+        );
+        assert_eq!(parse_set(table_priv_members(), ""), Privileges::NONE);
         let c = Privileges::SELECT | Privileges::REFERENCES;
-        assert_eq!(column_priv_text(c), "Select,References");
-        assert_eq!(parse_column_priv("Select,References"), c);
+        assert_eq!(set_text(column_priv_members(), c), "Select,References");
+        assert_eq!(parse_set(column_priv_members(), "Select,References"), c);
+        let r = Privileges::EXECUTE | Privileges::ALTER_ROUTINE;
+        assert_eq!(set_text(proc_priv_members(), r), "Execute,Alter Routine");
+        assert_eq!(
+            parse_set(proc_priv_members(), "execute, Alter Routine,Bogus"),
+            r
+        );
     }
 }
