@@ -433,45 +433,25 @@ impl Session {
         Ok(())
     }
 
-    /// automatic_sp_privileges (ON by default, as in MariaDB): a routine's creator gets
-    /// EXECUTE and ALTER ROUTINE on it unless it holds both already (`created`), and a
-    /// dropped routine's grants go with it.
-    pub(super) fn routine_grants_follow(
+    /// automatic_sp_privileges (ON by default, as in MariaDB).
+    fn automatic_sp_privileges(&self) -> bool {
+        self.engine.global_variable("automatic_sp_privileges") == Some(Value::Int(1))
+    }
+
+    /// With automatic_sp_privileges, a routine's creator gets EXECUTE and ALTER ROUTINE
+    /// on it unless it holds both already.
+    pub(super) fn grant_to_creator(
         &mut self,
         (db, kind, name): (&str, RoutineKind, &str),
-        created: bool,
     ) -> Result<()> {
-        if self.engine.global_variable("automatic_sp_privileges") != Some(Value::Int(1)) {
-            return Ok(());
-        }
         let owner = Privileges::EXECUTE | Privileges::ALTER_ROUTINE;
-        if created {
-            if self.state.grants.global(owner)
-                || self.state.grants.routine(db, kind, name).contains(owner)
-            {
-                return Ok(());
-            }
-        } else if self
-            .engine
-            .privileges()
-            .snapshot()
-            .grants_on_routine(db, kind, name)
-            .is_empty()
+        if !self.automatic_sp_privileges()
+            || self.state.grants.global(owner)
+            || self.state.grants.routine(db, kind, name).contains(owner)
         {
             return Ok(());
         }
         self.change_grant_tables(|session, tables, txn, current| {
-            let grantor = &session.state.current_user;
-            if !created {
-                for g in current.grants_on_routine(db, kind, name) {
-                    let gone = RoutineGrant {
-                        privileges: Privileges::NONE,
-                        ..g.clone()
-                    };
-                    tables.write_routine_grant(txn, &gone, grantor)?;
-                }
-                return Ok(());
-            }
             let creator = UserName {
                 user: session.state.account_user.clone(),
                 host: session.state.account_host.clone(),
@@ -485,7 +465,34 @@ impl Session {
                 name: held.map_or_else(|| name.to_string(), |g| g.name.clone()),
                 privileges: held.map_or(Privileges::NONE, |g| g.privileges) | owner,
             };
-            tables.write_routine_grant(txn, &grant, grantor)
+            tables.write_routine_grant(txn, &grant, &session.state.current_user)
+        })
+    }
+
+    /// With automatic_sp_privileges, a dropped routine's grants go with it.
+    pub(super) fn revoke_on_drop(
+        &mut self,
+        (db, kind, name): (&str, RoutineKind, &str),
+    ) -> Result<()> {
+        if !self.automatic_sp_privileges()
+            || self
+                .engine
+                .privileges()
+                .snapshot()
+                .grants_on_routine(db, kind, name)
+                .is_empty()
+        {
+            return Ok(());
+        }
+        self.change_grant_tables(|session, tables, txn, current| {
+            for g in current.grants_on_routine(db, kind, name) {
+                let gone = RoutineGrant {
+                    privileges: Privileges::NONE,
+                    ..g.clone()
+                };
+                tables.write_routine_grant(txn, &gone, &session.state.current_user)?;
+            }
+            Ok(())
         })
     }
 

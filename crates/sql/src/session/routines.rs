@@ -132,7 +132,7 @@ impl Session {
         {
             return Err(already_exists());
         }
-        self.routine_grants_follow((&db, kind, &name), true)?;
+        self.grant_to_creator((&db, kind, &name))?;
         // Unqualified, a built-in function of the same name is the one called (MariaDB).
         if kind == RoutineKind::Function
             && crate::expr::Function::lookup(&name.to_ascii_uppercase()).is_some()
@@ -173,7 +173,7 @@ impl Session {
             self.state.note(e.code, e.message);
             return Ok(StatementOutcome::ok());
         }
-        self.routine_grants_follow((&db, kind, &name), false)?;
+        self.revoke_on_drop((&db, kind, &name))?;
         Ok(StatementOutcome::ok())
     }
 
