@@ -2572,6 +2572,18 @@ fn explain_multi_table_writes_describes_their_join() {
     assert_eq!(e.code, ErrorCode::BadField);
 }
 
+/// Runs the grant tables' startup again (as a restart would), checks that root still
+/// holds ALL PRIVILEGES, and returns SHOW GRANTS for `account`.
+fn grants_after_startup(engine: &Arc<Engine>, s: &mut Session, account: &str) -> Vec<Vec<String>> {
+    Session::bootstrap_privileges(engine).expect("startup again");
+    let root = rows(s, "SHOW GRANTS FOR root@localhost");
+    assert!(
+        root[0][0].starts_with("GRANT ALL PRIVILEGES ON *.*"),
+        "{root:?}"
+    );
+    rows(s, &format!("SHOW GRANTS FOR {account}"))
+}
+
 /// A data directory from before the routine privileges (and FILE) lacks their columns in
 /// `mysql.user` and `mysql.db`: startup adds them, after the privileges each table had,
 /// and an account or database grant that held ALL at its level holds them too.
@@ -2598,15 +2610,8 @@ fn grant_tables_without_routine_privileges_gain_them_at_startup() {
         );
     }
     ok(&mut s, "ALTER TABLE mysql.user DROP COLUMN File_priv");
-    Session::bootstrap_privileges(&engine).expect("startup again");
-    let grants = |s: &mut Session, account: &str| rows(s, &format!("SHOW GRANTS FOR {account}"));
-    assert!(
-        grants(&mut s, "root@localhost")[0][0].starts_with("GRANT ALL PRIVILEGES ON *.*"),
-        "{:?}",
-        grants(&mut s, "root@localhost")
-    );
     assert_eq!(
-        grants(&mut s, "plain@localhost"),
+        grants_after_startup(&engine, &mut s, "plain@localhost"),
         table(&[
             &["GRANT SELECT ON *.* TO `plain`@`localhost`"],
             &["GRANT ALL PRIVILEGES ON `d`.* TO `plain`@`localhost`"],
@@ -2644,15 +2649,8 @@ fn grant_tables_without_file_priv_gain_it_at_startup() {
     ok(&mut s, "CREATE USER plain@localhost");
     ok(&mut s, "GRANT SELECT ON *.* TO plain@localhost");
     ok(&mut s, "ALTER TABLE mysql.user DROP COLUMN File_priv");
-    Session::bootstrap_privileges(&engine).expect("startup again");
-    let grants = |s: &mut Session, account: &str| rows(s, &format!("SHOW GRANTS FOR {account}"));
-    assert!(
-        grants(&mut s, "root@localhost")[0][0].starts_with("GRANT ALL PRIVILEGES ON *.*"),
-        "{:?}",
-        grants(&mut s, "root@localhost")
-    );
     assert_eq!(
-        grants(&mut s, "plain@localhost")[0][0],
+        grants_after_startup(&engine, &mut s, "plain@localhost")[0][0],
         "GRANT SELECT ON *.* TO `plain`@`localhost`"
     );
     let column: Vec<Vec<String>> = rows(
