@@ -58,6 +58,47 @@ pub fn error_of<T: std::fmt::Debug>(result: Result<T, mysql::Error>) -> (u16, St
     }
 }
 
+/// Runs `sql` and reads every row of every result set: an error raised while rows are
+/// sent (after the column definitions) is returned too, where `query_drop` would drop it.
+pub fn outcome(conn: &mut Conn, sql: &str) -> Result<(), mysql::Error> {
+    let mut result = conn.query_iter(sql)?;
+    while let Some(set) = result.iter() {
+        for row in set {
+            row?;
+        }
+    }
+    Ok(())
+}
+
+/// `sql` as `conn` fails with exactly `code`, `state` and `message`.
+pub fn assert_error(conn: &mut Conn, sql: &str, code: u16, state: &str, message: &str) {
+    let result = outcome(conn, sql);
+    assert!(
+        result.is_err(),
+        "{sql}: expected error {code}, got {result:?}"
+    );
+    let (got, got_state, text) = error_of(result);
+    assert_eq!(
+        (got, got_state.as_str(), text.as_str()),
+        (code, state, message),
+        "{sql}"
+    );
+}
+
+/// Runs each of `statements` on `conn`, panicking at the first that fails.
+pub fn run_all(conn: &mut Conn, statements: &[&str]) {
+    for statement in statements {
+        conn.query_drop(statement)
+            .unwrap_or_else(|e| panic!("{statement}: {e}"));
+    }
+}
+
+/// SHOW GRANTS FOR `account`, one line each.
+pub fn show_grants(conn: &mut Conn, account: &str) -> Vec<String> {
+    conn.query(format!("SHOW GRANTS FOR {account}"))
+        .expect("show grants")
+}
+
 /// True if a fresh connection can run `SELECT 1` and read back 1.
 pub fn select_one_works(port: u16) -> bool {
     let builder = opts(port, None)

@@ -21,53 +21,14 @@
 //! MariaDB lists an account's procedure lines before its function lines, but several
 //! lines of one kind in hash order: no SHOW GRANTS compared here holds two of one kind.
 
-use manycore_testkit::client::{connect_as, error_of};
+use manycore_testkit::client::{assert_error, connect_as, error_of, run_all, show_grants};
 use manycore_testkit::{Server, Target};
 use mysql::prelude::Queryable;
 use mysql::Conn;
 
-/// Runs `sql` and reads every row of every result set: an error raised while rows are
-/// sent (after the column definitions) is returned too, where `query_drop` would drop it.
-fn outcome(conn: &mut Conn, sql: &str) -> Result<(), mysql::Error> {
-    let mut result = conn.query_iter(sql)?;
-    while let Some(set) = result.iter() {
-        for row in set {
-            row?;
-        }
-    }
-    Ok(())
-}
-
-/// `sql` as `conn` fails with exactly `code`, `state` and `message`.
-fn assert_error(conn: &mut Conn, sql: &str, code: u16, state: &str, message: &str) {
-    let result = outcome(conn, sql);
-    assert!(
-        result.is_err(),
-        "{sql}: expected error {code}, got {result:?}"
-    );
-    let (got, got_state, text) = error_of(result);
-    assert_eq!(
-        (got, got_state.as_str(), text.as_str()),
-        (code, state, message),
-        "{sql}"
-    );
-}
-
 /// The first result set of `sql` (a SELECT or a CALL) as integers.
 fn ints(conn: &mut Conn, sql: &str) -> Vec<i64> {
     conn.query(sql).unwrap_or_else(|e| panic!("{sql}: {e}"))
-}
-
-fn grants(root: &mut Conn, account: &str) -> Vec<String> {
-    root.query(format!("SHOW GRANTS FOR {account}"))
-        .expect("show grants")
-}
-
-fn run(root: &mut Conn, statements: &[&str]) {
-    for statement in statements {
-        root.query_drop(statement)
-            .unwrap_or_else(|e| panic!("{statement}: {e}"));
-    }
 }
 
 const USAGE_EXEC: &str = "GRANT USAGE ON *.* TO `rp_exec`@`localhost`";
@@ -75,7 +36,7 @@ const USAGE_EXEC: &str = "GRANT USAGE ON *.* TO `rp_exec`@`localhost`";
 /// Database `rpriv` with table `t` (one row, v = 10), four routines created by root and
 /// the password-less users rp_exec, rp_none and rp_maker with no privileges yet.
 fn setup(root: &mut Conn) {
-    run(
+    run_all(
         root,
         &[
             "DROP USER IF EXISTS rp_exec@localhost, rp_none@localhost, rp_maker@localhost, \
@@ -115,34 +76,37 @@ fn routine_privileges_in_grant_revoke_and_show_grants() {
             "GRANT {privileges} ON *.* TO `rp_exec`@`localhost`"
         )]
     };
-    run(
+    run_all(
         &mut root,
         &["GRANT ALTER ROUTINE ON *.* TO rp_exec@localhost"],
     );
-    assert_eq!(grants(&mut root, account), global("ALTER ROUTINE"));
-    run(&mut root, &["GRANT EXECUTE ON *.* TO rp_exec@localhost"]);
-    assert_eq!(grants(&mut root, account), global("EXECUTE, ALTER ROUTINE"));
-    run(
+    assert_eq!(show_grants(&mut root, account), global("ALTER ROUTINE"));
+    run_all(&mut root, &["GRANT EXECUTE ON *.* TO rp_exec@localhost"]);
+    assert_eq!(
+        show_grants(&mut root, account),
+        global("EXECUTE, ALTER ROUTINE")
+    );
+    run_all(
         &mut root,
         &["GRANT CREATE ROUTINE, SELECT ON *.* TO rp_exec@localhost"],
     );
     assert_eq!(
-        grants(&mut root, account),
+        show_grants(&mut root, account),
         global("SELECT, EXECUTE, CREATE ROUTINE, ALTER ROUTINE")
     );
-    run(&mut root, &["REVOKE EXECUTE ON *.* FROM rp_exec@localhost"]);
+    run_all(&mut root, &["REVOKE EXECUTE ON *.* FROM rp_exec@localhost"]);
     assert_eq!(
-        grants(&mut root, account),
+        show_grants(&mut root, account),
         global("SELECT, CREATE ROUTINE, ALTER ROUTINE")
     );
-    run(
+    run_all(
         &mut root,
         &["REVOKE SELECT, CREATE ROUTINE, ALTER ROUTINE ON *.* FROM rp_exec@localhost"],
     );
-    assert_eq!(grants(&mut root, account), global("USAGE"));
+    assert_eq!(show_grants(&mut root, account), global("USAGE"));
     // Revoking a global privilege not held is not an error.
-    run(&mut root, &["REVOKE EXECUTE ON *.* FROM rp_exec@localhost"]);
-    assert_eq!(grants(&mut root, account), global("USAGE"));
+    run_all(&mut root, &["REVOKE EXECUTE ON *.* FROM rp_exec@localhost"]);
+    assert_eq!(show_grants(&mut root, account), global("USAGE"));
 
     // Database level: a second line, after the *.* one.
     let db = |privileges: &str| {
@@ -151,29 +115,32 @@ fn routine_privileges_in_grant_revoke_and_show_grants() {
             format!("GRANT {privileges} ON `rpriv`.* TO `rp_exec`@`localhost`"),
         ]
     };
-    run(
+    run_all(
         &mut root,
         &["GRANT EXECUTE ON rpriv.* TO rp_exec@localhost"],
     );
-    assert_eq!(grants(&mut root, account), db("EXECUTE"));
-    run(
+    assert_eq!(show_grants(&mut root, account), db("EXECUTE"));
+    run_all(
         &mut root,
         &["GRANT ALTER ROUTINE, CREATE ROUTINE ON rpriv.* TO rp_exec@localhost"],
     );
     assert_eq!(
-        grants(&mut root, account),
+        show_grants(&mut root, account),
         db("EXECUTE, CREATE ROUTINE, ALTER ROUTINE")
     );
-    run(
+    run_all(
         &mut root,
         &["REVOKE CREATE ROUTINE ON rpriv.* FROM rp_exec@localhost"],
     );
-    assert_eq!(grants(&mut root, account), db("EXECUTE, ALTER ROUTINE"));
-    run(
+    assert_eq!(
+        show_grants(&mut root, account),
+        db("EXECUTE, ALTER ROUTINE")
+    );
+    run_all(
         &mut root,
         &["REVOKE EXECUTE, ALTER ROUTINE ON rpriv.* FROM rp_exec@localhost"],
     );
-    assert_eq!(grants(&mut root, account), global("USAGE"));
+    assert_eq!(show_grants(&mut root, account), global("USAGE"));
     // Revoking at a database level with no grant there: 1141.
     assert_error(
         &mut root,
@@ -197,19 +164,19 @@ fn routine_privileges_in_grant_revoke_and_show_grants() {
     ] {
         assert_error(&mut root, sql, 1144, "42000", illegal);
     }
-    assert_eq!(grants(&mut root, account), global("USAGE"));
+    assert_eq!(show_grants(&mut root, account), global("USAGE"));
 
     // ALL on a database includes the routine privileges: without EXECUTE the rest are
     // listed one by one, and EXECUTE back makes it ALL PRIVILEGES again. (MariaDB's list
     // holds privileges manycore does not model, such as CREATE VIEW and TRIGGER: only the
     // routine privileges' place in it is compared.)
-    run(&mut root, &["GRANT ALL ON rpriv.* TO rp_exec@localhost"]);
-    assert_eq!(grants(&mut root, account), db("ALL PRIVILEGES"));
-    run(
+    run_all(&mut root, &["GRANT ALL ON rpriv.* TO rp_exec@localhost"]);
+    assert_eq!(show_grants(&mut root, account), db("ALL PRIVILEGES"));
+    run_all(
         &mut root,
         &["REVOKE EXECUTE ON rpriv.* FROM rp_exec@localhost"],
     );
-    let listed = grants(&mut root, account);
+    let listed = show_grants(&mut root, account);
     let line = &listed[1];
     assert!(
         line.starts_with("GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, DROP, ")
@@ -219,13 +186,13 @@ fn routine_privileges_in_grant_revoke_and_show_grants() {
             && line.ends_with(" ON `rpriv`.* TO `rp_exec`@`localhost`"),
         "{listed:?}"
     );
-    run(
+    run_all(
         &mut root,
         &["GRANT EXECUTE ON rpriv.* TO rp_exec@localhost"],
     );
-    assert_eq!(grants(&mut root, account), db("ALL PRIVILEGES"));
-    run(&mut root, &["REVOKE ALL ON rpriv.* FROM rp_exec@localhost"]);
-    assert_eq!(grants(&mut root, account), global("USAGE"));
+    assert_eq!(show_grants(&mut root, account), db("ALL PRIVILEGES"));
+    run_all(&mut root, &["REVOKE ALL ON rpriv.* FROM rp_exec@localhost"]);
+    assert_eq!(show_grants(&mut root, account), global("USAGE"));
 }
 
 #[test]
@@ -234,7 +201,7 @@ fn execute_and_sql_security_decide_who_may_call() {
     let port = server.port();
     let mut root = server.connect();
     setup(&mut root);
-    run(
+    run_all(
         &mut root,
         &[
             "GRANT EXECUTE ON rpriv.* TO rp_exec@localhost",
@@ -296,7 +263,7 @@ fn execute_and_sql_security_decide_who_may_call() {
     assert_eq!(ints(&mut root, "SELECT v FROM rpriv.t WHERE id = 1"), [11]);
 
     // EXECUTE granted globally works as well as on the database.
-    run(&mut root, &["GRANT EXECUTE ON *.* TO rp_none@localhost"]);
+    run_all(&mut root, &["GRANT EXECUTE ON *.* TO rp_none@localhost"]);
     let mut none = connect_as(port, "rp_none", "").expect("rp_none logs in again");
     assert_eq!(ints(&mut none, "CALL rpriv.getv_invoker(1)"), [11]);
     assert_eq!(ints(&mut none, "SELECT rpriv.fv(1)"), [11]);
@@ -308,7 +275,7 @@ fn create_alter_and_drop_need_routine_privileges() {
     let port = server.port();
     let mut root = server.connect();
     setup(&mut root);
-    run(
+    run_all(
         &mut root,
         &[
             "GRANT EXECUTE ON rpriv.* TO rp_exec@localhost",
@@ -352,7 +319,7 @@ fn create_alter_and_drop_need_routine_privileges() {
     assert_eq!(ints(&mut root, "SELECT rpriv.fv(1)"), [10]);
 
     // With ALTER ROUTINE on the database the same statements work.
-    run(
+    run_all(
         &mut root,
         &["GRANT ALTER ROUTINE ON rpriv.* TO rp_exec@localhost"],
     );
@@ -420,7 +387,7 @@ fn a_definer_routine_needs_its_definer_to_exist_and_have_execute() {
     let server = Server::from_env();
     let mut root = server.connect();
     setup(&mut root);
-    run(
+    run_all(
         &mut root,
         &[
             "CREATE USER rp_gone@localhost",
@@ -446,7 +413,7 @@ fn a_definer_routine_needs_its_definer_to_exist_and_have_execute() {
             ),
         );
     }
-    run(
+    run_all(
         &mut root,
         &["GRANT EXECUTE ON rpriv.* TO rp_gone@localhost"],
     );
@@ -454,7 +421,7 @@ fn a_definer_routine_needs_its_definer_to_exist_and_have_execute() {
     assert_eq!(ints(&mut root, "SELECT rpriv.orphanf()"), [1]);
 
     // The definer dropped: 1449, even for root.
-    run(&mut root, &["DROP USER rp_gone@localhost"]);
+    run_all(&mut root, &["DROP USER rp_gone@localhost"]);
     let gone = "The user specified as a definer ('rp_gone'@'localhost') does not exist";
     assert_error(&mut root, "CALL rpriv.orphan()", 1449, "HY000", gone);
     assert_error(&mut root, "SELECT rpriv.orphanf()", 1449, "HY000", gone);
@@ -466,7 +433,7 @@ fn grant_and_revoke_of_execute_reach_an_open_session() {
     let port = server.port();
     let mut root = server.connect();
     setup(&mut root);
-    run(
+    run_all(
         &mut root,
         &["GRANT EXECUTE ON rpriv.* TO rp_exec@localhost"],
     );
@@ -474,7 +441,7 @@ fn grant_and_revoke_of_execute_reach_an_open_session() {
     assert_eq!(ints(&mut exec, "CALL rpriv.getv(1)"), [10]);
     assert_eq!(ints(&mut exec, "SELECT rpriv.fv(1)"), [10]);
 
-    run(
+    run_all(
         &mut root,
         &["REVOKE EXECUTE ON rpriv.* FROM rp_exec@localhost"],
     );
@@ -499,12 +466,12 @@ fn grant_and_revoke_of_execute_reach_an_open_session() {
     );
 
     // A database-level grant reaches it again.
-    run(
+    run_all(
         &mut root,
         &["GRANT EXECUTE ON rpriv.* TO rp_exec@localhost"],
     );
     assert_eq!(ints(&mut exec, "CALL rpriv.getv(1)"), [10]);
-    run(
+    run_all(
         &mut root,
         &["REVOKE EXECUTE ON rpriv.* FROM rp_exec@localhost"],
     );
@@ -520,10 +487,10 @@ fn grant_and_revoke_of_execute_reach_an_open_session() {
     // session, only a new one, and a global REVOKE does not take EXECUTE from a session
     // that logged in with it. manycore applies every GRANT and REVOKE at each session's
     // next statement (privilege invariant (2)), so a revoked privilege is gone at once.
-    run(&mut root, &["GRANT EXECUTE ON *.* TO rp_exec@localhost"]);
+    run_all(&mut root, &["GRANT EXECUTE ON *.* TO rp_exec@localhost"]);
     if Target::from_env() == Target::Manycore {
         assert_eq!(ints(&mut exec, "CALL rpriv.getv(1)"), [10]);
-        run(&mut root, &["REVOKE EXECUTE ON *.* FROM rp_exec@localhost"]);
+        run_all(&mut root, &["REVOKE EXECUTE ON *.* FROM rp_exec@localhost"]);
         assert_error(
             &mut exec,
             "CALL rpriv.getv(1)",
@@ -542,7 +509,7 @@ fn grant_and_revoke_of_execute_reach_an_open_session() {
     );
     let mut later = connect_as(port, "rp_exec", "").expect("rp_exec logs in again");
     assert_eq!(ints(&mut later, "CALL rpriv.getv(1)"), [10]);
-    run(&mut root, &["REVOKE EXECUTE ON *.* FROM rp_exec@localhost"]);
+    run_all(&mut root, &["REVOKE EXECUTE ON *.* FROM rp_exec@localhost"]);
     assert_eq!(ints(&mut later, "CALL rpriv.getv(1)"), [10]);
     let mut last = connect_as(port, "rp_exec", "").expect("rp_exec logs in a third time");
     assert_error(
@@ -573,12 +540,12 @@ fn routine_level_grants() {
 
     // EXECUTE on one procedure: rp_none (no database-level EXECUTE) may CALL it and no
     // other routine.
-    run(
+    run_all(
         &mut root,
         &["GRANT EXECUTE ON PROCEDURE rpriv.getv TO rp_none@localhost"],
     );
     assert_eq!(
-        grants(&mut root, "rp_none@localhost"),
+        show_grants(&mut root, "rp_none@localhost"),
         [usage_none, exec_getv]
     );
     let mut none = connect_as(port, "rp_none", "").expect("rp_none logs in");
@@ -599,14 +566,14 @@ fn routine_level_grants() {
 
     // A function line comes after the procedure line; WITH GRANT OPTION ends it, and
     // the row holds 'Grant' beside the privilege.
-    run(
+    run_all(
         &mut root,
         &["GRANT ALTER ROUTINE ON FUNCTION rpriv.fv TO rp_none@localhost WITH GRANT OPTION"],
     );
     let alter_fv = "GRANT ALTER ROUTINE ON FUNCTION `rpriv`.`fv` TO `rp_none`@`localhost` \
                     WITH GRANT OPTION";
     assert_eq!(
-        grants(&mut root, "rp_none@localhost"),
+        show_grants(&mut root, "rp_none@localhost"),
         [usage_none, exec_getv, alter_fv]
     );
     let row: Vec<(String, String, String, String, String, String, String)> = root
@@ -680,13 +647,13 @@ fn routine_level_grants() {
             ),
         );
     }
-    assert_eq!(grants(&mut root, "rp_exec@localhost"), [usage_exec]);
-    run(
+    assert_eq!(show_grants(&mut root, "rp_exec@localhost"), [usage_exec]);
+    run_all(
         &mut none,
         &["GRANT ALTER ROUTINE ON FUNCTION rpriv.fv TO rp_exec@localhost"],
     );
     assert_eq!(
-        grants(&mut root, "rp_exec@localhost"),
+        show_grants(&mut root, "rp_exec@localhost"),
         [
             usage_exec,
             "GRANT ALTER ROUTINE ON FUNCTION `rpriv`.`fv` TO `rp_exec`@`localhost`"
@@ -702,14 +669,14 @@ fn routine_level_grants() {
         grantor,
         [("rp_none@localhost".to_string(), "Alter Routine".to_string())]
     );
-    run(
+    run_all(
         &mut none,
         &["REVOKE ALTER ROUTINE ON FUNCTION rpriv.fv FROM rp_exec@localhost"],
     );
-    assert_eq!(grants(&mut root, "rp_exec@localhost"), [usage_exec]);
+    assert_eq!(show_grants(&mut root, "rp_exec@localhost"), [usage_exec]);
 
     // ALL on a procedure is EXECUTE and ALTER ROUTINE.
-    run(
+    run_all(
         &mut root,
         &["GRANT ALL ON PROCEDURE rpriv.getv_invoker TO rp_exec@localhost"],
     );
@@ -717,7 +684,7 @@ fn routine_level_grants() {
         format!("GRANT {privileges} ON PROCEDURE `rpriv`.`getv_invoker` TO `rp_exec`@`localhost`")
     };
     assert_eq!(
-        grants(&mut root, "rp_exec@localhost"),
+        show_grants(&mut root, "rp_exec@localhost"),
         [
             usage_exec.to_string(),
             all_invoker("EXECUTE, ALTER ROUTINE")
@@ -725,19 +692,19 @@ fn routine_level_grants() {
     );
     // REVOKE of one privilege leaves the other; of the last, removes the line; once
     // more, 1403.
-    run(
+    run_all(
         &mut root,
         &["REVOKE EXECUTE ON PROCEDURE rpriv.getv_invoker FROM rp_exec@localhost"],
     );
     assert_eq!(
-        grants(&mut root, "rp_exec@localhost"),
+        show_grants(&mut root, "rp_exec@localhost"),
         [usage_exec.to_string(), all_invoker("ALTER ROUTINE")]
     );
-    run(
+    run_all(
         &mut root,
         &["REVOKE ALTER ROUTINE ON PROCEDURE rpriv.getv_invoker FROM rp_exec@localhost"],
     );
-    assert_eq!(grants(&mut root, "rp_exec@localhost"), [usage_exec]);
+    assert_eq!(show_grants(&mut root, "rp_exec@localhost"), [usage_exec]);
     let no_grant = |user: &str, routine: &str| {
         format!(
             "There is no such grant defined for user '{user}' on host 'localhost' on \
@@ -754,24 +721,24 @@ fn routine_level_grants() {
 
     // Revoking ALTER ROUTINE alone from the fv grant leaves its grant option, shown as
     // USAGE; revoking that too removes the line.
-    run(
+    run_all(
         &mut root,
         &["REVOKE ALTER ROUTINE ON FUNCTION rpriv.fv FROM rp_none@localhost"],
     );
     assert_eq!(
-        grants(&mut root, "rp_none@localhost"),
+        show_grants(&mut root, "rp_none@localhost"),
         [
             usage_none,
             exec_getv,
             "GRANT USAGE ON FUNCTION `rpriv`.`fv` TO `rp_none`@`localhost` WITH GRANT OPTION"
         ]
     );
-    run(
+    run_all(
         &mut root,
         &["REVOKE GRANT OPTION ON FUNCTION rpriv.fv FROM rp_none@localhost"],
     );
     assert_eq!(
-        grants(&mut root, "rp_none@localhost"),
+        show_grants(&mut root, "rp_none@localhost"),
         [usage_none, exec_getv]
     );
 
@@ -842,19 +809,19 @@ fn routine_level_grants() {
         assert_error(&mut root, sql, 1403, "42000", &no_grant("rp_none", routine));
     }
     assert_eq!(
-        grants(&mut root, "rp_none@localhost"),
+        show_grants(&mut root, "rp_none@localhost"),
         [usage_none, exec_getv]
     );
 
     // Routine names are case-insensitive: a grant on GETV works for getv and is revoked
     // by any spelling. mysql.procs_priv keeps the name as the GRANT spelled it; SHOW
     // GRANTS prints it in lower case.
-    run(
+    run_all(
         &mut root,
         &["GRANT EXECUTE ON PROCEDURE rpriv.GETV TO rp_exec@localhost"],
     );
     assert_eq!(
-        grants(&mut root, "rp_exec@localhost"),
+        show_grants(&mut root, "rp_exec@localhost"),
         [
             usage_exec,
             "GRANT EXECUTE ON PROCEDURE `rpriv`.`getv` TO `rp_exec`@`localhost`"
@@ -867,11 +834,11 @@ fn routine_level_grants() {
     let mut exec = connect_as(port, "rp_exec", "").expect("rp_exec logs in");
     assert_eq!(ints(&mut exec, "CALL rpriv.getv(1)"), [10]);
     assert_eq!(ints(&mut exec, "CALL rpriv.GetV(1)"), [10]);
-    run(
+    run_all(
         &mut root,
         &["REVOKE EXECUTE ON PROCEDURE rpriv.Getv FROM rp_exec@localhost"],
     );
-    assert_eq!(grants(&mut root, "rp_exec@localhost"), [usage_exec]);
+    assert_eq!(show_grants(&mut root, "rp_exec@localhost"), [usage_exec]);
     assert_error(
         &mut exec,
         "CALL rpriv.getv(1)",
@@ -882,11 +849,11 @@ fn routine_level_grants() {
 
     // A REVOKE or GRANT on the routine reaches rp_none's open session at its next
     // statement.
-    run(
+    run_all(
         &mut root,
         &["REVOKE EXECUTE ON PROCEDURE rpriv.getv FROM rp_none@localhost"],
     );
-    assert_eq!(grants(&mut root, "rp_none@localhost"), [usage_none]);
+    assert_eq!(show_grants(&mut root, "rp_none@localhost"), [usage_none]);
     assert_error(
         &mut none,
         "CALL rpriv.getv(1)",
@@ -894,7 +861,7 @@ fn routine_level_grants() {
         "42000",
         &execute_denied("rp_none", "getv"),
     );
-    run(
+    run_all(
         &mut root,
         &["GRANT EXECUTE ON PROCEDURE rpriv.getv TO rp_none@localhost"],
     );
@@ -902,7 +869,7 @@ fn routine_level_grants() {
 
     // ALTER ROUTINE on one procedure lets rp_exec drop that one and no other; the drop
     // takes the grant with it (automatic_sp_privileges).
-    run(
+    run_all(
         &mut root,
         &["GRANT ALTER ROUTINE ON PROCEDURE rpriv.bump TO rp_exec@localhost"],
     );
@@ -935,9 +902,9 @@ fn routine_level_grants() {
         "42000",
         "PROCEDURE rpriv.bump does not exist",
     );
-    assert_eq!(grants(&mut root, "rp_exec@localhost"), [usage_exec]);
+    assert_eq!(show_grants(&mut root, "rp_exec@localhost"), [usage_exec]);
     assert_eq!(
-        grants(&mut root, "rp_none@localhost"),
+        show_grants(&mut root, "rp_none@localhost"),
         [usage_none, exec_getv]
     );
 }
@@ -948,7 +915,7 @@ fn routine_grants_follow_rename_drop_and_revoke_all() {
     let port = server.port();
     let mut root = server.connect();
     setup(&mut root);
-    run(
+    run_all(
         &mut root,
         &[
             "GRANT SELECT ON rpriv.t TO rp_none@localhost",
@@ -958,12 +925,12 @@ fn routine_grants_follow_rename_drop_and_revoke_all() {
     );
 
     // RENAME USER carries each line to the new name.
-    run(
+    run_all(
         &mut root,
         &["RENAME USER rp_none@localhost TO rp_renamed@localhost"],
     );
     assert_eq!(
-        grants(&mut root, "rp_renamed@localhost"),
+        show_grants(&mut root, "rp_renamed@localhost"),
         [
             "GRANT USAGE ON *.* TO `rp_renamed`@`localhost`",
             "GRANT SELECT ON `rpriv`.`t` TO `rp_renamed`@`localhost`",
@@ -981,7 +948,7 @@ fn routine_grants_follow_rename_drop_and_revoke_all() {
     drop(renamed);
 
     // DROP USER removes them: the same name created again has none.
-    run(
+    run_all(
         &mut root,
         &[
             "DROP USER rp_renamed@localhost",
@@ -990,7 +957,7 @@ fn routine_grants_follow_rename_drop_and_revoke_all() {
     );
     assert_eq!(procs_priv_count(&mut root), 0);
     assert_eq!(
-        grants(&mut root, "rp_renamed@localhost"),
+        show_grants(&mut root, "rp_renamed@localhost"),
         ["GRANT USAGE ON *.* TO `rp_renamed`@`localhost`"]
     );
     let mut renamed = connect_as(port, "rp_renamed", "").expect("rp_renamed logs in again");
@@ -1003,7 +970,7 @@ fn routine_grants_follow_rename_drop_and_revoke_all() {
     );
 
     // REVOKE ALL PRIVILEGES, GRANT OPTION removes them with the other levels' grants.
-    run(
+    run_all(
         &mut root,
         &[
             "GRANT EXECUTE ON rpriv.* TO rp_exec@localhost",
@@ -1012,7 +979,7 @@ fn routine_grants_follow_rename_drop_and_revoke_all() {
         ],
     );
     assert_eq!(
-        grants(&mut root, "rp_exec@localhost"),
+        show_grants(&mut root, "rp_exec@localhost"),
         [
             USAGE_EXEC,
             "GRANT EXECUTE ON `rpriv`.* TO `rp_exec`@`localhost`",
@@ -1021,11 +988,11 @@ fn routine_grants_follow_rename_drop_and_revoke_all() {
              WITH GRANT OPTION",
         ]
     );
-    run(
+    run_all(
         &mut root,
         &["REVOKE ALL PRIVILEGES, GRANT OPTION FROM rp_exec@localhost"],
     );
-    assert_eq!(grants(&mut root, "rp_exec@localhost"), [USAGE_EXEC]);
+    assert_eq!(show_grants(&mut root, "rp_exec@localhost"), [USAGE_EXEC]);
     assert_eq!(procs_priv_count(&mut root), 0);
 }
 
@@ -1041,7 +1008,7 @@ fn automatic_sp_privileges_follow_create_and_drop() {
     );
     // Root, who holds every privilege, got no row for the routines setup created.
     assert_eq!(procs_priv_count(&mut root), 0);
-    run(
+    run_all(
         &mut root,
         &[
             "GRANT CREATE ROUTINE ON rpriv.* TO rp_maker@localhost",
@@ -1052,7 +1019,7 @@ fn automatic_sp_privileges_follow_create_and_drop() {
     // A creator with CREATE ROUTINE only gets EXECUTE and ALTER ROUTINE on each routine
     // it creates (not the grant option), granted by itself.
     let mut maker = connect_as(port, "rp_maker", "").expect("rp_maker logs in");
-    run(
+    run_all(
         &mut maker,
         &[
             "CREATE PROCEDURE rpriv.mp() SELECT 1",
@@ -1063,7 +1030,7 @@ fn automatic_sp_privileges_follow_create_and_drop() {
     let create_maker = "GRANT CREATE ROUTINE ON `rpriv`.* TO `rp_maker`@`localhost`";
     let mf_line = "GRANT EXECUTE, ALTER ROUTINE ON FUNCTION `rpriv`.`mf` TO `rp_maker`@`localhost`";
     assert_eq!(
-        grants(&mut root, "rp_maker@localhost"),
+        show_grants(&mut root, "rp_maker@localhost"),
         [
             usage_maker,
             create_maker,
@@ -1115,24 +1082,24 @@ fn automatic_sp_privileges_follow_create_and_drop() {
         .query_drop("DROP PROCEDURE rpriv.mp")
         .expect("drop own procedure");
     assert_eq!(
-        grants(&mut root, "rp_maker@localhost"),
+        show_grants(&mut root, "rp_maker@localhost"),
         [usage_maker, create_maker, mf_line]
     );
 
     // A DROP by anyone takes every account's grants on the routine away, and the same
     // name created again (by root) gives nobody anything.
-    run(
+    run_all(
         &mut root,
         &["GRANT EXECUTE ON FUNCTION rpriv.mf TO rp_none@localhost"],
     );
     assert_eq!(
-        grants(&mut root, "rp_none@localhost"),
+        show_grants(&mut root, "rp_none@localhost"),
         [
             "GRANT USAGE ON *.* TO `rp_none`@`localhost`",
             "GRANT EXECUTE ON FUNCTION `rpriv`.`mf` TO `rp_none`@`localhost`",
         ]
     );
-    run(
+    run_all(
         &mut root,
         &[
             "DROP FUNCTION rpriv.mf",
@@ -1140,18 +1107,18 @@ fn automatic_sp_privileges_follow_create_and_drop() {
         ],
     );
     assert_eq!(
-        grants(&mut root, "rp_none@localhost"),
+        show_grants(&mut root, "rp_none@localhost"),
         ["GRANT USAGE ON *.* TO `rp_none`@`localhost`"]
     );
     assert_eq!(
-        grants(&mut root, "rp_maker@localhost"),
+        show_grants(&mut root, "rp_maker@localhost"),
         [usage_maker, create_maker]
     );
     assert_eq!(procs_priv_count(&mut root), 0);
 
     // A creator already holding EXECUTE and ALTER ROUTINE on the database gets no line.
     let mut exec = connect_as(port, "rp_exec", "").expect("rp_exec logs in");
-    run(
+    run_all(
         &mut exec,
         &[
             "CREATE PROCEDURE rpriv.ep() SELECT 1",
@@ -1159,7 +1126,7 @@ fn automatic_sp_privileges_follow_create_and_drop() {
         ],
     );
     assert_eq!(
-        grants(&mut root, "rp_exec@localhost"),
+        show_grants(&mut root, "rp_exec@localhost"),
         [
             USAGE_EXEC,
             "GRANT EXECUTE, CREATE ROUTINE, ALTER ROUTINE ON `rpriv`.* TO `rp_exec`@`localhost`",
@@ -1178,14 +1145,14 @@ fn automatic_sp_privileges_follow_create_and_drop() {
         "Variable 'automatic_sp_privileges' is a GLOBAL variable and should be set with \
          SET GLOBAL",
     );
-    run(&mut root, &["SET GLOBAL automatic_sp_privileges = OFF"]);
+    run_all(&mut root, &["SET GLOBAL automatic_sp_privileges = OFF"]);
     assert_eq!(
         ints(&mut root, "SELECT @@GLOBAL.automatic_sp_privileges"),
         [0]
     );
-    run(&mut maker, &["CREATE PROCEDURE rpriv.mp2() SELECT 2"]);
+    run_all(&mut maker, &["CREATE PROCEDURE rpriv.mp2() SELECT 2"]);
     assert_eq!(
-        grants(&mut root, "rp_maker@localhost"),
+        show_grants(&mut root, "rp_maker@localhost"),
         [usage_maker, create_maker]
     );
     assert_error(
@@ -1199,18 +1166,18 @@ fn automatic_sp_privileges_follow_create_and_drop() {
         "GRANT USAGE ON *.* TO `rp_none`@`localhost`",
         "GRANT EXECUTE ON PROCEDURE `rpriv`.`mp2` TO `rp_none`@`localhost`",
     ];
-    run(
+    run_all(
         &mut root,
         &[
             "GRANT EXECUTE ON PROCEDURE rpriv.mp2 TO rp_none@localhost",
             "DROP PROCEDURE rpriv.mp2",
         ],
     );
-    assert_eq!(grants(&mut root, "rp_none@localhost"), none_mp2);
-    run(&mut root, &["CREATE PROCEDURE rpriv.mp2() SELECT 3"]);
+    assert_eq!(show_grants(&mut root, "rp_none@localhost"), none_mp2);
+    run_all(&mut root, &["CREATE PROCEDURE rpriv.mp2() SELECT 3"]);
     let mut none = connect_as(port, "rp_none", "").expect("rp_none logs in");
     assert_eq!(ints(&mut none, "CALL rpriv.mp2()"), [3]);
-    run(&mut root, &["SET GLOBAL automatic_sp_privileges = ON"]);
+    run_all(&mut root, &["SET GLOBAL automatic_sp_privileges = ON"]);
     assert_eq!(
         ints(&mut root, "SELECT @@GLOBAL.automatic_sp_privileges"),
         [1]
@@ -1228,7 +1195,7 @@ fn routines_are_seen_only_with_a_privilege_on_them() {
     let port = server.port();
     let mut root = server.connect();
     setup(&mut root);
-    run(
+    run_all(
         &mut root,
         &[
             "GRANT SELECT ON rpriv.* TO rp_none@localhost",
@@ -1237,7 +1204,7 @@ fn routines_are_seen_only_with_a_privilege_on_them() {
         ],
     );
     let mut maker = connect_as(port, "rp_maker", "").expect("rp_maker logs in");
-    run(&mut maker, &["CREATE PROCEDURE rpriv.made(n INT) SELECT n"]);
+    run_all(&mut maker, &["CREATE PROCEDURE rpriv.made(n INT) SELECT n"]);
     let definitions = |conn: &mut Conn| -> Vec<(String, Option<String>)> {
         conn.query(
             "SELECT ROUTINE_NAME, ROUTINE_DEFINITION FROM information_schema.ROUTINES \
