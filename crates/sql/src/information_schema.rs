@@ -10,10 +10,10 @@
 //! TABLES lists views too (TABLE_TYPE 'VIEW'); VIEWS shows their query as written, not
 //! MariaDB's rewritten text, and COLUMNS lists their bound result columns, as DESCRIBE does.
 //!
-//! TRIGGERS lists the catalog's triggers (CREATED is NULL: not kept yet). ROUTINES and
-//! PARAMETERS list the stored routines a session holds a routine privilege on, with
-//! ROUTINE_DEFINITION only for their definer (`routine` invariant (9); SHOW PROCEDURE
-//! STATUS is built on ROUTINES); EVENTS describes what manycore does not have, so it is
+//! TRIGGERS lists the triggers of the tables a session holds TRIGGER on (CREATED is
+//! NULL: not kept yet). ROUTINES and PARAMETERS list the stored routines a session holds
+//! a routine privilege on, with ROUTINE_DEFINITION only for their definer (`routine`
+//! invariant (9); SHOW PROCEDURE STATUS is built on ROUTINES); EVENTS describes what manycore does not have, so it is
 //! always empty: clients such as mariadb-dump read it (and SHOW EVENTS) to learn that
 //! there is nothing to do.
 //!
@@ -925,9 +925,10 @@ fn views(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
         .collect()
 }
 
-/// TRIGGERS rows (also SHOW TRIGGERS): the triggers of the tables the session sees, by
-/// table, event, timing and firing order. CREATED is NULL: the creation time is not kept yet. DATABASE_COLLATION
-/// is the database's now (MariaDB records it at CREATE TRIGGER: the two differ only after
+/// TRIGGERS rows (also SHOW TRIGGERS): the triggers of the tables the session holds
+/// TRIGGER on (MariaDB leaves the others out), by table, event, timing and firing order.
+/// CREATED is NULL: the creation time is not kept yet. DATABASE_COLLATION is the
+/// database's now (MariaDB records it at CREATE TRIGGER: the two differ only after
 /// an ALTER DATABASE ... COLLATE).
 fn triggers(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
     let mut rows = Vec::new();
@@ -944,7 +945,10 @@ fn triggers(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
             database.triggers.iter().enumerate().collect();
         listed.sort_by_cached_key(|(n, t)| rank(*n, t));
         for (n, trigger) in listed {
-            if !grants.table_any(db, &trigger.table) {
+            if !grants
+                .table(db, &trigger.table)
+                .contains(Privileges::TRIGGER)
+            {
                 continue;
             }
             // ACTION_ORDER: its place among the triggers of its table, event and timing.

@@ -68,7 +68,8 @@
 //!     a missing routine is 1370 too. A body binds with its definer's privileges (SQL SECURITY
 //!     DEFINER, the default; 1449 if that account no longer exists, 1370 if it may not
 //!     execute the routine) or the caller's (INVOKER): what it may read and write is
-//!     checked then, and a bound routine binds again when a GRANT or REVOKE changes any
+//!     checked then (CURRENT_USER() in it is whose privileges it runs with:
+//!     `RunningRoutines::current_user`), and a bound routine binds again when a GRANT or REVOKE changes any
 //!     account's privileges (session invariant (2)).
 //! (9) A session sees a routine (information_schema.ROUTINES and PARAMETERS, SHOW ...
 //!     STATUS, SHOW CREATE) only if it holds EXECUTE, ALTER ROUTINE or CREATE ROUTINE on
@@ -87,7 +88,7 @@ use crate::compound;
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{EvalContext, Expr, SessionContext, StoredCall, StoredFunction, VarScope};
 use crate::parse::{self, Statement};
-use crate::privilege::{AccessCheck, Privileges, SessionGrants};
+use crate::privilege::{self, AccessCheck, Privileges, SessionGrants};
 use crate::scope::Parameters;
 use crate::select::BindContext;
 use crate::view::{quote_definer, quote_name};
@@ -582,11 +583,42 @@ fn stored<'c>(
         .ok_or_else(|| no_such_routine(kind, db, name))
 }
 
-/// A SQL SECURITY DEFINER routine's definer: its grants and its name for messages
-/// (invariant (8)).
-struct Definer {
+/// The account a SQL SECURITY DEFINER routine's or a trigger's body binds and runs as
+/// (invariant (8)): its grants, its name for messages, and its name as CURRENT_USER()
+/// shows it.
+pub(crate) struct Definer {
     grants: SessionGrants,
     quoted: String,
+    name: Arc<str>,
+}
+
+impl Definer {
+    /// Definer `definer` (`user@host`, as a routine or trigger keeps it) of an object
+    /// used under `cx`: 1449 if the account is gone, as in MariaDB.
+    pub(crate) fn resolve(cx: &BindContext, definer: &str) -> Result<Definer> {
+        let (user, host) = privilege::split_definer(definer);
+        let Some(grants) = cx.access.grants.definer(user, host) else {
+            return Err(privilege::no_such_definer(user, host));
+        };
+        Ok(Definer {
+            grants,
+            quoted: format!("'{user}'@'{host}'"),
+            name: definer.into(),
+        })
+    }
+
+    pub(crate) fn access(&self) -> AccessCheck<'_> {
+        AccessCheck {
+            grants: &self.grants,
+            quoted_user: &self.quoted,
+            quoted_account: &self.quoted,
+        }
+    }
+
+    /// `user@host`, as CURRENT_USER() shows it in the body.
+    pub(crate) fn name(&self) -> &Arc<str> {
+        &self.name
+    }
 }
 
 /// The definer whose privileges `found` (of database `db`) binds its body with, called
@@ -596,45 +628,24 @@ fn definer(cx: &BindContext, db: &str, found: &RoutineSchema) -> Result<Option<D
     if found.security.eq_ignore_ascii_case("INVOKER") {
         return Ok(None);
     }
-    let (user, host) = found
-        .definer
-        .rsplit_once('@')
-        .unwrap_or((&found.definer, "%"));
-    let quoted = format!("'{user}'@'{host}'");
-    let Some(grants) = cx.access.grants.definer(user, host) else {
-        return Err(Error::new(
-            ErrorCode::NoSuchUser,
-            format!("The user specified as a definer ({quoted}) does not exist"),
-        ));
-    };
-    let definer = Definer { grants, quoted };
+    let definer = Definer::resolve(cx, &found.definer)?;
     definer
         .access()
         .routine(db, found.kind, &found.name, Privileges::EXECUTE)?;
     Ok(Some(definer))
 }
 
-impl Definer {
-    fn access(&self) -> AccessCheck<'_> {
-        AccessCheck {
-            grants: &self.grants,
-            quoted_user: &self.quoted,
-            quoted_account: &self.quoted,
-        }
-    }
-}
-
-/// The context a routine's `body` of database `db` binds in, called under `cx` by the
-/// routines `calling`, with `definer`'s privileges or else the caller's.
-fn body_context<'a>(
+/// The context a routine's or trigger's `body` of database `db` binds in, called under
+/// `cx` by the routines `calling`, with `definer`'s privileges or else the caller's.
+pub(crate) fn body_context<'a>(
     cx: &BindContext<'a>,
     db: &'a str,
     body: &'a str,
     unbound: &'a Parameters,
     calling: &'a [String],
-    definer: &'a Option<Definer>,
+    definer: Option<&'a Definer>,
 ) -> BindContext<'a> {
-    let access = definer.as_ref().map_or(cx.access, Definer::access);
+    let access = definer.map_or(cx.access, Definer::access);
     BindContext {
         catalog: cx.catalog,
         database: Some(db),
@@ -686,6 +697,8 @@ pub(crate) struct BoundProcedure {
     pub qualified: String,
     pub declared: Vec<Parameter>,
     pub body: compound::Body,
+    /// Its definer's `user@host` for SQL SECURITY DEFINER (CURRENT_USER() in the body).
+    definer: Option<Arc<str>>,
 }
 
 /// Binds procedure `db.name` for a CALL under `cx` (1305, and the errors of `entered`);
@@ -698,13 +711,14 @@ pub(crate) fn bind_procedure(cx: &BindContext, db: &str, name: &str) -> Result<B
     let calling = entered(cx, kind, db, &found.name)?;
     let unbound = Parameters::untyped();
     let definer = definer(cx, db, found)?;
-    let body_cx = body_context(cx, db, &found.body, &unbound, &calling, &definer);
+    let body_cx = body_context(cx, db, &found.body, &unbound, &calling, definer.as_ref());
     let body = compound::bind_procedure(&body_cx, db, &found.body, &declared)?;
     Ok(BoundProcedure {
         key: calling_key(kind, db, &found.name),
         qualified: format!("{db}.{}", found.name),
         declared,
         body,
+        definer: definer.as_ref().map(|d| Arc::clone(d.name())),
     })
 }
 
@@ -818,9 +832,10 @@ pub struct RunningRoutines(RefCell<Vec<Running>>);
 
 enum Running {
     Procedure(Arc<BoundProcedure>),
-    /// A function, by `calling_key`.
-    Function(Arc<str>),
-    Trigger,
+    /// A function, by `calling_key`, with its definer for SQL SECURITY DEFINER.
+    Function(Arc<str>, Option<Arc<str>>),
+    /// A trigger, with its definer.
+    Trigger(Arc<str>),
 }
 
 /// What lies between a procedure's innermost running instance and a recursive CALL.
@@ -839,9 +854,9 @@ impl RunningRoutines {
     /// Function `key` runs until the guard returned is dropped; 1424 if it runs already
     /// (binding refuses a function inside itself, but not a recursion's body run again,
     /// invariant (7)).
-    fn enter_function(&self, key: &Arc<str>) -> Result<Entered<'_>> {
+    fn enter_function(&self, key: &Arc<str>, definer: Option<Arc<str>>) -> Result<Entered<'_>> {
         let running = self.0.borrow().iter().any(|r| match r {
-            Running::Function(running) => running == key,
+            Running::Function(running, _) => running == key,
             _ => false,
         });
         if running {
@@ -850,12 +865,28 @@ impl RunningRoutines {
                 "Recursive stored functions and triggers are not allowed",
             ));
         }
-        Ok(self.enter(Running::Function(Arc::clone(key))))
+        Ok(self.enter(Running::Function(Arc::clone(key), definer)))
     }
 
-    /// A trigger's body runs until the guard returned is dropped.
-    pub(crate) fn enter_trigger(&self) -> Entered<'_> {
-        self.enter(Running::Trigger)
+    /// The body of a trigger defined by `definer` runs until the guard returned is
+    /// dropped.
+    pub(crate) fn enter_trigger(&self, definer: Arc<str>) -> Entered<'_> {
+        self.enter(Running::Trigger(definer))
+    }
+
+    /// The account the innermost running body runs as, CURRENT_USER() in it: the
+    /// definer of the innermost SQL SECURITY DEFINER routine or trigger (an INVOKER
+    /// routine runs as its caller); None outside them (the session's account).
+    pub(crate) fn current_user(&self) -> Option<Arc<str>> {
+        self.0
+            .borrow()
+            .iter()
+            .rev()
+            .find_map(|routine| match routine {
+                Running::Procedure(procedure) => procedure.definer.clone(),
+                Running::Function(_, definer) => definer.clone(),
+                Running::Trigger(definer) => Some(Arc::clone(definer)),
+            })
     }
 
     fn enter(&self, routine: Running) -> Entered<'_> {
@@ -877,8 +908,8 @@ impl RunningRoutines {
                     innermost.get_or_insert_with(|| Arc::clone(procedure));
                 }
                 Running::Procedure(_) => {}
-                Running::Function(_) => crossed.function |= innermost.is_none(),
-                Running::Trigger => crossed.trigger |= innermost.is_none(),
+                Running::Function(..) => crossed.function |= innermost.is_none(),
+                Running::Trigger(_) => crossed.trigger |= innermost.is_none(),
             }
         }
         Some((innermost?, instances, crossed))
@@ -939,7 +970,7 @@ pub(crate) fn bind_function_call(
     let calling = entered(cx, RoutineKind::Function, db, &found.name)?;
     let unbound = Parameters::untyped();
     let definer = definer(cx, db, found)?;
-    let body_cx = body_context(cx, db, &found.body, &unbound, &calling, &definer);
+    let body_cx = body_context(cx, db, &found.body, &unbound, &calling, definer.as_ref());
     let body = compound::bind_function(&body_cx, db, &found.name, &found.body, &declared)?;
     if body.writes {
         return Err(Error::not_supported(
@@ -956,6 +987,7 @@ pub(crate) fn bind_function_call(
         written,
         returns,
         body,
+        definer: definer.as_ref().map(|d| Arc::clone(d.name())),
     });
     Ok(Expr::Stored {
         function: StoredCall(function),
@@ -972,6 +1004,8 @@ struct BoundFunction {
     written: String,
     returns: DataType,
     body: compound::Body,
+    /// Its definer's `user@host` for SQL SECURITY DEFINER (CURRENT_USER() in the body).
+    definer: Option<Arc<str>>,
 }
 
 impl std::fmt::Debug for BoundFunction {
@@ -997,7 +1031,7 @@ impl StoredFunction for BoundFunction {
         let (view, interrupt) = reader.reading();
         let session = ctx.session;
         let _running = match session.running_routines() {
-            Some(running) => Some(running.enter_function(&self.key)?),
+            Some(running) => Some(running.enter_function(&self.key, self.definer.clone())?),
             None => None,
         };
         let mut runtime = compound::Runtime {

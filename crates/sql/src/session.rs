@@ -238,18 +238,36 @@ impl SessionState {
         Ok(manycore_types::format::to_text(&value, &DataType::Null))
     }
 
-    /// The DEFINER a CREATE gave (`user@host`), or the current user's for none or
-    /// CURRENT_USER.
-    fn definer(&self, written: Option<&str>) -> String {
-        match written {
+    /// The DEFINER a CREATE of a view, routine or trigger gave (`user@host`), or the
+    /// current user's for none or CURRENT_USER. Naming another account needs SUPER (1227:
+    /// the object runs with its definer's privileges); one that does not exist is a note
+    /// (1449), as in MariaDB.
+    fn definer_to_create(&self, written: Option<&str>) -> Result<String> {
+        let definer = match written {
             Some(d)
                 if !d.eq_ignore_ascii_case("CURRENT_USER")
                     && !d.eq_ignore_ascii_case("CURRENT_USER()") =>
             {
                 d.to_string()
             }
-            _ => self.current_user.clone(),
+            _ => return Ok(self.current_user.clone()),
+        };
+        if definer == self.current_user {
+            return Ok(definer);
         }
+        if !self.grants.global(Privileges::SUPER) {
+            return Err(Error::new(
+                ErrorCode::SpecificAccessDenied,
+                "Access denied; you need (at least one of) the SUPER, SET USER privilege(s) \
+                 for this operation",
+            ));
+        }
+        let (user, host) = privilege::split_definer(&definer);
+        if self.grants.definer(user, host).is_none() {
+            let e = privilege::no_such_definer(user, host);
+            self.note(e.code, e.message);
+        }
+        Ok(definer)
     }
 
     /// Puts back the user variables the running statement assigned (invariant (4)).

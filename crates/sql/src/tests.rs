@@ -2584,11 +2584,12 @@ fn grants_after_startup(engine: &Arc<Engine>, s: &mut Session, account: &str) ->
     rows(s, &format!("SHOW GRANTS FOR {account}"))
 }
 
-/// A data directory from before the routine privileges (and FILE) lacks their columns in
-/// `mysql.user` and `mysql.db`: startup adds them, after the privileges each table had,
-/// and an account or database grant that held ALL at its level holds them too.
+/// A data directory from before the routine privileges, TRIGGER (and FILE) lacks their
+/// columns in `mysql.user` and `mysql.db`: startup adds them, after the privileges each
+/// table had, and an account, database or table grant that held ALL at its level holds
+/// them too.
 #[test]
-fn grant_tables_without_routine_privileges_gain_them_at_startup() {
+fn grant_tables_without_routine_and_trigger_privileges_gain_them_at_startup() {
     let engine = engine();
     let mut s = session(&engine, 1);
     for sql in [
@@ -2597,6 +2598,12 @@ fn grant_tables_without_routine_privileges_gain_them_at_startup() {
         "GRANT SELECT ON *.* TO plain@localhost",
         "GRANT ALL ON d.* TO plain@localhost",
         "GRANT SELECT ON mysql.* TO plain@localhost",
+        "CREATE TABLE d.t (a INT)",
+        "CREATE TABLE d.u (a INT)",
+        "GRANT ALL ON d.t TO plain@localhost WITH GRANT OPTION",
+        "GRANT SELECT, INSERT ON d.u TO plain@localhost",
+        // Table_priv as ALL was before TRIGGER.
+        "UPDATE mysql.tables_priv SET Table_priv = REPLACE(Table_priv, ',Trigger', '')",
     ] {
         ok(&mut s, sql);
     }
@@ -2605,7 +2612,7 @@ fn grant_tables_without_routine_privileges_gain_them_at_startup() {
             &mut s,
             &format!(
                 "ALTER TABLE mysql.{table} DROP COLUMN Execute_priv, DROP COLUMN \
-                 Create_routine_priv, DROP COLUMN Alter_routine_priv"
+                 Create_routine_priv, DROP COLUMN Alter_routine_priv, DROP COLUMN Trigger_priv"
             ),
         );
     }
@@ -2616,6 +2623,8 @@ fn grant_tables_without_routine_privileges_gain_them_at_startup() {
             &["GRANT SELECT ON *.* TO `plain`@`localhost`"],
             &["GRANT ALL PRIVILEGES ON `d`.* TO `plain`@`localhost`"],
             &["GRANT SELECT ON `mysql`.* TO `plain`@`localhost`"],
+            &["GRANT ALL PRIVILEGES ON `d`.`t` TO `plain`@`localhost` WITH GRANT OPTION"],
+            &["GRANT SELECT, INSERT ON `d`.`u` TO `plain`@`localhost`"],
         ])
     );
     let columns = |s: &mut Session, table: &str| -> Vec<Vec<String>> {

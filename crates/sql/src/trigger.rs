@@ -24,12 +24,19 @@
 //!     (`compound` invariant (7)). This
 //!     also ends the binding of trigger cycles.
 //!
+//! (4) A trigger fires as its definer, as in MariaDB: its body binds with the definer's
+//!     privileges (`routine::Definer`) and CURRENT_USER() in it is the definer. If the
+//!     definer no longer exists (1449) or does not hold TRIGGER on the table (1142 naming
+//!     the definer), the statement fails when the trigger would fire; a statement that
+//!     fires it on no row succeeds. CREATE and DROP TRIGGER need TRIGGER on the table, and
+//!     only a session holding it sees the table's triggers (information_schema.TRIGGERS,
+//!     SHOW TRIGGERS, SHOW CREATE TRIGGER: 1227).
+//!
 //! Not built yet: cursors, RESIGNAL and the other parts of the stored-program grammar
 //! `compound` lists (1235), and a creation time
-//! (information_schema.TRIGGERS.CREATED is NULL). Body statements are bound with the
-//! invoker's privileges, not the definer's, and run under the session's sql_mode, not the
-//! one recorded at CREATE; CREATE/DROP TRIGGER check ALTER on the table (the TRIGGER
-//! privilege is not modelled). REPLACE fires the DELETE triggers of each row it deletes
+//! (information_schema.TRIGGERS.CREATED is NULL). The definer's column privileges on
+//! the NEW and OLD columns a body reads or sets are not checked (MariaDB's 1143), and
+//! bodies run under the session's sql_mode, not the one recorded at CREATE. REPLACE fires the DELETE triggers of each row it deletes
 //! and ON DUPLICATE KEY UPDATE the UPDATE triggers of the row it updates
 //! (`dml::InsertPlan::conflict_triggers`).
 
@@ -37,6 +44,9 @@ use crate::compound;
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr;
 use crate::parse::{self, Statement};
+use crate::privilege::Privileges;
+use crate::routine;
+use crate::scope::Parameters;
 use crate::select::BindContext;
 use manycore_storage::{Database, Table, Transaction, TriggerPlace, TriggerSchema};
 use manycore_types::Value;
@@ -141,7 +151,11 @@ pub fn create_text(trigger: &TriggerSchema) -> String {
 
 #[derive(Clone)]
 pub struct BoundTrigger {
-    body: compound::Body,
+    /// The body bound with its definer's privileges, or why it may not fire (invariant
+    /// (4)).
+    body: Result<compound::Body>,
+    /// Its definer's `user@host`, CURRENT_USER() in the body.
+    definer: Arc<str>,
 }
 
 /// The triggers a write statement fires, in firing order; empty for most tables.
@@ -263,32 +277,62 @@ pub fn bind_each(
     result.map(|()| bound)
 }
 
+/// Binds `schema`, a trigger on `table` of `db`, as it fires: with its definer's
+/// privileges, if the definer exists and holds TRIGGER on the table (invariant (4)).
 fn bind_one(
     cx: &BindContext,
     db: &str,
     table: &Arc<Table>,
     schema: &TriggerSchema,
 ) -> Result<BoundTrigger> {
+    let definer = routine::Definer::resolve(cx, &schema.definer).and_then(|definer| {
+        definer
+            .access()
+            .table(db, &table.schema.name, Privileges::TRIGGER)?;
+        Ok(definer)
+    });
+    // Errors binding the body fail the firing statement now, as before it runs.
+    let body = match definer {
+        Ok(definer) => Ok(bind_body(cx, db, table, schema, Some(&definer))?),
+        Err(e) => Err(e),
+    };
+    Ok(BoundTrigger {
+        body,
+        definer: schema.definer.as_str().into(),
+    })
+}
+
+/// Binds the body of `schema`, a trigger on `table` of `db`, with `definer`'s privileges
+/// or else those of `cx`.
+fn bind_body(
+    cx: &BindContext,
+    db: &str,
+    table: &Arc<Table>,
+    schema: &TriggerSchema,
+    definer: Option<&routine::Definer>,
+) -> Result<compound::Body> {
     let row = compound::TriggerRow {
         db,
         table,
         event: &schema.event,
         timing: &schema.timing,
     };
-    let body = compound::bind(cx, db, &schema.body, &row)?;
-    Ok(BoundTrigger { body })
+    let unbound = Parameters::untyped();
+    let body_cx = routine::body_context(cx, db, &schema.body, &unbound, cx.calling, definer);
+    compound::bind(&body_cx, db, &schema.body, &row)
 }
 
 /// Checks a CREATE TRIGGER's body as MariaDB does when it is created (1363, 1362, 1235
-/// for what is not built), by binding it against its table: errors binding its statements
-/// wait for them to run (`compound` invariant (7)).
+/// for what is not built), by binding it against its table with the creator's
+/// privileges: errors binding its statements wait for them to run (`compound` invariant
+/// (7)), and whether its definer may fire it is checked when it fires.
 pub fn validate(
     cx: &BindContext,
     db: &str,
     table: &Arc<Table>,
     schema: &TriggerSchema,
 ) -> Result<()> {
-    bind_one(cx, db, table, schema).map(drop)
+    bind_body(cx, db, table, schema, None).map(drop)
 }
 
 /// Runs `triggers` for one row: `old` is the row before the write (UPDATE, DELETE), `new`
@@ -307,7 +351,6 @@ pub fn fire(
         return Ok(Vec::new());
     }
     let mut frame = compound::Frame::new(old, new);
-    let _running = session.running_routines().map(|r| r.enter_trigger());
     let mut runtime = compound::Runtime {
         access: compound::Access::Transaction(txn),
         session,
@@ -315,7 +358,11 @@ pub fn fire(
         call: None,
     };
     for trigger in triggers {
-        compound::run(&trigger.body, &mut frame, &mut runtime)?;
+        let body = trigger.body.as_ref().map_err(Clone::clone)?;
+        let _running = session
+            .running_routines()
+            .map(|r| r.enter_trigger(Arc::clone(&trigger.definer)));
+        compound::run(body, &mut frame, &mut runtime)?;
     }
     Ok(frame.assigned)
 }

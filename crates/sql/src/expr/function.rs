@@ -1912,7 +1912,11 @@ pub fn call(
             None => Value::Null,
         },
         User => Value::text(session.login_user()),
-        CurrentUser => Value::text(session.current_user()),
+        // In a SQL SECURITY DEFINER routine or a trigger: its definer.
+        CurrentUser => match session.running_routines().and_then(|r| r.current_user()) {
+            Some(definer) => Value::text(&definer),
+            None => Value::text(session.current_user()),
+        },
         ConnectionId => Value::UInt(session.connection_id() as u64),
         LastInsertId => match v.first() {
             Some(x) if !x.is_null() => Value::UInt(coerce::to_u64_bits(x, session).unwrap_or(0)),

@@ -45,6 +45,19 @@ use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+/// The user and host of a definer as views, routines and triggers keep it (`user@host`).
+pub fn split_definer(definer: &str) -> (&str, &str) {
+    definer.rsplit_once('@').unwrap_or((definer, "%"))
+}
+
+/// 1449: a definer account that does not exist.
+pub fn no_such_definer(user: &str, host: &str) -> Error {
+    Error::new(
+        ErrorCode::NoSuchUser,
+        format!("The user specified as a definer ('{user}'@'{host}') does not exist"),
+    )
+}
+
 /// A set of privileges, one bit each.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Privileges(u32);
@@ -74,6 +87,9 @@ impl Privileges {
     pub const CREATE_ROUTINE: Privileges = Privileges(1 << 17);
     /// ALTER and DROP of a procedure or function.
     pub const ALTER_ROUTINE: Privileges = Privileges(1 << 18);
+    /// CREATE and DROP TRIGGER on a table, and seeing its triggers; a trigger fires only
+    /// while its definer holds it (`trigger`).
+    pub const TRIGGER: Privileges = Privileges(1 << 19);
 
     /// What a column grant can hold, with its word in `Column_priv` (a SET's member).
     pub const COLUMN_NAMES: [(Privileges, &'static str, &'static str); 4] = [
@@ -95,7 +111,8 @@ impl Privileges {
             | Self::DROP.0
             | Self::GRANT.0
             | Self::INDEX.0
-            | Self::ALTER.0,
+            | Self::ALTER.0
+            | Self::TRIGGER.0,
     );
     /// What a database grant can hold (ALL at that level): a table's, and the routines'.
     pub const DATABASE_LEVEL: Privileges = Privileges(
@@ -110,7 +127,8 @@ impl Privileges {
             | Self::FILE.0
             | Self::EXECUTE.0
             | Self::CREATE_ROUTINE.0
-            | Self::ALTER_ROUTINE.0,
+            | Self::ALTER_ROUTINE.0
+            | Self::TRIGGER.0,
     );
 
     pub fn contains(self, other: Privileges) -> bool {
@@ -135,7 +153,7 @@ impl Privileges {
 
     /// The privilege's SQL name and its `mysql.user`/`mysql.db` column, in MariaDB's
     /// SHOW GRANTS order. GRANT OPTION is shown as WITH GRANT OPTION instead.
-    pub const NAMES: [(Privileges, &'static str, &'static str); 18] = [
+    pub const NAMES: [(Privileges, &'static str, &'static str); 19] = [
         (Self::SELECT, "SELECT", "Select_priv"),
         (Self::INSERT, "INSERT", "Insert_priv"),
         (Self::UPDATE, "UPDATE", "Update_priv"),
@@ -158,6 +176,7 @@ impl Privileges {
         ),
         (Self::ALTER_ROUTINE, "ALTER ROUTINE", "Alter_routine_priv"),
         (Self::CREATE_USER, "CREATE USER", "Create_user_priv"),
+        (Self::TRIGGER, "TRIGGER", "Trigger_priv"),
     ];
 
     /// One privilege by SQL name (already upper-case, words joined by one space).

@@ -28,9 +28,9 @@
 //!
 //! A tables_priv row exists while the account holds a table privilege or a column
 //! privilege on the table (Table_priv '' with Column_priv set for column grants only).
-//! Data directories created before the FILE privilege get `File_priv` at startup
-//! (`bootstrap_statements`), and those created before the routine privileges get their
-//! columns in `user` and `db` (`add_routine_columns`). Data directories created before
+//! Data directories created before a privilege (FILE, the routine privileges, TRIGGER)
+//! get its column in `user` and `db` at startup (`add_privilege_columns`), and a grant
+//! that held ALL at its level holds it too. Data directories created before
 //! column privileges have a tables_priv without Column_priv; nothing reads it, so they
 //! work the same, and the missing columns_priv is created at startup.
 //!
@@ -72,14 +72,6 @@ fn level_privileges(
         .filter(move |(p, _, _)| level.contains(*p))
 }
 
-/// The routine privileges' columns, which data directories created before them lack, and
-/// the column each follows (in `user` and in `db`).
-const ROUTINE_COLUMNS: [(&str, &str); 3] = [
-    ("Execute_priv", "Super_priv"),
-    ("Create_routine_priv", "Execute_priv"),
-    ("Alter_routine_priv", "Create_routine_priv"),
-];
-
 /// The statements that create the grant tables that do not exist, and `root`@`localhost`
 /// without password if `mysql.user` is among them. Safe to run again after a crash
 /// between them (each is logged on its own).
@@ -110,35 +102,27 @@ pub fn bootstrap_statements(catalog: &Catalog) -> Vec<String> {
              'mysql_native_password', '', 'N')"
         ));
     }
-    let routines = Privileges::DATABASE_LEVEL.without(Privileges::TABLE_LEVEL);
-    let user_lacks_file = catalog
+    let before_trigger = catalog
         .table(DATABASE, USER)
-        .is_some_and(|user| user.schema.column_index("File_priv").is_none());
-    if user_lacks_file {
-        // Data directories from before the FILE privilege: an account that held every
-        // global privilege (ALL) keeps holding them all. A crash between these two
-        // statements leaves FILE to be granted again.
-        statements.push(format!(
-            "ALTER TABLE `{DATABASE}`.`{USER}` ADD COLUMN `File_priv` CHAR(1) NOT NULL \
-             DEFAULT 'N' AFTER `Process_priv`"
-        ));
-        // The routine privileges came later still (`add_routine_columns`).
-        // ALL leaves GRANT OPTION out.
-        let all_others = level_privileges(Privileges::GLOBAL_LEVEL.without(routines))
-            .filter(|(p, _, _)| *p != Privileges::FILE && *p != Privileges::GRANT)
-            .map(|(_, _, column)| format!("`{column}` = 'Y'"))
-            .collect::<Vec<_>>()
-            .join(" AND ");
-        statements.push(format!(
-            "UPDATE `{DATABASE}`.`{USER}` SET `File_priv` = 'Y' WHERE {all_others}"
-        ));
+        .is_some_and(|user| user.schema.column_index("Trigger_priv").is_none());
+    if before_trigger && !missing(TABLES_PRIV) {
+        // A table grant of ALL from before TRIGGER keeps holding ALL. Before the user
+        // table's column, which says this ran: run again after a crash, it finds no row.
+        let all_before = Privileges::TABLE_LEVEL.without(Privileges::TRIGGER);
+        for held in [all_before, all_before | Privileges::GRANT] {
+            let before = set_text(table_priv_members(), held);
+            let now = set_text(table_priv_members(), held | Privileges::TRIGGER);
+            statements.push(format!(
+                "UPDATE `{DATABASE}`.`{TABLES_PRIV}` SET `Table_priv` = '{now}' WHERE \
+                 `Table_priv` = '{before}'"
+            ));
+        }
     }
     if let Some(user) = catalog.table(DATABASE, USER) {
-        let held_before = Privileges::GLOBAL_LEVEL.without(routines);
-        statements.extend(add_routine_columns(user, held_before));
+        statements.extend(add_privilege_columns(user, Privileges::GLOBAL_LEVEL));
     }
     if let Some(db) = catalog.table(DATABASE, DB) {
-        statements.extend(add_routine_columns(db, Privileges::TABLE_LEVEL));
+        statements.extend(add_privilege_columns(db, Privileges::DATABASE_LEVEL));
     }
     if missing(DB) {
         statements.push(format!(
@@ -201,44 +185,43 @@ pub fn bootstrap_statements(catalog: &Catalog) -> Vec<String> {
     statements
 }
 
-/// For a data directory from before the routine privileges: the statements adding their
-/// columns to grant table `table` (`user` or `db`), after which a row that held all of
-/// `held_before` (ALL at its level then) holds them too. A crash between the statements
-/// leaves them to be granted again.
-fn add_routine_columns(table: &Table, held_before: Privileges) -> Vec<String> {
-    if table.schema.column_index("Execute_priv").is_some() {
+/// For a data directory from before some privileges of `level` (GLOBAL_LEVEL for
+/// `user`, DATABASE_LEVEL for `db`): the statements adding grant table `table`'s missing
+/// privilege columns, each after the one before it in `Privileges::NAMES` order, after
+/// which a row that held every privilege the table had (ALL at its level then; ALL leaves
+/// GRANT OPTION out) holds the new ones too. A crash between the statements leaves them
+/// to be granted again.
+fn add_privilege_columns(table: &Table, level: Privileges) -> Vec<String> {
+    let has = |column: &str| table.schema.column_index(column).is_some();
+    let (held, added): (Vec<_>, Vec<_>) =
+        level_privileges(level).partition(|(_, _, column)| has(column));
+    if added.is_empty() {
         return Vec::new();
     }
     let name = &table.schema.name;
-    // `db` has no Super_priv: there they follow its last privilege column.
-    let first_after = match table.schema.column_index("Super_priv") {
-        Some(_) => "Super_priv",
-        None => "Alter_priv",
-    };
-    let mut statements: Vec<String> = ROUTINE_COLUMNS
-        .iter()
-        .map(|&(column, after)| {
-            let after = if after == "Super_priv" {
-                first_after
-            } else {
-                after
-            };
-            format!(
+    let mut statements = Vec::new();
+    let mut after = "User";
+    for (_, _, column) in level_privileges(level) {
+        if !has(column) {
+            statements.push(format!(
                 "ALTER TABLE `{DATABASE}`.`{name}` ADD COLUMN `{column}` CHAR(1) NOT NULL \
                  DEFAULT 'N' AFTER `{after}`"
-            )
-        })
-        .collect();
-    // ALL leaves GRANT OPTION out.
-    let held_all = level_privileges(held_before.without(Privileges::GRANT))
+            ));
+        }
+        after = column;
+    }
+    let held_all = held
+        .iter()
+        .filter(|(p, _, _)| *p != Privileges::GRANT)
         .map(|(_, _, column)| format!("`{column}` = 'Y'"))
         .collect::<Vec<_>>()
         .join(" AND ");
-    let set = ROUTINE_COLUMNS
+    let set = added
         .iter()
-        .map(|(column, _)| format!("`{column}` = 'Y'"))
+        .map(|(_, _, column)| format!("`{column}` = 'Y'"))
         .collect::<Vec<_>>()
         .join(", ");
+    assert!(!held_all.is_empty(), "{name} has privilege columns");
     statements.push(format!(
         "UPDATE `{DATABASE}`.`{name}` SET {set} WHERE {held_all}"
     ));

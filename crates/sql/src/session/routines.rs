@@ -62,15 +62,7 @@ impl Session {
         self.state
             .access()
             .database(&db, Privileges::CREATE_ROUTINE)?;
-        let definer = self.state.definer(statement.definer.as_deref());
-        // The body runs with its definer's privileges (`routine` invariant (8)).
-        if definer != self.state.current_user && !self.state.grants.global(Privileges::SUPER) {
-            return Err(Error::new(
-                ErrorCode::SpecificAccessDenied,
-                "Access denied; you need (at least one of) the SUPER, SET USER privilege(s) \
-                 for this operation",
-            ));
-        }
+        let definer = self.state.definer_to_create(statement.definer.as_deref())?;
         let parameters = routine::typed_parameters(statement.declared.clone())?;
         let returns = match &statement.returns {
             Some(written) => {

@@ -33,7 +33,7 @@ impl Session {
         }
         self.state
             .access()
-            .table(&db, &table_name, Privileges::ALTER)?;
+            .table(&db, &table_name, Privileges::TRIGGER)?;
         let storage = self.engine.storage().clone();
         let catalog = storage.catalog();
         let database = catalog
@@ -78,7 +78,7 @@ impl Session {
                 ));
             }
         }
-        let definer = self.state.definer(statement.definer.as_deref());
+        let definer = self.state.definer_to_create(statement.definer.as_deref())?;
         let variable = |name: &str| self.state.system_variable_text(name);
         let schema = TriggerSchema {
             name: name.clone(),
@@ -126,7 +126,7 @@ impl Session {
                 .map(|t| t.table.clone())
         });
         if let Some(table) = &table {
-            self.state.access().table(&db, table, Privileges::ALTER)?;
+            self.state.access().table(&db, table, Privileges::TRIGGER)?;
         }
         if table.is_none() || !storage.drop_trigger(&db, &name).map_err(storage_error)? {
             let e = Error::new(ErrorCode::TrgDoesNotExist, "Trigger does not exist");
@@ -155,7 +155,18 @@ impl Session {
                 "Trigger does not exist",
             ));
         };
-        self.state.access().table_any(&db, &found.table)?;
+        if !self
+            .state
+            .grants
+            .table(&db, &found.table)
+            .contains(Privileges::TRIGGER)
+        {
+            return Err(Error::new(
+                ErrorCode::SpecificAccessDenied,
+                "Access denied; you need (at least one of) the TRIGGER privilege(s) for this \
+                 operation",
+            ));
+        }
         let text = |name: &str, length| ColumnInfo::text(name, length);
         Ok(Rows {
             columns: vec![

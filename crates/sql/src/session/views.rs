@@ -59,7 +59,7 @@ impl Session {
                 format!("CHECK OPTION on non-updatable view `{db}`.`{name}`"),
             ));
         }
-        let definer = self.state.definer(statement.definer.as_deref());
+        let definer = self.state.definer_to_create(statement.definer.as_deref())?;
         let definition = ViewSchema {
             name,
             columns: statement.columns.clone(),
