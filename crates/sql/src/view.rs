@@ -13,17 +13,22 @@
 //!     naming the outermost view, as MariaDB.
 //! (2) Views nest at most `NESTING_MAX` deep: a cycle (possible through CREATE OR REPLACE)
 //!     is error 1462, never a stack overflow.
+//! (3) A SQL SECURITY DEFINER view (the default) binds its query with its definer's
+//!     privileges (`routine::Definer`; 1449 if the account is gone), an INVOKER view
+//!     with those of the statement reading it; what the query may not read is 1356.
+//!     Reading the view itself needs SELECT on it, checked where it is named.
 //!
 //! What differs from MariaDB (docs: README, ARCHITECTURE "What is not built yet"):
 //! SHOW CREATE VIEW and information_schema.VIEWS show the query as written, not
-//! MariaDB's rewritten text; SQL SECURITY DEFINER views are read with the invoker's
-//! privileges (never more than the invoker holds); CREATE needs the CREATE privilege
+//! MariaDB's rewritten text; CURRENT_USER() in a DEFINER view is the invoker, not the
+//! definer; CREATE needs the CREATE privilege
 //! (there is no CREATE VIEW / SHOW VIEW privilege yet); INSERT, UPDATE and DELETE
 //! through a view are error 1235.
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::parse::Statement;
 use crate::privilege::AccessCheck;
+use crate::routine;
 use crate::scope::Parameters;
 use crate::select::{self, BindContext, SelectPlan};
 use crate::sink::ColumnInfo;
@@ -168,12 +173,16 @@ pub fn check(
 
 fn bind_query(cx: &BindContext, db: &str, view: &ViewSchema) -> Result<SelectPlan> {
     let query = parse_query(&view.query)?;
+    let definer = match view.security.eq_ignore_ascii_case("INVOKER") {
+        true => None,
+        false => Some(routine::Definer::resolve(cx, &view.definer)?),
+    };
     let inner = BindContext {
         catalog: cx.catalog,
         database: Some(db),
         text: &view.query,
         parameters: cx.parameters,
-        access: cx.access,
+        access: definer.as_ref().map_or(cx.access, routine::Definer::access),
         outer: None,
         subquery_tables: Default::default(),
         ctes: None,

@@ -786,15 +786,27 @@ impl Session {
             Level::Table(db, table) => {
                 let db = self.require_db(db.clone())?;
                 let catalog = self.engine.storage().catalog();
-                let Some(t) = catalog.table(&db, table) else {
-                    return Err(Error::no_such_table(&db, table));
-                };
-                if let Some((column, _)) = list
-                    .columns
-                    .iter()
-                    .find(|(c, _)| t.schema.column_index(c).is_none())
-                {
-                    return Err(Error::bad_field(column, table));
+                match catalog.table(&db, table) {
+                    Some(t) => {
+                        if let Some((column, _)) = list
+                            .columns
+                            .iter()
+                            .find(|(c, _)| t.schema.column_index(c).is_none())
+                        {
+                            return Err(Error::bad_field(column, table));
+                        }
+                    }
+                    // A view is granted as a table is; its columns are not checked.
+                    None if catalog
+                        .databases
+                        .get(&db)
+                        .is_some_and(|d| d.views.contains_key(table)) =>
+                    {
+                        if !list.columns.is_empty() {
+                            return Err(Error::not_supported("column privileges on a view"));
+                        }
+                    }
+                    None => return Err(Error::no_such_table(&db, table)),
                 }
                 let (existing, mut columns) =
                     table_state(current, &name, &db, table).unwrap_or_default();

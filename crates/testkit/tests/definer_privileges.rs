@@ -1,6 +1,6 @@
-//! The TRIGGER privilege and whose privileges a trigger runs with, with the Rust `mysql`
-//! driver against the server under test (`MANYCORE_TEST_TARGET`, default manycore):
-//! GRANT and REVOKE of TRIGGER at the global, database and table levels and the SHOW
+//! Whose privileges triggers, routines and views run with, and the TRIGGER privilege,
+//! with the Rust `mysql` driver against the server under test (`MANYCORE_TEST_TARGET`,
+//! default manycore): GRANT and REVOKE of TRIGGER at the global, database and table levels and the SHOW
 //! GRANTS text after each (1146 for a missing table, 1147 for revoking what was never
 //! granted on a table); CREATE TRIGGER and DROP TRIGGER need TRIGGER on the table (1142;
 //! no other table privilege stands in), and a DEFINER other than oneself needs SUPER or
@@ -13,7 +13,8 @@
 //! CREATE TRIGGER, 1227 otherwise) only to a session holding TRIGGER on their table:
 //! MariaDB leaves the others out rather than listing them with NULL columns. Last,
 //! CURRENT_USER() in a SQL SECURITY DEFINER routine is the definer, in an INVOKER one the
-//! caller.
+//! caller. A SQL SECURITY DEFINER view reads with its definer's privileges (1356 if they
+//! do not suffice, 1449 if the definer is gone), an INVOKER view with the reader's.
 
 use manycore_testkit::client::{assert_error, connect_as, run_all, show_grants};
 use manycore_testkit::Server;
@@ -866,5 +867,93 @@ fn current_user_in_a_routine_follows_its_sql_security() {
     assert_eq!(
         pairs(&mut root, "CALL tpriv.who_def()"),
         pair("root@localhost", "tp_def@%")
+    );
+}
+
+/// A SQL SECURITY DEFINER view (the default) reads with its definer's privileges: a user
+/// with SELECT on the view alone reads its columns of a table it may not read, and no
+/// others. An INVOKER view needs the reader's own privileges on what it reads (1356), a
+/// DEFINER view whose definer lacks them is 1356 too, and one whose definer was dropped
+/// is 1449.
+#[test]
+fn a_definer_view_reads_with_its_definers_privileges() {
+    let server = Server::from_env();
+    let port = server.port();
+    let mut root = server.connect();
+    setup(&mut root);
+    run_all(
+        &mut root,
+        &[
+            "DROP USER IF EXISTS tp_def@'%', tp_gone@'%'",
+            "CREATE USER tp_def@'%'",
+            "CREATE USER tp_gone@'%'",
+            "CREATE TABLE tpriv.secret (id INT, shown VARCHAR(10), hidden VARCHAR(10))",
+            "INSERT INTO tpriv.secret VALUES (1, 'a', 'x'), (2, 'b', 'y')",
+            "CREATE VIEW tpriv.open_part AS SELECT id, shown FROM tpriv.secret",
+            "CREATE SQL SECURITY INVOKER VIEW tpriv.as_reader AS SELECT id FROM tpriv.secret",
+            "CREATE DEFINER = tp_def@'%' VIEW tpriv.as_def AS SELECT id FROM tpriv.secret",
+            "CREATE DEFINER = tp_gone@'%' VIEW tpriv.orphan AS SELECT id FROM tpriv.secret",
+            "DROP USER tp_gone@'%'",
+            "GRANT SELECT ON tpriv.open_part TO tp_app@localhost",
+            "GRANT SELECT ON tpriv.as_reader TO tp_app@localhost",
+            "GRANT SELECT ON tpriv.as_def TO tp_app@localhost",
+            "GRANT SELECT ON tpriv.orphan TO tp_app@localhost",
+        ],
+    );
+    let mut app = connect_as(port, "tp_app", "").expect("tp_app logs in");
+    let rows: Vec<(i64, String)> = app
+        .query("SELECT id, shown FROM tpriv.open_part ORDER BY id")
+        .expect("the view reads as root");
+    assert_eq!(rows, [(1, "a".to_string()), (2, "b".to_string())]);
+    assert_eq!(
+        ints(
+            &mut app,
+            "SELECT COUNT(*) FROM tpriv.open_part o JOIN tpriv.open_part p USING (id)"
+        ),
+        [2]
+    );
+    assert_error(
+        &mut app,
+        "SELECT hidden FROM tpriv.secret",
+        1142,
+        "42000",
+        "SELECT command denied to user 'tp_app'@'localhost' for table `tpriv`.`secret`",
+    );
+    assert_error(
+        &mut app,
+        "SELECT hidden FROM tpriv.open_part",
+        1054,
+        "42S22",
+        "Unknown column 'hidden' in 'SELECT'",
+    );
+    let invalid = |view: &str| {
+        format!(
+            "View 'tpriv.{view}' references invalid table(s) or column(s) or function(s) or \
+             definer/invoker of view lack rights to use them"
+        )
+    };
+    for view in ["as_reader", "as_def"] {
+        assert_error(
+            &mut app,
+            &format!("SELECT * FROM tpriv.{view}"),
+            1356,
+            "HY000",
+            &invalid(view),
+        );
+    }
+    // Once the definer may read the table, so may the view's readers.
+    run_all(&mut root, &["GRANT SELECT ON tpriv.secret TO tp_def@'%'"]);
+    assert_eq!(
+        ints(&mut app, "SELECT id FROM tpriv.as_def ORDER BY id"),
+        [1, 2]
+    );
+    // MariaDB answers 1045 (Access denied for user 'tp_app'@'localhost') to a reader
+    // other than root here; manycore answers 1449 to everyone.
+    assert_error(
+        &mut root,
+        "SELECT * FROM tpriv.orphan",
+        1449,
+        "HY000",
+        "The user specified as a definer ('tp_gone'@'%') does not exist",
     );
 }
