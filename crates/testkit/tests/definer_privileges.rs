@@ -842,26 +842,23 @@ fn current_user_in_a_routine_follows_its_sql_security() {
     );
     let mut app = connect_as(port, "tp_app", "").expect("tp_app logs in");
     let pair = |user: &str, current: &str| vec![(user.to_string(), current.to_string())];
-    assert_eq!(
-        pairs(&mut app, "CALL tpriv.who_definer()"),
-        pair("tp_app@localhost", "root@localhost")
-    );
-    assert_eq!(
-        pairs(&mut app, "CALL tpriv.who_invoker()"),
-        pair("tp_app@localhost", "tp_app@localhost")
-    );
-    assert_eq!(
-        pairs(&mut app, "CALL tpriv.who_def()"),
-        pair("tp_app@localhost", "tp_def@%")
-    );
+    // USER() is the caller throughout; back outside, CURRENT_USER() is the session's
+    // own account again.
+    for (sql, current) in [
+        ("CALL tpriv.who_definer()", "root@localhost"),
+        ("CALL tpriv.who_invoker()", "tp_app@localhost"),
+        ("CALL tpriv.who_def()", "tp_def@%"),
+        ("SELECT USER(), CURRENT_USER()", "tp_app@localhost"),
+    ] {
+        assert_eq!(
+            pairs(&mut app, sql),
+            pair("tp_app@localhost", current),
+            "{sql}"
+        );
+    }
     assert_eq!(
         pairs(&mut app, "SELECT tpriv.fwho(), tpriv.fwho_invoker()"),
         pair("root@localhost", "tp_app@localhost")
-    );
-    // Back outside, CURRENT_USER() is the session's own account again.
-    assert_eq!(
-        pairs(&mut app, "SELECT USER(), CURRENT_USER()"),
-        pair("tp_app@localhost", "tp_app@localhost")
     );
     // Root calling tp_def's procedure becomes tp_def inside it.
     assert_eq!(
