@@ -2938,6 +2938,11 @@ impl Session {
     ) -> Result<()> {
         let parameters = Parameters::untyped().with_user_variables(&self.state.user_vars.borrow());
         let outcome = match statement {
+            Statement::Sql(s) if matches!(s.as_ref(), ast::Statement::CreateTable(c) if c.temporary) =>
+            {
+                // Not built: refused, not made a permanent table every session shares.
+                return Err(Error::not_supported("CREATE TEMPORARY TABLE"));
+            }
             Statement::Sql(s) if matches!(s.as_ref(), ast::Statement::CreateTable(c) if c.query.is_some()) =>
             {
                 let ast::Statement::CreateTable(create) = s.as_ref() else {
@@ -3530,6 +3535,13 @@ impl Session {
                 }
                 StatementOutcome::ok()
             }
+            S::Drop {
+                object_type: ast::ObjectType::Table,
+                temporary: true,
+                if_exists,
+                names,
+                ..
+            } => self.drop_temporary_tables(names, *if_exists)?,
             S::LockTables { .. } | S::UnlockTables => {
                 // Accepted without locking (documented): commits like MariaDB does.
                 self.implicit_commit()?;
@@ -3541,6 +3553,30 @@ impl Session {
             }
         };
         self.finish(outcome, sink, more)
+    }
+
+    /// DROP TEMPORARY TABLE: there are no temporary tables (CREATE TEMPORARY TABLE is
+    /// 1235), so every name is unknown (1051, a note with IF EXISTS), as it is in MariaDB
+    /// for a table that is not temporary, and no table is dropped.
+    fn drop_temporary_tables(
+        &mut self,
+        names: &[ast::ObjectName],
+        if_exists: bool,
+    ) -> Result<StatementOutcome> {
+        let mut unknown = Vec::new();
+        for name in names {
+            let (db, table) = crate::ddl::split_name(name)?;
+            unknown.push(format!("{}.{table}", self.require_db(db)?));
+        }
+        let e = Error::new(
+            ErrorCode::BadTable,
+            format!("Unknown table '{}'", unknown.join(",")),
+        );
+        if !if_exists {
+            return Err(e);
+        }
+        self.state.note(e.code, e.message);
+        Ok(StatementOutcome::ok())
     }
 
     fn execute_ddl(&mut self, statement: &ast::Statement) -> Result<StatementOutcome> {

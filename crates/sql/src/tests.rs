@@ -2673,3 +2673,32 @@ fn grant_tables_without_file_priv_gain_it_at_startup() {
         table(&[&["Process_priv"], &["File_priv"], &["Grant_priv"]])
     );
 }
+
+/// CREATE TEMPORARY TABLE is not built: it is refused (1235) rather than made a permanent
+/// table, and DROP TEMPORARY TABLE finds no temporary table (1051, a note with IF EXISTS)
+/// and leaves the permanent table of that name alone, as MariaDB does.
+#[test]
+fn temporary_tables_are_refused_not_made_permanent() {
+    let (_engine, mut s) = setup();
+    ok(&mut s, "CREATE TABLE kept (a INT)");
+    ok(&mut s, "INSERT INTO kept VALUES (1)");
+    for sql in [
+        "CREATE TEMPORARY TABLE scratch (a INT)",
+        "CREATE TEMPORARY TABLE scratch AS SELECT 1 AS a",
+    ] {
+        assert_eq!(error(&mut s, sql).code, ErrorCode::NotSupportedYet, "{sql}");
+    }
+    assert_eq!(
+        error(&mut s, "SELECT * FROM scratch").code,
+        ErrorCode::NoSuchTable
+    );
+    let e = error(&mut s, "DROP TEMPORARY TABLE kept, gone");
+    assert_eq!(e.code, ErrorCode::BadTable);
+    assert_eq!(e.message, "Unknown table 'test.kept,test.gone'");
+    ok(&mut s, "DROP TEMPORARY TABLE IF EXISTS kept");
+    assert_eq!(
+        rows(&mut s, "SHOW WARNINGS"),
+        table(&[&["Note", "1051", "Unknown table 'test.kept'"]])
+    );
+    assert_eq!(rows(&mut s, "SELECT a FROM kept"), table(&[&["1"]]));
+}
