@@ -2602,8 +2602,9 @@ fn grant_tables_without_routine_and_trigger_privileges_gain_them_at_startup() {
         "CREATE TABLE d.u (a INT)",
         "GRANT ALL ON d.t TO plain@localhost WITH GRANT OPTION",
         "GRANT SELECT, INSERT ON d.u TO plain@localhost",
-        // Table_priv as ALL was before TRIGGER.
-        "UPDATE mysql.tables_priv SET Table_priv = REPLACE(Table_priv, ',Trigger', '')",
+        // Table_priv as ALL was before TRIGGER and the view privileges.
+        "UPDATE mysql.tables_priv SET Table_priv = 'Select,Insert,Update,Delete,Create,Drop,\
+         Grant,Index,Alter' WHERE Table_name = 't'",
     ] {
         ok(&mut s, sql);
     }
@@ -2612,11 +2613,18 @@ fn grant_tables_without_routine_and_trigger_privileges_gain_them_at_startup() {
             &mut s,
             &format!(
                 "ALTER TABLE mysql.{table} DROP COLUMN Execute_priv, DROP COLUMN \
-                 Create_routine_priv, DROP COLUMN Alter_routine_priv, DROP COLUMN Trigger_priv"
+                 Create_routine_priv, DROP COLUMN Alter_routine_priv, DROP COLUMN \
+                 Trigger_priv, DROP COLUMN Create_view_priv, DROP COLUMN Show_view_priv, \
+                 DROP COLUMN Create_tmp_table_priv, DROP COLUMN Lock_tables_priv, DROP COLUMN \
+                 Event_priv, DROP COLUMN Delete_history_priv"
             ),
         );
     }
-    ok(&mut s, "ALTER TABLE mysql.user DROP COLUMN File_priv");
+    ok(
+        &mut s,
+        "ALTER TABLE mysql.user DROP COLUMN File_priv, DROP COLUMN Show_db_priv, DROP COLUMN \
+         Repl_slave_priv, DROP COLUMN Repl_client_priv, DROP COLUMN Create_tablespace_priv",
+    );
     assert_eq!(
         grants_after_startup(&engine, &mut s, "plain@localhost"),
         table(&[

@@ -21,9 +21,8 @@
 //! What differs from MariaDB (docs: README, ARCHITECTURE "What is not built yet"):
 //! SHOW CREATE VIEW and information_schema.VIEWS show the query as written, not
 //! MariaDB's rewritten text; CURRENT_USER() in a DEFINER view is the invoker, not the
-//! definer; CREATE needs the CREATE privilege
-//! (there is no CREATE VIEW / SHOW VIEW privilege yet); INSERT, UPDATE and DELETE
-//! through a view are error 1235.
+//! definer; SHOW CREATE VIEW needs some privilege on the view, not SHOW VIEW; INSERT,
+//! UPDATE and DELETE through a view are error 1235.
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::parse::Statement;

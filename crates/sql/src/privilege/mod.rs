@@ -90,6 +90,22 @@ impl Privileges {
     /// CREATE and DROP TRIGGER on a table, and seeing its triggers; a trigger fires only
     /// while its definer holds it (`trigger`).
     pub const TRIGGER: Privileges = Privileges(1 << 19);
+    /// CREATE and ALTER VIEW (with DROP for ALTER).
+    pub const CREATE_VIEW: Privileges = Privileges(1 << 20);
+    // Granted, revoked and shown, but guarding nothing manycore has (docs/security.md):
+    // there are no temporary tables, table locks, replication, binary log, events,
+    // tablespaces or system-versioned tables, SHOW CREATE VIEW needs some privilege on
+    // the view, and SHOW DATABASES lists the databases the session holds privileges in.
+    pub const SHOW_DATABASES: Privileges = Privileges(1 << 21);
+    pub const CREATE_TMP_TABLE: Privileges = Privileges(1 << 22);
+    pub const LOCK_TABLES: Privileges = Privileges(1 << 23);
+    pub const REPL_SLAVE: Privileges = Privileges(1 << 24);
+    /// REPLICATION CLIENT, which MariaDB names BINLOG MONITOR.
+    pub const BINLOG_MONITOR: Privileges = Privileges(1 << 25);
+    pub const SHOW_VIEW: Privileges = Privileges(1 << 26);
+    pub const EVENT: Privileges = Privileges(1 << 27);
+    pub const CREATE_TABLESPACE: Privileges = Privileges(1 << 28);
+    pub const DELETE_HISTORY: Privileges = Privileges(1 << 29);
 
     /// What a column grant can hold, with its word in `Column_priv` (a SET's member).
     pub const COLUMN_NAMES: [(Privileges, &'static str, &'static str); 4] = [
@@ -112,24 +128,27 @@ impl Privileges {
             | Self::GRANT.0
             | Self::INDEX.0
             | Self::ALTER.0
-            | Self::TRIGGER.0,
+            | Self::CREATE_VIEW.0
+            | Self::SHOW_VIEW.0
+            | Self::TRIGGER.0
+            | Self::DELETE_HISTORY.0,
     );
-    /// What a database grant can hold (ALL at that level): a table's, and the routines'.
+    /// What a database grant can hold (ALL at that level): a table's, the routines', and
+    /// those of temporary tables, locks and events.
     pub const DATABASE_LEVEL: Privileges = Privileges(
-        Self::TABLE_LEVEL.0 | Self::EXECUTE.0 | Self::CREATE_ROUTINE.0 | Self::ALTER_ROUTINE.0,
+        Self::TABLE_LEVEL.0
+            | Self::EXECUTE.0
+            | Self::CREATE_ROUTINE.0
+            | Self::ALTER_ROUTINE.0
+            | Self::CREATE_TMP_TABLE.0
+            | Self::LOCK_TABLES.0
+            | Self::EVENT.0,
     );
     /// What a grant on one routine can hold (ALL there is EXECUTE and ALTER ROUTINE).
     pub const ROUTINE_LEVEL: Privileges =
         Privileges(Self::EXECUTE.0 | Self::ALTER_ROUTINE.0 | Self::GRANT.0);
     /// Every privilege (ALL at the global level).
-    pub const GLOBAL_LEVEL: Privileges = Privileges(
-        ((1 << 14) - 1)
-            | Self::FILE.0
-            | Self::EXECUTE.0
-            | Self::CREATE_ROUTINE.0
-            | Self::ALTER_ROUTINE.0
-            | Self::TRIGGER.0,
-    );
+    pub const GLOBAL_LEVEL: Privileges = Privileges(((1 << 30) - 1) & !Self::REFERENCES.0);
 
     pub fn contains(self, other: Privileges) -> bool {
         self.0 & other.0 == other.0
@@ -153,7 +172,7 @@ impl Privileges {
 
     /// The privilege's SQL name and its `mysql.user`/`mysql.db` column, in MariaDB's
     /// SHOW GRANTS order. GRANT OPTION is shown as WITH GRANT OPTION instead.
-    pub const NAMES: [(Privileges, &'static str, &'static str); 19] = [
+    pub const NAMES: [(Privileges, &'static str, &'static str); 29] = [
         (Self::SELECT, "SELECT", "Select_priv"),
         (Self::INSERT, "INSERT", "Insert_priv"),
         (Self::UPDATE, "UPDATE", "Update_priv"),
@@ -167,8 +186,19 @@ impl Privileges {
         (Self::GRANT, "GRANT OPTION", "Grant_priv"),
         (Self::INDEX, "INDEX", "Index_priv"),
         (Self::ALTER, "ALTER", "Alter_priv"),
+        (Self::SHOW_DATABASES, "SHOW DATABASES", "Show_db_priv"),
         (Self::SUPER, "SUPER", "Super_priv"),
+        (
+            Self::CREATE_TMP_TABLE,
+            "CREATE TEMPORARY TABLES",
+            "Create_tmp_table_priv",
+        ),
+        (Self::LOCK_TABLES, "LOCK TABLES", "Lock_tables_priv"),
         (Self::EXECUTE, "EXECUTE", "Execute_priv"),
+        (Self::REPL_SLAVE, "REPLICATION SLAVE", "Repl_slave_priv"),
+        (Self::BINLOG_MONITOR, "BINLOG MONITOR", "Repl_client_priv"),
+        (Self::CREATE_VIEW, "CREATE VIEW", "Create_view_priv"),
+        (Self::SHOW_VIEW, "SHOW VIEW", "Show_view_priv"),
         (
             Self::CREATE_ROUTINE,
             "CREATE ROUTINE",
@@ -176,7 +206,18 @@ impl Privileges {
         ),
         (Self::ALTER_ROUTINE, "ALTER ROUTINE", "Alter_routine_priv"),
         (Self::CREATE_USER, "CREATE USER", "Create_user_priv"),
+        (Self::EVENT, "EVENT", "Event_priv"),
         (Self::TRIGGER, "TRIGGER", "Trigger_priv"),
+        (
+            Self::CREATE_TABLESPACE,
+            "CREATE TABLESPACE",
+            "Create_tablespace_priv",
+        ),
+        (
+            Self::DELETE_HISTORY,
+            "DELETE HISTORY",
+            "Delete_history_priv",
+        ),
     ];
 
     /// One privilege by SQL name (already upper-case, words joined by one space).
@@ -185,6 +226,19 @@ impl Privileges {
             .iter()
             .find(|(_, n, _)| *n == name)
             .map(|(p, _, _)| *p)
+    }
+
+    /// Whether `words` (upper-case, joined by one space) are a privilege's name or its
+    /// first words (REPLICATION CLIENT is BINLOG MONITOR's other name).
+    pub fn name_begins_with(words: &str) -> bool {
+        Self::NAMES
+            .iter()
+            .map(|(_, name, _)| *name)
+            .chain(["REPLICATION CLIENT"])
+            .any(|name| {
+                name.strip_prefix(words)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+            })
     }
 
     /// The SQL name of a single privilege (for error messages).

@@ -656,17 +656,23 @@ impl Parser<'_> {
                 return Err(self.error());
             };
             self.at += 1;
-            let first = first.to_ascii_uppercase();
-            let name = match first.as_str() {
-                "CREATE" if self.eat("USER") => "CREATE USER".to_string(),
-                "CREATE" if self.eat("ROUTINE") => "CREATE ROUTINE".to_string(),
-                "ALTER" if self.eat("ROUTINE") => "ALTER ROUTINE".to_string(),
-                "GRANT" => {
-                    self.expect("OPTION")?;
-                    "GRANT OPTION".to_string()
+            let mut name = first.to_ascii_uppercase();
+            // A name of several words (CREATE TEMPORARY TABLES): each next word that
+            // continues one.
+            while let Some(Token::Word(next)) = self.peek() {
+                let longer = format!("{name} {}", next.to_ascii_uppercase());
+                if !Privileges::name_begins_with(&longer) {
+                    break;
                 }
-                _ => first,
-            };
+                self.at += 1;
+                name = longer;
+            }
+            if name == "GRANT" {
+                self.expect("OPTION")?;
+            }
+            if name == "REPLICATION CLIENT" {
+                name = "BINLOG MONITOR".to_string(); // MariaDB's name for it since 10.5
+            }
             let column_privilege = Privileges::COLUMN_NAMES
                 .iter()
                 .find(|(_, n, _)| *n == name)

@@ -28,8 +28,8 @@
 //!
 //! A tables_priv row exists while the account holds a table privilege or a column
 //! privilege on the table (Table_priv '' with Column_priv set for column grants only).
-//! Data directories created before a privilege (FILE, the routine privileges, TRIGGER)
-//! get its column in `user` and `db` at startup (`add_privilege_columns`), and a grant
+//! Data directories created before a privilege (FILE, the routine privileges, TRIGGER,
+//! CREATE VIEW and the others MariaDB has) get its column in `user` and `db` at startup (`add_privilege_columns`), and a grant
 //! that held ALL at its level holds it too. Data directories created before
 //! column privileges have a tables_priv without Column_priv; nothing reads it, so they
 //! work the same, and the missing columns_priv is created at startup.
@@ -102,20 +102,27 @@ pub fn bootstrap_statements(catalog: &Catalog) -> Vec<String> {
              'mysql_native_password', '', 'N')"
         ));
     }
-    let before_trigger = catalog
-        .table(DATABASE, USER)
-        .is_some_and(|user| user.schema.column_index("Trigger_priv").is_none());
-    if before_trigger && !missing(TABLES_PRIV) {
-        // A table grant of ALL from before TRIGGER keeps holding ALL. Before the user
-        // table's column, which says this ran: run again after a crash, it finds no row.
-        let all_before = Privileges::TABLE_LEVEL.without(Privileges::TRIGGER);
-        for held in [all_before, all_before | Privileges::GRANT] {
-            let before = set_text(table_priv_members(), held);
-            let now = set_text(table_priv_members(), held | Privileges::TRIGGER);
-            statements.push(format!(
-                "UPDATE `{DATABASE}`.`{TABLES_PRIV}` SET `Table_priv` = '{now}' WHERE \
-                 `Table_priv` = '{before}'"
-            ));
+    // The table privileges that existed when the data directory was written are those
+    // with a column in `user`.
+    let table_level_then = catalog.table(DATABASE, USER).map(|user| {
+        level_privileges(Privileges::TABLE_LEVEL)
+            .filter(|(_, _, column)| user.schema.column_index(column).is_some())
+            .fold(Privileges::NONE, |all, (p, _, _)| all | *p)
+    });
+    if let Some(then) = table_level_then.filter(|then| *then != Privileges::TABLE_LEVEL) {
+        if !missing(TABLES_PRIV) {
+            // A table grant of ALL from before the newer table privileges keeps holding
+            // ALL. Before the user table's columns, which say this ran: run again after a
+            // crash, it finds no row.
+            let added = Privileges::TABLE_LEVEL.without(then);
+            for held in [then.without(Privileges::GRANT), then] {
+                let before = set_text(table_priv_members(), held);
+                let now = set_text(table_priv_members(), held | added);
+                statements.push(format!(
+                    "UPDATE `{DATABASE}`.`{TABLES_PRIV}` SET `Table_priv` = '{now}' WHERE \
+                     `Table_priv` = '{before}'"
+                ));
+            }
         }
     }
     if let Some(user) = catalog.table(DATABASE, USER) {
@@ -260,8 +267,15 @@ fn yes_no(set: bool) -> Value {
 ///
 /// `Table_priv`'s members: 'Select,Insert,...,Grant,...'.
 fn table_priv_members() -> impl Iterator<Item = (Privileges, &'static str)> + Clone {
-    level_privileges(Privileges::TABLE_LEVEL)
-        .map(|(p, _, column)| (*p, column.trim_end_matches("_priv")))
+    level_privileges(Privileges::TABLE_LEVEL).map(|&(p, _, column)| {
+        let word = match p {
+            Privileges::CREATE_VIEW => "Create View",
+            Privileges::SHOW_VIEW => "Show view",
+            Privileges::DELETE_HISTORY => "Delete versioning rows",
+            _ => column.trim_end_matches("_priv"),
+        };
+        (p, word)
+    })
 }
 
 /// `Column_priv`'s members: 'Select,Insert,Update,References'.

@@ -19,7 +19,12 @@ impl Session {
         self.implicit_commit()?;
         let (db, name) = crate::ddl::split_name(&statement.name)?;
         let db = self.require_db(db)?;
-        self.state.access().table(&db, &name, Privileges::CREATE)?;
+        self.state
+            .access()
+            .table(&db, &name, Privileges::CREATE_VIEW)?;
+        if statement.alter || statement.or_replace {
+            self.state.access().table(&db, &name, Privileges::DROP)?;
+        }
         let storage = self.engine.storage().clone();
         let catalog = storage.catalog();
         let database = catalog
