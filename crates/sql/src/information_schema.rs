@@ -10,12 +10,12 @@
 //! TABLES lists views too (TABLE_TYPE 'VIEW'); VIEWS shows their query as written, not
 //! MariaDB's rewritten text, and COLUMNS lists their bound result columns, as DESCRIBE does.
 //!
-//! TRIGGERS lists the triggers of the tables a session holds TRIGGER on (CREATED is
-//! NULL: not kept yet). ROUTINES and PARAMETERS list the stored routines a session holds
-//! a routine privilege on, with ROUTINE_DEFINITION only for their definer (`routine`
-//! invariant (9); SHOW PROCEDURE STATUS is built on ROUTINES); EVENTS describes what manycore does not have, so it is
-//! always empty: clients such as mariadb-dump read it (and SHOW EVENTS) to learn that
-//! there is nothing to do.
+//! TRIGGERS lists the triggers of the tables a session holds TRIGGER on (CREATED is NULL:
+//! not kept yet). ROUTINES and PARAMETERS list the stored routines a session holds a
+//! routine privilege on, with ROUTINE_DEFINITION only for their definer (`routine`
+//! invariant (9); SHOW PROCEDURE STATUS is built on ROUTINES); EVENTS describes what
+//! manycore does not have, so it is always empty: clients such as mariadb-dump read it
+//! (and SHOW EVENTS) to learn that there is nothing to do.
 //!
 //! Each table is a `storage::Table::detached`: a real schema, so binding, column names,
 //! WHERE, ORDER BY, aggregates and LIMIT work as on any table, but no rows. A SELECT from

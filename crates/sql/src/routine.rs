@@ -64,13 +64,13 @@
 //!     `mysql.procs_priv`); with automatic_sp_privileges ON (the default) a creator
 //!     holding less gets EXECUTE and ALTER ROUTINE on what it created, and a DROP takes
 //!     every grant on the routine away (`Session::grant_to_creator`, `revoke_on_drop`),
-//!     as in MariaDB. EXECUTE is checked before the routine is looked up, so without it
-//!     a missing routine is 1370 too. A body binds with its definer's privileges (SQL SECURITY
-//!     DEFINER, the default; 1449 if that account no longer exists, 1370 if it may not
-//!     execute the routine) or the caller's (INVOKER): what it may read and write is
-//!     checked then (CURRENT_USER() in it is whose privileges it runs with:
-//!     `RunningRoutines::current_user`), and a bound routine binds again when a GRANT or REVOKE changes any
-//!     account's privileges (session invariant (2)).
+//!     as in MariaDB. EXECUTE is checked before the routine is looked up, so without it a
+//!     missing routine is 1370 too. A body binds with its definer's privileges (SQL
+//!     SECURITY DEFINER, the default; 1449 if that account no longer exists, 1370 if it
+//!     may not execute the routine) or the caller's (INVOKER): what it may read and write
+//!     is checked then (CURRENT_USER() in it is whose privileges it runs with:
+//!     `RunningRoutines::current_user`), and a bound routine binds again when a GRANT or
+//!     REVOKE changes any account's privileges (session invariant (2)).
 //! (9) A session sees a routine (information_schema.ROUTINES and PARAMETERS, SHOW ...
 //!     STATUS, SHOW CREATE) only if it holds EXECUTE, ALTER ROUTINE or CREATE ROUTINE on
 //!     it, and its definition (ROUTINE_DEFINITION, SHOW CREATE's text) only as its definer

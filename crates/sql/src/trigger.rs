@@ -33,11 +33,11 @@
 //!     SHOW TRIGGERS, SHOW CREATE TRIGGER: 1227).
 //!
 //! Not built yet: cursors, RESIGNAL and the other parts of the stored-program grammar
-//! `compound` lists (1235), and a creation time
-//! (information_schema.TRIGGERS.CREATED is NULL). The definer's column privileges on
-//! the NEW and OLD columns a body reads or sets are not checked (MariaDB's 1143), and
-//! bodies run under the session's sql_mode, not the one recorded at CREATE. REPLACE fires the DELETE triggers of each row it deletes
-//! and ON DUPLICATE KEY UPDATE the UPDATE triggers of the row it updates
+//! `compound` lists (1235), and a creation time (information_schema.TRIGGERS.CREATED is
+//! NULL). The definer's column privileges on the NEW and OLD columns a body reads or sets
+//! are not checked (MariaDB's 1143), and bodies run under the session's sql_mode, not the
+//! one recorded at CREATE. REPLACE fires the DELETE triggers of each row it deletes and
+//! ON DUPLICATE KEY UPDATE the UPDATE triggers of the row it updates
 //! (`dml::InsertPlan::conflict_triggers`).
 
 use crate::compound;

@@ -1,17 +1,18 @@
 //! Whose privileges triggers, routines and views run with, and the TRIGGER privilege,
 //! with the Rust `mysql` driver against the server under test (`MANYCORE_TEST_TARGET`,
-//! default manycore): GRANT and REVOKE of TRIGGER at the global, database and table levels and the SHOW
-//! GRANTS text after each (1146 for a missing table, 1147 for revoking what was never
-//! granted on a table); CREATE TRIGGER and DROP TRIGGER need TRIGGER on the table (1142;
-//! no other table privilege stands in), and a DEFINER other than oneself needs SUPER or
-//! SET USER (1227), for a view or a procedure too; one that does not exist is note 1449.
+//! default manycore): GRANT and REVOKE of TRIGGER at the global, database and table
+//! levels and the SHOW GRANTS text after each (1146 for a missing table, 1147 for
+//! revoking what was never granted on a table); CREATE TRIGGER and DROP TRIGGER need
+//! TRIGGER on the table (1142; no other table privilege stands in), and a DEFINER other
+//! than oneself needs SUPER or SET USER (1227), for a view or a procedure too; one that
+//! does not exist is note 1449.
 //!
 //! A trigger's body runs with its definer's privileges: USER() in it is the invoker and
-//! CURRENT_USER() the definer. The definer must hold TRIGGER on the table (1142 naming the
-//! definer) and must exist (1449); the statement that fired it then fails and leaves no
-//! row. Triggers are listed (SHOW TRIGGERS, information_schema.TRIGGERS) and shown (SHOW
-//! CREATE TRIGGER, 1227 otherwise) only to a session holding TRIGGER on their table:
-//! MariaDB leaves the others out rather than listing them with NULL columns. Last,
+//! CURRENT_USER() the definer. The definer must hold TRIGGER on the table (1142 naming
+//! the definer) and must exist (1449); the statement that fired it then fails and leaves
+//! no row. Triggers are listed (SHOW TRIGGERS, information_schema.TRIGGERS) and shown
+//! (SHOW CREATE TRIGGER, 1227 otherwise) only to a session holding TRIGGER on their
+//! table: MariaDB leaves the others out rather than listing them with NULL columns.
 //! CURRENT_USER() in a SQL SECURITY DEFINER routine is the definer, in an INVOKER one the
 //! caller. A SQL SECURITY DEFINER view reads with its definer's privileges (1356 if they
 //! do not suffice, 1449 if the definer is gone), an INVOKER view with the reader's.

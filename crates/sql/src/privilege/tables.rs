@@ -29,10 +29,11 @@
 //! A tables_priv row exists while the account holds a table privilege or a column
 //! privilege on the table (Table_priv '' with Column_priv set for column grants only).
 //! Data directories created before a privilege (FILE, the routine privileges, TRIGGER,
-//! CREATE VIEW and the others MariaDB has) get its column in `user` and `db` at startup (`add_privilege_columns`), and a grant
-//! that held ALL at its level holds it too. Data directories created before
-//! column privileges have a tables_priv without Column_priv; nothing reads it, so they
-//! work the same, and the missing columns_priv is created at startup.
+//! CREATE VIEW and the others MariaDB has) get its column in `user` and `db` at startup
+//! (`add_privilege_columns`), and a grant that held ALL at its level holds it too. Data
+//! directories created before column privileges have a tables_priv without Column_priv;
+//! nothing reads it, so they work the same, and the missing columns_priv is created at
+//! startup.
 //!
 //! The same bootstrap creates `mysql.general_log` and `mysql.slow_log` with MariaDB's
 //! columns. They stay empty: manycore keeps no general or slow query log. They exist
