@@ -730,6 +730,14 @@ impl Error {
         )
     }
 
+    /// 1051 naming every unknown table (each `db.name`) in one message, as MariaDB does.
+    pub fn bad_table(tables: &[String]) -> Error {
+        Error::new(
+            ErrorCode::BadTable,
+            format!("Unknown table '{}'", tables.join(",")),
+        )
+    }
+
     /// 1109: `table` (a name, or `db.name`) is not one `place` reads.
     pub fn unknown_table(table: &str, place: &str) -> Error {
         Error::new(

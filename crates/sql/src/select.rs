@@ -988,7 +988,7 @@ fn find_source<'a>(
         .find(|s| s.alias == alias && db.is_none_or(|db| s.db == db))
         .ok_or_else(|| {
             let db = db.or(database).unwrap_or_default();
-            Error::new(ErrorCode::BadTable, format!("Unknown table '{db}.{alias}'"))
+            Error::bad_table(&[format!("{db}.{alias}")])
         })
 }
 

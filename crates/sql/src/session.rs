@@ -256,14 +256,10 @@ impl SessionState {
             return Ok(definer);
         }
         if !self.grants.global(Privileges::SUPER) {
-            return Err(Error::new(
-                ErrorCode::SpecificAccessDenied,
-                "Access denied; you need (at least one of) the SUPER, SET USER privilege(s) \
-                 for this operation",
-            ));
+            return Err(privilege::need_one_of("SUPER, SET USER"));
         }
         let (user, host) = privilege::split_definer(&definer);
-        if self.grants.definer(user, host).is_none() {
+        if !self.grants.account_exists(user, host) {
             let e = privilege::no_such_definer(user, host);
             self.note(e.code, e.message);
         }
@@ -3568,15 +3564,21 @@ impl Session {
             let (db, table) = crate::ddl::split_name(name)?;
             unknown.push(format!("{}.{table}", self.require_db(db)?));
         }
-        let e = Error::new(
-            ErrorCode::BadTable,
-            format!("Unknown table '{}'", unknown.join(",")),
-        );
+        self.unknown_tables_dropped(&unknown, if_exists)?;
+        Ok(StatementOutcome::ok())
+    }
+
+    /// DROP of tables that do not exist: one 1051 naming all of them, a note with IF EXISTS.
+    fn unknown_tables_dropped(&mut self, unknown: &[String], if_exists: bool) -> Result<()> {
+        if unknown.is_empty() {
+            return Ok(());
+        }
+        let e = Error::bad_table(unknown);
         if !if_exists {
             return Err(e);
         }
         self.state.note(e.code, e.message);
-        Ok(StatementOutcome::ok())
+        Ok(())
     }
 
     fn execute_ddl(&mut self, statement: &ast::Statement) -> Result<StatementOutcome> {
@@ -3790,20 +3792,7 @@ impl Session {
                 if referenced {
                     return Err(crate::foreign_key::parent_dropped());
                 }
-                if !missing.is_empty() {
-                    // One note naming every missing table, as MariaDB raises it.
-                    if *if_exists {
-                        self.state.note(
-                            ErrorCode::BadTable,
-                            format!("Unknown table '{}'", missing.join(",")),
-                        );
-                    } else {
-                        return Err(Error::new(
-                            ErrorCode::BadTable,
-                            format!("Unknown table '{}'", missing.join(",")),
-                        ));
-                    }
-                }
+                self.unknown_tables_dropped(&missing, *if_exists)?;
                 Ok(StatementOutcome::ok())
             }
             S::CreateIndex(create) => {

@@ -58,6 +58,17 @@ pub fn no_such_definer(user: &str, host: &str) -> Error {
     )
 }
 
+/// 1227: the statement needs one of the global privileges `names` (as MariaDB lists them,
+/// comma-separated).
+pub fn need_one_of(names: &str) -> Error {
+    Error::new(
+        ErrorCode::SpecificAccessDenied,
+        format!(
+            "Access denied; you need (at least one of) the {names} privilege(s) for this operation"
+        ),
+    )
+}
+
 /// A set of privileges, one bit each.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Privileges(u32);
@@ -220,25 +231,32 @@ impl Privileges {
         ),
     ];
 
-    /// One privilege by SQL name (already upper-case, words joined by one space).
-    pub fn from_name(name: &str) -> Option<Privileges> {
+    /// Other names GRANT and REVOKE accept for a privilege, which SHOW GRANTS and the grant
+    /// tables never use (MariaDB renamed REPLICATION CLIENT to BINLOG MONITOR in 10.5).
+    const ALIASES: [(Privileges, &'static str); 1] = [(Self::BINLOG_MONITOR, "REPLICATION CLIENT")];
+
+    /// Every name GRANT accepts for a privilege: its own, then its aliases.
+    fn grantable_names() -> impl Iterator<Item = (Privileges, &'static str)> {
         Self::NAMES
             .iter()
-            .find(|(_, n, _)| *n == name)
-            .map(|(p, _, _)| *p)
+            .map(|(p, name, _)| (*p, *name))
+            .chain(Self::ALIASES)
     }
 
-    /// Whether `words` (upper-case, joined by one space) are a privilege's name or its
-    /// first words (REPLICATION CLIENT is BINLOG MONITOR's other name).
+    /// One privilege by SQL name or alias (already upper-case, words joined by one space).
+    pub fn from_name(name: &str) -> Option<Privileges> {
+        Self::grantable_names()
+            .find(|(_, n)| *n == name)
+            .map(|(p, _)| p)
+    }
+
+    /// Whether `words` (upper-case, joined by one space) are a privilege's name or alias, or
+    /// their first words.
     pub fn name_begins_with(words: &str) -> bool {
-        Self::NAMES
-            .iter()
-            .map(|(_, name, _)| *name)
-            .chain(["REPLICATION CLIENT"])
-            .any(|name| {
-                name.strip_prefix(words)
-                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
-            })
+        Self::grantable_names().any(|(_, name)| {
+            name.strip_prefix(words)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+        })
     }
 
     /// The SQL name of a single privilege (for error messages).
@@ -636,9 +654,20 @@ impl SessionGrants {
         if self.unrestricted {
             return Some(SessionGrants::unrestricted());
         }
-        let snapshot = self.snapshot.as_ref()?;
-        snapshot.account(user, host)?;
-        Some(snapshot.grants_of(user, host))
+        if !self.account_exists(user, host) {
+            return None;
+        }
+        Some(self.snapshot.as_ref()?.grants_of(user, host))
+    }
+
+    /// Whether account `user`@`host` exists in the snapshot these were resolved from (an
+    /// internal session, which has no snapshot, takes every account as existing).
+    pub fn account_exists(&self, user: &str, host: &str) -> bool {
+        self.unrestricted
+            || self
+                .snapshot
+                .as_ref()
+                .is_some_and(|s| s.account(user, host).is_some())
     }
 
     fn table_entry(&mut self, db: &str, table: &str) -> &mut TableEntry {
@@ -907,14 +936,7 @@ impl AccessCheck<'_> {
         if self.grants.global(needed) {
             return Ok(());
         }
-        Err(Error::new(
-            ErrorCode::SpecificAccessDenied,
-            format!(
-                "Access denied; you need (at least one of) the {} privilege(s) for this \
-                 operation",
-                needed.name()
-            ),
-        ))
+        Err(need_one_of(needed.name()))
     }
 }
 

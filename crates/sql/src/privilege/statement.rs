@@ -670,9 +670,6 @@ impl Parser<'_> {
             if name == "GRANT" {
                 self.expect("OPTION")?;
             }
-            if name == "REPLICATION CLIENT" {
-                name = "BINLOG MONITOR".to_string(); // MariaDB's name for it since 10.5
-            }
             let column_privilege = Privileges::COLUMN_NAMES
                 .iter()
                 .find(|(_, n, _)| *n == name)

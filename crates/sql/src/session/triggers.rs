@@ -4,7 +4,7 @@
 use super::{storage_error, Session, StatementOutcome};
 use crate::error::{Error, ErrorCode, Result};
 
-use crate::privilege::Privileges;
+use crate::privilege::{self, Privileges};
 use crate::scope::Parameters;
 use crate::show::{self, Rows};
 use crate::sink::ColumnInfo;
@@ -161,11 +161,7 @@ impl Session {
             .table(&db, &found.table)
             .contains(Privileges::TRIGGER)
         {
-            return Err(Error::new(
-                ErrorCode::SpecificAccessDenied,
-                "Access denied; you need (at least one of) the TRIGGER privilege(s) for this \
-                 operation",
-            ));
+            return Err(privilege::need_one_of(Privileges::TRIGGER.name()));
         }
         let text = |name: &str, length| ColumnInfo::text(name, length);
         Ok(Rows {
