@@ -1292,7 +1292,7 @@ fn sql_refusal(statement: &ast::Statement) -> Refusal {
             temporary: false, ..
         } => Refusal::Commits,
         S::CreateTable(create) if !create.temporary => Refusal::Commits,
-        S::LockTables { .. } => Refusal::Always(not_in_routines("LOCK")),
+        S::Lock(_) => Refusal::Always(not_in_routines("LOCK")),
         S::UnlockTables => Refusal::Always(not_in_routines("UNLOCK")),
         _ => Refusal::NotBuilt,
     }

@@ -24,6 +24,11 @@
 //!       `(BINARY a) REGEXP b`; sqlparser cast the whole expression after it);
 //!     - a generated column's `[GENERATED ALWAYS] AS (expr)` may end in PERSISTENT,
 //!       MariaDB's word for STORED (sqlparser knows only VIRTUAL and STORED);
+//!     - `LOCK TABLE[S] [db.]t [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE}, ...`
+//!       takes qualified names (sqlparser's LockTable holds one identifier); it becomes
+//!       sqlparser's `Lock` with the names only, as manycore takes no table locks
+//!       (session: the statement checks privileges and existence, then commits), and
+//!       `UNLOCK TABLE` is `UNLOCK TABLES`;
 //!     - a reserved word that starts an expression but is not followed by one (`SELECT
 //!       case`) is a syntax error, not a column name (`MARIADB_RESERVED_PREFIXES`).
 //!       Not yet: reserved words as aliases and names elsewhere (`SELECT 1 AS select`)
@@ -32,8 +37,8 @@
 
 use sqlparser::ast::{
     BinaryOperator, CastKind, ColumnOption, DataType, Delete, Expr, FromTable, GeneratedAs,
-    GeneratedExpressionMode, Ident, ObjectName, OrderByExpr, SqliteOnConflict, Statement, Update,
-    UpdateTableFromKind,
+    GeneratedExpressionMode, Ident, Lock, LockTableTarget, ObjectName, OrderByExpr,
+    SqliteOnConflict, Statement, Update, UpdateTableFromKind,
 };
 use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
 use sqlparser::keywords::Keyword;
@@ -137,6 +142,17 @@ impl Dialect for MariaDbDialect {
         if is_word(0, Keyword::UPDATE) {
             let update_token = parser.next_token();
             return Some(parse_update(parser, update_token));
+        }
+        if is_word(0, Keyword::LOCK) && (is_word(1, Keyword::TABLES) || is_word(1, Keyword::TABLE))
+        {
+            parser.next_token();
+            parser.next_token();
+            return Some(parse_lock_tables(parser));
+        }
+        if is_word(0, Keyword::UNLOCK) && is_word(1, Keyword::TABLE) {
+            parser.next_token();
+            parser.next_token();
+            return Some(Ok(Statement::UnlockTables));
         }
         if is_word(0, Keyword::DELETE) {
             let multi_table = !is_word(1, Keyword::FROM);
@@ -270,6 +286,31 @@ fn generated_column(parser: &mut Parser) -> Result<Option<ColumnOption>, ParserE
 
 /// MariaDB's UPDATE after the keyword (invariant (2)): `[IGNORE] tables SET assignments
 /// [WHERE e] [ORDER BY ...] [LIMIT n]`.
+/// MariaDB's LOCK TABLES list, after `LOCK TABLE[S]` (invariant 2).
+fn parse_lock_tables(parser: &mut Parser) -> Result<Statement, ParserError> {
+    let tables = parser.parse_comma_separated(|parser| {
+        let name = parser.parse_object_name(false)?;
+        parser.parse_optional_alias(&[Keyword::READ, Keyword::WRITE, Keyword::LOW_PRIORITY])?;
+        // The lock type is read and dropped: no lock is taken (invariant 2).
+        if parser.parse_keyword(Keyword::READ) {
+            let _local = parser.parse_keyword(Keyword::LOCAL);
+        } else {
+            let _low_priority = parser.parse_keyword(Keyword::LOW_PRIORITY);
+            parser.expect_keyword(Keyword::WRITE)?;
+        }
+        Ok(LockTableTarget {
+            name,
+            only: false,
+            has_asterisk: false,
+        })
+    })?;
+    Ok(Statement::Lock(Lock {
+        tables,
+        lock_mode: None,
+        nowait: false,
+    }))
+}
+
 fn parse_update(
     parser: &mut Parser,
     update_token: sqlparser::tokenizer::TokenWithSpan,

@@ -789,7 +789,7 @@ fn all_rows(table: SystemTable, source: &RowSource, lookup: &NameLookup) -> Vec<
             }
             rows
         }
-        SystemTable::Views => views(&catalog, source.grants),
+        SystemTable::Views => views(&catalog, source.grants, source.session.current_user()),
         SystemTable::Triggers => triggers(&catalog, source.grants),
         SystemTable::Routines => routines(&catalog, source),
         SystemTable::Parameters => parameters(&catalog, source),
@@ -820,8 +820,11 @@ pub fn schemata(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
         ]
     };
     let mut rows = vec![schema(NAME, SYSTEM_CHARSET, SYSTEM_COLLATION)];
+    // The SHOW DATABASES privilege lists every database, though entering one still needs
+    // a privilege in it (USE is 1044), as in MariaDB.
+    let sees_all = grants.global(Privileges::SHOW_DATABASES);
     for (name, database) in &catalog.databases {
-        if grants.sees_database(name) {
+        if sees_all || grants.sees_database(name) {
             rows.push(schema(name, "utf8mb4", database.collation.name()));
         }
     }
@@ -902,17 +905,26 @@ fn visible_views<'a>(
         .filter(move |(db, view)| grants.table_any(db, &view.name))
 }
 
-/// VIEWS rows (module notes: the query as written, not MariaDB's rewritten text).
-fn views(catalog: &Catalog, grants: &SessionGrants) -> Vec<Row> {
+/// VIEWS rows (module notes: the query as written, not MariaDB's rewritten text). As in
+/// MariaDB, VIEW_DEFINITION is '' unless the session's account (`current_user`, `user@host`)
+/// is the view's definer or holds SELECT and SHOW VIEW on it.
+fn views(catalog: &Catalog, grants: &SessionGrants, current_user: &str) -> Vec<Row> {
+    let shows_definition = Privileges::SELECT | Privileges::SHOW_VIEW;
     visible_views(catalog, grants, None)
         .map(|(db, view)| {
             let updatable = crate::view::parse_query(&view.query)
                 .is_ok_and(|query| crate::view::updatable(&query));
+            let definition = match view.definer == current_user
+                || grants.table(db, &view.name).contains(shows_definition)
+            {
+                true => view.query.as_str(),
+                false => "",
+            };
             vec![
                 string(CATALOG),
                 string(db),
                 string(&view.name),
-                string(&view.query),
+                string(definition),
                 string(&view.check_option),
                 string(if updatable { "YES" } else { "NO" }),
                 string(&view.definer),

@@ -1199,7 +1199,7 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
             S::Use(_) => Counter::ComChangeDb,
             S::Kill { .. } => Counter::ComKill,
             S::Flush { .. } => Counter::ComFlush,
-            S::LockTables { .. } => Counter::ComLockTables,
+            S::Lock(_) => Counter::ComLockTables,
             S::UnlockTables => Counter::ComUnlockTables,
             _ => return None,
         },
@@ -3538,8 +3538,8 @@ impl Session {
                 names,
                 ..
             } => self.drop_temporary_tables(names, *if_exists)?,
-            S::LockTables { .. } | S::UnlockTables => {
-                // Accepted without locking (documented): commits like MariaDB does.
+            S::Lock(lock) => self.lock_tables(lock)?,
+            S::UnlockTables => {
                 self.implicit_commit()?;
                 StatementOutcome::ok()
             }
@@ -3565,6 +3565,29 @@ impl Session {
             unknown.push(format!("{}.{table}", self.require_db(db)?));
         }
         self.unknown_tables_dropped(&unknown, if_exists)?;
+        Ok(StatementOutcome::ok())
+    }
+
+    /// LOCK TABLES: checked as MariaDB checks it (the LOCK TABLES privilege on each table's
+    /// database, 1044; SELECT on the table, 1142; then 1146 if there is no such table or
+    /// view), then it commits like MariaDB does and locks nothing (documented: manycore
+    /// takes no table locks; every statement reads its own snapshot).
+    fn lock_tables(&mut self, lock: &ast::Lock) -> Result<StatementOutcome> {
+        for target in &lock.tables {
+            let (db, table) = crate::ddl::split_name(&target.name)?;
+            let db = self.require_db(db)?;
+            let access = self.state.access();
+            access.database(&db, Privileges::LOCK_TABLES)?;
+            access.table(&db, &table, Privileges::SELECT)?;
+            let catalog = self.engine.storage().catalog();
+            let database = catalog.databases.get(&db);
+            if !database
+                .is_some_and(|d| d.tables.contains_key(&table) || d.views.contains_key(&table))
+            {
+                return Err(Error::no_such_table(&db, &table));
+            }
+        }
+        self.implicit_commit()?;
         Ok(StatementOutcome::ok())
     }
 

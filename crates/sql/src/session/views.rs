@@ -119,26 +119,47 @@ impl Session {
         name: &ast::ObjectName,
         needed: Option<Privileges>,
     ) -> Result<Option<(String, Arc<ViewSchema>)>> {
-        let (db, view) = crate::ddl::split_name(name)?;
-        let db = self.require_db(db)?;
-        let catalog = self.engine.storage().catalog();
-        let Some(found) = catalog.databases.get(&db).and_then(|d| d.views.get(&view)) else {
+        let Some((db, found)) = self.find_view(name)? else {
             return Ok(None);
         };
         match needed {
-            Some(needed) => self.state.access().table(&db, &view, needed)?,
-            None => self.state.access().table_any(&db, &view)?,
+            Some(needed) => self.state.access().table(&db, &found.name, needed)?,
+            None => self.state.access().table_any(&db, &found.name)?,
         }
-        Ok(Some((db, found.clone())))
+        Ok(Some((db, found)))
     }
 
-    /// SHOW CREATE VIEW (`view`: 1347 on a table) and SHOW CREATE TABLE of a view.
+    /// The view `[db.]name` names, before any privilege check.
+    fn find_view(&self, name: &ast::ObjectName) -> Result<Option<(String, Arc<ViewSchema>)>> {
+        let (db, view) = crate::ddl::split_name(name)?;
+        let db = self.require_db(db)?;
+        let catalog = self.engine.storage().catalog();
+        let found = catalog.databases.get(&db).and_then(|d| d.views.get(&view));
+        Ok(found.map(|found| (db, found.clone())))
+    }
+
+    /// SHOW CREATE VIEW (`view`: 1347 on a table) and SHOW CREATE TABLE of a view. As in
+    /// MariaDB, SHOW CREATE VIEW needs SELECT and SHOW VIEW on the view, and SHOW CREATE
+    /// TABLE some privilege on it ("SHOW command denied") and SHOW VIEW; being its
+    /// definer is not enough (1142 naming the first one missing).
     pub(super) fn show_create_view(
         &self,
         name: &ast::ObjectName,
         view: bool,
     ) -> Result<Option<Rows>> {
-        let Some((_, found)) = self.lookup_view(name, None)? else {
+        let found = self.find_view(name)?;
+        if let Some((db, found)) = &found {
+            let access = self.state.access();
+            if !view {
+                access.table_level_any(db, &found.name, "SHOW")?;
+            }
+            let needed = match view {
+                true => Privileges::SELECT | Privileges::SHOW_VIEW,
+                false => Privileges::SHOW_VIEW,
+            };
+            access.table(db, &found.name, needed)?;
+        }
+        let Some((_, found)) = found else {
             if !view {
                 return Ok(None);
             }
