@@ -26,9 +26,9 @@
 //!       MariaDB's word for STORED (sqlparser knows only VIRTUAL and STORED);
 //!     - `LOCK TABLE[S] [db.]t [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE}, ...`
 //!       takes qualified names (sqlparser's LockTable holds one identifier); it becomes
-//!       sqlparser's `Lock` with the names only, as manycore takes no table locks
-//!       (session: the statement checks privileges and existence, then commits), and
-//!       `UNLOCK TABLE` is `UNLOCK TABLES`;
+//!       sqlparser's `Lock` with the names, and with lock mode SHARE if every table is
+//!       locked READ, EXCLUSIVE otherwise (all the session needs: it takes no table
+//!       locks); `UNLOCK TABLE` is `UNLOCK TABLES`;
 //!     - a reserved word that starts an expression but is not followed by one (`SELECT
 //!       case`) is a syntax error, not a column name (`MARIADB_RESERVED_PREFIXES`).
 //!       Not yet: reserved words as aliases and names elsewhere (`SELECT 1 AS select`)
@@ -37,7 +37,7 @@
 
 use sqlparser::ast::{
     BinaryOperator, CastKind, ColumnOption, DataType, Delete, Expr, FromTable, GeneratedAs,
-    GeneratedExpressionMode, Ident, Lock, LockTableTarget, ObjectName, OrderByExpr,
+    GeneratedExpressionMode, Ident, Lock, LockTableMode, LockTableTarget, ObjectName, OrderByExpr,
     SqliteOnConflict, Statement, Update, UpdateTableFromKind,
 };
 use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
@@ -288,15 +288,16 @@ fn generated_column(parser: &mut Parser) -> Result<Option<ColumnOption>, ParserE
 /// [WHERE e] [ORDER BY ...] [LIMIT n]`.
 /// MariaDB's LOCK TABLES list, after `LOCK TABLE[S]` (invariant 2).
 fn parse_lock_tables(parser: &mut Parser) -> Result<Statement, ParserError> {
+    let mut every_read = true;
     let tables = parser.parse_comma_separated(|parser| {
         let name = parser.parse_object_name(false)?;
         parser.parse_optional_alias(&[Keyword::READ, Keyword::WRITE, Keyword::LOW_PRIORITY])?;
-        // The lock type is read and dropped: no lock is taken (invariant 2).
         if parser.parse_keyword(Keyword::READ) {
-            let _local = parser.parse_keyword(Keyword::LOCAL);
+            let _local = parser.parse_keyword(Keyword::LOCAL); // READ LOCAL reads as READ.
         } else {
             let _low_priority = parser.parse_keyword(Keyword::LOW_PRIORITY);
             parser.expect_keyword(Keyword::WRITE)?;
+            every_read = false;
         }
         Ok(LockTableTarget {
             name,
@@ -304,9 +305,13 @@ fn parse_lock_tables(parser: &mut Parser) -> Result<Statement, ParserError> {
             has_asterisk: false,
         })
     })?;
+    let lock_mode = match every_read {
+        true => LockTableMode::Share,
+        false => LockTableMode::Exclusive,
+    };
     Ok(Statement::Lock(Lock {
         tables,
-        lock_mode: None,
+        lock_mode: Some(lock_mode),
         nowait: false,
     }))
 }

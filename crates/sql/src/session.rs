@@ -927,6 +927,9 @@ pub struct Session {
     /// BEGIN (or autocommit=0 work) opened a session transaction.
     explicit: bool,
     read_only: bool,
+    /// LOCK TABLES ran and no UNLOCK TABLES or START TRANSACTION since: UNLOCK TABLES
+    /// then commits (MariaDB commits only then).
+    tables_locked: bool,
     reader: ReaderSlot,
     process: ProcessHandle,
     /// foldhash, not SipHash: ids are ours, not the client's to choose, and this map is
@@ -1358,6 +1361,7 @@ impl Session {
             savepoints: Vec::new(),
             explicit: false,
             read_only: false,
+            tables_locked: false,
             reader,
             process,
             prepared: foldhash::HashMap::default(),
@@ -1454,6 +1458,21 @@ impl Session {
     }
 
     // ---- transactions -------------------------------------------------------------
+
+    /// START TRANSACTION / BEGIN: commits an open transaction first and releases table
+    /// locks (as in MariaDB); `consistent_snapshot` takes the snapshot now rather than at
+    /// the first read.
+    fn start_transaction(&mut self, read_only: bool, consistent_snapshot: bool) -> Result<()> {
+        self.implicit_commit()?;
+        self.tables_locked = false;
+        self.explicit = true;
+        self.read_only = read_only;
+        self.state.in_transaction.set(true);
+        if consistent_snapshot {
+            self.txn = Some(self.engine.storage().begin(&self.reader));
+        }
+        Ok(())
+    }
 
     fn commit_transaction(&mut self) -> Result<()> {
         let mut result = Ok(());
@@ -3247,13 +3266,7 @@ impl Session {
                 read_only,
                 consistent_snapshot,
             } => {
-                self.implicit_commit()?;
-                self.explicit = true;
-                self.read_only = *read_only;
-                self.state.in_transaction.set(true);
-                if *consistent_snapshot {
-                    self.txn = Some(self.engine.storage().begin(&self.reader));
-                }
+                self.start_transaction(*read_only, *consistent_snapshot)?;
                 StatementOutcome::ok()
             }
             Statement::SetCharacterSet(name) => {
@@ -3307,15 +3320,13 @@ impl Session {
                 StatementOutcome::ok()
             }
             S::StartTransaction { modes, .. } => {
-                self.implicit_commit()?;
-                self.explicit = true;
-                self.read_only = modes.iter().any(|m| {
+                let read_only = modes.iter().any(|m| {
                     matches!(
                         m,
                         ast::TransactionMode::AccessMode(ast::TransactionAccessMode::ReadOnly)
                     )
                 });
-                self.state.in_transaction.set(true);
+                self.start_transaction(read_only, false)?;
                 StatementOutcome::ok()
             }
             S::Commit { .. } => {
@@ -3540,7 +3551,9 @@ impl Session {
             } => self.drop_temporary_tables(names, *if_exists)?,
             S::Lock(lock) => self.lock_tables(lock)?,
             S::UnlockTables => {
-                self.implicit_commit()?;
+                if std::mem::take(&mut self.tables_locked) {
+                    self.implicit_commit()?;
+                }
                 StatementOutcome::ok()
             }
             _ => {
@@ -3570,8 +3583,11 @@ impl Session {
 
     /// LOCK TABLES: checked as MariaDB checks it (the LOCK TABLES privilege on each table's
     /// database, 1044; SELECT on the table, 1142; then 1146 if there is no such table or
-    /// view), then it commits like MariaDB does and locks nothing (documented: manycore
-    /// takes no table locks; every statement reads its own snapshot).
+    /// view), then it commits like MariaDB does. No table lock is taken (documented): when
+    /// every table is locked READ, the session may not write until UNLOCK TABLES, so it
+    /// reads one snapshot until then instead, in a read-only transaction (writes are
+    /// 1792), which makes `mariadb-dump --lock-tables` consistent; WRITE locks change
+    /// nothing.
     fn lock_tables(&mut self, lock: &ast::Lock) -> Result<StatementOutcome> {
         for target in &lock.tables {
             let (db, table) = crate::ddl::split_name(&target.name)?;
@@ -3587,7 +3603,12 @@ impl Session {
                 return Err(Error::no_such_table(&db, &table));
             }
         }
-        self.implicit_commit()?;
+        let every_read = lock.lock_mode == Some(ast::LockTableMode::Share);
+        match every_read {
+            true => self.start_transaction(true, true)?,
+            false => self.implicit_commit()?,
+        }
+        self.tables_locked = true;
         Ok(StatementOutcome::ok())
     }
 

@@ -2710,3 +2710,53 @@ fn temporary_tables_are_refused_not_made_permanent() {
     );
     assert_eq!(rows(&mut s, "SELECT a FROM kept"), table(&[&["1"]]));
 }
+
+/// LOCK TABLES with every table READ reads one snapshot until UNLOCK TABLES (what makes
+/// `mariadb-dump --lock-tables` consistent across tables) and may not write (1792); with a
+/// WRITE lock nothing changes. Other sessions are not blocked: manycore takes no table
+/// locks (docs/security.md).
+#[test]
+fn lock_tables_read_sees_one_snapshot_until_unlock() {
+    let (engine, mut dumper) = setup();
+    let mut writer = session(&engine, 2);
+    run(&mut writer, "USE test");
+    ok(&mut dumper, "CREATE TABLE orders (id INT PRIMARY KEY)");
+    ok(&mut dumper, "CREATE TABLE order_lines (order_id INT)");
+    ok(&mut dumper, "INSERT INTO orders VALUES (1)");
+    ok(&mut dumper, "INSERT INTO order_lines VALUES (1)");
+    let count = |s: &mut Session, table: &str| rows(s, &format!("SELECT COUNT(*) FROM {table}"));
+
+    ok(&mut dumper, "LOCK TABLES orders READ LOCAL, test.order_lines AS l READ");
+    assert_eq!(count(&mut dumper, "orders"), table(&[&["1"]]));
+    ok(&mut writer, "INSERT INTO orders VALUES (2)");
+    ok(&mut writer, "INSERT INTO order_lines VALUES (2)");
+    // The order and its line committed after the first read: neither is seen.
+    assert_eq!(count(&mut dumper, "order_lines"), table(&[&["1"]]));
+    assert_eq!(count(&mut dumper, "orders"), table(&[&["1"]]));
+    let e = error(&mut dumper, "INSERT INTO order_lines VALUES (3)");
+    assert_eq!(e.code, ErrorCode::ReadOnlyTransaction);
+    ok(&mut dumper, "UNLOCK TABLES");
+    assert_eq!(count(&mut dumper, "order_lines"), table(&[&["2"]]));
+
+    // A WRITE lock takes no snapshot: each statement reads the newest rows and writes.
+    ok(&mut dumper, "LOCK TABLES orders READ, order_lines WRITE");
+    ok(&mut writer, "INSERT INTO orders VALUES (3)");
+    assert_eq!(count(&mut dumper, "orders"), table(&[&["3"]]));
+    ok(&mut dumper, "INSERT INTO order_lines VALUES (3)");
+    ok(&mut dumper, "UNLOCK TABLES");
+    assert_eq!(count(&mut writer, "order_lines"), table(&[&["3"]]));
+
+    // UNLOCK TABLES commits only after LOCK TABLES (MariaDB): a transaction begun
+    // without one stays open, and START TRANSACTION releases the locks.
+    ok(&mut dumper, "BEGIN");
+    ok(&mut dumper, "INSERT INTO order_lines VALUES (4)");
+    ok(&mut dumper, "UNLOCK TABLES");
+    ok(&mut dumper, "ROLLBACK");
+    assert_eq!(count(&mut dumper, "order_lines"), table(&[&["3"]]));
+    ok(&mut dumper, "LOCK TABLES order_lines READ");
+    ok(&mut dumper, "START TRANSACTION");
+    ok(&mut dumper, "INSERT INTO order_lines VALUES (5)");
+    ok(&mut dumper, "UNLOCK TABLES");
+    ok(&mut dumper, "ROLLBACK");
+    assert_eq!(count(&mut dumper, "order_lines"), table(&[&["3"]]));
+}
