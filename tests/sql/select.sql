@@ -107,4 +107,20 @@ SELECT name FROM emp WHERE id BETWEEN 2 AND 4 ORDER BY id;
 SELECT name FROM emp WHERE id > 6;
 SELECT name FROM emp WHERE id = 42;
 
+-- GROUP_CONCAT: ORDER BY (columns, expressions, DESC, argument positions), several
+-- arguments (a NULL among them skips the row), SEPARATOR, DISTINCT with ORDER BY.
+SELECT dept, GROUP_CONCAT(name ORDER BY name) FROM emp GROUP BY dept ORDER BY dept;
+SELECT dept, GROUP_CONCAT(name ORDER BY salary DESC, id SEPARATOR ' > ') FROM emp GROUP BY dept ORDER BY dept;
+SELECT GROUP_CONCAT(id, ':', name ORDER BY id DESC) FROM emp;
+SELECT GROUP_CONCAT(name, '/', age ORDER BY 3, 1) FROM emp;
+SELECT GROUP_CONCAT(name, age) FROM emp WHERE id < 5;
+SELECT GROUP_CONCAT(DISTINCT dept ORDER BY dept DESC) FROM emp;
+SELECT GROUP_CONCAT(age ORDER BY LOWER(name)) FROM emp WHERE age > 100;
+SELECT GROUP_CONCAT(name ORDER BY age IS NULL, age) FROM emp;
+SELECT dept, GROUP_CONCAT(salary ORDER BY salary) AS s FROM emp GROUP BY dept HAVING s LIKE '7%' ORDER BY dept;
+SELECT GROUP_CONCAT(name ORDER BY 2) FROM emp;
+SELECT GROUP_CONCAT(name ORDER BY 0) FROM emp;
+SELECT GROUP_CONCAT(name ORDER BY -1) FROM emp;
+SELECT GROUP_CONCAT(name, dept ORDER BY 2 DESC, 1) FROM emp;
+
 DROP TABLE emp, dept;

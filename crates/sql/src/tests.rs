@@ -2726,7 +2726,10 @@ fn lock_tables_read_sees_one_snapshot_until_unlock() {
     ok(&mut dumper, "INSERT INTO order_lines VALUES (1)");
     let count = |s: &mut Session, table: &str| rows(s, &format!("SELECT COUNT(*) FROM {table}"));
 
-    ok(&mut dumper, "LOCK TABLES orders READ LOCAL, test.order_lines AS l READ");
+    ok(
+        &mut dumper,
+        "LOCK TABLES orders READ LOCAL, test.order_lines AS l READ",
+    );
     assert_eq!(count(&mut dumper, "orders"), table(&[&["1"]]));
     ok(&mut writer, "INSERT INTO orders VALUES (2)");
     ok(&mut writer, "INSERT INTO order_lines VALUES (2)");

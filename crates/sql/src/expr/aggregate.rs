@@ -11,6 +11,9 @@
 //!     are 0 and everything else is NULL.
 //! (2) DISTINCT compares values by `convert::sort_key` of the argument's type, the same
 //!     rule GROUP BY uses, so 1.0 and 1.00 (or 'a' and 'A') are one value.
+//! (3) GROUP_CONCAT's several arguments are one CONCAT of them, so a row with a NULL
+//!     among them adds nothing, as in MariaDB. Its ORDER BY and JSON_ARRAYAGG's keep
+//!     each item with its ORDER BY values and sort them once, at `finish`.
 
 use super::bind::{function_name, numeric_operand, Scope};
 use super::coerce::{enum_set_number, to_bytes, to_decimal, to_f64, to_u64_bits};
@@ -81,13 +84,13 @@ pub struct AggregateCall {
     pub separator: Vec<u8>,
     /// JSON_OBJECTAGG's key (`arg` is its value).
     pub key: Option<Expr>,
-    /// JSON_ARRAYAGG's ORDER BY (GROUP_CONCAT's is not built).
+    /// GROUP_CONCAT's and JSON_ARRAYAGG's ORDER BY.
     pub order_by: Vec<crate::plan::SortKey>,
 }
 
-/// Binds `COUNT(*)`, `SUM(DISTINCT x)`, `GROUP_CONCAT(x SEPARATOR ';')`, ...
-/// (GROUP_CONCAT's ORDER BY, its and JSON_ARRAYAGG's LIMIT, and GROUP_CONCAT's multiple
-/// arguments are not supported: 1235.)
+/// Binds `COUNT(*)`, `SUM(DISTINCT x)`, `GROUP_CONCAT(x, '-', y ORDER BY z DESC SEPARATOR
+/// ';')`, ... (GROUP_CONCAT's and JSON_ARRAYAGG's LIMIT, and GROUP_CONCAT(DISTINCT) of
+/// several arguments, are not supported: 1235.)
 pub fn bind_aggregate(call: &ast::Function, scope: &dyn Scope) -> Result<AggregateCall> {
     let name = function_name(call);
     let function = AggregateFunction::lookup(&name).ok_or_else(|| {
@@ -104,21 +107,19 @@ pub fn bind_aggregate(call: &ast::Function, scope: &dyn Scope) -> Result<Aggrega
         Some(ast::DuplicateTreatment::Distinct)
     );
     let mut separator = b",".to_vec();
-    let mut order_by = Vec::new();
+    let mut order_keys: &[ast::OrderByExpr] = &[];
     for clause in &list.clauses {
         match clause {
             ast::FunctionArgumentClause::Separator(v) => {
                 separator = v.clone().into_string().unwrap_or_default().into_bytes();
             }
             ast::FunctionArgumentClause::OrderBy(keys)
-                if function == AggregateFunction::JsonArrayAgg =>
+                if matches!(
+                    function,
+                    AggregateFunction::JsonArrayAgg | AggregateFunction::GroupConcat
+                ) =>
             {
-                for key in keys {
-                    order_by.push(crate::plan::SortKey {
-                        expr: bind(&key.expr, scope)?,
-                        descending: matches!(key.options.sort, Some(ast::OrderBySort::Desc)),
-                    });
-                }
+                order_keys = keys;
             }
             other => return Err(Error::not_supported(&format!("{name}(... {other})"))),
         }
@@ -167,11 +168,33 @@ pub fn bind_aggregate(call: &ast::Function, scope: &dyn Scope) -> Result<Aggrega
                 }
             })
         }
-        _ if function == AggregateFunction::GroupConcat && list.args.len() > 1 => {
-            return Err(Error::not_supported("GROUP_CONCAT with several arguments"))
+        args if function == AggregateFunction::GroupConcat && args.len() > 1 => {
+            if distinct {
+                return Err(Error::not_supported(
+                    "GROUP_CONCAT(DISTINCT) with several arguments",
+                ));
+            }
+            // Invariant (3): one CONCAT of the arguments.
+            let parts = args
+                .iter()
+                .map(|a| match a {
+                    ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => bind(e, scope),
+                    _ => Err(Error::parse_near(&call.to_string(), 1)),
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Some(super::bind::call(super::Function::Concat, parts)?)
         }
         _ => return Err(Error::parse_near(&call.to_string(), 1)),
     };
+    let order_by = order_keys
+        .iter()
+        .map(|key| {
+            Ok(crate::plan::SortKey {
+                expr: order_key(&key.expr, list, function, scope)?,
+                descending: matches!(key.options.sort, Some(ast::OrderBySort::Desc)),
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
     Ok(AggregateCall {
         function,
         arg,
@@ -180,6 +203,42 @@ pub fn bind_aggregate(call: &ast::Function, scope: &dyn Scope) -> Result<Aggrega
         key,
         order_by,
     })
+}
+
+/// One ORDER BY key of GROUP_CONCAT or JSON_ARRAYAGG. In GROUP_CONCAT a whole number
+/// names an argument by its position (`GROUP_CONCAT(a, b ORDER BY 2)`), as in MariaDB:
+/// 1054 past the last, and for 0 or a negative number.
+fn order_key(
+    key: &ast::Expr,
+    list: &ast::FunctionArgumentList,
+    function: AggregateFunction,
+    scope: &dyn Scope,
+) -> Result<Expr> {
+    let number = |e: &ast::Expr| match e {
+        ast::Expr::Value(v) => match &v.value {
+            ast::Value::Number(n, _) if n.bytes().all(|b| b.is_ascii_digit()) => Some(n.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let position = match key {
+        _ if function != AggregateFunction::GroupConcat => None,
+        ast::Expr::UnaryOp {
+            op: ast::UnaryOperator::Minus,
+            expr,
+        } => number(expr).map(|n| format!("-{n}")),
+        _ => number(key),
+    };
+    let Some(position) = position else {
+        return bind(key, scope);
+    };
+    let argument = (position.parse::<usize>().ok())
+        .and_then(|n| n.checked_sub(1))
+        .and_then(|i| list.args.get(i));
+    match argument {
+        Some(ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e))) => bind(e, scope),
+        _ => Err(Error::bad_field(&position, "ORDER BY")),
+    }
 }
 
 impl AggregateCall {
@@ -249,8 +308,9 @@ pub struct Accumulator {
     seen: HashSet<Vec<u8>>,
     /// JSON_ARRAYAGG(DISTINCT x)'s items by `sort_key`: MariaDB lists them sorted.
     distinct_json: BTreeMap<Vec<u8>, String>,
-    /// JSON_ARRAYAGG(x ORDER BY ...)'s items with their ORDER BY values, sorted at the end.
-    ordered_json: Vec<(Vec<Value>, String)>,
+    /// GROUP_CONCAT's and JSON_ARRAYAGG's items with their ORDER BY values, sorted at
+    /// the end (invariant (3)).
+    ordered: Vec<(Vec<Value>, Vec<u8>)>,
     overflow: bool,
 }
 
@@ -280,7 +340,7 @@ impl Accumulator {
             concat: None,
             seen: HashSet::new(),
             distinct_json: BTreeMap::new(),
-            ordered_json: Vec::new(),
+            ordered: Vec::new(),
             overflow: false,
         }
     }
@@ -298,16 +358,32 @@ impl Accumulator {
             let key = key.eval(row, ctx)?;
             return self.update_member(key, value, ctx);
         }
-        if !self.call.order_by.is_empty() {
-            let keys = self
-                .call
-                .order_by
-                .iter()
-                .map(|k| k.expr.eval(row, ctx))
-                .collect::<Result<Vec<_>>>()?;
+        if self.call.order_by.is_empty() {
+            return self.update_value(value, ctx);
+        }
+        let keys = self
+            .call
+            .order_by
+            .iter()
+            .map(|k| k.expr.eval(row, ctx))
+            .collect::<Result<Vec<_>>>()?;
+        if self.call.function == AggregateFunction::JsonArrayAgg {
             return self.update_json_array(value, keys, ctx);
         }
-        self.update_value(value, ctx)
+        if value.is_null() {
+            return Ok(());
+        }
+        if self.call.distinct {
+            let mut key = Vec::new();
+            sort_key(&value, &self.arg_type, &mut key);
+            if !self.seen.insert(key) {
+                return Ok(());
+            }
+        }
+        self.count += 1;
+        let bytes = to_bytes(&value, &self.arg_type).unwrap_or_default();
+        self.ordered.push((keys, bytes));
+        Ok(())
     }
 
     /// Feeds JSON_OBJECTAGG one key and value; a NULL key adds nothing, as in MariaDB.
@@ -450,7 +526,7 @@ impl Accumulator {
             }
         }
         if ordered {
-            self.ordered_json.push((order_values, item));
+            self.ordered.push((order_values, item.into_bytes()));
             return Ok(());
         }
         let out = self.concat.get_or_insert_with(Vec::new);
@@ -506,16 +582,17 @@ impl Accumulator {
             VarSamp => Value::Double(self.m2 / (self.count - 1) as f64),
             Min | Max => self.best.clone().unwrap_or(Value::Null),
             BitAnd | BitOr | BitXor => Value::UInt(self.bits),
+            GroupConcat if !self.call.order_by.is_empty() => {
+                let mut out = self.sorted_items(ctx).join(self.call.separator.as_slice());
+                out.truncate(GROUP_CONCAT_MAX_LEN);
+                Value::Bytes(out)
+            }
             GroupConcat => self.concat.clone().map(Value::Bytes).unwrap_or(Value::Null),
             JsonArrayAgg if !self.call.order_by.is_empty() => {
-                let mut rows: Vec<(Vec<Value>, &str)> = self
-                    .ordered_json
-                    .iter()
-                    .map(|(keys, item)| (keys.clone(), item.as_str()))
-                    .collect();
-                crate::exec::sort_rows(&mut rows, &self.call.order_by, ctx.session);
-                let items: Vec<&str> = rows.into_iter().map(|(_, item)| item).collect();
-                Value::Bytes(format!("[{}]", items.join(",")).into_bytes())
+                let mut out = vec![b'['];
+                out.extend(self.sorted_items(ctx).join(&b","[..]));
+                out.push(b']');
+                Value::Bytes(out)
             }
             JsonArrayAgg if self.call.distinct => {
                 let items: Vec<&str> = self.distinct_json.values().map(String::as_str).collect();
@@ -532,6 +609,17 @@ impl Accumulator {
                 Value::Bytes(out)
             }
         })
+    }
+}
+
+impl Accumulator {
+    /// The ORDER BY items, sorted (invariant (3)).
+    fn sorted_items(&self, ctx: &EvalContext) -> Vec<&[u8]> {
+        let mut rows: Vec<(Vec<Value>, &[u8])> = (self.ordered.iter())
+            .map(|(keys, item)| (keys.clone(), item.as_slice()))
+            .collect();
+        crate::exec::sort_rows(&mut rows, &self.call.order_by, ctx.session);
+        rows.into_iter().map(|(_, item)| item).collect()
     }
 }
 

@@ -508,7 +508,7 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
 
 /// A function call, its string arguments compared under one collation where it compares
 /// them, and its string result in the collation its arguments give it (`collate`).
-fn call(function: Function, mut args: Vec<Expr>) -> Result<Expr> {
+pub(super) fn call(function: Function, mut args: Vec<Expr>) -> Result<Expr> {
     let numeric_arguments = match function {
         Function::Abs
         | Function::Ceil
