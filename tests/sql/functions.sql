@@ -81,6 +81,10 @@ SELECT NOW(), CURDATE(), CURTIME(), UNIX_TIMESTAMP(), UUID(), RAND(), SYSDATE();
 -- diff: skip-result
 SELECT VERSION(), CONNECTION_ID();
 SELECT LENGTH(UUID()), RAND(1) = RAND(1), NOW() = NOW();
+-- UUID_SHORT(): server_id (1) in the top byte, a new value per call; its column type.
+SELECT UUID_SHORT() >> 56, UUID_SHORT() <> UUID_SHORT(), UUID_SHORT() > 0;
+-- diff: skip-result
+SELECT UUID_SHORT();
 
 -- DOUBLE(M,D): rounding (half to even on the fraction), the range 10^(M-D), the limits.
 CREATE TABLE rd2 (id INT PRIMARY KEY, d DOUBLE(6,2) NOT NULL DEFAULT 1.005);

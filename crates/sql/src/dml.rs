@@ -1437,6 +1437,9 @@ impl expr::SessionContext for WriteSession<'_> {
     fn connection_id(&self) -> u32 {
         self.inner.connection_id()
     }
+    fn uuid_short(&self) -> u64 {
+        self.inner.uuid_short()
+    }
     fn last_insert_id(&self) -> u64 {
         self.inner.last_insert_id()
     }

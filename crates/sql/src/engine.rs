@@ -47,6 +47,8 @@ pub struct Engine {
     /// GET_LOCK()'s locks (`user_lock`).
     user_locks: Arc<UserLocks>,
     started: Instant,
+    /// What the next UUID_SHORT() returns (`next_uuid_short`).
+    next_uuid_short: AtomicU64,
 }
 
 impl Engine {
@@ -75,6 +77,17 @@ impl Engine {
         }
         let globals = variables::initial_globals(&overrides);
         let workers = config.workers.max(1);
+        // MariaDB's UUID_SHORT() base: server_id's low byte, then the startup time in
+        // seconds, shifted left by 24 bits so that 2^24 calls per second stay unique.
+        let server_id = match globals.get("server_id") {
+            Some(manycore_types::Value::UInt(id)) => *id,
+            Some(manycore_types::Value::Int(id)) => *id as u64,
+            _ => 1,
+        };
+        let startup_seconds = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let uuid_short_base = ((server_id & 255) << 56).wrapping_add(startup_seconds << 24);
         Arc::new(Engine {
             storage,
             session_defaults: RwLock::new(Arc::new(variables::session_defaults(&globals))),
@@ -84,6 +97,7 @@ impl Engine {
             privileges: PrivilegeRegistry::default(),
             user_locks: Arc::default(),
             started: Instant::now(),
+            next_uuid_short: AtomicU64::new(uuid_short_base),
             config,
         })
     }
@@ -111,6 +125,12 @@ impl Engine {
 
     pub(crate) fn user_locks(&self) -> &Arc<UserLocks> {
         &self.user_locks
+    }
+
+    /// UUID_SHORT(): a number unique across calls since startup (one shared atomic add:
+    /// not on any hot path, and a counter is what the function is).
+    pub fn next_uuid_short(&self) -> u64 {
+        self.next_uuid_short.fetch_add(1, Ordering::Relaxed)
     }
 
     pub fn uptime_seconds(&self) -> u64 {

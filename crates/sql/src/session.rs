@@ -671,6 +671,10 @@ impl SessionContext for SessionState {
         self.id
     }
 
+    fn uuid_short(&self) -> u64 {
+        self.engine.next_uuid_short()
+    }
+
     fn last_insert_id(&self) -> u64 {
         self.last_insert_id.get()
     }

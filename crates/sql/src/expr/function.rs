@@ -193,6 +193,7 @@ pub enum Function {
     BitCount,
     Crc32,
     Uuid,
+    UuidShort,
     Sleep,
     LoadFile,
     GetLock,
@@ -322,6 +323,7 @@ impl Function {
             "BIT_COUNT" => BitCount,
             "CRC32" => Crc32,
             "UUID" => Uuid,
+            "UUID_SHORT" => UuidShort,
             "SLEEP" => Sleep,
             "LOAD_FILE" => LoadFile,
             "GET_LOCK" => GetLock,
@@ -450,6 +452,7 @@ impl Function {
             BitCount => "bit_count",
             Crc32 => "crc32",
             Uuid => "uuid",
+            UuidShort => "uuid_short",
             Sleep => "sleep",
             LoadFile => "load_file",
             GetLock => "get_lock",
@@ -466,7 +469,7 @@ impl Function {
         use Function::*;
         match self {
             Pi | CurDate | UtcDate | Database | User | CurrentUser | ConnectionId | Version
-            | FoundRows | RowCount | Uuid | ReleaseAllLocks => (0, 0),
+            | FoundRows | RowCount | Uuid | UuidShort | ReleaseAllLocks => (0, 0),
             Now | SysDate | CurTime | UtcTimestamp | UtcTime | Rand | UnixTimestamp
             | LastInsertId => (0, 1),
             Abs | Ceil | Floor | Sqrt | Exp | Ln | Log2 | Log10 | Sign | IsNull | Length
@@ -520,6 +523,7 @@ impl Function {
         matches!(
             self,
             Rand | Uuid
+                | UuidShort
                 | SysDate
                 | Sleep
                 | LoadFile
@@ -1135,7 +1139,7 @@ pub fn result_type(function: Function, args: &[Expr]) -> DataType {
             width: IntWidth::Int,
             unsigned: true,
         },
-        LastInsertId => UBIGINT,
+        LastInsertId | UuidShort => UBIGINT,
         FoundRows | RowCount => DataType::BIGINT,
         Crc32 => DataType::Int {
             width: IntWidth::Int,
@@ -1156,8 +1160,8 @@ pub fn nullable(function: Function, args: &[Expr]) -> bool {
     let any = || args.iter().any(Expr::nullable);
     match function {
         Pi | Rand | Now | SysDate | CurDate | CurTime | UtcTimestamp | UtcDate | UtcTime
-        | ConnectionId | LastInsertId | Version | FoundRows | RowCount | Uuid | IsNull
-        | CurrentUser | User => false,
+        | ConnectionId | LastInsertId | Version | FoundRows | RowCount | Uuid | UuidShort
+        | IsNull | CurrentUser | User => false,
         Coalesce => args.iter().all(Expr::nullable),
         IfNull => args.get(1).is_none_or(Expr::nullable),
         If => args.get(1).is_none_or(Expr::nullable) || args.get(2).is_none_or(Expr::nullable),
@@ -1944,6 +1948,7 @@ pub fn call(
             None => Value::Null,
         },
         Uuid => Value::Bytes(uuid_v4().into_bytes()),
+        UuidShort => Value::UInt(session.uuid_short()),
         Sleep => {
             // Asked of the session, never slept here: a worker thread serves many
             // connections (session invariant (4) says how the statement waits).

@@ -299,6 +299,8 @@ pub trait SessionContext {
     fn set_user_variable(&self, name: &str, value: Value);
     fn current_database(&self) -> Option<&str>;
     fn connection_id(&self) -> u32;
+    /// The next UUID_SHORT() value, unique across the server's sessions since startup.
+    fn uuid_short(&self) -> u64;
     fn last_insert_id(&self) -> u64;
     /// Sets what LAST_INSERT_ID() returns: a write inside a procedure's body that
     /// generated an AUTO_INCREMENT value (`compound`).

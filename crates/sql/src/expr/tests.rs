@@ -53,6 +53,8 @@ pub struct TestSession {
     pub time_zone: super::TimeZone,
     /// What `begin_conditions` keeps apart, innermost last.
     pub kept: RefCell<Vec<Vec<crate::error::Condition>>>,
+    /// The next UUID_SHORT().
+    pub uuid_short: std::cell::Cell<u64>,
 }
 
 impl TestSession {
@@ -93,6 +95,9 @@ impl SessionContext for TestSession {
     }
     fn connection_id(&self) -> u32 {
         7
+    }
+    fn uuid_short(&self) -> u64 {
+        self.uuid_short.replace(self.uuid_short.get() + 1)
     }
     fn last_insert_id(&self) -> u64 {
         0
@@ -502,6 +507,8 @@ fn session_functions_and_variables() {
         ("tx", "ef"),
         ("length(uuid())", "36"),
         ("rand() < 1", "1"),
+        // Each call takes the next value (the session's counter starts at 0).
+        ("uuid_short() + uuid_short()", "1"),
     ];
     for (text, want) in cases {
         let got = run(text).unwrap_or_else(|e| panic!("{text}: {e}")).0;
