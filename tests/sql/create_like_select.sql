@@ -42,6 +42,12 @@ CREATE TABLE s7 SELECT src.a, s4.x FROM src JOIN s4 ON s4.a = src.a WHERE src.id
 SHOW CREATE TABLE s7;
 SELECT COUNT(*) FROM s7;
 
+-- An integer expression's column is as wide as its values can print (int(3) for 1 + 1,
+-- int(1) for a comparison, bigint(21) for LAST_INSERT_ID()), as MariaDB sizes it.
+CREATE TABLE s8 SELECT 1 AS a, 1 + 1 AS b, 100 * 100 AS c, -5 AS d, 2 > 1 AS e, 'a' LIKE 'b' AS f, LAST_INSERT_ID() AS g, CAST(7 AS SIGNED) AS h;
+SHOW CREATE TABLE s8;
+DROP TABLE s8;
+
 -- Errors leave no table.
 CREATE TABLE e1 SELECT * FROM nosuch;
 CREATE TABLE e2 SELECT 1 / 0 AS x;

@@ -1129,7 +1129,7 @@ fn num_view(t: &DataType) -> NumView {
 pub fn binary_type(op: BinaryOp, left: &Expr, right: &Expr) -> DataType {
     use BinaryOp::*;
     match op {
-        Eq | NullSafeEq | NotEq | Lt | LtEq | Gt | GtEq | And | Or | Xor => return BOOL_TYPE,
+        _ if op.is_truth_valued() => return BOOL_TYPE,
         BitAnd | BitOr | BitXor | ShiftLeft | ShiftRight => return UBIGINT,
         IntDiv => {
             return binary_length(op, left, right)

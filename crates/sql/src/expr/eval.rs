@@ -332,7 +332,9 @@ impl Expr {
 
     /// The column length a result column of this expression reports: its type's
     /// (`DataType::display_length`), except for the functions whose MariaDB length is
-    /// not a function of the type (`function::column_length`).
+    /// not a function of the type (`function::column_length`) and integer expressions
+    /// whose length follows from their operands (`int_length::derived_length`: `1 + 1`
+    /// is 3 long, as in MariaDB).
     pub fn column_length(&self) -> u32 {
         let data_type = self.data_type();
         match self {
@@ -341,6 +343,7 @@ impl Expr {
             }
             _ => None,
         }
+        .or_else(|| super::int_length::derived_length(self).map(|l| l.length))
         .unwrap_or_else(|| data_type.display_length())
     }
 

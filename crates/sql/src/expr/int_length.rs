@@ -14,6 +14,7 @@
 //!   a % b         precision max(pa, pb), UNSIGNED as a
 //!   a DIV b       length = integer digits of a (no sign), UNSIGNED if either is
 //!   -a            length of a + 1, signed
+//!   a = b, a AND b, NOT a, a IS x, IN, BETWEEN, LIKE, REGEXP   length 1 (0, 1 or NULL)
 //!   ABS(a)        length and sign of a
 //!   CAST(a AS SIGNED/UNSIGNED)  length of a as text (at least 2 / 1)
 //!   ENUM/SET e    read as its number (`bind::numeric_operand`): length = its text's
@@ -111,7 +112,18 @@ pub fn int_length(e: &Expr) -> Option<IntLength> {
         DataType::Time { fsp: 0 } => return Some(IntLength::of_precision(7, false)),
         _ => return None,
     };
-    let derived = match e {
+    Some(derived_length(e).unwrap_or_else(|| IntLength::of_type(width, unsigned)))
+}
+
+/// The length of an integer-typed `e` where it follows from the expression (a literal, an
+/// operator, a CAST, the functions of `call_length`) rather than from its type alone.
+pub fn derived_length(e: &Expr) -> Option<IntLength> {
+    let DataType::Int { unsigned, .. } = e.data_type() else {
+        return None;
+    };
+    match e {
+        // A truth value (comparisons, logic, IS, IN, BETWEEN, LIKE, REGEXP): 0, 1 or NULL.
+        _ if super::json::is_boolean(e) => Some(IntLength::of_length(1, false)),
         Expr::Literal { value, .. } => literal_length(value),
         Expr::Unary {
             op: UnaryOp::Neg,
@@ -125,8 +137,7 @@ pub fn int_length(e: &Expr) -> Option<IntLength> {
         Expr::SetUserVariable { value, .. } => int_length(value),
         Expr::Call { function, args, .. } => call_length(*function, args),
         _ => None,
-    };
-    Some(derived.unwrap_or_else(|| IntLength::of_type(width, unsigned)))
+    }
 }
 
 /// The length of `-operand` for an integer operand.
@@ -257,6 +268,8 @@ pub(super) fn call_length(function: Function, args: &[Expr]) -> Option<IntLength
             _ => int_length(args.first()?),
         },
         Function::Mod => binary_length(BinaryOp::Mod, args.first()?, args.get(1)?),
+        // MariaDB's default for an integer function (`Item_int_func`): 21 characters.
+        Function::LastInsertId | Function::UuidShort => Some(IntLength::of_length(21, true)),
         _ => None,
     }
 }

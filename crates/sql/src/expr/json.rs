@@ -709,14 +709,11 @@ pub fn is_json_expr(e: &Expr) -> bool {
 }
 
 /// True for an expression MariaDB types as boolean (a comparison, a logical operator,
-/// TRUE or FALSE), which JSON_OBJECT/JSON_ARRAY embed as `true`/`false`, not 1/0.
-fn is_boolean(e: &Expr) -> bool {
-    use super::BinaryOp::*;
+/// TRUE or FALSE), which JSON_OBJECT/JSON_ARRAY embed as `true`/`false`, not 1/0, and
+/// whose result column is 1 long (`int_length`).
+pub(super) fn is_boolean(e: &Expr) -> bool {
     match e {
-        Expr::Binary { op, .. } => matches!(
-            op,
-            Eq | NullSafeEq | NotEq | Lt | LtEq | Gt | GtEq | And | Or | Xor
-        ),
+        Expr::Binary { op, .. } => op.is_truth_valued(),
         Expr::Unary { op, .. } => *op == super::UnaryOp::Not,
         Expr::Regexp { function, .. } => {
             matches!(function, super::regexp::RegexpFunction::Matches { .. })

@@ -105,6 +105,18 @@ pub enum BinaryOp {
     ShiftRight,
 }
 
+impl BinaryOp {
+    /// Whether the operator's value is a truth value (0, 1 or NULL): the comparisons and
+    /// the logical operators.
+    pub fn is_truth_valued(self) -> bool {
+        use BinaryOp::*;
+        matches!(
+            self,
+            Eq | NullSafeEq | NotEq | Lt | LtEq | Gt | GtEq | And | Or | Xor
+        )
+    }
+}
+
 /// A resolved column reference: position in the input row and its type.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ColumnRef {
