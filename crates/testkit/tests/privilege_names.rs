@@ -195,8 +195,9 @@ fn show_view_guards_view_definitions() {
         "42000",
         &select_denied,
     );
-    let create: Option<(String, String, String, String)> =
-        show.query_first("SHOW CREATE TABLE pv.v").unwrap();
+    let create: Option<(String, String, String, String)> = show
+        .query_first("SHOW CREATE TABLE pv.v")
+        .expect("SHOW CREATE TABLE of a view");
     assert!(
         create.expect("a row").1.contains("VIEW `"),
         "SHOW CREATE TABLE of a view"
@@ -204,8 +205,9 @@ fn show_view_guards_view_definitions() {
     assert_eq!(definition(&mut show, "v"), "");
 
     let mut both = connect_as(port, "pv_both", "").expect("login");
-    let create: Option<(String, String, String, String)> =
-        both.query_first("SHOW CREATE VIEW pv.v").unwrap();
+    let create: Option<(String, String, String, String)> = both
+        .query_first("SHOW CREATE VIEW pv.v")
+        .expect("SHOW CREATE VIEW");
     assert_eq!(create.expect("a row").0, "v");
     assert!(definition(&mut both, "v").to_lowercase().contains("from"));
 
