@@ -370,20 +370,27 @@ impl Accumulator {
         if self.call.function == AggregateFunction::JsonArrayAgg {
             return self.update_json_array(value, keys, ctx);
         }
-        if value.is_null() {
+        if !self.admits(&value) {
             return Ok(());
-        }
-        if self.call.distinct {
-            let mut key = Vec::new();
-            sort_key(&value, &self.arg_type, &mut key);
-            if !self.seen.insert(key) {
-                return Ok(());
-            }
         }
         self.count += 1;
         let bytes = to_bytes(&value, &self.arg_type).unwrap_or_default();
         self.ordered.push((keys, bytes));
         Ok(())
+    }
+
+    /// Whether `value` is fed on: not NULL (invariant (1)) and, under DISTINCT, not seen
+    /// before (invariant (2)).
+    fn admits(&mut self, value: &Value) -> bool {
+        if value.is_null() {
+            return false;
+        }
+        if !self.call.distinct {
+            return true;
+        }
+        let mut key = Vec::new();
+        sort_key(value, &self.arg_type, &mut key);
+        self.seen.insert(key)
     }
 
     /// Feeds JSON_OBJECTAGG one key and value; a NULL key adds nothing, as in MariaDB.
@@ -413,15 +420,8 @@ impl Accumulator {
         if self.call.function == JsonArrayAgg {
             return self.update_json_array(value, Vec::new(), ctx);
         }
-        if value.is_null() {
+        if !self.admits(&value) {
             return Ok(());
-        }
-        if self.call.distinct {
-            let mut key = Vec::new();
-            sort_key(&value, &self.arg_type, &mut key);
-            if !self.seen.insert(key) {
-                return Ok(());
-            }
         }
         self.count += 1;
         let session = ctx.session;
