@@ -21,8 +21,8 @@
 //! What differs from MariaDB (docs: README, ARCHITECTURE "What is not built yet"):
 //! SHOW CREATE VIEW and information_schema.VIEWS show the query as written, not
 //! MariaDB's rewritten text; CURRENT_USER() in a DEFINER view is the invoker, not the
-//! definer; SHOW CREATE VIEW needs some privilege on the view, not SHOW VIEW; INSERT,
-//! UPDATE and DELETE through a view are error 1235.
+//! definer; INSERT, UPDATE and DELETE through a view are error 1235. SHOW CREATE VIEW
+//! needs SELECT and SHOW VIEW on the view, as in MariaDB (`session::views`).
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::parse::Statement;
