@@ -130,12 +130,7 @@ impl<'a> BindContext<'a> {
             .access
             .table_columns(&db, &table, needed, column_needs)?;
         // FROM reads views before it gets here (`join`); what else names one would write.
-        if self
-            .catalog
-            .databases
-            .get(&db)
-            .is_some_and(|d| d.views.contains_key(&table))
-        {
+        if self.catalog.view(&db, &table).is_some() {
             return Err(Error::not_supported(
                 "INSERT, UPDATE and DELETE through a view",
             ));

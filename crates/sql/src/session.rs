@@ -3600,10 +3600,7 @@ impl Session {
             access.database(&db, Privileges::LOCK_TABLES)?;
             access.table(&db, &table, Privileges::SELECT)?;
             let catalog = self.engine.storage().catalog();
-            let database = catalog.databases.get(&db);
-            if !database
-                .is_some_and(|d| d.tables.contains_key(&table) || d.views.contains_key(&table))
-            {
+            if catalog.table(&db, &table).is_none() && catalog.view(&db, &table).is_none() {
                 return Err(Error::no_such_table(&db, &table));
             }
         }
@@ -4024,10 +4021,7 @@ impl Session {
                     Some((_, _, exists)) => *exists,
                     None => {
                         catalog.table(&r.from_db, &r.from).is_some()
-                            || catalog
-                                .databases
-                                .get(&r.from_db)
-                                .is_some_and(|d| d.views.contains_key(&r.from))
+                            || catalog.view(&r.from_db, &r.from).is_some()
                     }
                 };
                 if !exists {

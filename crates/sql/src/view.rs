@@ -100,12 +100,7 @@ pub fn find(cx: &BindContext, name: &ast::ObjectName) -> Result<Option<(String, 
     let Some(db) = db.or_else(|| cx.database.map(str::to_string)) else {
         return Ok(None);
     };
-    Ok(cx
-        .catalog
-        .databases
-        .get(&db)
-        .and_then(|d| d.views.get(&view))
-        .map(|v| (db, v.clone())))
+    Ok(cx.catalog.view(&db, &view).map(|v| (db, v.clone())))
 }
 
 pub type ViewSchemaRef = std::sync::Arc<ViewSchema>;

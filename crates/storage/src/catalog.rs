@@ -615,6 +615,10 @@ impl Catalog {
     pub fn table(&self, db: &str, table: &str) -> Option<&Arc<Table>> {
         self.databases.get(db)?.tables.get(table)
     }
+
+    pub fn view(&self, db: &str, view: &str) -> Option<&Arc<ViewSchema>> {
+        self.databases.get(db)?.views.get(view)
+    }
 }
 
 pub struct Storage {

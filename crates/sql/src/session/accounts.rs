@@ -797,11 +797,7 @@ impl Session {
                         }
                     }
                     // A view is granted as a table is; its columns are not checked.
-                    None if catalog
-                        .databases
-                        .get(&db)
-                        .is_some_and(|d| d.views.contains_key(table)) =>
-                    {
+                    None if catalog.view(&db, table).is_some() => {
                         if !list.columns.is_empty() {
                             return Err(Error::not_supported("column privileges on a view"));
                         }

@@ -134,8 +134,7 @@ impl Session {
         let (db, view) = crate::ddl::split_name(name)?;
         let db = self.require_db(db)?;
         let catalog = self.engine.storage().catalog();
-        let found = catalog.databases.get(&db).and_then(|d| d.views.get(&view));
-        Ok(found.map(|found| (db, found.clone())))
+        Ok(catalog.view(&db, &view).map(|found| (db, found.clone())))
     }
 
     /// SHOW CREATE VIEW (`view`: 1347 on a table) and SHOW CREATE TABLE of a view. As in
