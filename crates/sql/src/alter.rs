@@ -23,6 +23,7 @@
 //!     checked against added CHECKs and foreign keys, and unique indexes built, before the
 //!     one catalog change (and its one log record) that installs the new table.
 
+use crate::alter_method::RowCopy;
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::SessionContext;
 use manycore_storage::{
@@ -542,42 +543,69 @@ pub(crate) fn convert_character_columns(schema: &mut TableSchema) {
     }
 }
 
-/// Whether MariaDB copies the rows for this change, and so reports them: the table loses
-/// the key InnoDB clusters its rows on (`has_clustering_key`) and gains none, which InnoDB
-/// cannot do in place (it builds a new one in place), or some column's type changed,
-/// other than a VARCHAR growing within its length-byte class (utf8mb4: up to 63
-/// characters take one byte) or a new collation, which InnoDB does in place.
-pub(crate) fn copies_rows(
+/// Whether MariaDB copies the rows for this change, and so reports them, and why: the
+/// table loses the key InnoDB clusters its rows on (`has_clustering_key`) and gains none,
+/// which InnoDB cannot do in place (it builds a new one in place), a STORED generated
+/// column changes, or some column's type changed, other than a VARCHAR or VARBINARY
+/// growing where its values' length bytes stay as they are (`keeps_length_bytes`) or a new
+/// collation, which InnoDB does in place.
+pub(crate) fn row_copy(
     old: &TableSchema,
     schema: &TableSchema,
     sources: &[Option<usize>],
-) -> bool {
-    (has_clustering_key(old) && !has_clustering_key(schema))
-        || schema.columns.iter().zip(sources).any(|(c, source)| {
-            // A STORED generated column added, redefined or made a plain column copies
-            // every row; a VIRTUAL one, as in InnoDB, is not stored.
-            let generated_before = source.and_then(|k| old.columns[k].generated.as_ref());
-            let stored = |g: Option<&GeneratedColumn>| g.is_some_and(|g| g.stored);
-            (stored(c.generated.as_ref()) || stored(generated_before))
-                && c.generated.as_ref() != generated_before
-        })
-        || schema.columns.iter().zip(sources).any(|(c, source)| {
-            let Some(k) = *source else { return false };
-            match (&old.columns[k].data_type, &c.data_type) {
-                // Equal but maybe for the collation, which InnoDB changes in place
-                // (manycore rebuilds: `keeps_rows`).
-                (a, b)
-                    if a.clone().with_collation(Collation::Utf8mb4GeneralCi)
-                        == b.clone().with_collation(Collation::Utf8mb4GeneralCi) =>
-                {
-                    false
-                }
-                (DataType::VarChar { length: a, .. }, DataType::VarChar { length: b, .. }) => {
-                    b < a || (*a <= 63) != (*b <= 63)
-                }
-                _ => true,
+) -> Option<RowCopy> {
+    if has_clustering_key(old) && !has_clustering_key(schema) {
+        return Some(RowCopy::ClusteringKeyDropped);
+    }
+    let stored_generated_changed = schema.columns.iter().zip(sources).any(|(c, source)| {
+        // A STORED generated column added, redefined or made a plain column copies every
+        // row; a VIRTUAL one, as in InnoDB, is not stored.
+        let generated_before = source.and_then(|k| old.columns[k].generated.as_ref());
+        let stored = |g: Option<&GeneratedColumn>| g.is_some_and(|g| g.stored);
+        (stored(c.generated.as_ref()) || stored(generated_before))
+            && c.generated.as_ref() != generated_before
+    });
+    if stored_generated_changed {
+        return Some(RowCopy::StoredGenerated);
+    }
+    let in_primary_key = |c: usize| {
+        schema
+            .primary_key
+            .as_ref()
+            .is_some_and(|key| key.contains(&c))
+    };
+    let columns = schema.columns.iter().zip(sources).enumerate();
+    let type_changed = columns.into_iter().any(|(i, (c, source))| {
+        let Some(k) = *source else { return false };
+        match (&old.columns[k].data_type, &c.data_type) {
+            // Equal but maybe for the collation, which InnoDB changes in place (manycore
+            // rebuilds: `keeps_rows`) but in the primary key, which orders the rows.
+            (a, b) if collation_only(a, b) => a != b && in_primary_key(i),
+            (DataType::VarChar { length: a, .. }, DataType::VarChar { length: b, .. }) => {
+                !keeps_length_bytes(u64::from(*a) * 4, u64::from(*b) * 4)
             }
-        })
+            (DataType::VarBinary { length: a }, DataType::VarBinary { length: b }) => {
+                !keeps_length_bytes(u64::from(*a), u64::from(*b))
+            }
+            _ => true,
+        }
+    });
+    type_changed.then_some(RowCopy::TypeChanged)
+}
+
+/// Whether two types differ at most in their collation.
+pub(crate) fn collation_only(a: &DataType, b: &DataType) -> bool {
+    a.clone().with_collation(Collation::Utf8mb4GeneralCi)
+        == b.clone().with_collation(Collation::Utf8mb4GeneralCi)
+}
+
+/// Whether a variable-length column's largest size growing from `old` to `new` bytes
+/// leaves every stored value's length as InnoDB wrote it (checked against MariaDB 10.11):
+/// one length byte while the largest size is at most 255 bytes, and a value under 128
+/// bytes takes one byte whatever the largest size; so it does, unless values of 128 to 255
+/// bytes, written with one byte, would need two.
+fn keeps_length_bytes(old: u64, new: u64) -> bool {
+    new >= old && (old <= 127 || new <= 255 || old > 255)
 }
 
 /// Whether InnoDB would cluster the table's rows on a key of its own: the primary key, or

@@ -178,6 +178,14 @@ pub enum ErrorCode {
     ProcaccessDenied = 1370,
     /// ER_FORBID_SCHEMA_CHANGE: RENAME TABLE of a view into another database.
     ForbidSchemaChange = 1450,
+    /// ER_UNKNOWN_ALTER_ALGORITHM and ER_UNKNOWN_ALTER_LOCK: a word ALGORITHM= or LOCK=
+    /// does not take.
+    UnknownAlterAlgorithm = 1800,
+    UnknownAlterLock = 1801,
+    /// ER_ALTER_OPERATION_NOT_SUPPORTED and ER_ALTER_OPERATION_NOT_SUPPORTED_REASON: an
+    /// ALGORITHM or LOCK asking for less than the change needs.
+    AlterOperationNotSupported = 1845,
+    AlterOperationNotSupportedReason = 1846,
     CannotUser = 1396,
     PasswordAnonymousUser = 1131,
     PasswordNotAllowed = 1132,
@@ -525,7 +533,12 @@ impl ErrorCode {
             ResignalWithoutActiveHandler => "0K000",
             SpCaseNotFound => "20000",
             SpNoreturnend => "2F005",
-            SpNoRetset | SpBadselect | StmtNotAllowedInSfOrTrg | SpBadstatement => "0A000",
+            SpNoRetset
+            | SpBadselect
+            | StmtNotAllowedInSfOrTrg
+            | SpBadstatement
+            | AlterOperationNotSupported
+            | AlterOperationNotSupportedReason => "0A000",
             SpNoRecursiveCreate => "2F003",
             LockDeadlock => "40001",
             QueryInterrupted => "70100",

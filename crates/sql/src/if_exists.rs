@@ -8,6 +8,7 @@
 //! KEY` is read as its synonym `DROP INDEX`; and it reads two forms sqlparser does not
 //! read for MySQL: `RENAME INDEX|KEY a TO b`, parsed as RENAME COLUMN and handed over as
 //! `RenameConstraint`, and `ADD [COLUMN] (a INT, b INT)`, parsed as one ADD per item.
+//! `ALTER ONLINE TABLE` is read as ALTER TABLE with LOCK=NONE.
 //! Column types in ALTER TABLE and CREATE statements get one more edit (`create`):
 //! `REAL(M,D)` and `DOUBLE PRECISION(M,D)`, which sqlparser reads only without (M,D),
 //! are read as their synonym `DOUBLE(M,D)` (REAL is DOUBLE while sql_mode has no
@@ -54,10 +55,12 @@ pub struct AlterTable {
 /// `ALTER TABLE ...`; None for any other statement.
 pub(crate) fn alter_table(text: &str) -> Result<Option<Statement>, ParserError> {
     let tokens = Tokens::new(text)?;
-    if !(tokens.is(0, &["ALTER"]) && tokens.is(1, &["TABLE"])) {
+    // MariaDB's `ALTER ONLINE TABLE`: LOCK=NONE, unless a LOCK clause says otherwise.
+    let online = tokens.is(1, &["ONLINE"]);
+    if !(tokens.is(0, &["ALTER"]) && tokens.is(1 + usize::from(online), &["TABLE"])) {
         return Ok(None);
     }
-    let mut at = 2;
+    let mut at = 2 + usize::from(online);
     let if_exists = tokens.is(at, &["IF"]) && tokens.is(at + 1, &["EXISTS"]);
     if if_exists {
         at += 2;
@@ -69,6 +72,9 @@ pub(crate) fn alter_table(text: &str) -> Result<Option<Statement>, ParserError> 
     let mut options = parse::TableOptions::default();
     let mut kept_operation = false;
     let mut edits = tokens.floating_synonyms();
+    if online {
+        edits.push(Edit::Remove(1));
+    }
     // (operation ordinal, position of its IF)
     let mut clauses = Vec::new();
     // Ordinals of the RENAME INDEX|KEY operations, read as RENAME COLUMN.
@@ -150,6 +156,9 @@ pub(crate) fn alter_table(text: &str) -> Result<Option<Statement>, ParserError> 
             _ => {}
         }
         at += 1;
+    }
+    if online && options.lock.is_none() {
+        options.lock = Some("NONE".to_string());
     }
     if !kept_operation {
         let table = Parser::new(&parse::DIALECT)

@@ -34,6 +34,7 @@
 
 mod access;
 mod alter;
+mod alter_method;
 mod check;
 mod compound;
 mod cte;

@@ -160,8 +160,8 @@ pub enum Statement {
     },
 }
 
-/// The table options of an ALTER TABLE, each the last one written (as MariaDB keeps it);
-/// FORCE is read and kept nowhere.
+/// The table options of an ALTER TABLE, each the last one written (as MariaDB keeps it),
+/// with its ALGORITHM and LOCK clauses (read by `alter_method`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TableOptions {
     pub engine: Option<String>,
@@ -174,6 +174,11 @@ pub struct TableOptions {
     /// ROW_FORMAT's word, in upper case: one of `ROW_FORMATS`.
     pub row_format: Option<String>,
     pub auto_increment: Option<u64>,
+    /// FORCE or ENGINE=: MariaDB rebuilds the table (manycore need not).
+    pub rebuild: bool,
+    /// ALGORITHM's and LOCK's words as written; `alter_method::Requested::read` checks them.
+    pub algorithm: Option<String>,
+    pub lock: Option<String>,
 }
 
 /// The ROW_FORMAT values MariaDB's grammar knows.
@@ -981,10 +986,20 @@ pub(crate) fn table_options(parser: &mut Parser, options: &mut TableOptions) -> 
         match peek_word(parser, 0).as_deref() {
             Some("FORCE") if !default => {
                 parser.next_token();
+                options.rebuild = true;
             }
             Some("ENGINE") if !default => {
                 parser.next_token();
                 options.engine = Some(value(parser)?);
+                options.rebuild = true;
+            }
+            Some("ALGORITHM") if !default => {
+                parser.next_token();
+                options.algorithm = Some(value(parser)?);
+            }
+            Some("LOCK") if !default => {
+                parser.next_token();
+                options.lock = Some(value(parser)?);
             }
             Some("COMMENT") if !default => {
                 parser.next_token();

@@ -1050,6 +1050,23 @@ fn storage_error(e: StorageError) -> Error {
 /// rename (1025, errno 168).
 /// An ALTER TABLE's ENGINE: an unknown one is 1286 before the table is looked up, as in
 /// MariaDB; another engine than InnoDB, the one there is, is a change not made (1235).
+/// An ALTER's answer: the rows a copy made, as MariaDB's copying ALTER reports them.
+fn altered(copied: u64) -> StatementOutcome {
+    match copied {
+        0 => StatementOutcome::Records {
+            records: 0,
+            duplicates: 0,
+        },
+        rows => StatementOutcome::InsertedRows {
+            rows,
+            generated: None,
+            last_insert_id: 0,
+            records: rows,
+            duplicates: 0,
+        },
+    }
+}
+
 fn check_alter_engine(options: &crate::parse::TableOptions) -> Result<()> {
     let Some(asked) = options.engine.as_deref() else {
         return Ok(());
@@ -2580,15 +2597,13 @@ impl Session {
         options: &crate::parse::TableOptions,
         if_exists: bool,
     ) -> Result<StatementOutcome> {
+        let requested = crate::alter_method::Requested::read(options)?;
         check_alter_engine(options)?;
         let Some((db, table)) = self.altered_table(table, if_exists)? else {
             return Ok(StatementOutcome::ok());
         };
-        self.alter_operations(&db, &table, &[], options)?;
-        Ok(StatementOutcome::Records {
-            records: 0,
-            duplicates: 0,
-        })
+        let copied = self.alter_operations(&db, &table, &[], options, requested)?;
+        Ok(altered(copied))
     }
 
     /// The table an ALTER TABLE [IF EXISTS] names; None when IF EXISTS and it does not
@@ -3883,11 +3898,11 @@ impl Session {
                     constraint,
                     not_valid: false,
                 };
-                self.alter_operations(&db, &table, &[add], &Default::default())?;
-                Ok(StatementOutcome::Records {
-                    records: 0,
-                    duplicates: 0,
-                })
+                let requested =
+                    crate::alter_method::Requested::of_create_index(&create.alter_options);
+                let copied =
+                    self.alter_operations(&db, &table, &[add], &Default::default(), requested)?;
+                Ok(altered(copied))
             }
             S::Drop {
                 object_type: ast::ObjectType::Index,
@@ -3912,7 +3927,8 @@ impl Session {
                     });
                 }
                 if !drops.is_empty() {
-                    self.alter_operations(&db, &table, &drops, &Default::default())?;
+                    let requested = Default::default();
+                    self.alter_operations(&db, &table, &drops, &Default::default(), requested)?;
                 }
                 Ok(StatementOutcome::Records {
                     records: 0,
@@ -3940,6 +3956,7 @@ impl Session {
     ) -> Result<StatementOutcome> {
         let alter = &statement.alter;
         let storage = self.engine.storage().clone();
+        let requested = crate::alter_method::Requested::read(&statement.options)?;
         check_alter_engine(&statement.options)?;
         let Some((db, table)) = self.altered_table(&alter.name, alter.if_exists)? else {
             return Ok(StatementOutcome::ok());
@@ -3954,6 +3971,7 @@ impl Session {
             Some(ast::AlterTableOperation::RenameTable {
                 table_name: ast::RenameTableNameKind::To(new) | ast::RenameTableNameKind::As(new),
             }) => {
+                crate::alter_method::check_rename(requested)?;
                 let rename = self.rename_pair(&alter.name, new)?;
                 let same = rename.to_db == rename.from_db && rename.to == table.schema.name;
                 let catalog = storage.catalog();
@@ -3974,27 +3992,15 @@ impl Session {
         operations.retain(|op| !is_rename(op));
         // Rows an ALTER ADD FOREIGN KEY or CHECK checked or a column change copied: MariaDB
         // copies the table then.
-        let copied = self.alter_operations(&db, &table, &operations, &statement.options)?;
+        let copied =
+            self.alter_operations(&db, &table, &operations, &statement.options, requested)?;
         if let Some(rename) = rename {
             self.rename_tables(&[rename])?;
         }
         if operations.is_empty() && alter.operations.iter().any(is_rename) {
             return Ok(StatementOutcome::ok()); // Only RENAME: no "Records:" info.
         }
-        if copied > 0 {
-            // Reported as MariaDB's copying ALTER reports the rows it copied.
-            return Ok(StatementOutcome::InsertedRows {
-                rows: copied,
-                generated: None,
-                last_insert_id: 0,
-                records: copied,
-                duplicates: 0,
-            });
-        }
-        Ok(StatementOutcome::Records {
-            records: 0,
-            duplicates: 0,
-        })
+        Ok(altered(copied))
     }
 
     /// RENAME TABLE [IF EXISTS]. With IF EXISTS a pair whose table does not exist when its
@@ -4111,8 +4117,9 @@ impl Session {
         table: &Arc<Table>,
         operations: &[ast::AlterTableOperation],
         options: &crate::parse::TableOptions,
+        requested: crate::alter_method::Requested,
     ) -> Result<u64> {
-        use crate::alter::{convert_row, copies_rows, keeps_rows, Alteration, Failure};
+        use crate::alter::{convert_row, keeps_rows, row_copy, Alteration, Failure};
         use crate::foreign_key::Enforcer;
         use manycore_storage::TableForeignKeys;
         let storage = self.engine.storage().clone();
@@ -4184,7 +4191,26 @@ impl Session {
             })
             .collect();
         drop(catalog);
-        let keeps = keeps_rows(&table.schema, &schema, &sources);
+        let row_copy = row_copy(&table.schema, &schema, &sources);
+        let needed = crate::alter_method::needed(&crate::alter_method::Change {
+            old: &table.schema,
+            new: &schema,
+            sources: &sources,
+            operations,
+            row_copy,
+            checks_added: edits.checks_added,
+            checked_foreign_keys: checks && !edits.foreign_keys_added.is_empty(),
+            rebuild: options.rebuild,
+        });
+        crate::alter_method::check(requested, needed)?;
+        let changed = schema != *table.schema || !followers.is_empty();
+        // ALGORITHM=COPY rebuilds the rows whatever changed, as MariaDB's copy does.
+        let forced_copy = changed && requested.forces_copy();
+        let keeps = keeps_rows(&table.schema, &schema, &sources) && !forced_copy;
+        let built_index = schema
+            .indexes
+            .iter()
+            .any(|index| !table.schema.indexes.contains(index));
         let mut rows = 0;
         if edits.checks_added && keeps {
             let txn = storage.begin(&self.reader);
@@ -4202,7 +4228,7 @@ impl Session {
             false => crate::generated::bind(&Arc::new(Table::detached(db, schema.clone())))?,
             true => Vec::new(),
         };
-        let copies = copies_rows(&table.schema, &schema, &sources);
+        let copies = row_copy.is_some() || forced_copy;
         let session = &self.state;
         let eval = crate::expr::EvalContext::new(&[], session);
         let mut converted = 0;
@@ -4243,7 +4269,6 @@ impl Session {
             let _ = txn.commit(); // Read-only: nothing to log, cannot fail.
             result.map_err(Failure::Sql)
         };
-        let changed = schema != *table.schema || !followers.is_empty();
         let result = match changed {
             true => storage.alter_table(db, name, schema.clone(), followers, convert, verify),
             false => Ok(()),
@@ -4299,6 +4324,11 @@ impl Session {
         }
         if copies || edits.checks_added {
             rows = rows.max(converted); // The copy checked them.
+        }
+        let table_name = format!("`{db}`.`{name}`");
+        if let Some(note) = crate::alter_method::unkept(requested, &table_name, !keeps, built_index)
+        {
+            self.state.note(note.code, note.message);
         }
         Ok(rows.max(checked))
     }

@@ -2763,3 +2763,50 @@ fn lock_tables_read_sees_one_snapshot_until_unlock() {
     ok(&mut dumper, "ROLLBACK");
     assert_eq!(count(&mut dumper, "order_lines"), table(&[&["3"]]));
 }
+
+/// ALTER clauses MariaDB admits but manycore's run does not keep get a Note saying so:
+/// LOCK=NONE where writes waited for a rebuild or an index build, ALGORITHM=INSTANT where
+/// the rows were rebuilt. A change of the definition alone keeps both: no Note.
+#[test]
+fn alter_clauses_not_kept_are_noted() {
+    let (_engine, mut s) = setup();
+    ok(&mut s, "CREATE TABLE t (id INT PRIMARY KEY, a INT)");
+    ok(&mut s, "INSERT INTO t VALUES (1, 1), (2, 2)");
+    let notes = |s: &mut Session| rows(s, "SHOW WARNINGS");
+
+    ok(&mut s, "ALTER TABLE t ADD COLUMN b INT, ALGORITHM=INSTANT");
+    assert_eq!(
+        notes(&mut s),
+        table(&[&[
+            "Note",
+            "1846",
+            "ALGORITHM=INSTANT was not kept: manycore rebuilt the rows of `test`.`t`"
+        ]])
+    );
+    ok(&mut s, "ALTER TABLE t ADD INDEX ia (a), LOCK=NONE");
+    assert_eq!(
+        notes(&mut s),
+        table(&[&[
+            "Note",
+            "1846",
+            "LOCK=NONE was not kept: manycore built an index over the rows of `test`.`t`, \
+             and writes to the table waited"
+        ]])
+    );
+    ok(&mut s, "ALTER ONLINE TABLE t DROP COLUMN b");
+    assert_eq!(notes(&mut s).len(), 1, "a rebuild under ALTER ONLINE");
+    ok(&mut s, "CREATE INDEX ib ON t (a) LOCK=NONE");
+    assert_eq!(notes(&mut s).len(), 1, "an index build under LOCK=NONE");
+
+    ok(
+        &mut s,
+        "ALTER TABLE t RENAME COLUMN a TO c, ALGORITHM=INSTANT, LOCK=NONE",
+    );
+    assert_eq!(notes(&mut s), table(&[]));
+    ok(&mut s, "ALTER TABLE t ADD COLUMN d INT, LOCK=SHARED");
+    assert_eq!(notes(&mut s), table(&[]));
+    assert_eq!(
+        rows(&mut s, "SELECT id, c, d FROM t ORDER BY id"),
+        table(&[&["1", "1", "NULL"], &["2", "2", "NULL"]])
+    );
+}
