@@ -36,6 +36,7 @@ mod access;
 mod alter;
 mod alter_method;
 mod check;
+mod checksum;
 mod compound;
 mod cte;
 mod ddl;

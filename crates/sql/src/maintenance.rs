@@ -67,6 +67,7 @@ pub type Named = Vec<(String, String)>;
 
 /// 1046 without a database for an unqualified name, 1066 for a table named twice, 1142
 /// (or 1044 for information_schema) without the operation's privileges on every table.
+/// (CHECKSUM TABLE's too: it needs what CHECK needs.)
 pub fn check_names(operation: Operation, tables: &Named, access: &AccessCheck<'_>) -> Result<()> {
     for (i, (db, table)) in tables.iter().enumerate() {
         if tables[..i].iter().any(|(d, t)| d == db && t == table) {

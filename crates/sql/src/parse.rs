@@ -138,6 +138,12 @@ pub enum Statement {
         operation: Operation,
         tables: Vec<ast::ObjectName>,
     },
+    /// CHECKSUM TABLE (`checksum`; sqlparser lacks it). `quick`: QUICK, which MariaDB
+    /// answers with NULL for InnoDB (no live checksum).
+    ChecksumTable {
+        tables: Vec<ast::ObjectName>,
+        quick: bool,
+    },
     /// RENAME TABLE [IF EXISTS] (sqlparser lacks the clause).
     RenameTable {
         pairs: Vec<ast::RenameTable>,
@@ -245,6 +251,7 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
         Some("ANALYZE") => or_sql(pre_maintenance(&mut parser, Operation::Analyze), text),
         Some("OPTIMIZE") => or_sql(pre_maintenance(&mut parser, Operation::Optimize), text),
         Some("REPAIR") => or_sql(pre_maintenance(&mut parser, Operation::Repair), text),
+        Some("CHECKSUM") => or_sql(pre_checksum(&mut parser), text),
         Some("CREATE") => match pre_view(&mut parser, text) {
             Ok(Some(statement)) => Ok(statement),
             Ok(None) => or_sql(crate::if_exists::create(text), text),
@@ -1087,6 +1094,21 @@ fn pre_maintenance(
     }
     end(parser)?;
     Ok(Some(Statement::TableMaintenance { operation, tables }))
+}
+
+/// `CHECKSUM TABLE[S] t, ... [QUICK | EXTENDED]`; None if TABLE does not follow.
+fn pre_checksum(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
+    parser.next_token();
+    if !eat_word(parser, "TABLE") && !eat_word(parser, "TABLES") {
+        return Ok(None);
+    }
+    let tables = parser.parse_comma_separated(|p| p.parse_object_name(false))?;
+    let quick = eat_word(parser, "QUICK");
+    if !quick {
+        eat_word(parser, "EXTENDED");
+    }
+    end(parser)?;
+    Ok(Some(Statement::ChecksumTable { tables, quick }))
 }
 
 /// PREPARE, EXECUTE and DEALLOCATE/DROP PREPARE; the statement's first word is next.

@@ -1147,6 +1147,7 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
             Operation::Optimize => Counter::ComOptimize,
             Operation::Repair => Counter::ComRepair,
         },
+        Statement::ChecksumTable { .. } => Counter::ComChecksum,
         Statement::ShowStoredObjects { kind, .. } => match kind {
             StoredObjects::Triggers => Counter::ComShowTriggers,
             StoredObjects::Events => Counter::ComShowEvents,
@@ -1253,6 +1254,7 @@ fn uses_tables(statement: &Statement) -> bool {
                 | Statement::AlterTable(_)
                 | Statement::RenameTable { .. }
                 | Statement::TableMaintenance { .. }
+                | Statement::ChecksumTable { .. }
                 | Statement::LoadData(_)
         );
     };
@@ -2995,13 +2997,7 @@ impl Session {
                 self.alter_table(alter)?
             }
             Statement::TableMaintenance { operation, tables } => {
-                let tables = tables
-                    .iter()
-                    .map(|name| {
-                        let (db, table) = crate::ddl::split_name(name)?;
-                        Ok((self.require_db(db)?, table))
-                    })
-                    .collect::<Result<maintenance::Named>>()?;
+                let tables = self.named_tables(tables)?;
                 maintenance::check_names(*operation, &tables, &self.state.access())?;
                 let storage = self.engine.storage();
                 let rows = maintenance::run(
@@ -3011,6 +3007,13 @@ impl Session {
                     &self.reader,
                     self.state.access(),
                 );
+                return self.send_rows(rows, sink, more);
+            }
+            Statement::ChecksumTable { tables, quick } => {
+                let tables = self.named_tables(tables)?;
+                let access = self.state.access();
+                maintenance::check_names(maintenance::Operation::Check, &tables, &access)?;
+                let rows = self.checksum_tables(&tables, *quick);
                 return self.send_rows(rows, sink, more);
             }
             Statement::RenameTable { pairs, if_exists } => {
@@ -4001,6 +4004,50 @@ impl Session {
             return Ok(StatementOutcome::ok()); // Only RENAME: no "Records:" info.
         }
         Ok(altered(copied))
+    }
+
+    /// The tables a maintenance statement names, unqualified ones in the current database.
+    fn named_tables(&self, names: &[ast::ObjectName]) -> Result<maintenance::Named> {
+        names
+            .iter()
+            .map(|name| {
+                let (db, table) = crate::ddl::split_name(name)?;
+                Ok((self.require_db(db)?, table))
+            })
+            .collect()
+    }
+
+    /// CHECKSUM TABLE over a fresh snapshot (as CHECK TABLE reads): a missing table or a
+    /// view is NULL with MariaDB's error as an Error-level warning; information_schema's
+    /// tables are 0, as MariaDB answers.
+    fn checksum_tables(&self, tables: &maintenance::Named, quick: bool) -> Rows {
+        let storage = self.engine.storage();
+        let catalog = storage.catalog();
+        let checksums = tables
+            .iter()
+            .map(|(db, name)| {
+                let shown = format!("{db}.{name}");
+                if information_schema::is_name(db) {
+                    return (shown, Some(0));
+                }
+                let Some(table) = catalog.table(db, name) else {
+                    let e = match catalog.view(db, name) {
+                        Some(_) => crate::checksum::not_base_table(db, name),
+                        None => Error::no_such_table(db, name),
+                    };
+                    self.state.push_warning("Error", e.code, e.message);
+                    return (shown, None);
+                };
+                if quick {
+                    return (shown, None);
+                }
+                let txn = storage.begin(&self.reader);
+                let sum = crate::checksum::table_checksum(table, &txn.view());
+                let _ = txn.commit(); // Read-only: nothing to log, cannot fail.
+                (shown, Some(sum))
+            })
+            .collect();
+        crate::checksum::result_rows(checksums)
     }
 
     /// RENAME TABLE [IF EXISTS]. With IF EXISTS a pair whose table does not exist when its
