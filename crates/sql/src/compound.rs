@@ -102,8 +102,11 @@
 //!     handlers change nothing; the first statement reads what the statement before the
 //!     CALL set.
 //!
-//! Not built yet: GET DIAGNOSTICS of conditions (NUMBER, CONDITION n) outside a handler's
-//! body (MariaDB reads the previous statement's conditions there; GET DIAGNOSTICS ...
+//! GET DIAGNOSTICS outside any body is a statement of its own (`parse_get_diagnostics`,
+//! run by the session on its warning list).
+//!
+//! Not built yet: GET DIAGNOSTICS of conditions (NUMBER, CONDITION n) in a body outside a
+//! handler's (MariaDB reads the previous statement's conditions there; GET DIAGNOSTICS ...
 //! ROW_COUNT is built anywhere: invariant (11)), the 4094 note ("At line N in
 //! db.trigger") MariaDB adds after an error raised inside a body, and SIGNAL's items
 //! other than MESSAGE_TEXT and MYSQL_ERRNO (accepted and checked, but not kept: GET
@@ -298,6 +301,21 @@ struct SignalNode {
     others: Vec<ast::Expr>,
 }
 
+/// What a GET DIAGNOSTICS reads: the condition number (None: the statement items NUMBER
+/// and ROW_COUNT), and each target with its item.
+pub(crate) type DiagnosticsRequest = (Option<ast::Expr>, Vec<(String, &'static str)>);
+
+/// GET DIAGNOSTICS as a statement of its own (outside any body: it reads the session's
+/// diagnostics area), parsed as in a body.
+pub(crate) fn parse_get_diagnostics(text: &str) -> Result<DiagnosticsRequest> {
+    let mut reader = Reader::new(text, Program::Procedure)?;
+    let request = reader.get_diagnostics()?;
+    match reader.parser.peek_token().token {
+        Token::EOF => Ok(request),
+        _ => Err(reader.error_here()),
+    }
+}
+
 /// The items of a condition GET DIAGNOSTICS reads; SIGNAL sets all but the first.
 const CONDITION_ITEMS: [&str; 13] = [
     "RETURNED_SQLSTATE",
@@ -452,7 +470,10 @@ impl<'t> Reader<'t> {
             }
             Some("SET") if self.set_is_assignment() => self.set_statement(),
             Some("SIGNAL" | "RESIGNAL") => self.signal(),
-            Some("GET") => self.get_diagnostics(),
+            Some("GET") => {
+                let (condition, items) = self.get_diagnostics()?;
+                Ok(Node::GetDiagnostics { condition, items })
+            }
             Some("DECLARE") => Err(self.error_here()),
             Some("RETURN") if self.program == Program::Function => {
                 self.parser.next_token();
@@ -1027,7 +1048,7 @@ impl<'t> Reader<'t> {
 
     /// `GET [CURRENT] DIAGNOSTICS target = {NUMBER | ROW_COUNT}, ...` or `GET [CURRENT]
     /// DIAGNOSTICS CONDITION n target = condition_item, ...`.
-    fn get_diagnostics(&mut self) -> ParseResult<Node> {
+    fn get_diagnostics(&mut self) -> ParseResult<DiagnosticsRequest> {
         self.expect_word("GET")?;
         self.eat_word("CURRENT");
         self.expect_word("DIAGNOSTICS")?;
@@ -1053,7 +1074,7 @@ impl<'t> Reader<'t> {
             self.parser.next_token();
             items.push((target, *item));
             if !self.parser.consume_token(&Token::Comma) {
-                return Ok(Node::GetDiagnostics { condition, items });
+                return Ok((condition, items));
             }
         }
     }

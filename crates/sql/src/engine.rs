@@ -216,6 +216,7 @@ counters! {
     ComAlterTable = "Com_alter_table",
     ComAnalyze = "Com_analyze",
     ComCheck = "Com_check",
+    ComGetDiagnostics = "Com_get_diagnostics",
     ComChecksum = "Com_checksum",
     ComOptimize = "Com_optimize",
     ComRepair = "Com_repair",

@@ -186,6 +186,8 @@ pub enum ErrorCode {
     /// ALGORITHM or LOCK asking for less than the change needs.
     AlterOperationNotSupported = 1845,
     AlterOperationNotSupportedReason = 1846,
+    /// ER_DA_INVALID_CONDITION_NUMBER: GET DIAGNOSTICS CONDITION n past the last.
+    DaInvalidConditionNumber = 1758,
     CannotUser = 1396,
     PasswordAnonymousUser = 1131,
     PasswordNotAllowed = 1132,

@@ -138,6 +138,12 @@ pub enum Statement {
         operation: Operation,
         tables: Vec<ast::ObjectName>,
     },
+    /// GET [CURRENT] DIAGNOSTICS outside a body: reads the session's diagnostics area
+    /// (the conditions SHOW WARNINGS lists) into user variables.
+    GetDiagnostics {
+        condition: Option<ast::Expr>,
+        items: Vec<(String, &'static str)>,
+    },
     /// CHECKSUM TABLE (`checksum`; sqlparser lacks it). `quick`: QUICK, which MariaDB
     /// answers with NULL for InnoDB (no live checksum).
     ChecksumTable {
@@ -271,6 +277,10 @@ pub fn parse(text: &str, line: usize) -> Result<Statement> {
             crate::routine::parse_drop(&mut parser, RoutineKind::Function)
         }
         Some("CALL") => crate::routine::parse_call(&mut parser),
+        Some("GET") => {
+            return crate::compound::parse_get_diagnostics(text)
+                .map(|(condition, items)| Statement::GetDiagnostics { condition, items });
+        }
         Some("LOAD") if peek_word(&parser, 1).as_deref() == Some("XML") => {
             return Err(Error::not_supported("LOAD XML"));
         }

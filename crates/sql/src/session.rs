@@ -78,6 +78,8 @@ pub const WARNINGS_MAX: usize = 64;
 pub struct Warning {
     pub level: &'static str,
     pub code: u16,
+    /// What GET DIAGNOSTICS reads as RETURNED_SQLSTATE.
+    pub sqlstate: String,
     pub message: String,
 }
 
@@ -436,11 +438,11 @@ impl SessionState {
             });
             return;
         }
-        self.push_warning_number(level, code.code(), message)
+        self.push_warning_number(level, code.code(), code.sqlstate(), message)
     }
 
     /// A warning by number: a SIGNAL's MYSQL_ERRNO need not be an `ErrorCode`.
-    fn push_warning_number(&self, level: &'static str, code: u16, message: String) {
+    fn push_warning_number(&self, level: &'static str, code: u16, sqlstate: &str, message: String) {
         if !self.warnings_current.replace(true) {
             self.clear_warnings();
         }
@@ -452,6 +454,7 @@ impl SessionState {
             warnings.push(Warning {
                 level,
                 code,
+                sqlstate: sqlstate.to_string(),
                 message,
             });
         }
@@ -1148,6 +1151,7 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
             Operation::Repair => Counter::ComRepair,
         },
         Statement::ChecksumTable { .. } => Counter::ComChecksum,
+        Statement::GetDiagnostics { .. } => Counter::ComGetDiagnostics,
         Statement::ShowStoredObjects { kind, .. } => match kind {
             StoredObjects::Triggers => Counter::ComShowTriggers,
             StoredObjects::Events => Counter::ComShowEvents,
@@ -1859,7 +1863,7 @@ impl Session {
     /// Records a failed statement's error for SHOW WARNINGS / SHOW ERRORS (invariant (3)).
     fn fail(&mut self, e: &Error) {
         self.state
-            .push_warning_number("Error", e.number(), e.message.clone());
+            .push_warning_number("Error", e.number(), e.sqlstate(), e.message.clone());
         if let Some(warning) = &e.trailing_warning {
             let (code, message) = (warning.code, warning.message.clone());
             self.state.push_warning("Warning", code, message);
@@ -3009,6 +3013,11 @@ impl Session {
                 );
                 return self.send_rows(rows, sink, more);
             }
+            Statement::GetDiagnostics { condition, items } => {
+                let condition = condition.as_ref();
+                self.get_diagnostics(condition, items, text, params, &parameters)?;
+                StatementOutcome::ok()
+            }
             Statement::ChecksumTable { tables, quick } => {
                 let tables = self.named_tables(tables)?;
                 let access = self.state.access();
@@ -4004,6 +4013,66 @@ impl Session {
             return Ok(StatementOutcome::ok()); // Only RENAME: no "Records:" info.
         }
         Ok(altered(copied))
+    }
+
+    /// GET DIAGNOSTICS outside a body, on the diagnostics area SHOW WARNINGS lists (which
+    /// it leaves as it is): NUMBER is its count, ROW_COUNT the last statement's, and
+    /// CONDITION n its n-th condition. A condition number out of range sets nothing and
+    /// adds MariaDB's 1758 to the area, at level Error, though the statement succeeds.
+    /// Targets are user variables (a bare name is 1327, as in MariaDB).
+    fn get_diagnostics(
+        &mut self,
+        condition: Option<&ast::Expr>,
+        items: &[(String, &'static str)],
+        text: &str,
+        params: &[Value],
+        parameters: &Parameters,
+    ) -> Result<()> {
+        let targets = items
+            .iter()
+            .map(|(target, _)| match target.strip_prefix('@') {
+                Some(name) if !name.starts_with('@') => Ok(name.to_string()),
+                _ => Err(Error::new(
+                    ErrorCode::SpUndeclaredVar,
+                    format!("Undeclared variable: {target}"),
+                )),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let warnings = self.state.warnings.borrow().clone();
+        let chosen = match condition {
+            None => None,
+            Some(number) => {
+                let number =
+                    self.eval_constant(number, "GET DIAGNOSTICS", text, params, parameters)?;
+                let index = crate::expr::coerce::to_i128(&number, &self.state)
+                    .and_then(|n| usize::try_from(n).ok())
+                    .and_then(|n| n.checked_sub(1));
+                match index.and_then(|i| warnings.get(i)) {
+                    Some(warning) => Some(warning),
+                    None => {
+                        // Added to the area as it stands, not to a fresh one.
+                        self.state.warnings_current.set(true);
+                        let code = ErrorCode::DaInvalidConditionNumber;
+                        self.state
+                            .push_warning("Error", code, "Invalid condition number".into());
+                        return Ok(());
+                    }
+                }
+            }
+        };
+        for ((_, item), name) in items.iter().zip(targets) {
+            let value = match (*item, chosen) {
+                ("NUMBER", _) => Value::Int(warnings.len() as i64),
+                ("ROW_COUNT", _) => Value::Int(self.state.row_count.get()),
+                ("RETURNED_SQLSTATE", Some(w)) => Value::text(&w.sqlstate),
+                ("MESSAGE_TEXT", Some(w)) => Value::text(&w.message),
+                ("MYSQL_ERRNO", Some(w)) => Value::Int(w.code.into()),
+                // The other condition items are empty for the server's own conditions.
+                _ => Value::text(""),
+            };
+            self.state.set_user_variable(&name, value);
+        }
+        Ok(())
     }
 
     /// The tables a maintenance statement names, unqualified ones in the current database.

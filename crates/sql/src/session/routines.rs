@@ -307,10 +307,11 @@ impl Session {
                 let Condition {
                     level,
                     number,
+                    sqlstate,
                     message,
-                    ..
                 } = condition;
-                self.state.push_warning_number(level, number, message);
+                self.state
+                    .push_warning_number(level, number, &sqlstate, message);
             }
         }
         let mut to_client = (Vec::new(), Vec::new());
