@@ -45,6 +45,23 @@ pub(crate) enum Lock {
     Exclusive,
 }
 
+/// The words ALGORITHM= takes, and what each asks for (DEFAULT: nothing).
+const ALGORITHMS: [(&str, Option<Algorithm>); 5] = [
+    ("DEFAULT", None),
+    ("INSTANT", Some(Algorithm::Instant)),
+    ("NOCOPY", Some(Algorithm::NoCopy)),
+    ("INPLACE", Some(Algorithm::Inplace)),
+    ("COPY", Some(Algorithm::Copy)),
+];
+
+/// The words LOCK= takes.
+const LOCKS: [(&str, Option<Lock>); 4] = [
+    ("DEFAULT", None),
+    ("NONE", Some(Lock::None)),
+    ("SHARED", Some(Lock::Shared)),
+    ("EXCLUSIVE", Some(Lock::Exclusive)),
+];
+
 /// The clauses a statement wrote (the last of each kind); None for DEFAULT or none.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Requested {
@@ -57,78 +74,62 @@ impl Requested {
     /// for a word MariaDB does not know (its parser's errors, so before the table is
     /// looked up).
     pub fn read(options: &TableOptions) -> Result<Requested> {
-        let algorithm = match options.algorithm.as_deref().map(str::to_ascii_uppercase) {
-            None => None,
-            Some(word) => match word.as_str() {
-                "DEFAULT" => None,
-                "INSTANT" => Some(Algorithm::Instant),
-                "NOCOPY" => Some(Algorithm::NoCopy),
-                "INPLACE" => Some(Algorithm::Inplace),
-                "COPY" => Some(Algorithm::Copy),
-                _ => {
-                    return Err(Error::new(
-                        ErrorCode::UnknownAlterAlgorithm,
-                        format!(
-                            "Unknown ALGORITHM '{}'",
-                            options.algorithm.as_deref().unwrap_or_default()
-                        ),
-                    ))
-                }
-            },
-        };
-        let lock = match options.lock.as_deref().map(str::to_ascii_uppercase) {
-            None => None,
-            Some(word) => match word.as_str() {
-                "DEFAULT" => None,
-                "NONE" => Some(Lock::None),
-                "SHARED" => Some(Lock::Shared),
-                "EXCLUSIVE" => Some(Lock::Exclusive),
-                _ => {
-                    return Err(Error::new(
-                        ErrorCode::UnknownAlterLock,
-                        format!(
-                            "Unknown LOCK type '{}'",
-                            options.lock.as_deref().unwrap_or_default()
-                        ),
-                    ))
-                }
-            },
-        };
-        Ok(Requested { algorithm, lock })
+        Ok(Requested {
+            algorithm: known_word(
+                options.algorithm.as_deref(),
+                &ALGORITHMS,
+                ErrorCode::UnknownAlterAlgorithm,
+                "Unknown ALGORITHM",
+            )?,
+            lock: known_word(
+                options.lock.as_deref(),
+                &LOCKS,
+                ErrorCode::UnknownAlterLock,
+                "Unknown LOCK type",
+            )?,
+        })
     }
 
     /// CREATE INDEX's clauses, as sqlparser reads them (it knows no NOCOPY: a syntax error
     /// there, where MariaDB takes it).
-    pub fn of_create_index(clauses: &[ast::AlterTableOperation]) -> Requested {
-        let mut requested = Requested::default();
+    pub fn of_create_index(clauses: &[ast::AlterTableOperation]) -> Result<Requested> {
+        let mut options = TableOptions::default();
         for clause in clauses {
             match clause {
                 ast::AlterTableOperation::Algorithm { algorithm, .. } => {
-                    requested.algorithm = match algorithm {
-                        ast::AlterTableAlgorithm::Default => None,
-                        ast::AlterTableAlgorithm::Instant => Some(Algorithm::Instant),
-                        ast::AlterTableAlgorithm::Inplace => Some(Algorithm::Inplace),
-                        ast::AlterTableAlgorithm::Copy => Some(Algorithm::Copy),
-                    }
+                    options.algorithm = Some(algorithm.to_string());
                 }
                 ast::AlterTableOperation::Lock { lock, .. } => {
-                    requested.lock = match lock {
-                        ast::AlterTableLock::Default => None,
-                        ast::AlterTableLock::None => Some(Lock::None),
-                        ast::AlterTableLock::Shared => Some(Lock::Shared),
-                        ast::AlterTableLock::Exclusive => Some(Lock::Exclusive),
-                    }
+                    options.lock = Some(lock.to_string());
                 }
                 _ => {}
             }
         }
-        requested
+        Requested::read(&options)
     }
 
     /// Whether the rows are rebuilt whatever the change: ALGORITHM=COPY.
     pub fn forces_copy(self) -> bool {
         self.algorithm == Some(Algorithm::Copy)
     }
+}
+
+/// What `written` (any letter case) means among `words`; None if nothing was written;
+/// `code` and `unknown` make the error for a word not among them.
+fn known_word<T: Copy>(
+    written: Option<&str>,
+    words: &[(&str, Option<T>)],
+    code: ErrorCode,
+    unknown: &str,
+) -> Result<Option<T>> {
+    let Some(written) = written else {
+        return Ok(None);
+    };
+    words
+        .iter()
+        .find(|(word, _)| word.eq_ignore_ascii_case(written))
+        .map(|(_, meaning)| *meaning)
+        .ok_or_else(|| Error::new(code, format!("{unknown} '{written}'")))
 }
 
 /// Why InnoDB copies the rows for a change (`alter::row_copy`).

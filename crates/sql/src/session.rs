@@ -3911,7 +3911,7 @@ impl Session {
                     not_valid: false,
                 };
                 let requested =
-                    crate::alter_method::Requested::of_create_index(&create.alter_options);
+                    crate::alter_method::Requested::of_create_index(&create.alter_options)?;
                 let copied =
                     self.alter_operations(&db, &table, &[add], &Default::default(), requested)?;
                 Ok(altered(copied))
