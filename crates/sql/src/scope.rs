@@ -368,6 +368,7 @@ impl Scope for BindScope<'_> {
         };
         let call = expr::bind_aggregate(function, &inner)?;
         let data_type = call.result_type();
+        let nullable = call.nullable();
         // JSON_OBJECT embeds JSON_ARRAYAGG's and JSON_OBJECTAGG's results as JSON.
         let holds_json = matches!(
             call.function,
@@ -378,7 +379,7 @@ impl Scope for BindScope<'_> {
         let index = aggregates.base + calls.len() - 1;
         Ok(Some(Expr::Column(ColumnRef {
             holds_json,
-            ..ColumnRef::computed(index, data_type, true)
+            ..ColumnRef::computed(index, data_type, nullable)
         })))
     }
 

@@ -2810,3 +2810,21 @@ fn alter_clauses_not_kept_are_noted() {
         table(&[&["1", "1", "NULL"], &["2", "2", "NULL"]])
     );
 }
+
+/// COUNT and BIT_AND/OR/XOR are never NULL, so their result columns say NOT NULL, as
+/// MariaDB's do (drivers report them as not nullable); SUM, MIN and the rest may be NULL.
+#[test]
+fn aggregates_that_are_never_null_say_so() {
+    let (_engine, mut s) = setup();
+    ok(&mut s, "CREATE TABLE t (a INT)");
+    let events = run(
+        &mut s,
+        "SELECT COUNT(*), COUNT(DISTINCT a), BIT_OR(a), SUM(a), MIN(a) FROM t",
+    );
+    let Some(Event::Rows { columns, rows, .. }) = events.last() else {
+        panic!("{events:?}")
+    };
+    let not_null: Vec<bool> = columns.iter().map(|c| c.not_null).collect();
+    assert_eq!(not_null, [true, true, true, false, false]);
+    assert_eq!(rows[0], ["0", "0", "0", "NULL", "NULL"]);
+}
