@@ -314,32 +314,29 @@ pub(crate) fn check_rename(requested: Requested) -> Result<()> {
 }
 
 /// What manycore's run of an admitted ALTER did that its clauses promised it would not:
-/// the Note the statement gets, if any. `rebuilt`: the rows were rebuilt;
-/// `built_index`: an index was built over them. Both hold writes to the table meanwhile.
+/// one Note per clause not kept. `rebuilt`: the rows were rebuilt; `built_index`: an index
+/// was built over them. Both hold writes to the table meanwhile.
 pub(crate) fn unkept(
     requested: Requested,
     table: &str,
     rebuilt: bool,
     built_index: bool,
-) -> Option<Error> {
+) -> Vec<Error> {
     let work = match (rebuilt, built_index) {
         (true, _) => format!("rebuilt the rows of {table}"),
         (false, true) => format!("built an index over the rows of {table}"),
-        (false, false) => return None,
+        (false, false) => return Vec::new(),
     };
-    let message = match (requested.lock, requested.algorithm) {
-        (Some(Lock::None), _) => {
-            format!("LOCK=NONE was not kept: manycore {work}, and writes to the table waited")
-        }
-        (_, Some(Algorithm::Instant)) if rebuilt => {
-            format!("ALGORITHM=INSTANT was not kept: manycore {work}")
-        }
-        _ => return None,
-    };
-    Some(Error::new(
-        ErrorCode::AlterOperationNotSupportedReason,
-        message,
-    ))
+    let lock = (requested.lock == Some(Lock::None)).then(|| {
+        format!("LOCK=NONE was not kept: manycore {work}, and writes to the table waited")
+    });
+    let algorithm = (requested.algorithm == Some(Algorithm::Instant) && rebuilt)
+        .then(|| format!("ALGORITHM=INSTANT was not kept: manycore {work}"));
+    [algorithm, lock]
+        .into_iter()
+        .flatten()
+        .map(|message| Error::new(ErrorCode::AlterOperationNotSupportedReason, message))
+        .collect()
 }
 
 /// ER_ALTER_OPERATION_NOT_SUPPORTED_REASON (1846) with a reason, else
@@ -430,14 +427,25 @@ mod tests {
             algorithm: None,
             lock: Some(Lock::None),
         };
-        assert!(unkept(none, "`d`.`t`", false, false).is_none());
-        let note = unkept(none, "`d`.`t`", false, true).expect("index build held writes");
-        assert!(note.message.contains("built an index"), "{}", note.message);
+        assert!(unkept(none, "`d`.`t`", false, false).is_empty());
+        let notes = unkept(none, "`d`.`t`", false, true);
+        assert_eq!(notes.len(), 1, "index build held writes");
+        assert!(
+            notes[0].message.contains("built an index"),
+            "{}",
+            notes[0].message
+        );
         let instant = Requested {
             algorithm: Some(Algorithm::Instant),
             lock: None,
         };
-        assert!(unkept(instant, "`d`.`t`", true, false).is_some());
-        assert!(unkept(Requested::default(), "`d`.`t`", true, true).is_none());
+        assert_eq!(unkept(instant, "`d`.`t`", true, false).len(), 1);
+        assert!(unkept(instant, "`d`.`t`", false, false).is_empty());
+        let both = Requested {
+            algorithm: Some(Algorithm::Instant),
+            lock: Some(Lock::None),
+        };
+        assert_eq!(unkept(both, "`d`.`t`", true, false).len(), 2);
+        assert!(unkept(Requested::default(), "`d`.`t`", true, true).is_empty());
     }
 }

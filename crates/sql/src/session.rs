@@ -4442,8 +4442,7 @@ impl Session {
             rows = rows.max(converted); // The copy checked them.
         }
         let table_name = format!("`{db}`.`{name}`");
-        if let Some(note) = crate::alter_method::unkept(requested, &table_name, !keeps, built_index)
-        {
+        for note in crate::alter_method::unkept(requested, &table_name, !keeps, built_index) {
             self.state.note(note.code, note.message);
         }
         Ok(rows.max(checked))
