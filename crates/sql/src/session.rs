@@ -1049,10 +1049,6 @@ fn storage_error(e: StorageError) -> Error {
     }
 }
 
-/// RENAME TABLE into a database that does not exist: MariaDB's engine fails the file
-/// rename (1025, errno 168).
-/// An ALTER TABLE's ENGINE: an unknown one is 1286 before the table is looked up, as in
-/// MariaDB; another engine than InnoDB, the one there is, is a change not made (1235).
 /// An ALTER's answer: the rows a copy made, as MariaDB's copying ALTER reports them.
 fn altered(copied: u64) -> StatementOutcome {
     match copied {
@@ -1070,6 +1066,8 @@ fn altered(copied: u64) -> StatementOutcome {
     }
 }
 
+/// An ALTER TABLE's ENGINE: an unknown one is 1286 before the table is looked up, as in
+/// MariaDB; another engine than InnoDB, the one there is, is a change not made (1235).
 fn check_alter_engine(options: &crate::parse::TableOptions) -> Result<()> {
     let Some(asked) = options.engine.as_deref() else {
         return Ok(());
@@ -1080,6 +1078,8 @@ fn check_alter_engine(options: &crate::parse::TableOptions) -> Result<()> {
     }
 }
 
+/// RENAME TABLE into a database that does not exist: MariaDB's engine fails the file
+/// rename (1025, errno 168).
 fn rename_into_missing_database(rename: &TableRename) -> Error {
     let TableRename {
         from_db,
