@@ -172,9 +172,9 @@ pub(crate) struct Needed {
 /// CHECKs or foreign keys' rows, or to drop the clustering key; a rebuild in place for a new
 /// primary key, a column's nullability, an added AUTO_INCREMENT column, FORCE or ENGINE=,
 /// or columns added or dropped together with an index added; no copy to add or drop an
-/// index or change the collation of an indexed column; and only the table's definition for the rest (ADD, DROP, RENAME and reordering
-/// of columns, defaults, a VARCHAR growing within its length bytes, names, comments,
-/// dropped foreign keys and CHECKs).
+/// index or change the collation of an indexed column; and only the table's definition
+/// for the rest (ADD, DROP, RENAME and reordering of columns, defaults, a VARCHAR growing
+/// within its length bytes, names, comments, dropped foreign keys and CHECKs).
 pub(crate) fn needed(change: &Change<'_>) -> Needed {
     use ast::AlterTableOperation as O;
     let need = |algorithm, reason| Needed { algorithm, reason };

@@ -76,9 +76,9 @@ pub fn not_base_table(db: &str, name: &str) -> Error {
 struct Layout {
     /// Per column: its bit in the null bitmap, if nullable.
     null_bit: Vec<Option<usize>>,
-    null_bytes: usize,
-    /// The first bit MariaDB sets in a record that is not packed.
-    unpacked: bool,
+    /// The bitmap of a row with no NULL: the first bit set in a record that is not
+    /// packed, and the bits past the last column's (the same for every row).
+    empty_bitmap: Vec<u8>,
 }
 
 impl Layout {
@@ -105,27 +105,23 @@ impl Layout {
                 })
             })
             .collect();
+        let mut empty_bitmap = vec![0u8; bits.div_ceil(8)];
+        if !packed {
+            empty_bitmap[0] |= 1;
+        }
+        for bit in bits..empty_bitmap.len() * 8 {
+            empty_bitmap[bit / 8] |= 1 << (bit % 8);
+        }
         Layout {
             null_bit,
-            null_bytes: bits.div_ceil(8),
-            unpacked: !packed,
+            empty_bitmap,
         }
     }
 
     /// One row's CRC-32 (`record` is scratch space).
     fn row_crc(&self, schema: &TableSchema, row: &[Value], record: &mut Vec<u8>) -> u32 {
         record.clear();
-        record.resize(self.null_bytes, 0);
-        if self.null_bytes > 0 {
-            if self.unpacked {
-                record[0] |= 1;
-            }
-            // The bits past the last column's are set.
-            let used = self.null_bit.iter().flatten().count() + usize::from(self.unpacked);
-            for bit in used..self.null_bytes * 8 {
-                record[bit / 8] |= 1 << (bit % 8);
-            }
-        }
+        record.extend_from_slice(&self.empty_bitmap);
         for (i, column) in schema.columns.iter().enumerate() {
             let null = column.generated.is_some() || row[i].is_null();
             if null {

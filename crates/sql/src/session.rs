@@ -4308,17 +4308,20 @@ impl Session {
             .collect();
         drop(catalog);
         let row_copy = row_copy(&table.schema, &schema, &sources);
-        let needed = crate::alter_method::needed(&crate::alter_method::Change {
-            old: &table.schema,
-            new: &schema,
-            sources: &sources,
-            operations,
-            row_copy,
-            checks_added: edits.checks_added,
-            checked_foreign_keys: checks && !edits.foreign_keys_added.is_empty(),
-            rebuild: options.rebuild,
-        });
-        crate::alter_method::check(requested, needed)?;
+        // Judged only when a clause asks for something: without one any change goes.
+        if requested != crate::alter_method::Requested::default() {
+            let needed = crate::alter_method::needed(&crate::alter_method::Change {
+                old: &table.schema,
+                new: &schema,
+                sources: &sources,
+                operations,
+                row_copy,
+                checks_added: edits.checks_added,
+                checked_foreign_keys: checks && !edits.foreign_keys_added.is_empty(),
+                rebuild: options.rebuild,
+            });
+            crate::alter_method::check(requested, needed)?;
+        }
         let changed = schema != *table.schema || !followers.is_empty();
         // ALGORITHM=COPY rebuilds the rows whatever changed, as MariaDB's copy does.
         let forced_copy = changed && requested.forces_copy();
