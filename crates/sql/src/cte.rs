@@ -185,6 +185,7 @@ fn work_reference(cx: &BindContext, work: &WorkTable) -> Result<SelectPlan> {
         tables: Vec::new(),
         locking: None,
         full_scan: false,
+        calc_found_rows: false,
     })
 }
 
@@ -330,5 +331,6 @@ fn bind_recursive(cte: &ast::Cte, scope: &CteScope, cx: &BindContext) -> Result<
         columns: columns.into(),
         tables,
         locking: None,
+        calc_found_rows: false,
     })
 }

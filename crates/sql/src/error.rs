@@ -88,6 +88,8 @@ pub enum ErrorCode {
     NoDefault = 1230,
     WrongValueForVar = 1231,
     WrongTypeForVar = 1232,
+    /// ER_CANT_USE_OPTION_HERE: SQL_CALC_FOUND_ROWS past the first query block.
+    WrongPlacement = 1234,
     NotSupportedYet = 1235,
     OperandColumns = 1241,
     SubqueryNoOneRow = 1242,
@@ -477,6 +479,7 @@ impl ErrorCode {
             | TooLongIdent
             | WrongColumnName
             | SpecificAccessDenied
+            | WrongPlacement
             | NoDefault
             | WrongValueForVar
             | WrongTypeForVar

@@ -177,6 +177,39 @@ impl SubqueryRunner for SubqueryReader<'_> {
     }
 }
 
+/// Runs a SELECT statement's `plan`, calling `out` for each result row; returns the
+/// statement's FOUND_ROWS(). That is the number of rows it returned, or with
+/// `past_limit` (SQL_CALC_FOUND_ROWS) the number its outermost LIMIT received, which
+/// then reads its input to the end, as MariaDB's does.
+pub fn run_found(
+    plan: &Plan,
+    past_limit: bool,
+    ctx: &ExecContext,
+    mut out: impl FnMut(&[Value]) -> Result<()>,
+) -> Result<u64> {
+    let (input, window) = match plan {
+        Plan::Limit {
+            input,
+            offset,
+            count,
+        } if past_limit => {
+            let first = count_value(*offset, ctx)?;
+            let count = count.map_or(Ok(u64::MAX), |c| count_value(c, ctx))?;
+            (input.as_ref(), first..first.saturating_add(count))
+        }
+        _ => (plan, 0..u64::MAX),
+    };
+    let mut found = 0u64;
+    let _ = run(input, ctx, &mut |row| {
+        if window.contains(&found) {
+            out(row)?;
+        }
+        found += 1;
+        Ok(ControlFlow::Continue(()))
+    })?;
+    Ok(found)
+}
+
 /// Runs `plan`, calling `out` for each result row.
 pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow) -> Flow {
     match plan {
@@ -310,7 +343,22 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
             calls,
             width,
             select_width,
+            rollup: false,
         } => run_aggregate(input, group_by, calls, *width, *select_width, ctx, out),
+        Plan::Aggregate {
+            input,
+            group_by,
+            calls,
+            width,
+            select_width,
+            rollup: true,
+        } => {
+            let mut rollup = Rollup::new(group_by, calls, *width, *select_width);
+            if run(input, ctx, &mut |row| rollup.add(row, ctx, out))?.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+            rollup.finish(ctx, out)
+        }
         Plan::Window { input, calls, at } => crate::window::run(input, calls, *at, ctx, out),
         Plan::SetOperation(operation) => run_set_operation(operation, ctx, out),
         Plan::Recursive(cte) => run_recursive(cte, ctx, out),
@@ -999,6 +1047,143 @@ fn run_aggregate(
         }
     }
     Ok(ControlFlow::Continue(()))
+}
+
+/// WITH ROLLUP's aggregation (plan invariant (8)) over rows sorted by the GROUP BY
+/// values, so that each group's rows, and each prefix's groups, are neighbours: it keeps
+/// one set of accumulators per prefix length and emits a prefix's row as its last group
+/// ends, without holding the groups.
+struct Rollup<'a> {
+    group_by: &'a [Expr],
+    calls: &'a [crate::expr::AggregateCall],
+    width: usize,
+    select_width: usize,
+    /// `accumulators[p]`: the aggregates of the rows read since the first p GROUP BY
+    /// values last changed (`p == group_by.len()`: the current group's).
+    accumulators: Vec<Vec<Accumulator>>,
+    /// Whether a row has been read, so that there is a current group.
+    in_group: bool,
+    /// The current group's first row, its GROUP BY values, and their `group_key`s
+    /// (`ends[i]`: where value i's key ends).
+    first: Vec<Value>,
+    values: Vec<Value>,
+    key: Vec<u8>,
+    ends: Vec<usize>,
+    /// The incoming row's, compared with the current group's.
+    row_values: Vec<Value>,
+    row_key: Vec<u8>,
+    row_ends: Vec<usize>,
+    emitted: Vec<Value>,
+}
+
+impl<'a> Rollup<'a> {
+    fn new(
+        group_by: &'a [Expr],
+        calls: &'a [crate::expr::AggregateCall],
+        width: usize,
+        select_width: usize,
+    ) -> Rollup<'a> {
+        assert!(!group_by.is_empty(), "WITH ROLLUP follows a GROUP BY list");
+        Rollup {
+            group_by,
+            calls,
+            width,
+            select_width,
+            accumulators: (0..=group_by.len())
+                .map(|_| calls.iter().map(Accumulator::new).collect())
+                .collect(),
+            in_group: false,
+            first: Vec::new(),
+            values: Vec::new(),
+            key: Vec::new(),
+            ends: Vec::new(),
+            row_values: Vec::new(),
+            row_key: Vec::new(),
+            row_ends: Vec::new(),
+            emitted: Vec::with_capacity(width + select_width + calls.len() + group_by.len()),
+        }
+    }
+
+    fn add(
+        &mut self,
+        row: &[Value],
+        ctx: &ExecContext,
+        out: &mut dyn FnMut(&[Value]) -> Flow,
+    ) -> Flow {
+        self.row_values.clear();
+        self.row_key.clear();
+        self.row_ends.clear();
+        for e in self.group_by {
+            let value = e.eval(row, &ctx.eval)?;
+            group_key(&value, Some(&e.data_type()), &mut self.row_key);
+            self.row_values.push(value);
+            self.row_ends.push(self.row_key.len());
+        }
+        if !self.in_group {
+            self.start_group(row);
+        } else {
+            // How many leading GROUP BY values this row shares with the current group.
+            let shared = (0..self.group_by.len())
+                .take_while(|&i| self.key[..self.ends[i]] == self.row_key[..self.row_ends[i]])
+                .count();
+            if shared < self.group_by.len() {
+                if self.emit_down_to(shared + 1, ctx, out)?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+                self.start_group(row);
+            }
+        }
+        for accumulators in &mut self.accumulators {
+            for acc in accumulators {
+                acc.update(row, &ctx.eval)?;
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+
+    fn start_group(&mut self, row: &[Value]) {
+        self.in_group = true;
+        self.first.clear();
+        self.first.extend_from_slice(row);
+        std::mem::swap(&mut self.values, &mut self.row_values);
+        std::mem::swap(&mut self.key, &mut self.row_key);
+        std::mem::swap(&mut self.ends, &mut self.row_ends);
+    }
+
+    /// After the last row: the last group's rows and every prefix's, down to the grand
+    /// total. Nothing over no rows, as in MariaDB.
+    fn finish(mut self, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow) -> Flow {
+        if !self.in_group {
+            return Ok(ControlFlow::Continue(()));
+        }
+        self.emit_down_to(0, ctx, out)
+    }
+
+    /// Emits the rows of prefix lengths `group_by.len()` (the group itself) down to
+    /// `shortest`, each starting its prefix's aggregates afresh.
+    fn emit_down_to(
+        &mut self,
+        shortest: usize,
+        ctx: &ExecContext,
+        out: &mut dyn FnMut(&[Value]) -> Flow,
+    ) -> Flow {
+        for prefix in (shortest..=self.group_by.len()).rev() {
+            let row = &mut self.emitted;
+            row.clear();
+            row.extend_from_slice(&self.first);
+            row.resize(self.width + self.select_width, Value::Null);
+            for acc in &self.accumulators[prefix] {
+                row.push(acc.finish(&ctx.eval)?);
+            }
+            row.extend_from_slice(&self.values[..prefix]);
+            row.resize(row.len() + self.group_by.len() - prefix, Value::Null);
+            self.accumulators[prefix] = self.calls.iter().map(Accumulator::new).collect();
+            if out(row)?.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    }
 }
 
 /// Where a scan goes after evaluating its access path's values.

@@ -333,9 +333,11 @@ impl Explainer<'_, '_> {
                     input,
                     group_by,
                     calls,
+                    rollup,
                     ..
                 } => {
-                    above.buffers |= !group_by.is_empty();
+                    // WITH ROLLUP aggregates its sorted input as it comes, as MariaDB does.
+                    above.buffers |= !group_by.is_empty() && !rollup;
                     above.exprs.extend(group_by);
                     above
                         .exprs

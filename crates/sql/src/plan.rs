@@ -65,6 +65,13 @@
 //!     keys that are cells, the FROM ones among them copied). Copying every FROM cell
 //!     (sysbench's CHAR(60) `pad` and CHAR(120) `c`, which the select list shows
 //!     through its own cell) was 1.6% of an oltp_read_only transaction's instructions.
+//! (8) WITH ROLLUP's row is `[W][K][A][G]`, `G` the group's GROUP BY values. A
+//!     super-aggregate row of a prefix of p values has its aggregates over the prefix's
+//!     rows, `G` past the first p values NULL, and `W` from the first row of the group
+//!     just ended (as MariaDB's rows show non-grouped columns). The binder makes every
+//!     select value, HAVING and window expression equal to a GROUP BY expression read
+//!     its `G` cell, so only those become NULL in a super-aggregate row; a subquery's
+//!     outer references still read `W`, as in MariaDB.
 
 use crate::expr::{AggregateCall, Expr};
 use crate::information_schema::SystemTable;
@@ -90,12 +97,18 @@ pub enum Plan {
     /// Groups input rows (width `width`) by `group_by`; emits per group the group's first
     /// row, `select_width` NULLs for the select values, then the aggregate results.
     /// Without `group_by`, exactly one group (even over no rows).
+    ///
+    /// WITH ROLLUP (`rollup`): the input comes sorted by `group_by`, the groups are
+    /// emitted in that order, each row ends with the group's `group_by` values, and after
+    /// the last group of each shorter prefix of `group_by` comes a super-aggregate row
+    /// (invariant (8)).
     Aggregate {
         input: Box<Plan>,
         group_by: Vec<Expr>,
         calls: Vec<AggregateCall>,
         width: usize,
         select_width: usize,
+        rollup: bool,
     },
     /// row[at + i] = exprs[i](row), the row widened to `at + exprs.len()` cells when
     /// shorter (invariant (5)). With `copied`, only those of the input row's cells are

@@ -10,8 +10,9 @@
 //!
 //! Which statements may use a template is decided once per key, by binding both the
 //! statement as written and its template (`Session::execute`): the template is used only
-//! if both bind, every replaced literal became a parameter, no ORDER BY or GROUP BY item
-//! is a bare parameter (a literal there is a column position, a parameter a constant), and
+//! if both bind, every replaced literal became a parameter, the plan does not depend on
+//! the literals' text (`scope::Parameters::literal_dependent`: an ORDER BY or GROUP BY
+//! item that is a bare parameter, where a literal is a column position, or WITH ROLLUP), and
 //! the result columns are identical (a literal in the select list names its column and
 //! sets its type). Otherwise the key is remembered as uncacheable and such statements
 //! take the ordinary path.

@@ -116,9 +116,12 @@ pub struct Parameters {
     user_variables: HashMap<String, DataType>,
     /// The user variables the statement read, with the types it bound them with.
     user_variables_read: RefCell<Vec<(String, DataType)>>,
-    /// An ORDER BY or GROUP BY item was a bare `?`: a literal there is a column position,
-    /// a parameter a constant, so a template with it does not behave like its text.
-    positional: Cell<bool>,
+    /// The plan depends on the literals the text holds, so a template with `?` in their
+    /// place does not behave like its text: an ORDER BY or GROUP BY item was a bare `?`
+    /// (a literal there is a column position, a parameter a constant), or the statement
+    /// has WITH ROLLUP (a select value equal to a GROUP BY expression, literals
+    /// included, reads its rolled-up cell: plan invariant (8)).
+    literal_dependent: Cell<bool>,
 }
 
 impl Parameters {
@@ -132,7 +135,7 @@ impl Parameters {
             types,
             user_variables: HashMap::new(),
             user_variables_read: RefCell::default(),
-            positional: Cell::new(false),
+            literal_dependent: Cell::new(false),
         }
     }
 
@@ -181,13 +184,18 @@ impl Parameters {
     /// Notes an ORDER BY or GROUP BY item `item`, at any depth of the statement.
     pub fn note_item(&self, item: &ast::Expr) {
         if matches!(item, ast::Expr::Value(v) if matches!(v.value, ast::Value::Placeholder(_))) {
-            self.positional.set(true);
+            self.literal_dependent.set(true);
         }
     }
 
-    /// Whether an ORDER BY or GROUP BY item was a bare `?`.
-    pub fn positional(&self) -> bool {
-        self.positional.get()
+    /// Notes a GROUP BY ... WITH ROLLUP, at any depth of the statement.
+    pub fn note_rollup(&self) {
+        self.literal_dependent.set(true);
+    }
+
+    /// Whether the plan depends on the literals of the text (`note_item`, `note_rollup`).
+    pub fn literal_dependent(&self) -> bool {
+        self.literal_dependent.get()
     }
 
     /// Numbers the next `?` as `next`: a clause bound out of text order (FROM before

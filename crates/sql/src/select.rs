@@ -17,6 +17,7 @@ use manycore_storage::{Catalog, Table};
 use manycore_types::DataType;
 use sqlparser::ast;
 use std::cell::RefCell;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -33,6 +34,10 @@ pub struct SelectPlan {
     /// The first table is read whole: counted as MariaDB's Select_scan on each execution,
     /// decided here so executions do not walk the plan.
     pub full_scan: bool,
+    /// SELECT SQL_CALC_FOUND_ROWS: FOUND_ROWS() counts the rows the outermost LIMIT
+    /// received, not those it passed on (`exec::run_found`). Set for a SELECT statement
+    /// (`calc_found_rows`), never for a subquery's plan.
+    pub calc_found_rows: bool,
 }
 
 /// What binding needs from the session.
@@ -147,7 +152,7 @@ impl<'a> BindContext<'a> {
         let mut span = expr.span();
         let _ = ast::visit_expressions(expr, |e| {
             span = span.union(&e.span());
-            std::ops::ControlFlow::<()>::Continue(())
+            ControlFlow::<()>::Continue(())
         });
         if span.start.line == 0 {
             return expr.to_string();
@@ -525,6 +530,13 @@ pub fn bind_query_block(
         // out before binding: `compound`).
         return Err(Error::not_supported("SELECT ... INTO variables"));
     }
+    let rollup = with_rollup(&select.group_by, cx)?;
+    if rollup {
+        if order_by.is_some() {
+            return Err(rollup_and_order_by());
+        }
+        cx.parameters.note_rollup();
+    }
     let start = cx.parameters.count();
     let mut from = join::bind_from(&select.from, cx, Privileges::SELECT, Privileges::SELECT)?;
     let from_parameters = cx.parameters.count() - start;
@@ -556,10 +568,11 @@ pub fn bind_query_block(
         .enumerate()
         .map(|(i, item)| Alias {
             name: item.info.name.clone(),
+            // A super-aggregate row may show NULL in any select value (plan invariant (8)).
             column: ColumnRef::computed(
                 width + i,
                 item.expr.data_type().clone(),
-                !item.info.not_null,
+                rollup || !item.info.not_null,
             ),
         })
         .collect();
@@ -570,10 +583,8 @@ pub fn bind_query_block(
     };
 
     let mut group_by = Vec::new();
-    if let ast::GroupByExpr::Expressions(exprs, modifiers) = &select.group_by {
-        if !modifiers.is_empty() {
-            return Err(Error::not_supported("GROUP BY modifiers"));
-        }
+    // Its modifiers are `with_rollup`'s.
+    if let ast::GroupByExpr::Expressions(exprs, _) = &select.group_by {
         for e in exprs {
             group_by.push(bind_group_item(e, &sources, &items, width, cx)?);
         }
@@ -581,7 +592,7 @@ pub fn bind_query_block(
         return Err(Error::not_supported("GROUP BY ALL"));
     }
 
-    let having = match &select.having {
+    let mut having = match &select.having {
         Some(e) => {
             let mut scope = BindScope::in_query(&sources, "HAVING", cx);
             scope.aggregates = Some(&aggregates);
@@ -622,8 +633,29 @@ pub fn bind_query_block(
     let calls = aggregates.calls.into_inner();
     let aggregated = !group_by.is_empty() || !calls.is_empty();
     // Window values go after the aggregates (window module notes).
-    let window_calls = windows.calls.into_inner();
-    let window_at = width + select_width + calls.len();
+    let mut window_calls = windows.calls.into_inner();
+    if rollup {
+        let at = width + select_width + calls.len();
+        for item in &mut items {
+            if read_group_cells(&mut item.expr, &group_by, at) {
+                item.info.not_null = false;
+            }
+        }
+        if let Some(having) = &mut having {
+            read_group_cells(having, &group_by, at);
+        }
+        for call in &mut window_calls {
+            let window = &mut call.window;
+            let read = (call.args.iter_mut())
+                .chain(&mut window.partition_by)
+                .chain(window.order_by.iter_mut().map(|(e, _)| e));
+            for e in read {
+                read_group_cells(e, &group_by, at);
+            }
+        }
+    }
+    let group_cells = if rollup { group_by.len() } else { 0 };
+    let window_at = width + select_width + calls.len() + group_cells;
     let windowed: Vec<bool> = items.iter().map(|i| window::has_window(&i.expr)).collect();
     if !window_calls.is_empty() {
         for item in &mut items {
@@ -699,6 +731,20 @@ pub fn bind_query_block(
         && !aggregated
         && window_calls.is_empty()
         && sort_does_distinct(&sort_keys, &select_exprs, &sources, width);
+    if rollup {
+        // Plan invariant (8): each group's rows, and each prefix's groups, neighbours.
+        // An ENUM sorts by position, a SET by bitmask, as in ORDER BY.
+        let keys = group_by.iter().map(|e| SortKey {
+            expr: expr::numeric_operand(e.clone()),
+            descending: false,
+        });
+        plan = Plan::Sort {
+            input: Box::new(plan),
+            keys: keys.collect(),
+            kept: None,
+            distinct: false,
+        };
+    }
     if aggregated {
         plan = Plan::Aggregate {
             input: Box::new(plan),
@@ -706,6 +752,7 @@ pub fn bind_query_block(
             calls,
             width,
             select_width,
+            rollup,
         };
     }
     if extended {
@@ -819,7 +866,43 @@ pub fn bind_query_block(
             .chain(cx.subquery_tables.take())
             .collect(),
         locking,
+        calc_found_rows: false,
     })
+}
+
+/// Whether SELECT statement `query` says SQL_CALC_FOUND_ROWS. Only its first query block
+/// may (the first operand of a set operation, in parentheses or not); any other, a
+/// subquery's or a derived table's included, is 1234, as in MariaDB.
+pub fn calc_found_rows(query: &ast::Query) -> Result<bool> {
+    fn first_block(body: &ast::SetExpr) -> Option<&ast::Select> {
+        match body {
+            ast::SetExpr::Select(select) => Some(select),
+            ast::SetExpr::SetOperation { left, .. } => first_block(left),
+            ast::SetExpr::Query(query) => first_block(&query.body),
+            _ => None,
+        }
+    }
+    fn asks(select: &ast::Select) -> bool {
+        (select.select_modifiers.as_ref()).is_some_and(|m| m.sql_calc_found_rows)
+    }
+    struct Misplaced<'a>(Option<&'a ast::Select>);
+    impl ast::Visitor for Misplaced<'_> {
+        type Break = ();
+        fn pre_visit_select(&mut self, select: &ast::Select) -> ControlFlow<()> {
+            match asks(select) && !self.0.is_some_and(|first| std::ptr::eq(first, select)) {
+                true => ControlFlow::Break(()),
+                false => ControlFlow::Continue(()),
+            }
+        }
+    }
+    let first = first_block(&query.body);
+    if ast::Visit::visit(query, &mut Misplaced(first)).is_break() {
+        return Err(Error::new(
+            ErrorCode::WrongPlacement,
+            "Incorrect usage/placement of 'SQL_CALC_FOUND_ROWS'",
+        ));
+    }
+    Ok(first.is_some_and(asks))
 }
 
 /// The FROM cell each of `exprs` reads, when every one is a plain column of the FROM row
@@ -1197,6 +1280,57 @@ fn bind_group_item(
         }
     }
     scope.bind(e)
+}
+
+/// Whether GROUP BY ends WITH ROLLUP. As in MariaDB, WITH CUBE is 1235 and any other
+/// modifier, or a second one, 1064.
+fn with_rollup(group_by: &ast::GroupByExpr, cx: &BindContext) -> Result<bool> {
+    use ast::GroupByWithModifier as Modifier;
+    let ast::GroupByExpr::Expressions(_, modifiers) = group_by else {
+        return Ok(false);
+    };
+    match modifiers.as_slice() {
+        [] => Ok(false),
+        [Modifier::Rollup] => Ok(true),
+        [Modifier::Cube, ..] => Err(Error::not_supported("CUBE")),
+        [Modifier::Rollup, ..] => Err(Error::parse_near_keyword(cx.text, "rollup")),
+        _ => Err(Error::parse_near_keyword(cx.text, "with")),
+    }
+}
+
+/// MariaDB sorts a query block's groups to roll them up and takes no other order for it.
+pub fn rollup_and_order_by() -> Error {
+    Error::new(
+        ErrorCode::WrongUsage,
+        "Incorrect usage of CUBE/ROLLUP and ORDER BY",
+    )
+}
+
+/// Whether `body` is a query block WITH ROLLUP, perhaps in parentheses without an
+/// ORDER BY or LIMIT of their own: an ORDER BY after it would be the block's.
+pub fn is_rollup_block(body: &ast::SetExpr) -> bool {
+    match body {
+        ast::SetExpr::Select(select) => matches!(&select.group_by,
+            ast::GroupByExpr::Expressions(_, modifiers)
+                if modifiers.contains(&ast::GroupByWithModifier::Rollup)),
+        ast::SetExpr::Query(query) => {
+            query.order_by.is_none() && query.limit_clause.is_none() && is_rollup_block(&query.body)
+        }
+        _ => false,
+    }
+}
+
+/// Makes `expr` read WITH ROLLUP's cell `at + i` wherever it holds GROUP BY expression
+/// `i` (plan invariant (8)); whether it did.
+fn read_group_cells(expr: &mut Expr, group_by: &[Expr], at: usize) -> bool {
+    let mut changed = false;
+    crate::dml::visit_mut(expr, &mut |e| {
+        if let Some(i) = group_by.iter().position(|g| g == e) {
+            *e = Expr::Column(ColumnRef::computed(at + i, e.data_type(), true));
+            changed = true;
+        }
+    });
+    changed
 }
 
 /// Whether `expr` reads a row position >= `limit` (a select value or an aggregate).

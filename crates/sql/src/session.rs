@@ -67,7 +67,6 @@ use manycore_types::{Collation, DataType, DateTime, Value};
 use sqlparser::ast;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
-use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -2372,7 +2371,7 @@ impl Session {
         let bound = self.bind(&catalog, &template, text, &parameters).ok()??;
         let same_columns = std::mem::discriminant(&bound) == std::mem::discriminant(literal)
             && bound.result_columns() == literal.result_columns();
-        if !same_columns || parameters.count() != values.len() || parameters.positional() {
+        if !same_columns || parameters.count() != values.len() || parameters.literal_dependent() {
             return None;
         }
         Some(Arc::new(CachedPlan::new(
@@ -2398,7 +2397,12 @@ impl Session {
         };
         let cx = self.state.bind_context(catalog, text, parameters);
         Ok(Some(match s.as_ref() {
-            ast::Statement::Query(q) => Bound::Select(select::bind_select(q, &cx)?),
+            ast::Statement::Query(q) => {
+                let calc_found_rows = select::calc_found_rows(q)?;
+                let mut plan = select::bind_select(q, &cx)?;
+                plan.calc_found_rows = calc_found_rows;
+                Bound::Select(plan)
+            }
             ast::Statement::Insert(i) => Bound::Insert(dml::bind_insert(i, &cx)?),
             ast::Statement::Update(u) if multi_table::is_multi_update(u) => {
                 Bound::MultiUpdate(multi_table::bind_update(u, &cx)?)
@@ -2426,13 +2430,7 @@ impl Session {
                 }
                 let rows = self.reading_select(plan, params, |ctx| {
                     sink.result_set_start(&plan.columns)?;
-                    let mut count = 0u64;
-                    let _ = exec::run(&plan.plan, ctx, &mut |row| {
-                        count += 1;
-                        sink.row(row)?;
-                        Ok(ControlFlow::Continue(()))
-                    })?;
-                    Ok(count)
+                    exec::run_found(&plan.plan, plan.calc_found_rows, ctx, |row| sink.row(row))
                 })?;
                 self.state.found_rows.set(rows);
                 self.state.row_count.set(-1);

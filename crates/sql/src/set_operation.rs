@@ -93,6 +93,7 @@ pub fn combine(
         })),
         columns: columns.into(),
         tables,
+        calc_found_rows: false,
         locking: None,
     })
 }
@@ -110,7 +111,11 @@ pub fn order_and_limit(
         tables,
         locking,
         full_scan,
+        calc_found_rows: _,
     } = operand;
+    if query.order_by.is_some() && select::is_rollup_block(&query.body) {
+        return Err(select::rollup_and_order_by());
+    }
     if let Some(order_by) = &query.order_by {
         let aliases: Vec<Alias> = columns
             .iter()
@@ -145,5 +150,6 @@ pub fn order_and_limit(
         tables,
         locking: locking.or(crate::select::locking(query)?),
         full_scan,
+        calc_found_rows: false,
     })
 }

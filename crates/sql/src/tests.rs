@@ -1174,6 +1174,25 @@ fn literals_that_shape_a_statement_are_not_parameters() {
         rows(&mut s, "SELECT k+8 FROM sbtest1 WHERE id=1"),
         table(&[&["38"]])
     );
+    // WITH ROLLUP: a select value rolls up (NULL in the last row) where it equals the
+    // GROUP BY expression, literals included. Each text runs twice: the second run is
+    // the one a shared plan would serve.
+    let rolled = |s: &mut Session, divisor: u32| {
+        let text = format!(
+            "SELECT k DIV {divisor} AS q, COUNT(*) FROM sbtest1 GROUP BY k DIV 10 WITH ROLLUP"
+        );
+        rows(s, &text)
+    };
+    for _ in 0..2 {
+        assert_eq!(
+            rolled(&mut s, 10),
+            table(&[&["1", "1"], &["2", "1"], &["3", "1"], &["NULL", "3"]])
+        );
+        assert_eq!(
+            rolled(&mut s, 5),
+            table(&[&["2", "1"], &["4", "1"], &["6", "1"], &["6", "3"]])
+        );
+    }
 }
 
 #[test]

@@ -95,7 +95,10 @@ impl Session {
             let mut slots = Vec::new();
             let mut skipped = SkippedRows::new();
             if let Some(scan) = select.plan.single_scan() {
-                let prefix = select.plan.scan_prefix();
+                // SQL_CALC_FOUND_ROWS reads every row, as MariaDB's does, and locks them.
+                let prefix = (!select.calc_found_rows)
+                    .then(|| select.plan.scan_prefix())
+                    .flatten();
                 let wanted = exec::in_context(view, params, state, interrupt, None, |ctx| {
                     let (_, access_followed) =
                         exec::scan_rows_in_order(scan, ctx, &mut |slot, _| {
