@@ -343,22 +343,17 @@ pub fn run(plan: &Plan, ctx: &ExecContext, out: &mut dyn FnMut(&[Value]) -> Flow
             calls,
             width,
             select_width,
-            rollup: false,
-        } => run_aggregate(input, group_by, calls, *width, *select_width, ctx, out),
-        Plan::Aggregate {
-            input,
-            group_by,
-            calls,
-            width,
-            select_width,
-            rollup: true,
-        } => {
-            let mut rollup = Rollup::new(group_by, calls, *width, *select_width);
-            if run(input, ctx, &mut |row| rollup.add(row, ctx, out))?.is_break() {
-                return Ok(ControlFlow::Break(()));
+            rollup,
+        } => match rollup {
+            false => run_aggregate(input, group_by, calls, *width, *select_width, ctx, out),
+            true => {
+                let mut rollup = Rollup::new(group_by, calls, *width, *select_width);
+                if run(input, ctx, &mut |row| rollup.add(row, ctx, out))?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+                rollup.finish(ctx, out)
             }
-            rollup.finish(ctx, out)
-        }
+        },
         Plan::Window { input, calls, at } => crate::window::run(input, calls, *at, ctx, out),
         Plan::SetOperation(operation) => run_set_operation(operation, ctx, out),
         Plan::Recursive(cte) => run_recursive(cte, ctx, out),
