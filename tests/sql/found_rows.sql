@@ -64,6 +64,25 @@ EXECUTE page USING 2;
 SELECT FOUND_ROWS();
 EXECUTE page USING 0;
 SELECT FOUND_ROWS();
+-- A procedure's SELECTs set FOUND_ROWS() as the session's do; the CALL's own last
+-- result set is the one it reads after.
+DELIMITER //
+CREATE PROCEDURE page_of_items(n INT)
+BEGIN
+  SELECT SQL_CALC_FOUND_ROWS id FROM items ORDER BY id LIMIT n;
+  SELECT FOUND_ROWS();
+  SELECT id FROM items WHERE price > 35 ORDER BY id;
+END//
+DELIMITER ;
+CALL page_of_items(2);
+SELECT FOUND_ROWS();
+DELIMITER //
+CREATE PROCEDURE misplaced()
+BEGIN
+  SELECT id FROM items UNION SELECT SQL_CALC_FOUND_ROWS 7;
+END//
+DELIMITER ;
+CALL misplaced();
 -- Misplaced: 1234.
 SELECT id FROM items UNION SELECT SQL_CALC_FOUND_ROWS 7;
 SELECT * FROM (SELECT SQL_CALC_FOUND_ROWS id FROM items LIMIT 1) AS d;

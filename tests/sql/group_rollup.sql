@@ -46,6 +46,16 @@ SELECT amount DIV 3 AS q, SUM(amount) FROM sales GROUP BY amount DIV 3 WITH ROLL
 -- diff: ordered
 SELECT amount DIV 2 AS q, SUM(amount) FROM sales GROUP BY amount DIV 3 WITH ROLLUP;
 
+-- A constant GROUP BY item rolls up too. (Without FROM, MariaDB's answers differ with
+-- the form of the query: `SELECT 1 GROUP BY 1 WITH ROLLUP` shows 1 twice, and
+-- `SELECT 'x' AS k GROUP BY k WITH ROLLUP` one row; manycore shows 1, then NULL.)
+-- diff: ordered
+SELECT 'x', region, SUM(amount) FROM sales GROUP BY 'x', region WITH ROLLUP;
+-- diff: ordered
+SELECT 'x' AS k, SUM(amount) FROM sales GROUP BY k WITH ROLLUP;
+-- diff: ordered
+SELECT 1 FROM sales GROUP BY 1 WITH ROLLUP;
+
 -- A column that is not grouped shows the first row of the group that just ended.
 CREATE TABLE w (g INT, h INT, k INT);
 INSERT INTO w VALUES (1, 1, 100), (2, 5, 200), (1, 2, 300), (2, 3, 400), (1, 1, 500);

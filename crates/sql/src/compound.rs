@@ -2296,8 +2296,11 @@ impl Binder<'_, '_> {
                         return Err(no_result_sets(self.program))
                     }
                     ast::Statement::Query(q) => {
-                        let item =
-                            deferred(after(&failed, || crate::select::bind_select(&q, &cx)))?;
+                        // Where SQL_CALC_FOUND_ROWS may stand is syntax, refused at
+                        // CREATE as in MariaDB, even while the body's tables are missing.
+                        crate::select::calc_found_rows(&q)?;
+                        let bind = || crate::select::bind_select_statement(&q, &cx);
+                        let item = deferred(after(&failed, bind))?;
                         self.read_by(&item);
                         Op::Select(Box::new(Bound { item, refs }))
                     }
@@ -3281,7 +3284,8 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
             Op::Select(plan) => {
                 let rows = self.rows(plan);
                 self.rt.session.set_row_count(-1);
-                let rows = rows?;
+                let (rows, found) = rows?;
+                self.rt.session.set_found_rows(found);
                 let call = self.rt.call.as_deref_mut();
                 let call = call.expect("SELECT is bound only in procedure bodies");
                 call.result_sets.push(crate::show::Rows {
@@ -3494,7 +3498,7 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
             let value = self.eval(argument)?;
             self.assign(&Target::Local(slot), value)?;
         }
-        let rows = self.rows(&declared.query)?;
+        let (rows, _) = self.rows(&declared.query)?;
         self.frame.cursors[cursor] = Some(rows.into_iter());
         Ok(())
     }
@@ -3519,26 +3523,26 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
         Ok(true)
     }
 
-    /// The rows of a SELECT, read through the body's view.
-    fn rows(&mut self, plan: &Bound<SelectPlan>) -> Result<Vec<Vec<Value>>> {
+    /// The rows of a SELECT, read through the body's view, and its FOUND_ROWS().
+    fn rows(&mut self, plan: &Bound<SelectPlan>) -> Result<(Vec<Vec<Value>>, u64)> {
         let select = plan.get()?;
         let view = self.rt.access.view();
         let params = self.frame.fill(&plan.refs);
         let mut rows = Vec::new();
-        let _ = exec::in_context(
+        let found = exec::in_context(
             view,
             params,
             self.rt.session,
             self.rt.interrupt,
             None,
             |ctx| {
-                exec::run(&select.plan, ctx, &mut |row| {
+                exec::run_found(&select.plan, select.calc_found_rows, ctx, |row| {
                     rows.push(row.to_vec());
-                    Ok(ControlFlow::Continue(()))
+                    Ok(())
                 })
             },
         )?;
-        Ok(rows)
+        Ok((rows, found))
     }
 
     /// Runs a write statement with its parameters. In a trigger its outcome is dropped

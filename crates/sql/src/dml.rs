@@ -1505,6 +1505,9 @@ impl expr::SessionContext for WriteSession<'_> {
     fn set_row_count(&self, count: i64) {
         self.inner.set_row_count(count)
     }
+    fn set_found_rows(&self, rows: u64) {
+        self.inner.set_found_rows(rows)
+    }
     fn information_schema_rows(
         &self,
         table: crate::information_schema::SystemTable,

@@ -870,6 +870,14 @@ pub fn bind_query_block(
     })
 }
 
+/// Binds a SELECT statement, not a subquery: `bind_select` with its SQL_CALC_FOUND_ROWS.
+pub fn bind_select_statement(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
+    let calc_found_rows = calc_found_rows(query)?;
+    let mut plan = bind_select(query, cx)?;
+    plan.calc_found_rows = calc_found_rows;
+    Ok(plan)
+}
+
 /// Whether SELECT statement `query` says SQL_CALC_FOUND_ROWS. Only its first query block
 /// may (the first operand of a set operation, in parentheses or not); any other, a
 /// subquery's or a derived table's included, is 1234, as in MariaDB.

@@ -779,6 +779,10 @@ impl SessionContext for SessionState {
         self.row_count.set(count);
     }
 
+    fn set_found_rows(&self, rows: u64) {
+        self.found_rows.set(rows);
+    }
+
     fn information_schema_rows(
         &self,
         table: SystemTable,
@@ -2397,12 +2401,7 @@ impl Session {
         };
         let cx = self.state.bind_context(catalog, text, parameters);
         Ok(Some(match s.as_ref() {
-            ast::Statement::Query(q) => {
-                let calc_found_rows = select::calc_found_rows(q)?;
-                let mut plan = select::bind_select(q, &cx)?;
-                plan.calc_found_rows = calc_found_rows;
-                Bound::Select(plan)
-            }
+            ast::Statement::Query(q) => Bound::Select(select::bind_select_statement(q, &cx)?),
             ast::Statement::Insert(i) => Bound::Insert(dml::bind_insert(i, &cx)?),
             ast::Statement::Update(u) if multi_table::is_multi_update(u) => {
                 Bound::MultiUpdate(multi_table::bind_update(u, &cx)?)

@@ -377,6 +377,9 @@ pub trait SessionContext {
     /// as each statement of the session does (`compound` invariant (11)). Without a
     /// session behind it, there is nothing to set.
     fn set_row_count(&self, _count: i64) {}
+    /// Sets what FOUND_ROWS() returns: a procedure's SELECT sets it, as the session's
+    /// SELECT statements do. Without a session behind it, there is nothing to set.
+    fn set_found_rows(&self, _rows: u64) {}
     /// The rows of an information_schema table as this session sees them now (made per
     /// execution: information_schema invariant (1)) that `lookup` names.
     fn information_schema_rows(
