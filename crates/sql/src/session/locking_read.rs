@@ -19,8 +19,9 @@
 //! cutting them (`Plan::scan_prefix`: no ORDER BY, or one the scan's index order gives),
 //! only its first OFFSET + LIMIT rows are locked, as InnoDB stops locking where the limit
 //! is met. So the job-queue read `... WHERE state = 'new' ORDER BY id LIMIT 1 FOR UPDATE
-//! SKIP LOCKED` hands concurrent workers different rows. Otherwise every row the scan
-//! passes on is locked.
+//! SKIP LOCKED` hands concurrent workers different rows. Otherwise, and under
+//! SQL_CALC_FOUND_ROWS (which reads past the LIMIT), every row the scan passes on is
+//! locked.
 //!
 //! A row another transaction holds is met as any write meets it (a lock wait, session
 //! invariant (4)), bounded by the clause's `LockWaitPolicy`: NOWAIT and WAIT n are the
@@ -95,7 +96,7 @@ impl Session {
             let mut slots = Vec::new();
             let mut skipped = SkippedRows::new();
             if let Some(scan) = select.plan.single_scan() {
-                // SQL_CALC_FOUND_ROWS reads every row, as MariaDB's does, and locks them.
+                // SQL_CALC_FOUND_ROWS reads every row, as MariaDB's does (module notes).
                 let prefix = (!select.calc_found_rows)
                     .then(|| select.plan.scan_prefix())
                     .flatten();
