@@ -1965,6 +1965,7 @@ impl Binder<'_, '_> {
             subquery_tables: RefCell::new(Vec::new()),
             ctes: None,
             calling: self.cx.calling,
+            temporary: self.cx.temporary,
         }
     }
 

@@ -262,6 +262,7 @@ pub enum ErrorCode {
     QueryResultIncomplete = 1931,
     /// ER_WRONG_OBJECT: "'db.t' is not of type 'VIEW'".
     WrongObject = 1347,
+    ViewSelectTmptable = 1352,
     ViewWrongList = 1353,
     /// ER_VIEW_INVALID: a view reads a table or column that is gone.
     ViewInvalid = 1356,

@@ -74,6 +74,7 @@ pub mod sink;
 mod spare;
 pub mod split;
 mod storage_engine;
+mod temporary;
 #[cfg(test)]
 mod tests;
 mod trigger;

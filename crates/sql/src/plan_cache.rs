@@ -28,7 +28,7 @@
 //! (1) Replacing each `?` of a template, in order, by the literal text its value came from
 //!     gives back the statement's text: only whole literal tokens are replaced, and every
 //!     other byte is copied.
-//! (2) An entry's plan was bound under the catalog, grant generation and database it
+//! (2) An entry's plan was bound under the catalog, `BindGeneration` and database it
 //!     records; a hit with any of them changed is a miss.
 
 use crate::engine::Counter;
@@ -51,13 +51,22 @@ const MAX_ENTRIES: usize = 256;
 const CLASS_INT: u8 = b'i';
 const CLASS_STRING: u8 = b's';
 
+/// What a bound plan depends on besides the catalog and the database: the grants it was
+/// checked against and the temporary tables its names could resolve to (`temporary`
+/// invariant (3)). A plan bound under another is bound again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BindGeneration {
+    pub grants: u64,
+    pub temporary: u64,
+}
+
 pub(crate) struct CachedPlan {
     pub bound: Bound,
     pub counter: Option<Counter>,
     /// Whether the statement clears the warning list before running (`uses_tables`).
     pub clears_warnings: bool,
     catalog: Arc<Catalog>,
-    generation: u64,
+    generation: BindGeneration,
     database: Option<String>,
 }
 
@@ -67,7 +76,7 @@ impl CachedPlan {
         counter: Option<Counter>,
         clears_warnings: bool,
         catalog: Arc<Catalog>,
-        generation: u64,
+        generation: BindGeneration,
         database: Option<String>,
     ) -> CachedPlan {
         CachedPlan {
@@ -85,7 +94,7 @@ impl CachedPlan {
     pub fn is_fresh(
         &self,
         catalog: &Arc<Catalog>,
-        generation: u64,
+        generation: BindGeneration,
         database: Option<&str>,
     ) -> bool {
         Arc::ptr_eq(&self.catalog, catalog)

@@ -656,6 +656,7 @@ pub(crate) fn body_context<'a>(
         subquery_tables: RefCell::default(),
         ctes: None,
         calling,
+        temporary: cx.temporary,
     }
 }
 

@@ -12,6 +12,7 @@ use crate::privilege::{AccessCheck, ColumnAccess, Privileges};
 use crate::scope::{Aggregates, Alias, BindScope, Outer, Parameters, SourceTable};
 use crate::set_operation;
 use crate::sink::{ColumnInfo, Columns};
+use crate::temporary::TemporaryTables;
 use crate::window::{self, WindowAlias, Windows};
 use manycore_storage::{Catalog, Table};
 use manycore_types::DataType;
@@ -59,6 +60,8 @@ pub struct BindContext<'a> {
     /// The stored functions whose bodies are being bound around this statement,
     /// `db.routine_key`: a call of one of them is recursion (`routine` invariant (6)).
     pub calling: &'a [String],
+    /// The session's temporary tables, which hide the catalog's (`temporary` invariant (2)).
+    pub temporary: &'a TemporaryTables,
 }
 
 impl<'a> BindContext<'a> {
@@ -85,6 +88,7 @@ impl<'a> BindContext<'a> {
             subquery_tables: RefCell::default(),
             ctes: self.ctes,
             calling: self.calling,
+            temporary: self.temporary,
         }
     }
 
@@ -109,6 +113,7 @@ impl<'a> BindContext<'a> {
             subquery_tables: RefCell::default(),
             ctes: Some(ctes),
             calling: self.calling,
+            temporary: self.temporary,
         }
     }
 
@@ -122,15 +127,10 @@ impl<'a> BindContext<'a> {
         needed: Privileges,
         column_needs: Privileges,
     ) -> Result<(String, Arc<Table>, ColumnAccess)> {
-        let parts: Vec<String> = name.0.iter().map(object_part).collect();
-        let (db, table) = match parts.as_slice() {
-            [table] => (
-                self.database.ok_or_else(Error::no_db_selected)?.to_string(),
-                table.clone(),
-            ),
-            [db, table] => (db.clone(), table.clone()),
-            _ => return Err(Error::not_supported("multi-part table names")),
-        };
+        let (db, table) = self.table_name(name)?;
+        if let Some(temporary) = self.temporary.get(&db, &table) {
+            return Ok((db, temporary.clone(), ColumnAccess::default()));
+        }
         let columns = self
             .access
             .table_columns(&db, &table, needed, column_needs)?;
@@ -142,6 +142,19 @@ impl<'a> BindContext<'a> {
         }
         let (db, table) = information_schema::find_table(self.catalog, &db, &table)?;
         Ok((db, table, columns))
+    }
+
+    /// `[db.]table`, in the current database unless named.
+    fn table_name(&self, name: &ast::ObjectName) -> Result<(String, String)> {
+        let parts: Vec<String> = name.0.iter().map(object_part).collect();
+        match parts.as_slice() {
+            [table] => Ok((
+                self.database.ok_or_else(Error::no_db_selected)?.to_string(),
+                table.clone(),
+            )),
+            [db, table] => Ok((db.clone(), table.clone())),
+            _ => Err(Error::not_supported("multi-part table names")),
+        }
     }
 
     /// The text of `expr` as the client wrote it, for column names.

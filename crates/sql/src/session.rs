@@ -33,6 +33,7 @@ mod load_data;
 mod locking_read;
 mod routines;
 mod select_into;
+mod temporary;
 mod triggers;
 mod views;
 
@@ -48,7 +49,7 @@ use crate::information_schema::{self, RowSource, SystemTable};
 use crate::maintenance::{self, Operation};
 use crate::multi_table::{self, MultiDeletePlan, MultiUpdatePlan};
 use crate::parse::{self, Statement, StoredObjects};
-use crate::plan_cache::{CachedPlan, Lookup, TextPlans};
+use crate::plan_cache::{BindGeneration, CachedPlan, Lookup, TextPlans};
 use crate::privilege::{self, AccessCheck, ColumnAccess, Privileges, SessionGrants};
 use crate::scope::{Alias, BindScope, Parameters, SourceTable};
 use crate::select::{self, BindContext, SelectPlan};
@@ -58,6 +59,7 @@ use crate::sink::{
     SERVER_STATUS_IN_TRANS,
 };
 use crate::split;
+use crate::temporary::TemporaryTables;
 use crate::user_lock::{StatementLocks, UserLockCall, UserLockWait, WaitOutcome};
 use crate::variables::{self, SessionVars, VarScopeKind};
 use manycore_storage::{
@@ -230,9 +232,19 @@ pub(crate) struct SessionState {
     counters: SessionCounters,
     /// The routines and triggers running, which recursive CALLs read.
     running_routines: crate::routine::RunningRoutines,
+    /// CREATE TEMPORARY TABLE's tables (`temporary`).
+    temporary: TemporaryTables,
 }
 
 impl SessionState {
+    /// What the plans bound now depend on besides the catalog (`plan_cache::BindGeneration`).
+    fn bind_generation(&self) -> BindGeneration {
+        BindGeneration {
+            grants: self.grants.generation,
+            temporary: self.temporary.generation(),
+        }
+    }
+
     /// The text of a session variable, as CREATE TRIGGER and PROCEDURE record it.
     fn system_variable_text(&self, name: &str) -> Result<String> {
         let value = self.system_variable(name, VarScope::Session)?;
@@ -324,6 +336,7 @@ impl SessionState {
             subquery_tables: Default::default(),
             ctes: None,
             calling: &[],
+            temporary: &self.temporary,
         }
     }
 
@@ -893,7 +906,7 @@ struct Prepared {
     user_variable_types: Vec<(String, DataType)>,
     database: Option<String>,
     /// The privilege generation `bound` was checked under; another one re-binds.
-    checked_generation: u64,
+    checked_generation: BindGeneration,
     /// The catalog `bound`'s tables were last found current in: while it is still the
     /// catalog, no table can have been replaced.
     checked_catalog: Arc<manycore_storage::Catalog>,
@@ -1071,6 +1084,31 @@ fn altered(copied: u64) -> StatementOutcome {
 
 /// An ALTER TABLE's ENGINE: an unknown one is 1286 before the table is looked up, as in
 /// MariaDB; another engine than InnoDB, the one there is, is a change not made (1235).
+/// The INSERT of CREATE TABLE ... SELECT: `select`'s rows into the new `table`'s
+/// `columns` (a new table has no triggers).
+fn select_insert_plan(
+    db: &str,
+    table: Arc<Table>,
+    columns: Vec<usize>,
+    select: SelectPlan,
+) -> Result<InsertPlan> {
+    Ok(InsertPlan {
+        checks: crate::check::bind(db, &table)?,
+        generated: crate::generated::bind(&table)?,
+        db: db.to_string(),
+        table,
+        columns,
+        source: dml::InsertSource::Select(Box::new(select)),
+        ignore: false,
+        replace: false,
+        on_duplicate: Vec::new(),
+        returning: None,
+        subquery_tables: Vec::new(),
+        triggers: Default::default(),
+        conflict_triggers: Default::default(),
+    })
+}
+
 fn check_alter_engine(options: &crate::parse::TableOptions) -> Result<()> {
     let Some(asked) = options.engine.as_deref() else {
         return Ok(());
@@ -1366,6 +1404,7 @@ impl Session {
             tls: None,
             counters: SessionCounters::new(),
             running_routines: Default::default(),
+            temporary: TemporaryTables::default(),
         };
         state.refresh_cached();
         state.set_identity(
@@ -1936,7 +1975,7 @@ impl Session {
                 param_types: Vec::new(),
                 user_variable_types: parameters.user_variables_read(),
                 database: self.state.database.clone(),
-                checked_generation: self.state.grants.generation,
+                checked_generation: self.state.bind_generation(),
                 checked_catalog: Arc::clone(&catalog),
             },
         );
@@ -2002,7 +2041,7 @@ impl Session {
         more: bool,
     ) -> Result<()> {
         self.state.refresh_grants();
-        let generation = self.state.grants.generation;
+        let generation = self.state.bind_generation();
         let catalog = self.engine.storage().catalog();
         let Some(prepared) = self.prepared.get_mut(&id) else {
             return Err(unknown_handler(id, "mysqld_stmt_execute"));
@@ -2132,9 +2171,7 @@ impl Session {
             .clone()
             .ok_or_else(Error::no_db_selected)?;
         self.state.refresh_grants();
-        self.state.access().table_any(&db, table)?;
-        let catalog = self.engine.storage().catalog();
-        let (db, t) = information_schema::find_table(&catalog, &db, table)?;
+        let (db, t) = self.lookup_table_in(db, table, None)?;
         let source = SourceTable {
             db: db.clone(),
             alias: table.to_string(),
@@ -2176,6 +2213,7 @@ impl Session {
         self.procedures.clear();
         self.state.clear_warnings();
         self.state.last_insert_id.set(0);
+        self.state.temporary = TemporaryTables::default(); // As MariaDB's reset drops them.
     }
 
     /// COM_CHANGE_USER after the server authenticated `user` as `user`@`account_host`
@@ -2262,7 +2300,7 @@ impl Session {
                 Lookup::Hit(plan) => {
                     let fresh = plan.is_fresh(
                         &self.engine.storage().catalog(),
-                        self.state.grants.generation,
+                        self.state.bind_generation(),
                         self.state.database.as_deref(),
                     );
                     if fresh {
@@ -2383,7 +2421,7 @@ impl Session {
             com_counter(statement),
             clears_warnings(statement),
             catalog,
-            self.state.grants.generation,
+            self.state.bind_generation(),
             self.state.database.clone(),
         )))
     }
@@ -2578,19 +2616,32 @@ impl Session {
     }
 
     /// Resolves a table name the session must hold `needed` on (None: any privilege, for
-    /// SHOW COLUMNS and the like). Privileges are checked before existence.
+    /// SHOW COLUMNS and the like). Privileges are checked before existence. The session's
+    /// temporary table of the name comes first (`temporary` invariant (2)).
     fn lookup_table(
         &self,
         name: &ast::ObjectName,
         needed: Option<Privileges>,
     ) -> Result<(String, Arc<Table>)> {
         let (db, table) = crate::ddl::split_name(name)?;
-        let db = self.require_db(db)?;
-        match needed {
-            Some(needed) => self.state.access().table(&db, &table, needed)?,
-            None => self.state.access().table_any(&db, &table)?,
+        self.lookup_table_in(self.require_db(db)?, &table, needed)
+    }
+
+    /// `lookup_table` of `db`.`table`.
+    fn lookup_table_in(
+        &self,
+        db: String,
+        table: &str,
+        needed: Option<Privileges>,
+    ) -> Result<(String, Arc<Table>)> {
+        if let Some(temporary) = self.state.temporary.get(&db, table) {
+            return Ok((db, Arc::clone(temporary))); // No privilege checks (`temporary` (2)).
         }
-        information_schema::find_table(&self.engine.storage().catalog(), &db, &table)
+        match needed {
+            Some(needed) => self.state.access().table(&db, table, needed)?,
+            None => self.state.access().table_any(&db, table)?,
+        }
+        information_schema::find_table(&self.engine.storage().catalog(), &db, table)
     }
 
     /// ALTER TABLE with only table options: applied as any ALTER's (`alter_operations`).
@@ -2738,16 +2789,19 @@ impl Session {
         })
     }
 
-    /// `CREATE TABLE t [(definitions)] SELECT ...`: creates the table with the columns
-    /// the query's result types give (`ddl::select_definition`), then inserts the query's
-    /// rows in a transaction of its own; if that fails, the table is dropped again, so a
-    /// failing SELECT leaves no table. Errors of the query come before the table exists.
+    /// `CREATE [TEMPORARY] TABLE t [(definitions)] SELECT ...`: creates the table with the
+    /// columns the query's result types give (`ddl::select_definition`), then inserts the
+    /// query's rows; if that fails, the table is dropped again, so a failing SELECT leaves
+    /// no table. Errors of the query come before the table exists. A permanent table's rows
+    /// go in a transaction of their own; a temporary table's in the session's, as an
+    /// INSERT ... SELECT would (the caller checked the temporary name free).
     fn create_table_select(
         &mut self,
         create: &ast::CreateTable,
         text: &str,
         params: &[Value],
         parameters: &Parameters,
+        temporary: bool,
     ) -> Result<StatementOutcome> {
         let query = create
             .query
@@ -2757,22 +2811,24 @@ impl Session {
         let storage = self.engine.storage().clone();
         let (db, name) = crate::ddl::split_name(&create.name)?;
         let db = self.require_db(db)?;
-        self.state
-            .access()
-            .table(&db, &name, Privileges::CREATE | Privileges::INSERT)?;
         let catalog = storage.catalog();
-        if !catalog.databases.contains_key(&db) {
-            return Err(Error::bad_db(&db));
-        }
-        if catalog.table(&db, &name).is_some() {
-            if create.if_not_exists {
-                self.state.note(
-                    ErrorCode::TableExists,
-                    format!("Table '{name}' already exists"),
-                );
-                return Ok(StatementOutcome::ok());
+        if !temporary {
+            self.state
+                .access()
+                .table(&db, &name, Privileges::CREATE | Privileges::INSERT)?;
+            if !catalog.databases.contains_key(&db) {
+                return Err(Error::bad_db(&db));
             }
-            return Err(storage_error(StorageError::TableExists(name)));
+            if catalog.table(&db, &name).is_some() {
+                if create.if_not_exists {
+                    self.state.note(
+                        ErrorCode::TableExists,
+                        format!("Table '{name}' already exists"),
+                    );
+                    return Ok(StatementOutcome::ok());
+                }
+                return Err(storage_error(StorageError::TableExists(name)));
+            }
         }
         let cx = self.state.bind_context(&catalog, text, parameters);
         let select = select::bind_select(query, &cx)?;
@@ -2780,10 +2836,27 @@ impl Session {
             crate::ddl::select_definition(create, &db, &select.columns, &catalog, &self.state)?;
         drop(cx);
         if !definition.schema.foreign_keys.is_empty() {
+            if temporary {
+                return Err(temporary::foreign_key_refused(&db, &name));
+            }
             // Their definitions would need the checks CREATE TABLE makes (foreign_key).
             return Err(Error::not_supported(
                 "FOREIGN KEY in CREATE TABLE ... SELECT",
             ));
+        }
+        if temporary {
+            let table = self.add_temporary_table(&db, definition);
+            let plan = select_insert_plan(&db, table, columns, select);
+            let found_rows = self.client_found_rows;
+            let inserted = plan.and_then(|plan| {
+                self.with_transaction(true, |txn, state, interrupt| {
+                    dml::execute_insert(&plan, txn, params, state, interrupt, found_rows)
+                })
+            });
+            if inserted.is_err() {
+                self.drop_temporary_table(&db, &name);
+            }
+            return inserted;
         }
         let checks = std::mem::take(&mut definition.schema.checks);
         storage
@@ -2809,22 +2882,7 @@ impl Session {
             .table(&db, &name)
             .cloned()
             .ok_or_else(|| dropped(Error::no_such_table(&db, &name)))?;
-        let plan = dml::InsertPlan {
-            checks: crate::check::bind(&db, &table).map_err(dropped)?,
-            generated: crate::generated::bind(&table).map_err(dropped)?,
-            db: db.clone(),
-            table,
-            columns,
-            source: dml::InsertSource::Select(Box::new(select)),
-            ignore: false,
-            replace: false,
-            on_duplicate: Vec::new(),
-            returning: None,
-            subquery_tables: Vec::new(),
-            // CREATE TABLE ... SELECT: a new table has no triggers.
-            triggers: Default::default(),
-            conflict_triggers: Default::default(),
-        };
+        let plan = select_insert_plan(&db, table, columns, select).map_err(dropped)?;
         let mut txn = storage.begin(&self.reader);
         let inserted = dml::execute_insert(
             &plan,
@@ -2977,8 +3035,11 @@ impl Session {
         let outcome = match statement {
             Statement::Sql(s) if matches!(s.as_ref(), ast::Statement::CreateTable(c) if c.temporary) =>
             {
-                // Not built: refused, not made a permanent table every session shares.
-                return Err(Error::not_supported("CREATE TEMPORARY TABLE"));
+                let ast::Statement::CreateTable(create) = s.as_ref() else {
+                    unreachable!("matched above")
+                };
+                // No implicit commit (`session::temporary`).
+                self.create_temporary_table(create, text, params, &parameters)?
             }
             Statement::Sql(s) if matches!(s.as_ref(), ast::Statement::CreateTable(c) if c.query.is_some()) =>
             {
@@ -2986,7 +3047,7 @@ impl Session {
                     unreachable!("matched above")
                 };
                 self.implicit_commit()?;
-                self.create_table_select(create, text, params, &parameters)?
+                self.create_table_select(create, text, params, &parameters, false)?
             }
             Statement::Sql(s) if matches!(s.as_ref(), ast::Statement::Explain { .. }) => {
                 let rows = self.explain(s, text, params, &parameters)?;
@@ -3116,9 +3177,7 @@ impl Session {
             }
             Statement::ShowIndex { table, db } => {
                 let db = self.require_db(db.clone())?;
-                self.state.access().table_any(&db, table)?;
-                let catalog = self.engine.storage().catalog();
-                let (db, t) = information_schema::find_table(&catalog, &db, table)?;
+                let (db, t) = self.lookup_table_in(db, table, None)?;
                 return self.send_rows(show::index(&db, &t), sink, more);
             }
             Statement::ShowTableStatus { db, like } => {
@@ -3482,6 +3541,12 @@ impl Session {
                 obj_type: ast::ShowCreateObject::Table,
                 obj_name,
             } => {
+                let (db, name) = crate::ddl::split_name(obj_name)?;
+                let db = self.require_db(db)?;
+                if let Some(t) = self.state.temporary.get(&db, &name) {
+                    let rows = show::create_table(t, self.state.time_zone, true);
+                    return self.send_rows(rows, sink, more);
+                }
                 if let Some(rows) = self.show_create_view(obj_name, false)? {
                     return self.send_rows(rows, sink, more);
                 }
@@ -3490,7 +3555,8 @@ impl Session {
                 self.state
                     .access()
                     .table_level_any(&db, &t.schema.name, "SHOW")?;
-                return self.send_rows(show::create_table(&t, self.state.time_zone), sink, more);
+                let rows = show::create_table(&t, self.state.time_zone, false);
+                return self.send_rows(rows, sink, more);
             }
             S::ShowVariables { filter, global, .. } => {
                 let rows = self.show_variables(*global);
@@ -3592,23 +3658,6 @@ impl Session {
         self.finish(outcome, sink, more)
     }
 
-    /// DROP TEMPORARY TABLE: there are no temporary tables (CREATE TEMPORARY TABLE is
-    /// 1235), so every name is unknown (1051, a note with IF EXISTS), as it is in MariaDB
-    /// for a table that is not temporary, and no table is dropped.
-    fn drop_temporary_tables(
-        &mut self,
-        names: &[ast::ObjectName],
-        if_exists: bool,
-    ) -> Result<StatementOutcome> {
-        let mut unknown = Vec::new();
-        for name in names {
-            let (db, table) = crate::ddl::split_name(name)?;
-            unknown.push(format!("{}.{table}", self.require_db(db)?));
-        }
-        self.unknown_tables_dropped(&unknown, if_exists)?;
-        Ok(StatementOutcome::ok())
-    }
-
     /// LOCK TABLES: checked as MariaDB checks it (the LOCK TABLES privilege on each table's
     /// database, 1044; SELECT on the table, 1142; then 1146 if there is no such table or
     /// view), then it commits like MariaDB does. No table lock is taken (documented): when
@@ -3620,6 +3669,9 @@ impl Session {
         for target in &lock.tables {
             let (db, table) = crate::ddl::split_name(&target.name)?;
             let db = self.require_db(db)?;
+            if self.state.temporary.get(&db, &table).is_some() {
+                continue; // The session's own: nothing to check, as in MariaDB.
+            }
             let access = self.state.access();
             access.database(&db, Privileges::LOCK_TABLES)?;
             access.table(&db, &table, Privileges::SELECT)?;
@@ -3752,16 +3804,9 @@ impl Session {
                         ast::CreateTableLikeKind::Plain(like)
                         | ast::CreateTableLikeKind::Parenthesized(like),
                     ) => {
-                        let (source_db, source) = crate::ddl::split_name(&like.name)?;
-                        let source_db = self.require_db(source_db)?;
-                        self.state
-                            .access()
-                            .table(&source_db, &source, Privileges::SELECT)?;
-                        let (_, source) = information_schema::find_table(
-                            &storage.catalog(),
-                            &source_db,
-                            &source,
-                        )?;
+                        // A temporary source too: the copy is permanent, as in MariaDB.
+                        let (_, source) =
+                            self.lookup_table(&like.name, Some(Privileges::SELECT))?;
                         crate::ddl::like_definition(&name, &source)?
                     }
                     None => {
@@ -3824,6 +3869,9 @@ impl Session {
                 for n in names {
                     let (db, table) = crate::ddl::split_name(n)?;
                     let db = self.require_db(db)?;
+                    if self.drop_temporary_table(&db, &table) {
+                        continue; // It hid any table of its name (`temporary` (2)).
+                    }
                     self.state.access().table(&db, &table, Privileges::DROP)?;
                     if self.lookup_view(n, Some(Privileges::DROP))?.is_some() {
                         // As MariaDB: a view is not dropped by DROP TABLE.
@@ -3935,18 +3983,21 @@ impl Session {
                         name: ast::Ident::new(name),
                     });
                 }
+                let mut copied = 0; // Only a temporary table's rows are copied.
                 if !drops.is_empty() {
                     let requested = Default::default();
-                    self.alter_operations(&db, &table, &drops, &Default::default(), requested)?;
+                    copied =
+                        self.alter_operations(&db, &table, &drops, &Default::default(), requested)?;
                 }
-                Ok(StatementOutcome::Records {
-                    records: 0,
-                    duplicates: 0,
-                })
+                Ok(altered(copied))
             }
             S::Truncate(t) => {
                 for target in &t.table_names {
                     let (db, table) = self.lookup_table(&target.name, Some(Privileges::DROP))?;
+                    if self.is_temporary(&db, &table) {
+                        self.truncate_temporary(&db, &table);
+                        continue;
+                    }
                     storage
                         .truncate_table(&db, &table.schema.name)
                         .map_err(storage_error)?;
@@ -3970,6 +4021,8 @@ impl Session {
         let Some((db, table)) = self.altered_table(&alter.name, alter.if_exists)? else {
             return Ok(StatementOutcome::ok());
         };
+        // Judged now: the operations replace the session's temporary table object.
+        let temporary = self.is_temporary(&db, &table);
         // RENAME [TO|AS] comes last, after the other operations, whatever its place
         // (as MariaDB does it); the last one counts. Its target is checked first, so
         // a RENAME that must fail leaves the other operations undone.
@@ -3983,17 +4036,30 @@ impl Session {
                 crate::alter_method::check_rename(requested)?;
                 let rename = self.rename_pair(&alter.name, new)?;
                 let same = rename.to_db == rename.from_db && rename.to == table.schema.name;
-                let catalog = storage.catalog();
-                let Some(target) = catalog.databases.get(&rename.to_db) else {
-                    return Err(rename_into_missing_database(&rename));
-                };
-                if !same
-                    && (target.tables.contains_key(&rename.to)
-                        || target.views.contains_key(&rename.to))
-                {
-                    return Err(storage_error(StorageError::TableExists(rename.to)));
+                if temporary {
+                    if !same
+                        && self
+                            .state
+                            .temporary
+                            .get(&rename.to_db, &rename.to)
+                            .is_some()
+                    {
+                        return Err(storage_error(StorageError::TableExists(rename.to)));
+                    }
+                    (!same).then_some(rename)
+                } else {
+                    let catalog = storage.catalog();
+                    let Some(target) = catalog.databases.get(&rename.to_db) else {
+                        return Err(rename_into_missing_database(&rename));
+                    };
+                    if !same
+                        && (target.tables.contains_key(&rename.to)
+                            || target.views.contains_key(&rename.to))
+                    {
+                        return Err(storage_error(StorageError::TableExists(rename.to)));
+                    }
+                    (!same).then_some(rename)
                 }
-                (!same).then_some(rename)
             }
             _ => None,
         };
@@ -4004,7 +4070,10 @@ impl Session {
         let copied =
             self.alter_operations(&db, &table, &operations, &statement.options, requested)?;
         if let Some(rename) = rename {
-            self.rename_tables(&[rename])?;
+            match temporary {
+                true => self.rename_temporary_tables(&[rename])?,
+                false => self.rename_tables(&[rename])?,
+            }
         }
         if operations.is_empty() && alter.operations.iter().any(is_rename) {
             return Ok(StatementOutcome::ok()); // Only RENAME: no "Records:" info.
@@ -4127,6 +4196,14 @@ impl Session {
             .iter()
             .map(|p| self.rename_pair(&p.old_name, &p.new_name))
             .collect::<Result<Vec<_>>>()?;
+        let temporary = |r: &TableRename| self.state.temporary.get(&r.from_db, &r.from).is_some();
+        if renames.first().is_some_and(temporary) {
+            self.rename_temporary_tables(&renames)?;
+            return Ok(StatementOutcome::ok());
+        }
+        if renames.iter().any(temporary) {
+            self.rename_temporary_tables(&renames)?; // Refused: they are mixed.
+        }
         if if_exists {
             let catalog = self.engine.storage().catalog();
             // (db, name, exists) as the kept pairs before leave them, the latest last.
@@ -4167,9 +4244,12 @@ impl Session {
         let from_db = self.require_db(from_db)?;
         let (to_db, to) = crate::ddl::split_name(to)?;
         let to_db = self.require_db(to_db)?;
-        let access = self.state.access();
-        access.table(&from_db, &from, Privileges::ALTER | Privileges::DROP)?;
-        access.table(&to_db, &to, Privileges::CREATE | Privileges::INSERT)?;
+        // The session's own temporary table is renamed without privilege checks.
+        if self.state.temporary.get(&from_db, &from).is_none() {
+            let access = self.state.access();
+            access.table(&from_db, &from, Privileges::ALTER | Privileges::DROP)?;
+            access.table(&to_db, &to, Privileges::CREATE | Privileges::INSERT)?;
+        }
         Ok(TableRename {
             from_db,
             from,
@@ -4281,13 +4361,19 @@ impl Session {
         // Foreign keys naming the table's renamed columns follow (as in MariaDB): its own
         // in the new schema, other tables' in the same catalog change.
         let name = &table.schema.name;
+        let temporary = self.is_temporary(db, table);
+        if temporary && !schema.foreign_keys.is_empty() {
+            return Err(temporary::foreign_key_refused(db, name));
+        }
         for fk in &mut schema.foreign_keys {
             if fk.parent_db == db && fk.parent_table == *name {
                 rename(&mut fk.parent_columns);
             }
         }
+        // No foreign key names a temporary table: the catalog's name a table it hides.
         let followers: Vec<TableForeignKeys> = catalog
             .children_of(db, name)
+            .filter(|_| !temporary)
             .filter(|(child, _)| child.schema.name != *name || child.db() != db)
             .filter_map(|(child, _)| {
                 let mut keys = child.schema.foreign_keys.clone();
@@ -4320,8 +4406,9 @@ impl Session {
             crate::alter_method::check(requested, needed)?;
         }
         let changed = schema != *table.schema || !followers.is_empty();
-        // ALGORITHM=COPY rebuilds the rows whatever changed, as MariaDB's copy does.
-        let forced_copy = changed && requested.forces_copy();
+        // ALGORITHM=COPY rebuilds the rows whatever changed, as MariaDB's copy does; so does
+        // any ALTER of a temporary table, as in MariaDB (its count is the rows copied).
+        let forced_copy = changed && (requested.forces_copy() || temporary);
         let keeps = keeps_rows(&table.schema, &schema, &sources) && !forced_copy;
         let built_index = schema
             .indexes
@@ -4385,9 +4472,15 @@ impl Session {
             let _ = txn.commit(); // Read-only: nothing to log, cannot fail.
             result.map_err(Failure::Sql)
         };
-        let result = match changed {
-            true => storage.alter_table(db, name, schema.clone(), followers, convert, verify),
-            false => Ok(()),
+        let mut altered_temporary = None;
+        let result = match (changed, temporary) {
+            (true, false) => {
+                storage.alter_table(db, name, schema.clone(), followers, convert, verify)
+            }
+            (true, true) => storage
+                .alter_temporary_table(table, schema.clone(), convert, verify)
+                .map(|new| altered_temporary = Some(new)),
+            (false, _) => Ok(()),
         };
         match result {
             Ok(()) => {}
@@ -4419,11 +4512,22 @@ impl Session {
             }
             Err(Failure::Storage(e)) => return Err(storage_error(e)),
         }
+        // The temporary table as it is now (the session's from here on).
+        let temporary_now = temporary.then(|| match altered_temporary {
+            Some(new) => {
+                self.state.temporary.replace(db, Arc::clone(&new));
+                new
+            }
+            None => Arc::clone(table),
+        });
         if let Some(asked) = options.auto_increment.or(edits.auto_increment) {
             // As InnoDB: the value asked, but above every value the column holds.
             let next = match schema.auto_increment_column() {
                 Some(column) => {
-                    let altered = storage.catalog().table(db, name).cloned();
+                    let altered = match &temporary_now {
+                        Some(table) => Some(Arc::clone(table)),
+                        None => storage.catalog().table(db, name).cloned(),
+                    };
                     let altered = altered.ok_or_else(|| Error::no_such_table(db, name))?;
                     let txn = storage.begin(&self.reader);
                     let largest =
@@ -4433,10 +4537,13 @@ impl Session {
                 }
                 None => asked,
             };
-            // Logged, so recovery keeps it; only a log failure can fail it.
-            storage
-                .set_auto_increment(db, name, next)
-                .map_err(storage_error)?;
+            match &temporary_now {
+                Some(table) => table.set_auto_increment(next),
+                // Logged, so recovery keeps it; only a log failure can fail it.
+                None => storage
+                    .set_auto_increment(db, name, next)
+                    .map_err(storage_error)?,
+            }
         }
         if copies || edits.checks_added {
             rows = rows.max(converted); // The copy checked them.

@@ -168,8 +168,8 @@ pub(crate) fn quote_identifier(name: &str) -> String {
 }
 
 /// SHOW CREATE TABLE text, formatted as MariaDB 10.11 prints it (TIMESTAMP defaults in the
-/// session's `zone`).
-pub fn create_table_text(table: &Table, zone: TimeZone) -> String {
+/// session's `zone`); a temporary table's says CREATE TEMPORARY TABLE.
+fn create_table_text(table: &Table, zone: TimeZone, temporary: bool) -> String {
     let schema = &table.schema;
     let mut lines = Vec::new();
     for c in &schema.columns {
@@ -264,7 +264,8 @@ pub fn create_table_text(table: &Table, zone: TimeZone) -> String {
         ));
     }
     let mut text = format!(
-        "CREATE TABLE {} (\n{}\n) ENGINE=InnoDB",
+        "CREATE {}TABLE {} (\n{}\n) ENGINE=InnoDB",
+        if temporary { "TEMPORARY " } else { "" },
         quote_identifier(&schema.name),
         lines.join(",\n")
     );
@@ -285,7 +286,7 @@ pub fn create_table_text(table: &Table, zone: TimeZone) -> String {
     text
 }
 
-pub fn create_table(table: &Table, zone: TimeZone) -> Rows {
+pub fn create_table(table: &Table, zone: TimeZone, temporary: bool) -> Rows {
     Rows {
         columns: vec![
             ColumnInfo::text("Table", 256),
@@ -293,7 +294,7 @@ pub fn create_table(table: &Table, zone: TimeZone) -> Rows {
         ],
         rows: vec![vec![
             text(&table.schema.name),
-            text(&create_table_text(table, zone)),
+            text(&create_table_text(table, zone, temporary)),
         ]],
     }
 }

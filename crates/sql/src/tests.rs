@@ -2701,33 +2701,71 @@ fn grant_tables_without_file_priv_gain_it_at_startup() {
     );
 }
 
-/// CREATE TEMPORARY TABLE is not built: it is refused (1235) rather than made a permanent
-/// table, and DROP TEMPORARY TABLE finds no temporary table (1051, a note with IF EXISTS)
-/// and leaves the permanent table of that name alone, as MariaDB does.
+/// A temporary table belongs to the session that made it: it hides the permanent table of
+/// its name there (also from plans bound before it existed: a prepared statement and the
+/// text plan cache bind again), no other session sees it, and it goes with a reset of the
+/// session (COM_RESET_CONNECTION, COM_CHANGE_USER) or the session itself.
 #[test]
-fn temporary_tables_are_refused_not_made_permanent() {
-    let (_engine, mut s) = setup();
+fn temporary_tables_belong_to_their_session() {
+    let (engine, mut s) = setup();
     ok(&mut s, "CREATE TABLE kept (a INT)");
     ok(&mut s, "INSERT INTO kept VALUES (1)");
-    for sql in [
-        "CREATE TEMPORARY TABLE scratch (a INT)",
-        "CREATE TEMPORARY TABLE scratch AS SELECT 1 AS a",
-    ] {
-        assert_eq!(error(&mut s, sql).code, ErrorCode::NotSupportedYet, "{sql}");
+    ok(&mut s, "PREPARE read_kept FROM 'SELECT a FROM kept'");
+    let cached = "SELECT a, 7 AS seven FROM kept WHERE a > 0";
+    for _ in 0..2 {
+        assert_eq!(rows(&mut s, "EXECUTE read_kept"), table(&[&["1"]]));
+        assert_eq!(rows(&mut s, cached), table(&[&["1", "7"]]));
     }
+    ok(&mut s, "CREATE TEMPORARY TABLE kept (a INT, b INT)");
+    ok(&mut s, "INSERT INTO kept VALUES (2, 0), (3, 0)");
+    ok(&mut s, "CREATE TEMPORARY TABLE scratch (a INT)");
+    for _ in 0..2 {
+        assert_eq!(rows(&mut s, "EXECUTE read_kept"), table(&[&["2"], &["3"]]));
+        assert_eq!(rows(&mut s, cached), table(&[&["2", "7"], &["3", "7"]]));
+    }
+    let mut other = session(&engine, 2);
+    run(&mut other, "USE test");
+    assert_eq!(rows(&mut other, "SELECT a FROM kept"), table(&[&["1"]]));
+    assert_eq!(
+        error(&mut other, "SELECT * FROM scratch").code,
+        ErrorCode::NoSuchTable
+    );
+    // Another session's DROP TEMPORARY TABLE does not reach it (1051).
+    let e = error(&mut other, "DROP TEMPORARY TABLE kept, gone");
+    assert_eq!(e.code, ErrorCode::BadTable);
+    assert_eq!(e.message, "Unknown table 'test.kept,test.gone'");
+    ok(&mut other, "DROP TEMPORARY TABLE IF EXISTS kept");
+    assert_eq!(
+        rows(&mut other, "SHOW WARNINGS"),
+        table(&[&["Note", "1051", "Unknown table 'test.kept'"]])
+    );
+    assert_eq!(rows(&mut s, "SELECT COUNT(*) FROM kept"), table(&[&["2"]]));
+    // DROP TABLE takes the temporary table first; the permanent one is seen again.
+    ok(&mut s, "DROP TABLE kept");
+    assert_eq!(rows(&mut s, "EXECUTE read_kept"), table(&[&["1"]]));
+    assert_eq!(rows(&mut s, cached), table(&[&["1", "7"]]));
+    ok(&mut s, "CREATE TEMPORARY TABLE kept (a INT)");
+    s.reset();
+    run(&mut s, "USE test");
+    assert_eq!(rows(&mut s, "SELECT a FROM kept"), table(&[&["1"]]));
     assert_eq!(
         error(&mut s, "SELECT * FROM scratch").code,
         ErrorCode::NoSuchTable
     );
-    let e = error(&mut s, "DROP TEMPORARY TABLE kept, gone");
-    assert_eq!(e.code, ErrorCode::BadTable);
-    assert_eq!(e.message, "Unknown table 'test.kept,test.gone'");
-    ok(&mut s, "DROP TEMPORARY TABLE IF EXISTS kept");
+    // A session's end drops its temporary tables; the other sessions' stay.
+    ok(&mut other, "CREATE TEMPORARY TABLE kept (z INT)");
+    ok(&mut s, "CREATE TEMPORARY TABLE scratch (a INT)");
+    drop(s);
     assert_eq!(
-        rows(&mut s, "SHOW WARNINGS"),
-        table(&[&["Note", "1051", "Unknown table 'test.kept'"]])
+        rows(&mut other, "SELECT COUNT(*) FROM kept"),
+        table(&[&["0"]])
     );
-    assert_eq!(rows(&mut s, "SELECT a FROM kept"), table(&[&["1"]]));
+    let mut third = session(&engine, 3);
+    run(&mut third, "USE test");
+    assert_eq!(
+        error(&mut third, "SELECT * FROM scratch").code,
+        ErrorCode::NoSuchTable
+    );
 }
 
 /// LOCK TABLES with every table READ reads one snapshot until UNLOCK TABLES (what makes

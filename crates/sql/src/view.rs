@@ -31,6 +31,7 @@ use crate::routine;
 use crate::scope::Parameters;
 use crate::select::{self, BindContext, SelectPlan};
 use crate::sink::ColumnInfo;
+use crate::temporary::TemporaryTables;
 use manycore_storage::ViewSchema;
 use sqlparser::ast;
 use std::cell::Cell;
@@ -100,6 +101,9 @@ pub fn find(cx: &BindContext, name: &ast::ObjectName) -> Result<Option<(String, 
     let Some(db) = db.or_else(|| cx.database.map(str::to_string)) else {
         return Ok(None);
     };
+    if cx.temporary.get(&db, &view).is_some() {
+        return Ok(None); // It hides the view (`temporary` invariant (2)).
+    }
     Ok(cx.catalog.view(&db, &view).map(|v| (db, v.clone())))
 }
 
@@ -161,6 +165,7 @@ pub fn check(
         subquery_tables: Default::default(),
         ctes: None,
         calling: &[],
+        temporary: TemporaryTables::NONE,
     };
     bind(&cx, db, view).map(|_| ())
 }
@@ -181,6 +186,8 @@ fn bind_query(cx: &BindContext, db: &str, view: &ViewSchema) -> Result<SelectPla
         subquery_tables: Default::default(),
         ctes: None,
         calling: cx.calling,
+        // A view reads the catalog's tables, whichever session reads it.
+        temporary: TemporaryTables::NONE,
     };
     let mut plan = select::bind_select(&query, &inner)?;
     rename_columns(&mut plan, &view.columns)?;

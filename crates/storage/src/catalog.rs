@@ -43,6 +43,10 @@
 //!     with the database (no log record of its own), RENAME TABLE leaves it. Procedures
 //!     and functions are separate namespaces, each keyed by `routine_key` of the name, so
 //!     two names MariaDB compares as equal are one routine.
+//! (11) A temporary table (`Storage::temporary_table`) is in no catalog: no DDL of the
+//!     catalog finds it, no other session can name it, and its commits are not logged
+//!     (its rows are `detached` from the start), so recovery never sees it. Its garbage
+//!     is collected as a catalog table's is, for as long as its rows live.
 
 use crate::gc::{Horizon, ReaderSlot};
 use crate::index::{IndexNo, KeyRange, PrimaryIndex};
@@ -394,7 +398,8 @@ pub(crate) struct TableData {
     /// Set under `commit_order` when a catalog without these rows is stored (TRUNCATE,
     /// DROP TABLE, DROP DATABASE, a rebuild; each waits for the rows' holders first,
     /// invariant (8)): commits through them are no longer logged (log_hook invariant
-    /// (3)). A commit reads it instead of looking its tables up by name.
+    /// (3)). A commit reads it instead of looking its tables up by name. A temporary
+    /// table's rows are never in a catalog: set from the start (invariant (11)).
     pub(crate) detached: AtomicBool,
 }
 
@@ -635,6 +640,9 @@ pub struct Storage {
     pub(crate) transactions: crate::lock_wait::TxnRegistry,
     /// The write-ahead log, attached after recovery (`attach_log`).
     pub(crate) log: OnceLock<Arc<dyn CommitLog>>,
+    /// The rows of the live temporary tables (`temporary_table`), which no catalog lists,
+    /// for the collector. Locked when one is made and by the collector, never per query.
+    temporary: Mutex<Vec<std::sync::Weak<TableData>>>,
 }
 
 impl Storage {
@@ -649,6 +657,7 @@ impl Storage {
             horizon: Horizon::default(),
             transactions: Default::default(),
             log: OnceLock::new(),
+            temporary: Mutex::new(Vec::new()),
         })
     }
 
@@ -889,6 +898,33 @@ impl Storage {
             },
         )
         .map(|created| created.is_some())
+    }
+
+    /// A temporary table (invariant (11)): a table in no catalog, with rows, indexes and
+    /// MVCC as any other, whose commits are not logged. Its owner (one SQL session) holds
+    /// it; it is gone when the owner drops it. `schema.checks` are its own (nothing is
+    /// logged to set them apart).
+    pub fn temporary_table(&self, db: &str, schema: TableSchema) -> Arc<Table> {
+        let id = TableId(self.next_table_id.fetch_add(1, Ordering::Relaxed));
+        let data = Arc::new(TableData::new());
+        // Rows no catalog holds are never logged (the `detached` field's rule).
+        data.detached.store(true, Ordering::Release);
+        self.temporary.lock().push(Arc::downgrade(&data));
+        Arc::new(Table::new(id, db, schema, data, Vec::new()))
+    }
+
+    /// Temporary table `old` as `db`.`name` (RENAME TABLE): a new table sharing its rows
+    /// and indexes; `old` is retired.
+    pub fn rename_temporary_table(&self, old: &Table, db: &str, name: &str) -> Arc<Table> {
+        assert!(
+            old.data.detached.load(Ordering::Acquire),
+            "a temporary table's rows are detached"
+        );
+        let mut schema = (*old.schema).clone();
+        schema.name = name.to_string();
+        let table = Table::new(old.id, db, schema, old.data.clone(), old.secondary.clone());
+        old.retired.store(true, Ordering::Release);
+        Arc::new(table)
     }
 
     /// Creates view `view.name` in `db`, or with `replace` replaces the view of that name
@@ -1359,54 +1395,35 @@ impl Storage {
     ) -> Result<(), E> {
         let logged = self.log.get().is_some();
         self.alter_tables_with(db, name, followers, |old| {
-            let Some(convert) = convert else {
-                let table = with_schema_keeping_rows(old, schema)?;
-                verify(&table)?;
-                return Ok((table, None));
-            };
-            let mut rows = Vec::new();
-            let guard = crate::index::pin();
-            for (_, slot) in old.data.primary.range(Unbounded, Unbounded, &guard) {
-                if let Some(holder) = holder_of(slot) {
-                    return Err(StorageError::TableBusy { holder }.into());
-                }
-                let Some(newest) = slot.head.load_full() else {
-                    continue;
-                };
-                let ts = newest.commit_ts.load(Ordering::Acquire);
-                assert_ne!(ts, UNCOMMITTED, "uncommitted version in an unlocked slot");
-                if let Some(row) = &newest.row {
-                    let converted = convert(rows.len() as u64 + 1, row)?;
-                    rows.push((slot.key.clone(), converted, ts));
-                }
-            }
-            drop(guard);
-            let data = Arc::new(TableData::new());
-            data.auto_increment
-                .store(old.auto_increment(), Ordering::Relaxed);
-            let table = Table::new(old.id, &old.db, schema, data, Vec::new());
-            // A hidden key stays the row's; rows that lost their primary key get new ids.
-            let keep_hidden = old.schema.primary_key.is_none();
-            let rows = rows
-                .into_iter()
-                .map(|(old_key, row, ts)| {
-                    let key = match table.primary_key_of_row(&row) {
-                        Some(key) => key,
-                        None if keep_hidden => old_key,
-                        None => {
-                            let id = table.data.next_row_id.fetch_add(1, Ordering::Relaxed);
-                            id.to_be_bytes().to_vec().into_boxed_slice()
-                        }
-                    };
-                    (key, row, ts)
-                })
-                .collect();
-            table.load_rows(rows)?;
-            verify(&table)?;
-            let table = Arc::new(table);
-            let rows = logged.then(|| RebuiltRows(table.clone()));
+            let converts = convert.is_some();
+            let table = rebuilt(old, schema, convert, verify)?;
+            let rows = (logged && converts).then(|| RebuiltRows(table.clone()));
             Ok((table, rows))
         })
+    }
+
+    /// ALTER TABLE of temporary table `old` (invariant (11)): `alter_table`'s rebuild,
+    /// into a temporary table returned to the owner, which holds no row of it (its ALTER
+    /// committed first). Nothing is logged; `old` is retired.
+    pub fn alter_temporary_table<E: From<StorageError>>(
+        &self,
+        old: &Table,
+        schema: TableSchema,
+        convert: Option<&mut RowConversion<'_, E>>,
+        verify: impl FnOnce(&Table) -> Result<(), E>,
+    ) -> Result<Arc<Table>, E> {
+        assert!(
+            old.data.detached.load(Ordering::Acquire),
+            "a temporary table's rows are detached"
+        );
+        let _structure = old.data.structure.write();
+        let table = rebuilt(old, schema, convert, verify)?;
+        if !Arc::ptr_eq(&table.data, &old.data) {
+            table.data.detached.store(true, Ordering::Release);
+            self.temporary.lock().push(Arc::downgrade(&table.data));
+        }
+        old.retired.store(true, Ordering::Release);
+        Ok(table)
     }
 
     /// Replays a `DdlChange::AlterTable` (recovery): the table named by `schema` gets
@@ -1636,15 +1653,24 @@ impl Storage {
         Ok(())
     }
 
-    /// Number of garbage items queued for the tables in the current catalog (a diagnostic).
+    /// Number of garbage items queued for the tables in the current catalog and the live
+    /// temporary tables (a diagnostic).
     pub fn garbage_len(&self) -> usize {
         let catalog = self.catalog.load();
+        let temporary: usize = self
+            .temporary
+            .lock()
+            .iter()
+            .filter_map(std::sync::Weak::upgrade)
+            .map(|data| data.garbage_len())
+            .sum();
         catalog
             .databases
             .values()
             .flat_map(|db| db.tables.values())
             .map(|t| t.data.garbage_len())
-            .sum()
+            .sum::<usize>()
+            + temporary
     }
 
     /// The garbage-collection horizon: no active snapshot is older (a diagnostic).
@@ -1663,6 +1689,14 @@ impl Storage {
                 table.collect_garbage(horizon);
             }
         }
+        let mut temporary = self.temporary.lock();
+        temporary.retain(|data| match data.upgrade() {
+            Some(data) => {
+                data.collect_garbage(horizon);
+                true
+            }
+            None => false,
+        });
     }
 }
 
@@ -1846,6 +1880,62 @@ pub(crate) fn insert_sorted(tree: &Tree, mut entries: Vec<IndexEntry>) {
 /// `old` under `schema`, with its rows and indexes: `Storage::alter_table` without
 /// `convert`, whose schema may change nothing a stored row or an index depends on.
 /// `old`'s rows under `schema`: an index `old` has keeps its tree, an added one is built.
+/// `old` with `schema`: its rows kept (`convert` None: no stored value changes) or each
+/// committed row converted into new rows (TableBusy if a transaction holds one), then
+/// `verify`'d. The new table keeps `old`'s id and database.
+fn rebuilt<E: From<StorageError>>(
+    old: &Table,
+    schema: TableSchema,
+    convert: Option<&mut RowConversion<'_, E>>,
+    verify: impl FnOnce(&Table) -> Result<(), E>,
+) -> Result<Arc<Table>, E> {
+    let Some(convert) = convert else {
+        let table = with_schema_keeping_rows(old, schema)?;
+        verify(&table)?;
+        return Ok(table);
+    };
+    let mut rows = Vec::new();
+    let guard = crate::index::pin();
+    for (_, slot) in old.data.primary.range(Unbounded, Unbounded, &guard) {
+        if let Some(holder) = holder_of(slot) {
+            return Err(StorageError::TableBusy { holder }.into());
+        }
+        let Some(newest) = slot.head.load_full() else {
+            continue;
+        };
+        let ts = newest.commit_ts.load(Ordering::Acquire);
+        assert_ne!(ts, UNCOMMITTED, "uncommitted version in an unlocked slot");
+        if let Some(row) = &newest.row {
+            let converted = convert(rows.len() as u64 + 1, row)?;
+            rows.push((slot.key.clone(), converted, ts));
+        }
+    }
+    drop(guard);
+    let data = Arc::new(TableData::new());
+    data.auto_increment
+        .store(old.auto_increment(), Ordering::Relaxed);
+    let table = Table::new(old.id, &old.db, schema, data, Vec::new());
+    // A hidden key stays the row's; rows that lost their primary key get new ids.
+    let keep_hidden = old.schema.primary_key.is_none();
+    let rows = rows
+        .into_iter()
+        .map(|(old_key, row, ts)| {
+            let key = match table.primary_key_of_row(&row) {
+                Some(key) => key,
+                None if keep_hidden => old_key,
+                None => {
+                    let id = table.data.next_row_id.fetch_add(1, Ordering::Relaxed);
+                    id.to_be_bytes().to_vec().into_boxed_slice()
+                }
+            };
+            (key, row, ts)
+        })
+        .collect();
+    table.load_rows(rows)?;
+    verify(&table)?;
+    Ok(Arc::new(table))
+}
+
 fn with_schema_keeping_rows(old: &Table, schema: TableSchema) -> Result<Arc<Table>, StorageError> {
     assert_keeps_rows(&old.schema, &schema);
     let kept = |index: &IndexSchema| {

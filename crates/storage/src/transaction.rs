@@ -659,10 +659,9 @@ impl Transaction {
         }
         let storage = self.storage.clone();
         let log = storage.log.get();
-        let encoded = log.map(|log| {
-            self.encode_commit(&**log, None)
-                .expect("a transaction with writes locked a slot (invariant (9))")
-        });
+        // Rows of tables no catalog holds (dropped, or temporary) are not logged: a
+        // transaction that wrote only a temporary table appends nothing.
+        let encoded = log.and_then(|log| self.encode_commit(&**log, Some(&logged)));
         let mut encoded = match encoded.transpose() {
             Ok(encoded) => encoded,
             Err(e) => {
@@ -715,6 +714,8 @@ impl Transaction {
 
     /// Appends the commit record under `commit_order`. If DDL replaced a written table
     /// since the record was encoded, re-encodes without its rows (log_hook invariant (3)).
+    /// (A transaction that also wrote a temporary table is encoded twice: rare, and
+    /// cheaper than remembering which tables the first encoding left out.)
     fn append(
         &self,
         log: &dyn CommitLog,
@@ -722,9 +723,8 @@ impl Transaction {
         commit_ts: u64,
     ) -> Result<u64, StorageError> {
         // Set and read under `commit_order`, like the catalog store it goes with.
-        let current = |table: &Table| !table.data.detached.load(Ordering::Acquire);
-        if !self.writes.iter().all(|w| current(&w.table)) {
-            match self.encode_commit(log, Some(&current)) {
+        if !self.writes.iter().all(|w| logged(&w.table)) {
+            match self.encode_commit(log, Some(&logged)) {
                 Some(reencoded) => *encoded = reencoded?,
                 None => return Ok(0),
             }
@@ -813,4 +813,10 @@ impl Drop for Transaction {
             self.abort(); // Invariant (3).
         }
     }
+}
+
+/// Whether commits through `table` are logged: not once its rows left the catalog
+/// (catalog invariant (3)), nor ever for a temporary table's (catalog invariant (11)).
+fn logged(table: &Table) -> bool {
+    !table.data.detached.load(Ordering::Acquire)
 }

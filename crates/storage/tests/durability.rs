@@ -147,6 +147,56 @@ fn row_locks_are_not_logged_and_a_locked_row_written_later_is() {
     assert_eq!(changes[0].row, Some(row(2, Some(20), Some(20)).to_vec()));
 }
 
+#[test]
+fn a_temporary_table_is_in_no_catalog_and_its_commits_are_not_logged() {
+    let (storage, log) = logged_storage();
+    let t = table(&storage, "t");
+    let temp = storage.temporary_table("d", schema("t"));
+    assert!(
+        Arc::ptr_eq(storage.catalog().table("d", "t").expect("t"), &t),
+        "the catalog still names the permanent table"
+    );
+    let logged = log.records.lock().len();
+    let reader = storage.register_reader();
+    let mut txn = storage.begin(&reader);
+    txn.insert(&temp, row(1, Some(1), Some(1))).expect("insert");
+    txn.insert(&temp, row(2, Some(2), Some(2))).expect("insert");
+    txn.commit().expect("commit");
+    assert_eq!(log.records.lock().len(), logged, "nothing logged");
+    assert_eq!(take_commit_lsn(), None, "and nothing to wait for");
+    let view = storage.begin(&reader).view();
+    assert_eq!(
+        get(&temp, &view, 2),
+        Some(row(2, Some(2), Some(2)).to_vec())
+    );
+    assert_eq!(
+        get(&t, &view, 2),
+        None,
+        "the permanent table has no such row"
+    );
+    // With a permanent table in the same transaction, only its rows are logged.
+    let mut txn = storage.begin(&reader);
+    txn.insert(&temp, row(3, Some(3), Some(3))).expect("insert");
+    txn.insert(&t, row(7, Some(7), Some(7))).expect("insert");
+    txn.commit().expect("commit");
+    let records = log.records.lock().clone();
+    assert_eq!(records.len(), logged + 1);
+    let Some(Logged::Commit(changes)) = records.last() else {
+        panic!("no commit logged: {records:?}");
+    };
+    assert_eq!(changes.len(), 1, "only the permanent row: {changes:?}");
+    assert_eq!(changes[0].key, key(&t, 7));
+    // Its superseded versions are collected as a catalog table's are.
+    let mut txn = storage.begin(&reader);
+    txn.delete(&temp, &slot(&temp, &txn.view(), 1).expect("row 1"))
+        .expect("delete");
+    let before = storage.garbage_len();
+    txn.commit().expect("commit");
+    assert!(storage.garbage_len() > before, "the delete left garbage");
+    storage.collect_garbage();
+    assert_eq!(storage.garbage_len(), before, "collected");
+}
+
 /// Whether the log refuses the append (disk full) or the encoding (too large).
 #[test]
 fn a_commit_the_log_refuses_rolls_back_and_frees_its_rows() {

@@ -36,12 +36,12 @@ impl BoundProcedures {
     }
 }
 
-/// A procedure bound under one catalog and one grant generation: a body binds tables
+/// A procedure bound under one catalog and one `BindGeneration`: a body binds tables
 /// and checks privileges, so either changing means binding it again.
 pub(super) struct BoundProcedure {
     procedure: Arc<routine::BoundProcedure>,
     catalog: Arc<Catalog>,
-    generation: u64,
+    generation: crate::plan_cache::BindGeneration,
 }
 
 impl Session {
@@ -351,7 +351,7 @@ impl Session {
     /// and the grants it was bound under are current; 1305 if there is none.
     fn bound_procedure(&mut self, db: &str, name: &str) -> Result<Arc<BoundProcedure>> {
         let catalog = self.engine.storage().catalog();
-        let generation = self.state.grants.generation;
+        let generation = self.state.bind_generation();
         let key = (db.to_string(), manycore_storage::routine_key(name));
         if let Some(bound) = self.procedures.0.get(&key) {
             if Arc::ptr_eq(&bound.catalog, &catalog) && bound.generation == generation {

@@ -35,6 +35,12 @@ impl Session {
             .access()
             .table(&db, &table_name, Privileges::TRIGGER)?;
         let storage = self.engine.storage().clone();
+        if self.state.temporary.get(&db, &table_name).is_some() {
+            return Err(Error::new(
+                ErrorCode::TrgOnViewOrTempTable,
+                format!("Trigger's '{table_name}' is a view, temporary table or sequence"),
+            ));
+        }
         let catalog = storage.catalog();
         let database = catalog
             .databases

@@ -55,6 +55,17 @@ impl Session {
                 .bind_context(&catalog, &statement.query, &parameters);
             cx.database = Some(&db);
             let mut plan = crate::select::bind_select(&query, &cx)?;
+            // It binds with the session's temporary tables only to refuse them: a view
+            // reads the catalog's tables (`temporary` invariant (2)).
+            if let Some(t) = plan.tables.iter().find(|t| self.is_temporary(t.db(), t)) {
+                return Err(Error::new(
+                    ErrorCode::ViewSelectTmptable,
+                    format!(
+                        "View's SELECT refers to a temporary table '{}'",
+                        t.schema.name
+                    ),
+                ));
+            }
             view::rename_columns(&mut plan, &statement.columns)?;
             crate::join::derived_table(&name, &plan.columns)?;
         }
@@ -193,6 +204,15 @@ impl Session {
         &self,
         name: &ast::ObjectName,
     ) -> Result<Option<(String, Arc<manycore_storage::Table>)>> {
+        let (db, view) = crate::ddl::split_name(name)?;
+        if self
+            .state
+            .temporary
+            .get(&self.require_db(db)?, &view)
+            .is_some()
+        {
+            return Ok(None); // It hides the view (`temporary` invariant (2)).
+        }
         let Some((db, found)) = self.lookup_view(name, None)? else {
             return Ok(None);
         };

@@ -1,0 +1,157 @@
+//! Running the statements that make, drop and name temporary tables (`crate::temporary`
+//! holds the set and its rules). CREATE TEMPORARY TABLE and DROP TEMPORARY TABLE do not
+//! commit the open transaction (an exception to session invariant (2), as in MariaDB);
+//! DROP TABLE and TRUNCATE of one do, as any DDL.
+
+use super::{storage_error, Session, StatementOutcome};
+use crate::error::{Error, ErrorCode, Result};
+use crate::privilege::Privileges;
+use crate::scope::Parameters;
+use manycore_storage::{StorageError, Table, TableRename};
+use manycore_types::Value;
+use sqlparser::ast;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+impl Session {
+    /// CREATE TEMPORARY TABLE [IF NOT EXISTS] name (definitions) | LIKE source |
+    /// [(definitions)] SELECT ...: needs CREATE TEMPORARY TABLES on the database, which,
+    /// as in MariaDB, need not exist. The name is checked against the session's temporary
+    /// tables only: it may hide a table or view of the catalog.
+    pub(super) fn create_temporary_table(
+        &mut self,
+        create: &ast::CreateTable,
+        text: &str,
+        params: &[Value],
+        parameters: &Parameters,
+    ) -> Result<StatementOutcome> {
+        crate::storage_engine::check_create(create)?;
+        let (db, name) = crate::ddl::split_name(&create.name)?;
+        let db = self.require_db(db)?;
+        self.state
+            .access()
+            .database(&db, Privileges::CREATE_TMP_TABLE)?;
+        if self.state.temporary.get(&db, &name).is_some() {
+            if create.if_not_exists {
+                let note = storage_error(StorageError::TableExists(name));
+                self.state.note(note.code, note.message);
+                return Ok(StatementOutcome::ok());
+            }
+            return Err(storage_error(StorageError::TableExists(name)));
+        }
+        if create.query.is_some() {
+            return self.create_table_select(create, text, params, parameters, true);
+        }
+        let catalog = self.engine.storage().catalog();
+        let definition = match &create.like {
+            Some(
+                ast::CreateTableLikeKind::Plain(like)
+                | ast::CreateTableLikeKind::Parenthesized(like),
+            ) => {
+                let (_, source) = self.lookup_table(&like.name, Some(Privileges::SELECT))?;
+                crate::ddl::like_definition(&name, &source)?
+            }
+            None => {
+                let collation = crate::ddl::database_collation(&catalog, &db);
+                crate::ddl::table_definition(create, &db, collation, &self.state)?
+            }
+        };
+        if !definition.schema.foreign_keys.is_empty() {
+            return Err(foreign_key_refused(&db, &name));
+        }
+        self.add_temporary_table(&db, definition);
+        Ok(StatementOutcome::ok())
+    }
+
+    /// Makes the temporary table `definition` describes and adds it to the session's.
+    pub(super) fn add_temporary_table(
+        &mut self,
+        db: &str,
+        definition: crate::ddl::TableDefinition,
+    ) -> Arc<Table> {
+        let table = self.engine.storage().temporary_table(db, definition.schema);
+        if let Some(start) = definition.auto_increment_start {
+            table.set_auto_increment(start.max(1));
+        }
+        let added = self.state.temporary.insert(db, Arc::clone(&table));
+        assert!(added, "the name was checked free");
+        table
+    }
+
+    /// DROP TEMPORARY TABLE [IF EXISTS]: only the session's temporary tables; the ones named
+    /// are dropped even when another name is unknown (1051, a note with IF EXISTS).
+    pub(super) fn drop_temporary_tables(
+        &mut self,
+        names: &[ast::ObjectName],
+        if_exists: bool,
+    ) -> Result<StatementOutcome> {
+        let mut unknown = Vec::new();
+        for name in names {
+            let (db, table) = crate::ddl::split_name(name)?;
+            let db = self.require_db(db)?;
+            if self.state.temporary.remove(&db, &table).is_none() {
+                unknown.push(format!("{db}.{table}"));
+            }
+        }
+        self.unknown_tables_dropped(&unknown, if_exists)?;
+        Ok(StatementOutcome::ok())
+    }
+
+    /// DROP TABLE's part for temporary tables: drops the session's temporary table
+    /// `db`.`table`, if there is one, before a table of the catalog (which it hides).
+    pub(super) fn drop_temporary_table(&mut self, db: &str, table: &str) -> bool {
+        self.state.temporary.remove(db, table).is_some()
+    }
+
+    /// The session's temporary table `db`.`table` is `table`.
+    pub(super) fn is_temporary(&self, db: &str, table: &Arc<Table>) -> bool {
+        self.state
+            .temporary
+            .get(db, &table.schema.name)
+            .is_some_and(|t| Arc::ptr_eq(t, table))
+    }
+
+    /// RENAME TABLE (or ALTER TABLE ... RENAME) of temporary tables: the pairs in order,
+    /// all or none; a target may hide a table of the catalog, not another temporary table
+    /// (1050). A statement renaming temporary and permanent tables together is not built
+    /// (1235; MariaDB renames both).
+    pub(super) fn rename_temporary_tables(&mut self, renames: &[TableRename]) -> Result<()> {
+        let mut names: BTreeSet<(String, String)> = self.state.temporary.names().cloned().collect();
+        for r in renames {
+            if !names.remove(&(r.from_db.clone(), r.from.clone())) {
+                return Err(Error::not_supported(
+                    "RENAME TABLE of temporary and permanent tables in one statement",
+                ));
+            }
+            if !names.insert((r.to_db.clone(), r.to.clone())) {
+                return Err(storage_error(StorageError::TableExists(r.to.clone())));
+            }
+        }
+        let storage = self.engine.storage().clone();
+        for r in renames {
+            let old = self.state.temporary.remove(&r.from_db, &r.from);
+            let old = old.expect("checked above");
+            let new = storage.rename_temporary_table(&old, &r.to_db, &r.to);
+            let added = self.state.temporary.insert(&r.to_db, new);
+            assert!(added, "checked above");
+        }
+        Ok(())
+    }
+
+    /// TRUNCATE of a temporary table: new, empty rows (AUTO_INCREMENT starts over).
+    pub(super) fn truncate_temporary(&mut self, db: &str, table: &Table) {
+        let schema = (*table.schema).clone();
+        let empty = self.engine.storage().temporary_table(db, schema);
+        self.state.temporary.replace(db, empty);
+    }
+}
+
+/// A FOREIGN KEY in or to a temporary table: 1005 with errno 150, as InnoDB refuses it.
+pub(super) fn foreign_key_refused(db: &str, table: &str) -> Error {
+    Error::new(
+        ErrorCode::CantCreateTable,
+        format!(
+            "Can't create table `{db}`.`{table}` (errno: 150 \"Foreign key constraint is incorrectly formed\")"
+        ),
+    )
+}

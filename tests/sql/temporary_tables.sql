@@ -1,0 +1,237 @@
+-- CREATE TEMPORARY TABLE: a table private to the connection, gone when it closes. It
+-- shadows a permanent table of the same name (SELECT, INSERT, UPDATE, DELETE, SHOW CREATE
+-- TABLE, DESCRIBE and DROP TABLE reach the temporary one first), is absent from SHOW TABLES
+-- and information_schema, says CREATE TEMPORARY TABLE in SHOW CREATE TABLE, and can be
+-- read twice in one statement (self-join). CREATE/DROP TEMPORARY TABLE do not commit the
+-- open transaction and are not undone by ROLLBACK, while the rows written are; DROP TABLE
+-- (without TEMPORARY) and TRUNCATE commit. It may live in a database that does not exist.
+-- Errors: 1050, 1051, 1146, 1049, 1005 (FOREIGN KEY), 1361 (trigger), 1352 (view).
+-- The database is diff_temporary_tables.
+
+-- Keys and AUTO_INCREMENT; SHOW CREATE TABLE says TEMPORARY.
+CREATE TEMPORARY TABLE items (id INT AUTO_INCREMENT PRIMARY KEY, code INT NOT NULL, name VARCHAR(10), UNIQUE KEY uk_code (code), KEY k_name (name));
+SHOW CREATE TABLE items;
+DESCRIBE items;
+SHOW INDEX FROM items;
+INSERT INTO items (code, name) VALUES (10, 'ten'), (20, 'twenty');
+SELECT LAST_INSERT_ID();
+SHOW CREATE TABLE items;
+INSERT INTO items (code, name) VALUES (10, 'dup');
+SELECT * FROM items ORDER BY id;
+-- IF NOT EXISTS: a note 1050; without it, 1050.
+CREATE TEMPORARY TABLE IF NOT EXISTS items (x INT);
+SHOW WARNINGS;
+CREATE TEMPORARY TABLE items (x INT);
+-- Listed nowhere.
+SHOW TABLES;
+SHOW FULL TABLES;
+SELECT (SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()) AS tables, (SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()) AS columns, (SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()) AS stats;
+
+-- ... AS SELECT and ... LIKE.
+CREATE TABLE perm (id INT PRIMARY KEY, v VARCHAR(10));
+INSERT INTO perm VALUES (1, 'p1'), (2, 'p2'), (3, 'p3');
+CREATE TEMPORARY TABLE copied AS SELECT id, v, id * 10 AS tens FROM perm WHERE id < 3;
+SHOW CREATE TABLE copied;
+SELECT * FROM copied ORDER BY id;
+CREATE TEMPORARY TABLE keyed (PRIMARY KEY (id)) SELECT id, v FROM perm;
+SHOW CREATE TABLE keyed;
+CREATE TEMPORARY TABLE IF NOT EXISTS copied AS SELECT 1 AS one;
+SHOW WARNINGS;
+SELECT COUNT(*) FROM copied;
+-- A duplicate key in the SELECT: nothing is created.
+CREATE TEMPORARY TABLE dup (PRIMARY KEY (id)) SELECT 1 AS id UNION ALL SELECT 1;
+SELECT * FROM dup;
+CREATE TEMPORARY TABLE shape LIKE perm;
+SHOW CREATE TABLE shape;
+-- A table made LIKE a temporary table is permanent.
+CREATE TABLE perm_copy LIKE copied;
+SHOW CREATE TABLE perm_copy;
+-- Engines.
+CREATE TEMPORARY TABLE mem (id INT, KEY (id)) ENGINE=MEMORY;
+SHOW CREATE TABLE mem;
+CREATE TEMPORARY TABLE inno (id INT) ENGINE=InnoDB;
+SHOW CREATE TABLE inno;
+
+-- Shadowing: the temporary perm hides the permanent one until it is dropped.
+CREATE TEMPORARY TABLE perm (id INT PRIMARY KEY, v VARCHAR(10), extra INT);
+SELECT * FROM perm ORDER BY id;
+INSERT INTO perm VALUES (10, 't10', 1), (1, 't1', 2);
+UPDATE perm SET v = 'upd' WHERE id = 1;
+DELETE FROM perm WHERE id = 10;
+SELECT * FROM perm ORDER BY id;
+SHOW CREATE TABLE perm;
+DESCRIBE perm;
+-- information_schema still describes the permanent table.
+SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'perm' ORDER BY ORDINAL_POSITION;
+-- CREATE TABLE looks at permanent tables only: 1050 for perm, while a permanent items can
+-- be created behind the temporary one.
+CREATE TABLE perm (z INT);
+CREATE TABLE items (z INT);
+SHOW TABLES;
+SELECT id, code FROM items ORDER BY id;
+DROP TABLE perm;
+SELECT * FROM perm ORDER BY id;
+DROP TABLE items;
+SELECT * FROM items;
+DROP TABLE items;
+SELECT * FROM items;
+
+-- Transactions: CREATE TEMPORARY TABLE does not commit; ROLLBACK undoes its rows, not it.
+CREATE TABLE log (n INT);
+START TRANSACTION;
+INSERT INTO log VALUES (1);
+CREATE TEMPORARY TABLE tx (id INT PRIMARY KEY);
+SELECT @@in_transaction;
+INSERT INTO tx VALUES (1), (2);
+ROLLBACK;
+SELECT * FROM log;
+SELECT * FROM tx;
+START TRANSACTION;
+INSERT INTO tx VALUES (5), (6);
+COMMIT;
+START TRANSACTION;
+UPDATE tx SET id = 50 WHERE id = 5;
+DELETE FROM tx WHERE id = 6;
+ROLLBACK;
+SELECT * FROM tx ORDER BY id;
+-- CREATE TEMPORARY TABLE ... LIKE does not commit either.
+START TRANSACTION;
+INSERT INTO log VALUES (2);
+CREATE TEMPORARY TABLE tx_like LIKE log;
+ROLLBACK;
+SELECT * FROM log;
+-- DROP TEMPORARY TABLE does not commit, and ROLLBACK does not bring the table back.
+START TRANSACTION;
+INSERT INTO log VALUES (3);
+DROP TEMPORARY TABLE tx;
+SELECT @@in_transaction;
+ROLLBACK;
+SELECT * FROM log;
+SELECT * FROM tx;
+-- DROP TABLE of a temporary table commits, as does TRUNCATE TABLE.
+CREATE TEMPORARY TABLE tx (id INT);
+START TRANSACTION;
+INSERT INTO log VALUES (4);
+DROP TABLE tx;
+SELECT @@in_transaction;
+ROLLBACK;
+SELECT * FROM log ORDER BY n;
+START TRANSACTION;
+INSERT INTO log VALUES (5);
+TRUNCATE TABLE copied;
+SELECT @@in_transaction;
+ROLLBACK;
+SELECT * FROM log ORDER BY n;
+SELECT COUNT(*) FROM copied;
+
+-- DROP: TEMPORARY reaches temporary tables only (1051 for a permanent one); the tables that
+-- exist are dropped even when another name fails.
+DROP TEMPORARY TABLE log;
+DROP TEMPORARY TABLE IF EXISTS log, tx_like;
+SHOW WARNINGS;
+SELECT * FROM tx_like;
+CREATE TEMPORARY TABLE d1 (id INT);
+DROP TEMPORARY TABLE d1, log;
+SELECT * FROM d1;
+CREATE TEMPORARY TABLE d1 (id INT);
+CREATE TABLE d2 (id INT);
+DROP TABLE d1, d2;
+SHOW TABLES;
+CREATE TEMPORARY TABLE d1 (id INT);
+DROP TABLE IF EXISTS d1, no_such_table;
+SHOW WARNINGS;
+DROP TEMPORARY TABLE d1;
+
+-- One temporary table read twice in a statement: no 1137 in MariaDB.
+CREATE TEMPORARY TABLE g (id INT PRIMARY KEY, grp INT);
+INSERT INTO g VALUES (1, 1), (2, 1), (3, 2);
+SELECT a.id, b.id FROM g AS a JOIN g AS b ON a.grp = b.grp AND a.id < b.id ORDER BY a.id, b.id;
+SELECT id FROM g WHERE grp IN (SELECT grp FROM g WHERE id = 3) ORDER BY id;
+SELECT id, (SELECT COUNT(*) FROM g AS x WHERE x.grp = g.grp) AS n FROM g ORDER BY id;
+SELECT id FROM g UNION ALL SELECT id FROM g ORDER BY id;
+INSERT INTO g SELECT id + 10, grp FROM g;
+DELETE a FROM g AS a JOIN g AS b ON a.id = b.id + 10 WHERE b.grp = 2;
+SELECT * FROM g ORDER BY id;
+
+-- No foreign keys either way, no triggers, no views.
+CREATE TEMPORARY TABLE child (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES perm (id));
+CREATE TABLE perm_child (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES g (id));
+CREATE TRIGGER g_bi BEFORE INSERT ON g FOR EACH ROW SET NEW.grp = 0;
+CREATE VIEW vg AS SELECT id FROM g;
+CREATE VIEW vg AS SELECT id FROM perm WHERE id IN (SELECT id FROM g);
+
+-- Procedures: one that creates, fills, reads and drops its own; one that reads the caller's.
+DELIMITER //
+CREATE PROCEDURE scratch()
+BEGIN
+  CREATE TEMPORARY TABLE scratch_t (id INT PRIMARY KEY, v VARCHAR(5));
+  INSERT INTO scratch_t VALUES (1, 'a'), (2, 'b');
+  SELECT COUNT(*) AS n FROM scratch_t;
+  SELECT id, v FROM scratch_t ORDER BY id;
+  DROP TEMPORARY TABLE scratch_t;
+END//
+CREATE PROCEDURE read_outer()
+BEGIN
+  SELECT id FROM outer_t ORDER BY id;
+  INSERT INTO outer_t VALUES (99);
+END//
+DELIMITER ;
+CALL scratch();
+CALL scratch();
+SELECT * FROM scratch_t;
+CALL read_outer();
+CREATE TEMPORARY TABLE outer_t (id INT);
+INSERT INTO outer_t VALUES (3), (1);
+CALL read_outer();
+SELECT id FROM outer_t ORDER BY id;
+
+-- Qualified names, another current database, a database that does not exist (only a
+-- permanent table needs it: 1049).
+DROP DATABASE IF EXISTS tmptbl_other;
+CREATE DATABASE tmptbl_other;
+CREATE TEMPORARY TABLE diff_temporary_tables.q (id INT);
+INSERT INTO diff_temporary_tables.q VALUES (1);
+USE tmptbl_other;
+SELECT id FROM q;
+SELECT * FROM diff_temporary_tables.q;
+CREATE TEMPORARY TABLE q (z INT);
+INSERT INTO q VALUES (2);
+SELECT z FROM q;
+DROP TEMPORARY TABLE q;
+USE diff_temporary_tables;
+SELECT id AS back_home FROM q;
+DROP DATABASE tmptbl_other;
+CREATE TEMPORARY TABLE tmptbl_nodb.t (id INT);
+INSERT INTO tmptbl_nodb.t VALUES (7);
+SELECT * FROM tmptbl_nodb.t;
+DROP TEMPORARY TABLE tmptbl_nodb.t;
+CREATE TABLE tmptbl_nodb.t (id INT);
+
+-- TRUNCATE starts AUTO_INCREMENT over; ALTER TABLE, CREATE and DROP INDEX copy the rows (as
+-- MariaDB always does for a temporary table); RENAME TABLE and ALTER TABLE ... RENAME; all
+-- commit an open transaction. A RENAME onto a permanent table's name hides that table.
+CREATE TEMPORARY TABLE alt (id INT AUTO_INCREMENT PRIMARY KEY, a INT);
+INSERT INTO alt (a) VALUES (10), (20), (30);
+TRUNCATE TABLE alt;
+INSERT INTO alt (a) VALUES (40);
+SELECT * FROM alt ORDER BY id;
+ALTER TABLE alt ADD COLUMN b VARCHAR(5) DEFAULT 'x', ADD INDEX ia (a);
+CREATE INDEX ib ON alt (b);
+CREATE UNIQUE INDEX ua ON alt (a);
+DROP INDEX ib ON alt;
+SHOW CREATE TABLE alt;
+START TRANSACTION;
+INSERT INTO log VALUES (6);
+ALTER TABLE alt ADD COLUMN c INT;
+ROLLBACK;
+SELECT * FROM log ORDER BY n;
+ALTER TABLE alt ADD FOREIGN KEY (id) REFERENCES perm (id);
+RENAME TABLE alt TO alt2;
+SELECT * FROM alt;
+ALTER TABLE alt2 RENAME TO alt3;
+SHOW CREATE TABLE alt3;
+RENAME TABLE alt3 TO log;
+SELECT * FROM log ORDER BY id;
+SHOW TABLES;
+DROP TABLE log;
+SELECT * FROM log ORDER BY n;
