@@ -235,3 +235,28 @@ SELECT * FROM log ORDER BY id;
 SHOW TABLES;
 DROP TABLE log;
 SELECT * FROM log ORDER BY n;
+
+-- Generated columns, CHECK constraints, ON DUPLICATE KEY UPDATE; a multi-table UPDATE
+-- reading one; CHECK, ANALYZE and CHECKSUM TABLE find it.
+CREATE TEMPORARY TABLE gen (id INT PRIMARY KEY, v INT, w INT AS (v * 2) STORED, CHECK (v > 0));
+INSERT INTO gen (id, v) VALUES (1, 5), (2, 6);
+INSERT INTO gen (id, v) VALUES (3, -1);
+INSERT INTO gen (id, v) VALUES (1, 7) ON DUPLICATE KEY UPDATE v = v + 100;
+SELECT * FROM gen ORDER BY id;
+UPDATE perm JOIN gen ON perm.id = gen.id SET perm.v = gen.w;
+SELECT * FROM perm ORDER BY id;
+CHECK TABLE gen;
+ANALYZE TABLE gen;
+CHECKSUM TABLE gen;
+-- A READ ONLY transaction, and LOCK TABLES ... READ, may still write it (not other tables).
+START TRANSACTION READ ONLY;
+INSERT INTO gen (id, v) VALUES (9, 9);
+UPDATE gen SET v = 10 WHERE id = 9;
+INSERT INTO perm VALUES (9, 'no');
+COMMIT;
+SELECT id, v FROM gen WHERE id = 9;
+LOCK TABLES perm READ;
+DELETE FROM gen WHERE id = 9;
+UNLOCK TABLES;
+SELECT COUNT(*) FROM gen;
+SELECT id FROM gen WHERE id = 1 FOR UPDATE;

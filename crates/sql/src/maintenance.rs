@@ -29,6 +29,7 @@ use crate::information_schema;
 use crate::privilege::{AccessCheck, Privileges};
 use crate::show::{text, Rows};
 use crate::sink::ColumnInfo;
+use crate::temporary::TemporaryTables;
 use manycore_storage::{ReaderSlot, Storage};
 use manycore_types::{DataType, LobSize};
 use std::sync::Arc;
@@ -67,8 +68,14 @@ pub type Named = Vec<(String, String)>;
 
 /// 1046 without a database for an unqualified name, 1066 for a table named twice, 1142
 /// (or 1044 for information_schema) without the operation's privileges on every table.
-/// (CHECKSUM TABLE's too: it needs what CHECK needs.)
-pub fn check_names(operation: Operation, tables: &Named, access: &AccessCheck<'_>) -> Result<()> {
+/// (CHECKSUM TABLE's too: it needs what CHECK needs.) The session's temporary tables
+/// need none.
+pub fn check_names(
+    operation: Operation,
+    tables: &Named,
+    access: &AccessCheck<'_>,
+    temporary: &TemporaryTables,
+) -> Result<()> {
     for (i, (db, table)) in tables.iter().enumerate() {
         if tables[..i].iter().any(|(d, t)| d == db && t == table) {
             return Err(Error::new(
@@ -76,18 +83,23 @@ pub fn check_names(operation: Operation, tables: &Named, access: &AccessCheck<'_
                 format!("Not unique table/alias: '{table}'"),
             ));
         }
+        if temporary.get(db, table).is_some() {
+            continue;
+        }
         access.table(db, table, operation.needs())?;
     }
     Ok(())
 }
 
-/// Does `operation` on each table and returns the rows MariaDB's statement answers.
+/// Does `operation` on each table (the session's temporary table of a name first) and
+/// returns the rows MariaDB's statement answers.
 pub fn run(
     operation: Operation,
     tables: &Named,
     storage: &Arc<Storage>,
     reader: &ReaderSlot,
     access: AccessCheck<'_>,
+    temporary: &TemporaryTables,
 ) -> Rows {
     let mut rows = Vec::new();
     let mut collect_garbage = false;
@@ -111,7 +123,9 @@ pub fn run(
             continue;
         }
         let database = catalog.databases.get(db.as_str());
-        let found = database.and_then(|d| d.tables.get(table.as_str()));
+        let found = temporary
+            .get(db, table)
+            .or_else(|| database.and_then(|d| d.tables.get(table.as_str())));
         let view = database.and_then(|d| d.views.get(table.as_str()));
         let Some(found) = found else {
             match view {

@@ -2475,16 +2475,23 @@ impl Session {
             }
             Bound::Insert(plan) => {
                 let found_rows = self.client_found_rows;
-                self.with_transaction(true, |txn, state, interrupt| {
+                let write = self.writes_catalog_table(&plan.table);
+                self.with_transaction(write, |txn, state, interrupt| {
                     dml::execute_insert(plan, txn, params, state, interrupt, found_rows)
                 })?
             }
-            Bound::Update(plan) => self.with_transaction(true, |txn, state, interrupt| {
-                dml::execute_update(plan, txn, params, state, interrupt)
-            })?,
-            Bound::Delete(plan) => self.with_transaction(true, |txn, state, interrupt| {
-                dml::execute_delete(plan, txn, params, state, interrupt)
-            })?,
+            Bound::Update(plan) => {
+                let write = self.writes_catalog_table(&plan.scan.table);
+                self.with_transaction(write, |txn, state, interrupt| {
+                    dml::execute_update(plan, txn, params, state, interrupt)
+                })?
+            }
+            Bound::Delete(plan) => {
+                let write = self.writes_catalog_table(&plan.scan.table);
+                self.with_transaction(write, |txn, state, interrupt| {
+                    dml::execute_delete(plan, txn, params, state, interrupt)
+                })?
+            }
             Bound::MultiUpdate(plan) => self.with_transaction(true, |txn, state, interrupt| {
                 multi_table::execute_update(plan, txn, params, state, interrupt)
             })?,
@@ -3060,7 +3067,8 @@ impl Session {
             }
             Statement::TableMaintenance { operation, tables } => {
                 let tables = self.named_tables(tables)?;
-                maintenance::check_names(*operation, &tables, &self.state.access())?;
+                let temporary = &self.state.temporary;
+                maintenance::check_names(*operation, &tables, &self.state.access(), temporary)?;
                 let storage = self.engine.storage();
                 let rows = maintenance::run(
                     *operation,
@@ -3068,6 +3076,7 @@ impl Session {
                     storage,
                     &self.reader,
                     self.state.access(),
+                    temporary,
                 );
                 return self.send_rows(rows, sink, more);
             }
@@ -3079,7 +3088,13 @@ impl Session {
             Statement::ChecksumTable { tables, quick } => {
                 let tables = self.named_tables(tables)?;
                 let access = self.state.access();
-                maintenance::check_names(maintenance::Operation::Check, &tables, &access)?;
+                let temporary = &self.state.temporary;
+                maintenance::check_names(
+                    maintenance::Operation::Check,
+                    &tables,
+                    &access,
+                    temporary,
+                )?;
                 let rows = self.checksum_tables(&tables, *quick);
                 return self.send_rows(rows, sink, more);
             }
@@ -4165,7 +4180,8 @@ impl Session {
                 if information_schema::is_name(db) {
                     return (shown, Some(0));
                 }
-                let Some(table) = catalog.table(db, name) else {
+                let found = self.state.temporary.get(db, name);
+                let Some(table) = found.or_else(|| catalog.table(db, name)) else {
                     let e = match catalog.view(db, name) {
                         Some(_) => crate::checksum::not_base_table(db, name),
                         None => Error::no_such_table(db, name),

@@ -138,6 +138,12 @@ impl Session {
         Ok(())
     }
 
+    /// Whether a write to `table` is one a READ ONLY transaction (or LOCK TABLES ... READ)
+    /// refuses: not to the session's temporary table, as in MariaDB.
+    pub(super) fn writes_catalog_table(&self, table: &Arc<Table>) -> bool {
+        !self.is_temporary(table.db(), table)
+    }
+
     /// TRUNCATE of a temporary table: new, empty rows (AUTO_INCREMENT starts over).
     pub(super) fn truncate_temporary(&mut self, db: &str, table: &Table) {
         let schema = (*table.schema).clone();
