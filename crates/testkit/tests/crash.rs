@@ -680,3 +680,65 @@ fn generated_columns_survive_restarts() {
         );
     });
 }
+
+/// A temporary table is never logged: after kill -9 and after a graceful restart (a
+/// checkpoint) there is none, while the permanent rows committed in the same transaction
+/// as its rows are back; its name again means the permanent table it hid.
+#[test]
+fn temporary_tables_do_not_survive_a_restart_and_their_transactions_rows_do() {
+    let mut server = ManycoreServer::start();
+    let port = server.port();
+    let mut c = Conn::new(Opts::from(opts(port, None))).expect("connect");
+    for sql in [
+        "CREATE DATABASE scratch",
+        "USE scratch",
+        "CREATE TABLE kept (id INT PRIMARY KEY, v VARCHAR(10))",
+        "INSERT INTO kept VALUES (1, 'permanent')",
+        "CREATE TABLE audit (n INT)",
+        "CREATE TEMPORARY TABLE kept (id INT PRIMARY KEY, v VARCHAR(10))",
+        "CREATE TEMPORARY TABLE staged (id INT PRIMARY KEY)",
+        "START TRANSACTION",
+        "INSERT INTO kept VALUES (2, 'temporary')",
+        "INSERT INTO staged VALUES (1), (2)",
+        "INSERT INTO scratch.kept SELECT id + 10, 'copied' FROM staged",
+        "INSERT INTO audit SELECT COUNT(*) FROM staged",
+        "COMMIT",
+    ] {
+        c.query_drop(sql).expect(sql);
+    }
+    let rows = |c: &mut Conn| -> Vec<(i64, String)> {
+        c.query("SELECT id, v FROM scratch.kept ORDER BY id")
+            .expect("select kept")
+    };
+    // The INSERT ... SELECT wrote the temporary kept: what hides the permanent one.
+    assert_eq!(
+        rows(&mut c),
+        vec![
+            (2, "temporary".into()),
+            (11, "copied".into()),
+            (12, "copied".into())
+        ]
+    );
+    c.query_drop("INSERT INTO staged VALUES (3)")
+        .expect("insert staged");
+    drop(c);
+    for graceful in [false, true] {
+        match graceful {
+            true => server.restart(),
+            false => {
+                server.kill9();
+                server.restart();
+            }
+        }
+        let mut c = Conn::new(Opts::from(opts(port, None))).expect("connect after restart");
+        assert_eq!(rows(&mut c), vec![(1, "permanent".into())], "{graceful}");
+        let audit: Vec<i64> = c.query("SELECT n FROM scratch.audit").expect("audit");
+        assert_eq!(
+            audit,
+            vec![2],
+            "{graceful}: the transaction's permanent row"
+        );
+        let missing = c.query_drop("SELECT * FROM scratch.staged").unwrap_err();
+        assert_eq!(error_code(&missing), Some(1146), "{graceful}: {missing}");
+    }
+}
