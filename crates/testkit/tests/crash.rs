@@ -738,7 +738,9 @@ fn temporary_tables_do_not_survive_a_restart_and_their_transactions_rows_do() {
             vec![2],
             "{graceful}: the transaction's permanent row"
         );
-        let missing = c.query_drop("SELECT * FROM scratch.staged").unwrap_err();
+        let missing = c
+            .query_drop("SELECT * FROM scratch.staged")
+            .expect_err("the temporary table is gone");
         assert_eq!(error_code(&missing), Some(1146), "{graceful}: {missing}");
     }
 }
