@@ -905,7 +905,7 @@ struct Prepared {
     /// `@v` by the value it holds at each execution, so another type re-binds.
     user_variable_types: Vec<(String, DataType)>,
     database: Option<String>,
-    /// The privilege generation `bound` was checked under; another one re-binds.
+    /// The grants and temporary tables `bound` was bound under; another one re-binds.
     checked_generation: BindGeneration,
     /// The catalog `bound`'s tables were last found current in: while it is still the
     /// catalog, no table can have been replaced.
@@ -1082,8 +1082,6 @@ fn altered(copied: u64) -> StatementOutcome {
     }
 }
 
-/// An ALTER TABLE's ENGINE: an unknown one is 1286 before the table is looked up, as in
-/// MariaDB; another engine than InnoDB, the one there is, is a change not made (1235).
 /// The INSERT of CREATE TABLE ... SELECT: `select`'s rows into the new `table`'s
 /// `columns` (a new table has no triggers).
 fn select_insert_plan(
@@ -1109,6 +1107,8 @@ fn select_insert_plan(
     })
 }
 
+/// An ALTER TABLE's ENGINE: an unknown one is 1286 before the table is looked up, as in
+/// MariaDB; another engine than InnoDB, the one there is, is a change not made (1235).
 fn check_alter_engine(options: &crate::parse::TableOptions) -> Result<()> {
     let Some(asked) = options.engine.as_deref() else {
         return Ok(());
@@ -2856,7 +2856,8 @@ impl Session {
             let plan = select_insert_plan(&db, table, columns, select);
             let found_rows = self.client_found_rows;
             let inserted = plan.and_then(|plan| {
-                self.with_transaction(true, |txn, state, interrupt| {
+                // Not a write a READ ONLY transaction refuses: the table is temporary.
+                self.with_transaction(false, |txn, state, interrupt| {
                     dml::execute_insert(&plan, txn, params, state, interrupt, found_rows)
                 })
             });
