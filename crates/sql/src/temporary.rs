@@ -8,12 +8,13 @@
 //!     in MariaDB: neither commits the session's transaction nor is undone by ROLLBACK;
 //!     the rows written to it are.
 //! (2) A name resolves to the session's temporary table of that database and name before
-//!     a table or view of the catalog (which it hides): in `BindContext::table` and FROM,
-//!     the places statements turn names into tables, and in the session's DDL. Once the
+//!     a table or view of the catalog (which it hides): in `BindContext::table` and
+//!     `view::find`, the places statements turn names into tables, and in the session's
+//!     DDL and SHOW statements (`Session::lookup_table`). Once the
 //!     session made it, no privilege is checked on it, as in MariaDB. A view's query never
 //!     sees it (`BindContext::temporary` is `NONE` there); a stored program's body does.
 //! (3) Every change of the set bumps `generation`, which is part of every plan's
-//!     staleness check (`SessionState::plan_generation`): prepared statements, the text
+//!     staleness check (`plan_cache::BindGeneration`): prepared statements, the text
 //!     plan cache and bound procedures are bound again after it.
 
 use manycore_storage::Table;

@@ -1877,9 +1877,6 @@ pub(crate) fn insert_sorted(tree: &Tree, mut entries: Vec<IndexEntry>) {
     });
 }
 
-/// `old` under `schema`, with its rows and indexes: `Storage::alter_table` without
-/// `convert`, whose schema may change nothing a stored row or an index depends on.
-/// `old`'s rows under `schema`: an index `old` has keeps its tree, an added one is built.
 /// `old` with `schema`: its rows kept (`convert` None: no stored value changes) or each
 /// committed row converted into new rows (TableBusy if a transaction holds one), then
 /// `verify`'d. The new table keeps `old`'s id and database.
@@ -1936,6 +1933,9 @@ fn rebuilt<E: From<StorageError>>(
     Ok(Arc::new(table))
 }
 
+/// `old` under `schema`, with its rows and indexes: `Storage::alter_table` without
+/// `convert`, whose schema may change nothing a stored row or an index depends on.
+/// `old`'s rows under `schema`: an index `old` has keeps its tree, an added one is built.
 fn with_schema_keeping_rows(old: &Table, schema: TableSchema) -> Result<Arc<Table>, StorageError> {
     assert_keeps_rows(&old.schema, &schema);
     let kept = |index: &IndexSchema| {
