@@ -60,3 +60,23 @@ SELECT COUNT(*) FROM s2;
 SHOW TABLES;
 SELECT * FROM e1;
 SELECT * FROM e4;
+
+-- Keys may name the query's columns, with or without columns of their own.
+CREATE TABLE k1 (PRIMARY KEY (id)) SELECT id, a FROM src;
+SHOW CREATE TABLE k1;
+CREATE TABLE k2 (extra INT DEFAULT 7, PRIMARY KEY (id), KEY (b)) SELECT id, b FROM src WHERE id < 60;
+SHOW CREATE TABLE k2;
+SELECT * FROM k2 ORDER BY id;
+CREATE TABLE k3 (b VARCHAR(40), UNIQUE KEY u (b, id)) SELECT id, a, b FROM src WHERE id < 60;
+SHOW CREATE TABLE k3;
+CREATE TABLE k4 (UNIQUE (b(2))) SELECT b FROM src WHERE id < 52;
+SHOW CREATE TABLE k4;
+CREATE TABLE k5 (CHECK (id > 0)) COMMENT 'checked' SELECT id FROM src WHERE id < 52;
+SHOW CREATE TABLE k5;
+CREATE TABLE k6 COMMENT 'kept' SELECT 1 AS one;
+SHOW CREATE TABLE k6;
+-- Bad keys: an unknown column, a key naming a duplicated one, a duplicate in the rows.
+CREATE TABLE k7 (PRIMARY KEY (nope)) SELECT id FROM src;
+CREATE TABLE k8 (KEY (id)) SELECT id, id FROM src;
+CREATE TABLE k9 (PRIMARY KEY (a)) SELECT a FROM src UNION ALL SELECT a FROM src;
+SELECT * FROM k9;

@@ -521,11 +521,11 @@ pub fn like_definition(name: &str, source: &manycore_storage::Table) -> Result<T
 }
 
 /// `CREATE TABLE name [(definitions)] SELECT ...` whose result has `columns`: the defined
-/// columns and keys, then each result column no definition names, as MariaDB makes it:
-/// a table column keeps its definition (type, width, default, comment; AUTO_INCREMENT
-/// dropped, leaving a NOT NULL column the type's implicit default), an expression's
-/// column gets the result type (a NULL one BINARY(0)) and no default. Also returns, per
-/// result column, the table column it fills.
+/// columns, then each result column no definition names, as MariaDB makes it: a table
+/// column keeps its definition (type, width, default, comment; AUTO_INCREMENT dropped,
+/// leaving a NOT NULL column the type's implicit default), an expression's column gets the
+/// result type (a NULL one BINARY(0)) and no default. The keys may name any of these
+/// columns. Also returns, per result column, the table column it fills.
 pub fn select_definition(
     create: &ast::CreateTable,
     db: &str,
@@ -533,43 +533,6 @@ pub fn select_definition(
     catalog: &manycore_storage::Catalog,
     session: &dyn SessionContext,
 ) -> Result<(TableDefinition, Vec<usize>)> {
-    let name = create.name.0.last().map(object_part).unwrap_or_default();
-    check_table_name(&name)?;
-    let database_collation = database_collation(catalog, db);
-    let mut definition = if create.columns.is_empty() {
-        if !create.constraints.is_empty() {
-            return Err(Error::not_supported(
-                "keys without columns in CREATE TABLE ... SELECT",
-            ));
-        }
-        let options = create_options(create, db, &name, database_collation, session)?;
-        TableDefinition {
-            schema: TableSchema {
-                name,
-                columns: Vec::new(),
-                primary_key: None,
-                indexes: Vec::new(),
-                comment: String::new(),
-                options,
-                foreign_keys: Vec::new(),
-                checks: Vec::new(),
-            },
-            auto_increment_start: None,
-        }
-    } else {
-        table_definition(create, db, database_collation, session)?
-    };
-    // MariaDB's order: the defined columns the query does not fill, then the query's
-    // columns (a defined one keeps its definition there).
-    let schema = &mut definition.schema;
-    let defined = std::mem::take(&mut schema.columns);
-    let mut new_position = vec![0; defined.len()];
-    let filled = |c: &ColumnSchema| columns.iter().any(|r| r.name.eq_ignore_ascii_case(&c.name));
-    for (i, c) in defined.iter().enumerate().filter(|(_, c)| !filled(c)) {
-        new_position[i] = schema.columns.len();
-        schema.columns.push(c.clone());
-    }
-    let mut fills = Vec::with_capacity(columns.len());
     for (n, column) in columns.iter().enumerate() {
         if columns[..n]
             .iter()
@@ -577,18 +540,49 @@ pub fn select_definition(
         {
             return Err(Error::duplicate_column(&column.name));
         }
-        match defined
-            .iter()
-            .position(|c| c.name.eq_ignore_ascii_case(&column.name))
-        {
-            Some(i) => {
-                new_position[i] = schema.columns.len();
-                schema.columns.push(defined[i].clone());
-            }
-            None => schema.columns.push(result_column(column, catalog)),
-        }
-        fills.push(schema.columns.len() - 1);
     }
+    let defined_at = |column: &crate::sink::ColumnInfo| {
+        create
+            .columns
+            .iter()
+            .position(|d| d.name.value.eq_ignore_ascii_case(&column.name))
+    };
+    let from_query = columns
+        .iter()
+        .filter(|c| defined_at(c).is_none())
+        .map(|c| result_column(c, catalog))
+        .collect();
+    let collation = database_collation(catalog, db);
+    let mut definition = definition_with(create, db, collation, session, from_query)?;
+    // MariaDB's order: the defined columns the query does not fill, then the query's
+    // columns (a defined one keeps its definition there). The table's columns are now the
+    // defined ones, then the query's others; `order` lists them in MariaDB's order.
+    let defined = create.columns.len();
+    let filled: Vec<Option<usize>> = columns.iter().map(defined_at).collect();
+    let mut order: Vec<usize> = (0..defined)
+        .filter(|i| !filled.contains(&Some(*i)))
+        .collect();
+    let mut next_from_query = defined;
+    for fills in &filled {
+        order.push(fills.unwrap_or_else(|| {
+            next_from_query += 1;
+            next_from_query - 1
+        }));
+    }
+    let schema = &mut definition.schema;
+    debug_assert_eq!(order.len(), schema.columns.len());
+    let mut new_position = vec![0; order.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_position[old] = new;
+    }
+    let mut unordered: Vec<Option<ColumnSchema>> = std::mem::take(&mut schema.columns)
+        .into_iter()
+        .map(Some)
+        .collect();
+    schema.columns = order
+        .iter()
+        .map(|&old| unordered[old].take().expect("each column once"))
+        .collect();
     for c in schema.primary_key.iter_mut().flatten() {
         *c = new_position[*c];
     }
@@ -597,6 +591,7 @@ pub fn select_definition(
             *c = new_position[*c];
         }
     }
+    let fills = (order.len() - columns.len()..order.len()).collect();
     Ok((definition, fills))
 }
 
@@ -792,9 +787,21 @@ pub fn table_definition(
     database_collation: Collation,
     session: &dyn SessionContext,
 ) -> Result<TableDefinition> {
+    definition_with(create, db, database_collation, session, Vec::new())
+}
+
+/// The table `create` defines, with the columns `from_query` after its own: a CREATE
+/// TABLE ... SELECT's keys may name the query's columns (`select_definition`).
+fn definition_with(
+    create: &ast::CreateTable,
+    db: &str,
+    database_collation: Collation,
+    session: &dyn SessionContext,
+    from_query: Vec<ColumnSchema>,
+) -> Result<TableDefinition> {
     let name = create.name.0.last().map(object_part).unwrap_or_default();
     check_table_name(&name)?;
-    if create.columns.is_empty() {
+    if create.columns.is_empty() && from_query.is_empty() {
         // MariaDB's grammar has no empty column list: `CREATE TABLE t ()` is a syntax error.
         return Err(Error::parse_near(")", 1));
     }
@@ -841,6 +848,7 @@ pub fn table_definition(
         }
         columns.push(column);
     }
+    columns.extend(from_query);
     for constraint in &create.constraints {
         match constraint {
             ast::TableConstraint::PrimaryKey(pk) => {
