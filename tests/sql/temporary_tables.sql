@@ -260,3 +260,63 @@ DELETE FROM gen WHERE id = 9;
 UNLOCK TABLES;
 SELECT COUNT(*) FROM gen;
 SELECT id FROM gen WHERE id = 1 FOR UPDATE;
+-- But a READ ONLY transaction may not create or drop one (1792); LOCK TABLES ... READ may.
+CREATE TEMPORARY TABLE ro_a (a INT);
+START TRANSACTION READ ONLY;
+CREATE TEMPORARY TABLE ro_b (a INT);
+CREATE TEMPORARY TABLE IF NOT EXISTS ro_a (a INT);
+CREATE TEMPORARY TABLE ro_c LIKE ro_a;
+CREATE TEMPORARY TABLE ro_d SELECT 1 AS a;
+DROP TEMPORARY TABLE ro_a;
+SELECT @@in_transaction;
+COMMIT;
+SELECT COUNT(*) FROM ro_a;
+SELECT COUNT(*) FROM ro_b;
+LOCK TABLES perm READ;
+CREATE TEMPORARY TABLE ro_e (a INT);
+INSERT INTO ro_e VALUES (1);
+CREATE TEMPORARY TABLE ro_f SELECT a + 1 AS b FROM ro_e;
+DROP TEMPORARY TABLE ro_a;
+UNLOCK TABLES;
+SELECT * FROM ro_f;
+DROP TEMPORARY TABLE ro_e, ro_f;
+
+-- One RENAME TABLE may rename temporary and permanent tables, all or none; each old name
+-- is a temporary table if one has it when its turn comes.
+CREATE TABLE rp1 (id INT);
+INSERT INTO rp1 VALUES (1);
+CREATE TABLE rp2 (id INT);
+INSERT INTO rp2 VALUES (2);
+CREATE TEMPORARY TABLE rt (id INT);
+INSERT INTO rt VALUES (10);
+RENAME TABLE rt TO rtb, rp1 TO rp1b;
+SHOW TABLES LIKE 'r%';
+SELECT * FROM rtb;
+SELECT * FROM rp1b;
+-- A swap through a temporary middle name: rt ends permanent, rp2 temporary.
+RENAME TABLE rtb TO rt, rt TO tmpx, rp2 TO rt, tmpx TO rp2;
+SHOW TABLES LIKE 'r%';
+SELECT * FROM rt;
+SELECT * FROM rp2;
+-- A temporary table of the same name is renamed, not the permanent one it hides.
+CREATE TABLE rdup (id INT);
+INSERT INTO rdup VALUES (100);
+CREATE TEMPORARY TABLE rdup (id INT);
+INSERT INTO rdup VALUES (200);
+RENAME TABLE rdup TO rdup2;
+SELECT * FROM rdup;
+SELECT * FROM rdup2;
+-- A failing pair undoes the pairs before it, of either kind.
+CREATE TEMPORARY TABLE ru (id INT);
+CREATE TABLE rw (id INT);
+RENAME TABLE ru TO ru2, rw TO rdup;
+RENAME TABLE rp1b TO rp1c, ru TO rp2;
+SHOW TABLES LIKE 'r%';
+SELECT COUNT(*) FROM ru;
+SELECT * FROM ru2;
+RENAME TABLE IF EXISTS ru TO ru3, nosuch TO rz, rw TO rw2;
+SHOW WARNINGS;
+SHOW TABLES LIKE 'r%';
+SELECT COUNT(*) FROM ru3;
+DROP TABLE rp1b, rt, rdup, rw2;
+DROP TEMPORARY TABLE rp2, rdup2, ru3;

@@ -1596,17 +1596,25 @@ impl Session {
             })
     }
 
+    /// 1792 in a READ ONLY transaction, for a statement that writes.
+    fn check_not_read_only(&self) -> Result<()> {
+        if self.read_only && self.explicit {
+            return Err(Error::new(
+                ErrorCode::ReadOnlyTransaction,
+                "Cannot execute statement in a READ ONLY transaction",
+            ));
+        }
+        Ok(())
+    }
+
     /// Runs `f` in the statement's transaction (invariant (1)).
     fn with_transaction<R>(
         &mut self,
         write: bool,
         f: impl FnOnce(&mut Transaction, &SessionState, &ProcessEntry) -> Result<R>,
     ) -> Result<R> {
-        if write && self.read_only && self.explicit {
-            return Err(Error::new(
-                ErrorCode::ReadOnlyTransaction,
-                "Cannot execute statement in a READ ONLY transaction",
-            ));
+        if write {
+            self.check_not_read_only()?;
         }
         let session_txn = self.explicit || !self.state.autocommit;
         if !session_txn {
@@ -2856,7 +2864,7 @@ impl Session {
             let plan = select_insert_plan(&db, table, columns, select);
             let found_rows = self.client_found_rows;
             let inserted = plan.and_then(|plan| {
-                // Not a write a READ ONLY transaction refuses: the table is temporary.
+                // Checked by `create_temporary_table`: LOCK TABLES ... READ allows it.
                 self.with_transaction(false, |txn, state, interrupt| {
                     dml::execute_insert(&plan, txn, params, state, interrupt, found_rows)
                 })
@@ -4209,18 +4217,18 @@ impl Session {
         pairs: &[ast::RenameTable],
         if_exists: bool,
     ) -> Result<StatementOutcome> {
-        let mut renames = pairs
+        let all = pairs
             .iter()
-            .map(|p| self.rename_pair(&p.old_name, &p.new_name))
+            .map(|p| self.rename_names(&p.old_name, &p.new_name))
             .collect::<Result<Vec<_>>>()?;
-        let temporary = |r: &TableRename| self.state.temporary.get(&r.from_db, &r.from).is_some();
-        if renames.first().is_some_and(temporary) {
-            self.rename_temporary_tables(&renames)?;
-            return Ok(StatementOutcome::ok());
+        let mut is_temporary = self.renames_temporary(&all).into_iter();
+        let (temporary, mut renames): (Vec<_>, Vec<_>) = all
+            .into_iter()
+            .partition(|_| is_temporary.next() == Some(true));
+        for rename in &renames {
+            self.check_rename_privileges(rename)?;
         }
-        if renames.iter().any(temporary) {
-            self.rename_temporary_tables(&renames)?; // Refused: they are mixed.
-        }
+        self.check_temporary_renames(&temporary)?;
         if if_exists {
             let catalog = self.engine.storage().catalog();
             // (db, name, exists) as the kept pairs before leave them, the latest last.
@@ -4247,32 +4255,58 @@ impl Session {
                 true
             });
         }
+        // The catalog's renames may fail; the temporary tables' cannot once checked.
         if !renames.is_empty() {
             self.rename_tables(&renames)?;
         }
+        self.apply_temporary_renames(&temporary);
         Ok(StatementOutcome::ok())
     }
 
-    /// One pair of RENAME TABLE (or ALTER TABLE ... RENAME), names resolved (an unqualified
-    /// one is in the current database) and privileges checked as MariaDB checks them:
-    /// ALTER and DROP on the old name, CREATE and INSERT on the new.
+    /// One pair of ALTER TABLE ... RENAME, names resolved (`rename_names`) and privileges
+    /// checked unless it renames the session's own temporary table.
     fn rename_pair(&self, from: &ast::ObjectName, to: &ast::ObjectName) -> Result<TableRename> {
+        let rename = self.rename_names(from, to)?;
+        if self
+            .state
+            .temporary
+            .get(&rename.from_db, &rename.from)
+            .is_none()
+        {
+            self.check_rename_privileges(&rename)?;
+        }
+        Ok(rename)
+    }
+
+    /// A rename's names, an unqualified one in the current database.
+    fn rename_names(&self, from: &ast::ObjectName, to: &ast::ObjectName) -> Result<TableRename> {
         let (from_db, from) = crate::ddl::split_name(from)?;
         let from_db = self.require_db(from_db)?;
         let (to_db, to) = crate::ddl::split_name(to)?;
         let to_db = self.require_db(to_db)?;
-        // The session's own temporary table is renamed without privilege checks.
-        if self.state.temporary.get(&from_db, &from).is_none() {
-            let access = self.state.access();
-            access.table(&from_db, &from, Privileges::ALTER | Privileges::DROP)?;
-            access.table(&to_db, &to, Privileges::CREATE | Privileges::INSERT)?;
-        }
         Ok(TableRename {
             from_db,
             from,
             to_db,
             to,
         })
+    }
+
+    /// The privileges MariaDB checks to rename a table of the catalog: ALTER and DROP on
+    /// the old name, CREATE and INSERT on the new. (The session's own temporary table is
+    /// renamed without.)
+    fn check_rename_privileges(&self, rename: &TableRename) -> Result<()> {
+        let access = self.state.access();
+        access.table(
+            &rename.from_db,
+            &rename.from,
+            Privileges::ALTER | Privileges::DROP,
+        )?;
+        access.table(
+            &rename.to_db,
+            &rename.to,
+            Privileges::CREATE | Privileges::INSERT,
+        )
     }
 
     /// Renames as one storage change (`Storage::rename_tables`: pairs in order, all or

@@ -6,7 +6,8 @@
 //!     transactions and row locks as any table's, in no catalog, its commits not logged
 //!     (storage catalog invariant (11)). Its creation and drop are not transactional, as
 //!     in MariaDB: neither commits the session's transaction nor is undone by ROLLBACK;
-//!     the rows written to it are.
+//!     the rows written to it are. A READ ONLY transaction may write its rows, but not
+//!     create or drop it (1792).
 //! (2) A name resolves to the session's temporary table of that database and name before
 //!     a table or view of the catalog (which it hides): in `BindContext::table` and
 //!     `view::find`, the places statements turn names into tables, and in the session's

@@ -381,6 +381,75 @@ fn column_privileges_with_a_restricted_user() {
 }
 
 #[test]
+fn temporary_tables_need_create_temporary_tables_and_nothing_more() {
+    let server = Server::from_env();
+    let port = server.port();
+    let mut root = server.connect();
+    for statement in [
+        "DROP USER IF EXISTS tess@localhost",
+        "DROP DATABASE IF EXISTS acct_tmp",
+        "CREATE DATABASE acct_tmp",
+        "CREATE TABLE acct_tmp.src (id INT PRIMARY KEY)",
+        "INSERT INTO acct_tmp.src VALUES (1), (2)",
+        "CREATE USER tess@localhost IDENTIFIED BY 'pw'",
+        "GRANT SELECT ON acct_tmp.src TO tess@localhost",
+    ] {
+        root.query_drop(statement)
+            .unwrap_or_else(|e| panic!("{statement}: {e}"));
+    }
+    let mut tess = connect_as(port, "tess", "pw").expect("tess logs in");
+    tess.query_drop("USE acct_tmp")
+        .expect("a grant opens the database");
+    let denied = "Access denied for user 'tess'@'localhost' to database 'acct_tmp'";
+    assert_denied(
+        &mut tess,
+        "CREATE TEMPORARY TABLE scratch (id INT)",
+        1044,
+        denied,
+    );
+    let (code, _, _) = error_of(tess.query_drop("CREATE TABLE plain (id INT)"));
+    assert_eq!(code, 1142, "CREATE TABLE needs CREATE");
+
+    root.query_drop("GRANT CREATE TEMPORARY TABLES ON acct_tmp.* TO tess@localhost")
+        .expect("grant");
+    // (MariaDB applies a database-level grant to a session at its next USE.)
+    tess.query_drop("USE acct_tmp").expect("use again");
+    // The session's own table is then written, altered, renamed and dropped with no
+    // other privilege (SELECT on its source is still needed to fill it).
+    for statement in [
+        "CREATE TEMPORARY TABLE scratch (id INT PRIMARY KEY)",
+        "INSERT INTO scratch SELECT id * 10 FROM src",
+        "UPDATE scratch SET id = id + 1",
+        "DELETE FROM scratch WHERE id = 11",
+        "ALTER TABLE scratch ADD COLUMN note VARCHAR(5)",
+        "RENAME TABLE scratch TO scratch2",
+        "CREATE TEMPORARY TABLE copied SELECT id FROM src",
+    ] {
+        tess.query_drop(statement)
+            .unwrap_or_else(|e| panic!("{statement}: {e}"));
+    }
+    let rows: Vec<(i32, Option<String>)> = tess
+        .query("SELECT id, note FROM scratch2")
+        .expect("read it");
+    assert_eq!(rows, [(21, None)]);
+    let copied: Option<i64> = tess
+        .query_first("SELECT COUNT(*) FROM copied")
+        .expect("count");
+    assert_eq!(copied, Some(2));
+    // Another session of the same account does not see them.
+    let mut other = connect_as(port, "tess", "pw").expect("second session");
+    let (code, _, _) = error_of(other.query_drop("SELECT * FROM acct_tmp.scratch2"));
+    assert_eq!(code, 1142, "a table the account may not read");
+    tess.query_drop("DROP TABLE scratch2, copied")
+        .expect("drop");
+    drop((tess, other));
+    root.query_drop("DROP USER tess@localhost")
+        .expect("drop user");
+    root.query_drop("DROP DATABASE acct_tmp")
+        .expect("drop database");
+}
+
+#[test]
 fn failed_logins_from_one_host_are_delayed() {
     if manycore_testkit::Target::from_env() != manycore_testkit::Target::Manycore {
         return; // MariaDB needs the connection_control plugin for this.

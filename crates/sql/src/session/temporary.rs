@@ -17,7 +17,9 @@ impl Session {
     /// CREATE TEMPORARY TABLE [IF NOT EXISTS] name (definitions) | LIKE source |
     /// [(definitions)] SELECT ...: needs CREATE TEMPORARY TABLES on the database, which,
     /// as in MariaDB, need not exist. The name is checked against the session's temporary
-    /// tables only: it may hide a table or view of the catalog.
+    /// tables only: it may hide a table or view of the catalog. As in MariaDB, a READ ONLY
+    /// transaction refuses it (1792), and DROP TEMPORARY TABLE, though not writes of its
+    /// rows.
     pub(super) fn create_temporary_table(
         &mut self,
         create: &ast::CreateTable,
@@ -25,6 +27,7 @@ impl Session {
         params: &[Value],
         parameters: &Parameters,
     ) -> Result<StatementOutcome> {
+        self.check_temporary_ddl_allowed()?;
         crate::storage_engine::check_create(create)?;
         let (db, name) = crate::ddl::split_name(&create.name)?;
         let db = self.require_db(db)?;
@@ -85,6 +88,7 @@ impl Session {
         names: &[ast::ObjectName],
         if_exists: bool,
     ) -> Result<StatementOutcome> {
+        self.check_temporary_ddl_allowed()?;
         let mut unknown = Vec::new();
         for name in names {
             let (db, table) = crate::ddl::split_name(name)?;
@@ -111,31 +115,69 @@ impl Session {
             .is_some_and(|t| Arc::ptr_eq(t, table))
     }
 
-    /// RENAME TABLE (or ALTER TABLE ... RENAME) of temporary tables: the pairs in order,
-    /// all or none; a target may hide a table of the catalog, not another temporary table
-    /// (1050). A statement renaming temporary and permanent tables together is not built
-    /// (1235; MariaDB renames both).
+    /// Which pairs of a RENAME TABLE rename the session's temporary tables: each pair's old
+    /// name is looked up among them as the pairs before it left them, so one statement may
+    /// rename temporary and permanent tables together (the two sets of names are apart), as
+    /// in MariaDB.
+    pub(super) fn renames_temporary(&self, renames: &[TableRename]) -> Vec<bool> {
+        let mut names: BTreeSet<(String, String)> = self.state.temporary.names().cloned().collect();
+        let mut temporary = Vec::with_capacity(renames.len());
+        for r in renames {
+            let renamed = names.remove(&(r.from_db.clone(), r.from.clone()));
+            if renamed {
+                names.insert((r.to_db.clone(), r.to.clone()));
+            }
+            temporary.push(renamed);
+        }
+        temporary
+    }
+
+    /// RENAME TABLE (or ALTER TABLE ... RENAME) of temporary tables: the pairs in order, all
+    /// or none; a target may hide a table of the catalog, not another temporary table
+    /// (1050). Each old name is a temporary table when its turn comes (`renames_temporary`).
     pub(super) fn rename_temporary_tables(&mut self, renames: &[TableRename]) -> Result<()> {
+        self.check_temporary_renames(renames)?;
+        self.apply_temporary_renames(renames);
+        Ok(())
+    }
+
+    /// 1050 for a pair of `renames` (temporary tables') whose new name a temporary table
+    /// has when its turn comes.
+    pub(super) fn check_temporary_renames(&self, renames: &[TableRename]) -> Result<()> {
         let mut names: BTreeSet<(String, String)> = self.state.temporary.names().cloned().collect();
         for r in renames {
-            if !names.remove(&(r.from_db.clone(), r.from.clone())) {
-                return Err(Error::not_supported(
-                    "RENAME TABLE of temporary and permanent tables in one statement",
-                ));
-            }
+            let renamed = names.remove(&(r.from_db.clone(), r.from.clone()));
+            assert!(
+                renamed,
+                "a temporary table's rename of a name it does not have"
+            );
             if !names.insert((r.to_db.clone(), r.to.clone())) {
                 return Err(storage_error(StorageError::TableExists(r.to.clone())));
             }
         }
+        Ok(())
+    }
+
+    /// Renames what `check_temporary_renames` passed.
+    pub(super) fn apply_temporary_renames(&mut self, renames: &[TableRename]) {
         let storage = self.engine.storage().clone();
         for r in renames {
             let old = self.state.temporary.remove(&r.from_db, &r.from);
-            let old = old.expect("checked above");
+            let old = old.expect("checked by check_temporary_renames");
             let new = storage.rename_temporary_table(&old, &r.to_db, &r.to);
             let added = self.state.temporary.insert(&r.to_db, new);
-            assert!(added, "checked above");
+            assert!(added, "checked by check_temporary_renames");
         }
-        Ok(())
+    }
+
+    /// CREATE and DROP TEMPORARY TABLE: 1792 in a READ ONLY transaction, which may still
+    /// write a temporary table's rows (`writes_catalog_table`); allowed under LOCK TABLES
+    /// ... READ (which runs as a READ ONLY transaction: `lock_tables`). As in MariaDB.
+    fn check_temporary_ddl_allowed(&self) -> Result<()> {
+        match self.tables_locked {
+            true => Ok(()),
+            false => self.check_not_read_only(),
+        }
     }
 
     /// Whether a write to `table` is one a READ ONLY transaction (or LOCK TABLES ... READ)
