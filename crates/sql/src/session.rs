@@ -2642,6 +2642,27 @@ impl Session {
         self.lookup_table_in(self.require_db(db)?, &table, needed)
     }
 
+    /// `lookup_table` for a statement that changes a base table (ALTER TABLE, CREATE and
+    /// DROP INDEX): a view of that name is 1347, as in MariaDB.
+    fn lookup_base_table(
+        &self,
+        name: &ast::ObjectName,
+        needed: Privileges,
+    ) -> Result<(String, Arc<Table>)> {
+        self.lookup_table(name, Some(needed)).map_err(|e| {
+            if e.code != ErrorCode::NoSuchTable {
+                return e;
+            }
+            // The name was split and its database resolved before the table was sought.
+            let (db, table) = crate::ddl::split_name(name).expect("split by lookup_table");
+            let db = self.require_db(db).expect("resolved by lookup_table");
+            match self.engine.storage().catalog().view(&db, &table) {
+                Some(_) => crate::checksum::not_base_table(&db, &table),
+                None => e,
+            }
+        })
+    }
+
     /// `lookup_table` of `db`.`table`.
     fn lookup_table_in(
         &self,
@@ -2682,7 +2703,7 @@ impl Session {
         name: &ast::ObjectName,
         if_exists: bool,
     ) -> Result<Option<(String, Arc<Table>)>> {
-        match self.lookup_table(name, Some(Privileges::ALTER)) {
+        match self.lookup_base_table(name, Privileges::ALTER) {
             Err(e) if if_exists && e.code == ErrorCode::NoSuchTable => {
                 self.state.push_warning("Error", e.code, e.message);
                 Ok(None)
@@ -3315,7 +3336,7 @@ impl Session {
                 }
             }
             Statement::AlterTableKeys { table } => {
-                let (db, table) = self.lookup_table(table, Some(Privileges::ALTER))?;
+                let (db, table) = self.lookup_base_table(table, Privileges::ALTER)?;
                 self.implicit_commit()?;
                 // Every index is kept up to date on each write, as InnoDB's are, so there is
                 // nothing to disable; MariaDB says the same for InnoDB.
@@ -3937,7 +3958,7 @@ impl Session {
                 Ok(StatementOutcome::ok())
             }
             S::CreateIndex(create) => {
-                let (db, table) = self.lookup_table(&create.table_name, Some(Privileges::INDEX))?;
+                let (db, table) = self.lookup_base_table(&create.table_name, Privileges::INDEX)?;
                 let name = create
                     .name
                     .as_ref()
@@ -3993,7 +4014,7 @@ impl Session {
                 ..
             } => {
                 use crate::alter::{drop_target_exists, DropKind};
-                let (db, table) = self.lookup_table(table_name, Some(Privileges::INDEX))?;
+                let (db, table) = self.lookup_base_table(table_name, Privileges::INDEX)?;
                 // As in MariaDB, DROP INDEX is ALTER TABLE DROP INDEX.
                 let mut drops = Vec::new();
                 for n in names {
