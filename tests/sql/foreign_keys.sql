@@ -237,3 +237,15 @@ SELECT * FROM mc ORDER BY id;
 CREATE TABLE mc_like LIKE mc;
 SHOW CREATE TABLE mc_like;
 DROP TABLE mc_like, mc, mr, ml, mp;
+
+-- Constraint names: one the table already has is InnoDB's errno 121, as one another
+-- table of the database has; two added together with one name errno 150.
+CREATE TABLE np (id INT PRIMARY KEY);
+CREATE TABLE nc (a INT, b INT, KEY (a), KEY (b), CONSTRAINT fkn FOREIGN KEY (a) REFERENCES np (id));
+ALTER TABLE nc ADD CONSTRAINT fkn FOREIGN KEY (a) REFERENCES np (id);
+ALTER TABLE nc ADD CONSTRAINT FKN FOREIGN KEY (b) REFERENCES np (id);
+ALTER TABLE nc ADD CONSTRAINT fko FOREIGN KEY (a) REFERENCES np (id), ADD CONSTRAINT fko FOREIGN KEY (b) REFERENCES np (id);
+CREATE TABLE nc2 (a INT, CONSTRAINT fkn FOREIGN KEY (a) REFERENCES np (id));
+CREATE TABLE nc3 (a INT, b INT, CONSTRAINT fkd FOREIGN KEY (a) REFERENCES np (id), CONSTRAINT fkd FOREIGN KEY (b) REFERENCES np (id));
+SHOW CREATE TABLE nc;
+DROP TABLE nc, np;

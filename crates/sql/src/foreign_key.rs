@@ -278,7 +278,8 @@ fn compatible(child: &DataType, parent: &DataType) -> bool {
 }
 
 /// Checks the foreign keys `added` to `child` (whose schema has them already, with the
-/// index each needs) in `db`: the constraint names are free in the database (errno 121),
+/// index each needs) in `db`: the constraint names are free in the database, this table's
+/// keys before included (errno 121; two added together with one name: errno 150),
 /// SET NULL has nullable columns, and with `checks` the parent exists (`child` itself for a
 /// self-reference) with an index leading with the referenced columns of compatible types
 /// (errno 150). `reported` is the table the 1005 message names.
@@ -291,12 +292,12 @@ pub fn check_definitions(
     reported: &str,
 ) -> Result<()> {
     for fk in added {
-        let taken_here = child
-            .foreign_keys
-            .iter()
-            .filter(|other| other.name.eq_ignore_ascii_case(&fk.name))
-            .count()
-            > 1;
+        let named = |keys: &[ForeignKeySchema]| {
+            let same = |other: &&ForeignKeySchema| other.name.eq_ignore_ascii_case(&fk.name);
+            keys.iter().filter(same).count()
+        };
+        let added_twice = named(added) > 1;
+        let taken_before = named(&child.foreign_keys) > named(added);
         let taken_elsewhere = catalog.databases.get(db).is_some_and(|d| {
             d.tables
                 .values()
@@ -304,11 +305,11 @@ pub fn check_definitions(
                 .flat_map(|t| t.schema.foreign_keys.iter())
                 .any(|other| other.name.eq_ignore_ascii_case(&fk.name))
         });
-        if taken_elsewhere {
+        if taken_elsewhere || taken_before {
             return Err(duplicate_name(db, reported));
         }
-        if taken_here {
-            // Two keys of one table with one name: InnoDB's errno 150.
+        if added_twice {
+            // Two keys added together with one name: InnoDB's errno 150.
             return Err(incorrectly_formed(db, reported));
         }
         let sets_null = fk.on_delete == ReferentialAction::SetNull
