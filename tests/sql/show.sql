@@ -77,6 +77,31 @@ SHOW GLOBAL STATUS WHERE Variable_name = 'Com_flush' AND Value > 0;
 FLUSH STATUS;
 SHOW SESSION STATUS LIKE 'Com_do';
 
+-- How each SELECT read its tables: the first table whole (Select_scan) or by an index
+-- range (Select_range: bounds or an IN list, not equalities alone), a later table of a
+-- join whole (Select_full_join), and the rows sorts delivered (Sort_rows).
+CREATE TABLE sa (id INT PRIMARY KEY, k INT, v INT, KEY (k));
+INSERT INTO sa VALUES (1, 1, 1), (2, 2, 2), (3, 3, 3), (4, 4, 4);
+CREATE TABLE sb (id INT PRIMARY KEY, aid INT, w INT);
+INSERT INTO sb VALUES (1, 1, 1), (2, 2, 2), (3, 9, 9);
+FLUSH STATUS;
+SELECT v FROM sa WHERE id = 2;
+SELECT v FROM sa WHERE k = 2;
+SHOW SESSION STATUS WHERE Variable_name IN ('Select_scan', 'Select_range', 'Select_full_join', 'Sort_rows');
+SELECT v FROM sa WHERE id IN (1, 3);
+SELECT v FROM sa WHERE id BETWEEN 1 AND 3;
+SELECT v FROM sa WHERE k > 2;
+SHOW SESSION STATUS WHERE Variable_name IN ('Select_scan', 'Select_range', 'Select_full_join', 'Sort_rows');
+FLUSH STATUS;
+SELECT * FROM sa JOIN sb ON sb.aid = sa.k ORDER BY sa.id;
+SHOW SESSION STATUS WHERE Variable_name IN ('Select_scan', 'Select_range', 'Select_full_join', 'Sort_rows');
+FLUSH STATUS;
+SELECT * FROM sa ORDER BY v DESC;
+SELECT * FROM sa WHERE id > 1 ORDER BY v DESC LIMIT 2;
+SELECT * FROM sa WHERE v > 1;
+SHOW SESSION STATUS WHERE Variable_name IN ('Select_scan', 'Select_range', 'Select_full_join', 'Sort_rows');
+DROP TABLE sa, sb;
+
 -- Output that legitimately differs: only success or error is compared.
 -- diff: skip-result
 SHOW VARIABLES LIKE 'version%';

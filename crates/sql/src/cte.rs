@@ -184,7 +184,7 @@ fn work_reference(cx: &BindContext, work: &WorkTable) -> Result<SelectPlan> {
         columns: columns.clone().into(),
         tables: Vec::new(),
         locking: None,
-        full_scan: false,
+        scans: Default::default(),
         calc_found_rows: false,
     })
 }
@@ -319,7 +319,7 @@ fn bind_recursive(cte: &ast::Cte, scope: &CteScope, cx: &BindContext) -> Result<
     }
     let columns: Vec<ColumnInfo> = anchor.columns.iter().cloned().collect();
     Ok(SelectPlan {
-        full_scan: anchor.full_scan,
+        scans: anchor.scans,
         plan: Plan::Recursive(Box::new(RecursiveCte {
             id: work.id,
             all,

@@ -1508,6 +1508,9 @@ impl expr::SessionContext for WriteSession<'_> {
     fn set_found_rows(&self, rows: u64) {
         self.inner.set_found_rows(rows)
     }
+    fn count_sorted_rows(&self, rows: u64) {
+        self.inner.count_sorted_rows(rows)
+    }
     fn information_schema_rows(
         &self,
         table: crate::information_schema::SystemTable,

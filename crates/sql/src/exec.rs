@@ -828,17 +828,23 @@ fn run_sort(
     let mut order: Vec<usize> = (0..count).collect();
     order.sort_by(|&a, &b| compare(row(a), row(b)));
     let mut previous: Option<&[Value]> = None;
+    let mut delivered = 0;
+    let mut flow = ControlFlow::Continue(());
     for &i in &order {
         let row = row(i);
         if distinct && previous.is_some_and(|p| compare(p, row) == Ordering::Equal) {
             continue;
         }
         previous = Some(row);
-        if out(&row[..width])?.is_break() {
-            return Ok(ControlFlow::Break(()));
+        delivered += 1;
+        flow = out(&row[..width])?;
+        if flow.is_break() {
+            break;
         }
     }
-    Ok(ControlFlow::Continue(()))
+    // Sort_rows: those delivered, as MariaDB counts a LIMIT's sort.
+    ctx.eval.session.count_sorted_rows(delivered);
+    Ok(flow)
 }
 
 /// Sorts by keys: NULL first ascending (last descending), stable for equal keys.
@@ -851,6 +857,7 @@ pub fn sort_rows<T>(
         .map(|(i, key)| KeyOrder::new(key, i))
         .collect();
     rows.sort_by(|a, b| compare_rows(&orders, &a.0, &b.0, session));
+    session.count_sorted_rows(rows.len() as u64);
 }
 
 /// How a sort compares one key, chosen once per sort rather than for each pair of rows:

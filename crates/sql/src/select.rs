@@ -7,7 +7,9 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::expr::{self, ColumnRef, Expr};
 use crate::information_schema::{self, SystemTable};
 use crate::join;
-use crate::plan::{AccessPath, Count, JoinSource, Plan, SortKey, SystemScan};
+use crate::plan::{
+    AccessPath, Count, IndexAccess, JoinSource, JoinStep, Plan, SortKey, SystemScan,
+};
 use crate::privilege::{AccessCheck, ColumnAccess, Privileges};
 use crate::scope::{Aggregates, Alias, BindScope, Outer, Parameters, SourceTable};
 use crate::set_operation;
@@ -32,9 +34,9 @@ pub struct SelectPlan {
     /// FOR UPDATE / LOCK IN SHARE MODE was given, with what it does with held rows
     /// (`session::locking_read`).
     pub locking: Option<Locking>,
-    /// The first table is read whole: counted as MariaDB's Select_scan on each execution,
-    /// decided here so executions do not walk the plan.
-    pub full_scan: bool,
+    /// How its tables are read, counted on each execution (decided here so executions do
+    /// not walk the plan).
+    pub scans: ScanKinds,
     /// SELECT SQL_CALC_FOUND_ROWS: FOUND_ROWS() counts the rows the outermost LIMIT
     /// received, not those it passed on (`exec::run_found`). Set for a SELECT statement
     /// (`calc_found_rows`), never for a subquery's plan.
@@ -870,7 +872,7 @@ pub fn bind_query_block(
         };
     }
     Ok(SelectPlan {
-        full_scan: is_full_scan(&plan),
+        scans: ScanKinds::of(&plan),
         plan,
         columns: items.into_iter().map(|i| i.info).collect(),
         tables: sources
@@ -1401,28 +1403,78 @@ pub fn bind_limit(
     })
 }
 
-fn is_full_scan(plan: &Plan) -> bool {
-    match plan {
-        Plan::Scan(s) => matches!(s.access, AccessPath::Full),
-        Plan::SystemScan(_) => true,
-        // As MariaDB counts Select_scan: the first table read is read whole.
-        Plan::Join(join) => match &join.steps[0].source {
-            JoinSource::Table { scan, .. } => matches!(scan.access, AccessPath::Full),
-            JoinSource::Rows { plan, .. } => is_full_scan(plan),
-            JoinSource::Outer { .. } => false,
-        },
-        Plan::Empty | Plan::WorkTable { .. } => false,
-        Plan::Recursive(cte) => is_full_scan(&cte.anchor),
-        Plan::Filter { input, .. }
-        | Plan::Aggregate { input, .. }
-        | Plan::Compute { input, .. }
-        | Plan::Sort { input, .. }
-        | Plan::Window { input, .. }
-        | Plan::Project { input, .. }
-        | Plan::Distinct { input, .. }
-        | Plan::Limit { input, .. } => is_full_scan(input),
-        Plan::SetOperation(operation) => {
-            is_full_scan(&operation.left) || is_full_scan(&operation.right)
+/// How a SELECT reads its tables, as MariaDB's status counters count its joins: the first
+/// table read whole (Select_scan) or by a range of an index (Select_range: bounds or an IN
+/// list, not equalities alone), and a later table of a join read whole, no index reaching
+/// it (Select_full_join).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ScanKinds {
+    pub scan: bool,
+    pub range: bool,
+    pub full_join: bool,
+}
+
+impl ScanKinds {
+    pub fn of(plan: &Plan) -> ScanKinds {
+        let first = |access: &AccessPath| ScanKinds {
+            scan: matches!(access, AccessPath::Full),
+            range: matches!(access, AccessPath::Index(index) if is_range(index)),
+            full_join: false,
+        };
+        match plan {
+            Plan::Scan(s) => first(&s.access),
+            Plan::SystemScan(_) => ScanKinds {
+                scan: true,
+                ..ScanKinds::default()
+            },
+            Plan::Join(join) => {
+                let kinds = match &join.steps[0].source {
+                    JoinSource::Table { scan, .. } => first(&scan.access),
+                    JoinSource::Rows { plan, .. } => ScanKinds::of(plan),
+                    JoinSource::Outer { .. } => ScanKinds::default(),
+                };
+                ScanKinds {
+                    full_join: kinds.full_join || reads_later_table_whole(&join.steps[1..]),
+                    ..kinds
+                }
+            }
+            Plan::Empty | Plan::WorkTable { .. } => ScanKinds::default(),
+            Plan::Recursive(cte) => ScanKinds::of(&cte.anchor),
+            Plan::Filter { input, .. }
+            | Plan::Aggregate { input, .. }
+            | Plan::Compute { input, .. }
+            | Plan::Sort { input, .. }
+            | Plan::Window { input, .. }
+            | Plan::Project { input, .. }
+            | Plan::Distinct { input, .. }
+            | Plan::Limit { input, .. } => ScanKinds::of(input),
+            Plan::SetOperation(operation) => {
+                ScanKinds::of(&operation.left).or(ScanKinds::of(&operation.right))
+            }
         }
     }
+
+    /// Either's kinds: a set operation's, whose sides are joins of their own.
+    pub fn or(self, other: ScanKinds) -> ScanKinds {
+        ScanKinds {
+            scan: self.scan || other.scan,
+            range: self.range || other.range,
+            full_join: self.full_join || other.full_join,
+        }
+    }
+}
+
+/// An index access MariaDB calls a range: a bound, or several values for a column.
+fn is_range(access: &IndexAccess) -> bool {
+    access.lower.is_some() || access.upper.is_some() || access.eq.iter().any(|v| v.len() > 1)
+}
+
+/// Whether a join step after the first reads a table whole for each row before it (or,
+/// buffered, once: MariaDB's join buffer counts as a full join too).
+fn reads_later_table_whole(steps: &[JoinStep]) -> bool {
+    steps.iter().any(|step| match &step.source {
+        JoinSource::Table { scan, .. } => matches!(scan.access, AccessPath::Full),
+        JoinSource::Rows { plan, .. } => ScanKinds::of(plan).scan,
+        JoinSource::Outer { steps, .. } => reads_later_table_whole(steps),
+    })
 }

@@ -237,6 +237,16 @@ pub(crate) struct SessionState {
 }
 
 impl SessionState {
+    /// Adds `n` to `counter`, the session's and its worker's (engine invariant (1)).
+    #[inline]
+    fn count(&self, counter: Counter, n: u64) {
+        self.engine.status().add(self.worker, counter, n);
+        // A global-only counter's session cell would never be read.
+        if !counter.is_global_only() {
+            self.counters.add(counter, n);
+        }
+    }
+
     /// What the plans bound now depend on besides the catalog (`plan_cache::BindGeneration`).
     fn bind_generation(&self) -> BindGeneration {
         BindGeneration {
@@ -794,6 +804,10 @@ impl SessionContext for SessionState {
 
     fn set_found_rows(&self, rows: u64) {
         self.found_rows.set(rows);
+    }
+
+    fn count_sorted_rows(&self, rows: u64) {
+        self.count(Counter::SortRows, rows);
     }
 
     fn information_schema_rows(
@@ -1519,11 +1533,7 @@ impl Session {
     /// Adds `n` to `counter`, the session's and its worker's (engine invariant (1)).
     #[inline]
     pub fn count(&self, counter: Counter, n: u64) {
-        self.engine.status().add(self.state.worker, counter, n);
-        // A global-only counter's session cell would never be read.
-        if !counter.is_global_only() {
-            self.state.counters.add(counter, n);
-        }
+        self.state.count(counter, n);
     }
 
     // ---- transactions -------------------------------------------------------------
@@ -2470,8 +2480,15 @@ impl Session {
     ) -> Result<()> {
         let outcome = match bound {
             Bound::Select(plan) => {
-                if plan.full_scan {
-                    self.count(Counter::SelectScan, 1);
+                let scans = plan.scans;
+                for (counted, counter) in [
+                    (scans.scan, Counter::SelectScan),
+                    (scans.range, Counter::SelectRange),
+                    (scans.full_join, Counter::SelectFullJoin),
+                ] {
+                    if counted {
+                        self.count(counter, 1);
+                    }
                 }
                 let rows = self.reading_select(plan, params, |ctx| {
                     sink.result_set_start(&plan.columns)?;

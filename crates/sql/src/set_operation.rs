@@ -81,7 +81,7 @@ pub fn combine(
     let mut tables = left.tables;
     tables.extend(right.tables);
     Ok(SelectPlan {
-        full_scan: left.full_scan || right.full_scan,
+        scans: left.scans.or(right.scans),
         plan: Plan::SetOperation(Box::new(SetOperation {
             operator,
             all,
@@ -110,7 +110,7 @@ pub fn order_and_limit(
         columns,
         tables,
         locking,
-        full_scan,
+        scans,
         calc_found_rows: _,
     } = operand;
     if query.order_by.is_some() && select::is_rollup_block(&query.body) {
@@ -149,7 +149,7 @@ pub fn order_and_limit(
         columns,
         tables,
         locking: locking.or(crate::select::locking(query)?),
-        full_scan,
+        scans,
         calc_found_rows: false,
     })
 }
