@@ -102,6 +102,42 @@ SELECT * FROM sa WHERE v > 1;
 SHOW SESSION STATUS WHERE Variable_name IN ('Select_scan', 'Select_range', 'Select_full_join', 'Sort_rows');
 DROP TABLE sa, sb;
 
+-- The storage reads and writes each statement made, as MariaDB counts InnoDB's handler
+-- calls: a seek (Handler_read_key) returns its first row, each further row of a range and
+-- the read that ends it are Handler_read_next (none for a unique point, none after LIMIT
+-- stopped the scan), a whole-table scan's rows and its ending read Handler_read_rnd_next.
+CREATE TABLE ha (id INT PRIMARY KEY, k INT, v INT, u INT, KEY (k), UNIQUE KEY (u));
+INSERT INTO ha VALUES (1, 1, 1, 10), (2, 2, 2, 20), (3, 2, 3, 30), (4, 4, 4, 40), (5, 5, 5, 50);
+CREATE TABLE hb (id INT PRIMARY KEY, aid INT);
+INSERT INTO hb VALUES (1, 1), (2, 2), (3, 9);
+FLUSH STATUS;
+SELECT v FROM ha WHERE id = 2;
+SELECT v FROM ha WHERE id = 7;
+SELECT v FROM ha WHERE u = 30;
+SHOW SESSION STATUS WHERE Variable_name IN ('Handler_read_key', 'Handler_read_next', 'Handler_read_rnd_next', 'Handler_write', 'Handler_update', 'Handler_delete');
+FLUSH STATUS;
+SELECT v FROM ha WHERE k = 2;
+SELECT v FROM ha WHERE k = 2 LIMIT 1;
+SELECT v FROM ha WHERE id BETWEEN 2 AND 4;
+SELECT COUNT(*) FROM ha WHERE id > 0 AND v > 0;
+SHOW SESSION STATUS WHERE Variable_name IN ('Handler_read_key', 'Handler_read_next', 'Handler_read_rnd_next');
+FLUSH STATUS;
+SELECT v FROM ha WHERE v > 2;
+SELECT v FROM ha WHERE v > 2 LIMIT 1;
+SHOW SESSION STATUS WHERE Variable_name IN ('Handler_read_key', 'Handler_read_next', 'Handler_read_rnd_next');
+FLUSH STATUS;
+SELECT v FROM ha WHERE u IN (10, 40);
+SELECT hb.id, ha.v FROM hb JOIN ha ON ha.id = hb.aid;
+SHOW SESSION STATUS WHERE Variable_name IN ('Handler_read_key', 'Handler_read_next', 'Handler_read_rnd_next');
+FLUSH STATUS;
+UPDATE ha SET v = v + 1 WHERE id = 2;
+UPDATE ha SET v = v + 1 WHERE k = 2;
+INSERT INTO ha VALUES (6, 6, 6, 60), (7, 7, 7, 70);
+DELETE FROM ha WHERE id = 7;
+DELETE FROM ha WHERE v = 6;
+SHOW SESSION STATUS WHERE Variable_name IN ('Handler_read_key', 'Handler_read_next', 'Handler_read_rnd_next', 'Handler_write', 'Handler_update', 'Handler_delete');
+DROP TABLE ha, hb;
+
 -- Output that legitimately differs: only success or error is compared.
 -- diff: skip-result
 SHOW VARIABLES LIKE 'version%';

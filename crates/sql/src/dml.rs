@@ -22,6 +22,7 @@
 //! Invariant: every value handed to storage went through `store_value` (or is a column
 //! default, stored already coerced), so it has its column's type (types invariant (2)).
 
+use crate::engine::Counter;
 use crate::error::{Error, ErrorCode, Result};
 use crate::exec::{self, ExecContext};
 use crate::expr::{self, ColumnRef, EvalContext, Expr, SubqueryKind};
@@ -1057,6 +1058,7 @@ pub fn execute_update(
         match txn.update(table, &slot, new.into_boxed_slice()) {
             Ok(()) => {
                 changed += 1;
+                session.count(Counter::HandlerUpdate, 1);
                 if let (Some(enforcer), Some(old), Some(new)) = (&enforcer, &old, &kept) {
                     enforcer.row_written(txn, table, Some(old.as_slice()), Some(new.as_slice()))?;
                 }
@@ -1300,6 +1302,7 @@ impl Deleting<'_> {
         // A delete never meets a duplicate key, the one error that shows the row.
         txn.delete(table, slot)
             .map_err(|e| write_error(e, table, &[]))?;
+        session.count(Counter::HandlerDelete, 1);
         if let Some(enforcer) = self.enforcer {
             enforcer.row_written(txn, table, Some(row), None)?;
         }
@@ -1508,8 +1511,8 @@ impl expr::SessionContext for WriteSession<'_> {
     fn set_found_rows(&self, rows: u64) {
         self.inner.set_found_rows(rows)
     }
-    fn count_sorted_rows(&self, rows: u64) {
-        self.inner.count_sorted_rows(rows)
+    fn count(&self, counter: crate::engine::Counter, n: u64) {
+        self.inner.count(counter, n)
     }
     fn information_schema_rows(
         &self,
@@ -2005,6 +2008,7 @@ fn insert_row(
         let savepoint = txn.savepoint();
         match txn.insert_or_return(table, row.into_boxed_slice()) {
             Ok(_) => {
+                session.count(Counter::HandlerWrite, 1);
                 if let (Some(enforcer), Some(row)) = (enforcer, &kept) {
                     if let Err(e) = enforcer.row_written(txn, table, None, Some(row.as_slice())) {
                         // INSERT IGNORE skips a row without a parent, with a warning.
@@ -2037,6 +2041,7 @@ fn insert_row(
                     }
                     txn.delete(table, &existing)
                         .map_err(|e| write_error(e, table, &row))?;
+                    session.count(Counter::HandlerDelete, 1);
                     if let (Some(enforcer), Some(old)) = (enforcer, &old) {
                         enforcer.row_written(txn, table, Some(old.as_slice()), None)?;
                     }
@@ -2117,6 +2122,7 @@ fn insert_row(
                     }
                     txn.update(table, &existing, new.clone().into_boxed_slice())
                         .map_err(|e| write_error(e, table, &new))?;
+                    session.count(Counter::HandlerUpdate, 1);
                     if let Some(enforcer) = enforcer {
                         enforcer.row_written(
                             txn,

@@ -206,6 +206,7 @@ counters! {
     BytesSent = "Bytes_sent",
     ComSelect = "Com_select",
     ComStmtExecute = "Com_stmt_execute",
+    HandlerReadKey = "Handler_read_key",
     Queries = "Queries",
     Questions = "Questions",
     AbortedClients = "Aborted_clients",
@@ -283,7 +284,12 @@ counters! {
     ComUpdate = "Com_update",
     Connections = "Connections",
     HandlerCommit = "Handler_commit",
+    HandlerDelete = "Handler_delete",
+    HandlerReadNext = "Handler_read_next",
+    HandlerReadRndNext = "Handler_read_rnd_next",
     HandlerRollback = "Handler_rollback",
+    HandlerUpdate = "Handler_update",
+    HandlerWrite = "Handler_write",
     OpenedTables = "Opened_tables",
     // Text-protocol statements that ran a cached plan, and those whose shape had none
     // (manycore's own; MariaDB has no plan cache).

@@ -14,7 +14,7 @@
 //!     state: the key and the output row are built in per-thread buffers that keep their
 //!     capacity between statements (tests/allocations.rs).
 
-use crate::engine::ProcessEntry;
+use crate::engine::{Counter, ProcessEntry};
 use crate::error::{Error, Result};
 use crate::expr::coerce;
 use crate::expr::{store_value, VarScope};
@@ -843,7 +843,7 @@ fn run_sort(
         }
     }
     // Sort_rows: those delivered, as MariaDB counts a LIMIT's sort.
-    ctx.eval.session.count_sorted_rows(delivered);
+    ctx.eval.session.count(Counter::SortRows, delivered);
     Ok(flow)
 }
 
@@ -857,7 +857,7 @@ pub fn sort_rows<T>(
         .map(|(i, key)| KeyOrder::new(key, i))
         .collect();
     rows.sort_by(|a, b| compare_rows(&orders, &a.0, &b.0, session));
-    session.count_sorted_rows(rows.len() as u64);
+    session.count(Counter::SortRows, rows.len() as u64);
 }
 
 /// How a sort compares one key, chosen once per sort rather than for each pair of rows:
@@ -1193,7 +1193,13 @@ enum Resolved {
     Full,
     Nothing,
     Point(Loan<Vec<u8>>),
-    Ranges(IndexNo, Vec<KeyRange>),
+    /// Ranges of an index; `unique_points` when each is one value of every column of a
+    /// unique index (an IN list on the primary key): at most one row each.
+    Ranges {
+        index: IndexNo,
+        ranges: Vec<KeyRange>,
+        unique_points: bool,
+    },
 }
 
 /// Visits the rows of `scan` that pass its filter, with their slots (for UPDATE/DELETE).
@@ -1248,6 +1254,7 @@ fn scan_resolved(
     let mut visited = 0u64;
     let mut error = None;
     let mut stopped = false;
+    let handler_reads;
     {
         let mut visit = |slot: &Arc<RowSlot>, row: &[Value]| -> ControlFlow<()> {
             visited += 1;
@@ -1284,14 +1291,24 @@ fn scan_resolved(
             }
         };
         let table = &scan.table;
-        match resolved {
-            Resolved::Nothing => {}
-            Resolved::Full => table.scan(&ctx.view, IndexNo::Primary, &KeyRange::all(), &mut visit),
+        handler_reads = match resolved {
+            Resolved::Nothing => HandlerReads::default(),
+            Resolved::Full => {
+                table.scan(&ctx.view, IndexNo::Primary, &KeyRange::all(), &mut visit);
+                HandlerReads::full_scan()
+            }
             Resolved::Point(key) => {
                 table.get(&ctx.view, &key, |slot, row| visit(slot, row));
+                HandlerReads::seeks(1, false)
             }
-            Resolved::Ranges(index, ranges) => {
+            Resolved::Ranges {
+                index,
+                ranges,
+                unique_points,
+            } => {
+                let mut seeks = 0;
                 for range in &ranges {
+                    seeks += 1;
                     let mut halted = false;
                     table.scan(&ctx.view, index, range, |slot, row| {
                         let flow = visit(slot, row);
@@ -1302,9 +1319,11 @@ fn scan_resolved(
                         break;
                     }
                 }
+                HandlerReads::seeks(seeks, !unique_points)
             }
-        }
+        };
     }
+    handler_reads.count(visited, stopped || error.is_some(), ctx);
     if let Some(e) = error {
         return Err(e);
     }
@@ -1313,6 +1332,53 @@ fn scan_resolved(
     } else {
         ControlFlow::Continue(())
     })
+}
+
+/// The storage reads one scan made, counted as MariaDB counts InnoDB's handler calls: a
+/// seek of an index is Handler_read_key and returns the seek's first row; each further
+/// row of a range, and the read that finds the range ended, Handler_read_next (none for
+/// a unique point); each row of a whole-table scan, and the read that finds it ended,
+/// Handler_read_rnd_next. A scan stopped early (LIMIT) did not make the ending read.
+#[derive(Default)]
+struct HandlerReads {
+    seeks: u64,
+    /// The seeks' ranges may hold more than one row.
+    reads_next: bool,
+    whole_table: bool,
+}
+
+impl HandlerReads {
+    fn full_scan() -> HandlerReads {
+        HandlerReads {
+            whole_table: true,
+            ..HandlerReads::default()
+        }
+    }
+
+    fn seeks(seeks: u64, reads_next: bool) -> HandlerReads {
+        HandlerReads {
+            seeks,
+            reads_next,
+            whole_table: false,
+        }
+    }
+
+    /// Counts the reads of a scan that visited `visited` rows.
+    fn count(&self, visited: u64, stopped: bool, ctx: &ExecContext) {
+        let session = ctx.eval.session;
+        if self.whole_table {
+            session.count(Counter::HandlerReadRndNext, visited + u64::from(!stopped));
+            return;
+        }
+        if self.seeks > 0 {
+            session.count(Counter::HandlerReadKey, self.seeks);
+        }
+        // The last range's first row came with its seek; a stopped scan made no ending read.
+        let next = visited.saturating_sub(u64::from(stopped));
+        if self.reads_next && next > 0 {
+            session.count(Counter::HandlerReadNext, next);
+        }
+    }
 }
 
 /// `expr`'s value as a key of `data_type`: None if it has no exact one. Sets `from_text`
@@ -1451,5 +1517,15 @@ fn resolve(
             }
         })
         .collect();
-    Ok(Resolved::Ranges(access.index, ranges))
+    let schema = &scan.table.schema;
+    let unique = match access.index {
+        IndexNo::Primary => true,
+        IndexNo::Secondary(i) => schema.indexes[i].unique,
+    };
+    let whole_key = access.eq.len() == schema.index_columns(access.index).len();
+    Ok(Resolved::Ranges {
+        index: access.index,
+        ranges,
+        unique_points: unique && whole_key && lower.is_none() && upper.is_none(),
+    })
 }

@@ -29,6 +29,7 @@
 //!     joined rows' order. A body may not write a table the statement reads (1442).
 
 use crate::dml::{self, WriteSession};
+use crate::engine::Counter;
 use crate::error::{Error, ErrorCode, Result};
 use crate::exec::{self, ExecContext};
 use crate::expr::{self, EvalContext, Expr};
@@ -546,6 +547,7 @@ pub fn execute_update(
         match txn.update(table, &slot, new.into_boxed_slice()) {
             Ok(()) => {
                 changed += 1;
+                session.count(Counter::HandlerUpdate, 1);
                 if let Some(enforcer) = &enforcers[t] {
                     enforcer.row_written(txn, table, Some(&old), Some(&kept))?;
                 }

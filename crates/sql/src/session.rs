@@ -806,8 +806,8 @@ impl SessionContext for SessionState {
         self.found_rows.set(rows);
     }
 
-    fn count_sorted_rows(&self, rows: u64) {
-        self.count(Counter::SortRows, rows);
+    fn count(&self, counter: Counter, n: u64) {
+        SessionState::count(self, counter, n);
     }
 
     fn information_schema_rows(
@@ -4249,7 +4249,10 @@ impl Session {
     }
 
     /// RENAME TABLE [IF EXISTS]. With IF EXISTS a pair whose table does not exist when its
-    /// turn comes (after the pairs before it) is left out with a Note, as in MariaDB.
+    /// turn comes (after the pairs before it) is left out with a Note, as in MariaDB. The
+    /// pairs renaming the session's temporary tables (`renames_temporary`) are checked
+    /// first and renamed after the catalog's, all or none: when pairs of both kinds would
+    /// fail, the temporary one's 1050 is the error, wherever it stands.
     fn rename_table_statement(
         &mut self,
         pairs: &[ast::RenameTable],

@@ -380,9 +380,9 @@ pub trait SessionContext {
     /// Sets what FOUND_ROWS() returns: a procedure's SELECT sets it, as the session's
     /// SELECT statements do. Without a session behind it, there is nothing to set.
     fn set_found_rows(&self, _rows: u64) {}
-    /// Counts `rows` a sort delivered (the Sort_rows status counter). Without a session
-    /// behind it, nothing counts.
-    fn count_sorted_rows(&self, _rows: u64) {}
+    /// Adds `n` to a status counter a statement's execution counts (Sort_rows, the
+    /// Handler_* counters). Without a session behind it, nothing counts.
+    fn count(&self, _counter: crate::engine::Counter, _n: u64) {}
     /// The rows of an information_schema table as this session sees them now (made per
     /// execution: information_schema invariant (1)) that `lookup` names.
     fn information_schema_rows(
