@@ -247,7 +247,7 @@ impl Plan {
     }
 
     /// The input of a one-input operator of a query block.
-    fn block_input(&self) -> Option<&Plan> {
+    pub(crate) fn block_input(&self) -> Option<&Plan> {
         match self {
             Plan::Filter { input, .. }
             | Plan::Aggregate { input, .. }

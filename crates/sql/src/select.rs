@@ -1421,6 +1421,9 @@ impl ScanKinds {
             range: matches!(access, AccessPath::Index(index) if is_range(index)),
             full_join: false,
         };
+        if let Some(input) = plan.block_input() {
+            return ScanKinds::of(input);
+        }
         match plan {
             Plan::Scan(s) => first(&s.access),
             Plan::SystemScan(_) => ScanKinds {
@@ -1438,19 +1441,13 @@ impl ScanKinds {
                     ..kinds
                 }
             }
-            Plan::Empty | Plan::WorkTable { .. } => ScanKinds::default(),
             Plan::Recursive(cte) => ScanKinds::of(&cte.anchor),
-            Plan::Filter { input, .. }
-            | Plan::Aggregate { input, .. }
-            | Plan::Compute { input, .. }
-            | Plan::Sort { input, .. }
-            | Plan::Window { input, .. }
-            | Plan::Project { input, .. }
-            | Plan::Distinct { input, .. }
-            | Plan::Limit { input, .. } => ScanKinds::of(input),
             Plan::SetOperation(operation) => {
                 ScanKinds::of(&operation.left).or(ScanKinds::of(&operation.right))
             }
+            // No table (a CTE's work table is rows already read); one-input operators
+            // were followed above.
+            _ => ScanKinds::default(),
         }
     }
 
