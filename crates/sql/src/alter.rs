@@ -27,8 +27,8 @@ use crate::alter_method::RowCopy;
 use crate::error::{Error, ErrorCode, Result};
 use crate::expr::SessionContext;
 use manycore_storage::{
-    Catalog, ForeignKeySchema, GeneratedColumn, IndexNo, IndexSchema, KeyRange, ReadView,
-    StorageError, Table, TableSchema,
+    Catalog, ForeignKeySchema, GeneratedColumn, IndexNo, KeyRange, ReadView, StorageError, Table,
+    TableSchema,
 };
 use manycore_types::{Collation, ColumnDefault, DataType, Row, Value};
 use sqlparser::ast;
@@ -62,7 +62,8 @@ pub(crate) fn is_key_operation(op: &ast::AlterTableOperation) -> bool {
                 | C::Index(_)
                 | C::Unique(_)
                 | C::ForeignKey(_)
-                | C::Check(_),
+                | C::Check(_)
+                | C::FulltextOrSpatial(ast::FullTextOrSpatialConstraint { fulltext: true, .. }),
             ..
         } | O::DropIndex { .. }
             | O::DropPrimaryKey { .. }
@@ -367,6 +368,12 @@ impl Alteration {
             }
         }
         self.schema.indexes.retain(|i| !i.columns.is_empty());
+        for index in &mut self.schema.fulltext_indexes {
+            index.columns.retain(|&c| c != id);
+        }
+        self.schema
+            .fulltext_indexes
+            .retain(|i| !i.columns.is_empty());
         if let Some(pk) = &mut self.schema.primary_key {
             pk.retain(|&c| c != id);
             if pk.is_empty() {
@@ -387,6 +394,12 @@ impl Alteration {
         };
         for index in &mut self.schema.indexes {
             index.columns = index.columns.iter().map(|&c| position_of(c)).collect();
+        }
+        for index in &mut self.schema.fulltext_indexes {
+            index.columns = index.columns.iter().map(|&c| position_of(c)).collect();
+            for &c in &index.columns {
+                crate::ddl::check_fulltext_column(&self.schema.columns[c])?;
+            }
         }
         if let Some(pk) = &mut self.schema.primary_key {
             *pk = pk.iter().map(|&c| position_of(c)).collect();
@@ -932,12 +945,11 @@ pub(crate) fn edit_keys(
     for op in operations {
         match op {
             O::DropIndex { name } => {
-                let position = schema
-                    .indexes
-                    .iter()
-                    .position(|i| i.name.eq_ignore_ascii_case(&name.value));
+                let named = |n: &str| n.eq_ignore_ascii_case(&name.value);
+                schema.fulltext_indexes.retain(|i| !named(&i.name));
+                let position = schema.indexes.iter().position(|i| named(&i.name));
                 let Some(position) = position else {
-                    continue; // Dropped with its columns (`check_drop_targets` found it).
+                    continue; // FULLTEXT, or dropped with its columns (`check_drop_targets`).
                 };
                 let index = IndexNo::Secondary(position);
                 if foreign_key::index_needed(catalog, db, schema, index) {
@@ -978,10 +990,17 @@ pub(crate) fn edit_keys(
                 constraint: C::Unique(u),
                 ..
             } => (u.index_name.clone().or(u.name.clone()), &u.columns, true),
+            O::AddConstraint {
+                constraint: C::FulltextOrSpatial(k),
+                ..
+            } if k.fulltext => {
+                let name = k.opt_index_name.as_ref();
+                crate::ddl::add_fulltext_definition(schema, name, &k.columns)?;
+                continue;
+            }
             _ => continue,
         };
-        let index = crate::ddl::index_definition(schema, name.as_ref(), columns, unique)?;
-        add_index(schema, index)?;
+        crate::ddl::add_index_definition(schema, name.as_ref(), columns, unique)?;
     }
     for op in operations {
         match op {
@@ -1038,9 +1057,7 @@ pub(crate) fn edit_keys(
         foreign_key::check_definitions(catalog, db, schema, &added, foreign_key_checks, &reported)?;
         for key in added {
             if !foreign_key::has_index_for(schema, &key.columns) {
-                let index =
-                    crate::ddl::foreign_key_index(schema, index_name.as_deref(), &key.columns)?;
-                add_index(schema, index)?;
+                crate::ddl::add_foreign_key_index(schema, index_name.as_deref(), &key.columns)?;
             }
             edits.foreign_keys_added.push(key);
         }
@@ -1076,35 +1093,44 @@ fn edit_index_names(
     operations: &[ast::AlterTableOperation],
 ) -> Result<()> {
     let is_primary = |name: &str| name.eq_ignore_ascii_case("PRIMARY");
-    let mut renamed = vec![false; schema.indexes.len()];
+    let has_primary_key = schema.primary_key.is_some();
+    let table = schema.name.clone();
+    // Secondary and FULLTEXT indexes share one namespace.
+    let mut names: Vec<&mut String> = schema
+        .indexes
+        .iter_mut()
+        .map(|i| &mut i.name)
+        .chain(schema.fulltext_indexes.iter_mut().map(|i| &mut i.name))
+        .collect();
+    let mut renamed = vec![false; names.len()];
     for op in operations {
         let ast::AlterTableOperation::RenameConstraint { old_name, new_name } = op else {
             continue;
         };
         let (old, new) = (&old_name.value, &new_name.value);
-        if is_primary(old) && schema.primary_key.is_some() {
+        if is_primary(old) && has_primary_key {
             return Err(crate::ddl::wrong_index_name(old));
         }
-        let position = (0..schema.indexes.len())
-            .find(|&i| !renamed[i] && schema.indexes[i].name.eq_ignore_ascii_case(old))
+        let position = (0..names.len())
+            .find(|&i| !renamed[i] && names[i].eq_ignore_ascii_case(old))
             .ok_or_else(|| {
                 Error::new(
                     ErrorCode::NoSuchIndex,
-                    format!("Key '{old}' doesn't exist in table '{}'", schema.name),
+                    format!("Key '{old}' doesn't exist in table '{table}'"),
                 )
             })?;
         if is_primary(new) {
             return Err(crate::ddl::wrong_index_name(new));
         }
         renamed[position] = true;
-        schema.indexes[position].name = new.clone();
+        *names[position] = new.clone();
     }
-    for (i, index) in schema.indexes.iter().enumerate() {
-        let taken = schema.indexes[..i]
+    for (i, name) in names.iter().enumerate() {
+        if names[..i]
             .iter()
-            .any(|other| other.name.eq_ignore_ascii_case(&index.name));
-        if taken {
-            return Err(Error::duplicate_key(&index.name));
+            .any(|other| other.eq_ignore_ascii_case(name))
+        {
+            return Err(Error::duplicate_key(name));
         }
     }
     Ok(())
@@ -1127,19 +1153,5 @@ fn add_primary_key(schema: &mut TableSchema, columns: &[ast::IndexColumn]) -> Re
         schema.columns[c].nullable = false;
     }
     schema.primary_key = Some(columns);
-    Ok(())
-}
-
-/// 1061 for a name the table's indexes already have (PRIMARY is refused where the index
-/// is defined, `ddl::index_definition`).
-fn add_index(schema: &mut TableSchema, index: IndexSchema) -> Result<()> {
-    let taken = schema
-        .indexes
-        .iter()
-        .any(|i| i.name.eq_ignore_ascii_case(&index.name));
-    if taken {
-        return Err(Error::duplicate_key(&index.name));
-    }
-    schema.indexes.push(index);
     Ok(())
 }

@@ -13,7 +13,7 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::parse::TableOptions;
-use manycore_storage::{IndexSchema, TableSchema};
+use manycore_storage::TableSchema;
 use sqlparser::ast;
 
 /// An ALGORITHM other than DEFAULT, in InnoDB's order: each does less to the table than
@@ -212,22 +212,16 @@ pub(crate) fn needed(change: &Change<'_>) -> Needed {
             _ => None,
         })
         .collect();
-    let named = |indexes: &[IndexSchema], name: &str| {
-        indexes.iter().any(|i| i.name.eq_ignore_ascii_case(name))
-    };
     // An index of the new table that the old one did not have: added by an ADD INDEX, a
     // column's UNIQUE or a foreign key needing one.
-    let adds_index = new.indexes.iter().any(|index| {
-        !named(&old.indexes, &index.name)
-            && !renames
-                .iter()
-                .any(|(_, to)| to.eq_ignore_ascii_case(&index.name))
+    let adds_index = index_names(new).any(|name| {
+        !old.has_index_named(name) && !renames.iter().any(|(_, to)| to.eq_ignore_ascii_case(name))
     });
-    let drops_index = old.indexes.iter().any(|index| {
-        !named(&new.indexes, &index.name)
+    let drops_index = index_names(old).any(|name| {
+        !new.has_index_named(name)
             && !renames
                 .iter()
-                .any(|(from, _)| from.eq_ignore_ascii_case(&index.name))
+                .any(|(from, _)| from.eq_ignore_ascii_case(name))
     });
     let columns_added_or_dropped = change.sources.iter().any(Option::is_none)
         || change.sources.iter().flatten().count() < old.columns.len();
@@ -274,6 +268,12 @@ pub(crate) fn needed(change: &Change<'_>) -> Needed {
         return need(Algorithm::NoCopy, Some("DROP INDEX"));
     }
     need(Algorithm::Instant, None)
+}
+
+/// The names of a table's secondary and FULLTEXT indexes (one namespace).
+fn index_names(schema: &TableSchema) -> impl Iterator<Item = &str> {
+    let secondary = schema.indexes.iter().map(|i| i.name.as_str());
+    secondary.chain(schema.fulltext_indexes.iter().map(|i| i.name.as_str()))
 }
 
 /// MariaDB's refusal of `requested` for a change that needs `needed`: the ALGORITHM asked

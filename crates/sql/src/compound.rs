@@ -1268,6 +1268,7 @@ fn refusal(statement: &Statement) -> Refusal {
         | Statement::AlterTable(_)
         | Statement::AlterTableKeys { .. }
         | Statement::AlterTableOptions { .. }
+        | Statement::CreateFulltextIndex(_)
         | Statement::RenameTable { .. }
         | Statement::DropTrigger { .. } => Refusal::Commits,
         Statement::Account(AccountStatement::SetPassword { .. }) => Refusal::SetsPassword,

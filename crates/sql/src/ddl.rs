@@ -325,15 +325,7 @@ fn index_columns(
                 )))
             }
         };
-        let position = schema_columns
-            .iter()
-            .position(|s| s.name.eq_ignore_ascii_case(&name))
-            .ok_or_else(|| {
-                Error::new(
-                    ErrorCode::KeyColumnDoesNotExist,
-                    format!("Key column '{name}' doesn't exist in table"),
-                )
-            })?;
+        let position = key_column(&name, schema_columns)?;
         let column = &schema_columns[position];
         let prefix = match prefix {
             None => None,
@@ -366,6 +358,66 @@ fn index_columns(
         out.push((position, prefix));
     }
     Ok(out)
+}
+
+/// The position of the column a key names; 1072 if the table has none of that name.
+fn key_column(name: &str, schema_columns: &[ColumnSchema]) -> Result<usize> {
+    schema_columns
+        .iter()
+        .position(|s| s.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| {
+            Error::new(
+                ErrorCode::KeyColumnDoesNotExist,
+                format!("Key column '{name}' doesn't exist in table"),
+            )
+        })
+}
+
+/// The columns of a FULLTEXT key. InnoDB indexes the words of character columns only:
+/// any other type (binary strings, ENUM and SET too) is 1283. A prefix length (`c(10)`)
+/// is accepted and ignored, and a column named twice is 1060, as in MariaDB 10.11.
+fn fulltext_columns(
+    columns: &[ast::IndexColumn],
+    schema_columns: &[ColumnSchema],
+) -> Result<Vec<usize>> {
+    let mut out = Vec::new();
+    for c in columns {
+        let name = match &c.column.expr {
+            ast::Expr::Identifier(i) => i.value.clone(),
+            ast::Expr::Function(f) => {
+                prefix_length(f)?;
+                f.name.to_string()
+            }
+            other => {
+                return Err(Error::not_supported(&format!(
+                    "index on expression {other}"
+                )))
+            }
+        };
+        let position = key_column(&name, schema_columns)?;
+        let column = &schema_columns[position];
+        check_fulltext_column(column)?;
+        if out.contains(&position) {
+            return Err(Error::duplicate_column(&column.name));
+        }
+        out.push(position);
+    }
+    Ok(out)
+}
+
+/// 1283 unless the column is of a character type, whose words a FULLTEXT index keys.
+pub fn check_fulltext_column(column: &ColumnSchema) -> Result<()> {
+    let words = matches!(
+        column.data_type,
+        DataType::Char { .. } | DataType::VarChar { .. } | DataType::Text { .. }
+    );
+    if !words {
+        return Err(Error::new(
+            ErrorCode::BadFtColumn,
+            format!("Column '{}' cannot be part of FULLTEXT index", column.name),
+        ));
+    }
+    Ok(())
 }
 
 /// The `10` of a key part `c(10)`, which the parser reads as a call.
@@ -410,10 +462,8 @@ pub fn primary_key_columns(
 }
 
 /// A name for an unnamed key: its first column's, suffixed _2, _3 ... if taken.
-fn generated_index_name(first_column: &str, taken: &[IndexSchema]) -> String {
-    let free = |n: &str| {
-        !n.eq_ignore_ascii_case("PRIMARY") && !taken.iter().any(|i| i.name.eq_ignore_ascii_case(n))
-    };
+fn generated_index_name(first_column: &str, schema: &TableSchema) -> String {
+    let free = |n: &str| !n.eq_ignore_ascii_case("PRIMARY") && !schema.has_index_named(n);
     if free(first_column) {
         return first_column.to_string();
     }
@@ -423,30 +473,52 @@ fn generated_index_name(first_column: &str, taken: &[IndexSchema]) -> String {
         .expect("some suffix is free")
 }
 
-fn add_index(
-    indexes: &mut Vec<IndexSchema>,
+/// The name a key added to `schema` gets: its own, or one generated from its first
+/// column. PRIMARY is 1280 and a name another key (of either kind) has is 1061.
+fn new_index_name(
+    schema: &TableSchema,
     name: Option<&ast::Ident>,
-    key_parts: Vec<(usize, Option<u32>)>,
-    unique: bool,
-    schema_columns: &[ColumnSchema],
-) -> Result<()> {
+    first_column: usize,
+) -> Result<String> {
     let name = match name {
         Some(n) => n.value.clone(),
-        None => generated_index_name(&schema_columns[key_parts[0].0].name, indexes),
+        None => generated_index_name(&schema.columns[first_column].name, schema),
     };
     if name.eq_ignore_ascii_case("PRIMARY") {
         return Err(wrong_index_name(&name));
     }
-    if indexes.iter().any(|i| i.name.eq_ignore_ascii_case(&name)) {
+    if schema.has_index_named(&name) {
         return Err(Error::duplicate_key(&name));
     }
+    Ok(name)
+}
+
+fn add_index(
+    schema: &mut TableSchema,
+    name: Option<&ast::Ident>,
+    key_parts: Vec<(usize, Option<u32>)>,
+    unique: bool,
+) -> Result<()> {
+    let name = new_index_name(schema, name, key_parts[0].0)?;
     let (columns, prefix_lengths) = key_parts.into_iter().unzip();
-    indexes.push(IndexSchema {
+    schema.indexes.push(IndexSchema {
         name,
         columns,
         unique,
         prefix_lengths,
     });
+    Ok(())
+}
+
+fn add_fulltext_index(
+    schema: &mut TableSchema,
+    name: Option<&ast::Ident>,
+    columns: Vec<usize>,
+) -> Result<()> {
+    let name = new_index_name(schema, name, columns[0])?;
+    schema
+        .fulltext_indexes
+        .push(manycore_storage::FulltextIndex { name, columns });
     Ok(())
 }
 
@@ -463,8 +535,16 @@ fn check_table_name(name: &str) -> Result<()> {
     Ok(())
 }
 
-/// An index CREATE TABLE declared: (name, key parts, unique, generated for a foreign key).
-type PendingIndex = (Option<ast::Ident>, Vec<(usize, Option<u32>)>, bool, bool);
+/// A key CREATE TABLE declared: (name, key parts, kind, generated for a foreign key).
+type PendingIndex = (Option<ast::Ident>, Vec<(usize, Option<u32>)>, KeyKind, bool);
+
+/// What a declared key is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum KeyKind {
+    Plain,
+    Unique,
+    Fulltext,
+}
 
 /// Drops each index generated for a foreign key whose columns another key (the primary key
 /// included) already leads with, as MariaDB does: the foreign key uses that one.
@@ -487,10 +567,10 @@ fn drop_covered_foreign_key_indexes(
         });
         let covered = *generated
             && (in_primary
-                || pending
-                    .iter()
-                    .enumerate()
-                    .any(|(j, other)| j != k && leads(&other.1)));
+                || pending.iter().enumerate().any(|(j, other)| {
+                    // A FULLTEXT key serves no foreign key.
+                    j != k && other.2 != KeyKind::Fulltext && leads(&other.1)
+                }));
         if covered {
             pending.remove(k);
         } else {
@@ -587,6 +667,11 @@ pub fn select_definition(
         *c = new_position[*c];
     }
     for index in &mut schema.indexes {
+        for c in &mut index.columns {
+            *c = new_position[*c];
+        }
+    }
+    for index in &mut schema.fulltext_indexes {
         for c in &mut index.columns {
             *c = new_position[*c];
         }
@@ -808,6 +893,7 @@ fn definition_with(
     let mut columns: Vec<ColumnSchema> = Vec::new();
     let mut primary_key: Option<Vec<usize>> = None;
     // (name, key parts, unique, generated for a foreign key)
+    // Unnamed keys are named in declaration order, FULLTEXT ones too, as in MariaDB.
     let mut pending_indexes: Vec<PendingIndex> = Vec::new();
     let mut foreign_keys = Vec::new();
     let multiple_primary = || Error::new(ErrorCode::MultiplePriKey, "Multiple primary key defined");
@@ -830,7 +916,7 @@ fn definition_with(
                     primary_key = Some(vec![position]);
                 }
                 ast::ColumnOption::Unique(_) => {
-                    pending_indexes.push((None, vec![(position, None)], true, false))
+                    pending_indexes.push((None, vec![(position, None)], KeyKind::Unique, false))
                 }
                 ast::ColumnOption::ForeignKey(fk) => {
                     // MariaDB 10.11 keeps a column-level REFERENCES as a foreign key.
@@ -838,7 +924,7 @@ fn definition_with(
                     pending_indexes.push((
                         declared.name.as_deref().map(ast::Ident::new),
                         vec![(position, None)],
-                        false,
+                        KeyKind::Plain,
                         true,
                     ));
                     foreign_keys.push(declared);
@@ -860,11 +946,12 @@ fn definition_with(
             }
             ast::TableConstraint::Unique(u) => {
                 let cols = index_columns(&u.columns, &columns)?;
-                pending_indexes.push((u.index_name.clone().or(u.name.clone()), cols, true, false));
+                let name = u.index_name.clone().or(u.name.clone());
+                pending_indexes.push((name, cols, KeyKind::Unique, false));
             }
             ast::TableConstraint::Index(i) => {
                 let cols = index_columns(&i.columns, &columns)?;
-                pending_indexes.push((i.name.clone(), cols, false, false));
+                pending_indexes.push((i.name.clone(), cols, KeyKind::Plain, false));
             }
             ast::TableConstraint::ForeignKey(fk) => {
                 let declared = foreign_key::declare(fk, None, &columns, db)?;
@@ -872,13 +959,18 @@ fn definition_with(
                 pending_indexes.push((
                     declared.name.as_deref().map(ast::Ident::new),
                     cols,
-                    false,
+                    KeyKind::Plain,
                     true,
                 ));
                 foreign_keys.push(declared);
             }
             // Collected by `check::definitions`.
             ast::TableConstraint::Check(_) => {}
+            ast::TableConstraint::FulltextOrSpatial(k) if k.fulltext => {
+                let cols = fulltext_columns(&k.columns, &columns)?;
+                let cols = cols.into_iter().map(|c| (c, None)).collect();
+                pending_indexes.push((k.opt_index_name.clone(), cols, KeyKind::Fulltext, false));
+            }
             other => return Err(Error::not_supported(&format!("constraint {other}"))),
         }
     }
@@ -889,11 +981,6 @@ fn definition_with(
         }
     }
     drop_covered_foreign_key_indexes(&mut pending_indexes, primary_key.as_deref());
-    let mut indexes = Vec::new();
-    for (name, cols, unique, _) in pending_indexes {
-        add_index(&mut indexes, name.as_ref(), cols, unique, &columns)?;
-    }
-    check_auto_column(&columns, primary_key.as_deref(), &indexes)?;
     let mut comment = String::new();
     let mut auto_increment_start = None;
     let kept_options = create_options(create, db, &name, database_collation, session)?;
@@ -914,16 +1001,31 @@ fn definition_with(
         }
     }
     let foreign_keys = foreign_key::name_all(&name, &[], foreign_keys);
-    let schema = TableSchema {
+    let mut schema = TableSchema {
         name,
         columns,
         primary_key,
-        indexes,
+        indexes: Vec::new(),
+        fulltext_indexes: Vec::new(),
         comment,
         options: kept_options,
         foreign_keys,
         checks: crate::check::definitions(create)?,
     };
+    for (name, cols, kind, _) in pending_indexes {
+        match kind {
+            KeyKind::Fulltext => {
+                let cols = cols.into_iter().map(|(c, _)| c).collect();
+                add_fulltext_index(&mut schema, name.as_ref(), cols)?;
+            }
+            _ => add_index(&mut schema, name.as_ref(), cols, kind == KeyKind::Unique)?,
+        }
+    }
+    check_auto_column(
+        &schema.columns,
+        schema.primary_key.as_deref(),
+        &schema.indexes,
+    )?;
     crate::check::validate(&schema)?;
     crate::generated::validate(&schema)?;
     Ok(TableDefinition {
@@ -1119,7 +1221,6 @@ pub fn check_auto_column(
     Ok(())
 }
 
-/// An index added by CREATE INDEX or ALTER TABLE ADD INDEX/UNIQUE.
 /// 1280: PRIMARY named where only the primary key may be.
 pub fn wrong_index_name(name: &str) -> Error {
     Error::new(
@@ -1128,30 +1229,37 @@ pub fn wrong_index_name(name: &str) -> Error {
     )
 }
 
-pub fn index_definition(
-    schema: &TableSchema,
+/// An index added by CREATE INDEX or ALTER TABLE ADD INDEX/UNIQUE.
+pub fn add_index_definition(
+    schema: &mut TableSchema,
     name: Option<&ast::Ident>,
     columns: &[ast::IndexColumn],
     unique: bool,
-) -> Result<IndexSchema> {
+) -> Result<()> {
     let cols = index_columns(columns, &schema.columns)?;
-    let mut indexes = schema.indexes.clone();
-    add_index(&mut indexes, name, cols, unique, &schema.columns)?;
-    Ok(indexes.pop().expect("just added"))
+    add_index(schema, name, cols, unique)
+}
+
+/// A FULLTEXT index added by CREATE FULLTEXT INDEX or ALTER TABLE ADD FULLTEXT.
+pub fn add_fulltext_definition(
+    schema: &mut TableSchema,
+    name: Option<&ast::Ident>,
+    columns: &[ast::IndexColumn],
+) -> Result<()> {
+    let cols = fulltext_columns(columns, &schema.columns)?;
+    add_fulltext_index(schema, name, cols)
 }
 
 /// The index ALTER TABLE ADD FOREIGN KEY adds when no index leads with the key's columns:
 /// named after the constraint if it has a name, else after its first column.
-pub fn foreign_key_index(
-    schema: &TableSchema,
+pub fn add_foreign_key_index(
+    schema: &mut TableSchema,
     name: Option<&str>,
     columns: &[usize],
-) -> Result<IndexSchema> {
-    let mut indexes = schema.indexes.clone();
+) -> Result<()> {
     let name = name.map(ast::Ident::new);
     let parts = columns.iter().map(|&c| (c, None)).collect();
-    add_index(&mut indexes, name.as_ref(), parts, false, &schema.columns)?;
-    Ok(indexes.pop().expect("just added"))
+    add_index(schema, name.as_ref(), parts, false)
 }
 
 /// Table name parts: (db or None, table).

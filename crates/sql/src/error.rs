@@ -75,6 +75,8 @@ pub enum ErrorCode {
     NetReadError = 1158,
     TooLongString = 1162,
     WrongColumnName = 1166,
+    /// ER_FT_MATCHING_KEY_NOT_FOUND: MATCH's columns are no FULLTEXT index's.
+    FtMatchingKeyNotFound = 1191,
     UnknownSystemVariable = 1193,
     /// ER_TRANS_CACHE_FULL: a transaction larger than one log record.
     TransCacheFull = 1197,
@@ -91,10 +93,14 @@ pub enum ErrorCode {
     /// ER_CANT_USE_OPTION_HERE: SQL_CALC_FOUND_ROWS past the first query block.
     WrongPlacement = 1234,
     NotSupportedYet = 1235,
+    /// ER_INNODB_NO_FT_TEMP_TABLE: a FULLTEXT index on a temporary table.
+    InnodbNoFtTempTable = 1796,
     OperandColumns = 1241,
     SubqueryNoOneRow = 1242,
     UnknownStmtHandler = 1243,
     /// ER_NON_UPDATABLE_TABLE: UPDATE naming a derived table.
+    /// ER_BAD_FT_COLUMN: a FULLTEXT index on a column that is not text.
+    BadFtColumn = 1283,
     NonUpdatableTable = 1288,
     TruncatedWrongValue = 1292,
     /// ER_UNKNOWN_TIME_ZONE: a named zone (no time zone tables) or a bad offset.

@@ -227,9 +227,21 @@ pub(crate) fn rename_table(text: &str) -> Result<Option<Statement>, ParserError>
 }
 
 /// A CREATE statement whose column types spell DOUBLE(M,D) as REAL(M,D) or DOUBLE
-/// PRECISION(M,D); None for any other statement, left to sqlparser as it is.
+/// PRECISION(M,D), or CREATE FULLTEXT INDEX; None for any other statement, left to
+/// sqlparser as it is.
 pub(crate) fn create(text: &str) -> Result<Option<Statement>, ParserError> {
     let tokens = Tokens::new(text)?;
+    if tokens.is(1, &["FULLTEXT"]) && tokens.is(2, &["INDEX"]) {
+        return match parse::only_statement(tokens.parser(&[Edit::Remove(1)]))? {
+            ast::Statement::CreateIndex(create) if create.using.is_none() => {
+                Ok(Some(Statement::CreateFulltextIndex(Box::new(create))))
+            }
+            // `USING BTREE|HASH` with FULLTEXT is a syntax error in MariaDB.
+            _ => Err(ParserError::ParserError(
+                "USING with a FULLTEXT index".into(),
+            )),
+        };
+    }
     let edits = tokens.floating_synonyms();
     if edits.is_empty() {
         return Ok(None);
@@ -812,10 +824,7 @@ fn failure(schema: &TableSchema, subject: &Subject, earlier: &[Subject]) -> Opti
 /// INDEX IF NOT EXISTS and DROP INDEX IF EXISTS check too.
 pub(crate) fn has_key(schema: &TableSchema, name: &str) -> bool {
     (schema.primary_key.is_some() && name.eq_ignore_ascii_case("PRIMARY"))
-        || schema
-            .indexes
-            .iter()
-            .any(|i| i.name.eq_ignore_ascii_case(name))
+        || schema.has_index_named(name)
 }
 
 #[cfg(test)]

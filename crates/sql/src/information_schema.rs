@@ -573,6 +573,7 @@ impl SystemTable {
             columns: columns.iter().map(|(name, c)| c.schema(name)).collect(),
             primary_key: None,
             indexes: Vec::new(),
+            fulltext_indexes: Vec::new(),
             comment: String::new(),
             options: Default::default(),
             foreign_keys: Vec::new(),
@@ -1441,28 +1442,39 @@ pub fn sorted_indexes(schema: &TableSchema) -> Vec<&IndexSchema> {
     indexes
 }
 
-/// A table's keys as MariaDB lists them: (name, unique, column positions), the primary
-/// key first, then the others in `sorted_indexes` order.
+/// A table's keys as MariaDB lists them: the primary key first, then the others in
+/// `sorted_indexes` order, then the FULLTEXT ones in creation order (sort_keys puts them
+/// last).
 fn keys(schema: &TableSchema) -> Vec<Key<'_>> {
     let primary = schema.primary_key.as_deref().map(|columns| Key {
         name: "PRIMARY",
         unique: true,
+        fulltext: false,
         columns,
         prefix_lengths: &[],
     });
     let others = sorted_indexes(schema).into_iter().map(|i| Key {
         name: &i.name,
         unique: i.unique,
+        fulltext: false,
         columns: &i.columns,
         prefix_lengths: &i.prefix_lengths,
     });
-    primary.into_iter().chain(others).collect()
+    let fulltext = schema.fulltext_indexes.iter().map(|i| Key {
+        name: &i.name,
+        unique: false,
+        fulltext: true,
+        columns: &i.columns,
+        prefix_lengths: &[],
+    });
+    primary.into_iter().chain(others).chain(fulltext).collect()
 }
 
 /// A key as information_schema shows it; `prefix_lengths` is empty for whole columns.
 struct Key<'a> {
     name: &'a str,
     unique: bool,
+    fulltext: bool,
     columns: &'a [usize],
     prefix_lengths: &'a [Option<u32>],
 }
@@ -1474,6 +1486,7 @@ pub fn statistics(db: &str, schema: &TableSchema, row_count: usize) -> Vec<Row> 
     for Key {
         name,
         unique,
+        fulltext,
         columns,
         prefix_lengths,
     } in keys(schema)
@@ -1481,6 +1494,11 @@ pub fn statistics(db: &str, schema: &TableSchema, row_count: usize) -> Vec<Row> 
         for (seq, &c) in columns.iter().enumerate() {
             let column = &schema.columns[c];
             let sub_part = prefix_lengths.get(seq).copied().flatten();
+            // A FULLTEXT index has no order and no cardinality, as MariaDB shows it.
+            let (collation, cardinality) = match fulltext {
+                true => (Value::Null, Value::Null),
+                false => (string("A"), count(row_count as u64)),
+            };
             rows.push(vec![
                 string(CATALOG),
                 string(db),
@@ -1490,12 +1508,12 @@ pub fn statistics(db: &str, schema: &TableSchema, row_count: usize) -> Vec<Row> 
                 string(name),
                 count(seq as u64 + 1),
                 string(&column.name),
-                string("A"),
-                count(row_count as u64),
+                collation,
+                cardinality,
                 sub_part.map_or(Value::Null, |n| count(n.into())),
                 Value::Null,
                 string(if column.nullable { "YES" } else { "" }),
-                string("BTREE"),
+                string(if fulltext { "FULLTEXT" } else { "BTREE" }),
                 string(""),
                 string(""),
                 string("NO"),
@@ -1809,6 +1827,7 @@ mod tests {
             ],
             primary_key: Some(vec![0]),
             indexes: vec![IndexSchema::new("k", vec![1, 0], false)],
+            fulltext_indexes: Vec::new(),
             comment: String::new(),
             options: Default::default(),
             foreign_keys: Vec::new(),
@@ -1879,6 +1898,7 @@ mod tests {
             columns: vec![c, Column::Fixed(5, 2).schema("d")],
             primary_key: None,
             indexes: Vec::new(),
+            fulltext_indexes: Vec::new(),
             comment: String::new(),
             options: Default::default(),
             foreign_keys: Vec::new(),

@@ -436,6 +436,7 @@ pub fn derived_table(alias: &str, columns: &[ColumnInfo]) -> Result<Table> {
         columns: schema_columns,
         primary_key: None,
         indexes: Vec::new(),
+        fulltext_indexes: Vec::new(),
         comment: String::new(),
         options: Default::default(),
         foreign_keys: Vec::new(),

@@ -66,6 +66,9 @@ pub enum Statement {
         charset: Option<String>,
         collation: Option<String>,
     },
+    /// `CREATE FULLTEXT INDEX name ON t (columns)`, which sqlparser does not read: the
+    /// CREATE INDEX it reads without the word FULLTEXT.
+    CreateFulltextIndex(Box<ast::CreateIndex>),
     /// ALTER TABLE t DISABLE|ENABLE KEYS (what mariadb-dump writes around a table's rows).
     AlterTableKeys {
         table: ast::ObjectName,

@@ -1195,6 +1195,7 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
         Statement::AlterTableKeys { .. }
         | Statement::AlterTableOptions { .. }
         | Statement::AlterTable(_) => Counter::ComAlterTable,
+        Statement::CreateFulltextIndex(_) => Counter::ComCreateIndex,
         Statement::RenameTable { .. } => Counter::ComRenameTable,
         Statement::PrepareSql { .. } => Counter::ComPrepareSql,
         Statement::ExecuteSql { .. } => Counter::ComExecuteSql,
@@ -1294,6 +1295,14 @@ fn is_warning_show(statement: &Statement) -> bool {
     matches!(statement, Statement::ShowWarnings { .. })
 }
 
+/// The kind of index CREATE INDEX adds.
+#[derive(Clone, Copy)]
+enum IndexKind {
+    Plain,
+    Unique,
+    Fulltext,
+}
+
 /// Whether `statement` starts by clearing the warning list (see `uses_tables`).
 fn clears_warnings(statement: &Statement) -> bool {
     !is_warning_show(statement) && uses_tables(statement)
@@ -1311,6 +1320,7 @@ fn uses_tables(statement: &Statement) -> bool {
                 | Statement::AlterTableKeys { .. }
                 | Statement::AlterTableOptions { .. }
                 | Statement::AlterTable(_)
+                | Statement::CreateFulltextIndex(_)
                 | Statement::RenameTable { .. }
                 | Statement::TableMaintenance { .. }
                 | Statement::ChecksumTable { .. }
@@ -2888,10 +2898,10 @@ impl Session {
         let (mut definition, columns) =
             crate::ddl::select_definition(create, &db, &select.columns, &catalog, &self.state)?;
         drop(cx);
+        if temporary {
+            temporary::check_temporary_schema(&db, &definition.schema)?;
+        }
         if !definition.schema.foreign_keys.is_empty() {
-            if temporary {
-                return Err(temporary::foreign_key_refused(&db, &name));
-            }
             // Their definitions would need the checks CREATE TABLE makes (foreign_key).
             return Err(Error::not_supported(
                 "FOREIGN KEY in CREATE TABLE ... SELECT",
@@ -3352,6 +3362,10 @@ impl Session {
                     last_insert_id: 0,
                 }
             }
+            Statement::CreateFulltextIndex(create) => {
+                self.implicit_commit()?;
+                self.create_index(create, IndexKind::Fulltext)?
+            }
             Statement::AlterTableKeys { table } => {
                 let (db, table) = self.lookup_base_table(table, Privileges::ALTER)?;
                 self.implicit_commit()?;
@@ -3720,6 +3734,68 @@ impl Session {
         self.finish(outcome, sink, more)
     }
 
+    /// CREATE [UNIQUE | FULLTEXT] INDEX, which is ALTER TABLE ADD INDEX in MariaDB, but
+    /// needs only the INDEX privilege; IF NOT EXISTS of a key the table has is a note.
+    fn create_index(
+        &mut self,
+        create: &ast::CreateIndex,
+        kind: IndexKind,
+    ) -> Result<StatementOutcome> {
+        let (db, table) = self.lookup_base_table(&create.table_name, Privileges::INDEX)?;
+        let name = create
+            .name
+            .as_ref()
+            .and_then(|n| n.0.last())
+            .map(|p| ast::Ident::new(select::object_part(p)));
+        let existing = name
+            .as_ref()
+            .filter(|n| crate::if_exists::has_key(&table.schema, &n.value));
+        if let Some(existing) = existing.filter(|_| create.if_not_exists) {
+            let note = Error::duplicate_key(&existing.value);
+            self.state.note(note.code, note.message);
+            return Ok(StatementOutcome::Records {
+                records: 0,
+                duplicates: 0,
+            });
+        }
+        let columns = create.columns.clone();
+        let constraint = match kind {
+            IndexKind::Unique => ast::TableConstraint::Unique(ast::UniqueConstraint {
+                name: None,
+                index_name: name,
+                index_type_display: ast::KeyOrIndexDisplay::None,
+                index_type: None,
+                columns,
+                include: Vec::new(),
+                index_options: Vec::new(),
+                characteristics: None,
+                nulls_distinct: ast::NullsDistinctOption::None,
+            }),
+            IndexKind::Plain => ast::TableConstraint::Index(ast::IndexConstraint {
+                display_as_key: false,
+                name,
+                index_type: None,
+                columns,
+                index_options: Vec::new(),
+            }),
+            IndexKind::Fulltext => {
+                ast::TableConstraint::FulltextOrSpatial(ast::FullTextOrSpatialConstraint {
+                    fulltext: true,
+                    index_type_display: ast::KeyOrIndexDisplay::Index,
+                    opt_index_name: name,
+                    columns,
+                })
+            }
+        };
+        let add = ast::AlterTableOperation::AddConstraint {
+            constraint,
+            not_valid: false,
+        };
+        let requested = crate::alter_method::Requested::of_create_index(&create.alter_options)?;
+        let copied = self.alter_operations(&db, &table, &[add], &Default::default(), requested)?;
+        Ok(altered(copied))
+    }
+
     /// LOCK TABLES: checked as MariaDB checks it (the LOCK TABLES privilege on each table's
     /// database, 1044; SELECT on the table, 1142; then 1146 if there is no such table or
     /// view), then it commits like MariaDB does. No table lock is taken (documented): when
@@ -3975,53 +4051,11 @@ impl Session {
                 Ok(StatementOutcome::ok())
             }
             S::CreateIndex(create) => {
-                let (db, table) = self.lookup_base_table(&create.table_name, Privileges::INDEX)?;
-                let name = create
-                    .name
-                    .as_ref()
-                    .and_then(|n| n.0.last())
-                    .map(|p| ast::Ident::new(select::object_part(p)));
-                let existing = name
-                    .as_ref()
-                    .filter(|n| crate::if_exists::has_key(&table.schema, &n.value));
-                if let Some(existing) = existing.filter(|_| create.if_not_exists) {
-                    let note = Error::duplicate_key(&existing.value);
-                    self.state.note(note.code, note.message);
-                    return Ok(StatementOutcome::Records {
-                        records: 0,
-                        duplicates: 0,
-                    });
-                }
-                // As in MariaDB, CREATE INDEX is ALTER TABLE ADD INDEX.
-                let constraint = match create.unique {
-                    true => ast::TableConstraint::Unique(ast::UniqueConstraint {
-                        name: None,
-                        index_name: name,
-                        index_type_display: ast::KeyOrIndexDisplay::None,
-                        index_type: None,
-                        columns: create.columns.clone(),
-                        include: Vec::new(),
-                        index_options: Vec::new(),
-                        characteristics: None,
-                        nulls_distinct: ast::NullsDistinctOption::None,
-                    }),
-                    false => ast::TableConstraint::Index(ast::IndexConstraint {
-                        display_as_key: false,
-                        name,
-                        index_type: None,
-                        columns: create.columns.clone(),
-                        index_options: Vec::new(),
-                    }),
+                let kind = match create.unique {
+                    true => IndexKind::Unique,
+                    false => IndexKind::Plain,
                 };
-                let add = ast::AlterTableOperation::AddConstraint {
-                    constraint,
-                    not_valid: false,
-                };
-                let requested =
-                    crate::alter_method::Requested::of_create_index(&create.alter_options)?;
-                let copied =
-                    self.alter_operations(&db, &table, &[add], &Default::default(), requested)?;
-                Ok(altered(copied))
+                self.create_index(create, kind)
             }
             S::Drop {
                 object_type: ast::ObjectType::Index,
@@ -4454,8 +4488,8 @@ impl Session {
         // in the new schema, other tables' in the same catalog change.
         let name = &table.schema.name;
         let temporary = self.is_temporary(db, table);
-        if temporary && !schema.foreign_keys.is_empty() {
-            return Err(temporary::foreign_key_refused(db, name));
+        if temporary {
+            temporary::check_temporary_schema(db, &schema)?;
         }
         for fk in &mut schema.foreign_keys {
             if fk.parent_db == db && fk.parent_table == *name {

@@ -250,6 +250,13 @@ fn create_table_text(table: &Table, zone: TimeZone, temporary: bool) -> String {
             names(&index.columns, &index.prefix_lengths)
         ));
     }
+    for index in &schema.fulltext_indexes {
+        lines.push(format!(
+            "  FULLTEXT KEY {} ({})",
+            quote_identifier(&index.name),
+            names(&index.columns, &[])
+        ));
+    }
     for fk in &schema.foreign_keys {
         lines.push(format!(
             "  {}",

@@ -108,6 +108,7 @@ fn main() {
         columns: vec![column("id"), column("k"), column("c")],
         primary_key: Some(vec![0]),
         indexes: vec![IndexSchema::new("k", vec![1], false)],
+        fulltext_indexes: Vec::new(),
         comment: String::new(),
         options: Default::default(),
         foreign_keys: Vec::new(),

@@ -137,6 +137,16 @@ impl IndexSchema {
     }
 }
 
+/// A FULLTEXT index: storage keeps its definition so SHOW, information_schema and ALTER
+/// see it and it survives a restart, but builds nothing for it. MATCH ... AGAINST reads
+/// the table's rows (the sql crate's `fulltext`); no inverted index exists yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FulltextIndex {
+    pub name: String,
+    /// Column positions, in index order.
+    pub columns: Vec<usize>,
+}
+
 /// A CHECK constraint. Storage keeps its expression as text and never evaluates it: the
 /// sql crate binds it and checks each row before handing it to storage.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,6 +167,9 @@ pub struct TableSchema {
     pub primary_key: Option<Vec<usize>>,
     /// Secondary indexes.
     pub indexes: Vec<IndexSchema>,
+    /// FULLTEXT indexes, in definition order. Their names share one namespace with
+    /// `indexes`.
+    pub fulltext_indexes: Vec<FulltextIndex>,
     pub comment: String,
     /// The table options kept besides the comment (default collation, ROW_FORMAT).
     pub options: TableOptions,
@@ -247,6 +260,13 @@ impl TableSchema {
         self.columns
             .iter()
             .position(|c| c.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Whether a secondary or FULLTEXT index has this name (compared without case).
+    pub fn has_index_named(&self, name: &str) -> bool {
+        let named = |n: &str| n.eq_ignore_ascii_case(name);
+        self.indexes.iter().any(|i| named(&i.name))
+            || self.fulltext_indexes.iter().any(|i| named(&i.name))
     }
 
     pub fn auto_increment_column(&self) -> Option<usize> {
@@ -854,6 +874,7 @@ impl Storage {
         let in_range = |columns: &[usize]| columns.iter().all(|&c| c < schema.columns.len());
         assert!(
             schema.indexes.iter().all(|i| in_range(&i.columns))
+                && schema.fulltext_indexes.iter().all(|i| in_range(&i.columns))
                 && schema.primary_key.as_deref().is_none_or(in_range),
             "index on a column that does not exist"
         );
@@ -2579,6 +2600,7 @@ mod tests {
             columns: vec![column("id"), column("a")],
             primary_key: Some(vec![0]),
             indexes: vec![IndexSchema::new("by_a", vec![1], false)],
+            fulltext_indexes: Vec::new(),
             comment: String::new(),
             options: Default::default(),
             foreign_keys: Vec::new(),

@@ -36,7 +36,7 @@ mod slot;
 mod transaction;
 
 pub use catalog::{
-    routine_key, Catalog, CheckConstraint, ColumnSchema, Database, ForeignKeySchema,
+    routine_key, Catalog, CheckConstraint, ColumnSchema, Database, ForeignKeySchema, FulltextIndex,
     GeneratedColumn, IndexSchema, ReferentialAction, RoutineKind, RoutineSchema, RowConversion,
     RowFormat, Table, TableId, TableOptions, TableSchema, TriggerPlace, TriggerSchema, ViewSchema,
 };

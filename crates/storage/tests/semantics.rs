@@ -443,6 +443,7 @@ fn savepoint_rollback_cannot_resurrect_a_unique_value_others_took() {
 fn secondary_scans_ranges_and_prefixes() {
     let storage = storage_with(TableSchema {
         indexes: vec![IndexSchema::new("ab", vec![1, 2], false)],
+        fulltext_indexes: Vec::new(),
         ..schema("t")
     });
     let t = table(&storage, "t");
@@ -747,6 +748,7 @@ fn long_running_snapshot_reads_old_versions_while_others_update_and_collect() {
 fn create_index_on_a_populated_table() {
     let storage = storage_with(TableSchema {
         indexes: vec![],
+        fulltext_indexes: Vec::new(),
         ..schema("t")
     });
     let t = table(&storage, "t");
@@ -829,6 +831,7 @@ fn create_index_on_a_populated_table() {
 fn create_unique_index_over_an_uncommitted_duplicate_conflicts() {
     let storage = storage_with(TableSchema {
         indexes: vec![],
+        fulltext_indexes: Vec::new(),
         ..schema("t")
     });
     let t = table(&storage, "t");

@@ -113,7 +113,7 @@
 
 use crate::codec::*;
 use manycore_storage::{
-    CheckConstraint, ColumnSchema, ForeignKeySchema, GeneratedColumn, IndexSchema,
+    CheckConstraint, ColumnSchema, ForeignKeySchema, FulltextIndex, GeneratedColumn, IndexSchema,
     ReferentialAction, RoutineKind, RoutineSchema, RowFormat, TableForeignKeys, TableOptions,
     TableRename, TableSchema, TriggerSchema, ViewSchema,
 };
@@ -1357,7 +1357,8 @@ fn put_schema(out: &mut Vec<u8>, schema: &TableSchema) {
         u8::from(schema.primary_key.is_some()) * SCHEMA_PRIMARY_KEY
             + u8::from(has_foreign_keys) * SCHEMA_FOREIGN_KEYS
             + u8::from(has_options) * SCHEMA_OPTIONS
-            + u8::from(!generated.is_empty()) * SCHEMA_GENERATED,
+            + u8::from(!generated.is_empty()) * SCHEMA_GENERATED
+            + u8::from(!schema.fulltext_indexes.is_empty()) * SCHEMA_FULLTEXT,
     );
     if let Some(pk) = &schema.primary_key {
         put_positions(out, pk);
@@ -1381,12 +1382,21 @@ fn put_schema(out: &mut Vec<u8>, schema: &TableSchema) {
             put_bool(out, g.stored);
         }
     }
+    // Written only when the table has one, so other schemas read as before.
+    if !schema.fulltext_indexes.is_empty() {
+        put_varint(out, schema.fulltext_indexes.len() as u64);
+        for index in &schema.fulltext_indexes {
+            put_str(out, &index.name);
+            put_positions(out, &index.columns);
+        }
+    }
 }
 
 const SCHEMA_PRIMARY_KEY: u8 = 1;
 const SCHEMA_FOREIGN_KEYS: u8 = 2;
 const SCHEMA_OPTIONS: u8 = 4;
 const SCHEMA_GENERATED: u8 = 8;
+const SCHEMA_FULLTEXT: u8 = 16;
 
 fn put_default_collation(out: &mut Vec<u8>, collation: Collation) {
     put_u8(
@@ -1530,8 +1540,12 @@ fn get_schema(r: &mut Reader<'_>) -> Result<TableSchema, DecodeError> {
         });
     }
     let flags = r.u8()?;
-    if flags & !(SCHEMA_PRIMARY_KEY | SCHEMA_FOREIGN_KEYS | SCHEMA_OPTIONS | SCHEMA_GENERATED) != 0
-    {
+    let known = SCHEMA_PRIMARY_KEY
+        | SCHEMA_FOREIGN_KEYS
+        | SCHEMA_OPTIONS
+        | SCHEMA_GENERATED
+        | SCHEMA_FULLTEXT;
+    if flags & !known != 0 {
         return Err(DecodeError("bad table schema flags"));
     }
     let primary_key = match flags & SCHEMA_PRIMARY_KEY {
@@ -1563,10 +1577,19 @@ fn get_schema(r: &mut Reader<'_>) -> Result<TableSchema, DecodeError> {
             column.generated = Some(GeneratedColumn { expression, stored });
         }
     }
+    let mut fulltext_indexes = Vec::new();
+    if flags & SCHEMA_FULLTEXT != 0 {
+        for _ in 0..r.len()? {
+            let name = r.string()?;
+            let columns = get_positions(r)?;
+            fulltext_indexes.push(FulltextIndex { name, columns });
+        }
+    }
     // Invariant (2): storage asserts that indexes and foreign keys name existing columns.
     let in_range = |p: &[usize]| p.iter().all(|&c| c < columns.len());
     if !primary_key.as_deref().is_none_or(in_range)
         || !indexes.iter().all(|i| in_range(&i.columns))
+        || !fulltext_indexes.iter().all(|i| in_range(&i.columns))
         || !foreign_keys.iter().all(|fk| in_range(&fk.columns))
     {
         return Err(DecodeError("index on a column that does not exist"));
@@ -1576,6 +1599,7 @@ fn get_schema(r: &mut Reader<'_>) -> Result<TableSchema, DecodeError> {
         columns,
         primary_key,
         indexes,
+        fulltext_indexes,
         comment,
         options,
         foreign_keys,
@@ -1743,6 +1767,10 @@ mod tests {
                     ..IndexSchema::new("p", vec![2, 1], true)
                 },
             ],
+            fulltext_indexes: vec![FulltextIndex {
+                name: "f".into(),
+                columns: vec![3, 6],
+            }],
             comment: "table comment".into(),
             options: Default::default(),
             foreign_keys: sample_foreign_keys(),
@@ -2082,10 +2110,11 @@ mod tests {
     #[test]
     fn default_table_options_keep_the_old_layout() {
         let mut schema = sample_schema();
-        // Generated columns would follow the options.
+        // Generated columns and FULLTEXT indexes would follow the options.
         for column in &mut schema.columns {
             column.generated = None;
         }
+        schema.fulltext_indexes.clear();
         let mut with_default = Vec::new();
         put_schema(&mut with_default, &schema);
         schema.options.row_format = Some(RowFormat::Compact);
@@ -2116,6 +2145,29 @@ mod tests {
         // The trailer: count 1 byte, then per column position, text and stored.
         let trailer = 1 + (1 + 1 + "`c0` + 1".len() + 1) + (1 + 1 + "concat(`c3`,'x')".len() + 1);
         assert_eq!(with_generated.len(), without.len() + trailer);
+        assert_eq!(
+            get_schema(&mut Reader::new(&without)).expect("decodes"),
+            schema
+        );
+    }
+
+    /// FULLTEXT indexes come last, under their own flag: a schema without any is laid out
+    /// as before they existed.
+    #[test]
+    fn fulltext_indexes_keep_the_old_layout() {
+        let mut schema = sample_schema();
+        let mut with_fulltext = Vec::new();
+        put_schema(&mut with_fulltext, &schema);
+        assert_eq!(
+            get_schema(&mut Reader::new(&with_fulltext)).expect("decodes"),
+            schema
+        );
+        schema.fulltext_indexes.clear();
+        let mut without = Vec::new();
+        put_schema(&mut without, &schema);
+        // The trailer: count, then name (length and "f") and positions (count, 3, 6).
+        assert_eq!(with_fulltext.len(), without.len() + 1 + 2 + 3);
+        assert!(with_fulltext.ends_with(&[1, 1, b'f', 2, 3, 6]));
         assert_eq!(
             get_schema(&mut Reader::new(&without)).expect("decodes"),
             schema

@@ -7,7 +7,7 @@ use super::{storage_error, Session, StatementOutcome};
 use crate::error::{Error, ErrorCode, Result};
 use crate::privilege::Privileges;
 use crate::scope::Parameters;
-use manycore_storage::{StorageError, Table, TableRename};
+use manycore_storage::{StorageError, Table, TableRename, TableSchema};
 use manycore_types::Value;
 use sqlparser::ast;
 use std::collections::BTreeSet;
@@ -59,9 +59,7 @@ impl Session {
                 crate::ddl::table_definition(create, &db, collation, &self.state)?
             }
         };
-        if !definition.schema.foreign_keys.is_empty() {
-            return Err(foreign_key_refused(&db, &name));
-        }
+        check_temporary_schema(&db, &definition.schema)?;
         self.add_temporary_table(&db, definition);
         Ok(StatementOutcome::ok())
     }
@@ -192,6 +190,21 @@ impl Session {
         let empty = self.engine.storage().temporary_table(db, schema);
         self.state.temporary.replace(db, empty);
     }
+}
+
+/// What InnoDB refuses in a temporary table's definition: a FULLTEXT index (1796) or a
+/// foreign key (`foreign_key_refused`).
+pub(super) fn check_temporary_schema(db: &str, schema: &TableSchema) -> Result<()> {
+    if !schema.fulltext_indexes.is_empty() {
+        return Err(Error::new(
+            ErrorCode::InnodbNoFtTempTable,
+            "Cannot create FULLTEXT index on temporary InnoDB table",
+        ));
+    }
+    if !schema.foreign_keys.is_empty() {
+        return Err(foreign_key_refused(db, &schema.name));
+    }
+    Ok(())
 }
 
 /// A FOREIGN KEY in or to a temporary table: 1005 with errno 150, as InnoDB refuses it.

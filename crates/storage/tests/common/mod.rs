@@ -43,6 +43,7 @@ pub fn schema(name: &str) -> TableSchema {
             IndexSchema::new("a", vec![1], false),
             IndexSchema::new("b", vec![2], true),
         ],
+        fulltext_indexes: Vec::new(),
         comment: String::new(),
         options: Default::default(),
         foreign_keys: Vec::new(),
