@@ -100,6 +100,29 @@ SELECT * FROM sa ORDER BY v DESC;
 SELECT * FROM sa WHERE id > 1 ORDER BY v DESC LIMIT 2;
 SELECT * FROM sa WHERE v > 1;
 SHOW SESSION STATUS WHERE Variable_name IN ('Select_scan', 'Select_range', 'Select_full_join', 'Sort_rows');
+-- SELECT ... INTO, and the SELECTs of a procedure's body (INTO and a cursor's too), count
+-- as SELECTs of their own.
+FLUSH STATUS;
+SELECT v INTO @sv FROM sa WHERE id > 3 LIMIT 1;
+SELECT @sv;
+SHOW SESSION STATUS WHERE Variable_name IN ('Select_scan', 'Select_range', 'Select_full_join');
+DELIMITER //
+CREATE PROCEDURE scans()
+BEGIN
+  DECLARE x INT;
+  DECLARE c CURSOR FOR SELECT v FROM sa WHERE k < 3;
+  SELECT * FROM sa ORDER BY id;
+  SELECT v FROM sa WHERE id BETWEEN 2 AND 3;
+  SELECT COUNT(*) FROM sa JOIN sb ON sb.w = sa.v + 0 * sa.id;
+  SELECT v INTO x FROM sa WHERE id > 3 LIMIT 1;
+  OPEN c;
+  CLOSE c;
+END//
+DELIMITER ;
+FLUSH STATUS;
+CALL scans();
+SHOW SESSION STATUS WHERE Variable_name IN ('Select_scan', 'Select_range', 'Select_full_join');
+DROP PROCEDURE scans;
 DROP TABLE sa, sb;
 
 -- The storage reads and writes each statement made, as MariaDB counts InnoDB's handler

@@ -3528,6 +3528,7 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
     /// The rows of a SELECT, read through the body's view, and its FOUND_ROWS().
     fn rows(&mut self, plan: &Bound<SelectPlan>) -> Result<(Vec<Vec<Value>>, u64)> {
         let select = plan.get()?;
+        select.scans.count(self.rt.session);
         let view = self.rt.access.view();
         let params = self.frame.fill(&plan.refs);
         let mut rows = Vec::new();
@@ -3644,6 +3645,7 @@ impl<'b> Run<'b, '_, '_, '_, '_> {
     fn select_into(&mut self, plan: &Bound<SelectPlan>, targets: &[Target]) -> Result<u8> {
         let select = plan.get()?;
         select_into::check_width(select.columns.len(), targets.len())?;
+        select.scans.count(self.rt.session);
         let view = self.rt.access.view();
         let params = self.frame.fill(&plan.refs);
         let (found, too_many) = exec::in_context(

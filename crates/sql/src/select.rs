@@ -1415,6 +1415,21 @@ pub struct ScanKinds {
 }
 
 impl ScanKinds {
+    /// Counts one execution of the SELECT in the session's Select_* counters, wherever it
+    /// runs: a statement of its own, SELECT ... INTO, or a stored procedure's body.
+    pub fn count(self, session: &dyn expr::SessionContext) {
+        use crate::engine::Counter;
+        for (counted, counter) in [
+            (self.scan, Counter::SelectScan),
+            (self.range, Counter::SelectRange),
+            (self.full_join, Counter::SelectFullJoin),
+        ] {
+            if counted {
+                session.count(counter, 1);
+            }
+        }
+    }
+
     pub fn of(plan: &Plan) -> ScanKinds {
         let first = |access: &AccessPath| ScanKinds {
             scan: matches!(access, AccessPath::Full),

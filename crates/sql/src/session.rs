@@ -2490,16 +2490,7 @@ impl Session {
     ) -> Result<()> {
         let outcome = match bound {
             Bound::Select(plan) => {
-                let scans = plan.scans;
-                for (counted, counter) in [
-                    (scans.scan, Counter::SelectScan),
-                    (scans.range, Counter::SelectRange),
-                    (scans.full_join, Counter::SelectFullJoin),
-                ] {
-                    if counted {
-                        self.count(counter, 1);
-                    }
-                }
+                plan.scans.count(&self.state);
                 let rows = self.reading_select(plan, params, |ctx| {
                     sink.result_set_start(&plan.columns)?;
                     exec::run_found(&plan.plan, plan.calc_found_rows, ctx, |row| sink.row(row))

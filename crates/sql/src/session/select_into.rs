@@ -104,6 +104,7 @@ impl Session {
         names: &[String],
         params: &[Value],
     ) -> Result<u64> {
+        plan.scans.count(&self.state);
         let (first, too_many) =
             self.reading_select(plan, params, |ctx| select_into::first_row(&plan.plan, ctx))?;
         let Some(row) = first else {
