@@ -7,6 +7,9 @@ CREATE TABLE articles (id INT PRIMARY KEY, title VARCHAR(100), body TEXT, tag CH
   FULLTEXT KEY ft_body (body), FULLTEXT (title, body), KEY k_title (title), UNIQUE KEY u_tag (tag));
 SHOW CREATE TABLE articles;
 SHOW INDEX FROM articles;
+SHOW COLUMNS FROM articles;
+SELECT column_name, column_key FROM information_schema.columns
+  WHERE table_schema = DATABASE() AND table_name = 'articles' ORDER BY ordinal_position;
 SELECT index_name, seq_in_index, column_name, sub_part, index_type, non_unique, nullable, collation, cardinality
   FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name = 'articles'
   ORDER BY index_name, seq_in_index;

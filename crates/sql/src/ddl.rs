@@ -892,7 +892,6 @@ fn definition_with(
     }
     let mut columns: Vec<ColumnSchema> = Vec::new();
     let mut primary_key: Option<Vec<usize>> = None;
-    // (name, key parts, unique, generated for a foreign key)
     // Unnamed keys are named in declaration order, FULLTEXT ones too, as in MariaDB.
     let mut pending_indexes: Vec<PendingIndex> = Vec::new();
     let mut foreign_keys = Vec::new();

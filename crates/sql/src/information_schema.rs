@@ -1367,7 +1367,10 @@ pub fn key_kind(schema: &TableSchema, i: usize) -> &'static str {
     if schema.indexes.iter().any(|x| x.unique && x.columns == [i]) {
         return "UNI";
     }
-    if schema.indexes.iter().any(|x| x.columns.first() == Some(&i)) {
+    let leads = |columns: &[usize]| columns.first() == Some(&i);
+    if schema.indexes.iter().any(|x| leads(&x.columns))
+        || schema.fulltext_indexes.iter().any(|x| leads(&x.columns))
+    {
         return "MUL";
     }
     ""
