@@ -540,7 +540,7 @@ type PendingIndex = (Option<ast::Ident>, Vec<(usize, Option<u32>)>, KeyKind, boo
 
 /// What a declared key is.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum KeyKind {
+pub enum KeyKind {
     Plain,
     Unique,
     Fulltext,

@@ -37,6 +37,7 @@ mod temporary;
 mod triggers;
 mod views;
 
+use crate::ddl::KeyKind;
 use crate::dml::{self, DeletePlan, InsertPlan, UpdatePlan};
 use crate::engine::{
     ConnectionInfo, Counter, Engine, KillKind, ProcessEntry, ProcessHandle, SessionCounters,
@@ -1293,14 +1294,6 @@ fn com_counter(statement: &Statement) -> Option<Counter> {
 
 fn is_warning_show(statement: &Statement) -> bool {
     matches!(statement, Statement::ShowWarnings { .. })
-}
-
-/// The kind of index CREATE INDEX adds.
-#[derive(Clone, Copy)]
-enum IndexKind {
-    Plain,
-    Unique,
-    Fulltext,
 }
 
 /// Whether `statement` starts by clearing the warning list (see `uses_tables`).
@@ -3355,7 +3348,7 @@ impl Session {
             }
             Statement::CreateFulltextIndex(create) => {
                 self.implicit_commit()?;
-                self.create_index(create, IndexKind::Fulltext)?
+                self.create_index(create, KeyKind::Fulltext)?
             }
             Statement::AlterTableKeys { table } => {
                 let (db, table) = self.lookup_base_table(table, Privileges::ALTER)?;
@@ -3730,7 +3723,7 @@ impl Session {
     fn create_index(
         &mut self,
         create: &ast::CreateIndex,
-        kind: IndexKind,
+        kind: KeyKind,
     ) -> Result<StatementOutcome> {
         let (db, table) = self.lookup_base_table(&create.table_name, Privileges::INDEX)?;
         let name = create
@@ -3751,7 +3744,7 @@ impl Session {
         }
         let columns = create.columns.clone();
         let constraint = match kind {
-            IndexKind::Unique => ast::TableConstraint::Unique(ast::UniqueConstraint {
+            KeyKind::Unique => ast::TableConstraint::Unique(ast::UniqueConstraint {
                 name: None,
                 index_name: name,
                 index_type_display: ast::KeyOrIndexDisplay::None,
@@ -3762,14 +3755,14 @@ impl Session {
                 characteristics: None,
                 nulls_distinct: ast::NullsDistinctOption::None,
             }),
-            IndexKind::Plain => ast::TableConstraint::Index(ast::IndexConstraint {
+            KeyKind::Plain => ast::TableConstraint::Index(ast::IndexConstraint {
                 display_as_key: false,
                 name,
                 index_type: None,
                 columns,
                 index_options: Vec::new(),
             }),
-            IndexKind::Fulltext => {
+            KeyKind::Fulltext => {
                 ast::TableConstraint::FulltextOrSpatial(ast::FullTextOrSpatialConstraint {
                     fulltext: true,
                     index_type_display: ast::KeyOrIndexDisplay::Index,
@@ -4043,8 +4036,8 @@ impl Session {
             }
             S::CreateIndex(create) => {
                 let kind = match create.unique {
-                    true => IndexKind::Unique,
-                    false => IndexKind::Plain,
+                    true => KeyKind::Unique,
+                    false => KeyKind::Plain,
                 };
                 self.create_index(create, kind)
             }
