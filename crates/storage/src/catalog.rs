@@ -138,8 +138,8 @@ impl IndexSchema {
 }
 
 /// A FULLTEXT index: storage keeps its definition so SHOW, information_schema and ALTER
-/// see it and it survives a restart, but builds nothing for it. MATCH ... AGAINST reads
-/// the table's rows (the sql crate's `fulltext`); no inverted index exists yet.
+/// see it and it survives a restart, but builds nothing for it. No word index exists
+/// yet, so MATCH ... AGAINST is not supported (the sql crate refuses it with 1235).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FulltextIndex {
     pub name: String,
