@@ -536,6 +536,10 @@ pub fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
                 visit(operand, f);
             }
         }
+        Expr::Match(search) => {
+            search.cells.iter().for_each(|e| visit(e, f));
+            visit(&search.against, f);
+        }
         Expr::OuterColumn { .. } => {}
     }
 }
@@ -607,6 +611,10 @@ pub fn visit_mut(expr: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
             if let SubqueryKind::Quantified { operand, .. } = &mut subquery.kind {
                 visit_mut(operand, f);
             }
+        }
+        Expr::Match(search) => {
+            search.cells.iter_mut().for_each(|e| visit_mut(e, f));
+            visit_mut(&mut search.against, f);
         }
         Expr::OuterColumn { .. } => {}
     }

@@ -17,6 +17,7 @@
 use crate::engine::{Counter, ProcessEntry};
 use crate::error::{Error, Result};
 use crate::expr::coerce;
+use crate::expr::fulltext::{FulltextMatch, Search, Statistics};
 use crate::expr::{store_value, VarScope};
 use crate::expr::{Accumulator, EvalContext, Expr, Subquery, SubqueryRows, SubqueryRunner};
 use crate::information_schema::NameLookup;
@@ -129,6 +130,8 @@ pub struct SubqueryReader<'a> {
     /// By the address of the subquery's plan, which the statement's plan owns and
     /// keeps in place while it runs.
     uncorrelated: RefCell<Vec<(*const Plan, SubqueryRows)>>,
+    /// The MATCHes' statistics, with the search text each was read for.
+    fulltext: RefCell<Vec<(FulltextMatch, Vec<u8>, Rc<Statistics>)>>,
 }
 
 impl<'a> SubqueryReader<'a> {
@@ -137,6 +140,7 @@ impl<'a> SubqueryReader<'a> {
             view,
             interrupt,
             uncorrelated: RefCell::new(Vec::new()),
+            fulltext: RefCell::new(Vec::new()),
         }
     }
 }
@@ -144,6 +148,48 @@ impl<'a> SubqueryReader<'a> {
 impl SubqueryRunner for SubqueryReader<'_> {
     fn reading(&self) -> (ReadView, &ProcessEntry) {
         (self.view, self.interrupt)
+    }
+
+    /// Reads every row of the MATCH's table once per execution and search text: there
+    /// is no word index yet (`fulltext` module notes).
+    fn fulltext(&self, search: &FulltextMatch, text: &[u8]) -> Result<Rc<Statistics>> {
+        let kept = self.fulltext.borrow();
+        if let Some((_, _, statistics)) = kept
+            .iter()
+            .find(|(other, other_text, _)| search.same_search(text, other, other_text))
+        {
+            return Ok(Rc::clone(statistics));
+        }
+        drop(kept);
+        let parsed = Search::parse(text, search.mode, search.collation)?;
+        let mut interrupted = false;
+        let statistics = parsed.statistics(|add| {
+            let mut visited = 0u64;
+            let all = KeyRange::all();
+            search
+                .table
+                .scan(&self.view, IndexNo::Primary, &all, |_, row| {
+                    visited += 1;
+                    if visited.is_multiple_of(INTERRUPT_CHECK_ROWS) && self.interrupt.interrupted()
+                    {
+                        interrupted = true;
+                        return ControlFlow::Break(());
+                    }
+                    let texts: Vec<&[u8]> = (search.columns.iter())
+                        .filter_map(|&c| row[c].as_bytes())
+                        .collect();
+                    add(&texts);
+                    ControlFlow::Continue(())
+                });
+        });
+        if interrupted {
+            return Err(Error::interrupted());
+        }
+        let statistics = Rc::new(statistics);
+        self.fulltext
+            .borrow_mut()
+            .push((search.clone(), text.to_vec(), Rc::clone(&statistics)));
+        Ok(statistics)
     }
 
     fn rows(&self, subquery: &Subquery, limit: usize, ctx: &EvalContext) -> Result<SubqueryRows> {

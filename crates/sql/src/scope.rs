@@ -482,6 +482,36 @@ impl Scope for BindScope<'_> {
         Ok((subquery, plan.columns.len()))
     }
 
+    /// The one table all of MATCH's columns are in (1210 otherwise), a base table with a
+    /// FULLTEXT key of exactly those columns in any order (1191 otherwise, a view's
+    /// columns included: views are not merged into the query that reads them).
+    fn fulltext_key(&self, columns: &[ColumnRef]) -> Result<(Arc<Table>, Vec<usize>)> {
+        let source_of = |c: &ColumnRef| {
+            self.tables.iter().position(|t| {
+                (t.offset..t.offset + t.table.schema.columns.len()).contains(&c.index)
+            })
+        };
+        let Some(source) = columns.first().and_then(source_of) else {
+            return Err(expr::fulltext::no_matching_key());
+        };
+        if columns.iter().any(|c| source_of(c) != Some(source)) {
+            return Err(expr::fulltext::wrong_arguments("MATCH"));
+        }
+        let t = &self.tables[source];
+        let positions: Vec<usize> = columns.iter().map(|c| c.index - t.offset).collect();
+        let mut wanted = positions.clone();
+        wanted.sort_unstable();
+        let keyed = t.table.schema.fulltext_indexes.iter().any(|key| {
+            let mut have = key.columns.clone();
+            have.sort_unstable();
+            have == wanted
+        });
+        if t.derived.is_some() || !keyed {
+            return Err(expr::fulltext::no_matching_key());
+        }
+        Ok((Arc::clone(&t.table), positions))
+    }
+
     /// A query block without tables, not nested in another (the outermost one, a derived
     /// table's, a UNION's part, SET and DO). HAVING and INSERT's VALUES say 1054 in
     /// MariaDB: its HAVING resolves through the select list, its VALUES sees the table.

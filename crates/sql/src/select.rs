@@ -4,7 +4,7 @@
 use crate::access;
 use crate::cte::CteScope;
 use crate::error::{Error, ErrorCode, Result};
-use crate::expr::{self, ColumnRef, Expr};
+use crate::expr::{self, BinaryOp, ColumnRef, Expr};
 use crate::information_schema::{self, SystemTable};
 use crate::join;
 use crate::plan::{
@@ -167,6 +167,22 @@ impl<'a> BindContext<'a> {
         let mut span = expr.span();
         let _ = ast::visit_expressions(expr, |e| {
             span = span.union(&e.span());
+            // MATCH has no span at all: its columns and its value cover it.
+            if let ast::Expr::MatchAgainst {
+                columns,
+                match_value,
+                ..
+            } = e
+            {
+                let parts = columns
+                    .iter()
+                    .flat_map(|c| &c.0)
+                    .filter_map(|p| p.as_ident());
+                for ident in parts {
+                    span = span.union(&ident.span);
+                }
+                span = span.union(&match_value.span);
+            }
             ControlFlow::<()>::Continue(())
         });
         if span.start.line == 0 {
@@ -295,12 +311,14 @@ fn item_start(text: &str, start: usize) -> usize {
                 break;
             }
             // Only a word directly before `(` (a function name) or an operator word
-            // (NOT, BINARY, EXISTS, TRIM's BOTH/LEADING/TRAILING) is part of this item's
-            // prefix.
+            // (NOT, BINARY, EXISTS, TRIM's BOTH/LEADING/TRAILING, MATCH) is part of this
+            // item's prefix.
             let before_paren = bytes.get(i) == Some(&b'(');
-            let operator = ["NOT", "BINARY", "EXISTS", "BOTH", "LEADING", "TRAILING"]
-                .iter()
-                .any(|k| k.eq_ignore_ascii_case(word));
+            let operator = [
+                "NOT", "BINARY", "EXISTS", "BOTH", "LEADING", "TRAILING", "MATCH",
+            ]
+            .iter()
+            .any(|k| k.eq_ignore_ascii_case(word));
             if depth == 0 && !before_paren && !operator {
                 break;
             }
@@ -532,6 +550,31 @@ pub fn bind_body(query: &ast::Query, cx: &BindContext) -> Result<SelectPlan> {
     }
 }
 
+/// The MATCH a WHERE clause searches by: a conjunct that is a MATCH, or a MATCH
+/// compared greater than a constant. MariaDB reads such a MATCH's rows through the
+/// FULLTEXT key, and so returns them by relevance, best first, unless ORDER BY says
+/// otherwise; manycore sorts them so (the sort is stable: ties keep their order).
+fn searched_match(filter: &Expr) -> Option<&Expr> {
+    let mut conjuncts = Vec::new();
+    crate::access::conjuncts(filter, &mut conjuncts);
+    conjuncts.into_iter().find_map(|c| match c {
+        Expr::Match(_) => Some(c),
+        Expr::Binary {
+            op: BinaryOp::Gt | BinaryOp::GtEq,
+            left,
+            right,
+            ..
+        } if matches!(**left, Expr::Match(_)) && right.is_constant() => Some(&**left),
+        Expr::Binary {
+            op: BinaryOp::Lt | BinaryOp::LtEq,
+            left,
+            right,
+            ..
+        } if matches!(**right, Expr::Match(_)) && left.is_constant() => Some(&**right),
+        _ => None,
+    })
+}
+
 /// One SELECT ... FROM ... [ORDER BY] [LIMIT]: a query block.
 pub fn bind_query_block(
     select: &ast::Select,
@@ -641,6 +684,15 @@ pub fn bind_query_block(
         }
         None => Vec::new(),
     };
+    let plain = group_by.is_empty() && aggregates.calls.borrow().is_empty();
+    if sort_keys.is_empty() && plain && select.distinct.is_none() {
+        if let Some(search) = filter.as_ref().and_then(searched_match) {
+            sort_keys.push(SortKey {
+                expr: search.clone(),
+                descending: true,
+            });
+        }
+    }
 
     let (offset, count) = bind_limit(limit, parameters)?;
 

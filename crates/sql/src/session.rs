@@ -3007,7 +3007,9 @@ impl Session {
         crate::dml::visit(bound, &mut |e| {
             reads_tables |= matches!(
                 e,
-                crate::expr::Expr::Subquery(_) | crate::expr::Expr::Stored { .. }
+                crate::expr::Expr::Subquery(_)
+                    | crate::expr::Expr::Match(_)
+                    | crate::expr::Expr::Stored { .. }
             );
         });
         match reads_tables {

@@ -490,6 +490,12 @@ impl Scope for SpecScope<'_> {
     fn bind_subquery(&self, query: &ast::Query) -> Result<(expr::Subquery, usize)> {
         self.inner.bind_subquery(query)
     }
+    fn fulltext_key(
+        &self,
+        columns: &[ColumnRef],
+    ) -> Result<(std::sync::Arc<manycore_storage::Table>, Vec<usize>)> {
+        self.inner.fulltext_key(columns)
+    }
     fn stored_function(
         &self,
         db: Option<&str>,

@@ -19,6 +19,7 @@
 //! in the text, because bind walks the AST in source order.
 
 use super::collate;
+use super::fulltext;
 use super::function::{
     aggregate_types, char_length, decimal_type, exact_shape, is_binary_string, result_type,
     string_type, varchar, BOOL_TYPE, INT_TYPE, UBIGINT,
@@ -31,8 +32,10 @@ use super::subquery::{self, Subquery, SubqueryKind};
 use super::{BinaryOp, ColumnRef, Expr, Function, IntervalUnit, TrimSide, UnaryOp, VarScope};
 use crate::error::{Error, ErrorCode, Result};
 use crate::query_text;
+use manycore_storage::Table;
 use manycore_types::{DataType, IntWidth, Value};
 use sqlparser::ast;
+use std::sync::Arc;
 
 /// What bind needs from the statement being planned.
 pub trait Scope {
@@ -99,6 +102,13 @@ pub trait Scope {
         Err(Error::not_supported("subqueries here"))
     }
 
+    /// The table MATCH's `columns` (column references of this scope) belong to, and
+    /// their positions in its rows, when a FULLTEXT key of it has exactly those columns.
+    /// By default no table is in reach: 1191.
+    fn fulltext_key(&self, _columns: &[ColumnRef]) -> Result<(Arc<Table>, Vec<usize>)> {
+        Err(fulltext::no_matching_key())
+    }
+
     /// A column of an enclosing query, for a name this scope does not know (an
     /// `Expr::OuterColumn`); Ok(None) outside subqueries.
     fn resolve_outer(&self, _qualifier: &[String], _name: &str) -> Result<Option<Expr>> {
@@ -155,6 +165,54 @@ fn quantified(
         all,
     };
     Ok(Expr::Subquery(Box::new(subquery)))
+}
+
+/// MATCH (columns) AGAINST (value [modifier]). sqlparser reads only a literal or a `?`
+/// as the value, so it is constant, as MariaDB requires (1210 otherwise).
+fn bind_match(
+    columns: &[ast::ObjectName],
+    value: &ast::Value,
+    modifier: Option<&ast::SearchModifier>,
+    scope: &dyn Scope,
+) -> Result<Expr> {
+    use ast::SearchModifier as M;
+    let mode = match modifier {
+        None | Some(M::InNaturalLanguageMode) => fulltext::SearchMode::NaturalLanguage,
+        Some(M::InBooleanMode) => fulltext::SearchMode::Boolean,
+        Some(M::WithQueryExpansion | M::InNaturalLanguageModeWithQueryExpansion) => {
+            return Err(Error::not_supported(
+                "full-text search WITH QUERY EXPANSION",
+            ))
+        }
+    };
+    let mut cells = Vec::with_capacity(columns.len());
+    let mut references = Vec::with_capacity(columns.len());
+    for name in columns {
+        let parts: Vec<ast::Ident> = name
+            .0
+            .iter()
+            .filter_map(|p| p.as_ident().cloned())
+            .collect();
+        let cell = match parts.as_slice() {
+            [one] => bind_identifier(one, scope)?,
+            _ => bind_compound(&parts, scope)?,
+        };
+        let Expr::Column(reference) = &cell else {
+            return Err(fulltext::wrong_arguments("MATCH"));
+        };
+        references.push(reference.clone());
+        cells.push(cell);
+    }
+    let against = bind_value(value, scope)?;
+    let (table, columns) = scope.fulltext_key(&references)?;
+    Ok(Expr::Match(Box::new(fulltext::FulltextMatch {
+        table,
+        columns,
+        cells,
+        against: Box::new(against),
+        mode,
+        collation: super::coerce::string_collation(&references[0].data_type),
+    })))
 }
 
 /// True if `call` is an aggregate (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, BIT_*,
@@ -214,6 +272,16 @@ pub fn bind(e: &ast::Expr, scope: &dyn Scope) -> Result<Expr> {
                 data_type: BOOL_TYPE,
             }
         }
+        A::MatchAgainst {
+            columns,
+            match_value,
+            opt_search_modifier,
+        } => bind_match(
+            columns,
+            &match_value.value,
+            opt_search_modifier.as_ref(),
+            scope,
+        )?,
         A::Subquery(query) => {
             let (subquery, width) = scope.bind_subquery(query)?;
             if width != 1 {

@@ -157,6 +157,7 @@ pub fn derived(e: &Expr) -> Derived {
         | Expr::UserVariable { .. }
         | Expr::SetUserVariable { .. }
         | Expr::Subquery(_)
+        | Expr::Match(_)
         | Expr::Stored { .. }
         | Expr::Cast { .. } => holding(Derivation::Implicit),
         Expr::SystemVariable { .. } => holding(Derivation::SysConst),

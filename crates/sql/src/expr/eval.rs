@@ -277,6 +277,7 @@ impl Expr {
                 ..
             } => super::regexp::eval(*function, args, compiled.as_deref(), row, ctx),
             Expr::Subquery(subquery) => subquery.eval(row, ctx),
+            Expr::Match(search) => search.eval(row, ctx),
             Expr::Stored { function, args } => {
                 let values = args
                     .iter()
@@ -363,6 +364,7 @@ impl Expr {
             | Expr::Regexp { data_type, .. } => data_type.clone(),
             Expr::Column(c) | Expr::OuterColumn { column: c, .. } => c.data_type.clone(),
             Expr::Subquery(subquery) => subquery.data_type(),
+            Expr::Match(_) => DataType::DOUBLE,
             Expr::Stored { function, .. } => function.0.returns().clone(),
             Expr::SystemVariable { name, .. } => {
                 crate::variables::value_type(name).unwrap_or(NOMINAL_STRING)
@@ -394,7 +396,7 @@ impl Expr {
                 BinaryOp::Div | BinaryOp::IntDiv | BinaryOp::Mod => true,
                 _ => left.nullable() || right.nullable(),
             },
-            Expr::IsNull { .. } | Expr::IsBool { .. } => false,
+            Expr::IsNull { .. } | Expr::IsBool { .. } | Expr::Match(_) => false,
             Expr::InList { operand, list, .. } => {
                 operand.nullable() || list.iter().any(Expr::nullable)
             }
@@ -430,6 +432,7 @@ impl Expr {
             Expr::Column(_)
             | Expr::SetUserVariable { .. }
             | Expr::Subquery(_)
+            | Expr::Match(_)
             | Expr::Stored { .. }
             | Expr::OuterColumn { .. } => false,
             Expr::Unary { operand, .. }

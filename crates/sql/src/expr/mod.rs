@@ -33,6 +33,7 @@ pub mod convert;
 mod digest;
 mod display;
 mod eval;
+pub mod fulltext;
 pub mod function;
 mod int_length;
 pub mod json;
@@ -253,6 +254,8 @@ pub enum Expr {
         depth: usize,
         column: ColumnRef,
     },
+    /// MATCH ... AGAINST (`fulltext`): a DOUBLE, the row's relevance.
+    Match(Box<fulltext::FulltextMatch>),
     /// A call of a stored function (`routine`), typed by its RETURNS. Never constant: its
     /// body may read tables and call non-deterministic functions.
     Stored {

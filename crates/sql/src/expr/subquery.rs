@@ -76,6 +76,14 @@ pub trait SubqueryRunner {
     /// enclosing queries.
     fn rows(&self, subquery: &Subquery, limit: usize, ctx: &EvalContext) -> Result<SubqueryRows>;
 
+    /// The statistics of `search` looking for `text` in this execution (fulltext
+    /// invariant (2)).
+    fn fulltext(
+        &self,
+        search: &super::fulltext::FulltextMatch,
+        text: &[u8],
+    ) -> Result<Rc<super::fulltext::Statistics>>;
+
     /// The view this execution reads, and its process entry (for KILL): a stored
     /// function's body reads with them (`routine`).
     fn reading(&self) -> (manycore_storage::ReadView, &crate::engine::ProcessEntry);
