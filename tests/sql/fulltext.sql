@@ -1,7 +1,7 @@
 -- FULLTEXT indexes as definitions: CREATE TABLE, ALTER TABLE ADD/DROP/RENAME, CREATE
 -- FULLTEXT INDEX and DROP INDEX, what SHOW CREATE TABLE, SHOW INDEX and information_schema
 -- show of them, and the refusals (1283 for a column that is not text, 1060, 1061, 1796 on a
--- temporary table, 1846). MATCH ... AGAINST is not built yet (1235), so none is run here.
+-- temporary table, 1846). MATCH ... AGAINST has its own file, match_against.sql.
 
 CREATE TABLE articles (id INT PRIMARY KEY, title VARCHAR(100), body TEXT, tag CHAR(8) COLLATE utf8mb4_bin,
   FULLTEXT KEY ft_body (body), FULLTEXT (title, body), KEY k_title (title), UNIQUE KEY u_tag (tag));

@@ -103,3 +103,16 @@ SELECT MATCH (a, b, id) AGAINST ('abc') FROM p;
 SELECT MATCH (nosuch) AGAINST ('abc') FROM p;
 CREATE TABLE plain (id INT PRIMARY KEY, t TEXT, KEY (t(10)));
 SELECT MATCH (t) AGAINST ('abc') FROM plain;
+
+-- MATCH elsewhere in a query: ORDER BY, GROUP BY, a view, a procedure's body.
+SELECT id, MATCH (t) AGAINST ('zeta') AS m FROM q ORDER BY m DESC, id;
+SELECT MATCH (t) AGAINST ('zeta') > 0 AS k, COUNT(*) FROM q GROUP BY k ORDER BY k;
+CREATE VIEW zeta_rows AS SELECT id, MATCH (t) AGAINST ('zeta') AS m FROM q;
+SELECT * FROM zeta_rows ORDER BY id;
+CREATE PROCEDURE other_rows() SELECT id, MATCH (t) AGAINST ('other') FROM q ORDER BY id;
+CALL other_rows();
+SELECT id, MATCH (t) AGAINST (123) AS n, MATCH (t) AGAINST (x'6f74686572') AS h FROM q ORDER BY id;
+-- Not in a definition: 1901.
+CREATE TABLE gen (a TEXT, b DOUBLE AS (MATCH (a) AGAINST ('x')) VIRTUAL, FULLTEXT (a));
+CREATE TABLE chk (a TEXT, CHECK (MATCH (a) AGAINST ('x') >= 0), FULLTEXT (a));
+CREATE TABLE dflt (a TEXT, b DOUBLE DEFAULT (MATCH (a) AGAINST ('x')), FULLTEXT (a));

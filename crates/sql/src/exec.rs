@@ -130,8 +130,14 @@ pub struct SubqueryReader<'a> {
     /// By the address of the subquery's plan, which the statement's plan owns and
     /// keeps in place while it runs.
     uncorrelated: RefCell<Vec<(*const Plan, SubqueryRows)>>,
-    /// The MATCHes' statistics, with the search text each was read for.
-    fulltext: RefCell<Vec<(FulltextMatch, Vec<u8>, Rc<Statistics>)>>,
+    fulltext: RefCell<Vec<KeptSearch>>,
+}
+
+/// A MATCH's statistics, with the search text they were read for.
+struct KeptSearch {
+    search: FulltextMatch,
+    text: Vec<u8>,
+    statistics: Rc<Statistics>,
 }
 
 impl<'a> SubqueryReader<'a> {
@@ -154,11 +160,8 @@ impl SubqueryRunner for SubqueryReader<'_> {
     /// is no word index yet (`fulltext` module notes).
     fn fulltext(&self, search: &FulltextMatch, text: &[u8]) -> Result<Rc<Statistics>> {
         let kept = self.fulltext.borrow();
-        if let Some((_, _, statistics)) = kept
-            .iter()
-            .find(|(other, other_text, _)| search.same_search(text, other, other_text))
-        {
-            return Ok(Rc::clone(statistics));
+        if let Some(found) = (kept.iter()).find(|k| search.same_search(text, &k.search, &k.text)) {
+            return Ok(Rc::clone(&found.statistics));
         }
         drop(kept);
         let parsed = Search::parse(text, search.mode, search.collation)?;
@@ -186,9 +189,11 @@ impl SubqueryRunner for SubqueryReader<'_> {
             return Err(Error::interrupted());
         }
         let statistics = Rc::new(statistics);
-        self.fulltext
-            .borrow_mut()
-            .push((search.clone(), text.to_vec(), Rc::clone(&statistics)));
+        self.fulltext.borrow_mut().push(KeptSearch {
+            search: search.clone(),
+            text: text.to_vec(),
+            statistics: Rc::clone(&statistics),
+        });
         Ok(statistics)
     }
 

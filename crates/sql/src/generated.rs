@@ -228,6 +228,7 @@ fn refused_function(e: &ast::Expr) -> Option<(String, bool)> {
             ast::Expr::Subquery(_) | ast::Expr::Exists { .. } | ast::Expr::InSubquery { .. } => {
                 Some(("select ...".to_string(), true))
             }
+            ast::Expr::MatchAgainst { .. } => Some(("match ... against()".to_string(), true)),
             ast::Expr::Identifier(i) if i.value.starts_with('@') => Some((i.value.clone(), false)),
             ast::Expr::Function(f) => {
                 let name = f.name.to_string().to_ascii_lowercase();

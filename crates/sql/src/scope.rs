@@ -482,6 +482,13 @@ impl Scope for BindScope<'_> {
         Ok((subquery, plan.columns.len()))
     }
 
+    fn refuse_in_definition(&self, what: &str) -> Result<()> {
+        match self.definition {
+            Some(of) => Err(Error::not_allowed_in_clause(what, self.clause, of)),
+            None => Ok(()),
+        }
+    }
+
     /// The one table all of MATCH's columns are in (1210 otherwise), a base table with a
     /// FULLTEXT key of exactly those columns in any order (1191 otherwise, a view's
     /// columns included: views are not merged into the query that reads them).

@@ -490,6 +490,9 @@ impl Scope for SpecScope<'_> {
     fn bind_subquery(&self, query: &ast::Query) -> Result<(expr::Subquery, usize)> {
         self.inner.bind_subquery(query)
     }
+    fn refuse_in_definition(&self, what: &str) -> Result<()> {
+        self.inner.refuse_in_definition(what)
+    }
     fn fulltext_key(
         &self,
         columns: &[ColumnRef],

@@ -137,9 +137,10 @@ impl IndexSchema {
     }
 }
 
-/// A FULLTEXT index: storage keeps its definition so SHOW, information_schema and ALTER
-/// see it and it survives a restart, but builds nothing for it. No word index exists
-/// yet, so MATCH ... AGAINST is not supported (the sql crate refuses it with 1235).
+/// A FULLTEXT index: storage keeps its definition so SHOW, information_schema, ALTER and
+/// MATCH see it and it survives a restart, but builds nothing for it: no word index
+/// exists yet, and MATCH ... AGAINST reads the table's rows (`expr::fulltext` in the sql
+/// crate).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FulltextIndex {
     pub name: String,

@@ -102,6 +102,13 @@ pub trait Scope {
         Err(Error::not_supported("subqueries here"))
     }
 
+    /// Refuses `what` (as 1901 names it) where the scope binds a column's or a
+    /// constraint's definition (DEFAULT, CHECK) and it may not appear there; elsewhere
+    /// Ok.
+    fn refuse_in_definition(&self, _what: &str) -> Result<()> {
+        Ok(())
+    }
+
     /// The table MATCH's `columns` (column references of this scope) belong to, and
     /// their positions in its rows, when a FULLTEXT key of it has exactly those columns.
     /// By default no table is in reach: 1191.
@@ -185,6 +192,7 @@ fn bind_match(
             ))
         }
     };
+    scope.refuse_in_definition("match ... against()")?;
     let mut cells = Vec::with_capacity(columns.len());
     let mut references = Vec::with_capacity(columns.len());
     for name in columns {

@@ -531,13 +531,14 @@ impl Statistics {
     }
 
     /// Whether `document` satisfies a group's clauses: every required one, no excluded
-    /// one, and without required ones at least one optional one. `boost` gathers the
-    /// `>` and `<` of the clauses it holds.
+    /// one, and without required ones at least one optional one. When it does, `boost`
+    /// gathers the `>` and `<` of the clauses it holds.
     fn matches(&self, clauses: &[Clause], document: &Document, boost: &mut f32) -> bool {
         let mut any_required = false;
         let mut any_optional = false;
+        let mut gathered = *boost;
         for clause in clauses {
-            let holds = self.holds(&clause.atom, document, boost);
+            let holds = self.holds(&clause.atom, document, &mut gathered);
             match clause.presence {
                 Presence::Required if !holds => return false,
                 Presence::Excluded if holds => return false,
@@ -546,10 +547,14 @@ impl Statistics {
                 Presence::Optional | Presence::Excluded => {}
             }
             if holds && clause.presence != Presence::Excluded && clause.boost != 0 {
-                *boost = (*boost + f32::from(clause.boost)).clamp(-1.0, 1.0);
+                gathered = (gathered + f32::from(clause.boost)).clamp(-1.0, 1.0);
             }
         }
-        any_required || any_optional
+        let matched = any_required || any_optional;
+        if matched {
+            *boost = gathered;
+        }
+        matched
     }
 
     fn holds(&self, atom: &Atom, document: &Document, boost: &mut f32) -> bool {
@@ -590,7 +595,8 @@ mod tests {
 
     fn relevance(rows: &[&str], search: &str, mode: SearchMode) -> Vec<f32> {
         let collation = Collation::Utf8mb4GeneralCi;
-        let parsed = Search::parse(search.as_bytes(), mode, collation).unwrap();
+        let parsed =
+            Search::parse(search.as_bytes(), mode, collation).expect("a search manycore runs");
         let statistics = parsed.statistics(|add| {
             for row in rows {
                 add(&[row.as_bytes()]);

@@ -16,7 +16,8 @@
 //!     receives, so this is safe.
 //!
 //! Code map: `bind` (sqlparser AST -> Expr, with MySQL's type inference), `eval`
-//! (evaluation), `function` (scalar functions), `regexp` (REGEXP and REGEXP_*), `aggregate` (COUNT/SUM/... and their
+//! (evaluation), `function` (scalar functions), `regexp` (REGEXP and REGEXP_*), `fulltext`
+//! (MATCH ... AGAINST), `aggregate` (COUNT/SUM/... and their
 //! accumulators), `convert` (store assignment, index keys, sort keys), `coerce` (value
 //! conversions and the comparison rule), `collate` (COLLATE, collation derivation and
 //! aggregation, COERCIBILITY()), `temporal` (date parsing, arithmetic, formats), `time` (TIME
