@@ -54,6 +54,8 @@ const STOPWORDS: [&str; 35] = [
     "what", "when", "where", "who", "will", "with", "www",
 ];
 
+const STOPWORD_MAX_CHARS: usize = 5;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SearchMode {
     NaturalLanguage,
@@ -134,11 +136,29 @@ fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
 
 /// Where the first word of `text` starts and ends.
 fn next_word(text: &str) -> Option<(usize, usize)> {
-    let start = text.find(is_word_char)?;
-    let end = text[start..]
-        .find(|c| !is_word_char(c))
-        .map_or(text.len(), |e| start + e);
-    Some((start, end))
+    let mut at = 0;
+    let start = loop {
+        let (is_word, length) = char_at(text, at)?;
+        if is_word {
+            break at;
+        }
+        at += length;
+    };
+    while let Some((true, length)) = char_at(text, at) {
+        at += length;
+    }
+    Some((start, at))
+}
+
+/// Whether the character at byte `at` of `text` is a word character, and its length;
+/// None at the end. ASCII, most text, is decided without decoding.
+fn char_at(text: &str, at: usize) -> Option<(bool, usize)> {
+    let byte = *text.as_bytes().get(at)?;
+    if byte.is_ascii() {
+        return Some((byte.is_ascii_alphanumeric() || byte == b'_', 1));
+    }
+    let c = text[at..].chars().next()?;
+    Some((is_word_char(c), c.len_utf8()))
 }
 
 fn is_word_char(c: char) -> bool {
@@ -148,10 +168,13 @@ fn is_word_char(c: char) -> bool {
 /// Whether InnoDB indexes `word`: long enough, short enough, not a stopword.
 fn is_indexed(word: &str, collation: Collation) -> bool {
     let chars = word.chars().count();
+    // No stopword has more than STOPWORD_MAX_CHARS characters, and the collations
+    // weigh character by character.
     (MIN_WORD_CHARS..=MAX_WORD_CHARS).contains(&chars)
-        && !STOPWORDS
-            .iter()
-            .any(|stop| collation.eq(stop.as_bytes(), word.as_bytes()))
+        && (chars > STOPWORD_MAX_CHARS
+            || !STOPWORDS
+                .iter()
+                .any(|stop| collation.eq(stop.as_bytes(), word.as_bytes())))
 }
 
 fn weight(word: &str, collation: Collation) -> Vec<u8> {
@@ -165,6 +188,8 @@ fn weight(word: &str, collation: Collation) -> Vec<u8> {
 #[derive(Debug)]
 struct Term {
     weight: Vec<u8>,
+    /// Characters in the word or prefix.
+    chars: usize,
     /// Times the term is looked up as a whole word and as a prefix.
     word_lookups: u32,
     prefix_lookups: u32,
@@ -202,6 +227,8 @@ pub struct Search {
     terms: Vec<Term>,
     clauses: Vec<Clause>,
     collation: Collation,
+    /// Some clause is a phrase: rows are read with their words in order.
+    has_phrases: bool,
 }
 
 impl Search {
@@ -211,6 +238,7 @@ impl Search {
             terms: Vec::new(),
             clauses: Vec::new(),
             collation,
+            has_phrases: false,
         };
         search.clauses = match mode {
             SearchMode::NaturalLanguage => {
@@ -239,6 +267,31 @@ impl Search {
         Ok(search)
     }
 
+    /// Whether `word` has as many characters as a term's word, or at least as many as a
+    /// prefix term's: the collations weigh character by character, so no other word is
+    /// one a term matches. Cheaper than its weight.
+    fn may_want(&self, word: &str) -> bool {
+        let chars = match word.is_ascii() {
+            true => word.len(),
+            false => word.chars().count(),
+        };
+        self.terms.iter().any(|t| {
+            (t.word_lookups > 0 && chars == t.chars) || (t.prefix_lookups > 0 && chars >= t.chars)
+        })
+    }
+
+    /// Whether a row's `word`, of collation weight `weight`, is one a term matches: the
+    /// term's word (which is indexed, so the row's is too), or an indexed word a prefix
+    /// term starts.
+    fn wants(&self, word: &str, weight: &[u8]) -> bool {
+        self.terms.iter().any(|t| {
+            (t.word_lookups > 0 && t.weight == weight)
+                || (t.prefix_lookups > 0
+                    && weight.starts_with(&t.weight)
+                    && is_indexed(word, self.collation))
+        })
+    }
+
     /// The term for `word`, counting one more lookup of it.
     fn term(&mut self, word: &str, prefix: bool) -> usize {
         let weight = weight(word, self.collation);
@@ -247,6 +300,7 @@ impl Search {
             None => {
                 self.terms.push(Term {
                     weight,
+                    chars: word.chars().count(),
                     word_lookups: 0,
                     prefix_lookups: 0,
                 });
@@ -271,7 +325,7 @@ impl Search {
             if self.terms.is_empty() {
                 return;
             }
-            let words = Document::read(texts, self.collation).frequencies;
+            let words = Document::read(texts, &self).frequencies;
             for (term, count) in self.terms.iter().zip(&mut documents) {
                 if words.contains_key(&term.weight) {
                     *count += u64::from(term.word_lookups);
@@ -412,7 +466,11 @@ impl BooleanParser<'_, '_> {
                 words.push(weight(word, self.search.collation));
             }
         });
-        Ok((!words.is_empty()).then_some(Atom::Phrase(words)))
+        if words.is_empty() {
+            return Ok(None);
+        }
+        self.search.has_phrases = true;
+        Ok(Some(Atom::Phrase(words)))
     }
 }
 
@@ -441,30 +499,40 @@ fn unsupported(what: &str) -> Error {
     )
 }
 
-/// One row's words: each column's in order, all of them, and how often each indexed
-/// one occurs.
+/// What a search needs of one row's words: how often each indexed word some term
+/// matches occurs, and for a search with phrases each column's words in order, all of
+/// them (phrase words included short ones and stopwords).
 struct Document {
     columns: Vec<Vec<Vec<u8>>>,
     frequencies: HashMap<Vec<u8>, u32>,
 }
 
 impl Document {
-    fn read(texts: &[&[u8]], collation: Collation) -> Document {
+    fn read(texts: &[&[u8]], search: &Search) -> Document {
         let mut document = Document {
-            columns: Vec::with_capacity(texts.len()),
+            columns: Vec::new(),
             frequencies: HashMap::new(),
         };
+        let mut weight = Vec::new();
         for text in texts {
             let text = String::from_utf8_lossy(text);
             let mut words = Vec::new();
             for_each_word(&text, |word| {
-                let weight = weight(word, collation);
-                if is_indexed(word, collation) {
+                if !search.has_phrases && !search.may_want(word) {
+                    return;
+                }
+                weight.clear();
+                search.collation.append_weight(word.as_bytes(), &mut weight);
+                if search.wants(word, &weight) {
                     *document.frequencies.entry(weight.clone()).or_default() += 1;
                 }
-                words.push(weight);
+                if search.has_phrases {
+                    words.push(weight.clone());
+                }
             });
-            document.columns.push(words);
+            if search.has_phrases {
+                document.columns.push(words);
+            }
         }
         document
     }
@@ -515,7 +583,7 @@ impl Statistics {
         if search.terms.is_empty() {
             return 0.0;
         }
-        let document = Document::read(texts, search.collation);
+        let document = Document::read(texts, search);
         let mut boost = 0.0f32;
         if !self.matches(&search.clauses, &document, &mut boost) {
             return 0.0;
@@ -576,6 +644,12 @@ mod tests {
         let mut out = Vec::new();
         for_each_word(text, |w| out.push(w.to_string()));
         out
+    }
+
+    #[test]
+    fn stopwords_are_short() {
+        let longest = STOPWORDS.iter().map(|s| s.chars().count()).max();
+        assert_eq!(longest, Some(STOPWORD_MAX_CHARS));
     }
 
     #[test]
