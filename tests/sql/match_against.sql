@@ -69,6 +69,9 @@ SELECT id, MATCH (t) AGAINST ('"abc zeta"' IN BOOLEAN MODE) AS a, MATCH (t) AGAI
 SELECT id, MATCH (t) AGAINST ('abc,zeta;other' IN BOOLEAN MODE) AS a, MATCH (t) AGAINST ('+the' IN BOOLEAN MODE) AS b
   FROM q ORDER BY id;
 SELECT id FROM q WHERE MATCH (t) AGAINST ('+zeta abc' IN BOOLEAN MODE);
+-- 32 nested groups are evaluated (33 are refused: MariaDB 128, manycore 1235).
+SELECT id, MATCH (t) AGAINST ('(((((((((((((((((((((((((((((((( zeta ))))))))))))))))))))))))))))))))' IN BOOLEAN MODE) AS deep
+  FROM q ORDER BY id;
 
 -- Phrases: from the first indexed word on, short words and stopwords must be there too.
 CREATE TABLE r (id INT PRIMARY KEY, t TEXT, FULLTEXT (t));

@@ -260,6 +260,7 @@ impl Search {
                     text: &text,
                     at: 0,
                     search: &mut search,
+                    depth: 0,
                 };
                 parser.group(false)?
             }
@@ -364,7 +365,13 @@ struct BooleanParser<'t, 's> {
     text: &'t str,
     at: usize,
     search: &'s mut Search,
+    /// Groups open at the cursor: at most MAX_GROUP_DEPTH, so that neither parsing nor
+    /// matching recurses without bound on a search string of `(((...`.
+    depth: usize,
 }
+
+/// InnoDB evaluates 32 nested groups and refuses 33 (MariaDB 10.11: error 128).
+const MAX_GROUP_DEPTH: usize = 32;
 
 impl BooleanParser<'_, '_> {
     fn peek(&self) -> Option<char> {
@@ -410,8 +417,14 @@ impl BooleanParser<'_, '_> {
             }
             let atom = match self.peek() {
                 Some('(') => {
+                    if self.depth == MAX_GROUP_DEPTH {
+                        return Err(unsupported("groups nested more than 32 deep"));
+                    }
                     self.bump();
-                    Some(Atom::Group(self.group(true)?))
+                    self.depth += 1;
+                    let group = self.group(true)?;
+                    self.depth -= 1;
+                    Some(Atom::Group(group))
                 }
                 Some('"') => {
                     self.bump();
@@ -732,6 +745,11 @@ mod tests {
         let r = relevance(&rows, "ab*", b);
         assert_eq!(f64::from(r[1]), 0.18144935369491577);
         assert!(Search::parse(b"~abc", b, Collation::Utf8mb4GeneralCi).is_err());
+        let nested = |depth| format!("{}abc{}", "(".repeat(depth), ")".repeat(depth));
+        let parse = |text: String| Search::parse(text.as_bytes(), b, Collation::Utf8mb4GeneralCi);
+        assert!(parse(nested(MAX_GROUP_DEPTH)).is_ok());
+        assert!(parse(nested(MAX_GROUP_DEPTH + 1)).is_err());
+        assert!(parse("(".repeat(200_000)).is_err());
         assert!(Search::parse(b"\"abc\"@2", b, Collation::Utf8mb4GeneralCi).is_err());
     }
 
